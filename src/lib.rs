@@ -1,0 +1,18 @@
+//! gcnc: a shader compiler for AMD GCN/RDNA GPUs that needs no LLVM.
+//!
+//! Vulkan SPIR-V goes in; GFX9 (gfx900), GFX10.3 (gfx1030) and GFX11 (gfx1100) machine code
+//! comes out, wave32 or wave64, packaged as PAL-ABI ELF. The module tree follows the path of
+//! a shader through the compiler:
+//!
+//! ```text
+//! front/spirv → ir → passes → amdgpu (isel, regalloc, passes, emit) → binary
+//!                                           parts + link → binary
+//! ```
+//!
+//! `isa` is the instruction-set layer every backend stage stands on: the per-generation
+//! tables generated from `isa_tables/` by `build.rs`, the machine-instruction value, its
+//! encoder, decoder, printer and parser. Nothing outside `isa_tables/` spells an opcode
+//! number.
+//!
+//! Each layer has its own typed error; bad input is an error that says where and why, a
+//! broken internal invariant is a bug caught by a verifier in debug builds and tests.
