@@ -49,6 +49,8 @@ pub const STB_GLOBAL: u8 = 1;
 pub const STT_NOTYPE: u8 = 0;
 /// `STT_FUNC`.
 pub const STT_FUNC: u8 = 2;
+/// `STT_SECTION`.
+pub const STT_SECTION: u8 = 3;
 /// `SHN_UNDEF`.
 pub const SHN_UNDEF: u16 = 0;
 /// `SHN_ABS`.

@@ -91,7 +91,7 @@ pub struct Reloc {
     pub kind: RelocKind,
     /// Symbol index.
     pub symbol: usize,
-    /// Symbol name (empty for symbol 0).
+    /// Symbol name (empty for symbol 0; the section's name for a section symbol).
     pub symbol_name: String,
     /// Addend: the implicit one for REL, `r_addend` for RELA.
     pub addend: i64,
@@ -397,6 +397,13 @@ impl ElfFile {
                     )));
                 }
             }
+            // Section symbols are nameless; call them by their section, as readelf does.
+            let name = match section {
+                SymbolSection::Section(sec) if name.is_empty() && info & 0xf == STT_SECTION => {
+                    self.sections[sec].name.clone()
+                }
+                _ => name,
+            };
             syms.push(Symbol {
                 index: i,
                 name,

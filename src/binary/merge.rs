@@ -2,7 +2,8 @@
 //!
 //! [`merge_metadata`] folds a part's tree (prolog, epilog, or another shader of the same
 //! pipeline) into the main tree:
-//! - `amdpal.version`: majors must agree; the main tree's version is kept.
+//! - `amdpal.version`: majors must agree (a missing version means 2, as in LLVM); the main
+//!   tree's version is kept.
 //! - `.registers`, field-aware:
 //!   * any stage's PGM_RSRC1: VGPRS (5:0) and SGPRS (9:6) take the maximum, every other bit
 //!     is ORed (as llc ORs callee needs into the entry's RSRC1);
@@ -198,12 +199,16 @@ fn merge_stage(base: &mut Value, part: &Value, path: &str) -> Result<()> {
 
 /// Folds `part` into `base` (see the module doc for the rules).
 pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
+    // A tree without a version is LLVM's default, 2.x.
     let major = |t: &Value| -> Result<u64> {
-        t.get(KEY_VERSION)
-            .and_then(|v| v.as_array())
-            .and_then(|a| a.first())
-            .and_then(|v| v.as_uint())
-            .ok_or_else(|| Error::metadata(KEY_VERSION, "missing or malformed"))
+        match t.get(KEY_VERSION) {
+            None => Ok(2),
+            Some(v) => v
+                .as_array()
+                .and_then(|a| a.first())
+                .and_then(|v| v.as_uint())
+                .ok_or_else(|| Error::metadata(KEY_VERSION, "malformed")),
+        }
     };
     let (bmaj, pmaj) = (major(base)?, major(part)?);
     if bmaj != pmaj {

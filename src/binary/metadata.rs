@@ -275,8 +275,9 @@ impl PipelineMetadata {
 /// The whole NT_AMDGPU_METADATA payload.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PalMetadata {
-    /// `amdpal.version`.
-    pub version: (u32, u32),
+    /// `amdpal.version`. PAL requires it; llc omits it when the frontend gave no metadata,
+    /// and then means 2.6.
+    pub version: Option<(u32, u32)>,
     /// `amdpal.pipelines[0]`.
     pub pipeline: PipelineMetadata,
     /// `gcnc.prelink`: present only in unlinked shaders.
@@ -360,10 +361,12 @@ impl PalMetadata {
         put(&mut pm, ".spill_threshold", p.spill_threshold);
 
         let mut top = self.extra.clone();
-        top.insert(
-            Key::str(KEY_VERSION),
-            Value::Array(vec![self.version.0.into(), self.version.1.into()]),
-        );
+        if let Some((major, minor)) = self.version {
+            top.insert(
+                Key::str(KEY_VERSION),
+                Value::Array(vec![major.into(), minor.into()]),
+            );
+        }
         top.insert(Key::str(KEY_PIPELINES), Value::Array(vec![Value::Map(pm)]));
         if let Some(pl) = &self.prelink {
             top.insert(Key::str(KEY_PRELINK), pl.to_value());
@@ -387,16 +390,17 @@ impl PalMetadata {
         let version = match top.remove(&Key::str(KEY_VERSION)) {
             Some(v) => {
                 let a = pair_u64(&v, KEY_VERSION)?;
-                (to_u32(a[0], KEY_VERSION)?, to_u32(a[1], KEY_VERSION)?)
+                let version = (to_u32(a[0], KEY_VERSION)?, to_u32(a[1], KEY_VERSION)?);
+                if version.0 != 2 && version.0 != 3 {
+                    return Err(Error::metadata(
+                        KEY_VERSION,
+                        format!("unsupported major version {}", version.0),
+                    ));
+                }
+                Some(version)
             }
-            None => return Err(Error::metadata(KEY_VERSION, "missing")),
+            None => None,
         };
-        if version.0 != 2 && version.0 != 3 {
-            return Err(Error::metadata(
-                KEY_VERSION,
-                format!("unsupported major version {}", version.0),
-            ));
-        }
         let pipes = top
             .remove(&Key::str(KEY_PIPELINES))
             .ok_or_else(|| Error::metadata(KEY_PIPELINES, "missing"))?;
@@ -751,7 +755,7 @@ impl ComputeShaderInfo {
             extra: BTreeMap::new(),
         };
         Ok(PalMetadata {
-            version: PAL_METADATA_VERSION,
+            version: Some(PAL_METADATA_VERSION),
             pipeline: PipelineMetadata {
                 name: None,
                 pipeline_type: "Cs".into(),
