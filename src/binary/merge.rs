@@ -26,7 +26,7 @@
 
 use super::error::{Error, Result};
 use super::metadata::{HwStage, KEY_PIPELINES, KEY_PRELINK, KEY_VERSION};
-use super::msgpack::{Key, Value};
+use super::msgpack::{join_path, Key, Value};
 use super::prelink::PreLinkMetadata;
 use super::registers::{self, UserData};
 use std::collections::BTreeMap;
@@ -136,7 +136,7 @@ fn merge_registers(base: &mut Value, part: &Value, path: &str) -> Result<()> {
         return Err(Error::metadata(path, "expected maps"));
     };
     for (k, pv) in pm {
-        let kp = format!("{path}.{k}");
+        let kp = join_path(&path, &k);
         let Key::UInt(reg) = k else {
             return Err(Error::metadata(kp, "register key is a string"));
         };
@@ -168,7 +168,7 @@ fn merge_stage(base: &mut Value, part: &Value, path: &str) -> Result<()> {
         return Err(Error::metadata(path, "expected maps"));
     };
     for (k, pv) in pm {
-        let kp = format!("{path}.{k}");
+        let kp = join_path(&path, &k);
         let Some(bv) = bm.get_mut(k) else {
             bm.insert(k.clone(), pv.clone());
             continue;
@@ -221,7 +221,7 @@ pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
     let base_pipe = pipeline_mut(base)?;
     let ppath = format!("{KEY_PIPELINES}[0]");
     for (k, pv) in part_pipe {
-        let kp = format!("{ppath}.{k}");
+        let kp = join_path(&ppath, &k);
         let Some(bv) = base_pipe.get_mut(k) else {
             base_pipe.insert(k.clone(), pv.clone());
             continue;
@@ -234,7 +234,7 @@ pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
                 };
                 for (sk, sv) in pm {
                     match bm.get_mut(sk) {
-                        Some(b) => merge_stage(b, sv, &format!("{kp}.{sk}"))?,
+                        Some(b) => merge_stage(b, sv, &join_path(&kp, &sk))?,
                         None => {
                             bm.insert(sk.clone(), sv.clone());
                         }

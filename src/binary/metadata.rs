@@ -20,7 +20,7 @@
 //! serialise in key order, so equal models give equal bytes.
 
 use super::error::{Error, Result};
-use super::msgpack::{self, Key, Value};
+use super::msgpack::{self, join_path, Key, Value};
 use super::prelink::PreLinkMetadata;
 use super::registers::{self, FloatMode, Rsrc1, Rsrc2, Rsrc3, UserData, WaveSize};
 use super::target::Target;
@@ -426,7 +426,7 @@ impl PalMetadata {
         if let Some(v) = pm.remove(&Key::str(".shaders")) {
             let sp = format!("{path}.shaders");
             for (k, sv) in take_map(&v, &sp)? {
-                let kp = format!("{sp}.{k}");
+                let kp = join_path(&sp, &k);
                 let stage = match &k {
                     Key::Str(s) => ApiStage::from_key(s),
                     Key::UInt(_) => None,
@@ -465,7 +465,7 @@ impl PalMetadata {
         if let Some(v) = pm.remove(&Key::str(".hardware_stages")) {
             let hp = format!("{path}.hardware_stages");
             for (k, sv) in take_map(&v, &hp)? {
-                let kp = format!("{hp}.{k}");
+                let kp = join_path(&hp, &k);
                 let stage = match &k {
                     Key::Str(s) => HwStage::from_key(s),
                     Key::UInt(_) => None,
@@ -478,7 +478,7 @@ impl PalMetadata {
         if let Some(v) = pm.remove(&Key::str(".registers")) {
             let rp = format!("{path}.registers");
             for (k, rv) in take_map(&v, &rp)? {
-                let kp = format!("{rp}.{k}");
+                let kp = join_path(&rp, &k);
                 let reg = match k {
                     Key::UInt(r) => to_u32(r, &kp)?,
                     Key::Str(_) => return Err(Error::metadata(&kp, "register key is a string")),

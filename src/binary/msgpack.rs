@@ -53,6 +53,16 @@ impl From<u32> for Key {
     }
 }
 
+/// `path` extended by `key` for error messages: dotted PAL keys (`.cs`) are appended as is,
+/// other keys after a `.`.
+pub fn join_path(path: &str, key: &Key) -> String {
+    match key {
+        Key::Str(s) if s.starts_with('.') => format!("{path}{s}"),
+        _ if path.is_empty() => key.to_string(),
+        _ => format!("{path}.{key}"),
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
