@@ -3,6 +3,9 @@
 
 mod binary_support;
 
+/// A named modification of a valid input.
+type Edit<T> = Box<dyn Fn(&mut T)>;
+
 use binary_support::*;
 use gcnc::binary::metadata::PalMetadata;
 use gcnc::binary::msgpack::{self, Key, Value};
@@ -356,7 +359,7 @@ fn malformed_metadata_trees_are_errors_with_paths() {
         .to_metadata()
         .unwrap()
         .to_value();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    let cases: Vec<(&str, Edit<Value>)> = vec![
         (
             "amdpal.version",
             Box::new(|v| {
@@ -447,7 +450,7 @@ fn malformed_metadata_trees_are_errors_with_paths() {
 #[test]
 fn the_writer_refuses_inconsistent_objects() {
     let good = sample_object(Target::Gfx1100, WaveSize::W32);
-    let cases: Vec<(&str, Box<dyn Fn(&mut CodeObject)>)> = vec![
+    let cases: Vec<(&str, Edit<CodeObject>)> = vec![
         ("text not whole dwords", Box::new(|o| o.text.push(0))),
         (
             "entry not 256-aligned",

@@ -3,6 +3,9 @@
 
 mod binary_support;
 
+/// A named modification of a valid input.
+type Edit<T> = Box<dyn Fn(&mut T)>;
+
 use binary_support::*;
 use gcnc::binary::merge::{merge_metadata, merge_register, rewrite_user_data, take_prelink};
 use gcnc::binary::metadata::{ComputeShaderInfo, KEY_PRELINK};
@@ -219,7 +222,7 @@ fn register_fields_pack_and_unpack() {
 #[test]
 fn invalid_shader_facts_are_typed_errors() {
     let base = ComputeShaderInfo::new(Target::Gfx1030);
-    let cases: Vec<(&str, Box<dyn Fn(&mut ComputeShaderInfo)>)> = vec![
+    let cases: Vec<(&str, Edit<ComputeShaderInfo>)> = vec![
         (
             "wave32 on gfx900",
             Box::new(|i| {

@@ -288,10 +288,10 @@ impl ElfFile {
                 });
             }
             let names = b.range("section names", st.offset, st.size)?.to_vec();
-            for i in 0..sections.len() {
+            for (i, section) in sections.iter_mut().enumerate() {
                 let at = shoff + i as u64 * 64;
                 let off = b.u32("sh_name", at)?;
-                sections[i].name = name_at(&names, off).map_err(|reason| Error::BadSection {
+                section.name = name_at(&names, off).map_err(|reason| Error::BadSection {
                     index: i,
                     offset: at,
                     reason,
@@ -339,7 +339,7 @@ impl ElfFile {
             return Err(self.section_error(tabs[1], shoff, "a second SHT_SYMTAB".into()));
         }
         let s = self.sections[idx].clone();
-        if s.entsize != 24 || s.size % 24 != 0 {
+        if s.entsize != 24 || !s.size.is_multiple_of(24) {
             return Err(self.section_error(
                 idx,
                 shoff,
@@ -427,7 +427,7 @@ impl ElfFile {
                 _ => continue,
             };
             let ent = if rela { 24 } else { 16 };
-            if s.entsize != ent || s.size % ent != 0 {
+            if s.entsize != ent || !s.size.is_multiple_of(ent) {
                 return Err(self.section_error(
                     idx,
                     shoff,

@@ -143,7 +143,7 @@ impl CodeObject {
     /// Checks the invariants listed in the module doc.
     pub fn validate(&self) -> Result<()> {
         let len = self.text.len() as u64;
-        if len % 4 != 0 {
+        if !len.is_multiple_of(4) {
             return Err(Error::invalid(
                 ".text",
                 format!("{len} bytes is not a whole number of dwords"),

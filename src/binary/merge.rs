@@ -136,7 +136,7 @@ fn merge_registers(base: &mut Value, part: &Value, path: &str) -> Result<()> {
         return Err(Error::metadata(path, "expected maps"));
     };
     for (k, pv) in pm {
-        let kp = join_path(&path, &k);
+        let kp = join_path(path, k);
         let Key::UInt(reg) = k else {
             return Err(Error::metadata(kp, "register key is a string"));
         };
@@ -168,7 +168,7 @@ fn merge_stage(base: &mut Value, part: &Value, path: &str) -> Result<()> {
         return Err(Error::metadata(path, "expected maps"));
     };
     for (k, pv) in pm {
-        let kp = join_path(&path, &k);
+        let kp = join_path(path, k);
         let Some(bv) = bm.get_mut(k) else {
             bm.insert(k.clone(), pv.clone());
             continue;
@@ -183,13 +183,14 @@ fn merge_stage(base: &mut Value, part: &Value, path: &str) -> Result<()> {
                 let m = uint_of(bv, &kp)?.max(uint_of(pv, &kp)?);
                 *bv = Value::UInt(m);
             }
-            Key::Str(s) if matches!(s.as_str(), ".wavefront_size" | ".threadgroup_dimensions") => {
-                if bv != pv {
-                    return Err(Error::metadata(
-                        kp,
-                        format!("main has {bv:?}, part has {pv:?}; they must be equal"),
-                    ));
-                }
+            Key::Str(s)
+                if matches!(s.as_str(), ".wavefront_size" | ".threadgroup_dimensions")
+                    && bv != pv =>
+            {
+                return Err(Error::metadata(
+                    kp,
+                    format!("main has {bv:?}, part has {pv:?}; they must be equal"),
+                ));
             }
             _ => {}
         }
@@ -221,7 +222,7 @@ pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
     let base_pipe = pipeline_mut(base)?;
     let ppath = format!("{KEY_PIPELINES}[0]");
     for (k, pv) in part_pipe {
-        let kp = join_path(&ppath, &k);
+        let kp = join_path(&ppath, k);
         let Some(bv) = base_pipe.get_mut(k) else {
             base_pipe.insert(k.clone(), pv.clone());
             continue;
@@ -234,7 +235,7 @@ pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
                 };
                 for (sk, sv) in pm {
                     match bm.get_mut(sk) {
-                        Some(b) => merge_stage(b, sv, &join_path(&kp, &sk))?,
+                        Some(b) => merge_stage(b, sv, &join_path(&kp, sk))?,
                         None => {
                             bm.insert(sk.clone(), sv.clone());
                         }

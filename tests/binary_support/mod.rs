@@ -59,7 +59,7 @@ pub fn pad_with_code_end(text: &mut Vec<u8>, target: Target) {
         Target::Gfx1030 => (64, 48),
         Target::Gfx1100 => (128, 96),
     };
-    while text.len() % line != 0 {
+    while !text.len().is_multiple_of(line) {
         text.extend_from_slice(&0xBF9F_0000u32.to_le_bytes());
     }
     for _ in 0..extra {
