@@ -493,3 +493,93 @@ define dllexport amdgpu_cs void @_amdgpu_cs_main(i32 inreg %a, <4 x i32> inreg %
         );
     }
 }
+
+#[test]
+fn readelf_shows_several_entry_points_and_the_prelink_section() {
+    use gcnc::binary::metadata::{HardwareStage, HwStage};
+    use gcnc::binary::prelink::{PreLinkMetadata, UserSgpr};
+    use gcnc::binary::{CodeObject, FuncSymbol};
+    let Some(readelf) = oracle("llvm-readelf-19") else {
+        return;
+    };
+    let Some(objdump) = oracle("llvm-objdump-19") else {
+        return;
+    };
+    // A VS at 0 and a PS at 0x100 on gfx1030, each `s_endpgm`, the gap and the tail filled
+    // with s_code_end.
+    let target = Target::Gfx1030;
+    let mut text = Vec::new();
+    for _ in 0..2 {
+        text.extend_from_slice(&0xBF81_0000u32.to_le_bytes());
+        while text.len() % 256 != 0 {
+            text.extend_from_slice(&0xBF9F_0000u32.to_le_bytes());
+        }
+    }
+    let mut md = pal2_info(target, WaveSize::W32).to_metadata().unwrap();
+    md.pipeline.pipeline_type = "VsPs".into();
+    md.pipeline.registers.clear();
+    md.pipeline.hardware_stages.clear();
+    for stage in [HwStage::Vs, HwStage::Ps] {
+        md.pipeline.hardware_stages.insert(
+            stage,
+            HardwareStage {
+                entry_point: stage.entry_symbol(),
+                scratch_memory_size: 0,
+                lds_size: 0,
+                sgpr_count: 4,
+                vgpr_count: 4,
+                wavefront_size: Some(WaveSize::W64),
+                threadgroup_dimensions: None,
+                extra: Default::default(),
+            },
+        );
+    }
+    let mut pl = PreLinkMetadata::new(HwStage::Ps);
+    pl.user_sgprs = vec![UserSgpr::GlobalTable, UserSgpr::DescriptorSet(1)];
+    pl.missing_state = vec!["color_export_formats".into()];
+    md.prelink = Some(pl);
+    let obj = CodeObject {
+        target,
+        text,
+        functions: vec![
+            FuncSymbol {
+                name: "_amdgpu_vs_main".into(),
+                offset: 0,
+                size: 4,
+            },
+            FuncSymbol {
+                name: "_amdgpu_ps_main".into(),
+                offset: 0x100,
+                size: 4,
+            },
+        ],
+        relocations: vec![],
+        metadata: md.to_value(),
+    };
+    let path = temp_path("vs_ps.o");
+    std::fs::write(&path, obj.write().unwrap()).unwrap();
+    let out = run(
+        &readelf,
+        &["-S", "-s", "-r", "--notes", path.to_str().unwrap()],
+    );
+    assert_eq!(
+        symbol_row(&out, "_amdgpu_vs_main"),
+        (0, 4, "FUNC".into(), "GLOBAL".into(), "2".into())
+    );
+    assert_eq!(
+        symbol_row(&out, "_amdgpu_ps_main"),
+        (0x100, 4, "FUNC".into(), "GLOBAL".into(), "2".into())
+    );
+    assert!(out.contains("There are no relocations in this file."));
+    assert!(
+        !out.contains(".rel.text"),
+        "no relocation section without relocations"
+    );
+    assert!(out.contains("gcnc.prelink:"));
+    assert_eq!(yaml_scalar(&out, ".stage"), ".ps");
+    assert_eq!(yaml_scalar(&out, ".index"), "0");
+    assert!(out.contains("descriptor_set") && out.contains("color_export_formats"));
+    let dis = run(&objdump, &["-d", path.to_str().unwrap()]);
+    assert!(dis.contains("<_amdgpu_vs_main>:") && dis.contains("<_amdgpu_ps_main>:"));
+    assert!(!dis.contains("<unknown>"));
+}

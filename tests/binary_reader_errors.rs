@@ -479,6 +479,10 @@ fn the_writer_refuses_inconsistent_objects() {
         ),
         ("empty name", Box::new(|o| o.functions[1].name.clear())),
         (
+            "metadata entry point undefined",
+            Box::new(|o| o.functions[0].name = "main".into()),
+        ),
+        (
             "NUL in name",
             Box::new(|o| o.relocations[0].symbol = "a\0b".into()),
         ),

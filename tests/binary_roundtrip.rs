@@ -8,10 +8,11 @@ type Edit<T> = Box<dyn Fn(&mut T)>;
 
 use binary_support::*;
 use gcnc::binary::merge::{merge_metadata, merge_register, rewrite_user_data, take_prelink};
-use gcnc::binary::metadata::{ComputeShaderInfo, KEY_PRELINK};
+use gcnc::binary::metadata::KEY_PRELINK;
 use gcnc::binary::msgpack::{self, Key, Value};
 use gcnc::binary::prelink::{PreLinkMetadata, UserSgpr};
 use gcnc::binary::registers::*;
+use gcnc::binary::ComputeShaderInfo;
 use gcnc::binary::{ElfFile, Error, HwStage, PalMetadata, RelocKind, Target};
 
 #[test]
@@ -472,4 +473,54 @@ fn relocation_resolution_matches_pal() {
         assert_eq!(RelocKind::from_number(k.number()), Some(k));
     }
     assert_eq!(RelocKind::from_number(12), None);
+}
+
+#[test]
+fn compute_info_survives_the_metadata_round_trip() {
+    for (target, wave) in configurations() {
+        let mut info = pal2_info(target, wave);
+        let check = |info: &ComputeShaderInfo| {
+            let md = info.to_metadata().unwrap();
+            let back = ComputeShaderInfo::from_metadata(&md, info.target, info.code_bytes).unwrap();
+            assert_eq!(&back, info);
+            // Through the ELF, as the emulator reads it.
+            let mut obj = sample_object(info.target, info.wave);
+            obj.metadata = md.to_value();
+            let elf = ElfFile::parse(&obj.write().unwrap()).unwrap();
+            let md2 = elf.pal_metadata().unwrap().unwrap();
+            let entry = elf.symbol("_amdgpu_cs_main").unwrap();
+            assert_eq!(
+                ComputeShaderInfo::from_metadata(&md2, info.target, entry.size).unwrap(),
+                *info
+            );
+        };
+        check(&info);
+        info.vgprs = 77;
+        info.sgprs = 40;
+        info.lds_bytes = 1000;
+        info.scratch_bytes_per_lane = 64;
+        info.tgid_en = [true, true, true];
+        info.tg_size_en = true;
+        info.tidig_comp_cnt = 2;
+        info.workgroup_size = [4, 4, 4];
+        info.ieee_mode = true;
+        info.float_mode = FloatMode::FLUSH_F32_DENORMS;
+        info.user_data = vec![UserData::GlobalTable, UserData::Workgroup, UserData::Unused];
+        check(&info);
+    }
+    // Without the hardware-stage map, counts come back as register granules.
+    let info = pal2_info(Target::Gfx1030, WaveSize::W32);
+    let mut md = info.to_metadata().unwrap();
+    md.pipeline.hardware_stages.clear();
+    let back = ComputeShaderInfo::from_metadata(&md, Target::Gfx1030, 0).unwrap();
+    assert_eq!(
+        (back.vgprs, back.wave, back.workgroup_size),
+        (8, WaveSize::W32, [8, 8, 1])
+    );
+    // Inconsistent USER_SGPR and USER_DATA registers are an error.
+    md.pipeline.registers.remove(&(COMPUTE_USER_DATA_0 + 5));
+    assert!(matches!(
+        ComputeShaderInfo::from_metadata(&md, Target::Gfx1030, 0),
+        Err(Error::Metadata { .. })
+    ));
 }

@@ -23,13 +23,15 @@
 //! whole number of dwords; every symbol lies inside `.text`, names are unique, non-empty and
 //! NUL-free; `_amdgpu_<stage>_main` entry points are 256-byte aligned; every relocation
 //! field lies inside `.text`, at most one relocation per offset, and its addend fits the REL
-//! field. The addend is written into the field; the field must hold 0 or that addend on
+//! field; every `.hardware_stages.*.entry_point` of the metadata names a function of the
+//! object. The addend is written into the field; the field must hold 0 or that addend on
 //! input, so a backend that left a different placeholder is caught.
 //!
 //! Output depends only on the input: no timestamps, no hash-map order.
 
 use super::elf::*;
 use super::error::{Error, Result};
+use super::metadata::KEY_PIPELINES;
 use super::msgpack::{self, Value};
 use super::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
@@ -176,6 +178,26 @@ impl CodeObject {
                         f.offset
                     ),
                 ));
+            }
+        }
+        // Every hardware stage's `.entry_point` must be a function defined here.
+        if let Some(stages) = self
+            .metadata
+            .get(KEY_PIPELINES)
+            .and_then(|p| p.as_array())
+            .and_then(|a| a.first())
+            .and_then(|p| p.get(".hardware_stages"))
+            .and_then(Value::as_map)
+        {
+            for (stage, v) in stages {
+                if let Some(entry) = v.get(".entry_point").and_then(Value::as_str) {
+                    if !names.contains(entry) {
+                        return Err(Error::invalid(
+                            format!("hardware stage {stage}"),
+                            format!("entry point {entry} is not a function of this object"),
+                        ));
+                    }
+                }
             }
         }
         let mut offsets = BTreeSet::new();

@@ -9,8 +9,9 @@
 //! - [`msgpack`]: a generic MessagePack tree, the minimal-encoding writer, a checked reader.
 //! - [`registers`]: compute register numbers and bit-field packing (RSRC1/2/3, NUM_THREAD,
 //!   DISPATCH_INITIATOR, USER_DATA mapping).
-//! - [`metadata`]: the typed PAL 2.6 metadata model and [`metadata::ComputeShaderInfo`],
-//!   which turns what the backend knows into it.
+//! - [`metadata`]: the typed PAL 2.6 metadata model.
+//! - [`compute`]: [`ComputeShaderInfo`], what the backend knows about a compute shader,
+//!   to metadata and back.
 //! - [`prelink`]: the `gcnc.prelink` section of unlinked shaders.
 //! - [`merge`]: metadata-tree merging and user-data rewriting for the link stage.
 //! - [`elf`]: ELF constants and relocation kinds; [`elf_write`] writes a code object,
@@ -20,6 +21,7 @@
 //! reading never panics; `ElfFile::parse(&obj.write()?)?.to_code_object()? == obj` up to
 //! relocation order (written sorted by offset).
 
+pub mod compute;
 pub mod elf;
 pub mod elf_read;
 pub mod elf_write;
@@ -31,11 +33,12 @@ pub mod prelink;
 pub mod registers;
 pub mod target;
 
+pub use compute::ComputeShaderInfo;
 pub use elf::RelocKind;
 pub use elf_read::ElfFile;
 pub use elf_write::{CodeObject, FuncSymbol, Relocation};
 pub use error::{Error, Result};
-pub use metadata::{ComputeShaderInfo, HwStage, PalMetadata};
+pub use metadata::{HwStage, PalMetadata};
 pub use msgpack::Value;
 pub use registers::{FloatMode, UserData, WaveSize};
 pub use target::Target;

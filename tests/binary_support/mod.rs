@@ -2,8 +2,8 @@
 //! failing and skipping when an LLVM tool is missing) and the sample code objects.
 #![allow(dead_code)]
 
-use gcnc::binary::metadata::ComputeShaderInfo;
 use gcnc::binary::registers::{UserData, WaveSize};
+use gcnc::binary::ComputeShaderInfo;
 use gcnc::binary::{CodeObject, FuncSymbol, RelocKind, Relocation, Target};
 use std::path::PathBuf;
 use std::process::Command;
