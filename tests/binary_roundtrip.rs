@@ -524,3 +524,28 @@ fn compute_info_survives_the_metadata_round_trip() {
         Err(Error::Metadata { .. })
     ));
 }
+
+#[test]
+fn compute_constructor_and_entry_lookup() {
+    for (target, wave) in configurations() {
+        let info = pal2_info(target, wave);
+        let obj = gcnc::binary::CodeObject::compute(
+            &info,
+            sample_text(target),
+            MAIN_SIZE + EPILOG_SIZE,
+            vec![],
+        )
+        .unwrap();
+        let elf = ElfFile::parse(&obj.write().unwrap()).unwrap();
+        let entry = elf.entry(HwStage::Cs).unwrap();
+        assert_eq!((entry.value, entry.size), (0, MAIN_SIZE + EPILOG_SIZE));
+        assert!(elf.entry(HwStage::Ps).is_none());
+        let md = elf.pal_metadata().unwrap().unwrap();
+        let back = ComputeShaderInfo::from_metadata(&md, target, entry.size).unwrap();
+        assert_eq!(back.code_bytes, MAIN_SIZE + EPILOG_SIZE);
+        assert_eq!(back.user_data, info.user_data);
+    }
+    // Entry size past the text is refused.
+    let info = pal2_info(Target::Gfx900, WaveSize::W64);
+    assert!(gcnc::binary::CodeObject::compute(&info, vec![0; 8], 12, vec![]).is_err());
+}

@@ -15,7 +15,7 @@
 use super::elf::*;
 use super::elf_write::{CodeObject, FuncSymbol, Relocation};
 use super::error::{Error, Result};
-use super::metadata::PalMetadata;
+use super::metadata::{HwStage, PalMetadata};
 use super::msgpack::{self, Value};
 use super::target::Target;
 
@@ -621,6 +621,17 @@ impl ElfFile {
     /// A symbol by name.
     pub fn symbol(&self, name: &str) -> Option<&Symbol> {
         self.symbols.iter().find(|s| s.name == name && s.index != 0)
+    }
+
+    /// The entry symbol of a hardware stage (`_amdgpu_<stage>_main`): a FUNC defined in
+    /// `.text`. Gives its offset in `.text` and its size without padding.
+    pub fn entry(&self, stage: HwStage) -> Option<&Symbol> {
+        let text = self.section_by_name(".text")?.index;
+        self.symbols.iter().find(|s| {
+            s.name == stage.entry_symbol()
+                && s.kind == STT_FUNC
+                && s.section == SymbolSection::Section(text)
+        })
     }
 
     /// The typed PAL metadata, if the note exists.

@@ -29,9 +29,10 @@
 //!
 //! Output depends only on the input: no timestamps, no hash-map order.
 
+use super::compute::ComputeShaderInfo;
 use super::elf::*;
 use super::error::{Error, Result};
-use super::metadata::KEY_PIPELINES;
+use super::metadata::{HwStage, KEY_PIPELINES};
 use super::msgpack::{self, Value};
 use super::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
@@ -142,6 +143,32 @@ struct SectionHeader {
 }
 
 impl CodeObject {
+    /// A compute code object: `_amdgpu_cs_main` at offset 0 covering `entry_size` bytes of
+    /// `text` (which includes the backend's padding), with metadata from `info` (whose
+    /// `code_bytes` is set to `entry_size`).
+    pub fn compute(
+        info: &ComputeShaderInfo,
+        text: Vec<u8>,
+        entry_size: u64,
+        relocations: Vec<Relocation>,
+    ) -> Result<CodeObject> {
+        let mut info = info.clone();
+        info.code_bytes = entry_size;
+        let obj = CodeObject {
+            target: info.target,
+            text,
+            functions: vec![FuncSymbol {
+                name: HwStage::Cs.entry_symbol(),
+                offset: 0,
+                size: entry_size,
+            }],
+            relocations,
+            metadata: info.to_metadata()?.to_value(),
+        };
+        obj.validate()?;
+        Ok(obj)
+    }
+
     /// Checks the invariants listed in the module doc.
     pub fn validate(&self) -> Result<()> {
         let len = self.text.len() as u64;
