@@ -21,6 +21,9 @@
 //! - Everything else keeps the main tree's value, and keys only the part has are copied.
 //! - `gcnc.prelink` never survives a merge: it is dropped from the result.
 //!
+//! These match what PAL does when it links compute shader libraries (`LinkWithLibraries`:
+//! counts and sizes maxed, enable bits ORed, wave sizes must agree).
+//!
 //! Conflicts are `Error::Metadata` with the path of the conflicting value; on error the
 //! main tree may be partly merged, so the caller merges into a copy it can discard.
 

@@ -493,6 +493,46 @@ mod tests {
         assert_eq!(decode(&[0xd0, 0xfb]).unwrap(), Value::Int(-5));
     }
 
+    /// Random trees (fixed seed) survive encode → decode, and re-encoding is stable.
+    #[test]
+    fn random_trees_round_trip() {
+        fn gen(seed: &mut u64, depth: u32) -> Value {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let r = *seed;
+            let n = (r >> 8) as usize % 20;
+            match if depth > 3 { r % 6 } else { r % 8 } {
+                0 => Value::Nil,
+                1 => Value::Bool(r & 256 != 0),
+                2 => Value::UInt(r >> (r % 64)),
+                3 => Value::Int(-((r >> (r % 63 + 1)) as i64) - 1),
+                4 => Value::Str("é.x".repeat(n * (1 + (r as usize >> 20) % 4))),
+                5 => Value::Bin(vec![r as u8; n * 20]),
+                6 => Value::Array((0..n).map(|_| gen(seed, depth + 1)).collect()),
+                _ => Value::Map(
+                    (0..n)
+                        .map(|i| {
+                            let k = if i % 2 == 0 {
+                                Key::UInt(i as u64 * 0x1234)
+                            } else {
+                                Key::Str(format!(".k{i}"))
+                            };
+                            (k, gen(seed, depth + 1))
+                        })
+                        .collect(),
+                ),
+            }
+        }
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for _ in 0..300 {
+            let v = gen(&mut seed, 0);
+            let bytes = encode(&v).unwrap();
+            assert_eq!(decode(&bytes).unwrap(), v);
+            assert_eq!(encode(&decode(&bytes).unwrap()).unwrap(), bytes);
+        }
+    }
+
     #[test]
     fn hostile_lengths_are_errors() {
         // array32 claiming 4 billion items in a 5-byte payload.
