@@ -17,6 +17,31 @@
 //! - [`elf`]: ELF constants and relocation kinds; [`elf_write`] writes a code object,
 //!   [`elf_read`] reads one back with typed errors.
 //!
+//! How the backend and the link stage use it:
+//!
+//! ```
+//! use gcnc::binary::{CodeObject, ComputeShaderInfo, ElfFile, HwStage, Target, UserData};
+//!
+//! // Backend: facts after register allocation, padded code, the entry's unpadded size.
+//! let mut info = ComputeShaderInfo::new(Target::Gfx1030); // wave32 by default on GFX10+
+//! info.vgprs = 12;
+//! info.sgprs = 20;
+//! info.user_data = vec![UserData::GlobalTable, UserData::Entry(0)];
+//! info.tgid_en = [true, false, false];
+//! info.workgroup_size = [64, 1, 1];
+//! let mut text = 0xBF81_0000u32.to_le_bytes().to_vec(); // s_endpgm
+//! text.resize(256, 0); // (the backend pads with s_code_end)
+//! let elf_bytes = CodeObject::compute(&info, text, 4, vec![])?.write()?;
+//!
+//! // Emulator / linker: read it back.
+//! let elf = ElfFile::parse(&elf_bytes)?;
+//! let entry = elf.entry(HwStage::Cs).expect("entry symbol");
+//! let md = elf.pal_metadata()?.expect("metadata note");
+//! let back = ComputeShaderInfo::from_metadata(&md, elf.target().unwrap(), entry.size)?;
+//! assert_eq!(back.user_data, info.user_data);
+//! # Ok::<(), gcnc::binary::Error>(())
+//! ```
+//!
 //! Invariants: writing is deterministic (the same [`CodeObject`] gives the same bytes);
 //! reading never panics; `ElfFile::parse(&obj.write()?)?.to_code_object()? == obj` up to
 //! relocation order (written sorted by offset).
