@@ -26,11 +26,22 @@ pub enum Error {
     /// A Vulkan call failed.
     Vk { call: &'static str, result: i32 },
     /// The shader declares a capability the device does not support.
-    MissingFeature { capability: String, feature: &'static str },
+    MissingFeature {
+        capability: String,
+        feature: &'static str,
+    },
     /// Bad SPIR-V.
     Reflect(reflect::Error),
     /// Bad arguments from the caller (bindings that do not match the shader, ...).
     Usage(String),
+    /// A RADV worker process died (RADV's GFX9 LLVM backend crashes on some shaders).
+    Crashed {
+        config: String,
+        status: String,
+        stderr: String,
+    },
+    /// A worker could not be started or spoke nonsense.
+    Worker(String),
 }
 
 impl fmt::Display for Error {
@@ -45,6 +56,10 @@ impl fmt::Display for Error {
             ),
             Error::Reflect(e) => write!(f, "{e}"),
             Error::Usage(s) => write!(f, "{s}"),
+            Error::Crashed { config, status, stderr } => {
+                write!(f, "RADV worker ({config}) died with {status}; its stderr ends with:\n{stderr}")
+            }
+            Error::Worker(s) => write!(f, "RADV worker: {s}"),
         }
     }
 }
@@ -59,7 +74,10 @@ impl From<reflect::Error> for Error {
 
 /// Wraps a `vk::Result` error with the name of the call.
 pub(crate) fn vkc<T>(call: &'static str, r: Result<T, vk::Result>) -> Result<T, Error> {
-    r.map_err(|e| Error::Vk { call, result: e.as_raw() })
+    r.map_err(|e| Error::Vk {
+        call,
+        result: e.as_raw(),
+    })
 }
 
 /// How to choose the physical device.
@@ -107,7 +125,11 @@ pub struct Gpu {
 }
 
 fn cstr(chars: &[std::ffi::c_char]) -> String {
-    let bytes: Vec<u8> = chars.iter().take_while(|c| **c != 0).map(|c| *c as u8).collect();
+    let bytes: Vec<u8> = chars
+        .iter()
+        .take_while(|c| **c != 0)
+        .map(|c| *c as u8)
+        .collect();
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
@@ -121,7 +143,9 @@ impl Gpu {
         let app = app.application_name(&name);
         let ici = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: valid create info; the instance is destroyed in Drop (or below on error).
-        let instance = vkc("vkCreateInstance", unsafe { entry.create_instance(&ici, None) })?;
+        let instance = vkc("vkCreateInstance", unsafe {
+            entry.create_instance(&ici, None)
+        })?;
         match Self::with_instance(entry.clone(), instance.clone(), pick, extensions) {
             Ok(g) => Ok(g),
             Err(e) => {
@@ -132,10 +156,18 @@ impl Gpu {
         }
     }
 
-    fn with_instance(entry: ash::Entry, instance: ash::Instance, pick: Pick, extensions: &[&CStr]) -> Result<Gpu, Error> {
+    fn with_instance(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        pick: Pick,
+        extensions: &[&CStr],
+    ) -> Result<Gpu, Error> {
         // SAFETY: instance is valid for all calls below.
         unsafe {
-            let phys_all = vkc("vkEnumeratePhysicalDevices", instance.enumerate_physical_devices())?;
+            let phys_all = vkc(
+                "vkEnumeratePhysicalDevices",
+                instance.enumerate_physical_devices(),
+            )?;
             let mut seen = Vec::new();
             let mut chosen = None;
             for pd in phys_all {
@@ -149,11 +181,14 @@ impl Gpu {
                     chosen = Some(pd);
                 }
             }
-            let phys = chosen.ok_or_else(|| Error::NoDevice(format!("wanted {pick:?}, found {seen:?}")))?;
+            let phys = chosen
+                .ok_or_else(|| Error::NoDevice(format!("wanted {pick:?}, found {seen:?}")))?;
 
             let mut driver = vk::PhysicalDeviceDriverProperties::default();
             let mut sub = vk::PhysicalDeviceSubgroupProperties::default();
-            let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver).push_next(&mut sub);
+            let mut props2 = vk::PhysicalDeviceProperties2::default()
+                .push_next(&mut driver)
+                .push_next(&mut sub);
             instance.get_physical_device_properties2(phys, &mut props2);
             let p = props2.properties;
             let info = Info {
@@ -172,43 +207,72 @@ impl Gpu {
                 let mut v11 = vk::PhysicalDeviceVulkan11Features::default();
                 let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
                 let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
-                let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut v11).push_next(&mut v12).push_next(&mut v13);
+                let mut f2 = vk::PhysicalDeviceFeatures2::default()
+                    .push_next(&mut v11)
+                    .push_next(&mut v12)
+                    .push_next(&mut v13);
                 instance.get_physical_device_features2(phys, &mut f2);
                 f.core = f2.features;
                 v11.p_next = std::ptr::null_mut();
                 v12.p_next = std::ptr::null_mut();
                 v13.p_next = std::ptr::null_mut();
-                f.v11 = std::mem::transmute::<vk::PhysicalDeviceVulkan11Features<'_>, vk::PhysicalDeviceVulkan11Features<'static>>(v11);
-                f.v12 = std::mem::transmute::<vk::PhysicalDeviceVulkan12Features<'_>, vk::PhysicalDeviceVulkan12Features<'static>>(v12);
-                f.v13 = std::mem::transmute::<vk::PhysicalDeviceVulkan13Features<'_>, vk::PhysicalDeviceVulkan13Features<'static>>(v13);
+                f.v11 = std::mem::transmute::<
+                    vk::PhysicalDeviceVulkan11Features<'_>,
+                    vk::PhysicalDeviceVulkan11Features<'static>,
+                >(v11);
+                f.v12 = std::mem::transmute::<
+                    vk::PhysicalDeviceVulkan12Features<'_>,
+                    vk::PhysicalDeviceVulkan12Features<'static>,
+                >(v12);
+                f.v13 = std::mem::transmute::<
+                    vk::PhysicalDeviceVulkan13Features<'_>,
+                    vk::PhysicalDeviceVulkan13Features<'static>,
+                >(v13);
             }
 
             let families = instance.get_physical_device_queue_family_properties(phys);
             let queue_family = families
                 .iter()
                 .position(|q| q.queue_flags.contains(vk::QueueFlags::COMPUTE))
-                .ok_or_else(|| Error::NoDevice("no compute queue".into()))? as u32;
+                .ok_or_else(|| Error::NoDevice("no compute queue".into()))?
+                as u32;
 
-            let avail = vkc("vkEnumerateDeviceExtensionProperties", instance.enumerate_device_extension_properties(phys))?;
+            let avail = vkc(
+                "vkEnumerateDeviceExtensionProperties",
+                instance.enumerate_device_extension_properties(phys),
+            )?;
             for want in extensions {
-                if !avail.iter().any(|e| cstr(&e.extension_name).as_bytes() == want.to_bytes()) {
-                    return Err(Error::NoDevice(format!("device extension {want:?} missing on {}", info.device_name)));
+                if !avail
+                    .iter()
+                    .any(|e| cstr(&e.extension_name).as_bytes() == want.to_bytes())
+                {
+                    return Err(Error::NoDevice(format!(
+                        "device extension {want:?} missing on {}",
+                        info.device_name
+                    )));
                 }
             }
-            let ext_ptrs: Vec<*const std::ffi::c_char> = extensions.iter().map(|e| e.as_ptr()).collect();
+            let ext_ptrs: Vec<*const std::ffi::c_char> =
+                extensions.iter().map(|e| e.as_ptr()).collect();
 
             let prio = [1.0f32];
-            let qci = [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&prio)];
+            let qci = [vk::DeviceQueueCreateInfo::default()
+                .queue_family_index(queue_family)
+                .queue_priorities(&prio)];
             let mut v11 = f.v11;
             let mut v12 = f.v12;
             let mut v13 = f.v13;
-            let mut pexec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+            let mut pexec = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+                .pipeline_executable_info(true);
             let mut f2 = vk::PhysicalDeviceFeatures2::default()
                 .features(f.core)
                 .push_next(&mut v11)
                 .push_next(&mut v12)
                 .push_next(&mut v13);
-            if extensions.iter().any(|e| *e == ash::khr::pipeline_executable_properties::NAME) {
+            if extensions
+                .iter()
+                .any(|e| *e == ash::khr::pipeline_executable_properties::NAME)
+            {
                 f2 = f2.push_next(&mut pexec);
             }
             let dci = vk::DeviceCreateInfo::default()
@@ -218,14 +282,28 @@ impl Gpu {
             let device = vkc("vkCreateDevice", instance.create_device(phys, &dci, None))?;
             let queue = device.get_device_queue(queue_family, 0);
             let memory = instance.get_physical_device_memory_properties(phys);
-            Ok(Gpu { entry, instance, phys, device, queue, queue_family, memory, features: f, info })
+            Ok(Gpu {
+                entry,
+                instance,
+                phys,
+                device,
+                queue,
+                queue_family,
+                memory,
+                features: f,
+                info,
+            })
         }
     }
 
     /// Index of a memory type allowed by `bits` with all of `flags`.
     pub fn memory_type(&self, bits: u32, flags: vk::MemoryPropertyFlags) -> Option<u32> {
-        (0..self.memory.memory_type_count)
-            .find(|&i| bits & (1 << i) != 0 && self.memory.memory_types[i as usize].property_flags.contains(flags))
+        (0..self.memory.memory_type_count).find(|&i| {
+            bits & (1 << i) != 0
+                && self.memory.memory_types[i as usize]
+                    .property_flags
+                    .contains(flags)
+        })
     }
 
     /// Checks that the device offers what the module's capabilities need.
@@ -233,7 +311,10 @@ impl Gpu {
         for &cap in &m.capabilities {
             if let Some((feature, ok)) = feature_for(cap, &self.features, &self.info) {
                 if !ok {
-                    return Err(Error::MissingFeature { capability: format!("{cap:?}"), feature });
+                    return Err(Error::MissingFeature {
+                        capability: format!("{cap:?}"),
+                        feature,
+                    });
                 }
             }
         }
@@ -257,7 +338,11 @@ impl Drop for Gpu {
 pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'static str, bool)> {
     use vk::SubgroupFeatureFlags as S;
     let sub = |flag: S, name: &'static str| {
-        Some((name, info.subgroup_ops.contains(flag) && info.subgroup_stages.contains(vk::ShaderStageFlags::COMPUTE)))
+        Some((
+            name,
+            info.subgroup_ops.contains(flag)
+                && info.subgroup_stages.contains(vk::ShaderStageFlags::COMPUTE),
+        ))
     };
     let b = |v: vk::Bool32| v == vk::TRUE;
     match cap {
@@ -266,38 +351,65 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
         Capability::Float64 => Some(("shaderFloat64", b(f.core.shader_float64))),
         Capability::Float16 => Some(("shaderFloat16", b(f.v12.shader_float16))),
         Capability::Int8 => Some(("shaderInt8", b(f.v12.shader_int8))),
-        Capability::StorageBuffer16BitAccess => Some(("storageBuffer16BitAccess", b(f.v11.storage_buffer16_bit_access))),
-        Capability::UniformAndStorageBuffer16BitAccess => {
-            Some(("uniformAndStorageBuffer16BitAccess", b(f.v11.uniform_and_storage_buffer16_bit_access)))
+        Capability::StorageBuffer16BitAccess => Some((
+            "storageBuffer16BitAccess",
+            b(f.v11.storage_buffer16_bit_access),
+        )),
+        Capability::UniformAndStorageBuffer16BitAccess => Some((
+            "uniformAndStorageBuffer16BitAccess",
+            b(f.v11.uniform_and_storage_buffer16_bit_access),
+        )),
+        Capability::StoragePushConstant16 => {
+            Some(("storagePushConstant16", b(f.v11.storage_push_constant16)))
         }
-        Capability::StoragePushConstant16 => Some(("storagePushConstant16", b(f.v11.storage_push_constant16))),
-        Capability::StorageBuffer8BitAccess => Some(("storageBuffer8BitAccess", b(f.v12.storage_buffer8_bit_access))),
-        Capability::UniformAndStorageBuffer8BitAccess => {
-            Some(("uniformAndStorageBuffer8BitAccess", b(f.v12.uniform_and_storage_buffer8_bit_access)))
+        Capability::StorageBuffer8BitAccess => Some((
+            "storageBuffer8BitAccess",
+            b(f.v12.storage_buffer8_bit_access),
+        )),
+        Capability::UniformAndStorageBuffer8BitAccess => Some((
+            "uniformAndStorageBuffer8BitAccess",
+            b(f.v12.uniform_and_storage_buffer8_bit_access),
+        )),
+        Capability::StoragePushConstant8 => {
+            Some(("storagePushConstant8", b(f.v12.storage_push_constant8)))
         }
-        Capability::StoragePushConstant8 => Some(("storagePushConstant8", b(f.v12.storage_push_constant8))),
-        Capability::PhysicalStorageBufferAddresses => Some(("bufferDeviceAddress", b(f.v12.buffer_device_address))),
+        Capability::PhysicalStorageBufferAddresses => {
+            Some(("bufferDeviceAddress", b(f.v12.buffer_device_address)))
+        }
         Capability::VulkanMemoryModel => Some(("vulkanMemoryModel", b(f.v12.vulkan_memory_model))),
-        Capability::VulkanMemoryModelDeviceScope => {
-            Some(("vulkanMemoryModelDeviceScope", b(f.v12.vulkan_memory_model_device_scope)))
+        Capability::VulkanMemoryModelDeviceScope => Some((
+            "vulkanMemoryModelDeviceScope",
+            b(f.v12.vulkan_memory_model_device_scope),
+        )),
+        Capability::Int64Atomics => Some((
+            "shaderBufferInt64Atomics",
+            b(f.v12.shader_buffer_int64_atomics),
+        )),
+        Capability::RuntimeDescriptorArray => {
+            Some(("runtimeDescriptorArray", b(f.v12.runtime_descriptor_array)))
         }
-        Capability::Int64Atomics => Some(("shaderBufferInt64Atomics", b(f.v12.shader_buffer_int64_atomics))),
-        Capability::RuntimeDescriptorArray => Some(("runtimeDescriptorArray", b(f.v12.runtime_descriptor_array))),
-        Capability::StorageImageWriteWithoutFormat => {
-            Some(("shaderStorageImageWriteWithoutFormat", b(f.core.shader_storage_image_write_without_format)))
-        }
-        Capability::StorageImageReadWithoutFormat => {
-            Some(("shaderStorageImageReadWithoutFormat", b(f.core.shader_storage_image_read_without_format)))
-        }
-        Capability::DemoteToHelperInvocation => {
-            Some(("shaderDemoteToHelperInvocation", b(f.v13.shader_demote_to_helper_invocation)))
-        }
+        Capability::StorageImageWriteWithoutFormat => Some((
+            "shaderStorageImageWriteWithoutFormat",
+            b(f.core.shader_storage_image_write_without_format),
+        )),
+        Capability::StorageImageReadWithoutFormat => Some((
+            "shaderStorageImageReadWithoutFormat",
+            b(f.core.shader_storage_image_read_without_format),
+        )),
+        Capability::DemoteToHelperInvocation => Some((
+            "shaderDemoteToHelperInvocation",
+            b(f.v13.shader_demote_to_helper_invocation),
+        )),
         Capability::GroupNonUniform => sub(S::BASIC, "subgroup basic operations"),
         Capability::GroupNonUniformVote => sub(S::VOTE, "subgroup vote operations"),
-        Capability::GroupNonUniformArithmetic => sub(S::ARITHMETIC, "subgroup arithmetic operations"),
+        Capability::GroupNonUniformArithmetic => {
+            sub(S::ARITHMETIC, "subgroup arithmetic operations")
+        }
         Capability::GroupNonUniformBallot => sub(S::BALLOT, "subgroup ballot operations"),
         Capability::GroupNonUniformShuffle => sub(S::SHUFFLE, "subgroup shuffle operations"),
-        Capability::GroupNonUniformShuffleRelative => sub(S::SHUFFLE_RELATIVE, "subgroup relative shuffle operations"),
+        Capability::GroupNonUniformShuffleRelative => {
+            sub(S::SHUFFLE_RELATIVE, "subgroup relative shuffle operations")
+        }
         Capability::GroupNonUniformClustered => sub(S::CLUSTERED, "subgroup clustered operations"),
         Capability::GroupNonUniformQuad => sub(S::QUAD, "subgroup quad operations"),
         _ => None,

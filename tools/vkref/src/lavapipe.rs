@@ -32,9 +32,17 @@ pub enum AddressTarget {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resource {
     /// A descriptor: storage or uniform buffer at (set, binding), with its initial bytes.
-    Buffer { set: u32, binding: u32, kind: DescriptorKind, data: Vec<u8> },
+    Buffer {
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        data: Vec<u8>,
+    },
     /// A buffer reached only through its device address.
-    Address { data: Vec<u8>, target: AddressTarget },
+    Address {
+        data: Vec<u8>,
+        target: AddressTarget,
+    },
 }
 
 impl Resource {
@@ -88,12 +96,19 @@ pub fn run_compute(
     let module = reflect::reflect_bytes(spirv)?;
     let ep = module.entry(entry)?;
     if ep.stage != Stage::Compute {
-        return Err(Error::Usage(format!("entry point {entry:?} is {:?}, not compute", ep.stage)));
+        return Err(Error::Usage(format!(
+            "entry point {entry:?} is {:?}, not compute",
+            ep.stage
+        )));
     }
     // Match the shader's bindings with the caller's resources.
     let mut bound = Vec::new();
     for b in &ep.bindings {
-        if !matches!(b.kind, DescriptorKind::StorageBuffer | DescriptorKind::UniformBuffer) || b.count != Some(1) {
+        if !matches!(
+            b.kind,
+            DescriptorKind::StorageBuffer | DescriptorKind::UniformBuffer
+        ) || b.count != Some(1)
+        {
             return Err(Error::Usage(format!(
                 "binding (set {}, binding {}) is {:?} x{:?}; only single storage/uniform buffers are supported",
                 b.set, b.binding, b.kind, b.count
@@ -128,13 +143,18 @@ pub fn run_compute(
         }
         if let Resource::Buffer { set, binding, .. } = r {
             if !bound.iter().any(|b| b.3 == i) {
-                return Err(Error::Usage(format!("resource {i} (set {set}, binding {binding}) is not used by the shader")));
+                return Err(Error::Usage(format!(
+                    "resource {i} (set {set}, binding {binding}) is not used by the shader"
+                )));
             }
         }
     }
     let push_size = ep.push_constant_size.unwrap_or(0);
     if (push.len() as u32) < push_size {
-        return Err(Error::Usage(format!("the shader's push constants are {push_size} bytes, got {}", push.len())));
+        return Err(Error::Usage(format!(
+            "the shader's push constants are {push_size} bytes, got {}",
+            push.len()
+        )));
     }
     let spec_entries: Vec<(u32, Vec<u8>)> = spec
         .iter()
@@ -147,9 +167,16 @@ pub fn run_compute(
     let g = gpu()?.lock().unwrap_or_else(|p| p.into_inner());
     g.check_module(&module)?;
     if push.len() as u32 > g.info.max_push_constants {
-        return Err(Error::Usage(format!("{} bytes of push constants exceed the device limit", push.len())));
+        return Err(Error::Usage(format!(
+            "{} bytes of push constants exceed the device limit",
+            push.len()
+        )));
     }
-    let mut run = Run { g: &g, buffers: Vec::new(), objects: Objects::default() };
+    let mut run = Run {
+        g: &g,
+        buffers: Vec::new(),
+        objects: Objects::default(),
+    };
     run.go(spirv, entry, groups, resources, &bound, push, &spec_entries)
 }
 
@@ -217,7 +244,8 @@ impl Run<'_> {
             let mut addresses = Vec::new();
             for r in resources {
                 let size = r.data().len().div_ceil(4) as u64 * 4;
-                let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::UNIFORM_BUFFER;
+                let mut usage =
+                    vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::UNIFORM_BUFFER;
                 let is_addr = matches!(r, Resource::Address { .. });
                 if is_addr {
                     usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
@@ -229,8 +257,11 @@ impl Run<'_> {
                     d.destroy_buffer(buf, None);
                     return Err(Error::NoDevice("no host-visible coherent memory".into()));
                 };
-                let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
-                let mut mai = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(mt);
+                let mut flags = vk::MemoryAllocateFlagsInfo::default()
+                    .flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+                let mut mai = vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(mt);
                 if is_addr {
                     mai = mai.push_next(&mut flags);
                 }
@@ -259,19 +290,26 @@ impl Run<'_> {
                         AddressTarget::Push(o) => (&mut push, o as usize),
                         AddressTarget::Resource { index, offset } => {
                             let Some(d) = datas.get_mut(index) else {
-                                return Err(Error::Usage(format!("address target resource {index} does not exist")));
+                                return Err(Error::Usage(format!(
+                                    "address target resource {index} does not exist"
+                                )));
                             };
                             (d, offset as usize)
                         }
                     };
                     let Some(slot) = dst.get_mut(off..off + 8) else {
-                        return Err(Error::Usage(format!("address of resource {i} written past the end of its target")));
+                        return Err(Error::Usage(format!(
+                            "address of resource {i} written past the end of its target"
+                        )));
                     };
                     slot.copy_from_slice(&addresses[i].to_le_bytes());
                 }
             }
             for ((_, mem, size), data) in self.buffers.iter().zip(&datas) {
-                let p = vkc("vkMapMemory", d.map_memory(*mem, 0, *size, vk::MemoryMapFlags::empty()))? as *mut u8;
+                let p = vkc(
+                    "vkMapMemory",
+                    d.map_memory(*mem, 0, *size, vk::MemoryMapFlags::empty()),
+                )? as *mut u8;
                 std::ptr::write_bytes(p, 0, *size as usize);
                 std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len());
                 d.unmap_memory(*mem);
@@ -292,21 +330,38 @@ impl Run<'_> {
                     })
                     .collect();
                 let ci = vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb);
-                self.objects.set_layouts.push(vkc("vkCreateDescriptorSetLayout", d.create_descriptor_set_layout(&ci, None))?);
+                self.objects.set_layouts.push(vkc(
+                    "vkCreateDescriptorSetLayout",
+                    d.create_descriptor_set_layout(&ci, None),
+                )?);
             }
             let mut sets = Vec::new();
             if nsets > 0 {
-                let n_sb = bound.iter().filter(|b| b.2 == DescriptorKind::StorageBuffer).count() as u32;
+                let n_sb = bound
+                    .iter()
+                    .filter(|b| b.2 == DescriptorKind::StorageBuffer)
+                    .count() as u32;
                 let n_ub = bound.len() as u32 - n_sb;
                 let mut sizes = Vec::new();
                 if n_sb > 0 {
-                    sizes.push(vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: n_sb });
+                    sizes.push(vk::DescriptorPoolSize {
+                        ty: vk::DescriptorType::STORAGE_BUFFER,
+                        descriptor_count: n_sb,
+                    });
                 }
                 if n_ub > 0 {
-                    sizes.push(vk::DescriptorPoolSize { ty: vk::DescriptorType::UNIFORM_BUFFER, descriptor_count: n_ub });
+                    sizes.push(vk::DescriptorPoolSize {
+                        ty: vk::DescriptorType::UNIFORM_BUFFER,
+                        descriptor_count: n_ub,
+                    });
                 }
-                let pci = vk::DescriptorPoolCreateInfo::default().max_sets(nsets).pool_sizes(&sizes);
-                self.objects.pool = vkc("vkCreateDescriptorPool", d.create_descriptor_pool(&pci, None))?;
+                let pci = vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(nsets)
+                    .pool_sizes(&sizes);
+                self.objects.pool = vkc(
+                    "vkCreateDescriptorPool",
+                    d.create_descriptor_pool(&pci, None),
+                )?;
                 let ai = vk::DescriptorSetAllocateInfo::default()
                     .descriptor_pool(self.objects.pool)
                     .set_layouts(&self.objects.set_layouts);
@@ -315,7 +370,11 @@ impl Run<'_> {
                     .iter()
                     .map(|b| {
                         let (buf, _, size) = self.buffers[b.3];
-                        [vk::DescriptorBufferInfo { buffer: buf, offset: 0, range: size }]
+                        [vk::DescriptorBufferInfo {
+                            buffer: buf,
+                            offset: 0,
+                            range: size,
+                        }]
                     })
                     .collect();
                 let writes: Vec<vk::WriteDescriptorSet> = bound
@@ -334,12 +393,20 @@ impl Run<'_> {
 
             let push_len = push.len().div_ceil(4) as u32 * 4;
             push.resize(push_len as usize, 0);
-            let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: push_len }];
-            let mut lci = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.objects.set_layouts);
+            let ranges = [vk::PushConstantRange {
+                stage_flags: vk::ShaderStageFlags::COMPUTE,
+                offset: 0,
+                size: push_len,
+            }];
+            let mut lci =
+                vk::PipelineLayoutCreateInfo::default().set_layouts(&self.objects.set_layouts);
             if push_len > 0 {
                 lci = lci.push_constant_ranges(&ranges);
             }
-            self.objects.layout = vkc("vkCreatePipelineLayout", d.create_pipeline_layout(&lci, None))?;
+            self.objects.layout = vkc(
+                "vkCreatePipelineLayout",
+                d.create_pipeline_layout(&lci, None),
+            )?;
 
             let words = reflect::words_of(spirv)?;
             let smci = vk::ShaderModuleCreateInfo::default().code(&words);
@@ -348,20 +415,32 @@ impl Run<'_> {
             let mut spec_data = Vec::new();
             let mut map = Vec::new();
             for (id, bytes) in spec {
-                map.push(vk::SpecializationMapEntry { constant_id: *id, offset: spec_data.len() as u32, size: bytes.len() });
+                map.push(vk::SpecializationMapEntry {
+                    constant_id: *id,
+                    offset: spec_data.len() as u32,
+                    size: bytes.len(),
+                });
                 spec_data.extend_from_slice(bytes);
             }
-            let spec_info = vk::SpecializationInfo::default().map_entries(&map).data(&spec_data);
-            let name = std::ffi::CString::new(entry).map_err(|_| Error::Usage("entry name contains NUL".into()))?;
+            let spec_info = vk::SpecializationInfo::default()
+                .map_entries(&map)
+                .data(&spec_data);
+            let name = std::ffi::CString::new(entry)
+                .map_err(|_| Error::Usage("entry name contains NUL".into()))?;
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(self.objects.shader)
                 .name(&name)
                 .specialization_info(&spec_info);
-            let cpci = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(self.objects.layout)];
+            let cpci = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.objects.layout)];
             self.objects.pipeline = d
                 .create_compute_pipelines(vk::PipelineCache::null(), &cpci, None)
-                .map_err(|(_, e)| Error::Vk { call: "vkCreateComputePipelines", result: e.as_raw() })?[0];
+                .map_err(|(_, e)| Error::Vk {
+                    call: "vkCreateComputePipelines",
+                    result: e.as_raw(),
+                })?[0];
 
             let cpi = vk::CommandPoolCreateInfo::default().queue_family_index(g.queue_family);
             self.objects.cmd_pool = vkc("vkCreateCommandPool", d.create_command_pool(&cpi, None))?;
@@ -370,14 +449,28 @@ impl Run<'_> {
                 .level(vk::CommandBufferLevel::PRIMARY)
                 .command_buffer_count(1);
             let cb = vkc("vkAllocateCommandBuffers", d.allocate_command_buffers(&cbi))?[0];
-            let bi = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            let bi = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
             vkc("vkBeginCommandBuffer", d.begin_command_buffer(cb, &bi))?;
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.objects.pipeline);
             if !sets.is_empty() {
-                d.cmd_bind_descriptor_sets(cb, vk::PipelineBindPoint::COMPUTE, self.objects.layout, 0, &sets, &[]);
+                d.cmd_bind_descriptor_sets(
+                    cb,
+                    vk::PipelineBindPoint::COMPUTE,
+                    self.objects.layout,
+                    0,
+                    &sets,
+                    &[],
+                );
             }
             if push_len > 0 {
-                d.cmd_push_constants(cb, self.objects.layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
+                d.cmd_push_constants(
+                    cb,
+                    self.objects.layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &push,
+                );
             }
             d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
             let barrier = [vk::MemoryBarrier::default()
@@ -393,15 +486,27 @@ impl Run<'_> {
                 &[],
             );
             vkc("vkEndCommandBuffer", d.end_command_buffer(cb))?;
-            self.objects.fence = vkc("vkCreateFence", d.create_fence(&vk::FenceCreateInfo::default(), None))?;
+            self.objects.fence = vkc(
+                "vkCreateFence",
+                d.create_fence(&vk::FenceCreateInfo::default(), None),
+            )?;
             let cbs = [cb];
             let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
-            vkc("vkQueueSubmit", d.queue_submit(g.queue, &submit, self.objects.fence))?;
-            vkc("vkWaitForFences", d.wait_for_fences(&[self.objects.fence], true, 120_000_000_000))?;
+            vkc(
+                "vkQueueSubmit",
+                d.queue_submit(g.queue, &submit, self.objects.fence),
+            )?;
+            vkc(
+                "vkWaitForFences",
+                d.wait_for_fences(&[self.objects.fence], true, 120_000_000_000),
+            )?;
 
             let mut out = Vec::new();
             for ((_, mem, size), r) in self.buffers.iter().zip(resources) {
-                let p = vkc("vkMapMemory", d.map_memory(*mem, 0, *size, vk::MemoryMapFlags::empty()))? as *const u8;
+                let p = vkc(
+                    "vkMapMemory",
+                    d.map_memory(*mem, 0, *size, vk::MemoryMapFlags::empty()),
+                )? as *const u8;
                 out.push(std::slice::from_raw_parts(p, r.data().len()).to_vec());
                 d.unmap_memory(*mem);
             }

@@ -16,7 +16,9 @@ pub fn required() -> bool {
 pub fn require<T, E: std::fmt::Display>(what: &str, probe: Result<T, E>) -> Option<T> {
     match probe {
         Ok(v) => Some(v),
-        Err(e) if required() => panic!("oracle {what} is required (GCNC_REQUIRE_ORACLES=1) but unusable: {e}"),
+        Err(e) if required() => {
+            panic!("oracle {what} is required (GCNC_REQUIRE_ORACLES=1) but unusable: {e}")
+        }
         Err(e) => {
             eprintln!("SKIPPED: oracle {what} unusable ({e}); set GCNC_REQUIRE_ORACLES=1 to make this a failure");
             None

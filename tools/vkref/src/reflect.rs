@@ -31,20 +31,29 @@ pub enum Error {
     /// The module parsed but is not valid for reflection: the id it concerns and why.
     Invalid { id: Word, why: String },
     /// No entry point of this name.
-    NoEntryPoint { name: String, available: Vec<String> },
+    NoEntryPoint {
+        name: String,
+        available: Vec<String>,
+    },
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Unaligned { len } => {
-                write!(f, "SPIR-V is {len} bytes, not a whole number of 32-bit words")
+                write!(
+                    f,
+                    "SPIR-V is {len} bytes, not a whole number of 32-bit words"
+                )
             }
             Error::Header { why } => write!(f, "SPIR-V header (word 0..5): {why}"),
             Error::Parse { why } => write!(f, "SPIR-V parse error: {why}"),
             Error::Invalid { id, why } => write!(f, "SPIR-V id %{id}: {why}"),
             Error::NoEntryPoint { name, available } => {
-                write!(f, "no entry point named {name:?} (module has {available:?})")
+                write!(
+                    f,
+                    "no entry point named {name:?} (module has {available:?})"
+                )
             }
         }
     }
@@ -158,10 +167,13 @@ pub struct Module {
 impl Module {
     /// The entry point named `name`.
     pub fn entry(&self, name: &str) -> Result<&EntryPoint, Error> {
-        self.entry_points.iter().find(|e| e.name == name).ok_or_else(|| Error::NoEntryPoint {
-            name: name.to_string(),
-            available: self.entry_points.iter().map(|e| e.name.clone()).collect(),
-        })
+        self.entry_points
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| Error::NoEntryPoint {
+                name: name.to_string(),
+                available: self.entry_points.iter().map(|e| e.name.clone()).collect(),
+            })
     }
 
     /// True if the module declares capability `c`.
@@ -185,10 +197,14 @@ pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, Error> {
 
 fn check_header(words: &[u32]) -> Result<(), Error> {
     if words.len() < 5 {
-        return Err(Error::Header { why: format!("only {} words", words.len()) });
+        return Err(Error::Header {
+            why: format!("only {} words", words.len()),
+        });
     }
     if words[0] != spirv::MAGIC_NUMBER {
-        return Err(Error::Header { why: format!("magic is {:#010x}, not 0x07230203", words[0]) });
+        return Err(Error::Header {
+            why: format!("magic is {:#010x}, not 0x07230203", words[0]),
+        });
     }
     Ok(())
 }
@@ -202,13 +218,21 @@ struct Decorations {
 
 impl Decorations {
     fn get(&self, id: Word, d: Decoration) -> Option<&[u32]> {
-        self.on_id.get(&id)?.iter().find(|(x, _)| *x == d).map(|(_, v)| v.as_slice())
+        self.on_id
+            .get(&id)?
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, v)| v.as_slice())
     }
     fn has(&self, id: Word, d: Decoration) -> bool {
         self.get(id, d).is_some()
     }
     fn member(&self, id: Word, m: u32, d: Decoration) -> Option<&[u32]> {
-        self.on_member.get(&(id, m))?.iter().find(|(x, _)| *x == d).map(|(_, v)| v.as_slice())
+        self.on_member
+            .get(&(id, m))?
+            .iter()
+            .find(|(x, _)| *x == d)
+            .map(|(_, v)| v.as_slice())
     }
 }
 
@@ -230,10 +254,10 @@ struct Ctx<'m> {
 
 impl<'m> Ctx<'m> {
     fn def(&self, id: Word) -> Result<&'m Instruction, Error> {
-        self.defs
-            .get(&id)
-            .copied()
-            .ok_or_else(|| Error::Invalid { id, why: "used but not defined as a type or constant".into() })
+        self.defs.get(&id).copied().ok_or_else(|| Error::Invalid {
+            id,
+            why: "used but not defined as a type or constant".into(),
+        })
     }
 
     fn id_op(&self, inst: &Instruction, i: usize) -> Result<Word, Error> {
@@ -251,7 +275,10 @@ impl<'m> Ctx<'m> {
             Some(Operand::LiteralBit32(v)) => Ok(*v),
             _ => Err(Error::Invalid {
                 id: inst.result_id.unwrap_or(0),
-                why: format!("{:?}: operand {i} is not a 32-bit literal", inst.class.opcode),
+                why: format!(
+                    "{:?}: operand {i} is not a 32-bit literal",
+                    inst.class.opcode
+                ),
             }),
         }
     }
@@ -263,18 +290,29 @@ impl<'m> Ctx<'m> {
             Op::Constant | Op::SpecConstant => match inst.operands.first() {
                 Some(Operand::LiteralBit32(v)) => Ok(*v as u64),
                 Some(Operand::LiteralBit64(v)) => Ok(*v),
-                _ => Err(Error::Invalid { id, why: "constant without a literal value".into() }),
+                _ => Err(Error::Invalid {
+                    id,
+                    why: "constant without a literal value".into(),
+                }),
             },
             Op::ConstantTrue | Op::SpecConstantTrue => Ok(1),
             Op::ConstantFalse | Op::SpecConstantFalse | Op::ConstantNull => Ok(0),
-            op => Err(Error::Invalid { id, why: format!("expected a scalar constant, found {op:?}") }),
+            op => Err(Error::Invalid {
+                id,
+                why: format!("expected a scalar constant, found {op:?}"),
+            }),
         }
     }
 
     fn size_dim(&self, id: Word) -> Result<SizeDim, Error> {
-        let value = u32::try_from(self.const_value(id)?)
-            .map_err(|_| Error::Invalid { id, why: "workgroup size does not fit 32 bits".into() })?;
-        let spec_id = self.dec.get(id, Decoration::SpecId).and_then(|v| v.first().copied());
+        let value = u32::try_from(self.const_value(id)?).map_err(|_| Error::Invalid {
+            id,
+            why: "workgroup size does not fit 32 bits".into(),
+        })?;
+        let spec_id = self
+            .dec
+            .get(id, Decoration::SpecId)
+            .and_then(|v| v.first().copied());
         Ok(SizeDim { value, spec_id })
     }
 
@@ -282,10 +320,16 @@ impl<'m> Ctx<'m> {
     /// matrix stride / row-major flag inherited from the enclosing struct member.
     fn size_of(&self, ty: Word, matrix: Option<(u32, bool)>, depth: u32) -> Result<u64, Error> {
         if depth > 64 {
-            return Err(Error::Invalid { id: ty, why: "type nesting deeper than 64".into() });
+            return Err(Error::Invalid {
+                id: ty,
+                why: "type nesting deeper than 64".into(),
+            });
         }
         let inst = self.def(ty)?;
-        let bad = |why: &str| Error::Invalid { id: ty, why: why.to_string() };
+        let bad = |why: &str| Error::Invalid {
+            id: ty,
+            why: why.to_string(),
+        };
         match inst.class.opcode {
             Op::TypeBool => Ok(4),
             Op::TypeInt | Op::TypeFloat => Ok(self.lit_op(inst, 0)? as u64 / 8),
@@ -305,11 +349,14 @@ impl<'m> Ctx<'m> {
                         } else {
                             cols
                         };
-                        major.checked_mul(stride as u64).ok_or_else(|| bad("matrix size overflows"))
+                        major
+                            .checked_mul(stride as u64)
+                            .ok_or_else(|| bad("matrix size overflows"))
                     }
                     None => {
                         let c = self.size_of(col_ty, None, depth + 1)?;
-                        cols.checked_mul(c).ok_or_else(|| bad("matrix size overflows"))
+                        cols.checked_mul(c)
+                            .ok_or_else(|| bad("matrix size overflows"))
                     }
                 }
             }
@@ -319,7 +366,8 @@ impl<'m> Ctx<'m> {
                     Some([s, ..]) => *s as u64,
                     _ => self.size_of(self.id_op(inst, 0)?, matrix, depth + 1)?,
                 };
-                len.checked_mul(stride).ok_or_else(|| bad("array size overflows"))
+                len.checked_mul(stride)
+                    .ok_or_else(|| bad("array size overflows"))
             }
             Op::TypeRuntimeArray => Ok(0),
             Op::TypeStruct => {
@@ -339,7 +387,11 @@ impl<'m> Ctx<'m> {
                         .and_then(|v| v.first().copied())
                         .map(|s| (s, self.dec.member(ty, m, Decoration::RowMajor).is_some()));
                     let size = self.size_of(*mty, mat, depth + 1)?;
-                    end = end.max(offset.checked_add(size).ok_or_else(|| bad("struct size overflows"))?);
+                    end = end.max(
+                        offset
+                            .checked_add(size)
+                            .ok_or_else(|| bad("struct size overflows"))?,
+                    );
                 }
                 Ok(end)
             }
@@ -361,8 +413,14 @@ pub fn reflect(words: &[u32]) -> Result<Module, Error> {
 }
 
 fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
-    let version = (((version >> 16) & 0xff) as u8, ((version >> 8) & 0xff) as u8);
-    let mut ctx = Ctx { defs: BTreeMap::new(), dec: Decorations::default() };
+    let version = (
+        ((version >> 16) & 0xff) as u8,
+        ((version >> 8) & 0xff) as u8,
+    );
+    let mut ctx = Ctx {
+        defs: BTreeMap::new(),
+        dec: Decorations::default(),
+    };
     for inst in &module.types_global_values {
         if let Some(id) = inst.result_id {
             ctx.defs.insert(id, inst);
@@ -371,10 +429,21 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
     for inst in &module.annotations {
         match (inst.class.opcode, inst.operands.as_slice()) {
             (Op::Decorate, [Operand::IdRef(id), Operand::Decoration(d), rest @ ..]) => {
-                ctx.dec.on_id.entry(*id).or_default().push((*d, literals(rest)));
+                ctx.dec
+                    .on_id
+                    .entry(*id)
+                    .or_default()
+                    .push((*d, literals(rest)));
             }
-            (Op::MemberDecorate, [Operand::IdRef(id), Operand::LiteralBit32(m), Operand::Decoration(d), rest @ ..]) => {
-                ctx.dec.on_member.entry((*id, *m)).or_default().push((*d, literals(rest)));
+            (
+                Op::MemberDecorate,
+                [Operand::IdRef(id), Operand::LiteralBit32(m), Operand::Decoration(d), rest @ ..],
+            ) => {
+                ctx.dec
+                    .on_member
+                    .entry((*id, *m))
+                    .or_default()
+                    .push((*d, literals(rest)));
             }
             _ => {}
         }
@@ -400,18 +469,33 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
     // Specialization constants.
     let mut spec_constants = Vec::new();
     for inst in &module.types_global_values {
-        if !matches!(inst.class.opcode, Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse) {
+        if !matches!(
+            inst.class.opcode,
+            Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse
+        ) {
             continue;
         }
         let id = inst.result_id.unwrap_or(0);
-        let Some(&[spec_id, ..]) = ctx.dec.get(id, Decoration::SpecId) else { continue };
+        let Some(&[spec_id, ..]) = ctx.dec.get(id, Decoration::SpecId) else {
+            continue;
+        };
         let ty = ctx.def(inst.result_type.unwrap_or(0))?;
         let bits = match ty.class.opcode {
             Op::TypeBool => 1,
             Op::TypeInt | Op::TypeFloat => ctx.lit_op(ty, 0)?,
-            op => return Err(Error::Invalid { id, why: format!("spec constant of type {op:?}") }),
+            op => {
+                return Err(Error::Invalid {
+                    id,
+                    why: format!("spec constant of type {op:?}"),
+                })
+            }
         };
-        spec_constants.push(SpecConstant { spec_id, id, bits, default: ctx.const_value(id)? });
+        spec_constants.push(SpecConstant {
+            spec_id,
+            id,
+            bits,
+            default: ctx.const_value(id)?,
+        });
     }
     spec_constants.sort_by_key(|s| s.spec_id);
 
@@ -423,9 +507,17 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
             .dec
             .get(id, Decoration::BuiltIn)
             .is_some_and(|v| v.first() == Some(&(spirv::BuiltIn::WorkgroupSize as u32)));
-        if is_wg && matches!(inst.class.opcode, Op::ConstantComposite | Op::SpecConstantComposite) {
+        if is_wg
+            && matches!(
+                inst.class.opcode,
+                Op::ConstantComposite | Op::SpecConstantComposite
+            )
+        {
             if inst.operands.len() != 3 {
-                return Err(Error::Invalid { id, why: "WorkgroupSize is not a 3-component constant".into() });
+                return Err(Error::Invalid {
+                    id,
+                    why: "WorkgroupSize is not a 3-component constant".into(),
+                });
             }
             builtin_size = Some([
                 ctx.size_dim(ctx.id_op(inst, 0)?)?,
@@ -440,12 +532,25 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
     let mut entry_points = Vec::new();
     for ep in &module.entry_points {
         let (model, fid, name) = match ep.operands.as_slice() {
-            [Operand::ExecutionModel(m), Operand::IdRef(f), Operand::LiteralString(n), ..] => (*m, *f, n.clone()),
-            _ => return Err(Error::Invalid { id: 0, why: "malformed OpEntryPoint".into() }),
+            [Operand::ExecutionModel(m), Operand::IdRef(f), Operand::LiteralString(n), ..] => {
+                (*m, *f, n.clone())
+            }
+            _ => {
+                return Err(Error::Invalid {
+                    id: 0,
+                    why: "malformed OpEntryPoint".into(),
+                })
+            }
         };
         let interface: Vec<Word> = ep.operands[3..]
             .iter()
-            .filter_map(|o| if let Operand::IdRef(i) = o { Some(*i) } else { None })
+            .filter_map(|o| {
+                if let Operand::IdRef(i) = o {
+                    Some(*i)
+                } else {
+                    None
+                }
+            })
             .collect();
         let mut local_size = None;
         for em in &module.execution_modes {
@@ -453,7 +558,10 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
                 [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSize), Operand::LiteralBit32(x), Operand::LiteralBit32(y), Operand::LiteralBit32(z)]
                     if *f == fid =>
                 {
-                    local_size = Some([*x, *y, *z].map(|value| SizeDim { value, spec_id: None }));
+                    local_size = Some([*x, *y, *z].map(|value| SizeDim {
+                        value,
+                        spec_id: None,
+                    }));
                 }
                 [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSizeId), Operand::IdRef(x), Operand::IdRef(y), Operand::IdRef(z)]
                     if *f == fid =>
@@ -463,7 +571,9 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
                 _ => {}
             }
         }
-        if local_size.is_some() || builtin_size.is_some() && model == spirv::ExecutionModel::GLCompute {
+        if local_size.is_some()
+            || builtin_size.is_some() && model == spirv::ExecutionModel::GLCompute
+        {
             local_size = builtin_size.or(local_size);
         }
         // Before SPIR-V 1.4 the interface lists only Input/Output variables, so every
@@ -477,14 +587,28 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
             }
             match r {
                 Resource::Binding(b) => bindings.push(b.clone()),
-                Resource::Push { size, .. } => push_constant_size = Some(push_constant_size.unwrap_or(0).max(*size)),
+                Resource::Push { size, .. } => {
+                    push_constant_size = Some(push_constant_size.unwrap_or(0).max(*size))
+                }
             }
         }
         bindings.sort_by_key(|b| (b.set, b.binding));
-        entry_points.push(EntryPoint { name, stage: Stage::from_model(model), local_size, bindings, push_constant_size });
+        entry_points.push(EntryPoint {
+            name,
+            stage: Stage::from_model(model),
+            local_size,
+            bindings,
+            push_constant_size,
+        });
     }
 
-    Ok(Module { version, capabilities, extensions, entry_points, spec_constants })
+    Ok(Module {
+        version,
+        capabilities,
+        extensions,
+        entry_points,
+        spec_constants,
+    })
 }
 
 enum Resource {
@@ -510,23 +634,36 @@ fn resource_variables(ctx: &Ctx, module: &dr::Module) -> Result<Vec<Resource>, E
         let var = inst.result_id.unwrap_or(0);
         let class = match inst.operands.first() {
             Some(Operand::StorageClass(c)) => *c,
-            _ => return Err(Error::Invalid { id: var, why: "OpVariable without a storage class".into() }),
+            _ => {
+                return Err(Error::Invalid {
+                    id: var,
+                    why: "OpVariable without a storage class".into(),
+                })
+            }
         };
         if !matches!(
             class,
-            StorageClass::Uniform | StorageClass::StorageBuffer | StorageClass::UniformConstant | StorageClass::PushConstant
+            StorageClass::Uniform
+                | StorageClass::StorageBuffer
+                | StorageClass::UniformConstant
+                | StorageClass::PushConstant
         ) {
             continue;
         }
         let ptr = ctx.def(inst.result_type.unwrap_or(0))?;
         if ptr.class.opcode != Op::TypePointer {
-            return Err(Error::Invalid { id: var, why: "variable type is not a pointer".into() });
+            return Err(Error::Invalid {
+                id: var,
+                why: "variable type is not a pointer".into(),
+            });
         }
         let mut ty = ctx.id_op(ptr, 1)?;
         if class == StorageClass::PushConstant {
             let size = ctx.size_of(ty, None, 0)?;
-            let size = u32::try_from(size.div_ceil(4) * 4)
-                .map_err(|_| Error::Invalid { id: var, why: "push-constant block too large".into() })?;
+            let size = u32::try_from(size.div_ceil(4) * 4).map_err(|_| Error::Invalid {
+                id: var,
+                why: "push-constant block too large".into(),
+            })?;
             out.push(Resource::Push { var, size });
             continue;
         }
@@ -536,7 +673,10 @@ fn resource_variables(ctx: &Ctx, module: &dr::Module) -> Result<Vec<Resource>, E
         match arr.class.opcode {
             Op::TypeArray => {
                 let n = ctx.const_value(ctx.id_op(arr, 1)?)?;
-                count = Some(u32::try_from(n).map_err(|_| Error::Invalid { id: var, why: "descriptor array too large".into() })?);
+                count = Some(u32::try_from(n).map_err(|_| Error::Invalid {
+                    id: var,
+                    why: "descriptor array too large".into(),
+                })?);
                 ty = ctx.id_op(arr, 0)?;
             }
             Op::TypeRuntimeArray => {
@@ -566,7 +706,12 @@ fn resource_variables(ctx: &Ctx, module: &dr::Module) -> Result<Vec<Resource>, E
             (_, Op::TypeImage) => {
                 let dim = match tinst.operands.get(1) {
                     Some(Operand::Dim(d)) => *d,
-                    _ => return Err(Error::Invalid { id: ty, why: "OpTypeImage without a Dim".into() }),
+                    _ => {
+                        return Err(Error::Invalid {
+                            id: ty,
+                            why: "OpTypeImage without a Dim".into(),
+                        })
+                    }
                 };
                 let sampled = ctx.lit_op(tinst, 5)?;
                 match (dim, sampled) {
@@ -578,15 +723,34 @@ fn resource_variables(ctx: &Ctx, module: &dr::Module) -> Result<Vec<Resource>, E
                 }
             }
             (_, op) => {
-                return Err(Error::Invalid { id: var, why: format!("UniformConstant variable of type {op:?}") })
+                return Err(Error::Invalid {
+                    id: var,
+                    why: format!("UniformConstant variable of type {op:?}"),
+                })
             }
         };
-        let set = ctx.dec.get(var, Decoration::DescriptorSet).and_then(|v| v.first().copied());
-        let binding = ctx.dec.get(var, Decoration::Binding).and_then(|v| v.first().copied());
+        let set = ctx
+            .dec
+            .get(var, Decoration::DescriptorSet)
+            .and_then(|v| v.first().copied());
+        let binding = ctx
+            .dec
+            .get(var, Decoration::Binding)
+            .and_then(|v| v.first().copied());
         let (Some(set), Some(binding)) = (set, binding) else {
-            return Err(Error::Invalid { id: var, why: "resource without DescriptorSet and Binding".into() });
+            return Err(Error::Invalid {
+                id: var,
+                why: "resource without DescriptorSet and Binding".into(),
+            });
         };
-        out.push(Resource::Binding(Binding { set, binding, kind, count, block_size, var }));
+        out.push(Resource::Binding(Binding {
+            set,
+            binding,
+            kind,
+            count,
+            block_size,
+            var,
+        }));
     }
     Ok(out)
 }
