@@ -408,11 +408,46 @@ pub fn reflect_bytes(bytes: &[u8]) -> Result<Module, Error> {
 /// Reflects a module given as words.
 pub fn reflect(words: &[u32]) -> Result<Module, Error> {
     check_header(words)?;
-    let module = dr::load_words(words).map_err(|e| Error::Parse { why: e.to_string() })?;
-    reflect_module(&module, words[1])
+    let (filtered, mode_ids) = split_execution_mode_ids(words)?;
+    let module = dr::load_words(&filtered).map_err(|e| Error::Parse { why: e.to_string() })?;
+    reflect_module(&module, words[1], &mode_ids)
 }
 
-fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
+/// An `OpExecutionModeId`: (entry function, mode, id operands).
+type ModeId = (Word, u32, Vec<Word>);
+
+/// rspirv 0.12's loader rejects `OpExecutionModeId` (SPIR-V 1.2+, used for `LocalSizeId`),
+/// so those instructions are taken out of the stream here and interpreted by this module.
+/// This walk also checks every instruction's word count, reporting the word offset of a bad
+/// one.
+fn split_execution_mode_ids(words: &[u32]) -> Result<(Vec<u32>, Vec<ModeId>), Error> {
+    const OP_EXECUTION_MODE_ID: u32 = 331;
+    let mut out = words[..5].to_vec();
+    let mut modes = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let count = (words[at] >> 16) as usize;
+        let op = words[at] & 0xffff;
+        if count == 0 || at + count > words.len() {
+            return Err(Error::Parse {
+                why: format!("instruction at word {at} (opcode {op}) has word count {count}, {} words remain", words.len() - at),
+            });
+        }
+        let inst = &words[at..at + count];
+        if op == OP_EXECUTION_MODE_ID {
+            if count < 3 {
+                return Err(Error::Parse { why: format!("OpExecutionModeId at word {at} has {count} words") });
+            }
+            modes.push((inst[1], inst[2], inst[3..].to_vec()));
+        } else {
+            out.extend_from_slice(inst);
+        }
+        at += count;
+    }
+    Ok((out, modes))
+}
+
+fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Result<Module, Error> {
     let version = (
         ((version >> 16) & 0xff) as u8,
         ((version >> 8) & 0xff) as u8,
@@ -569,6 +604,14 @@ fn reflect_module(module: &dr::Module, version: u32) -> Result<Module, Error> {
                     local_size = Some([ctx.size_dim(*x)?, ctx.size_dim(*y)?, ctx.size_dim(*z)?]);
                 }
                 _ => {}
+            }
+        }
+        for (f, mode, ids) in mode_ids {
+            if *f == fid && *mode == spirv::ExecutionMode::LocalSizeId as u32 {
+                let [x, y, z] = ids.as_slice() else {
+                    return Err(Error::Invalid { id: fid, why: "LocalSizeId needs three ids".into() });
+                };
+                local_size = Some([ctx.size_dim(*x)?, ctx.size_dim(*y)?, ctx.size_dim(*z)?]);
             }
         }
         if local_size.is_some()
