@@ -129,7 +129,8 @@ pub struct Binding {
     pub var: Word,
 }
 
-/// A scalar specialization constant.
+/// A scalar specialization constant. There is one per SPIR-V result id, so several may
+/// share a `SpecId` (glslang declares the workgroup-size ones twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecConstant {
     pub spec_id: u32,
@@ -436,7 +437,9 @@ fn split_execution_mode_ids(words: &[u32]) -> Result<(Vec<u32>, Vec<ModeId>), Er
         let inst = &words[at..at + count];
         if op == OP_EXECUTION_MODE_ID {
             if count < 3 {
-                return Err(Error::Parse { why: format!("OpExecutionModeId at word {at} has {count} words") });
+                return Err(Error::Parse {
+                    why: format!("OpExecutionModeId at word {at} has {count} words"),
+                });
             }
             modes.push((inst[1], inst[2], inst[3..].to_vec()));
         } else {
@@ -532,7 +535,7 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
             default: ctx.const_value(id)?,
         });
     }
-    spec_constants.sort_by_key(|s| s.spec_id);
+    spec_constants.sort_by_key(|s| (s.spec_id, s.id));
 
     // The WorkgroupSize built-in overrides any execution mode.
     let mut builtin_size = None;
@@ -609,7 +612,10 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
         for (f, mode, ids) in mode_ids {
             if *f == fid && *mode == spirv::ExecutionMode::LocalSizeId as u32 {
                 let [x, y, z] = ids.as_slice() else {
-                    return Err(Error::Invalid { id: fid, why: "LocalSizeId needs three ids".into() });
+                    return Err(Error::Invalid {
+                        id: fid,
+                        why: "LocalSizeId needs three ids".into(),
+                    });
                 };
                 local_size = Some([ctx.size_dim(*x)?, ctx.size_dim(*y)?, ctx.size_dim(*z)?]);
             }
