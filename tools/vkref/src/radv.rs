@@ -510,7 +510,7 @@ impl Worker {
                     subgroup_size,
                 })
             }
-            TAG_ERR => Err(Error::Worker(r.str().map_err(proto)?)),
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
         }
     }
@@ -541,7 +541,7 @@ impl Worker {
                     fresh_module_ns,
                 })
             }
-            TAG_ERR => Err(Error::Worker(r.str().map_err(proto)?)),
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
         }
     }
@@ -567,8 +567,8 @@ pub fn with_worker<T>(
     f: impl FnOnce(&mut Worker) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let mut pool = POOL.lock().unwrap_or_else(|p| p.into_inner());
-    if !pool.contains_key(&config) {
-        pool.insert(config, Worker::spawn(config)?);
+    if let std::collections::btree_map::Entry::Vacant(e) = pool.entry(config) {
+        e.insert(Worker::spawn(config)?);
     }
     let w = pool.get_mut(&config).expect("inserted");
     let r = f(w);

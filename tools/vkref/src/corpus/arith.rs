@@ -128,7 +128,7 @@ fn u32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             },
             x.reverse_bits(),
             x.rotate_left(r),
-            (x < y) as u32 | 2 * (x > y) as u32 | 4 * (x <= y) as u32 | 8 * (x != y) as u32,
+            (x < y) as u32 | (2 * (x > y) as u32) | (4 * (x <= y) as u32) | (8 * (x != y) as u32),
             x.min(y).wrapping_add(x.max(y).wrapping_mul(3)),
             x.clamp(1000, 4_000_000_000).wrapping_sub(y),
         ]);

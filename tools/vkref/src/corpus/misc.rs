@@ -65,7 +65,7 @@ fn list_inputs() -> Inputs {
     let mut nodes = Vec::new();
     for j in 0..NODES {
         let target = j + r.range(1, 6) as usize;
-        let next = if target < NODES && r.u32() % 16 != 0 {
+        let next = if target < NODES && !r.u32().is_multiple_of(16) {
             target as u32 + 1
         } else {
             0
@@ -223,7 +223,7 @@ fn math_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             f(r.atan()),
             f(q.atan2(r)),
             f(q.asin()),
-            f((v[3] * 3.0) as f64).tanh() as f32,
+            f((v[3] * 3.0) as f64).tanh(),
         ]);
         let pw = ((v[3].abs() + 0.5) as f64).powf((v[1] * 0.3) as f64);
         e.extend([f(r.exp()), f(r.exp2()), f(pw)]);
@@ -272,7 +272,7 @@ fn math_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             bytes: to_bytes(&l),
             check: Check::F32 {
                 ulp: 4,
-                abs: 4.76837158e-7,
+                abs: 4.768_371_6e-7,
             },
         },
     ]

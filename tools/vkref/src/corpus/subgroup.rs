@@ -50,7 +50,7 @@ fn basic_expect(_: &Inputs, env: &Env) -> Vec<Expect> {
             sz,
             l % sz,
             l / sz,
-            WG as u32 / sz + if l % sz == 0 { 1000 } else { 0 },
+            WG as u32 / sz + if l.is_multiple_of(sz) { 1000 } else { 0 },
         ]);
     }
     vec![exact(0, to_bytes(&o))]
@@ -111,7 +111,7 @@ fn vote_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let o = per_lane(&d, env, |sub, _, _| {
         [
             sub.iter().all(|x| *x < 1000) as u32,
-            sub.iter().any(|x| *x == 7) as u32,
+            sub.contains(&7) as u32,
             sub.iter().all(|x| x / 512 == sub[0] / 512) as u32,
         ]
     });
@@ -213,7 +213,7 @@ fn divergent_inputs() -> Inputs {
 fn divergent_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
     let o = per_lane(&d, env, |sub, lane, _| {
-        let taken = |v: u32| v % 3 == 0;
+        let taken = |v: u32| v.is_multiple_of(3);
         let mine = taken(sub[lane]);
         let same: Vec<(usize, u32)> = sub
             .iter()
