@@ -333,7 +333,8 @@ fn xdg_runtime_dir() -> Result<PathBuf, Error> {
             return Ok(d);
         }
     }
-    let d = std::env::temp_dir().join(format!("vkref-xdg-{}", std::process::id()));
+    let user = std::env::var("USER").unwrap_or_else(|_| "user".into());
+    let d = std::env::temp_dir().join(format!("vkref-xdg-{user}"));
     std::fs::create_dir_all(&d)
         .map_err(|e| Error::Worker(format!("creating {}: {e}", d.display())))?;
     #[cfg(unix)]
