@@ -433,6 +433,12 @@ impl Worker {
         self.child.id()
     }
 
+    /// Kills the worker process (SIGKILL), e.g. to abandon a compile that hangs; the next
+    /// request reports [`Error::Crashed`].
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+    }
+
     fn crashed(&mut self) -> Error {
         let status = match self.child.wait() {
             Ok(s) => s.to_string(),
