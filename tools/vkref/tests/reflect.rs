@@ -106,6 +106,7 @@ fn spec_constants_of_each_kind() {
 #[test]
 fn capabilities_and_buffer_device_address_push_block() {
     assert!(module("atomics_i64").has_capability(Capability::Int64Atomics));
+    assert!(module("memory_model").has_capability(Capability::VulkanMemoryModel));
     assert!(module("arith_i8").has_capability(Capability::StorageBuffer8BitAccess));
     assert!(module("arith_f16").has_capability(Capability::Float16));
     assert!(module("subgroup_shuffle").has_capability(Capability::GroupNonUniformShuffleRelative));

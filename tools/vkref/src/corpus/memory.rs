@@ -217,6 +217,21 @@ fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     )]
 }
 
+fn memory_model_inputs() -> Inputs {
+    io(49, 384, |r| r.u32() >> 12, 3, 384 * 4)
+}
+
+fn memory_model_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let mut o = Vec::new();
+    for wg in d.chunks(128) {
+        let s: Vec<u32> = wg.iter().map(|x| x.wrapping_mul(3)).collect();
+        let count: u32 = s.iter().map(|v| (v & 1) + 1).sum();
+        o.extend((0..128).map(|l| s[127 - l].wrapping_add(count << 20)));
+    }
+    vec![exact(1, to_bytes(&o))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("shared_reduce", reduce_inputs, reduce_expect),
@@ -232,5 +247,6 @@ pub fn cases() -> Vec<Case> {
         case!("atomic_compact", compact_inputs, compact_expect),
         case!("atomic_cas", cas_inputs, cas_expect),
         case!("atomics_i64", i64_inputs, i64_expect),
+        case!("memory_model", memory_model_inputs, memory_model_expect),
     ]
 }
