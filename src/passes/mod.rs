@@ -1,0 +1,1 @@
+//! Middle-end passes over the IR, one file each, and the pipeline.
