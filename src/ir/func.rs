@@ -147,7 +147,7 @@ impl Function {
     /// Removes every instruction for which `dead[i]` holds, one pass over each block.
     pub fn remove_all(&mut self, dead: &SecondaryMap<InstData, bool>) {
         let Function { blocks, insts, .. } = self;
-        for (_, b) in blocks_iter_mut(blocks) {
+        for (_, b) in blocks.iter_mut() {
             b.insts.retain(|&i| {
                 if dead[i] {
                     insts[i].block = None;
@@ -161,10 +161,10 @@ impl Function {
 
     /// Replaces every use of `old` by `new` (one walk over the function).
     pub fn replace_all_uses(&mut self, old: Value, new: Value) {
-        for b in self.blocks_in_order() {
-            for k in 0..self.blocks[b].insts.len() {
-                let i = self.blocks[b].insts[k];
-                self.insts[i].kind.for_each_operand_mut(|v| {
+        let Function { blocks, insts, .. } = self;
+        for (_, b) in blocks.iter_mut() {
+            for &i in &b.insts {
+                insts[i].kind.for_each_operand_mut(|v| {
                     if *v == old {
                         *v = new
                     }
@@ -188,7 +188,7 @@ impl Function {
             v
         };
         let Function { blocks, insts, .. } = self;
-        for (_, b) in blocks_iter_mut(blocks) {
+        for (_, b) in blocks.iter_mut() {
             for &i in &b.insts {
                 insts[i].kind.for_each_operand_mut(|v| *v = resolve(*v));
             }
@@ -293,8 +293,4 @@ pub fn last_block(list: &[CfNode]) -> Block {
     list.last()
         .and_then(CfNode::as_block)
         .expect("CF list must end with a block")
-}
-
-fn blocks_iter_mut(blocks: &mut Arena<BlockData>) -> impl Iterator<Item = (Block, &mut BlockData)> {
-    blocks.iter_mut()
 }

@@ -45,11 +45,11 @@ pub use ops::{
     AluOp, AtomicOp, Div, IdxKind, Interp, Intrinsic, JumpKind, ReduceOp, Shape, TexOp, TexSrc,
 };
 pub use parse::{parse_module, ParseError};
-pub use print::print_module;
+pub use print::{print_module, print_module_annotated};
 pub use types::{Dim, ImageType, Member, Mode, Scalar, ScalarKind, Type, TypeArena, TypeKind};
 pub use verify::{verify_module, VerifyError};
 
-use smallvec::SmallVec;
+pub use smallvec::SmallVec;
 use std::fmt;
 
 /// Bit size and component count of an SSA value. `bits == 0` means "no value".

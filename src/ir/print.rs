@@ -147,8 +147,17 @@ pub(crate) fn write_type(out: &mut String, types: &TypeArena, names: &Names, t: 
     }
 }
 
+/// A per-instruction annotation hook: text appended as a `;` comment.
+pub type Annotate<'a> = &'a dyn Fn(Func, Inst) -> Option<String>;
+
 /// Prints a whole module.
 pub fn print_module(m: &Module) -> String {
+    print_module_annotated(m, &|_, _| None)
+}
+
+/// Prints a whole module, appending `; <note>` to instructions `ann` has a note for
+/// (analysis results in filetests; the parser ignores the comments).
+pub fn print_module_annotated(m: &Module, ann: Annotate) -> String {
     let names = Names::new(m);
     let mut out = String::new();
     let _ = write!(out, "shader {}", m.stage.name());
@@ -180,7 +189,7 @@ pub fn print_module(m: &Module) -> String {
     }
     for (fh, f) in m.functions.iter() {
         out.push('\n');
-        print_function(&mut out, m, &names, fh, f);
+        print_function(&mut out, m, &names, fh, f, ann);
     }
     out
 }
@@ -227,7 +236,14 @@ struct FNames {
     blocks: SecondaryMap<BlockData, u32>,
 }
 
-fn print_function(out: &mut String, m: &Module, names: &Names, fh: Func, f: &Function) {
+fn print_function(
+    out: &mut String,
+    m: &Module,
+    names: &Names,
+    fh: Func,
+    f: &Function,
+    ann: Annotate,
+) {
     let mut fnames = FNames {
         vals: SecondaryMap::with_len(f.insts.len(), u32::MAX),
         blocks: SecondaryMap::with_len(f.blocks.len(), u32::MAX),
@@ -260,7 +276,15 @@ fn print_function(out: &mut String, m: &Module, names: &Names, fh: Func, f: &Fun
     for &l in &f.locals {
         write_var(out, m, names, l, "  ");
     }
-    print_list(out, m, names, &fnames, f, &f.body, 1);
+    let ctx = Ctx {
+        m,
+        names,
+        fnames: &fnames,
+        f,
+        fh,
+        ann,
+    };
+    print_list(out, &ctx, &f.body, 1);
     out.push_str("}\n");
 }
 
@@ -279,15 +303,17 @@ fn val(fnames: &FNames, v: Value) -> String {
     }
 }
 
-fn print_list(
-    out: &mut String,
-    m: &Module,
-    names: &Names,
-    fnames: &FNames,
-    f: &Function,
-    list: &[CfNode],
-    depth: usize,
-) {
+struct Ctx<'a> {
+    m: &'a Module,
+    names: &'a Names,
+    fnames: &'a FNames,
+    f: &'a Function,
+    fh: Func,
+    ann: Annotate<'a>,
+}
+
+fn print_list(out: &mut String, ctx: &Ctx, list: &[CfNode], depth: usize) {
+    let (m, names, fnames, f) = (ctx.m, ctx.names, ctx.fnames, ctx.f);
     for node in list {
         match node {
             CfNode::Block(b) => {
@@ -296,6 +322,9 @@ fn print_list(
                 for &i in &f.blocks[*b].insts {
                     indent(out, depth + 1);
                     print_inst(out, m, names, fnames, f, i);
+                    if let Some(note) = (ctx.ann)(ctx.fh, i) {
+                        let _ = write!(out, " ; {}", note);
+                    }
                     out.push('\n');
                 }
             }
@@ -313,10 +342,10 @@ fn print_list(
                     Control::Avoid => out.push_str(" dont_flatten"),
                 }
                 out.push_str(" {\n");
-                print_list(out, m, names, fnames, f, then_body, depth + 1);
+                print_list(out, ctx, then_body, depth + 1);
                 indent(out, depth);
                 out.push_str("} else {\n");
-                print_list(out, m, names, fnames, f, else_body, depth + 1);
+                print_list(out, ctx, else_body, depth + 1);
                 indent(out, depth);
                 out.push_str("}\n");
             }
@@ -329,7 +358,7 @@ fn print_list(
                     Control::Avoid => out.push_str(" dont_unroll"),
                 }
                 out.push_str(" {\n");
-                print_list(out, m, names, fnames, f, body, depth + 1);
+                print_list(out, ctx, body, depth + 1);
                 indent(out, depth);
                 out.push_str("}\n");
             }
