@@ -18,8 +18,9 @@
 //! scratch variables, undecorated in SPIR-V, get the natural std430-like layout
 //! ([`TypeArena::natural_layout`]) and consecutive places in `Module::shared_size` /
 //! `scratch_size`. A load of a strided vector becomes one load per component; booleans
-//! live in memory as 32-bit words (`ine 0` after loads, `b2i` before stores). An array of
-//! buffer blocks indexes its descriptor with its first index.
+//! live in memory as 32-bit words (`ine 0` after loads, `b2i` before stores). A buffer
+//! variable whose type is an array without a stride is an array of blocks: its first
+//! index selects the descriptor.
 //!
 //! Stage I/O counts in 16-byte slots: a scalar/vector up to 4×32 bits is one slot, a
 //! matrix one per column, arrays and structs the sum of their elements. Built-in inputs
@@ -271,7 +272,9 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                     let mut lt = var.ty;
                     let f = &mut m.functions[fh];
                     let mut e = E { f, at };
-                    let is_array_of_blocks = matches!(m.types.kind(var.ty), TypeKind::Array { .. });
+                    // An array without a stride is an array of descriptors (blocks).
+                    let is_array_of_blocks =
+                        matches!(m.types.kind(var.ty), TypeKind::Array { stride: 0, .. });
                     let index = if is_array_of_blocks && steps.len() > 1 {
                         let DerefKind::Array { index, .. } = deref(e.f, steps[1])?.kind else {
                             return None;

@@ -133,6 +133,8 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     r.optimize(m)?;
     // 3. Control flow: unroll small constant loops, flatten small ifs into selects.
     if r.pass(m, ("unroll_loops", unroll_loops::run))? {
+        // Unrolled indices fold to constants, which lets mem2reg split more arrays.
+        r.optimize(m)?;
         r.pass(m, ("mem2reg", mem2reg::run))?;
         r.optimize(m)?;
     }
