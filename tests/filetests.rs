@@ -119,8 +119,15 @@ fn every_filetest_input_survives_the_pipeline() {
         let out = print_module(&m);
         match parse_module(&out) {
             Ok(m2) if print_module(&m2) == out => {}
-            Ok(_) => failures.push(format!("{}: pipeline output does not round-trip", f.display())),
-            Err(e) => failures.push(format!("{}: pipeline output does not parse: {}", f.display(), e)),
+            Ok(_) => failures.push(format!(
+                "{}: pipeline output does not round-trip",
+                f.display()
+            )),
+            Err(e) => failures.push(format!(
+                "{}: pipeline output does not parse: {}",
+                f.display(),
+                e
+            )),
         }
     }
     if !failures.is_empty() {

@@ -22,8 +22,8 @@ fn load(path: &PathBuf) -> Result<Module, String> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "ir" => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: {}", path.display(), e))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {}", path.display(), e))?;
             let m = parse_module(&text).map_err(|e| format!("{}:{}", path.display(), e))?;
             verify_module(&m).map_err(|e| format!("{}: {}", path.display(), e))?;
             Ok(m)

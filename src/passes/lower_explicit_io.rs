@@ -153,15 +153,23 @@ impl State {
     }
 }
 
-/// Emits instructions before a fixed instruction.
+/// Emits instructions before a fixed instruction (its position is found once).
 struct E<'a> {
     f: &'a mut Function,
-    at: Inst,
+    block: Block,
+    pos: usize,
 }
 
-impl E<'_> {
+impl<'a> E<'a> {
+    fn new(f: &'a mut Function, at: Inst) -> Self {
+        let block = f.insts[at].block.expect("lowering a removed instruction");
+        let pos = f.position(at);
+        E { f, block, pos }
+    }
     fn push(&mut self, kind: InstKind, ty: ValType) -> Value {
-        self.f.insert_before(self.at, kind, ty)
+        let v = self.f.insert_at(self.block, self.pos, kind, ty);
+        self.pos += 1;
+        v
     }
     fn konst(&mut self, ty: ValType, x: u64) -> Value {
         let x = x & ty.mask();
@@ -271,7 +279,7 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                     let (set, binding) = var.binding.unwrap_or((0, 0));
                     let mut lt = var.ty;
                     let f = &mut m.functions[fh];
-                    let mut e = E { f, at };
+                    let mut e = E::new(f, at);
                     // An array without a stride is an array of descriptors (blocks).
                     let is_array_of_blocks =
                         matches!(m.types.kind(var.ty), TypeKind::Array { stride: 0, .. });
@@ -303,21 +311,13 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                 }
                 Mode::PushConst => {
                     let range = m.types.size_of(var.ty);
-                    let z = E {
-                        f: &mut m.functions[fh],
-                        at,
-                    }
-                    .konst(ValType::U32, 0);
+                    let z = E::new(&mut m.functions[fh], at).konst(ValType::U32, 0);
                     (Root::Push { range }, z, var.ty)
                 }
                 Mode::Shared | Mode::Function | Mode::Private => {
                     let base = st.place(m, v);
                     let lt = m.types.natural_layout(var.ty);
-                    let z = E {
-                        f: &mut m.functions[fh],
-                        at,
-                    }
-                    .konst(ValType::U32, 0);
+                    let z = E::new(&mut m.functions[fh], at).konst(ValType::U32, 0);
                     let root = if var.mode == Mode::Shared {
                         Root::Shared { base }
                     } else {
@@ -341,7 +341,7 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
     for &s in &steps[k..] {
         let dd = deref(&m.functions[fh], s)?.clone();
         let f = &mut m.functions[fh];
-        let mut e = E { f, at };
+        let mut e = E::new(f, at);
         match dd.kind {
             DerefKind::Struct { member, .. } => {
                 let TypeKind::Struct { members } = m.types.kind(lt) else {
@@ -383,6 +383,8 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
 fn lower_function(m: &mut Module, fh: Func, st: &mut State) -> bool {
     let mut progress = false;
     let order = m.functions[fh].insts_in_order();
+    let mut rw: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
+    let mut dead: SecondaryMap<InstData, bool> = SecondaryMap::new(false);
     for i in order {
         let (op, srcs, idx) = match &m.functions[fh].insts[i].kind {
             InstKind::Intrinsic { op, srcs, idx } => (*op, srcs.clone(), idx.clone()),
@@ -403,19 +405,25 @@ fn lower_function(m: &mut Module, fh: Func, st: &mut State) -> bool {
             continue;
         };
         let done = match dd.mode {
-            Mode::Input | Mode::Output => lower_io(m, fh, i, op, &srcs, &idx),
+            Mode::Input | Mode::Output => lower_io(&mut rw, m, fh, i, op, &srcs, &idx),
             Mode::Uniform => false,
-            _ => lower_mem(m, fh, st, i, op, &srcs, &idx),
+            _ => lower_mem(&mut rw, m, fh, st, i, op, &srcs, &idx),
         };
         if done {
-            m.functions[fh].remove(i);
+            dead[i] = true;
             progress = true;
         }
+    }
+    if progress {
+        let f = &mut m.functions[fh];
+        f.rewrite_uses(&rw);
+        f.remove_all(&dead);
     }
     progress
 }
 
 fn lower_mem(
+    rw: &mut SecondaryMap<InstData, Option<Value>>,
     m: &mut Module,
     fh: Func,
     st: &mut State,
@@ -435,7 +443,7 @@ fn lower_mem(
         _ => 0,
     };
     let f = &mut m.functions[fh];
-    let mut e = E { f, at: i };
+    let mut e = E::new(f, i);
     let access = |op: Intrinsic| -> u32 {
         match op {
             Intrinsic::LoadDeref => idx[0],
@@ -530,7 +538,7 @@ fn lower_mem(
             } else {
                 raw
             };
-            e.f.replace_all_uses(i, val);
+            rw[i] = Some(val);
             true
         }
         Intrinsic::StoreDeref => {
@@ -601,7 +609,7 @@ fn lower_mem(
                 }
                 _ => return false,
             };
-            e.f.replace_all_uses(i, r);
+            rw[i] = Some(r);
             true
         }
         Intrinsic::ArrayLengthDeref => {
@@ -612,12 +620,12 @@ fn lower_mem(
                 return false;
             };
             let f = &mut m.functions[fh];
-            let mut e = E { f, at: i };
+            let mut e = E::new(f, i);
             let size = e.intr(Intrinsic::GetSsboSize, ValType::U32, &[res], &[]);
             let rest = e.alu(AluOp::Isub, ValType::U32, &[size, a.off]);
             let s = e.konst(ValType::U32, stride.max(1) as u64);
             let n = e.alu(AluOp::Udiv, ValType::U32, &[rest, s]);
-            e.f.replace_all_uses(i, n);
+            rw[i] = Some(n);
             true
         }
         _ => false,
@@ -644,7 +652,15 @@ fn slots(types: &TypeArena, t: Type) -> u32 {
     }
 }
 
-fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], idx: &[u32]) -> bool {
+fn lower_io(
+    rw: &mut SecondaryMap<InstData, Option<Value>>,
+    m: &mut Module,
+    fh: Func,
+    i: Inst,
+    op: Intrinsic,
+    srcs: &[Value],
+    idx: &[u32],
+) -> bool {
     let f = &m.functions[fh];
     let steps = chain(f, srcs[0]);
     let Some(v) = root_var(f, srcs[0]) else {
@@ -691,7 +707,7 @@ fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], id
                     }
                     None => {
                         let f = &mut m.functions[fh];
-                        let mut e = E { f, at: i };
+                        let mut e = E::new(f, i);
                         let base = match dyn_slots {
                             Some(d) => d,
                             None => e.konst(ValType::U32, 0),
@@ -706,7 +722,7 @@ fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], id
         }
     }
     let f = &mut m.functions[fh];
-    let mut e = E { f, at: i };
+    let mut e = E::new(f, i);
     let offset = match dyn_slots {
         Some(d) => e.add_const(d, const_slots as u64),
         None => e.konst(ValType::U32, const_slots as u64),
@@ -726,7 +742,7 @@ fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], id
                     let r = pick(&mut e, c, &const_indices, &m.types, var.ty, ty);
                     return match r {
                         Some(r) => {
-                            e.f.replace_all_uses(i, r);
+                            rw[i] = Some(r);
                             true
                         }
                         None => false,
@@ -741,7 +757,7 @@ fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], id
             let Some(r) = pick(&mut e, full, &const_indices, &m.types, var.ty, ty) else {
                 return false;
             };
-            e.f.replace_all_uses(i, r);
+            rw[i] = Some(r);
             return true;
         }
         // Built-in output.
@@ -832,7 +848,7 @@ fn lower_io(m: &mut Module, fh: Func, i: Inst, op: Intrinsic, srcs: &[Value], id
                     &[loc, comp],
                 ),
             };
-            e.f.replace_all_uses(i, r);
+            rw[i] = Some(r);
             true
         }
         _ => false,

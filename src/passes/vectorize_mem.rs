@@ -14,8 +14,14 @@ use std::collections::HashMap;
 pub fn run(m: &mut Module) -> bool {
     let mut progress = false;
     for (_, f) in m.functions.iter_mut() {
+        let mut rw = SecondaryMap::new(None);
+        let mut changed = false;
         for b in f.blocks_in_order() {
-            progress |= vectorize_block(f, b);
+            changed |= vectorize_block(f, &mut rw, b);
+        }
+        if changed {
+            f.rewrite_uses(&rw);
+            progress = true;
         }
     }
     progress
@@ -38,7 +44,11 @@ struct Entry {
     comps: u8,
 }
 
-fn vectorize_block(f: &mut Function, b: Block) -> bool {
+fn vectorize_block(
+    f: &mut Function,
+    rw: &mut SecondaryMap<InstData, Option<Value>>,
+    b: Block,
+) -> bool {
     let insts = f.blocks[b].insts.clone();
     let mut groups: HashMap<Key, Vec<Entry>> = HashMap::new();
     let mut key_order: Vec<Key> = Vec::new();
@@ -108,7 +118,7 @@ fn vectorize_block(f: &mut Function, b: Block) -> bool {
                 end += 1;
             }
             if end - k >= 2 {
-                merge_run(f, &key, &es[k..end], total as u8);
+                merge_run(f, rw, &key, &es[k..end], total as u8);
                 changed = true;
             }
             k = end;
@@ -117,7 +127,13 @@ fn vectorize_block(f: &mut Function, b: Block) -> bool {
     changed
 }
 
-fn merge_run(f: &mut Function, key: &Key, run: &[Entry], total: u8) {
+fn merge_run(
+    f: &mut Function,
+    rw: &mut SecondaryMap<InstData, Option<Value>>,
+    key: &Key,
+    run: &[Entry],
+    total: u8,
+) {
     let first = run.iter().min_by_key(|e| e.pos).unwrap().inst;
     let lowest = &run[0];
     let template = f.insts[lowest.inst].kind.clone();
@@ -167,7 +183,7 @@ fn merge_run(f: &mut Function, key: &Key, run: &[Entry], total: u8) {
             InstKind::Swizzle { src: wide, comps },
             ValType::new(32, e.comps),
         );
-        f.replace_all_uses(e.inst, sw);
+        rw[e.inst] = Some(sw);
     }
     for e in run {
         f.remove(e.inst);
