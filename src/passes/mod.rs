@@ -6,7 +6,8 @@
 //! failure names the pass that broke the IR. Analyses (divergence) are side tables
 //! returned to the caller, not stored in the IR.
 //!
-//! Shared CF-editing helpers live in [`cf`].
+//! Shared CF-editing helpers live in [`cf`]. `GCNC_TIME_PASSES=1` prints each pass's
+//! run time to stderr; `GCNC_VERIFY=1` turns the verifier on in release builds.
 
 pub mod cf;
 pub mod copy_prop;
@@ -66,12 +67,22 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
 
 /// Whether to verify after every pass: debug builds, tests, or `GCNC_VERIFY=1`.
 fn verify_each() -> bool {
-    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some()
+    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1")
 }
 
 /// Runs one pass, then the verifier when enabled.
 pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
+    let timing = std::env::var_os("GCNC_TIME_PASSES").is_some();
+    let start = timing.then(std::time::Instant::now);
     let progress = (pass.1)(m);
+    if let Some(t) = start {
+        eprintln!(
+            "{:>20} {:>10.3?} {}",
+            pass.0,
+            t.elapsed(),
+            if progress { "changed" } else { "" }
+        );
+    }
     if verify_each() {
         verify_module(m).map_err(|err| PassError { pass: pass.0, err })?;
     }
