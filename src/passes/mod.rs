@@ -139,7 +139,10 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     };
     // 1. One function: inline every call, lower returns.
     r.pass(m, ("inline", inline::run))?;
-    // 2. Function/private variables to SSA, then scalar clean-up.
+    // 2. Function/private variables to SSA (copy_prop first folds the casts of pointer
+    //    arguments back into plain derefs), then scalar clean-up.
+    r.pass(m, ("copy_prop", copy_prop::run))?;
+    r.pass(m, ("dce", dce::run))?;
     r.pass(m, ("mem2reg", mem2reg::run))?;
     r.optimize(m)?;
     // 3. Control flow: unroll small constant loops, flatten small ifs into selects.
