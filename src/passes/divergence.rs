@@ -215,6 +215,14 @@ pub fn analyze_function(f: &Function) -> FunctionDivergence {
                         || s.header_of[b].is_some_and(|l| s.loops[l].div_cont)
                         || s.exit_of[b].is_some_and(|l| s.loops[l].div_break)
                 }
+                InstKind::Intrinsic {
+                    op: Intrinsic::Reduce,
+                    idx,
+                    ..
+                } if idx[1] != 0 => {
+                    // A clustered reduction is uniform per cluster only.
+                    any_src(&f.insts[i].kind)
+                }
                 InstKind::Intrinsic { op, srcs, .. } => {
                     let per_invocation_mem = match op {
                         Intrinsic::LoadDeref => match &f.insts[srcs[0]].kind {
