@@ -33,6 +33,7 @@ pub mod cfg;
 pub mod f16;
 pub mod func;
 pub mod handle;
+pub mod interp;
 pub mod ops;
 pub mod parse;
 pub mod print;
