@@ -26,6 +26,8 @@ struct Gen<'a, 'm> {
     vals: Vec<Value>,
     locals: Vec<Var>,
     arr: Var,
+    vec: Var,
+    helper: Func,
     buf: Var,
     budget: i32,
 }
@@ -100,10 +102,35 @@ impl Gen<'_, '_> {
                 }
             }
             6 => {
-                let i = self.pick();
-                let e = self.buf_elem(i);
-                let v = self.b.load(e);
-                self.vals.push(v);
+                match self.r.below(3) {
+                    0 => {
+                        let i = self.pick();
+                        let e = self.buf_elem(i);
+                        let v = self.b.load(e);
+                        self.vals.push(v);
+                    }
+                    1 => {
+                        // A call of the helper (early returns, inlined).
+                        let (a, c) = (self.pick(), self.pick());
+                        let v = self.b.call(self.helper, &[a, c]);
+                        self.vals.push(v);
+                    }
+                    _ => {
+                        // A vec4 local: component stores, whole loads, swizzles.
+                        let d = self.b.deref_var(self.vec);
+                        let comp = self.r.below(4) as u32;
+                        let ci = self.b.const_u32(comp);
+                        if self.r.below(2) == 0 {
+                            let e = self.b.deref_array(d, ci);
+                            let v = self.pick();
+                            self.b.store(e, v);
+                        } else {
+                            let w = self.b.load(d);
+                            let v = self.b.channel(w, comp as u8);
+                            self.vals.push(v);
+                        }
+                    }
+                }
             }
             7 => {
                 let i = self.pick();
@@ -178,10 +205,42 @@ fn program(seed: u64) -> Module {
     let mut v = Variable::new(st, Mode::Ssbo);
     v.binding = Some((0, 0));
     let buf = m.add_global(v);
+    let helper = m.add_function("helper", vec![ValType::U32, ValType::U32], ValType::U32);
+    {
+        // helper(a, b): if (a < b) return a * 3; for-ish early exit; return a ^ b.
+        let mut hb = Builder::new(&mut m, helper);
+        let a = hb.intrinsic(Intrinsic::LoadParam, ValType::U32, &[], &[0]);
+        let c = hb.intrinsic(Intrinsic::LoadParam, ValType::U32, &[], &[1]);
+        let lt = hb.alu2(AluOp::Ult, a, c);
+        hb.push_if(lt);
+        let three = hb.const_u32(3);
+        let r = hb.alu2(AluOp::Imul, a, three);
+        hb.ret(Some(r));
+        hb.push_else();
+        hb.pop_if();
+        hb.push_loop();
+        let e = hb.alu2(AluOp::Ieq, a, c);
+        hb.push_if(e);
+        let one = hb.const_u32(1);
+        hb.ret(Some(one));
+        hb.push_else();
+        hb.pop_if();
+        hb.jump(JumpKind::Break);
+        hb.pop_loop();
+        let x = hb.alu2(AluOp::Ixor, a, c);
+        hb.ret(Some(x));
+    }
     let main = m.add_function("main", vec![], ValType::NONE);
     m.entry = Some(main);
     let larr_ty = m.types.array(u32t, Some(4), 0);
+    let vec4 = m.types.vector(Scalar::U32, 4);
     let mut b = Builder::new(&mut m, main);
+    let lvec = b.local(vec4, None);
+    {
+        let d = b.deref_var(lvec);
+        let z4 = b.const_int(ValType::new(32, 4), 0);
+        b.store(d, z4);
+    }
     let locals: Vec<Var> = (0..2).map(|_| b.local(u32t, None)).collect();
     let larr = b.local(larr_ty, None);
     // Locals start defined (reads before writes would be undef and may legally differ).
@@ -210,6 +269,8 @@ fn program(seed: u64) -> Module {
         vals: vec![x, seven],
         locals,
         arr: larr,
+        vec: lvec,
+        helper,
         buf,
         budget: 60,
     };
