@@ -161,7 +161,7 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     // 4. Memory: derefs to byte offsets from the carried layout, then access shaping for
     //    the back-end, and a final clean-up (offset arithmetic folds and CSEs).
     r.pass(m, ("lower_explicit_io", lower_explicit_io::run))?;
-    if let Some(err) = lower_explicit_io::unlowered(m) {
+    if let Some(err) = lower_explicit_io::unlowered(m).filter(|_| !r.stopped) {
         return Err(PassError {
             pass: "lower_explicit_io",
             err,
