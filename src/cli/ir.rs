@@ -1,11 +1,12 @@
-//! `gcnc ir FILE [--after PASS|all]`: prints a shader's IR, as read or after the middle
-//! end ran up to (and including) the first run of PASS, or all of it.
+//! `gcnc ir FILE [--after PASS|all] [--divergence]`: prints a shader's IR, as read or
+//! after the middle end ran up to (and including) the first run of PASS, or all of it;
+//! `--divergence` marks the values the divergence analysis finds divergent.
 //!
 //! Input is the IR text form (`.ir`). SPIR-V input goes through the front-end, which
 //! lives in `src/front/spirv` and is wired in here when present.
 
 use clap::Args as ClapArgs;
-use gcnc::ir::{parse_module, print_module, verify_module, Module};
+use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
 use gcnc::passes;
 use std::path::PathBuf;
 
@@ -16,6 +17,9 @@ pub struct Args {
     /// Run the pipeline up to this pass (its first run), or `all`.
     #[arg(long)]
     pub after: Option<String>,
+    /// Mark divergent values with `; divergent` (divergence analysis).
+    #[arg(long)]
+    pub divergence: bool,
 }
 
 fn load(path: &PathBuf) -> Result<Module, String> {
@@ -52,6 +56,14 @@ pub fn run(args: &Args) -> Result<(), String> {
             passes::run_pipeline_until(&mut m, Some(p)).map_err(|e| e.to_string())?;
         }
     }
-    print!("{}", print_module(&m));
+    if args.divergence {
+        let d = passes::divergence::analyze(&m);
+        print!(
+            "{}",
+            print_module_annotated(&m, &|f, i| d.is_divergent(f, i).then(|| "divergent".into()))
+        );
+    } else {
+        print!("{}", print_module(&m));
+    }
     Ok(())
 }
