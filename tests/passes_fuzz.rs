@@ -320,6 +320,26 @@ fn random_programs_keep_their_meaning() {
         }
         ran += 1;
         let original = print_module(&m);
+        // The whole pipeline (explicit addressing, access shaping) keeps the buffer bytes.
+        let mut lowered = m.clone();
+        match passes::run_pipeline(&mut lowered) {
+            Err(e) => failures.push(format!("seed {}: {}\n{}", seed, e, original)),
+            Ok(()) => {
+                let now: Vec<_> = invs.iter().map(|&i| interp::run(&lowered, i)).collect();
+                let same = now.iter().zip(&reference).all(|(a, b)| match (a, b) {
+                    (Ok(a), Ok(b)) => a.buffers == b.buffers,
+                    _ => false,
+                });
+                if !same {
+                    failures.push(format!(
+                        "seed {}: buffer bytes changed by the pipeline\n--- before\n{}\n--- after\n{}",
+                        seed,
+                        original,
+                        print_module(&lowered)
+                    ));
+                }
+            }
+        }
         for p in &seq {
             if let Err(e) = run_pass(&mut m, *p) {
                 failures.push(format!("seed {}: {}\n{}", seed, e, original));
