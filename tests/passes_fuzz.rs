@@ -59,6 +59,11 @@ impl Gen<'_, '_> {
                     AluOp::Ushr,
                     AluOp::Umin,
                     AluOp::Umax,
+                    AluOp::Fadd,
+                    AluOp::Fsub,
+                    AluOp::Fmul,
+                    AluOp::Fdiv,
+                    AluOp::Fmin,
                 ];
                 let op = ops[self.r.below(ops.len() as u64) as usize];
                 let (a, c) = (self.pick(), self.pick());
@@ -66,7 +71,13 @@ impl Gen<'_, '_> {
                 self.vals.push(v);
             }
             2 => {
-                let c = self.r.below(64) as u32;
+                // Small integers, and the float constants algebraic rules look for.
+                let specials = [0x3f80_0000u32, 0x8000_0000, 0xbf80_0000, 0x4000_0000];
+                let c = if self.r.below(3) == 0 {
+                    specials[self.r.below(4) as usize]
+                } else {
+                    self.r.below(64) as u32
+                };
                 let v = self.b.const_u32(c);
                 self.vals.push(v);
             }
