@@ -1,0 +1,3 @@
+//! One module per `gcnc` subcommand.
+
+pub mod ir;
