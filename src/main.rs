@@ -5,7 +5,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gcnc", version, about = "SPIR-V to AMD GCN/RDNA compiler without LLVM")]
+#[command(
+    name = "gcnc",
+    version,
+    about = "SPIR-V to AMD GCN/RDNA compiler without LLVM"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

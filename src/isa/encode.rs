@@ -1,0 +1,79 @@
+//! Encoding: `Inst` → dwords, by table lookup and bit packing (no strings on this path).
+//!
+//! `encode` verifies the instruction against the table in debug builds, dispatches on the
+//! format, and reports fields left for the code buffer as `Fixup`s (offsets relative to the
+//! start of this instruction).
+
+use super::error::Result;
+use super::format::{self, Enc};
+use super::inst::Inst;
+use super::tables::Format;
+use super::target::Target;
+
+/// What a fixup patches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FixupKind {
+    /// SOPP simm16: signed dword offset from the end of the branch to the target.
+    Branch16,
+    /// A 32-bit literal dword: absolute value of a symbol.
+    Abs32,
+}
+
+/// A field the code buffer fills in once `target` (a label or symbol id) is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fixup {
+    /// Byte offset of the field from the start of the instruction (Branch16: the low half
+    /// of the first dword).
+    pub offset: usize,
+    pub kind: FixupKind,
+    pub target: u32,
+}
+
+/// Appends the encoding of `inst` to `words`; fixups go to `fixups`.
+pub fn encode_into(
+    inst: &Inst,
+    t: Target,
+    words: &mut Vec<u32>,
+    fixups: &mut Vec<Fixup>,
+) -> Result<()> {
+    let d = inst.verify(t)?;
+    let start = words.len();
+    let mut local = Vec::new();
+    let mut cx = Enc {
+        t,
+        words,
+        fixups: &mut local,
+        literal: None,
+    };
+    // fixup offsets are computed from cx.words.len(); rebase to the instruction start
+    let r = match d.format {
+        Format::Sop1 => format::sop1::encode(&mut cx, d, inst),
+        Format::Sop2 => format::sop2::encode(&mut cx, d, inst),
+        Format::Sopc => format::sopc::encode(&mut cx, d, inst),
+        Format::Sopk => format::sopk::encode(&mut cx, d, inst),
+        Format::Sopp => format::sopp::encode(&mut cx, d, inst),
+        Format::Smem => format::smem::encode(&mut cx, d, inst),
+        Format::Vop1 => format::vop1::encode(&mut cx, d, inst),
+        Format::Vop2 => format::vop2::encode(&mut cx, d, inst),
+        Format::Vopc => format::vopc::encode(&mut cx, d, inst),
+        Format::Vop3 => format::vop3::encode(&mut cx, d, inst),
+        Format::Vop3p => format::vop3p::encode(&mut cx, d, inst),
+    };
+    if r.is_err() {
+        words.truncate(start);
+        return r;
+    }
+    for mut f in local {
+        f.offset -= start * 4;
+        fixups.push(f);
+    }
+    Ok(())
+}
+
+/// Encodes one instruction to little-endian bytes.
+pub fn encode(inst: &Inst, t: Target) -> Result<Vec<u8>> {
+    let mut w = Vec::with_capacity(3);
+    let mut f = Vec::new();
+    encode_into(inst, t, &mut w, &mut f)?;
+    Ok(w.iter().flat_map(|x| x.to_le_bytes()).collect())
+}

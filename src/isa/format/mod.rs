@@ -1,0 +1,175 @@
+//! One file per encoding format. Each format file owns its bit layout (per generation,
+//! in one place at its top) and provides
+//! `encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()>` and
+//! `decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)>` (instruction and length in
+//! dwords). Operand value conversions shared by all formats live here.
+//!
+//! To add a format: add the file, a `Format` variant in `tables.rs`, its row in
+//! `FORMATS` in `build.rs`, and one arm in `encode.rs`, `decode.rs::classify` and the
+//! dispatch in `decode.rs` (see docs/isa.md).
+
+pub mod smem;
+pub mod sop1;
+pub mod sop2;
+pub mod sopc;
+pub mod sopk;
+pub mod sopp;
+pub mod vop1;
+pub mod vop2;
+pub mod vop3;
+pub mod vop3p;
+pub mod vopc;
+
+use super::encode::{Fixup, FixupKind};
+use super::error::{Error, ErrorKind, Result};
+use super::inst::Inst;
+use super::operand::Operand;
+use super::reg::{decode_code, encode_code, Reg};
+use super::tables::{EncDesc, Field, OpDesc};
+use super::target::{Gen, Target};
+
+/// Encoder state for one instruction: dwords, the pending literal, fixups.
+pub struct Enc<'a> {
+    pub t: Target,
+    pub words: &'a mut Vec<u32>,
+    pub fixups: &'a mut Vec<Fixup>,
+    pub literal: Option<Operand>,
+}
+
+impl Enc<'_> {
+    /// Code of a source operand (register, inline constant or literal = 255).
+    pub fn src(&mut self, o: &Operand) -> Result<u16> {
+        match *o {
+            Operand::Reg(r) => Ok(encode_code(self.t.gen, r.base)),
+            Operand::Inline(c) => Ok(c as u16),
+            Operand::Literal(_) | Operand::Symbol(_) => {
+                if self.literal.is_some() && self.literal != Some(*o) {
+                    return Err(Error::new(ErrorKind::TwoLiterals));
+                }
+                self.literal = Some(*o);
+                Ok(255)
+            }
+            Operand::Imm(_) | Operand::Label(_) => {
+                Err(Error::bad("immediate where a source is expected"))
+            }
+        }
+    }
+
+    /// Code of a destination register.
+    pub fn dst(&self, o: &Operand) -> Result<u16> {
+        match *o {
+            Operand::Reg(r) => Ok(encode_code(self.t.gen, r.base)),
+            _ => Err(Error::bad("destination must be a register")),
+        }
+    }
+
+    /// Appends the instruction's literal dword if one is pending.
+    pub fn finish(&mut self) {
+        match self.literal {
+            Some(Operand::Literal(v)) => self.words.push(v),
+            Some(Operand::Symbol(s)) => {
+                self.fixups.push(Fixup {
+                    offset: self.words.len() * 4,
+                    kind: FixupKind::Abs32,
+                    target: s,
+                });
+                self.words.push(0);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Decoder context.
+pub struct Dec {
+    pub t: Target,
+}
+
+impl Dec {
+    pub fn gen(&self) -> Gen {
+        self.t.gen
+    }
+
+    /// Decodes a source code of operand `od`; a literal is read from `w[lit_at]`.
+    pub fn src(&self, od: &OpDesc, code: u16, w: &[u32], lit_at: usize) -> Result<Operand> {
+        match code {
+            128..=208 | 240..=248 => Ok(Operand::Inline(code as u8)),
+            255 => w
+                .get(lit_at)
+                .map(|&v| Operand::Literal(v))
+                .ok_or(Error::new(ErrorKind::Truncated {
+                    needed: (lit_at + 1) * 4,
+                    available: w.len() * 4,
+                })),
+            _ => self.reg(od, code),
+        }
+    }
+
+    /// Decodes a register operand of `od`'s size.
+    pub fn reg(&self, od: &OpDesc, code: u16) -> Result<Operand> {
+        let base = decode_code(self.gen(), code)
+            .ok_or_else(|| Error::invalid(format!("register code {code} in {:?}", od.field)))?;
+        let count = if (235..=254).contains(&base.0) {
+            1
+        } else {
+            od.dwords(self.t.wave)
+        };
+        if !base.is_vgpr() && base.0 < 128 && base.0 as u32 + count as u32 > 128 {
+            return Err(Error::invalid("register range runs off the scalar file"));
+        }
+        if base.is_vgpr() && base.0 as u32 + count as u32 > 512 {
+            return Err(Error::invalid("register range runs off the vector file"));
+        }
+        Ok(Operand::Reg(Reg { base, count }))
+    }
+}
+
+/// Gathers the explicit operands of `d` from field values: `get(field, desc)`.
+pub fn collect(
+    d: &EncDesc,
+    mut get: impl FnMut(&OpDesc) -> Result<Operand>,
+) -> Result<smallvec::SmallVec<[Operand; 6]>> {
+    d.explicit().map(&mut get).collect()
+}
+
+/// Reads dword `i` or reports truncation.
+pub fn word(w: &[u32], i: usize) -> Result<u32> {
+    w.get(i).copied().ok_or(Error::new(ErrorKind::Truncated {
+        needed: (i + 1) * 4,
+        available: w.len() * 4,
+    }))
+}
+
+/// Does any explicit source of `inst` need the literal dword?
+pub fn has_literal(inst: &Inst) -> bool {
+    inst.operands.iter().any(|o| o.is_literal())
+}
+
+/// Field value of an immediate operand (labels encode as 0 and record a fixup).
+pub fn imm(cx: &mut Enc, o: &Operand, bits: u32, field_byte: usize) -> Result<u32> {
+    match *o {
+        Operand::Imm(v) => {
+            if bits < 32 && v >= 1 << bits {
+                return Err(Error::range(format!(
+                    "immediate {v:#x} does not fit {bits} bits"
+                )));
+            }
+            Ok(v)
+        }
+        Operand::Label(l) => {
+            cx.fixups.push(Fixup {
+                offset: cx.words.len() * 4 + field_byte,
+                kind: FixupKind::Branch16,
+                target: l,
+            });
+            Ok(0)
+        }
+        _ => Err(Error::bad("expected an immediate")),
+    }
+}
+
+/// The operand in `field` or an error naming the field.
+pub fn need<'a>(inst: &'a Inst, d: &EncDesc, field: Field) -> Result<&'a Operand> {
+    inst.get(d, field)
+        .ok_or_else(|| Error::bad(format!("missing {field:?}")))
+}

@@ -1,0 +1,130 @@
+//! SMEM, 64 bits. Word 0: `prefix op[25:18] ... sdata[12:6] sbase[5:0]` (sbase counts SGPR
+//! pairs); word 1: `soffset[31:25] offset[20:0]`. Per generation:
+//! - GFX9: prefix 110000, imm[17] (1 = word 1 is a byte offset), glc[16], soe[14];
+//! - GFX10: prefix 111101, glc[16], dlc[14], soffset = null (125) for no SGPR offset;
+//! - GFX11: prefix 111101, glc[14], dlc[13], soffset null = 124.
+//! We encode the immediate-offset form (GFX9 imm=1, soe=0; GFX10+ soffset=null).
+
+use super::sop2::lookup;
+use super::{collect, word, Dec, Enc};
+use crate::isa::error::{Error, Result};
+use crate::isa::inst::Inst;
+use crate::isa::operand::Operand;
+use crate::isa::reg::PhysReg;
+use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::target::Gen;
+
+struct Layout {
+    prefix: u32,
+    glc: u32,
+    dlc: Option<u32>,
+}
+
+fn layout(gen: Gen) -> Layout {
+    match gen {
+        Gen::Gfx9 => Layout {
+            prefix: 0b110000 << 26,
+            glc: 16,
+            dlc: None,
+        },
+        Gen::Gfx10 => Layout {
+            prefix: 0b111101 << 26,
+            glc: 16,
+            dlc: Some(14),
+        },
+        Gen::Gfx11 => Layout {
+            prefix: 0b111101 << 26,
+            glc: 14,
+            dlc: Some(13),
+        },
+    }
+}
+
+pub fn is_smem(gen: Gen, w0: u32) -> bool {
+    w0 & (0x3f << 26) == layout(gen).prefix
+}
+
+pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
+    let gen = cx.t.gen;
+    let l = layout(gen);
+    let mut w0 = l.prefix | (d.op as u32) << 18;
+    let null = crate::isa::reg::encode_code(gen, PhysReg::NULL);
+    let mut w1 = if gen == Gen::Gfx9 {
+        0
+    } else {
+        (null as u32) << 25
+    };
+    if gen == Gen::Gfx9 {
+        w0 |= 1 << 17;
+    }
+    for (od, o) in d.explicit().zip(&inst.operands) {
+        match od.field {
+            Field::Sdata => {
+                let v = match o {
+                    Operand::Imm(v) if *v < 128 => *v,
+                    Operand::Reg(_) => cx.dst(o)? as u32,
+                    _ => return Err(Error::bad("sdata")),
+                };
+                w0 |= v << 6;
+            }
+            Field::Sbase => {
+                let c = cx.dst(o)? as u32;
+                if c % 2 != 0 || c >= 128 {
+                    return Err(Error::bad("sbase must be an aligned SGPR pair"));
+                }
+                w0 |= c >> 1;
+            }
+            Field::Offset => {
+                let v = super::imm(cx, o, 21, 4)?;
+                if gen == Gen::Gfx9 && v >= 1 << 20 {
+                    return Err(Error::range("GFX9 SMEM offset is 20 bits"));
+                }
+                w1 |= v;
+            }
+            _ => unreachable!(),
+        }
+    }
+    if inst.mods.glc {
+        w0 |= 1 << l.glc;
+    }
+    if inst.mods.dlc {
+        w0 |= 1 << l.dlc.ok_or_else(|| Error::bad("dlc needs GFX10+"))?;
+    }
+    cx.words.push(w0);
+    cx.words.push(w1);
+    Ok(())
+}
+
+pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
+    let gen = cx.gen();
+    let l = layout(gen);
+    let w0 = word(w, 0)?;
+    let w1 = word(w, 1)?;
+    let d = lookup(cx, Format::Smem, (w0 >> 18) & 0xff)?;
+    if gen == Gen::Gfx9 && (w0 >> 17) & 1 == 0 {
+        return Err(Error::invalid(
+            "GFX9 SMEM with an SGPR offset is not supported",
+        ));
+    }
+    if gen == Gen::Gfx9 && (w0 >> 14) & 1 == 1 {
+        return Err(Error::invalid("GFX9 SMEM soe form is not supported"));
+    }
+    if gen != Gen::Gfx9 {
+        let null = crate::isa::reg::encode_code(gen, PhysReg::NULL) as u32;
+        if w1 >> 25 != null {
+            return Err(Error::invalid("SMEM with an SGPR offset is not supported"));
+        }
+    }
+    let ops = collect(d, |od| match od.field {
+        Field::Sdata if od.imm.is_some() => Ok(Operand::Imm((w0 >> 6) & 0x7f)),
+        Field::Sdata => cx.reg(od, ((w0 >> 6) & 0x7f) as u16),
+        Field::Sbase => cx.reg(od, ((w0 & 0x3f) << 1) as u16),
+        _ => Ok(Operand::Imm(
+            w1 & if gen == Gen::Gfx9 { 0xfffff } else { 0x1fffff },
+        )),
+    })?;
+    let mut inst = Inst::new(d.opcode, d.format, &ops);
+    inst.mods.glc = (w0 >> l.glc) & 1 == 1;
+    inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1);
+    Ok((inst, 2))
+}

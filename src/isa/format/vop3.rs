@@ -1,0 +1,81 @@
+//! VOP3 (64 bits + literal on GFX10+). Word 0: `prefix op[25:16] clamp[15]` then either
+//! VOP3a `op_sel[14:11] abs[10:8]` or VOP3b `sdst[14:8]`, and `vdst[7:0]`; word 1:
+//! `neg[31:29] omod[28:27] src2[26:18] src1[17:9] src0[8:0]`.
+//! Prefix: GFX9 110100 (opcodes below 0x380; 0x380.. is VOP3P), GFX10/GFX11 110101.
+//! GFX9 has no VOP3 literal; GFX10+ allows one 32-bit literal in any source.
+
+use super::sop2::{finish, lookup};
+use super::vop1::{dec_vdst, vdst};
+use super::{collect, word, Dec, Enc};
+use crate::isa::error::{Error, Result};
+use crate::isa::inst::Inst;
+use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::target::Gen;
+
+pub fn prefix(gen: Gen) -> u32 {
+    match gen {
+        Gen::Gfx9 => 0b110100 << 26,
+        _ => 0b110101 << 26,
+    }
+}
+
+pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
+    let mut w0 = prefix(cx.t.gen) | (d.op as u32) << 16;
+    let mut w1 = 0u32;
+    for (od, o) in d.explicit().zip(&inst.operands) {
+        match od.field {
+            Field::Vdst => w0 |= vdst(cx, o)?,
+            Field::Sdst => w0 |= (cx.dst(o)? as u32) << 8,
+            Field::Src0 => w1 |= cx.src(o)? as u32,
+            Field::Src1 => w1 |= (cx.src(o)? as u32) << 9,
+            Field::Src2 => w1 |= (cx.src(o)? as u32) << 18,
+            f => unreachable!("VOP3 field {f:?}"),
+        }
+    }
+    if cx.literal.is_some() && cx.t.gen == Gen::Gfx9 {
+        return Err(Error::bad("GFX9 VOP3 cannot take a literal"));
+    }
+    let m = &inst.mods;
+    if !d.vop3b {
+        w0 |= (m.op_sel as u32 & 0xf) << 11 | (m.abs as u32 & 7) << 8;
+    }
+    w0 |= (m.clamp as u32) << 15;
+    w1 |= (m.neg as u32 & 7) << 29 | (m.omod as u32 & 3) << 27;
+    cx.words.push(w0);
+    cx.words.push(w1);
+    cx.finish();
+    Ok(())
+}
+
+pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
+    let w0 = word(w, 0)?;
+    let w1 = word(w, 1)?;
+    let d = lookup(cx, Format::Vop3, (w0 >> 16) & 0x3ff)?;
+    let mut lit = false;
+    let ops = collect(d, |od| {
+        let code = match od.field {
+            Field::Vdst => return dec_vdst(cx, od, w0 & 0xff),
+            Field::Sdst => return cx.reg(od, ((w0 >> 8) & 0x7f) as u16),
+            Field::Src0 => w1 & 0x1ff,
+            Field::Src1 => (w1 >> 9) & 0x1ff,
+            _ => (w1 >> 18) & 0x1ff,
+        };
+        if code == 255 {
+            if cx.gen() == Gen::Gfx9 {
+                return Err(Error::invalid("literal in a GFX9 VOP3"));
+            }
+            lit = true;
+        }
+        cx.src(od, code as u16, w, 2)
+    })?;
+    let (mut inst, _) = finish(d, ops, false)?;
+    let m = &mut inst.mods;
+    if !d.vop3b {
+        m.op_sel = ((w0 >> 11) & 0xf) as u8;
+        m.abs = ((w0 >> 8) & 7) as u8;
+    }
+    m.clamp = (w0 >> 15) & 1 == 1;
+    m.neg = ((w1 >> 29) & 7) as u8;
+    m.omod = ((w1 >> 27) & 3) as u8;
+    Ok((inst, if lit { 3 } else { 2 }))
+}

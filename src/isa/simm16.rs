@@ -1,0 +1,203 @@
+//! The structured 16-bit immediates of SOPP/SOPK: `s_waitcnt` counters and `s_delay_alu`
+//! fields, printed and parsed in LLVM's syntax. Per-generation counter layouts live here.
+//! (hwreg/sendmsg/depctr symbolic forms are not implemented yet: printing them is an
+//! error, so nothing claims to match LLVM where it would not.)
+
+use super::target::Gen;
+
+struct Cnt {
+    name: &'static str,
+    /// (shift, width) pieces, low bits first.
+    parts: &'static [(u32, u32)],
+}
+
+fn counters(gen: Gen) -> &'static [Cnt] {
+    match gen {
+        Gen::Gfx9 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(0, 4), (14, 2)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(4, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(8, 4)],
+            },
+        ],
+        Gen::Gfx10 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(0, 4), (14, 2)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(4, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(8, 6)],
+            },
+        ],
+        Gen::Gfx11 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(10, 6)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(0, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(4, 6)],
+            },
+        ],
+    }
+}
+
+fn get(c: &Cnt, v: u32) -> (u32, u32) {
+    let (mut x, mut max, mut at) = (0, 0, 0);
+    for &(s, w) in c.parts {
+        x |= ((v >> s) & ((1 << w) - 1)) << at;
+        max |= ((1 << w) - 1) << at;
+        at += w;
+    }
+    (x, max)
+}
+
+fn set(c: &Cnt, v: u32, x: u32) -> u32 {
+    let mut v = v;
+    let mut at = 0;
+    for &(s, w) in c.parts {
+        let m = (1 << w) - 1;
+        v = (v & !(m << s)) | (((x >> at) & m) << s);
+        at += w;
+    }
+    v
+}
+
+/// `vmcnt(0) expcnt(0) lgkmcnt(0)`: counters not at their maximum, or all when all are.
+pub fn print_waitcnt(gen: Gen, v: u32) -> String {
+    let cs = counters(gen);
+    let all_max = cs.iter().all(|c| {
+        let (x, m) = get(c, v);
+        x == m
+    });
+    let mut out = Vec::new();
+    for c in cs {
+        let (x, m) = get(c, v);
+        if x != m || all_max {
+            out.push(format!("{}({})", c.name, x));
+        }
+    }
+    out.join(" ")
+}
+
+/// Parses `vmcnt(N) expcnt(N) lgkmcnt(N)` (any subset, separated by spaces, `&` or `,`) or
+/// a plain number.
+pub fn parse_waitcnt(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let cs = counters(gen);
+    let mut v = cs
+        .iter()
+        .fold(0xffff_u32, |v, c| set(c, v, get(c, 0xffff).1));
+    // bits outside the counters are zero in LLVM's default
+    let mask = cs.iter().fold(0u32, |m, c| set(c, m, get(c, 0xffff).1));
+    v &= mask;
+    for part in s
+        .split(|c: char| c == ' ' || c == '&' || c == ',')
+        .filter(|p| !p.is_empty())
+    {
+        let (name, rest) = part.split_once('(')?;
+        let n = parse_num(rest.strip_suffix(')')?)?;
+        let c = cs.iter().find(|c| c.name == name)?;
+        if n > get(c, 0xffff).1 {
+            return None;
+        }
+        v = set(c, v, n);
+    }
+    Some(v)
+}
+
+const INSTID: [&str; 12] = [
+    "NO_DEP",
+    "VALU_DEP_1",
+    "VALU_DEP_2",
+    "VALU_DEP_3",
+    "VALU_DEP_4",
+    "TRANS32_DEP_1",
+    "TRANS32_DEP_2",
+    "TRANS32_DEP_3",
+    "FMA_ACCUM_CYCLE_1",
+    "SALU_CYCLE_1",
+    "SALU_CYCLE_2",
+    "SALU_CYCLE_3",
+];
+const INSTSKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+
+/// `instid0(..) | instskip(..) | instid1(..)`, zero fields omitted; None for values LLVM
+/// would print numerically.
+pub fn print_delay(v: u32) -> Option<String> {
+    let (id0, skip, id1) = (v & 0xf, (v >> 4) & 7, (v >> 7) & 0xf);
+    if v >> 11 != 0
+        || id0 as usize >= INSTID.len()
+        || skip as usize >= INSTSKIP.len()
+        || id1 as usize >= INSTID.len()
+    {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if id0 != 0 {
+        parts.push(format!("instid0({})", INSTID[id0 as usize]));
+    }
+    if skip != 0 {
+        parts.push(format!("instskip({})", INSTSKIP[skip as usize]));
+    }
+    if id1 != 0 {
+        parts.push(format!("instid1({})", INSTID[id1 as usize]));
+    }
+    Some(if parts.is_empty() {
+        "0".into()
+    } else {
+        parts.join(" | ")
+    })
+}
+
+pub fn parse_delay(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let mut v = 0;
+    for part in s.split('|').map(str::trim) {
+        let (name, rest) = part.split_once('(')?;
+        let arg = rest.strip_suffix(')')?;
+        match name {
+            "instid0" => v |= INSTID.iter().position(|&n| n == arg)? as u32,
+            "instskip" => v |= (INSTSKIP.iter().position(|&n| n == arg)? as u32) << 4,
+            "instid1" => v |= (INSTID.iter().position(|&n| n == arg)? as u32) << 7,
+            _ => return None,
+        }
+    }
+    Some(v)
+}
+
+/// Decimal or 0x-hex, optionally negative (two's complement in 32 bits).
+pub fn parse_num(s: &str) -> Option<u32> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x") {
+        u32::from_str_radix(h, 16).ok()?
+    } else if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) {
+        s.parse().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}

@@ -1,0 +1,286 @@
+//! The instruction tables generated from `isa_tables/` (see `build.rs`) and their types.
+//!
+//! `Opcode` names an instruction independent of generation and encoding; an `EncDesc` is
+//! one encoding of it on one generation (format, opcode number, operands in print order,
+//! allowed modifiers). Lookups are array indexing: by (format, opcode number) for the
+//! decoder, by `Opcode` for the encoder and the parser. No opcode number is spelled
+//! anywhere outside `isa_tables/`.
+
+use super::target::Gen;
+use bitflags::bitflags;
+
+/// An encoding format. The memory formats are added beside these (see docs/isa.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Format {
+    Sop1,
+    Sop2,
+    Sopc,
+    Sopk,
+    Sopp,
+    Smem,
+    Vop1,
+    Vop2,
+    Vopc,
+    /// VOP3 (VOP3a, and VOP3b when `EncDesc::vop3b`), including the VOP3 forms of VOP1/2/C.
+    Vop3,
+    Vop3p,
+}
+
+/// The instruction field an operand lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Sdst,
+    Ssrc0,
+    Ssrc1,
+    Simm16,
+    /// A 32-bit literal dword that is always present (s_setreg_imm32_b32).
+    Imm32,
+    Sdata,
+    Sbase,
+    Offset,
+    Vdst,
+    Src0,
+    Vsrc1,
+    Src1,
+    Src2,
+    /// The inline literal constant of v_madmk/v_madak/v_fmamk/v_fmaak.
+    K,
+    /// Not encoded: a fixed register LLVM prints (`vcc` of VOPC/VOP2 carries).
+    Implicit,
+}
+
+/// How an immediate operand is printed and parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImmKind {
+    /// Hex (`0x5`).
+    Hex,
+    /// Unsigned decimal (branches print their 16-bit field this way).
+    Udec,
+    /// Signed decimal.
+    Sdec,
+    /// Unsigned decimal, omitted when zero (`s_endpgm`).
+    Opt,
+    Hwreg,
+    Sendmsg,
+    Waitcnt,
+    Depctr,
+    Delay,
+    GprIdx,
+    /// A plain immediate (SMEM offsets, s_atc_probe mode).
+    Imm,
+    /// A 32-bit literal.
+    Lit,
+}
+
+/// Value type of a VALU source, as far as printing constants is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValTy {
+    B32,
+    F16,
+    I16,
+    B64,
+}
+
+/// Fixed registers that appear in LLVM's text without an encoding field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Implicit {
+    Vcc,
+    Exec,
+    M0,
+    Scc,
+}
+
+/// One operand of an encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpDesc {
+    pub field: Field,
+    /// Dwords; 0 = a lane mask (1 in wave32, 2 in wave64).
+    pub size: u8,
+    pub ty: ValTy,
+    /// Set for immediates.
+    pub imm: Option<ImmKind>,
+    /// Set for `Field::Implicit`.
+    pub implicit: Option<Implicit>,
+    /// An 8-bit destination field that holds an SGPR (readlane, compare results).
+    pub sgpr: bool,
+}
+
+impl OpDesc {
+    pub const fn reg(field: Field, size: u8, ty: ValTy, sgpr: bool) -> OpDesc {
+        OpDesc {
+            field,
+            size,
+            ty,
+            imm: None,
+            implicit: None,
+            sgpr,
+        }
+    }
+    pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
+        OpDesc {
+            field,
+            size: 1,
+            ty: ValTy::B32,
+            imm: Some(kind),
+            implicit: None,
+            sgpr: false,
+        }
+    }
+    pub const fn implicit(r: Implicit) -> OpDesc {
+        OpDesc {
+            field: Field::Implicit,
+            size: 0,
+            ty: ValTy::B32,
+            imm: None,
+            implicit: Some(r),
+            sgpr: false,
+        }
+    }
+    /// True for operands the `Inst` carries (everything but implicit registers).
+    pub fn explicit(&self) -> bool {
+        self.field != Field::Implicit
+    }
+    /// Size in dwords for the given wave size.
+    pub fn dwords(&self, wave: super::Wave) -> u8 {
+        if self.size == 0 {
+            wave.mask_dwords()
+        } else {
+            self.size
+        }
+    }
+    /// A destination field (written by the instruction).
+    pub fn is_def(&self) -> bool {
+        matches!(self.field, Field::Sdst | Field::Vdst | Field::Sdata)
+    }
+}
+
+bitflags! {
+    /// Modifiers an encoding accepts (found by probing LLVM).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct ModSet: u8 {
+        const ABS = 1;
+        const NEG = 2;
+        const NEG_HI = 4;
+        const CLAMP = 8;
+        const OMOD = 16;
+        const OP_SEL = 32;
+    }
+}
+
+bitflags! {
+    /// Properties later passes (scheduler, waitcnt, hazards, emulator) query.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Props: u32 {
+        const SALU = 1 << 0;
+        const VALU = 1 << 1;
+        const SMEM = 1 << 2;
+        const VMEM = 1 << 3;
+        const LDS = 1 << 4;
+        const EXPORT = 1 << 5;
+        const BRANCH = 1 << 6;
+        const TRANS = 1 << 7;
+        const NEEDS_WQM = 1 << 8;
+        const LGKM_CNT = 1 << 9;
+        const VM_CNT = 1 << 10;
+        const EXP_CNT = 1 << 11;
+        const VS_CNT = 1 << 12;
+        const READS_SCC = 1 << 13;
+        const WRITES_SCC = 1 << 14;
+        const READS_VCC = 1 << 15;
+        const WRITES_VCC = 1 << 16;
+        const READS_EXEC = 1 << 17;
+        const WRITES_EXEC = 1 << 18;
+        const READS_M0 = 1 << 19;
+        const WRITES_M0 = 1 << 20;
+        const BARRIER = 1 << 21;
+        const END_PGM = 1 << 22;
+        const WAITCNT = 1 << 23;
+        const CROSS_LANE = 1 << 24;
+    }
+}
+
+/// One encoding of one instruction on one generation.
+#[derive(Debug)]
+pub struct EncDesc {
+    pub opcode: Opcode,
+    pub format: Format,
+    /// VOP3b: the VOP3 word holds an SGPR destination (carry-out) instead of abs/op_sel.
+    pub vop3b: bool,
+    /// Opcode number in the format's opcode field.
+    pub op: u16,
+    /// Mnemonic exactly as LLVM prints it (with `_e32`/`_e64` where LLVM adds one).
+    pub mnemonic: &'static str,
+    /// Operands in LLVM's print order.
+    pub operands: &'static [OpDesc],
+    pub mods: ModSet,
+}
+
+impl EncDesc {
+    /// Operands the `Inst` carries, in order.
+    pub fn explicit(&self) -> impl Iterator<Item = &'static OpDesc> {
+        self.operands.iter().filter(|o| o.explicit())
+    }
+    pub fn n_explicit(&self) -> usize {
+        self.explicit().count()
+    }
+    /// Index of the first explicit operand in `field`.
+    pub fn slot(&self, field: Field) -> Option<usize> {
+        self.explicit().position(|o| o.field == field)
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/isa_tables.rs"));
+
+impl Opcode {
+    /// The mnemonic without `_e32`/`_e64`.
+    pub fn name(self) -> &'static str {
+        OPCODE_NAMES[self as usize]
+    }
+    /// Look an instruction up by mnemonic (without encoding suffix).
+    pub fn from_name(name: &str) -> Option<Opcode> {
+        OPCODE_NAMES.binary_search(&name).ok().map(|i| OPCODES[i])
+    }
+    /// Properties from `isa_tables/properties.txt`.
+    pub fn props(self) -> Props {
+        PROPS[self as usize]
+    }
+}
+
+/// All encodings of a generation, sorted by (format, opcode number).
+pub fn encodings(gen: Gen) -> &'static [EncDesc] {
+    match gen {
+        Gen::Gfx9 => &ENC_GFX9,
+        Gen::Gfx10 => &ENC_GFX10,
+        Gen::Gfx11 => &ENC_GFX11,
+    }
+}
+
+/// The encoding with this opcode number in this format, if any.
+pub fn lookup(gen: Gen, format: Format, op: u32) -> Option<&'static EncDesc> {
+    let t = match gen {
+        Gen::Gfx9 => decode_table_gfx9(format),
+        Gen::Gfx10 => decode_table_gfx10(format),
+        Gen::Gfx11 => decode_table_gfx11(format),
+    };
+    let i = *t.get(op as usize)?;
+    (i != u16::MAX).then(|| &encodings(gen)[i as usize])
+}
+
+/// Every encoding of `opcode` on `gen` (empty when the generation lacks it).
+pub fn forms(gen: Gen, opcode: Opcode) -> impl Iterator<Item = &'static EncDesc> {
+    let (by, flat): (&[(u16, u16)], &[u16]) = match gen {
+        Gen::Gfx9 => (&BY_OPCODE_GFX9, &BY_OPCODE_FLAT_GFX9),
+        Gen::Gfx10 => (&BY_OPCODE_GFX10, &BY_OPCODE_FLAT_GFX10),
+        Gen::Gfx11 => (&BY_OPCODE_GFX11, &BY_OPCODE_FLAT_GFX11),
+    };
+    let (start, n) = by[opcode as usize];
+    let enc = encodings(gen);
+    flat[start as usize..(start + n) as usize]
+        .iter()
+        .map(move |&i| &enc[i as usize])
+}
+
+/// The encoding of `opcode` in `format` on `gen`.
+pub fn form(gen: Gen, opcode: Opcode, format: Format) -> Option<&'static EncDesc> {
+    forms(gen, opcode).find(|d| d.format == format)
+}
