@@ -1,6 +1,8 @@
 //! The `gcnc` command line. Each subcommand lives in `src/cli/<name>.rs`; this file only
 //! parses arguments and dispatches, so the list below is the whole user interface.
 
+mod cli;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -16,9 +18,71 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Assemble LLVM-syntax assembly (one instruction per line) to raw machine code.
+    Asm {
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        input: String,
+        #[arg(short = 'o')]
+        output: String,
+    },
+    /// Disassemble raw machine code or an ELF's .text, printing llvm-mc's text.
+    Disasm {
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        /// Treat the file as raw bytes even if it starts with the ELF magic.
+        #[arg(long)]
+        raw: bool,
+        /// Add the byte offset of each instruction as a comment.
+        #[arg(long)]
+        offsets: bool,
+        /// Add the instruction dwords as a comment.
+        #[arg(long)]
+        hex: bool,
+        file: String,
+    },
+    /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
+    IsaCoverage,
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    let r = match cli.command {
+        Command::Asm {
+            target,
+            wave,
+            input,
+            output,
+        } => cli::asm::run(&target, wave, &input, &output),
+        Command::Disasm {
+            target,
+            wave,
+            raw,
+            offsets,
+            hex,
+            file,
+        } => cli::disasm::run(
+            &target,
+            wave,
+            &file,
+            &cli::disasm::Opts { raw, offsets, hex },
+        )
+        .map(|s| print!("{s}")),
+        Command::IsaCoverage => {
+            print!("{}", cli::isa_coverage::report());
+            Ok(())
+        }
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gcnc: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }

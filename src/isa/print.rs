@@ -35,7 +35,7 @@ fn implicit_text(t: Target, r: Implicit) -> &'static str {
     }
 }
 
-fn imm_text(t: Target, kind: ImmKind, o: &Operand) -> Result<String> {
+fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<String> {
     let v = match *o {
         Operand::Imm(v) => v,
         Operand::Label(l) => return Ok(format!("L{l}")),
@@ -45,7 +45,9 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand) -> Result<String> {
     };
     Ok(match kind {
         ImmKind::Hex | ImmKind::Imm | ImmKind::Lit => format!("{v:#x}"),
-        ImmKind::Udec | ImmKind::Opt => v.to_string(),
+        // branch offsets print as unsigned decimal; other counts as decimal up to 64, else hex
+        ImmKind::Udec | ImmKind::Opt if branch || v <= 64 => v.to_string(),
+        ImmKind::Udec | ImmKind::Opt => format!("{v:#x}"),
         ImmKind::Sdec => (v as u16 as i16).to_string(),
         ImmKind::Waitcnt => simm16::print_waitcnt(t.gen, v),
         ImmKind::Delay => simm16::print_delay(v).ok_or_else(|| Error::bad("s_delay_alu value"))?,
@@ -59,7 +61,12 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand) -> Result<String> {
 
 fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -> Result<String> {
     if let Some(k) = od.imm {
-        return imm_text(t, k, o);
+        return imm_text(
+            t,
+            k,
+            o,
+            inst.op.props().contains(super::tables::Props::BRANCH),
+        );
     }
     let core = match *o {
         Operand::Reg(r) => RegDisplay { gen: t.gen, reg: r }.to_string(),

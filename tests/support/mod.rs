@@ -104,7 +104,9 @@ pub fn disassemble(
     for it in items {
         let b: Vec<String> = it.iter().map(|x| format!("{x:#04x}")).collect();
         input.push_str(&b.join(","));
-        input.push('\n');
+        // a v_nop after each item: taken as a literal by an instruction that wrongly
+        // expects one, so the marker itself is never swallowed
+        input.push_str(",0x00,0x00,0x00,0x7e\n");
         input.push_str(MARK);
         input.push('\n');
     }
@@ -128,7 +130,10 @@ pub fn disassemble(
     {
         if l == "v_mov_b32_e32 v255, v254" {
             let i = res.len();
-            let ok = cur.len() == 1 && !bad.contains(&(2 * i + 1));
+            let ok = !cur.is_empty()
+                && cur[0] != "v_nop"
+                && cur.len() <= 2
+                && !bad.contains(&(2 * i + 1));
             res.push(if ok { Some(cur[0].clone()) } else { None });
             cur.clear();
         } else {

@@ -1,0 +1,45 @@
+//! `gcnc isa-coverage`: per generation, how many encodings the tables hold and how many are
+//! verified against LLVM. "Verified" = checked by tests/isa_llvm.rs with no mismatch: all
+//! entries except those listed in isa_tables/llvm_mismatches.txt (that test fails when the
+//! list is not exactly the current set of mismatches) and those it cannot build instances
+//! for (hwreg/sendmsg/depctr/gpr_idx operands, counted separately).
+
+use gcnc::isa::{tables, Gen, ImmKind};
+
+const MISMATCHES: &str = include_str!("../../isa_tables/llvm_mismatches.txt");
+
+pub fn report() -> String {
+    let mut s = String::new();
+    for gen in Gen::ALL {
+        let encs = tables::encodings(gen);
+        let unbuildable = encs
+            .iter()
+            .filter(|d| {
+                d.operands.iter().any(|o| {
+                    matches!(
+                        o.imm,
+                        Some(ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx)
+                    )
+                })
+            })
+            .count();
+        let prefix = format!("{gen} ");
+        let mut bad: Vec<&str> = MISMATCHES
+            .lines()
+            .filter(|l| l.starts_with(&prefix))
+            .map(|l| l.split_once(' ').unwrap().1.split_once(' ').unwrap().1)
+            .collect();
+        bad.sort();
+        bad.dedup();
+        let names: std::collections::BTreeSet<_> = encs.iter().map(|d| d.opcode).collect();
+        s.push_str(&format!(
+            "{gen}: {} encodings ({} instructions) in tables, {} verified against llvm-mc-19, {} mismatching, {} not checked (symbolic hwreg/sendmsg/depctr/gpr_idx operands)\n",
+            encs.len(),
+            names.len(),
+            encs.len() - bad.len() - unbuildable,
+            bad.len(),
+            unbuildable
+        ));
+    }
+    s
+}
