@@ -189,7 +189,9 @@ fn try_form(
             }
             continue;
         }
-        let o = if let Some(k) = od.imm {
+        let o = if od.field == Field::Offset && text == "null" {
+            Operand::Imm(0)
+        } else if let Some(k) = od.imm {
             parse_imm(t, k, text)
                 .ok_or_else(|| (col, Error::bad(format!("bad immediate `{text}`"))))?
         } else {

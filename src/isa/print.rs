@@ -60,6 +60,10 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
 }
 
 fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -> Result<String> {
+    if od.field == Field::Offset && t.gen == Gen::Gfx11 && *o == Operand::Imm(0) {
+        // LLVM prints a zero GFX11 SMEM offset with a null soffset as `null`
+        return Ok("null".into());
+    }
     if let Some(k) = od.imm {
         return imm_text(
             t,
