@@ -22,17 +22,26 @@ pub fn instances(d: &EncDesc, t: Target) -> Vec<Inst> {
 }
 
 fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
+    use gcnc::isa::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_VGPR};
     let mut ops = Vec::new();
     let (mut s_next, mut v_next) = (8u16, 1u16);
     let vop3ish = matches!(d.format, Format::Vop3 | Format::Vop3p);
+    let lit_ok = !(vop3ish && t.gen == Gen::Gfx9);
     let mut used_const = false;
     for od in d.explicit() {
+        if od.field == Field::K {
+            ops.push(Operand::Literal(0x4248)); // fits the f16 forms too
+            continue;
+        }
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-                    return None
-                }
-                ImmKind::Waitcnt => Operand::Imm(if variant == 0 { 0 } else { 0x3f70 & 0x3fff }),
+                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
+                ImmKind::GprIdx => Operand::Imm(if variant == 1 { 9 } else { 3 }),
+                ImmKind::Waitcnt => Operand::Imm(if variant == 0 {
+                    0
+                } else {
+                    gcnc::isa::simm16::parse_waitcnt(t.gen, "vmcnt(1) lgkmcnt(2)").unwrap()
+                }),
                 ImmKind::Delay => Operand::Imm(if variant == 0 { 0x91 } else { 0x5 }),
                 ImmKind::Lit => Operand::Literal(0x12345678),
                 ImmKind::Imm if od.field == Field::Sdata => Operand::Imm(1),
@@ -44,39 +53,42 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             continue;
         }
         let n = od.dwords(t.wave);
+        if od.field == Field::K {
+            ops.push(Operand::Literal(0x4248));
+            continue;
+        }
         let is_src = matches!(
             od.field,
-            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1 | Field::K
+            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
         );
         let scalar_field = matches!(
             od.field,
             Field::Sdst | Field::Ssrc0 | Field::Ssrc1 | Field::Sdata | Field::Sbase
         );
-        if od.field == Field::K {
-            ops.push(Operand::Literal(0x4048f5c3));
-            continue;
-        }
-        // first source: constants in variants 1 (inline) and 2 (literal)
-        let first_src = is_src && !used_const && matches!(od.field, Field::Src0 | Field::Ssrc0);
-        if first_src && variant == 1 {
+        // one source per instance holds a constant: variant 1 inline, variant 2 literal
+        if is_src && !used_const && variant == 1 && od.allow & ALLOW_INLINE != 0 {
             used_const = true;
             ops.push(Operand::Inline(if od.ty == ValTy::I16 { 133 } else { 242 }));
             continue;
         }
-        let lit_ok = !(vop3ish && t.gen == Gen::Gfx9);
-        if first_src && variant == 2 && lit_ok {
+        if is_src && !used_const && variant == 2 && lit_ok && od.allow & ALLOW_LITERAL != 0 {
             used_const = true;
-            ops.push(Operand::Literal(
+            let v = if matches!(od.ty, ValTy::I16 | ValTy::F16) {
+                0x5678
+            } else {
                 0x12345678
-                    & if od.ty == ValTy::I16 || od.ty == ValTy::F16 {
-                        0x5678
-                    } else {
-                        !0
-                    },
-            ));
+            };
+            ops.push(Operand::Literal(v));
             continue;
         }
-        let sgpr = scalar_field || od.sgpr || od.size == 0 && is_src;
+        if od.allow & gcnc::isa::tables::NULL_ONLY != 0 {
+            ops.push(Operand::Reg(Reg::null()));
+            continue;
+        }
+        let sgpr = scalar_field
+            || od.sgpr
+            || (od.size == 0 && is_src)
+            || (is_src && od.allow & ALLOW_VGPR == 0);
         if sgpr {
             let align = if n >= 4 { 4 } else { n as u16 };
             s_next = s_next.div_ceil(align) * align;
@@ -87,6 +99,9 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             v_next += n as u16;
         }
     }
+    if (variant == 1 || variant == 2) && !used_const {
+        return None;
+    }
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     if variant == 3 {
         let m = &mut inst.mods;
@@ -96,12 +111,14 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             .count();
         match d.format {
             Format::Vop3 => {
-                if d.mods.contains(ModSet::ABS) {
-                    m.abs = 1;
-                }
-                if d.mods.contains(ModSet::NEG) && nsrc > 1 {
-                    m.neg = 2;
-                }
+                m.abs = d.abs_mask & d.abs_mask.wrapping_neg(); // lowest source with abs
+                let negs = d.neg_mask | d.sext_mask;
+                let other = negs & !m.abs;
+                m.neg = if other != 0 {
+                    other & other.wrapping_neg()
+                } else {
+                    negs & negs.wrapping_neg()
+                };
                 m.clamp = d.mods.contains(ModSet::CLAMP);
                 if d.mods.contains(ModSet::OMOD) {
                     m.omod = 1;
@@ -117,8 +134,13 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 }
                 m.clamp = d.mods.contains(ModSet::CLAMP);
             }
-            Format::Smem => m.glc = true,
+            Format::Smem if d.mods.contains(ModSet::GLC) => m.glc = true,
             _ => return None,
+        }
+        if *m == Mods::default()
+            || (d.format == Format::Vop3p && *m == Inst::new(d.opcode, d.format, &[]).mods)
+        {
+            return None;
         }
     }
     Some(inst)

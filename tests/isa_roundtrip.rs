@@ -23,9 +23,8 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     for od in d.explicit() {
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-                    return None
-                }
+                ImmKind::GprIdx => Operand::Imm(r.below(16) as u32),
+                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
                 ImmKind::Waitcnt => Operand::Imm(gcnc::isa::simm16::parse_waitcnt(
                     t.gen,
                     &format!("vmcnt({}) lgkmcnt({})", r.below(16), r.below(16)),
@@ -54,6 +53,10 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         if od.field == Field::K {
             let v = *lit.get_or_insert(r.next() as u32 | 0x100000);
             ops.push(Operand::Literal(v));
+            continue;
+        }
+        if od.allow & gcnc::isa::tables::NULL_ONLY != 0 {
+            ops.push(Operand::Reg(Reg::null()));
             continue;
         }
         let choice = if src { r.below(4) } else { 0 };

@@ -106,7 +106,10 @@ fn strip_src_mods(s: &str) -> Src<'_> {
     let mut t = s;
     let mut neg = false;
     let mut abs = false;
-    if let Some(r) = t.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
+    if let Some(r) = t.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
+        neg = true;
+        t = r;
+    } else if let Some(r) = t.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
         neg = true;
         t = r;
     } else if t.starts_with("-|") || t.starts_with("-abs(") {
@@ -146,9 +149,8 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::Waitcnt => simm16::parse_waitcnt(t.gen, s)?,
         ImmKind::Delay => simm16::parse_delay(s)?,
         ImmKind::Lit => return simm16::parse_num(s).map(Operand::Literal),
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-            simm16::parse_num(s)?
-        }
+        ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
+        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => simm16::parse_num(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {

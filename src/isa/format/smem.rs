@@ -49,12 +49,13 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     let l = layout(gen);
     let mut w0 = l.prefix | (d.op as u32) << 18;
     let null = crate::isa::reg::encode_code(gen, PhysReg::NULL);
-    let mut w1 = if gen == Gen::Gfx9 {
+    let has_offset = d.slot(Field::Offset).is_some();
+    let mut w1 = if gen == Gen::Gfx9 || !has_offset {
         0
     } else {
         (null as u32) << 25
     };
-    if gen == Gen::Gfx9 {
+    if gen == Gen::Gfx9 && has_offset {
         w0 |= 1 << 17;
     }
     for (od, o) in d.explicit().zip(&inst.operands) {
@@ -101,7 +102,8 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
     let w1 = word(w, 1)?;
     let d = lookup(cx, Format::Smem, (w0 >> 18) & 0xff)?;
-    if gen == Gen::Gfx9 && (w0 >> 17) & 1 == 0 {
+    let has_offset = d.slot(Field::Offset).is_some();
+    if gen == Gen::Gfx9 && has_offset && (w0 >> 17) & 1 == 0 {
         return Err(Error::invalid(
             "GFX9 SMEM with an SGPR offset is not supported",
         ));
@@ -109,7 +111,7 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     if gen == Gen::Gfx9 && (w0 >> 14) & 1 == 1 {
         return Err(Error::invalid("GFX9 SMEM soe form is not supported"));
     }
-    if gen != Gen::Gfx9 {
+    if gen != Gen::Gfx9 && has_offset {
         let null = crate::isa::reg::encode_code(gen, PhysReg::NULL) as u32;
         if w1 >> 25 != null {
             return Err(Error::invalid("SMEM with an SGPR offset is not supported"));
