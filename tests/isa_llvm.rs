@@ -46,7 +46,12 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 ImmKind::Lit => Operand::Literal(0x12345678),
                 ImmKind::Imm if od.field == Field::Sdata => Operand::Imm(1),
                 ImmKind::Imm if od.field == Field::Ssrc1 => Operand::Imm(3),
-                ImmKind::Imm => Operand::Imm(0x40),
+                // SMEM offset: immediate, SGPR (variant 1), SGPR + offset: (2), negative (3)
+                ImmKind::Imm => match variant {
+                    1 | 2 => Operand::Reg(Reg::s(5, 1)),
+                    3 if !d.mnemonic.starts_with("s_buffer_") => Operand::Imm(0x1fffc0),
+                    _ => Operand::Imm(0x40),
+                },
                 ImmKind::Opt => Operand::Imm(if variant == 1 { 3 } else { 0 }),
                 _ => Operand::Imm(if variant == 1 { 0x1234 } else { 5 }),
             });
@@ -99,10 +104,14 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             v_next += n as u16;
         }
     }
-    if (variant == 1 || variant == 2) && !used_const {
+    let smem_offset = d.format == Format::Smem && d.slot(Field::Offset).is_some();
+    if (variant == 1 || variant == 2) && !used_const && !smem_offset {
         return None;
     }
     let mut inst = Inst::new(d.opcode, d.format, &ops);
+    if smem_offset && variant == 2 {
+        inst.mods.offset = 0x40;
+    }
     if variant == 3 {
         let m = &mut inst.mods;
         let nsrc = d

@@ -29,6 +29,9 @@ pub struct Mods {
     pub clamp: bool,
     /// 0 none, 1 mul:2, 2 mul:4, 3 div:2.
     pub omod: u8,
+    /// Memory instructions: an immediate byte offset printed as `offset:` (SMEM: the one
+    /// that accompanies an SGPR offset operand).
+    pub offset: u32,
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
@@ -95,6 +98,9 @@ impl Inst {
                     (tables::ImmKind::Lit, Operand::Literal(_) | Operand::Symbol(_)) => true,
                     (tables::ImmKind::Lit, _) => false,
                     (_, Operand::Imm(_)) => true,
+                    (tables::ImmKind::Imm, Operand::Reg(r)) if od.field == Field::Offset => {
+                        !r.base.is_vgpr() && r.base.0 < 128
+                    }
                     (tables::ImmKind::Udec | tables::ImmKind::Sdec, Operand::Label(_)) => true,
                     _ => false,
                 };
@@ -164,6 +170,25 @@ impl Inst {
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
             "op_sel_hi",
         )?;
+        need(m.offset == 0 || d.format == Format::Smem, "offset:")?;
+        if m.offset != 0
+            && !matches!(
+                d.slot(Field::Offset).map(|i| &self.operands[i]),
+                Some(Operand::Reg(_))
+            )
+        {
+            return Err(Error::bad("offset: needs an SGPR offset operand"));
+        }
+        if d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
+            // buffer offsets are unsigned 20-bit (the assembler rejects negative ones)
+            let imm = d.slot(Field::Offset).and_then(|i| match self.operands[i] {
+                Operand::Imm(v) => Some(v),
+                _ => None,
+            });
+            if imm.unwrap_or(0) >= 1 << 20 || m.offset >= 1 << 20 {
+                return Err(Error::range("s_buffer_* offsets are unsigned 20-bit"));
+            }
+        }
         need(!m.glc || d.mods.contains(ModSet::GLC), "glc")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
         self.check_sources(d, t)?;

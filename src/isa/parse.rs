@@ -75,6 +75,7 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 
 fn is_modifier(w: &str) -> bool {
     matches!(w, "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2")
+        || w.starts_with("offset:")
         || ["op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:"]
             .iter()
             .any(|p| w.starts_with(p))
@@ -193,6 +194,12 @@ fn try_form(
         }
         let o = if od.field == Field::Offset && text == "null" {
             Operand::Imm(0)
+        } else if let (Field::Offset, Some(r)) = (od.field, parse_reg(t.gen, text)) {
+            Operand::Reg(r)
+        } else if od.field == Field::Offset {
+            let v = simm16::parse_num(text)
+                .ok_or_else(|| (col, Error::bad(format!("bad offset `{text}`"))))?;
+            Operand::Imm(v & 0x1fffff)
         } else if let Some(k) = od.imm {
             parse_imm(t, k, text)
                 .ok_or_else(|| (col, Error::bad(format!("bad immediate `{text}`"))))?
@@ -219,6 +226,9 @@ fn try_form(
         match *m {
             "clamp" => mm.clamp = true,
             "glc" => mm.glc = true,
+            _ if m.starts_with("offset:") => {
+                mm.offset = simm16::parse_num(&m["offset:".len()..]).ok_or_else(bad)? & 0x1fffff;
+            }
             "dlc" => mm.dlc = true,
             "mul:2" => mm.omod = 1,
             "mul:4" => mm.omod = 2,

@@ -65,6 +65,16 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         // LLVM prints a zero GFX11 SMEM offset with a null soffset as `null`
         return Ok("null".into());
     }
+    if let (Field::Offset, Operand::Imm(v)) = (od.field, o) {
+        return Ok(signed21(*v));
+    }
+    if let (Field::Offset, Operand::Reg(r)) = (od.field, o) {
+        return Ok(RegDisplay {
+            gen: t.gen,
+            reg: *r,
+        }
+        .to_string());
+    }
     if let (Some(ImmKind::Imm), Field::Sdata, Operand::Imm(v)) = (od.imm, od.field, o) {
         return Ok(v.to_string());
     }
@@ -104,6 +114,15 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
     })
 }
 
+/// A 21-bit signed byte offset as LLVM prints it (`0x40`, `-0x40`).
+fn signed21(v: u32) -> String {
+    if v & (1 << 20) != 0 {
+        format!("-{:#x}", (1u32 << 21) - v)
+    } else {
+        format!("{v:#x}")
+    }
+}
+
 fn bits(mask: u8, n: usize) -> String {
     let v: Vec<String> = (0..n).map(|i| ((mask >> i) & 1).to_string()).collect();
     format!("[{}]", v.join(","))
@@ -138,6 +157,9 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
     let m = &inst.mods;
     match d.format {
         Format::Smem => {
+            if m.offset != 0 {
+                write!(s, " offset:{}", signed21(m.offset)).unwrap();
+            }
             if m.glc {
                 s.push_str(" glc");
             }
