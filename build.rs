@@ -510,6 +510,47 @@ fn main() {
         )
         .unwrap();
     }
+    // hwreg / sendmsg names per generation
+    for gen in GENS {
+        let file = format!("isa_tables/{gen}_symbols.txt");
+        println!("cargo:rerun-if-changed={file}");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let (mut hw, mut msg) = (Vec::new(), Vec::new());
+        for (i, l) in text.lines().enumerate() {
+            if l.starts_with('#') || l.trim().is_empty() {
+                continue;
+            }
+            let mut it = l.splitn(3, ' ');
+            let kind = it.next().unwrap();
+            let v: u16 = it
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| fail(&file, i + 1, "bad value"));
+            let name = it
+                .next()
+                .unwrap_or_else(|| fail(&file, i + 1, "missing name"));
+            match kind {
+                "hwreg" => hw.push((v, name.to_string())),
+                "sendmsg" => msg.push((v, name.to_string())),
+                _ => fail(&file, i + 1, "unknown symbol kind"),
+            }
+        }
+        hw.sort();
+        msg.sort();
+        let g = gen.to_uppercase();
+        writeln!(
+            o,
+            "pub static HWREG_{g}: [(u16, &str); {}] = {hw:?};",
+            hw.len()
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub static SENDMSG_{g}: [(u16, &str); {}] = {msg:?};",
+            msg.len()
+        )
+        .unwrap();
+    }
     let out = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out).join("isa_tables.rs"), o).unwrap();
 }

@@ -24,7 +24,9 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         if let Some(k) = od.imm {
             ops.push(match k {
                 ImmKind::GprIdx => Operand::Imm(r.below(16) as u32),
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
+                ImmKind::Hwreg => Operand::Imm(r.below(0x10000) as u32),
+                ImmKind::Sendmsg => Operand::Imm(r.below(1024) as u32),
+                ImmKind::Depctr => return None,
                 ImmKind::Waitcnt => Operand::Imm(gcnc::isa::simm16::parse_waitcnt(
                     t.gen,
                     &format!("vmcnt({}) lgkmcnt({})", r.below(16), r.below(16)),

@@ -151,7 +151,9 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::Delay => simm16::parse_delay(s)?,
         ImmKind::Lit => return simm16::parse_num(s).map(Operand::Literal),
         ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => simm16::parse_num(s)?,
+        ImmKind::Hwreg => simm16::parse_hwreg(t.gen, s)?,
+        ImmKind::Sendmsg => simm16::parse_sendmsg(t.gen, s)?,
+        ImmKind::Depctr => simm16::parse_num(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {

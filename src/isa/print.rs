@@ -50,9 +50,11 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
         ImmKind::Udec | ImmKind::Opt => format!("{v:#x}"),
         ImmKind::Sdec => (v as u16 as i16).to_string(),
         ImmKind::Waitcnt => simm16::print_waitcnt(t.gen, v),
-        ImmKind::Delay => simm16::print_delay(v).ok_or_else(|| Error::bad("s_delay_alu value"))?,
+        ImmKind::Delay => simm16::print_delay(v),
         ImmKind::GprIdx => simm16::print_gpr_idx(v).unwrap_or_else(|| format!("{v:#x}")),
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => {
+        ImmKind::Hwreg => simm16::print_hwreg(t.gen, v),
+        ImmKind::Sendmsg => simm16::print_sendmsg(t.gen, v),
+        ImmKind::Depctr => {
             return Err(Error::bad(format!(
                 "printing {kind:?} operands is not implemented"
             )))

@@ -319,3 +319,21 @@ pub fn forms(gen: Gen, opcode: Opcode) -> impl Iterator<Item = &'static EncDesc>
 pub fn form(gen: Gen, opcode: Opcode, format: Format) -> Option<&'static EncDesc> {
     forms(gen, opcode).find(|d| d.format == format)
 }
+
+/// Hardware register names for `hwreg(...)`, sorted by id.
+pub fn hwreg_names(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &HWREG_GFX9,
+        Gen::Gfx10 => &HWREG_GFX10,
+        Gen::Gfx11 => &HWREG_GFX11,
+    }
+}
+
+/// `s_sendmsg` immediates LLVM prints symbolically, sorted by value.
+pub fn sendmsg_texts(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &SENDMSG_GFX9,
+        Gen::Gfx10 => &SENDMSG_GFX10,
+        Gen::Gfx11 => &SENDMSG_GFX11,
+    }
+}
