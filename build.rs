@@ -129,7 +129,7 @@ fn read_gen(dir: &Path, gen: &str) -> Vec<Row> {
         for m in &mods {
             let key = m.split('=').next().unwrap();
             if ![
-                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix",
+                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix", "hi0",
             ]
             .contains(&key)
             {
@@ -245,6 +245,9 @@ fn operand_desc(tok: &str) -> Option<String> {
         n => n.parse().ok().filter(|&n: &u8| (1..=16).contains(&n))?,
     };
     let ty = match ty {
+        // a 64-bit operand the constant probe could not type (scalar sources) prints its
+        // constants as 64-bit values
+        "" if size == 2 && size64 == 2 => "B64",
         "" => "B32",
         "f16" => "F16",
         "i16" => "I16",
@@ -363,6 +366,18 @@ fn main() {
     }
     o.push_str("];\n\n");
 
+    // opcodes whose op_sel_hi defaults to 0 (v_*_mix_*), from the hi0 table flag
+    let mix: BTreeSet<&str> = per_gen
+        .iter()
+        .flatten()
+        .filter(|r| r.mods.iter().any(|m| m == "hi0"))
+        .map(|r| r.base.as_str())
+        .collect();
+    o.push_str("pub static MIX: [bool; OPCODE_COUNT] = [\n");
+    for n in &names {
+        writeln!(o, "    {},", mix.contains(n.as_str())).unwrap();
+    }
+    o.push_str("];\n\n");
     // properties
     o.push_str("pub static PROPS: [Props; OPCODE_COUNT] = [\n");
     for n in &names {
@@ -441,6 +456,7 @@ fn main() {
                         match *m {
                             "abs" => "ABS",
                             "glc" => "GLC",
+                            "hi0" => "MIX",
                             "dlc" => "DLC",
                             "neg" => "NEG",
                             "neghi" => "NEG_HI",

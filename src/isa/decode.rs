@@ -47,8 +47,12 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         needed: 4,
         available: 0,
     }))?;
-    let cx = Dec { t };
-    match classify(t.gen, w0) {
+    let format = classify(t.gen, w0);
+    let cx = Dec {
+        t,
+        valu: format.is_some_and(Format::is_valu),
+    };
+    match format {
         Some(Format::Sop1) => format::sop1::decode(&cx, w),
         Some(Format::Sop2) => format::sop2::decode(&cx, w),
         Some(Format::Sopc) => format::sopc::decode(&cx, w),

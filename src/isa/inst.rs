@@ -105,7 +105,7 @@ impl Inst {
     /// An instruction with default modifiers (VOP3P op_sel_hi all ones, as LLVM's default).
     pub fn new(op: Opcode, format: Format, operands: &[Operand]) -> Inst {
         let mut mods = Mods::default();
-        if format == Format::Vop3p {
+        if format == Format::Vop3p && !op.is_mix() {
             mods.op_sel_hi = 7;
         }
         Inst {
@@ -140,15 +140,26 @@ impl Inst {
 
     /// Checks the invariants against the table for `t`.
     pub fn verify(&self, t: Target) -> Result<&'static EncDesc> {
+        self.check(t, true)
+    }
+
+    /// The structural checks only: what must hold for the instruction to have a text at
+    /// all. LLVM's disassembler prints encodings its assembler would refuse (constant-bus
+    /// violations, 32-bit K for f16, negative s_buffer offsets ...); so does `print`.
+    pub fn check_printable(&self, t: Target) -> Result<&'static EncDesc> {
+        self.check(t, false)
+    }
+
+    fn check(&self, t: Target, strict: bool) -> Result<&'static EncDesc> {
         if self.format == Format::VopdX {
             if let Some(y) = self.op_y {
-                return self.verify_vopd(t, y);
+                return self.verify_vopd(t, y, strict);
             }
         }
         if self.op_y.is_some() {
             return Err(Error::bad("only a VOPD X half carries a Y instruction"));
         }
-        self.verify_single(t)
+        self.verify_single(t, strict)
     }
 
     /// The X and Y halves of a VOPD instruction as separate (unencodable) instructions.
@@ -165,7 +176,7 @@ impl Inst {
 
     /// VOPD pairing rules: each half valid, destinations of opposite parity, sources of
     /// the two halves in different VGPR banks (index mod 4), one literal value, wave32.
-    fn verify_vopd(&self, t: Target, _y: Opcode) -> Result<&'static EncDesc> {
+    fn verify_vopd(&self, t: Target, _y: Opcode, strict: bool) -> Result<&'static EncDesc> {
         if self.mods != Mods::default() {
             return Err(Error::bad("VOPD takes no modifiers"));
         }
@@ -173,8 +184,11 @@ impl Inst {
             return Err(Error::bad("VOPD needs wave32"));
         }
         let (x, y) = self.vopd_halves(t.gen)?;
-        let dx = x.verify_single(t)?;
-        let dy = y.verify_single(t)?;
+        let dx = x.verify_single(t, strict)?;
+        let dy = y.verify_single(t, strict)?;
+        if !strict {
+            return Ok(dx);
+        }
         let get = |i: &Inst, d: &EncDesc, f: Field| i.get(d, f).copied();
         if let (Some(Operand::Reg(a)), Some(Operand::Reg(b))) =
             (get(&x, dx, Field::Vdst), get(&y, dy, Field::Vdst))
@@ -240,7 +254,7 @@ impl Inst {
         Ok(dx)
     }
 
-    fn verify_single(&self, t: Target) -> Result<&'static EncDesc> {
+    fn verify_single(&self, t: Target, strict: bool) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
         let n = d.n_explicit();
         if self.operands.len() != n {
@@ -268,7 +282,7 @@ impl Inst {
                 if let (Field::K, Operand::Literal(v), super::tables::ValTy::F16) =
                     (od.field, o, od.ty)
                 {
-                    if *v > 0xffff {
+                    if *v > 0xffff && strict {
                         return Err(Error::range(format!("16-bit K constant {v:#x}")));
                     }
                 }
@@ -356,15 +370,21 @@ impl Inst {
                 (m.neg | m.neg_hi | m.op_sel) & !srcs == 0,
                 "modifiers on absent sources",
             )?;
-            need(
-                m.op_sel_hi & !srcs & 7 == !srcs & 7,
-                "op_sel_hi cleared on absent sources",
-            )?;
+            if !self.op.is_mix() {
+                need(
+                    m.op_sel_hi & !srcs & 7 == !srcs & 7,
+                    "op_sel_hi cleared on absent sources",
+                )?;
+            }
         }
         if d.format.is_vop3() {
             need(m.op_sel & !srcs & 7 == 0, "op_sel on absent sources")?;
         }
-        let hi_default = if d.format == Format::Vop3p { 7 } else { 0 };
+        let hi_default = if d.format == Format::Vop3p && !self.op.is_mix() {
+            7
+        } else {
+            0
+        };
         need(
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
             "op_sel_hi",
@@ -378,7 +398,7 @@ impl Inst {
         {
             return Err(Error::bad("offset: needs an SGPR offset operand"));
         }
-        if d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
+        if strict && d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
             // buffer offsets are unsigned 20-bit (the assembler rejects negative ones)
             let imm = d.slot(Field::Offset).and_then(|i| match self.operands[i] {
                 Operand::Imm(v) => Some(v),
@@ -418,14 +438,14 @@ impl Inst {
         need(m.dpp.sel8 < 1 << 24, "DPP8 selects")?;
         need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
-        self.check_sources(d, t)?;
+        self.check_sources(d, t, strict)?;
         Ok(d)
     }
 
     /// Operand kinds per source (from the table) and the VALU constant-bus limit: at most
     /// one scalar value (distinct SGPR, literal, implicit VCC read) on GFX9, two on GFX10+
     /// (one for the 64-bit shifts).
-    fn check_sources(&self, d: &EncDesc, t: Target) -> Result<()> {
+    fn check_sources(&self, d: &EncDesc, t: Target, strict: bool) -> Result<()> {
         use super::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_SGPR, ALLOW_VGPR};
         let valu = d.format.is_valu();
         let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
@@ -443,7 +463,8 @@ impl Inst {
                 continue;
             }
             let o = ops.next().expect("operand count checked");
-            if od.allow & super::tables::NULL_ONLY != 0
+            if strict
+                && od.allow & super::tables::NULL_ONLY != 0
                 && *o != Operand::Reg(super::reg::Reg::null())
             {
                 return Err(Error::bad(format!(
@@ -469,7 +490,11 @@ impl Inst {
                 }
                 Operand::Inline(_) => ALLOW_INLINE,
                 Operand::Literal(v)
-                    if matches!(od.ty, super::tables::ValTy::F16 | super::tables::ValTy::I16)
+                    if strict
+                        && matches!(
+                            od.ty,
+                            super::tables::ValTy::F16 | super::tables::ValTy::I16
+                        )
                         && *v > 0xffff =>
                 {
                     return Err(Error::range(format!("literal {v:#x} for a 16-bit operand")));
@@ -483,7 +508,11 @@ impl Inst {
                     ALLOW_LITERAL
                 }
             };
-            if kind == ALLOW_LITERAL && od.ty == super::tables::ValTy::B64 && d.format.is_vop3() {
+            if strict
+                && kind == ALLOW_LITERAL
+                && od.ty == super::tables::ValTy::B64
+                && d.format.is_vop3()
+            {
                 let bit = match od.field {
                     Field::Src0 => 1,
                     Field::Src1 => 2,
@@ -509,7 +538,7 @@ impl Inst {
         {
             return Err(Error::bad(format!("{} cannot take a literal", d.mnemonic)));
         }
-        if valu {
+        if valu && strict {
             let shift64 = matches!(
                 self.op.name(),
                 "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"

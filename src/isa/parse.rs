@@ -289,6 +289,7 @@ fn try_form(
                         mm.op_sel = (b & ((1 << nsrc) - 1)) | dst << 3;
                     }
                     ("op_sel", Format::Vop3p) => mm.op_sel = b,
+                    ("op_sel_hi", Format::Vop3p) if d.opcode.is_mix() => mm.op_sel_hi = b,
                     ("op_sel_hi", Format::Vop3p) => mm.op_sel_hi = b | (!0u8 << nsrc) & 7,
                     ("neg_lo", Format::Vop3p) => mm.neg = b,
                     ("neg_hi", Format::Vop3p) => mm.neg_hi = b,
@@ -300,7 +301,10 @@ fn try_form(
             }
         }
     }
-    if d.format == Format::Vop3p && !mods_in.iter().any(|m| m.starts_with("op_sel_hi:")) {
+    if d.format == Format::Vop3p
+        && !d.opcode.is_mix()
+        && !mods_in.iter().any(|m| m.starts_with("op_sel_hi:"))
+    {
         inst.mods.op_sel_hi = 7;
     }
     // the encoder is the final judge (VGPR-only fields, literal rules, ranges)
@@ -335,14 +339,17 @@ fn parse_value(
             _ => None,
         }
     } else {
-        src_i.filter(|_| f.is_vop3())
+        src_i.filter(|_| f.is_vop3() || (f == Format::Vop3p && d.opcode.is_mix()))
     };
+    let mix = f == Format::Vop3p && d.opcode.is_mix();
     if s.neg || s.abs || s.sext {
         let i = src_i.ok_or_else(|| Error::bad("modifier not allowed here"))?;
         if s.neg {
             inst.mods.neg |= 1 << i;
         }
-        if s.abs {
+        if s.abs && mix {
+            inst.mods.neg_hi |= 1 << i;
+        } else if s.abs {
             inst.mods.abs |= 1 << i;
         }
         if s.sext && f.is_sdwa() {

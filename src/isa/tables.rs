@@ -254,7 +254,7 @@ impl OpDesc {
 bitflags! {
     /// Modifiers an encoding accepts (found by probing LLVM).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct ModSet: u8 {
+    pub struct ModSet: u16 {
         const ABS = 1;
         const NEG = 2;
         const NEG_HI = 4;
@@ -264,6 +264,8 @@ bitflags! {
         /// SMEM cache bits.
         const GLC = 64;
         const DLC = 128;
+        /// v_mad_mix/v_fma_mix: op_sel_hi defaults to 0, neg_lo/neg_hi print as -x / |x|.
+        const MIX = 256;
     }
 }
 
@@ -346,6 +348,10 @@ impl Opcode {
     /// Look an instruction up by mnemonic (without encoding suffix).
     pub fn from_name(name: &str) -> Option<Opcode> {
         OPCODE_NAMES.binary_search(&name).ok().map(|i| OPCODES[i])
+    }
+    /// v_mad_mix/v_fma_mix (op_sel_hi defaults to 0; neg_lo/neg_hi are -x / |x|).
+    pub fn is_mix(self) -> bool {
+        MIX[self as usize]
     }
     /// Properties from `isa_tables/properties.txt`.
     pub fn props(self) -> Props {
