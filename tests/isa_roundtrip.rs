@@ -155,6 +155,22 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     } else if d.mods.contains(ModSet::NEG) {
         m.neg = r.below(8) as u8;
     }
+    if f == Format::Vop3p {
+        let srcs = d.explicit().fold(0u8, |a, o| match o.field {
+            Field::Src0 => a | 1,
+            Field::Src1 => a | 2,
+            Field::Src2 => a | 4,
+            _ => a,
+        });
+        m.neg &= srcs;
+        if d.mods.contains(ModSet::NEG_HI) {
+            m.neg_hi = r.below(8) as u8 & srcs;
+        }
+        if d.mods.contains(ModSet::OP_SEL) {
+            m.op_sel = r.below(8) as u8 & srcs;
+            m.op_sel_hi = (r.below(8) as u8 & srcs) | if d.opcode.is_mix() { 0 } else { !srcs & 7 };
+        }
+    }
     if f.is_sdwa() {
         m.sdwa.sext = r.below(4) as u8 & d.sext_mask & !m.neg;
         m.sdwa.src0_sel = r.below(7) as u8;
