@@ -18,4 +18,5 @@
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
 pub mod binary;
 pub mod ir;
+pub mod isa;
 pub mod passes;

@@ -19,19 +19,72 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Assemble LLVM-syntax assembly (one instruction per line) to raw machine code.
+    Asm {
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        input: String,
+        #[arg(short = 'o')]
+        output: String,
+    },
+    /// Disassemble raw machine code or an ELF's .text, printing llvm-mc's text.
+    Disasm {
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        /// Treat the file as raw bytes even if it starts with the ELF magic.
+        #[arg(long)]
+        raw: bool,
+        /// Add the byte offset of each instruction as a comment.
+        #[arg(long)]
+        offsets: bool,
+        /// Add the instruction dwords as a comment.
+        #[arg(long)]
+        hex: bool,
+        file: String,
+    },
+    /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
+    IsaCoverage,
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match &cli.command {
-        Command::Ir(a) => cli::ir::run(a),
+    let r = match cli.command {
+        Command::Asm {
+            target,
+            wave,
+            input,
+            output,
+        } => cli::asm::run(&target, wave, &input, &output),
+        Command::Disasm {
+            target,
+            wave,
+            raw,
+            offsets,
+            hex,
+            file,
+        } => cli::disasm::run(
+            &target,
+            wave,
+            &file,
+            &cli::disasm::Opts { raw, offsets, hex },
+        )
+        .map(|s| print!("{s}")),
+        Command::Ir(a) => cli::ir::run(&a),
+        Command::IsaCoverage => {
+            print!("{}", cli::isa_coverage::report());
+            Ok(())
+        }
     };
-    match result {
+    match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", e);
+            eprintln!("gcnc: {e}");
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,395 @@
+//! The structured 16-bit immediates of SOPP/SOPK: `s_waitcnt` counters and `s_delay_alu`
+//! fields, printed and parsed in LLVM's syntax. Per-generation counter layouts live here.
+//! `hwreg(...)` and `sendmsg(...)` use the names the sweep recorded in
+//! `isa_tables/<gen>_symbols.txt`; s_waitcnt_depctr's fields are below.
+
+use super::target::Gen;
+
+struct Cnt {
+    name: &'static str,
+    /// (shift, width) pieces, low bits first.
+    parts: &'static [(u32, u32)],
+}
+
+fn counters(gen: Gen) -> &'static [Cnt] {
+    match gen {
+        Gen::Gfx9 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(0, 4), (14, 2)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(4, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(8, 4)],
+            },
+        ],
+        Gen::Gfx10 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(0, 4), (14, 2)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(4, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(8, 6)],
+            },
+        ],
+        Gen::Gfx11 => &[
+            Cnt {
+                name: "vmcnt",
+                parts: &[(10, 6)],
+            },
+            Cnt {
+                name: "expcnt",
+                parts: &[(0, 3)],
+            },
+            Cnt {
+                name: "lgkmcnt",
+                parts: &[(4, 6)],
+            },
+        ],
+    }
+}
+
+fn get(c: &Cnt, v: u32) -> (u32, u32) {
+    let (mut x, mut max, mut at) = (0, 0, 0);
+    for &(s, w) in c.parts {
+        x |= ((v >> s) & ((1 << w) - 1)) << at;
+        max |= ((1 << w) - 1) << at;
+        at += w;
+    }
+    (x, max)
+}
+
+fn set(c: &Cnt, v: u32, x: u32) -> u32 {
+    let mut v = v;
+    let mut at = 0;
+    for &(s, w) in c.parts {
+        let m = (1 << w) - 1;
+        v = (v & !(m << s)) | (((x >> at) & m) << s);
+        at += w;
+    }
+    v
+}
+
+/// `vmcnt(0) expcnt(0) lgkmcnt(0)`: counters not at their maximum, or all when all are.
+pub fn print_waitcnt(gen: Gen, v: u32) -> String {
+    let cs = counters(gen);
+    let all_max = cs.iter().all(|c| {
+        let (x, m) = get(c, v);
+        x == m
+    });
+    let mut out = Vec::new();
+    for c in cs {
+        let (x, m) = get(c, v);
+        if x != m || all_max {
+            out.push(format!("{}({})", c.name, x));
+        }
+    }
+    out.join(" ")
+}
+
+/// Parses `vmcnt(N) expcnt(N) lgkmcnt(N)` (any subset, separated by spaces, `&` or `,`) or
+/// a plain number.
+pub fn parse_waitcnt(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let cs = counters(gen);
+    let mut v = cs
+        .iter()
+        .fold(0xffff_u32, |v, c| set(c, v, get(c, 0xffff).1));
+    // bits outside the counters are zero in LLVM's default
+    let mask = cs.iter().fold(0u32, |m, c| set(c, m, get(c, 0xffff).1));
+    v &= mask;
+    for part in s
+        .split(|c: char| c == ' ' || c == '&' || c == ',')
+        .filter(|p| !p.is_empty())
+    {
+        let (name, rest) = part.split_once('(')?;
+        let n = parse_num(rest.strip_suffix(')')?)?;
+        let c = cs.iter().find(|c| c.name == name)?;
+        if n > get(c, 0xffff).1 {
+            return None;
+        }
+        v = set(c, v, n);
+    }
+    Some(v)
+}
+
+const INSTID: [&str; 12] = [
+    "NO_DEP",
+    "VALU_DEP_1",
+    "VALU_DEP_2",
+    "VALU_DEP_3",
+    "VALU_DEP_4",
+    "TRANS32_DEP_1",
+    "TRANS32_DEP_2",
+    "TRANS32_DEP_3",
+    "FMA_ACCUM_CYCLE_1",
+    "SALU_CYCLE_1",
+    "SALU_CYCLE_2",
+    "SALU_CYCLE_3",
+];
+const INSTSKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
+
+/// `instid0(..) | instskip(..) | instid1(..)`: zero fields omitted, bits above 10 ignored,
+/// out-of-range fields printed with LLVM's `/* invalid ... value */` marker.
+pub fn print_delay(v: u32) -> String {
+    let (id0, skip, id1) = (
+        (v & 0xf) as usize,
+        ((v >> 4) & 7) as usize,
+        ((v >> 7) & 0xf) as usize,
+    );
+    let id = |i: usize| {
+        INSTID
+            .get(i)
+            .copied()
+            .unwrap_or("/* invalid instid value */")
+    };
+    let mut parts = Vec::new();
+    if id0 != 0 {
+        parts.push(format!("instid0({})", id(id0)));
+    }
+    if skip != 0 {
+        parts.push(format!(
+            "instskip({})",
+            INSTSKIP
+                .get(skip)
+                .copied()
+                .unwrap_or("/* invalid instskip value */")
+        ));
+    }
+    if id1 != 0 {
+        parts.push(format!("instid1({})", id(id1)));
+    }
+    if parts.is_empty() {
+        "0".into()
+    } else {
+        parts.join(" | ")
+    }
+}
+
+pub fn parse_delay(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let mut v = 0;
+    for part in s.split('|').map(str::trim) {
+        let (name, rest) = part.split_once('(')?;
+        let arg = rest.strip_suffix(')')?;
+        match name {
+            "instid0" => v |= INSTID.iter().position(|&n| n == arg)? as u32,
+            "instskip" => v |= (INSTSKIP.iter().position(|&n| n == arg)? as u32) << 4,
+            "instid1" => v |= (INSTID.iter().position(|&n| n == arg)? as u32) << 7,
+            _ => return None,
+        }
+    }
+    Some(v)
+}
+
+/// Decimal or 0x-hex, optionally negative (two's complement in 32 bits).
+pub fn parse_num(s: &str) -> Option<u32> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x") {
+        u32::from_str_radix(h, 16).ok()?
+    } else if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) {
+        s.parse().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+const GPR_IDX: [&str; 4] = ["SRC0", "SRC1", "SRC2", "DST"];
+
+/// `gpr_idx(SRC0,DST)` for the 4-bit VGPR-indexing mode mask; None above 15 (LLVM prints hex).
+pub fn print_gpr_idx(v: u32) -> Option<String> {
+    if v > 15 {
+        return None;
+    }
+    let names: Vec<&str> = (0..4)
+        .filter(|i| v >> i & 1 == 1)
+        .map(|i| GPR_IDX[i])
+        .collect();
+    Some(format!("gpr_idx({})", names.join(",")))
+}
+
+pub fn parse_gpr_idx(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let inner = s.strip_prefix("gpr_idx(")?.strip_suffix(')')?;
+    let mut v = 0;
+    for n in inner.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        v |= 1 << GPR_IDX.iter().position(|&g| g == n)?;
+    }
+    Some(v)
+}
+
+/// `hwreg(HW_REG_MODE)` / `hwreg(HW_REG_MODE, 1, 4)` / `hwreg(63, 0, 1)`: id [5:0],
+/// offset [10:6], size-1 [15:11].
+pub fn print_hwreg(gen: Gen, v: u32) -> String {
+    let (id, off, size) = (v & 63, (v >> 6) & 31, ((v >> 11) & 31) + 1);
+    let names = super::tables::hwreg_names(gen);
+    let name = match names.binary_search_by_key(&(id as u16), |e| e.0) {
+        Ok(i) => names[i].1.to_string(),
+        Err(_) => id.to_string(),
+    };
+    if off == 0 && size == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {off}, {size})")
+    }
+}
+
+pub fn parse_hwreg(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let inner = s.strip_prefix("hwreg(")?.strip_suffix(')')?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let id = match super::tables::hwreg_names(gen)
+        .iter()
+        .find(|e| e.1 == parts[0])
+    {
+        Some(e) => e.0 as u32,
+        None => parse_num(parts[0]).filter(|&v| v < 64)?,
+    };
+    let (off, size) = match parts.len() {
+        1 => (0, 32),
+        3 => (parse_num(parts[1])?, parse_num(parts[2])?),
+        _ => return None,
+    };
+    if off > 31 || !(1..=32).contains(&size) {
+        return None;
+    }
+    Some(id | off << 6 | (size - 1) << 11)
+}
+
+/// The `sendmsg(...)` text LLVM prints for `v`, or the plain number.
+pub fn print_sendmsg(gen: Gen, v: u32) -> String {
+    let t = super::tables::sendmsg_texts(gen);
+    // values above 10 bits: LLVM still names a known message from the low bits, but
+    // prints the number for the numeric sendmsg(id, op, stream) forms
+    match t.binary_search_by_key(&((v & 0x3ff) as u16), |e| e.0) {
+        Ok(i) if v < 1024 || t[i].1.contains("MSG_") => t[i].1.to_string(),
+        _ => v.to_string(),
+    }
+}
+
+pub fn parse_sendmsg(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let norm: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let norm = norm
+        .replace(" ,", ",")
+        .replace(",", ", ")
+        .replace(",  ", ", ");
+    super::tables::sendmsg_texts(gen)
+        .iter()
+        .find(|e| e.1 == norm)
+        .map(|e| e.0 as u32)
+}
+
+/// `s_version`: a version number in bits 7:0 plus the W64 (13), W32 (14) and MDP (15)
+/// flags, printed `(5|UC_VERSION_W64_BIT)|UC_VERSION_MDP_BIT`; other bits set: hex.
+pub fn print_version(v: u32) -> String {
+    if v & 0x1f00 != 0 {
+        return format!("{v:#x}");
+    }
+    let mut s = (v & 0xff).to_string();
+    let mut first = true;
+    for (bit, name) in [
+        (13, "UC_VERSION_W64_BIT"),
+        (14, "UC_VERSION_W32_BIT"),
+        (15, "UC_VERSION_MDP_BIT"),
+    ] {
+        if v >> bit & 1 == 1 {
+            s = if first {
+                format!("{s}|{name}")
+            } else {
+                format!("({s})|{name}")
+            };
+            first = false;
+        }
+    }
+    s
+}
+
+pub fn parse_version(s: &str) -> Option<u32> {
+    let mut v = 0;
+    for part in s.split('|') {
+        let p = part.trim().trim_matches(|c| c == '(' || c == ')');
+        v |= match p {
+            "UC_VERSION_W64_BIT" => 1 << 13,
+            "UC_VERSION_W32_BIT" => 1 << 14,
+            "UC_VERSION_MDP_BIT" => 1 << 15,
+            n => parse_num(n)?,
+        };
+    }
+    Some(v)
+}
+
+/// s_waitcnt_depctr fields (GFX10.3/GFX11): (name, shift, width), in LLVM's print order.
+const DEPCTR: [(&str, u32, u32); 7] = [
+    ("depctr_hold_cnt", 7, 1),
+    ("depctr_sa_sdst", 0, 1),
+    ("depctr_va_vdst", 12, 4),
+    ("depctr_va_sdst", 9, 3),
+    ("depctr_va_ssrc", 8, 1),
+    ("depctr_va_vcc", 1, 1),
+    ("depctr_vm_vsrc", 2, 3),
+];
+
+/// Fields not at their maximum, or all when all are; hex when the unused bits 5/6 are set.
+pub fn print_depctr(v: u32) -> String {
+    if v & 0x60 != 0 || v > 0xffff {
+        return format!("{v:#x}");
+    }
+    let get = |&(_, sh, w): &(&str, u32, u32)| ((v >> sh) & ((1 << w) - 1), (1 << w) - 1);
+    let all_max = DEPCTR.iter().all(|f| {
+        let (x, m) = get(f);
+        x == m
+    });
+    let parts: Vec<String> = DEPCTR
+        .iter()
+        .filter(|f| {
+            let (x, m) = get(f);
+            x != m || all_max
+        })
+        .map(|f| format!("{}({})", f.0, get(f).0))
+        .collect();
+    parts.join(" ")
+}
+
+pub fn parse_depctr(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    // fields not named keep their maximum; the unused bits stay zero
+    let mut v = DEPCTR
+        .iter()
+        .fold(0u32, |a, &(_, sh, w)| a | ((1 << w) - 1) << sh);
+    for part in s.split_whitespace() {
+        let (name, rest) = part.split_once('(')?;
+        let n = parse_num(rest.strip_suffix(')')?)?;
+        let &(_, sh, w) = DEPCTR.iter().find(|f| f.0 == name)?;
+        if n >= 1 << w {
+            return None;
+        }
+        v = (v & !(((1 << w) - 1) << sh)) | n << sh;
+    }
+    Some(v)
+}

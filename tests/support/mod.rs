@@ -1,0 +1,200 @@
+//! Shared test helper for the LLVM oracle: finds `llvm-mc-19`, and fails (panics) when it
+//! is missing and `GCNC_REQUIRE_ORACLES=1`; otherwise callers skip with a printed notice.
+//! Batches many lines through one llvm-mc process.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Path of llvm-mc-19, or None (after printing a notice) when absent and not required.
+pub fn llvm_mc() -> Option<String> {
+    let found = Command::new("llvm-mc-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return Some("llvm-mc-19".into());
+    }
+    if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
+        panic!("llvm-mc-19 is required (GCNC_REQUIRE_ORACLES=1) but not installed");
+    }
+    eprintln!("NOTICE: llvm-mc-19 not found; skipping LLVM oracle checks");
+    None
+}
+
+fn run(mc: &str, args: &[String], input: &str) -> (String, String) {
+    let mut child = Command::new(mc)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn llvm-mc");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(input.as_bytes()).unwrap();
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn base_args(mcpu: &str, wave: Option<u32>) -> Vec<String> {
+    let mut a = vec!["-arch=amdgcn".to_string(), format!("-mcpu={mcpu}")];
+    if let Some(w) = wave {
+        a.push(format!("-mattr=+wavefrontsize{w}"));
+    }
+    a
+}
+
+/// Assembles each line; returns per line the bytes or the error text.
+pub fn assemble(
+    mc: &str,
+    mcpu: &str,
+    wave: Option<u32>,
+    lines: &[String],
+) -> Vec<Result<Vec<u8>, String>> {
+    let mut args = base_args(mcpu, wave);
+    args.push("-show-encoding".into());
+    let input = lines.join("\n") + "\n";
+    let (out, err) = run(mc, &args, &input);
+    let mut errors = std::collections::BTreeMap::new();
+    for l in err.lines() {
+        if let Some(rest) = l.strip_prefix("<stdin>:") {
+            if let Some((n, msg)) = rest.split_once(':') {
+                if let Ok(n) = n.parse::<usize>() {
+                    if msg.contains("error") {
+                        errors.entry(n - 1).or_insert_with(|| msg.to_string());
+                    }
+                }
+            }
+        }
+    }
+    let mut encs = out.lines().filter_map(|l| {
+        l.split_once("; encoding: [")
+            .map(|(_, e)| e.trim_end_matches(']').to_string())
+    });
+    (0..lines.len())
+        .map(|i| {
+            if let Some(e) = errors.get(&i) {
+                return Err(e.clone());
+            }
+            let e = encs.next().ok_or("no output")?;
+            Ok(e.split(',')
+                .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap())
+                .collect())
+        })
+        .collect()
+}
+
+/// Disassembles each byte string (one instruction each); returns LLVM's text per item
+/// (None when LLVM rejects it). A marker instruction separates items.
+pub fn disassemble(
+    mc: &str,
+    mcpu: &str,
+    wave: Option<u32>,
+    items: &[Vec<u8>],
+) -> Vec<Option<String>> {
+    const MARK: &str = "0xfe,0x03,0xfe,0x7f"; // v_mov_b32_e32 v255, v254
+    let mut input = String::new();
+    for it in items {
+        let b: Vec<String> = it.iter().map(|x| format!("{x:#04x}")).collect();
+        input.push_str(&b.join(","));
+        // a v_nop after each item: taken as a literal by an instruction that wrongly
+        // expects one, so the marker itself is never swallowed
+        input.push_str(",0x00,0x00,0x00,0x7e\n");
+        input.push_str(MARK);
+        input.push('\n');
+    }
+    let mut args = base_args(mcpu, wave);
+    args.push("-disassemble".into());
+    let (out, err) = run(mc, &args, &input);
+    let bad: std::collections::BTreeSet<usize> = err
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("<stdin>:")?
+                .split_once(':')
+                .and_then(|(n, _)| n.parse::<usize>().ok())
+        })
+        .collect();
+    let mut res = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    for l in out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != ".text")
+    {
+        if l == "v_mov_b32_e32 v255, v254" {
+            let i = res.len();
+            let ok = !cur.is_empty()
+                && cur[0] != "v_nop"
+                && cur.len() <= 2
+                && !bad.contains(&(2 * i + 1));
+            res.push(if ok { Some(cur[0].clone()) } else { None });
+            cur.clear();
+        } else {
+            cur.push(l.to_string());
+        }
+    }
+    res.resize(items.len(), None);
+    res
+}
+
+/// Disassembles the start of each byte string: LLVM's text and the length it consumed,
+/// or None when LLVM rejects the first bytes. Items are separated by a marker; the
+/// consumed length comes from the re-encoding LLVM prints with -show-encoding.
+pub fn disassemble_prefix(mc: &str, mcpu: &str, items: &[Vec<u8>]) -> Vec<Option<(String, usize)>> {
+    const MARK: &str = "0xfe,0x03,0xfe,0x7f"; // v_mov_b32_e32 v255, v254
+    let mut input = String::new();
+    for it in items {
+        // one item per line: LLVM decodes the first instruction of the line; the rest of
+        // the line is consumed as further (ignored) instructions
+        let b: Vec<String> = it.iter().map(|x| format!("{x:#04x}")).collect();
+        input.push_str(&b.join(","));
+        // v_nop padding: whatever the trailing random words start cannot reach the marker
+        input.push_str(",0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e\n");
+        input.push_str(MARK);
+        input.push('\n');
+    }
+    let mut args = base_args(mcpu, None);
+    args.push("-disassemble".into());
+    args.push("-show-encoding".into());
+    let (out, err) = run(mc, &args, &input);
+    let first_bad: std::collections::BTreeSet<usize> = err
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("<stdin>:")?;
+            let mut it = rest.split(':');
+            let line: usize = it.next()?.parse().ok()?;
+            let col: usize = it.next()?.parse().ok()?;
+            (col == 1).then_some(line)
+        })
+        .collect();
+    let mut res = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    for l in out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != ".text")
+    {
+        if l.starts_with("v_mov_b32_e32 v255, v254") {
+            let i = res.len();
+            let ok = !first_bad.contains(&(2 * i + 1)) && !cur.is_empty();
+            res.push(if ok {
+                let (text, enc) = cur[0].split_once("; encoding: [").unwrap_or((&cur[0], ""));
+                Some((text.trim().to_string(), enc.matches("0x").count()))
+            } else {
+                None
+            });
+            cur.clear();
+        } else {
+            cur.push(l.to_string());
+        }
+    }
+    res.resize(items.len(), None);
+    res
+}
