@@ -32,6 +32,8 @@ pub struct Mods {
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    /// Modifiers of the memory, export and interpolation formats.
+    pub mem: super::format::mem::MemMods,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +83,10 @@ impl Inst {
     /// Checks the invariants against the table for `t`.
     pub fn verify(&self, t: Target) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
+        if d.format.is_mem() {
+            super::format::mem::check(self, d, t)?;
+            return Ok(d);
+        }
         let n = d.n_explicit();
         if self.operands.len() != n {
             return Err(Error::new(ErrorKind::OperandCount {
@@ -132,7 +138,7 @@ impl Inst {
                     }
                     lit = Some(*o);
                 }
-                Operand::Imm(_) | Operand::Label(_) => {
+                Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                     return Err(Error::bad(format!("{:?} cannot be an immediate", od.field)))
                 }
             }
@@ -157,6 +163,7 @@ impl Inst {
             "op_sel_hi",
         )?;
         need((!m.glc && !m.dlc) || d.format == Format::Smem, "glc/dlc")?;
+        need(m.mem == Default::default(), "memory modifiers")?;
         Ok(d)
     }
 }

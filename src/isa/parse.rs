@@ -74,7 +74,8 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 }
 
 fn is_modifier(w: &str) -> bool {
-    matches!(w, "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2")
+    super::format::mem::is_modifier(w)
+        || matches!(w, "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2")
         || ["op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:"]
             .iter()
             .any(|p| w.starts_with(p))
@@ -164,6 +165,9 @@ fn try_form(
     ops: &[(usize, &str)],
     mods_in: &[&str],
 ) -> std::result::Result<Inst, (usize, Error)> {
+    if d.format.is_mem() {
+        return super::format::mem::parse(t, d, ops, mods_in);
+    }
     let mut inst = Inst::new(d.opcode, d.format, &[]);
     let mut it = ops.iter();
     let mut nsrc = 0usize;

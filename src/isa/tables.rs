@@ -24,6 +24,48 @@ pub enum Format {
     /// VOP3 (VOP3a, and VOP3b when `EncDesc::vop3b`), including the VOP3 forms of VOP1/2/C.
     Vop3,
     Vop3p,
+    /// LDS/GDS (`format/ds.rs`).
+    Ds,
+    /// Untyped buffer (`format/mubuf.rs`).
+    Mubuf,
+    /// Typed buffer (`format/mtbuf.rs`).
+    Mtbuf,
+    /// FLAT, GLOBAL and SCRATCH share one encoding (`format/flat.rs`); the segment is part
+    /// of the format because each segment has its own opcode space.
+    Flat,
+    Global,
+    Scratch,
+    /// Image (`format/mimg.rs`), with the GFX10+ NSA forms.
+    Mimg,
+    /// Export (`format/exp.rs`).
+    Exp,
+    /// GFX9/GFX10 v_interp_p1/p2/mov_f32 (`format/vintrp.rs`).
+    Vintrp,
+    /// GFX11 lds_param_load / lds_direct_load (`format/ldsdir.rs`).
+    Ldsdir,
+    /// GFX11 v_interp_p10/p2 (`format/vinterp.rs`).
+    Vinterp,
+}
+
+impl Format {
+    /// The memory, export and interpolation formats (`format/mem.rs` prints and parses
+    /// them; their operand sizes depend on modifiers).
+    pub fn is_mem(self) -> bool {
+        matches!(
+            self,
+            Format::Ds
+                | Format::Mubuf
+                | Format::Mtbuf
+                | Format::Flat
+                | Format::Global
+                | Format::Scratch
+                | Format::Mimg
+                | Format::Exp
+                | Format::Vintrp
+                | Format::Ldsdir
+                | Format::Vinterp
+        )
+    }
 }
 
 /// The instruction field an operand lives in.
@@ -47,6 +89,32 @@ pub enum Field {
     K,
     /// Not encoded: a fixed register LLVM prints (`vcc` of VOPC/VOP2 carries).
     Implicit,
+    // memory formats
+    /// DS address VGPR.
+    Addr,
+    Data0,
+    Data1,
+    /// VMEM address VGPR(s) (or `off`).
+    Vaddr,
+    /// VMEM data read by the instruction (stores, atomics).
+    Vdata,
+    /// Buffer / image resource descriptor SGPRs.
+    Srsrc,
+    Soffset,
+    /// GLOBAL/SCRATCH scalar address (or `off`).
+    Saddr,
+    /// Sampler descriptor SGPRs.
+    Ssamp,
+    /// Export target (mrt0, pos0, ...), an immediate.
+    Tgt,
+    /// Export sources (the second is `Vsrc1`).
+    Vsrc0,
+    Vsrc2,
+    Vsrc3,
+    /// v_interp_mov source parameter (p10, p20, p0), an immediate.
+    Param,
+    /// Interpolation attribute and channel, `attr * 4 + chan`, an immediate.
+    Attr,
 }
 
 /// How an immediate operand is printed and parsed.
@@ -199,6 +267,31 @@ bitflags! {
     }
 }
 
+bitflags! {
+    /// Modifiers and forms a memory/export/interpolation encoding accepts (found by
+    /// probing LLVM, see scripts/isa-sweep-mem).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MemFlags: u16 {
+        /// DS: one 16-bit `offset:`.
+        const OFFSET = 1 << 0;
+        /// DS: `offset0:` / `offset1:` (two-address forms).
+        const OFFSET01 = 1 << 1;
+        const GDS = 1 << 2;
+        /// DS: only valid with `gds`.
+        const GDS_ONLY = 1 << 3;
+        const LDS = 1 << 4;
+        const TFE = 1 << 5;
+        /// Atomic that returns the old value with `glc`.
+        const RTN = 1 << 6;
+        const DONE = 1 << 7;
+        const COMPR = 1 << 8;
+        const VM = 1 << 9;
+        const ROW_EN = 1 << 10;
+        const WAIT_VDST = 1 << 11;
+        const WAIT_EXP = 1 << 12;
+    }
+}
+
 /// One encoding of one instruction on one generation.
 #[derive(Debug)]
 pub struct EncDesc {
@@ -213,6 +306,11 @@ pub struct EncDesc {
     /// Operands in LLVM's print order.
     pub operands: &'static [OpDesc],
     pub mods: ModSet,
+    /// Memory formats: accepted modifiers and forms.
+    pub mem: MemFlags,
+    /// MIMG (GFX10+): address VGPRs per dimension (SQ_RSRC_IMG_1D ..= 2D_MSAA_ARRAY),
+    /// without and with a16, as LLVM decodes them.
+    pub addr: Option<&'static [[u8; 8]; 2]>,
 }
 
 impl EncDesc {
