@@ -94,7 +94,8 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         Some(Format::Vintrp) => format::vintrp::decode(&cx, w),
         Some(Format::Ldsdir) => format::ldsdir::decode(&cx, w),
         Some(Format::Vinterp) => format::vinterp::decode(&cx, w),
-        None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
+        // classify() only names base formats; SDWA/DPP are found by the base decoders
+        Some(_) | None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
     }
 }
 

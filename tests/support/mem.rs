@@ -121,7 +121,7 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 } else {
                     1
                 }
-            } else if d.mnemonic.starts_with("image_gather4") {
+            } else if gcnc::isa::format::mimg::is_gather(gen, d) {
                 1 << variant
             } else {
                 [0xf, 0x1, 0x3, 0x7][variant as usize]
@@ -156,7 +156,7 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             for od in &ex {
                 match od.field {
                     Field::Vdst | Field::Vdata => {
-                        let n = gcnc::isa::format::mimg::data_size(d, &probe);
+                        let n = gcnc::isa::format::mimg::data_size(gen, d, &probe);
                         ops.push(v(1, n))
                     }
                     Field::Vaddr if nsa && naddr > 1 => {

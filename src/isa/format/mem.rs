@@ -109,6 +109,11 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target) -> Result<()> {
         }
     }
     let m = &inst.mods;
+    if m.offset != 0 || m.sdwa != Default::default() || m.dpp != Default::default() {
+        return Err(Error::bad(
+            "SMEM/SDWA/DPP modifiers on a memory instruction",
+        ));
+    }
     if m.abs != 0 || m.neg_hi != 0 || m.omod != 0 || m.op_sel_hi != 0 {
         return Err(Error::bad("VOP3 modifiers on a memory instruction"));
     }

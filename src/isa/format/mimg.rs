@@ -9,7 +9,7 @@
 //!   one extra NSA dword (up to 5 addresses).
 //!   GFX9 does not encode the address size; LLVM decodes the size the table records.
 //!
-//! Data size: popcount(dmask) (gather4: 4), halved rounding up with d16, plus one with
+//! Data size: popcount(dmask) (gather4 and GFX11 image_msaa_load: 4), halved rounding up with d16, plus one with
 //! tfe/lwe. Address size (GFX10+): the table's per-dimension count (with or without a16);
 //! an NSA instruction holds one `Vaddr` operand per address.
 
@@ -44,9 +44,15 @@ pub fn parse_dim(s: &str) -> Option<u8> {
     DIMS.iter().position(|&d| d == s).map(|i| i as u8)
 }
 
+/// gather4 (and GFX11 image_msaa_load) return four values for the one dmask bit set.
+pub fn is_gather(gen: Gen, d: &EncDesc) -> bool {
+    d.mnemonic.starts_with("image_gather4")
+        || (gen == Gen::Gfx11 && d.mnemonic == "image_msaa_load")
+}
+
 /// Data VGPRs for the modifiers.
-pub fn data_size(d: &EncDesc, m: &MemMods) -> u8 {
-    let n = if d.mnemonic.starts_with("image_gather4") {
+pub fn data_size(gen: Gen, d: &EncDesc, m: &MemMods) -> u8 {
+    let n = if is_gather(gen, d) {
         4
     } else {
         (m.dmask.count_ones() as u8).max(1)
@@ -69,7 +75,7 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
     let nv = lay.iter().filter(|o| o.field == Field::Vaddr).count();
     for (od, o) in lay.iter().zip(&inst.operands) {
         match od.field {
-            Field::Vdst | Field::Vdata => want_v(o, data_size(d, m), "vdata")?,
+            Field::Vdst | Field::Vdata => want_v(o, data_size(t.gen, d, m), "vdata")?,
             Field::Vaddr if t.gen == Gen::Gfx9 => want_v(o, od.size, "vaddr")?,
             Field::Vaddr => {
                 let n = addr_size(d, m).ok_or_else(|| Error::bad("address size"))?;
@@ -287,7 +293,9 @@ pub fn decode(cx: &Dec, ws: &[u32]) -> Result<(Inst, usize)> {
     let mut ops = Vec::new();
     for od in d.explicit() {
         match od.field {
-            Field::Vdst | Field::Vdata => ops.push(vreg((w[1] >> 8) & 0xff, data_size(d, &m))?),
+            Field::Vdst | Field::Vdata => {
+                ops.push(vreg((w[1] >> 8) & 0xff, data_size(gen, d, &m))?)
+            }
             Field::Vaddr => ops.extend(addrs.iter().copied()),
             Field::Srsrc => ops.push(sreg(gen, ((w[1] >> 16) & 0x1f) << 2, od.size)?),
             _ => {

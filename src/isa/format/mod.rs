@@ -8,6 +8,7 @@
 //! `FORMATS` in `build.rs`, and one arm in `encode.rs`, `decode.rs::classify` and the
 //! dispatch in `decode.rs` (see docs/isa.md).
 
+pub mod dpp;
 pub mod ds;
 pub mod exp;
 pub mod flat;
@@ -16,6 +17,7 @@ pub mod mem;
 pub mod mimg;
 pub mod mtbuf;
 pub mod mubuf;
+pub mod sdwa;
 pub mod smem;
 pub mod sop1;
 pub mod sop2;
