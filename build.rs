@@ -75,6 +75,7 @@ const MEM_FLAGS: &[(&str, &str)] = &[
     ("row_en", "ROW_EN"),
     ("wait_vdst", "WAIT_VDST"),
     ("wait_exp", "WAIT_EXP"),
+    ("swizzle", "SWIZZLE"),
 ];
 
 struct Row {

@@ -20,8 +20,14 @@ impl Rng {
 
 fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     if d.format.is_mem() {
-        // the memory formats' representative forms, one picked at random
-        return support::mem::instance(d, t, r.below(4) as u32);
+        // the memory formats' representative forms, cycling through the four variants (a
+        // counter of its own, so the random stream of the other formats is unchanged)
+        thread_local!(static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+        let v = NEXT.with(|c| {
+            c.set(c.get() + 1);
+            c.get() % 4
+        });
+        return support::mem::instance(d, t, v);
     }
     let mut ops = Vec::new();
     let mut lit: Option<u32> = None;

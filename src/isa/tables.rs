@@ -378,6 +378,8 @@ bitflags! {
         const ROW_EN = 1 << 10;
         const WAIT_VDST = 1 << 11;
         const WAIT_EXP = 1 << 12;
+        /// ds_swizzle_b32: the offset is a swizzle pattern (`offset:swizzle(...)`).
+        const SWIZZLE = 1 << 13;
     }
 }
 

@@ -31,7 +31,9 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 });
             }
             if variant >= 1 {
-                if d.mem.contains(MemFlags::OFFSET01) {
+                if d.mem.contains(MemFlags::SWIZZLE) {
+                    m.offset = [0, 0x1224, 0x80e4, 0x041f][variant as usize];
+                } else if d.mem.contains(MemFlags::OFFSET01) {
                     m.offset = 4 | (variant as i32 * 8) << 8;
                 } else if d.mem.contains(MemFlags::OFFSET) {
                     m.offset = 0x1234 * variant as i32;
@@ -40,6 +42,7 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             m.gds = d.mem.contains(MemFlags::GDS_ONLY)
                 || (variant == 2 && d.mem.contains(MemFlags::GDS));
         }
+        Format::Mubuf if ex.is_empty() => {} // cache controls take no operands or flags
         Format::Mubuf | Format::Mtbuf => {
             let (offen, idxen) =
                 [(false, false), (true, false), (true, true), (false, true)][variant as usize];

@@ -73,7 +73,7 @@ pub fn layout(inst: &Inst, d: &EncDesc) -> Vec<&'static OpDesc> {
             }
             v
         }
-        Format::Mubuf if inst.mods.mem.lds => ex
+        Format::Mubuf | Format::Flat | Format::Global | Format::Scratch if inst.mods.mem.lds => ex
             .into_iter()
             .filter(|o| !matches!(o.field, Field::Vdst | Field::Vdata))
             .collect(),
@@ -235,8 +235,7 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand) -> Result<Stri
             Field::Attr => format!("attr{}.{}", v >> 2, ['x', 'y', 'z', 'w'][v as usize & 3]),
             Field::Param => ["p10", "p20", "p0"]
                 .get(v as usize)
-                .ok_or_else(|| Error::bad("interpolation parameter"))?
-                .to_string(),
+                .map_or_else(|| format!("invalid_param_{v}"), |s| s.to_string()),
             _ => return Err(Error::bad(format!("{} immediate", d.mnemonic))),
         },
         _ => return Err(Error::bad("operand kind")),
@@ -393,6 +392,15 @@ fn parse_operand(t: Target, s: &str, out: &mut Vec<Operand>, inst: &mut Inst) ->
         out.push(Operand::Imm(p as u32));
         return Ok(());
     }
+    if let Some(n) = s.strip_prefix("invalid_param_") {
+        let n: u32 = n
+            .parse()
+            .ok()
+            .filter(|&n| n < 256)
+            .ok_or_else(|| Error::bad(format!("`{s}`")))?;
+        out.push(Operand::Imm(n));
+        return Ok(());
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(r) if r.starts_with('v') => (true, r),
         _ => (false, s),
@@ -439,6 +447,9 @@ fn parse_mod(t: Target, d: &EncDesc, w: &str, inst: &mut Inst) -> Result<()> {
         _ => {
             let (k, v) = w.split_once(':').ok_or_else(bad)?;
             match k {
+                "offset" if d.mem.contains(super::super::tables::MemFlags::SWIZZLE) => {
+                    m.offset = ds::parse_swizzle(v).ok_or_else(bad)? as i32
+                }
                 "offset" => m.offset = num(v).ok_or_else(bad)? as i32,
                 "offset0" => m.offset = m.offset & !0xff | num(v).ok_or_else(bad)? as i32 & 0xff,
                 "offset1" => {
