@@ -440,6 +440,11 @@ impl Opcode {
     pub fn props(self) -> Props {
         PROPS[self as usize]
     }
+    /// Properties on one generation: `props()` plus the per-generation rules of the
+    /// memory formats (see `format::mem::gen_props`).
+    pub fn props_on(self, gen: Gen) -> Props {
+        super::format::mem::gen_props(self, gen, self.props())
+    }
 }
 
 /// All encodings of a generation, sorted by (format, opcode number).

@@ -7,7 +7,8 @@
 //! - GFX11: w0 `111100 op[25:18] d16[17] a16[16] r128[15] glc[14] dlc[13] slc[12]
 //!   dmask[11:8] unorm[7] dim[4:2] nsa[0]`; w1 `ssamp[30:26] lwe[22] tfe[21] srsrc ...`;
 //!   one extra NSA dword (up to 5 addresses).
-//!   GFX9 does not encode the address size; LLVM decodes the size the table records.
+//!   GFX9 does not encode the address size; LLVM decodes the size the table records and
+//!   accepts larger ranges, so `check` does too.
 //!
 //! Data size: popcount(dmask) (gather4 and GFX11 image_msaa_load: 4), halved rounding up
 //! with d16, plus one with tfe (LLVM does not count lwe; a compare-swap with tfe is half
@@ -81,7 +82,17 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
     for (od, o) in lay.iter().zip(&inst.operands) {
         match od.field {
             Field::Vdst | Field::Vdata => want_v(o, data_size(t.gen, d, m), "vdata")?,
-            Field::Vaddr if t.gen == Gen::Gfx9 => want_v(o, od.size, "vaddr")?,
+            // GFX9 does not encode the address size: LLVM decodes the table's size and
+            // assembles any larger range (the hardware reads what the opcode needs)
+            Field::Vaddr if t.gen == Gen::Gfx9 => {
+                want_v(o, 0, "vaddr")?;
+                if o.reg().is_some_and(|r| r.count < od.size) {
+                    return Err(Error::bad(format!(
+                        "vaddr needs at least {} VGPRs",
+                        od.size
+                    )));
+                }
+            }
             Field::Vaddr => {
                 let n = addr_size(d, m).ok_or_else(|| Error::bad("address size"))?;
                 if nv == 1 {
