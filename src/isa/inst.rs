@@ -102,11 +102,15 @@ pub struct Inst {
 }
 
 impl Inst {
-    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, as LLVM's default).
+    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, MTBUF format 1, as
+    /// LLVM's defaults).
     pub fn new(op: Opcode, format: Format, operands: &[Operand]) -> Inst {
         let mut mods = Mods::default();
         if format == Format::Vop3p {
             mods.op_sel_hi = 7;
+        }
+        if format == Format::Mtbuf {
+            mods.mem.format = 1; // LLVM's default buffer format, printed as nothing
         }
         Inst {
             op,

@@ -531,9 +531,6 @@ pub fn parse(
         }
     }
     inst.operands = out.into_iter().collect();
-    if d.format == Format::Mtbuf {
-        inst.mods.mem.format = 1; // LLVM's default, printed as nothing
-    }
     for w in mods {
         parse_mod(t, d, w, &mut inst).map_err(|e| (last, e))?;
     }
