@@ -186,7 +186,7 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
         ImmKind::Hwreg => simm16::parse_hwreg(t.gen, s)?,
         ImmKind::Sendmsg => simm16::parse_sendmsg(t.gen, s)?,
-        ImmKind::Depctr => simm16::parse_num(s)?,
+        ImmKind::Depctr => simm16::parse_depctr(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {
