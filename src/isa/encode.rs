@@ -43,7 +43,11 @@ pub fn encode_into(
         inst.verify(t)?
     } else {
         let d = inst.desc(t.gen)?;
-        if inst.operands.len() != d.n_explicit() && inst.op_y.is_none() {
+        if d.format.is_mem() {
+            // the memory formats' operand layout depends on modifiers: their check is the
+            // shape check
+            format::mem::check(inst, d, t)?;
+        } else if inst.operands.len() != d.n_explicit() && inst.op_y.is_none() {
             return Err(super::error::Error::new(
                 super::error::ErrorKind::OperandCount {
                     expected: d.n_explicit(),
