@@ -19,6 +19,16 @@ impl Rng {
 }
 
 fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
+    if d.format.is_mem() {
+        // the memory formats' representative forms with random registers, offsets and
+        // bits (a seed of their own, so the random stream of the other formats is unchanged)
+        thread_local!(static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+        let v = NEXT.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        });
+        return support::mem::random(d, t, 0x9e37_79b9_7f4a_7c15 ^ (v as u64) << 17);
+    }
     match d.format {
         Format::VopdY => return None, // generated as partners of X halves
         Format::VopdX => return random_vopd(r, d, t),

@@ -43,7 +43,11 @@ pub fn encode_into(
         inst.verify(t)?
     } else {
         let d = inst.desc(t.gen)?;
-        if inst.operands.len() != d.n_explicit() && inst.op_y.is_none() {
+        if d.format.is_mem() {
+            // the memory formats' operand layout depends on modifiers: their check is the
+            // shape check
+            format::mem::check(inst, d, t)?;
+        } else if inst.operands.len() != d.n_explicit() && inst.op_y.is_none() {
             return Err(super::error::Error::new(
                 super::error::ErrorKind::OperandCount {
                     expected: d.n_explicit(),
@@ -74,6 +78,15 @@ pub fn encode_into(
         Format::Vopc => format::vopc::encode(&mut cx, d, inst),
         Format::Vop3 => format::vop3::encode(&mut cx, d, inst),
         Format::Vop3p => format::vop3p::encode(&mut cx, d, inst),
+        Format::Ds => format::ds::encode(&mut cx, d, inst),
+        Format::Mubuf => format::mubuf::encode(&mut cx, d, inst),
+        Format::Mtbuf => format::mtbuf::encode(&mut cx, d, inst),
+        Format::Flat | Format::Global | Format::Scratch => format::flat::encode(&mut cx, d, inst),
+        Format::Mimg => format::mimg::encode(&mut cx, d, inst),
+        Format::Exp => format::exp::encode(&mut cx, d, inst),
+        Format::Vintrp => format::vintrp::encode(&mut cx, d, inst),
+        Format::Ldsdir => format::ldsdir::encode(&mut cx, d, inst),
+        Format::Vinterp => format::vinterp::encode(&mut cx, d, inst),
         Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa => {
             format::sdwa::encode(&mut cx, d, inst)
         }

@@ -35,6 +35,8 @@ pub struct Mods {
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    /// Modifiers of the memory, export and interpolation formats.
+    pub mem: super::format::mem::MemMods,
     pub sdwa: Sdwa,
     pub dpp: Dpp,
 }
@@ -102,11 +104,15 @@ pub struct Inst {
 }
 
 impl Inst {
-    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, as LLVM's default).
+    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, MTBUF format 1, as
+    /// LLVM's defaults).
     pub fn new(op: Opcode, format: Format, operands: &[Operand]) -> Inst {
         let mut mods = Mods::default();
         if format == Format::Vop3p && !op.is_mix() {
             mods.op_sel_hi = 7;
+        }
+        if format == Format::Mtbuf {
+            mods.mem.format = 1; // LLVM's default buffer format, printed as nothing
         }
         Inst {
             op_y: None,
@@ -256,6 +262,10 @@ impl Inst {
 
     fn verify_single(&self, t: Target, strict: bool) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
+        if d.format.is_mem() {
+            super::format::mem::check(self, d, t)?;
+            return Ok(d);
+        }
         let n = d.n_explicit();
         if self.operands.len() != n {
             return Err(Error::new(ErrorKind::OperandCount {
@@ -340,7 +350,7 @@ impl Inst {
                     }
                     lit = Some(*o);
                 }
-                Operand::Imm(_) | Operand::Label(_) => {
+                Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                     return Err(Error::bad(format!("{:?} cannot be an immediate", od.field)))
                 }
             }
@@ -453,6 +463,7 @@ impl Inst {
         need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
         self.check_sources(d, t, strict)?;
+        need(m.mem == Default::default(), "memory modifiers")?;
         Ok(d)
     }
 

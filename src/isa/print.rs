@@ -151,6 +151,9 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
         return Ok(format!("{} :: {}", print(&x, t)?, print(&y, t)?));
     }
     let d = inst.check_printable(t)?;
+    if d.format.is_mem() {
+        return super::format::mem::print(inst, d, t);
+    }
     let mut s = String::from(d.mnemonic);
     let mut explicit = inst.operands.iter();
     let mut first = true;
