@@ -1,0 +1,3 @@
+//! Subcommand implementations, one file each.
+
+pub mod ir;
