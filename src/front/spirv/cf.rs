@@ -544,6 +544,16 @@ impl<'a, 'm> Fx<'a, 'm> {
                         self.if_depth -= 1;
                         Ok(Some((blk, fl)))
                     }
+                    (Target::Jump(..), Target::Jump(..)) => {
+                        // `if c { jump t }`, then jump f after it: no unreachable merge.
+                        self.b.push_if(c);
+                        self.if_depth += 1;
+                        self.run(blk, tl, stop)?;
+                        self.b.push_else();
+                        self.b.pop_if();
+                        self.if_depth -= 1;
+                        Ok(Some((blk, fl)))
+                    }
                     _ => {
                         self.b.push_if(c);
                         self.if_depth += 1;
@@ -678,7 +688,9 @@ impl<'a, 'm> Fx<'a, 'm> {
             esc: Vec::new(),
         });
         self.b.push_loop();
-        let n = groups.len();
+        // `if (case A) { A… jump } if (case B) { B… jump } default… jump`: every case arm
+        // ends in a jump (a break to the merge, or another jump), so the code after each
+        // `if` is reached exactly when that case did not match.
         for (label, lits) in &groups {
             let mut cond: Option<Value> = None;
             for &l in lits {
@@ -693,12 +705,10 @@ impl<'a, 'm> Fx<'a, 'm> {
             self.if_depth += 1;
             self.run(blk, *label, None)?;
             self.b.push_else();
-        }
-        self.run(blk, default, None)?;
-        for _ in 0..n {
             self.b.pop_if();
             self.if_depth -= 1;
         }
+        self.run(blk, default, None)?;
         self.b.jump(JumpKind::Break);
         self.b.pop_loop();
         let Some(Cons::Switch { esc, .. }) = self.cons.pop() else {

@@ -127,6 +127,8 @@ pub struct Spv {
     pub funcs: BTreeMap<u32, FuncInfo>,
     pub globals: Vec<u32>,
     pub caps: BTreeSet<u32>,
+    /// Ids declared by OpTypeForwardPointer (may be used before their OpTypePointer).
+    forward: BTreeSet<u32>,
     /// Result type of every id that has one (0 otherwise).
     pub id_types: Vec<u32>,
     ir_types: BTreeMap<(u32, Option<(bool, u32)>), Type>,
@@ -235,6 +237,7 @@ impl Spv {
             funcs: BTreeMap::new(),
             globals: Vec::new(),
             caps: BTreeSet::new(),
+            forward: BTreeSet::new(),
             id_types: vec![0; bound as usize],
             ir_types: BTreeMap::new(),
             in_progress: BTreeSet::new(),
@@ -639,7 +642,13 @@ impl Spv {
                         self.define(k, Def::Other)?;
                     }
                 }
-                Op::TypeForwardPointer => {}
+                Op::TypeForwardPointer => {
+                    let id = i.id_op(0)?;
+                    if id >= self.bound {
+                        return Err(bad_id(i, id, "in range"));
+                    }
+                    self.forward.insert(id);
+                }
                 Op::TypeVoid
                 | Op::TypeBool
                 | Op::TypeInt
@@ -719,6 +728,7 @@ impl Spv {
             let id = i.id_op(j)?;
             match self.def(id) {
                 Def::Type(_) => Ok(id),
+                Def::None if self.forward.contains(&id) => Ok(id),
                 _ => Err(bad_id(i, id, "a type")),
             }
         };
