@@ -189,6 +189,7 @@ fn supported_capability(c: Capability) -> bool {
             | C::GroupNonUniformQuad
             | C::PhysicalStorageBufferAddresses
             | C::DemoteToHelperInvocation
+            | C::InterpolationFunction
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
     )
@@ -1151,6 +1152,19 @@ impl Spv {
     ) -> Result<Type, Error> {
         if let Some(&t) = self.ir_types.get(&(id, mat)) {
             return Ok(t);
+        }
+        // A pointer inside the type it points to (a linked list through
+        // PhysicalStorageBuffer pointers): IR types are interned structurally and cannot be
+        // cyclic, so the inner pointer's IR pointee is left opaque (void) and not memoized.
+        // Dereferencing takes the pointee from the SPIR-V type, never from this.
+        if let Def::Type(SType::Pointer { sc, pointee }) = self.def(id) {
+            if self.in_progress.contains(pointee) {
+                let bb = *sc == StorageClass::Uniform
+                    && self.has_deco(*pointee, Decoration::BufferBlock);
+                let mode = storage_mode(*sc, bb).unwrap();
+                let v = types.void();
+                return Ok(types.pointer(v, mode));
+            }
         }
         if self.in_progress.contains(&id) {
             return Err(
