@@ -625,7 +625,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 };
                 col.push(self.alu(i, AluOp::Fmul, &[d, rd])?);
             }
-            cols.push(self.b.vec(&col));
+            cols.push(self.vec_checked(i, &col)?);
         }
         let _ = ValType::NONE;
         Ok(cols)

@@ -618,13 +618,13 @@ impl<'a, 'm> Fx<'a, 'm> {
             | SType::Int { .. }
             | SType::Float { .. }
             | SType::Vector { .. }
-            | SType::Pointer { .. } => Val::V(self.b.load_access(d, access)),
+            | SType::Pointer { .. } => Val::V(self.d_load(i, d, access)?),
             SType::Image(_) | SType::Sampler | SType::SampledImage { .. } => Val::Ptr(d),
             SType::Matrix { col, n } => {
                 let mut out = Vec::new();
                 for c in 0..n {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), col, access)?);
                 }
                 Val::C(out)
@@ -639,7 +639,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 let mut out = Vec::new();
                 for c in 0..len {
                     let idx = self.b.const_u32(c);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), elem, access)?);
                 }
                 Val::C(out)
@@ -647,7 +647,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             SType::Struct { members } => {
                 let mut out = Vec::new();
                 for (k, mt) in members.into_iter().enumerate() {
-                    let e = self.b.deref_struct(d, k as u32);
+                    let e = self.d_struct(i, d, k as u32)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), mt, access)?);
                 }
                 Val::C(out)
@@ -695,7 +695,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 | SType::Pointer { .. },
                 Val::V(x) | Val::Ptr(x),
             ) => {
-                let (dt, _) = self.b.deref_info(d);
+                let (dt, _) = self.deref_ty(i, d)?;
                 let want = self.b.module.types.value_type(dt);
                 if want != Some(self.b.ty(x)) {
                     return Err(i.err(
@@ -709,20 +709,20 @@ impl<'a, 'm> Fx<'a, 'm> {
             (SType::Matrix { col, n }, Val::C(parts)) if parts.len() == n as usize => {
                 for (c, part) in parts.into_iter().enumerate() {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     self.store_tree_access(i, &Val::Ptr(e), col, part, access)?;
                 }
             }
             (SType::Array { elem, len }, Val::C(parts)) if parts.len() == len as usize => {
                 for (c, part) in parts.into_iter().enumerate() {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     self.store_tree_access(i, &Val::Ptr(e), elem, part, access)?;
                 }
             }
             (SType::Struct { members }, Val::C(parts)) if parts.len() == members.len() => {
                 for (k, (mt, part)) in members.into_iter().zip(parts).enumerate() {
-                    let e = self.b.deref_struct(d, k as u32);
+                    let e = self.d_struct(i, d, k as u32)?;
                     self.store_tree_access(i, &Val::Ptr(e), mt, part, access)?;
                 }
             }
@@ -734,6 +734,62 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
         }
         Ok(())
+    }
+
+    /// Type and mode behind deref `d` (an error if `d` is not a deref).
+    fn deref_ty(&self, i: &Inst, d: Value) -> Result<(Type, Mode), Error> {
+        match self.b.fr().kind(d) {
+            ir::InstKind::Deref(dr) => Ok((dr.ty, dr.mode)),
+            _ => Err(i.err(ErrorKind::BadType, "operand is not a pointer")),
+        }
+    }
+
+    /// `deref_array`, checked: `d` is an indexable deref and `idx` a scalar integer.
+    fn d_array(&mut self, i: &Inst, d: Value, idx: Value) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        let it = self.b.ty(idx);
+        if it.comps != 1 || it.bits < 8 || self.b.module.types.element(t).is_none() {
+            return Err(i.err(
+                ErrorKind::BadType,
+                "indexing a non-indexable type or with a non-integer",
+            ));
+        }
+        Ok(self.b.deref_array(d, idx))
+    }
+
+    /// `deref_struct`, checked.
+    fn d_struct(&mut self, i: &Inst, d: Value, m: u32) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        match self.b.module.types.kind(t) {
+            TypeKind::Struct { members } if (m as usize) < members.len() => {
+                Ok(self.b.deref_struct(d, m))
+            }
+            _ => Err(i.err(ErrorKind::BadType, "member of a non-struct or out of range")),
+        }
+    }
+
+    /// A leaf load, checked.
+    fn d_load(&mut self, i: &Inst, d: Value, access: u32) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        if self.b.module.types.value_type(t).is_none() {
+            return Err(i.err(ErrorKind::BadType, "load of an aggregate or opaque type"));
+        }
+        Ok(self.b.load_access(d, access))
+    }
+
+    /// `vec` of scalars, checked (same bit size, a legal component count).
+    fn vec_checked(&mut self, i: &Inst, comps: &[Value]) -> Result<Value, Error> {
+        let Some(&first) = comps.first() else {
+            return Err(i.err(ErrorKind::BadOperands, "empty vector"));
+        };
+        let t = self.b.ty(first);
+        let ok = comps.iter().all(|&c| self.b.ty(c) == t.with_comps(1))
+            && t.comps == 1
+            && ValType::new(t.bits, comps.len() as u8).is_valid();
+        if !ok {
+            return Err(i.err(ErrorKind::BadType, "vector components of different types"));
+        }
+        Ok(self.b.vec(comps))
     }
 
     /// A function-local variable of SPIR-V type `ty`.
