@@ -322,12 +322,12 @@ impl<'a, 'm> Fx<'a, 'm> {
             if !matches!(self.spv.def(id), Def::Global { .. }) {
                 return Err(module::bad_id(i, id, "a global variable"));
             }
-            self.global(id)?;
+            self.ensure_global(id)?;
         }
         for id in self.spv.globals.clone() {
             if let Def::Global { inst, .. } = self.spv.def(id) {
                 if self.spv.insts[*inst].ops.len() > 1 {
-                    self.global(id)?;
+                    self.ensure_global(id)?;
                 }
             }
         }
@@ -336,8 +336,14 @@ impl<'a, 'm> Fx<'a, 'm> {
 
     /// The value of a global variable, creating the IR variable on first use.
     fn global(&mut self, id: u32) -> Result<Val, Error> {
+        let g = self.ensure_global(id)?;
+        Ok(self.materialize_global(g))
+    }
+
+    /// The IR variable(s) of a global, created (and initialized) on first use.
+    fn ensure_global(&mut self, id: u32) -> Result<GVal, Error> {
         if let Some(v) = self.globals.get(&id) {
-            return Ok(self.materialize_global(v.clone()));
+            return Ok(v.clone());
         }
         if !matches!(self.spv.def(id), Def::Global { .. }) {
             return Err(Error::new(
@@ -437,7 +443,6 @@ impl<'a, 'm> Fx<'a, 'm> {
             GVal::Var(self.b.module.add_global(var))
         };
         self.globals.insert(id, val.clone());
-        let out = self.materialize_global(val);
         // Initializer.
         if let Some(init) = i.ops.get(1) {
             let rspirv::dr::Operand::IdRef(init) = init else {
@@ -445,9 +450,10 @@ impl<'a, 'm> Fx<'a, 'm> {
             };
             let init = *init;
             let iv = self.operand_const(i, init)?;
+            let out = self.materialize_global(val.clone());
             self.store_tree(i, &out, pointee, iv)?;
         }
-        Ok(out)
+        Ok(val)
     }
 
     /// A global's value at the point of use: a fresh `deref_var` (derefs are SSA values
