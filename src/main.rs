@@ -19,22 +19,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Translate SPIR-V and print the IR (optionally after a middle-end pass).
+    /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Ir(a) => match cli::ir::run(&a) {
-            Ok(text) => {
-                print!("{}", text);
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("gcnc ir: {}", e);
-                ExitCode::FAILURE
-            }
-        },
+    let result = match &cli.command {
+        Command::Ir(a) => cli::ir::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", e);
+            ExitCode::FAILURE
+        }
     }
 }

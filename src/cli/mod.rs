@@ -1,3 +1,3 @@
-//! Subcommand implementations, one file each.
+//! One module per `gcnc` subcommand.
 
 pub mod ir;
