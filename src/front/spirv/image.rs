@@ -350,6 +350,23 @@ impl<'a, 'm> Fx<'a, 'm> {
                 comparator = Some(self.alu(i, AluOp::Fmul, &[cmp, rcp])?);
             }
         }
+        if !proj {
+            // SPIR-V allows extra coordinate components (glslang passes the depth reference
+            // along in a shadow lookup's coordinate); the IR's coord has exactly the
+            // components the image needs.
+            let mut want = it.dim.coord_components();
+            if it.arrayed && i.op != Op::ImageQueryLod {
+                want += 1;
+            }
+            let have = self.b.ty(coord).comps;
+            if have < want {
+                return Err(i.err(ErrorKind::BadType, format!("coordinate has {} components, the image needs {}", have, want)));
+            }
+            if have > want {
+                let sw: Vec<u8> = (0..want).collect();
+                coord = self.b.swizzle(coord, &sw);
+            }
+        }
         let op = match i.op {
             Op::ImageFetch => {
                 if o.sample.is_some() {
