@@ -86,7 +86,12 @@ fn expected() -> Vec<(u32, i32)> {
 }
 
 fn outputs(m: &ir::Module) -> Vec<(u32, i32)> {
-    let ssbo = m.globals.iter().copied().find(|&v| m.vars[v].mode == Mode::Ssbo).unwrap();
+    let ssbo = m
+        .globals
+        .iter()
+        .copied()
+        .find(|&v| m.vars[v].mode == Mode::Ssbo)
+        .unwrap();
     let mem = interp::run(m, interp::Invocation::default()).expect("interpretable");
     let mut out = Vec::new();
     for ((var, path), comps) in mem {
@@ -109,4 +114,83 @@ fn middle_end_keeps_the_results() {
     let mut m = translate(&shader("front/semantics.spv"), &Options::default()).unwrap();
     gcnc::passes::run_pipeline_until(&mut m, Some("if_to_select")).unwrap();
     assert_eq!(outputs(&m), expected());
+}
+
+fn values_expected() -> Vec<(u32, i32)> {
+    // Column-major m: columns (1,2,3), (4,5,6), (7,8,9).
+    let m = [[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]];
+    let v = [1.0f32, -1.0, 2.0];
+    let mv: Vec<f32> = (0..3)
+        .map(|r| (0..3).map(|c| m[c][r] * v[c]).sum())
+        .collect();
+    let vm: Vec<f32> = (0..3)
+        .map(|c| (0..3).map(|r| v[r] * m[c][r]).sum())
+        .collect();
+    // (m * mᵀ)[1][2] = Σk m[k][2] * mᵀ[1][k] = Σk m[k][2] * m[k][1].
+    let mm12: f32 = (0..3).map(|k| m[k][2] * m[k][1]).sum();
+    let op12 = v[2] * 3.0;
+    let enc = |x: &[f32]| x[0] as i32 * 10000 + x[1] as i32 * 100 + x[2] as i32;
+    let iv = [10, 11, 12, 13];
+    let f = -2.75f32;
+    let mut out = vec![
+        (0, enc(&mv)),
+        (1, enc(&vm)),
+        (2, mm12 as i32),
+        (3, op12 as i32),
+    ];
+    for k in 0..4 {
+        out.push((4 + k as u32, iv[(k + 1) & 3]));
+    }
+    let iv2 = [10, 99, 10, 11];
+    out.push((
+        8,
+        iv2[0] * 1_000_000 + iv2[1] * 10000 + iv2[2] * 100 + iv2[3],
+    ));
+    out.push((9, f as i32));
+    out.push((10, (f.to_bits() >> 20) as i32));
+    out.push((11, ((-7i32) as u32 >> 28) as i32));
+    out.push((12, (0x12345678 >> 8) & 0xff));
+    out.push((13, (0x11111111 & !(0xfff << 4)) | (0xabc << 4)));
+    out.push((14, 8 + 10 * 100 + 10 * 10000));
+    // glslang emits `%` as OpSMod: the result takes the divisor's sign.
+    out.push((15, (-17 / 5) * 100 + (-17i32).rem_euclid(5)));
+    out.push((16, (0xffff_ffffu32 / 3) as i32));
+    out
+}
+
+#[test]
+fn translated_values_compute_what_the_source_says() {
+    let m = translate(&shader("front/semantics_values.spv"), &Options::default()).unwrap();
+    let ssbo = m
+        .globals
+        .iter()
+        .copied()
+        .find(|&v| m.vars[v].mode == Mode::Ssbo)
+        .unwrap();
+    let mem = interp::run(&m, interp::Invocation::default()).expect("interpretable");
+    let mut o = Vec::new();
+    let mut s = Vec::new();
+    for ((var, path), comps) in mem {
+        if var != ssbo.index() {
+            continue;
+        }
+        match path[0] {
+            0 => o.push((path[1], comps[0] as u32 as i32)),
+            _ => s.push((
+                path[1..].to_vec(),
+                comps.iter().map(|&c| c as u32 as i32).collect::<Vec<_>>(),
+            )),
+        }
+    }
+    assert_eq!(o, values_expected());
+    // s_out = t: a = (7, 8), b = [1, 20, 3].
+    assert_eq!(
+        s,
+        vec![
+            (vec![0], vec![7, 8]),
+            (vec![1, 0], vec![1]),
+            (vec![1, 1], vec![20]),
+            (vec![1, 2], vec![3])
+        ]
+    );
 }

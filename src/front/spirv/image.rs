@@ -360,7 +360,13 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             let have = self.b.ty(coord).comps;
             if have < want {
-                return Err(i.err(ErrorKind::BadType, format!("coordinate has {} components, the image needs {}", have, want)));
+                return Err(i.err(
+                    ErrorKind::BadType,
+                    format!(
+                        "coordinate has {} components, the image needs {}",
+                        have, want
+                    ),
+                ));
             }
             if have > want {
                 let sw: Vec<u8> = (0..want).collect();
