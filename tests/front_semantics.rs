@@ -194,3 +194,122 @@ fn translated_values_compute_what_the_source_says() {
         ]
     );
 }
+
+#[test]
+fn glsl_std450_expansions_match_libm() {
+    let m = translate(&shader("front/semantics_glsl.spv"), &Options::default()).unwrap();
+    let ssbo = m
+        .globals
+        .iter()
+        .copied()
+        .find(|&v| m.vars[v].mode == Mode::Ssbo)
+        .unwrap();
+    let mem = interp::run(&m, interp::Invocation::default()).expect("interpretable");
+    let got: Vec<f64> = mem
+        .iter()
+        .filter(|((var, path), _)| *var == ssbo.index() && path[1] < 63)
+        .map(|(_, c)| f32::from_bits(c[0] as u32) as f64)
+        .collect();
+    let (x, y) = (0.375f64, -1.625f64);
+    let a = [1.0f64, 2.0, 3.0];
+    let b = [-2.0f64, 0.5, 1.0];
+    let len = |v: [f64; 3]| (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    let s2 = std::f64::consts::FRAC_1_SQRT_2;
+    // refract(I = (s2, -s2, 0), N = (0, 1, 0), eta = 0.5)
+    let d = -s2;
+    let kk = 1.0 - 0.25 * (1.0 - d * d);
+    let tv = [
+        0.5 * s2 - (0.5 * d + kk.sqrt()) * 0.0,
+        0.5 * -s2 - (0.5 * d + kk.sqrt()),
+    ];
+    let m3 = [[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]];
+    let det3 = 2.0 * (3.0 * 4.0 - 1.0 * 1.0) - 1.0 * (1.0 * 4.0 - 0.0 * 1.0);
+    let _ = m3;
+    let want = [
+        x.atan(),
+        y.atan(),
+        7.5f64.atan(),
+        x.atan2(y),
+        y.atan2(x),
+        (-x).atan2(y),
+        x.asin(),
+        x.acos(),
+        (-0.875f64).asin(),
+        x.sinh(),
+        y.cosh(),
+        x.tanh(),
+        1.0,
+        y.asinh(),
+        2.5f64.acosh(),
+        x.atanh(),
+        x.exp(),
+        2.5f64.ln(),
+        x.tan(),
+        std::f64::consts::FRAC_PI_2,
+        1.0f64.to_degrees(),
+        {
+            let t: f64 = 0.25;
+            t * t * (3.0 - 2.0 * t)
+        },
+        0.0,
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+        len(a),
+        len([a[0] - b[0], a[1] - b[1], a[2] - b[2]]),
+        a[1] / len(a),
+        s2,
+        s2,
+        tv[0],
+        tv[1],
+        -1.0,
+        det3,
+        // inverse = adjugate / det
+        (3.0 * 4.0 - 1.0 * 1.0) / det3,
+        -(2.0 * 1.0 - 0.0 * 1.0) / det3,
+        -(2.0 * 1.0 - 1.0 * 0.0) / det3,
+        6.0 / 10.0,
+        -2.0 / 10.0,
+        -0.25,
+        -3.0,
+        0.625,
+        6.0,
+        6.0,
+        // det of the 4x4 (columns as given), by cofactor expansion in f64:
+        {
+            let c = [
+                [1.0, 2.0, 0.0, 1.0],
+                [0.0, 1.0, 3.0, 0.0],
+                [2.0, 0.0, 1.0, 1.0],
+                [1.0, 1.0, 0.0, 2.0],
+            ];
+            fn det(m: &[Vec<f64>]) -> f64 {
+                if m.len() == 1 {
+                    return m[0][0];
+                }
+                (0..m.len())
+                    .map(|j| {
+                        let minor: Vec<Vec<f64>> = m[1..]
+                            .iter()
+                            .map(|r| {
+                                r.iter()
+                                    .enumerate()
+                                    .filter(|(k, _)| *k != j)
+                                    .map(|(_, v)| *v)
+                                    .collect()
+                            })
+                            .collect();
+                        let s = if j % 2 == 0 { 1.0 } else { -1.0 };
+                        s * m[0][j] * det(&minor)
+                    })
+                    .sum()
+            }
+            det(&c.iter().map(|r| r.to_vec()).collect::<Vec<_>>())
+        },
+    ];
+    assert_eq!(got.len(), want.len(), "outputs: {got:?}");
+    for (k, (g, w)) in got.iter().zip(want.iter()).enumerate() {
+        let tol = 2e-4 * w.abs().max(1.0);
+        assert!((g - w).abs() <= tol, "output {k}: got {g}, want {w}");
+    }
+}
