@@ -482,9 +482,14 @@ impl<'a, 'm> Fx<'a, 'm> {
             Op::ConvertPtrToU => {
                 i.exact(1)?;
                 let id = i.id_op(0)?;
-                let (p, _) = self.ptr(i, id)?;
-                let Val::Ptr(d) = p else {
-                    return Err(i.err(ErrorKind::BadType, "pointer expected"));
+                // A pointer loaded from memory is its address already; a deref chain's value
+                // is the address it computes (lower_explicit_io makes it one).
+                let d = match self.val(i, id)? {
+                    Val::V(raw) if self.b.ty(raw) == ValType::U64 => raw,
+                    _ => match self.ptr(i, id)?.0 {
+                        Val::Ptr(d) => d,
+                        _ => return Err(i.err(ErrorKind::BadType, "pointer expected")),
+                    },
                 };
                 let want = self.result_vt(i)?;
                 let v = if want.bits == 64 {
