@@ -4,7 +4,8 @@
 #   tests/shaders/DIR/NAME.{comp,vert,frag} -> NAME.spv
 # with glslangValidator, then validates it with spirv-val. The target environment is
 # vulkan1.2 unless the source's first lines contain "// target-env: vulkan1.X"; a
-# "// spirv-val-flags: ..." line passes extra flags to the validator. The .spv
+# "// spirv-val-flags: ..." line passes extra flags to the validator, and a
+# "// spirv-opt: ARGS" line also writes NAME.opt.spv through spirv-opt. The .spv
 # files are committed; tests check they translate (and that they are up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,15 @@ for dir in tests/shaders/*/; do
       spirv-val --target-env "$env" $flags "$out"
     fi
     n=$((n + 1))
+    # "// spirv-opt: ARGS" also makes NAME.opt.spv, optimized SPIR-V in SSA form (OpPhi
+    # everywhere), the shape drivers see from offline-optimized content.
+    opt=$(sed -n 's|^// spirv-opt: *\(.*\)$|\1|p' "$src" | head -n1)
+    if [ -n "$opt" ]; then
+      # shellcheck disable=SC2086
+      spirv-opt $opt "$out" -o "${src%.*}.opt.spv"
+      spirv-val --target-env "$env" "${src%.*}.opt.spv"
+      n=$((n + 1))
+    fi
   done
   [ "$n" -gt 0 ] && echo "built $n modules in $dir"
   total=$((total + n))

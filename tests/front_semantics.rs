@@ -103,10 +103,19 @@ fn outputs(m: &ir::Module) -> Vec<(u32, i32)> {
     out
 }
 
+/// Both glslang's output and its `spirv-opt -O` version (SSA form, OpPhi throughout).
+const VARIANTS: [&str; 2] = ["", ".opt"];
+
 #[test]
 fn translated_control_flow_computes_what_the_source_says() {
-    let m = translate(&shader("front/semantics.spv"), &Options::default()).unwrap();
-    assert_eq!(outputs(&m), expected());
+    for v in VARIANTS {
+        let m = translate(
+            &shader(&format!("front/semantics{v}.spv")),
+            &Options::default(),
+        )
+        .unwrap();
+        assert_eq!(outputs(&m), expected(), "variant {v:?}");
+    }
 }
 
 #[test]
@@ -160,7 +169,17 @@ fn values_expected() -> Vec<(u32, i32)> {
 
 #[test]
 fn translated_values_compute_what_the_source_says() {
-    let m = translate(&shader("front/semantics_values.spv"), &Options::default()).unwrap();
+    for v in VARIANTS {
+        values_variant(v);
+    }
+}
+
+fn values_variant(v: &str) {
+    let m = translate(
+        &shader(&format!("front/semantics_values{v}.spv")),
+        &Options::default(),
+    )
+    .unwrap();
     let ssbo = m
         .globals
         .iter()
@@ -182,7 +201,7 @@ fn translated_values_compute_what_the_source_says() {
             )),
         }
     }
-    assert_eq!(o, values_expected());
+    assert_eq!(o, values_expected(), "variant {v:?}");
     // s_out = t: a = (7, 8), b = [1, 20, 3].
     assert_eq!(
         s,
@@ -197,7 +216,17 @@ fn translated_values_compute_what_the_source_says() {
 
 #[test]
 fn glsl_std450_expansions_match_libm() {
-    let m = translate(&shader("front/semantics_glsl.spv"), &Options::default()).unwrap();
+    for v in VARIANTS {
+        glsl_variant(v);
+    }
+}
+
+fn glsl_variant(v: &str) {
+    let m = translate(
+        &shader(&format!("front/semantics_glsl{v}.spv")),
+        &Options::default(),
+    )
+    .unwrap();
     let ssbo = m
         .globals
         .iter()
@@ -310,6 +339,9 @@ fn glsl_std450_expansions_match_libm() {
     assert_eq!(got.len(), want.len(), "outputs: {got:?}");
     for (k, (g, w)) in got.iter().zip(want.iter()).enumerate() {
         let tol = 2e-4 * w.abs().max(1.0);
-        assert!((g - w).abs() <= tol, "output {k}: got {g}, want {w}");
+        assert!(
+            (g - w).abs() <= tol,
+            "variant {v:?} output {k}: got {g}, want {w}"
+        );
     }
 }

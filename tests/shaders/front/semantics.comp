@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Control flow whose result is fully determined by constants, so a test can run the
 // front-end's IR in the reference interpreter and compare every output with the same
 // algorithm written in Rust (tests/front_semantics.rs): switch fall-through, continue and

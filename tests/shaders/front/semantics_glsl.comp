@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // GLSL.std.450 functions the front-end expands into ALU sequences, at fixed inputs, for
 // tests/front_semantics.rs to compare with Rust's libm (within a tolerance).
 layout(local_size_x = 1) in;

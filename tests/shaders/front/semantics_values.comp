@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Values whose results are fixed by constants (checked by tests/front_semantics.rs in the
 // IR interpreter): matrices (times vector, times matrix, transpose, outer product), structs
 // and arrays copied whole and by member, dynamic vector indexing, swizzles and inserts,
