@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates every SPIR-V module of the shader corpus from its GLSL source, for every
 # directory under tests/shaders/ (compute/, front/, vert/, frag/, ...):
-#   tests/shaders/DIR/NAME.{comp,vert,frag} -> NAME.spv
-# with glslangValidator, then validates it with spirv-val. The target environment is
+#   tests/shaders/DIR/NAME.{comp,vert,frag} -> NAME.spv   with glslangValidator,
+#   tests/shaders/DIR/NAME.spvasm           -> NAME.spv   with spirv-as,
+# then validates it with spirv-val. The target environment is
 # vulkan1.2 unless the source's first lines contain "// target-env: vulkan1.X"; a
 # "// spirv-val-flags: ..." line passes extra flags to the validator, and a
 # "// spirv-opt: ARGS" line also writes NAME.opt.spv through spirv-opt. The .spv
@@ -36,6 +37,14 @@ for dir in tests/shaders/*/; do
       spirv-val --target-env "$env" "${src%.*}.opt.spv"
       n=$((n + 1))
     fi
+  done
+  # Hand-written SPIR-V assembly (shapes glslang does not emit).
+  for src in "$dir"/*.spvasm; do
+    [ -e "$src" ] || continue
+    out="${src%.*}.spv"
+    spirv-as --target-env vulkan1.2 -o "$out" "$src"
+    spirv-val --target-env vulkan1.2 "$out"
+    n=$((n + 1))
   done
   [ "$n" -gt 0 ] && echo "built $n modules in $dir"
   total=$((total + n))

@@ -55,7 +55,7 @@ pub fn shader(rel: &str) -> Vec<u32> {
 
 /// The GLSL source next to a .spv, if any.
 pub fn source_of(spv: &Path) -> Option<PathBuf> {
-    ["comp", "vert", "frag"]
+    ["comp", "vert", "frag", "spvasm"]
         .iter()
         .map(|e| spv.with_extension(e))
         .find(|p| p.exists())

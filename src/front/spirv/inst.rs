@@ -615,7 +615,6 @@ impl<'a, 'm> Fx<'a, 'm> {
     }
 
     fn alu_inst(&mut self, i: &Inst, m: AluMap) -> Result<(), Error> {
-        let want = self.result_vt(i)?;
         match m {
             AluMap::Op(op, swap) => {
                 let n = op.num_srcs();
@@ -628,7 +627,6 @@ impl<'a, 'm> Fx<'a, 'm> {
                     let v = self.select_tree(i, c, a, b)?;
                     return self.set(i, v);
                 }
-                let _ = want;
                 let mut srcs = Vec::with_capacity(n);
                 for k in 0..n {
                     srcs.push(self.value(i, k)?);
@@ -641,6 +639,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 self.set(i, Val::V(v))
             }
             AluMap::Conv(op) => {
+                let want = self.result_vt(i)?;
                 i.exact(1)?;
                 let s = self.value(i, 0)?;
                 if self.b.ty(s).comps != want.comps {
@@ -650,6 +649,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 self.set(i, Val::V(v))
             }
             AluMap::Bitcast => {
+                let want = self.result_vt(i)?;
                 i.exact(1)?;
                 let id = i.id_op(0)?;
                 let s = match self.val(i, id)? {
