@@ -375,5 +375,5 @@ fn handwritten_spirv_shapes() {
         spec: [(3, 9)].into_iter().collect(),
         ..Default::default()
     };
-    assert_eq!(run(&opts), vec![(0, 14), (1, 21), (2, 7), (3, 9)]);
+    assert_eq!(run(&opts), vec![(0, 13), (1, 21), (2, 7), (3, 9)]);
 }
