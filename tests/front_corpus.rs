@@ -363,3 +363,20 @@ fn entry_point_selection_by_name() {
     .unwrap_err();
     assert_eq!(e.kind, gcnc::front::ErrorKind::NoEntryPoint);
 }
+
+#[test]
+fn ptr_access_chain_uses_the_pointer_array_stride() {
+    let text = ir::print_module(&tr(&shader("front/ptr_access_chain.spv")));
+    assert!(
+        text.contains("deref_cast %5 stride=32 align=0 : global $0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("deref_ptr_as_array %6[%2] stride=32 : global $0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("pack_64_2x32"),
+        "uvec2 → pointer bitcast:\n{text}"
+    );
+}
