@@ -5,6 +5,7 @@
 #   tests/shaders/DIR/NAME.spvasm           -> NAME.spv   with spirv-as,
 # then validates it with spirv-val. The target environment is
 # vulkan1.2 unless the source's first lines contain "// target-env: vulkan1.X"; a
+# "// glslang-flags: ..." line passes extra flags to the compiler, a
 # "// spirv-val-flags: ..." line passes extra flags to the validator, and a
 # "// spirv-opt: ARGS" line also writes NAME.opt.spv through spirv-opt. The .spv
 # files are committed; tests check they translate (and that they are up to date).
@@ -19,8 +20,11 @@ for dir in tests/shaders/*/; do
     env=$(sed -n 's|^// target-env: *\([a-z0-9.]*\).*|\1|p' "$src" | head -n1)
     env=${env:-vulkan1.2}
     out="${src%.*}.spv"
-    glslangValidator -V --target-env "$env" -o "$out" "$src" >/dev/null || {
-      glslangValidator -V --target-env "$env" -o "$out" "$src"; exit 1; }
+    # Extra compiler flags (e.g. -gV for debug info) from a "// glslang-flags:" line.
+    gflags=$(sed -n 's|^// glslang-flags: *\(.*\)$|\1|p' "$src" | head -n1)
+    # shellcheck disable=SC2086
+    glslangValidator -V $gflags --target-env "$env" -o "$out" "$src" >/dev/null || {
+      glslangValidator -V $gflags --target-env "$env" -o "$out" "$src"; exit 1; }
     if command -v spirv-val >/dev/null; then
       # Extra validator flags (e.g. --scalar-block-layout) from a "// spirv-val-flags:" line.
       flags=$(sed -n 's|^// spirv-val-flags: *\(.*\)$|\1|p' "$src" | head -n1)

@@ -127,9 +127,8 @@ fn corpus_spirv_is_up_to_date() {
                 src.display(),
                 String::from_utf8_lossy(&st.stderr)
             );
-            assert_eq!(
-                std::fs::read(&out).unwrap(),
-                std::fs::read(&p).unwrap(),
+            assert!(
+                std::fs::read(&out).unwrap() == std::fs::read(&p).unwrap(),
                 "{} is stale: run scripts/build-shaders.sh",
                 p.display()
             );
@@ -143,10 +142,20 @@ fn corpus_spirv_is_up_to_date() {
                     .map(|e| e.trim().to_string())
             })
             .unwrap_or_else(|| "vulkan1.2".into());
+        let flags: Vec<String> = text
+            .lines()
+            .find_map(|l| l.strip_prefix("// glslang-flags:"))
+            .map(|f| f.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
         let st = std::process::Command::new(&glslang)
-            .args(["-V", "--target-env", &env, "-o"])
+            .arg("-V")
+            .args(&flags)
+            .args(["--target-env", &env, "-o"])
             .arg(&out)
-            .arg(&src)
+            // Relative to the crate root, as the build script runs it (debug info records
+            // the path).
+            .arg(src.strip_prefix(root()).unwrap())
+            .current_dir(root())
             .output()
             .unwrap();
         assert!(
@@ -155,9 +164,8 @@ fn corpus_spirv_is_up_to_date() {
             src.display(),
             String::from_utf8_lossy(&st.stdout)
         );
-        assert_eq!(
-            std::fs::read(&out).unwrap(),
-            std::fs::read(&p).unwrap(),
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&p).unwrap(),
             "{} is stale: run scripts/build-shaders.sh",
             p.display()
         );

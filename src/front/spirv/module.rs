@@ -255,20 +255,19 @@ impl Spv {
         let type_ids: Vec<u32> = (0..s.bound)
             .filter(|&i| matches!(s.defs[i as usize], Def::Type(ref t) if !matches!(t, SType::Function{..})))
             .collect();
+        let mut def_at = vec![0usize; s.bound as usize];
+        for (k, inst) in s.insts.iter().enumerate() {
+            if let Some(slot) = inst.id.and_then(|id| def_at.get_mut(id as usize)) {
+                *slot = k;
+            }
+        }
         for id in type_ids {
-            let at = s.def_inst(id);
-            s.ir_type_at(types, id, None, at)?;
+            s.ir_type_at(types, id, None, def_at[id as usize])?;
         }
         Ok(s)
     }
 
     /// Index of the instruction defining `id`, for error positions.
-    fn def_inst(&self, id: u32) -> usize {
-        self.insts
-            .iter()
-            .position(|i| i.id == Some(id))
-            .unwrap_or(0)
-    }
 
     /// Checks `id` is in range and not yet defined, for a defining instruction.
     fn define(&mut self, inst: usize, def: Def) -> Result<u32, Error> {
@@ -702,6 +701,19 @@ impl Spv {
                         exits: 0,
                         has_loop_or_switch: false,
                     });
+                }
+                Op::ExtInst => {
+                    // Module-scope extended instructions: only non-semantic ones (debug info).
+                    let set = i.id_op(0)?;
+                    if !matches!(self.def(set), Def::ExtNonSemantic) {
+                        return Err(i.err(
+                            ErrorKind::Unsupported,
+                            "module-scope OpExtInst of a semantic instruction set",
+                        ));
+                    }
+                    if i.id.is_some() {
+                        self.define(k, Def::Other)?;
+                    }
                 }
                 _ => {
                     return Err(i.err(

@@ -1,4 +1,5 @@
 #version 450
+// glslang-flags: -gV
 // Interpolation qualifiers and interpolateAt* on inputs; sample-rate built-ins.
 layout(location = 0) in vec4 smooth_in;
 layout(location = 1) noperspective in vec4 np_in;
