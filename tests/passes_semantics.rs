@@ -58,6 +58,7 @@ fn sequence() -> Vec<Pass> {
     ];
     let mut s: Vec<Pass> = vec![
         ("inline", inline::run),
+        ("lower_io_to_temporaries", lower_io_to_temporaries::run),
         ("copy_prop", copy_prop::run),
         ("dce", dce::run),
         ("mem2reg", mem2reg::run),

@@ -1,13 +1,14 @@
-//! `gcnc ir FILE [--entry NAME] [--spec ID=VALUE]... [--after PASS|all]`: prints a shader's
-//! IR, as read or after the middle end ran up to (and including) the first run of PASS, or
-//! all of it.
+//! `gcnc ir FILE [--entry NAME] [--spec ID=VALUE]... [--after PASS|all] [--divergence]`:
+//! prints a shader's IR, as read or after the middle end ran up to (and including) the first
+//! run of PASS, or all of it; `--divergence` marks the values the divergence analysis finds
+//! divergent.
 //!
 //! Input is SPIR-V (`.spv`, or any file starting with the SPIR-V magic number), translated
 //! by the front-end (`src/front/spirv`), or the IR text form (`.ir`).
 
 use clap::Args as ClapArgs;
 use gcnc::front::spirv::{translate, words_from_bytes, Options, MAGIC};
-use gcnc::ir::{parse_module, print_module, verify_module, Module};
+use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
 use gcnc::passes;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -26,6 +27,9 @@ pub struct Args {
     /// Run the pipeline up to this pass (its first run), or `all`.
     #[arg(long)]
     pub after: Option<String>,
+    /// Mark divergent values with `; divergent` (divergence analysis).
+    #[arg(long)]
+    pub divergence: bool,
 }
 
 fn parse_spec(s: &str) -> Result<(u32, u64), String> {
@@ -97,6 +101,14 @@ pub fn run(args: &Args) -> Result<(), String> {
             passes::run_pipeline_until(&mut m, Some(p)).map_err(|e| e.to_string())?;
         }
     }
-    print!("{}", print_module(&m));
+    if args.divergence {
+        let d = passes::divergence::analyze(&m);
+        print!(
+            "{}",
+            print_module_annotated(&m, &|f, i| d.is_divergent(f, i).then(|| "divergent".into()))
+        );
+    } else {
+        print!("{}", print_module(&m));
+    }
     Ok(())
 }

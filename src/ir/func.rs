@@ -111,6 +111,44 @@ impl Function {
         let pos = self.position(after);
         self.insert_at(b, pos + 1, kind, ty)
     }
+    /// A new instruction not yet in any block (place it with [`Function::place_before`]).
+    pub fn alloc_detached(&mut self, kind: InstKind, ty: ValType) -> Inst {
+        self.insts.alloc(InstData {
+            kind,
+            ty,
+            block: None,
+        })
+    }
+    /// Places detached instructions: each `(anchor, new)` puts `new` immediately before
+    /// `anchor` (several news for one anchor keep their order). One pass per affected
+    /// block, instead of a position search per insertion.
+    pub fn place_before(&mut self, pending: &[(Inst, Inst)]) {
+        if pending.is_empty() {
+            return;
+        }
+        let mut before: SecondaryMap<InstData, SmallVec<[Inst; 2]>> =
+            SecondaryMap::new(SmallVec::new());
+        let mut blocks: Vec<Block> = Vec::new();
+        for &(anchor, new) in pending {
+            before[anchor].push(new);
+            let b = self.insts[anchor].block.expect("anchor was removed");
+            if !blocks.contains(&b) {
+                blocks.push(b);
+            }
+        }
+        for b in blocks {
+            let old = std::mem::take(&mut self.blocks[b].insts);
+            let mut list = Vec::with_capacity(old.len() + pending.len());
+            for i in old {
+                for &n in before[i].iter() {
+                    self.insts[n].block = Some(b);
+                    list.push(n);
+                }
+                list.push(i);
+            }
+            self.blocks[b].insts = list;
+        }
+    }
     /// Index of `i` in its block's list.
     pub fn position(&self, i: Inst) -> usize {
         let b = self.insts[i].block.expect("removed instruction");

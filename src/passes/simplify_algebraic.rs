@@ -48,6 +48,7 @@ enum Rw {
 fn simplify(f: &mut Function) -> bool {
     let mut map: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
     let mut any = false;
+    let mut pending: Vec<(Inst, Inst)> = Vec::new();
     for i in f.insts_in_order() {
         let ty = f.insts[i].ty;
         let InstKind::Alu { op, srcs } = &f.insts[i].kind else {
@@ -198,15 +199,16 @@ fn simplify(f: &mut Function) -> bool {
                 f.insts[i].kind = InstKind::Const((0..ty.comps).map(|_| x).collect());
             }
             Rw::Distribute(dop, x, k, c) => {
-                let scaled = f.insert_before(
-                    i,
+                let scaled = f.alloc_detached(
                     InstKind::Alu {
                         op: dop,
                         srcs: smallvec::smallvec![x, k],
                     },
                     ty,
                 );
-                let cv = f.insert_before(i, InstKind::Const(smallvec::smallvec![c]), ty);
+                let cv = f.alloc_detached(InstKind::Const(smallvec::smallvec![c]), ty);
+                pending.push((i, scaled));
+                pending.push((i, cv));
                 f.insts[i].kind = InstKind::Alu {
                     op: Iadd,
                     srcs: smallvec::smallvec![scaled, cv],
@@ -219,11 +221,11 @@ fn simplify(f: &mut Function) -> bool {
                 } else {
                     at
                 };
-                let cv = f.insert_before(
-                    i,
+                let cv = f.alloc_detached(
                     InstKind::Const((0..cty.comps).map(|_| x & cty.mask()).collect()),
                     cty,
                 );
+                pending.push((i, cv));
                 f.insts[i].kind = InstKind::Alu {
                     op: nop,
                     srcs: smallvec::smallvec![a, cv],
@@ -231,6 +233,7 @@ fn simplify(f: &mut Function) -> bool {
             }
         }
     }
+    f.place_before(&pending);
     if any {
         f.rewrite_uses(&map);
     }
