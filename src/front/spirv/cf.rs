@@ -127,7 +127,8 @@ impl<'a, 'm> Fx<'a, 'm> {
             self.vals[pid as usize] = Some(a.clone());
         }
         let void = matches!(self.spv.def(f.ret_ty), super::Def::Type(super::SType::Void));
-        let wrapped = !entry && !(f.exits == 1 && !f.has_loop_or_switch);
+        // A callee with one exit and no loops or switches returns at its end: no wrapper.
+        let wrapped = !entry && (f.exits != 1 || f.has_loop_or_switch);
         let ret_var = if wrapped && !void {
             Some(self.local_var(fi, f.ret_ty, None)?)
         } else {

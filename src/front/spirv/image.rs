@@ -110,7 +110,6 @@ impl<'a, 'm> Fx<'a, 'm> {
                 format!("image operands {:#x}", bits),
             ));
         }
-        drop(next);
         if k != i.ops.len() {
             return Err(i.err(
                 ErrorKind::BadOperands,

@@ -698,7 +698,7 @@ impl<'a, 'm> Fx<'a, 'm> {
     }
 
     /// Splits a value into 32-bit words (for bitcasts between shapes).
-    fn to_words(&mut self, i: &Inst, v: Value) -> Result<Vec<Value>, Error> {
+    fn split_words(&mut self, i: &Inst, v: Value) -> Result<Vec<Value>, Error> {
         let t = self.b.ty(v);
         let comps: Vec<Value> = (0..t.comps).map(|k| self.b.channel(v, k)).collect();
         let mut out = Vec::new();
@@ -739,7 +739,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 format!("bitcast from {} to {} changes the size", t, want),
             ));
         }
-        let words = self.to_words(i, s)?;
+        let words = self.split_words(i, s)?;
         let mut comps = Vec::new();
         match want.bits {
             64 => {

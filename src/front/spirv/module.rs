@@ -267,8 +267,6 @@ impl Spv {
         Ok(s)
     }
 
-    /// Index of the instruction defining `id`, for error positions.
-
     /// Checks `id` is in range and not yet defined, for a defining instruction.
     fn define(&mut self, inst: usize, def: Def) -> Result<u32, Error> {
         let i = &self.insts[inst];
