@@ -122,7 +122,8 @@ impl<'a, 'm> Fx<'a, 'm> {
                         "load result type differs from the pointee type",
                     ));
                 }
-                let v = self.load_tree(i, &p, pointee, 0)?;
+                let access = mem_access(i, 1);
+                let v = self.load_tree(i, &p, pointee, access)?;
                 self.set(i, v)
             }
             Op::Store => {
@@ -136,7 +137,8 @@ impl<'a, 'm> Fx<'a, 'm> {
                     ));
                 }
                 let v = self.val(i, vid)?;
-                self.store_tree(i, &p, pointee, v)
+                let access = mem_access(i, 2);
+                self.store_tree_access(i, &p, pointee, v, access)
             }
             Op::CopyMemory => {
                 i.need(2)?;
@@ -1096,7 +1098,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 ));
             }
         }
-        const ATOMIC_ACCESS: u32 = 0x4;
+        const ATOMIC_ACCESS: u32 = ACCESS_ATOMIC;
         let r = match p {
             Val::Ptr(dr) => match (i.op, aop) {
                 (Op::AtomicLoad, _) => Some(self.d_load(i, dr, ATOMIC_ACCESS)?),
@@ -1361,6 +1363,29 @@ impl<'a, 'm> Fx<'a, 'm> {
 impl Inst {
     fn result_vt(&self, fx: &Fx) -> Result<ValType, Error> {
         fx.result_vt(self)
+    }
+}
+
+/// `access` bits the front-end sets on loads and stores (documented in docs/front.md).
+pub const ACCESS_VOLATILE: u32 = 0x1;
+pub const ACCESS_NONTEMPORAL: u32 = 0x2;
+pub const ACCESS_ATOMIC: u32 = 0x4;
+
+/// The access bits of an OpLoad/OpStore's optional MemoryAccess operand at `k`.
+fn mem_access(i: &Inst, k: usize) -> u32 {
+    match i.ops.get(k) {
+        Some(Operand::MemoryAccess(m)) => {
+            let b = m.bits();
+            let mut a = 0;
+            if b & 0x1 != 0 {
+                a |= ACCESS_VOLATILE;
+            }
+            if b & 0x4 != 0 {
+                a |= ACCESS_NONTEMPORAL;
+            }
+            a
+        }
+        _ => 0,
     }
 }
 

@@ -667,7 +667,7 @@ impl<'a, 'm> Fx<'a, 'm> {
         self.store_tree_access(i, p, ty, v, 0)
     }
 
-    fn store_tree_access(
+    pub(crate) fn store_tree_access(
         &mut self,
         i: &Inst,
         p: &Val,
