@@ -414,3 +414,31 @@ fn ptr_access_chain_uses_the_pointer_array_stride() {
         "uvec2 → pointer bitcast:\n{text}"
     );
 }
+
+#[test]
+fn readonly_buffer_members_make_a_non_writable_variable() {
+    let m = tr(&shader("vert/skinning.spv"));
+    let ssbo = m
+        .globals
+        .iter()
+        .map(|&v| &m.vars[v])
+        .find(|v| v.mode == Mode::Ssbo)
+        .unwrap();
+    assert!(
+        ssbo.flags.contains(ir::VarFlags::NON_WRITABLE),
+        "{:?}",
+        ssbo.flags
+    );
+    let m = tr(&shader("front/control_flow.spv"));
+    let ssbo = m
+        .globals
+        .iter()
+        .map(|&v| &m.vars[v])
+        .find(|v| v.mode == Mode::Ssbo)
+        .unwrap();
+    assert!(
+        !ssbo.flags.contains(ir::VarFlags::NON_WRITABLE),
+        "{:?}",
+        ssbo.flags
+    );
+}

@@ -392,7 +392,13 @@ impl<'a, 'm> Fx<'a, 'm> {
                 let k = k as u32;
                 let t = spv.ir_type(i, mt)?;
                 let mut var = Variable::new(t, mode);
-                var.name = spv.names.get(&id).map(|n| format!("{}.{}", n, k));
+                let member = spv.member_names.get(&(pointee, k)).cloned();
+                var.name = match (spv.names.get(&id), member) {
+                    (Some(n), Some(mn)) => Some(format!("{}.{}", n, mn)),
+                    (None, Some(mn)) => Some(mn),
+                    (Some(n), None) => Some(format!("{}.{}", n, k)),
+                    (None, None) => None,
+                };
                 if let Some(b) = spv
                     .member_deco(pointee, k, Decoration::BuiltIn)
                     .and_then(|a| a.first())
@@ -439,7 +445,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             if let Some(b) = spv.deco(id, Decoration::BuiltIn).and_then(|a| a.first()) {
                 var.builtin = Some(map_builtin(i, *b)?);
             }
-            var.flags = var_flags(spv, id);
+            var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
             GVal::Var(self.b.module.add_global(var))
         };
         self.globals.insert(id, val.clone());
@@ -845,6 +851,28 @@ fn member_flags(spv: &Spv, st: u32, m: u32) -> ir::VarFlags {
             .map(|v| v.as_slice())
             .unwrap_or(&[]),
     )
+}
+
+/// Flags a block's member decorations give the whole variable (glslang decorates the
+/// members of a `readonly buffer`): NonWritable/NonReadable when *every* member has it,
+/// Coherent/Volatile/Restrict when *any* member has it — both the safe direction.
+fn block_member_flags(spv: &Spv, st: &SType, id: u32) -> ir::VarFlags {
+    use ir::VarFlags as F;
+    let SType::Struct { members } = st else {
+        return F::empty();
+    };
+    if members.is_empty() {
+        return F::empty();
+    }
+    let each: Vec<F> = (0..members.len() as u32)
+        .map(|m| member_flags(spv, id, m))
+        .collect();
+    let all = each
+        .iter()
+        .fold(F::NON_WRITABLE | F::NON_READABLE, |a, &f| a & f);
+    let any =
+        each.iter().fold(F::empty(), |a, &f| a | f) & (F::COHERENT | F::VOLATILE | F::RESTRICT);
+    all | any
 }
 
 fn flags_of(d: &[(Decoration, Vec<u32>)]) -> ir::VarFlags {

@@ -121,6 +121,7 @@ pub struct Spv {
     pub decos: BTreeMap<u32, Vec<(Decoration, Vec<u32>)>>,
     pub member_decos: BTreeMap<(u32, u32), Vec<(Decoration, Vec<u32>)>>,
     pub names: BTreeMap<u32, String>,
+    pub member_names: BTreeMap<(u32, u32), String>,
     pub entries: Vec<EntryPoint>,
     /// Execution modes by entry function id: (mode, literal operands / ids, inst index).
     pub modes: BTreeMap<u32, Vec<(spirv::ExecutionMode, Vec<u32>, usize)>>,
@@ -233,6 +234,7 @@ impl Spv {
             decos: BTreeMap::new(),
             member_decos: BTreeMap::new(),
             names: BTreeMap::new(),
+            member_names: BTreeMap::new(),
             entries: Vec::new(),
             modes: BTreeMap::new(),
             funcs: BTreeMap::new(),
@@ -584,7 +586,15 @@ impl Spv {
                 }
                 Op::Name => {
                     let id = i.id_op(0)?;
-                    self.names.insert(id, i.string(1)?.to_string());
+                    let n = i.string(1)?;
+                    if !n.is_empty() {
+                        self.names.insert(id, n.to_string());
+                    }
+                }
+                Op::MemberName => {
+                    let id = i.id_op(0)?;
+                    let m = i.lit(1)?;
+                    self.member_names.insert((id, m), i.string(2)?.to_string());
                 }
                 Op::Decorate
                 | Op::DecorateId
@@ -631,7 +641,6 @@ impl Spv {
                 | Op::SourceContinued
                 | Op::SourceExtension
                 | Op::String
-                | Op::MemberName
                 | Op::ModuleProcessed
                 | Op::Line
                 | Op::NoLine
