@@ -59,7 +59,9 @@ fn expected() -> Vec<(u32, i32)> {
     }
     let mut o15 = 0i32;
     let mut hits = 0i32;
+    let mut calls = 3;
     let mut side = |k: i32, o15: &mut i32| -> bool {
+        calls += 1;
         *o15 += k;
         k > 2
     };
@@ -81,6 +83,7 @@ fn expected() -> Vec<(u32, i32)> {
         (6, hits),
         (7, 44),
         (8, 3),
+        (10, calls),
         (15, o15),
     ]
 }

@@ -446,7 +446,16 @@ impl<'a, 'm> Fx<'a, 'm> {
                 var.builtin = Some(map_builtin(i, *b)?);
             }
             var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
-            GVal::Var(self.b.module.add_global(var))
+            if mode == Mode::Private {
+                // One invocation runs one (fully inlined) function: a Private global is a
+                // local of the entry function, which mem2reg can promote (Mesa's
+                // nir_lower_global_vars_to_local does the same).
+                var.mode = Mode::Function;
+                let f = self.b.func;
+                GVal::Var(self.b.module.add_local(f, var))
+            } else {
+                GVal::Var(self.b.module.add_global(var))
+            }
         };
         self.globals.insert(id, val.clone());
         // Initializer.

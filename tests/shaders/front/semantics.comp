@@ -23,7 +23,10 @@ void swap(inout int x, inout int y) {
     y = t;
 }
 
+int calls = 3;  // a Private global with an initializer
+
 bool side(int k) {
+    calls++;
     o[15] += k;
     return k > 2;
 }
@@ -65,6 +68,7 @@ void main() {
         if (k == 1 || side(k * 100)) hits += 100;
     }
     o[6] = hits;
+    o[10] = calls;
     for (int k = 0; k < 10; ++k) {
         if (k == 4) {
             o[7] = 44;
