@@ -59,6 +59,11 @@ impl Gen<'_, '_> {
                     AluOp::Ushr,
                     AluOp::Umin,
                     AluOp::Umax,
+                    AluOp::Fadd,
+                    AluOp::Fsub,
+                    AluOp::Fmul,
+                    AluOp::Fdiv,
+                    AluOp::Fmin,
                 ];
                 let op = ops[self.r.below(ops.len() as u64) as usize];
                 let (a, c) = (self.pick(), self.pick());
@@ -66,7 +71,13 @@ impl Gen<'_, '_> {
                 self.vals.push(v);
             }
             2 => {
-                let c = self.r.below(64) as u32;
+                // Small integers, and the float constants algebraic rules look for.
+                let specials = [0x3f80_0000u32, 0x8000_0000, 0xbf80_0000, 0x4000_0000];
+                let c = if self.r.below(3) == 0 {
+                    specials[self.r.below(4) as usize]
+                } else {
+                    self.r.below(64) as u32
+                };
                 let v = self.b.const_u32(c);
                 self.vals.push(v);
             }
@@ -320,6 +331,26 @@ fn random_programs_keep_their_meaning() {
         }
         ran += 1;
         let original = print_module(&m);
+        // The whole pipeline (explicit addressing, access shaping) keeps the buffer bytes.
+        let mut lowered = m.clone();
+        match passes::run_pipeline(&mut lowered) {
+            Err(e) => failures.push(format!("seed {}: {}\n{}", seed, e, original)),
+            Ok(()) => {
+                let now: Vec<_> = invs.iter().map(|&i| interp::run(&lowered, i)).collect();
+                let same = now.iter().zip(&reference).all(|(a, b)| match (a, b) {
+                    (Ok(a), Ok(b)) => a.buffers == b.buffers,
+                    _ => false,
+                });
+                if !same {
+                    failures.push(format!(
+                        "seed {}: buffer bytes changed by the pipeline\n--- before\n{}\n--- after\n{}",
+                        seed,
+                        original,
+                        print_module(&lowered)
+                    ));
+                }
+            }
+        }
         for p in &seq {
             if let Err(e) = run_pass(&mut m, *p) {
                 failures.push(format!("seed {}: {}\n{}", seed, e, original));

@@ -11,6 +11,15 @@
 //! `store_deref`, `deref_atomic` (add), calls with `load_param`, structured control flow,
 //! a few system values (ids from [`Invocation`]), barriers as no-ops. Anything else is an
 //! [`Unsupported`] error, never a guess.
+//!
+//! Buffers (UBO/SSBO) are bytes, so deref-form and lowered IR can be compared: a deref
+//! path into a buffer finds its bytes by walking the variable's explicit layout (an
+//! independent short walk, not the lowering pass), and `load_ssbo` / `store_ssbo` /
+//! `ssbo_atomic` address them directly (the interpreter's resource value is
+//! `[set << 16 | binding, array index]`). Unwritten buffer bytes read a fixed pattern;
+//! every buffer is [`BUFFER_SIZE`] bytes long. Shared and scratch memory are bytes too,
+//! zero-initialised and not part of the result. Built-in id inputs read the invocation's
+//! ids.
 
 use super::*;
 use crate::passes::fold_constants::eval_alu;
@@ -23,9 +32,17 @@ pub struct Invocation {
     pub workgroup_id: [u32; 3],
 }
 
-/// Final contents of every observable (non-function, non-private) variable:
-/// (variable index, path) → components.
-pub type Memory = BTreeMap<(usize, Vec<u32>), Vec<u64>>;
+/// What an invocation leaves behind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// Observable path-modelled variables (outputs): (variable index, path) → components.
+    pub vars: BTreeMap<(usize, Vec<u32>), Vec<u64>>,
+    /// Bytes written to buffers: (set, binding, array index) → offset → byte.
+    pub buffers: BTreeMap<(u32, u32, u32), BTreeMap<u32, u8>>,
+}
+
+/// Size every buffer reports (`get_ssbo_size`, runtime array lengths).
+pub const BUFFER_SIZE: u32 = 1024;
 
 /// An operation the interpreter does not model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +75,34 @@ struct Interp<'m> {
     m: &'m Module,
     inv: Invocation,
     mem: BTreeMap<(Var, Vec<u32>), Vec<u64>>,
+    /// Buffer bytes written so far (reads of unwritten bytes see [`initial_byte`]).
+    bufs: BTreeMap<(u32, u32, u32), BTreeMap<u32, u8>>,
+    /// Shared / scratch bytes (not observable; zero-initialised).
+    private_bytes: BTreeMap<(u8, u32), u8>,
     steps: u64,
+}
+
+/// Initial content of buffer byte `off` of buffer (set, binding, index).
+fn initial_byte(buf: (u32, u32, u32), off: u32) -> u8 {
+    let h = (off as u64)
+        .wrapping_mul(31)
+        .wrapping_add(buf.0 as u64 * 7 + buf.1 as u64 * 13 + buf.2 as u64 * 17);
+    // Small values keep floats finite and integers meaningful.
+    if off % 4 == 0 {
+        (h % 61) as u8
+    } else {
+        0
+    }
+}
+
+/// The (bits × comps) leaf a buffer path reaches, where its components are.
+struct BufLeaf {
+    buf: (u32, u32, u32),
+    off: u32,
+    bits: u8,
+    is_bool: bool,
+    comps: u8,
+    comp_stride: u32,
 }
 
 /// Runs the entry point for one invocation; returns the memory of observable variables.
@@ -67,16 +111,21 @@ pub fn run(m: &Module, inv: Invocation) -> Result<Memory, Unsupported> {
         m,
         inv,
         mem: BTreeMap::new(),
+        bufs: BTreeMap::new(),
+        private_bytes: BTreeMap::new(),
         steps: 0,
     };
     let entry = m
         .entry
         .ok_or_else(|| Unsupported("no entry point".into()))?;
     it.call(entry, vec![])?;
-    let mut out = Memory::new();
+    let mut out = Memory {
+        buffers: it.bufs,
+        ..Default::default()
+    };
     for ((v, p), c) in it.mem {
         if !matches!(m.vars[v].mode, Mode::Function | Mode::Private) {
-            out.insert((v.index(), p), c);
+            out.vars.insert((v.index(), p), c);
         }
     }
     Ok(out)
@@ -165,7 +214,179 @@ impl<'m> Interp<'m> {
             .ok_or_else(|| Unsupported(format!("{:?} is not a modelled deref", v)))
     }
 
+    /// Where a deref path into a UBO/SSBO variable lands, walking its explicit layout.
+    fn buf_leaf(&self, p: &Ptr) -> Option<BufLeaf> {
+        let var = &self.m.vars[p.var];
+        if !matches!(var.mode, Mode::Ssbo | Mode::Ubo) {
+            return None;
+        }
+        let types = &self.m.types;
+        let (set, binding) = var.binding.unwrap_or((0, 0));
+        let mut path = &p.path[..];
+        let mut t = var.ty;
+        let mut index = 0;
+        if let TypeKind::Array {
+            elem, stride: 0, ..
+        } = types.kind(t)
+        {
+            index = *path.first()?;
+            path = &path[1..];
+            t = *elem;
+        }
+        let mut off = 0u32;
+        // A row-major matrix column: components a matrix stride apart.
+        let mut col_stride: Option<u32> = None;
+        for &step in path {
+            match types.kind(t).clone() {
+                TypeKind::Struct { members } => {
+                    let mm = members.get(step as usize)?;
+                    off += mm.offset?;
+                    t = mm.ty;
+                }
+                TypeKind::Array { elem, stride, .. } => {
+                    off += step * stride;
+                    t = elem;
+                }
+                TypeKind::Matrix {
+                    column,
+                    row_major,
+                    stride,
+                    ..
+                } => {
+                    let (sc, _) = types.as_vector(column)?;
+                    if row_major {
+                        off += step * sc.mem_bytes();
+                        col_stride = Some(stride);
+                    } else {
+                        off += step * stride;
+                    }
+                    t = column;
+                }
+                _ => return None,
+            }
+        }
+        let (scalar, n) = types.as_vector(t)?;
+        let vstride = match types.kind(t) {
+            TypeKind::Vector { stride, .. } if *stride != 0 => *stride,
+            _ => col_stride.unwrap_or(scalar.mem_bytes()),
+        };
+        let (off, comps) = match p.comp {
+            Some(c) => (off + c as u32 * vstride, 1),
+            None => (off, n),
+        };
+        Some(BufLeaf {
+            buf: (set, binding, index),
+            off,
+            bits: if scalar.kind == ScalarKind::Bool {
+                32
+            } else {
+                scalar.bits
+            },
+            is_bool: scalar.kind == ScalarKind::Bool,
+            comps,
+            comp_stride: vstride,
+        })
+    }
+
+    /// A built-in input variable read through a deref (the ids of the invocation).
+    fn builtin(&self, b: Builtin, p: &Ptr, ty: ValType) -> Result<Vec<u64>, Unsupported> {
+        let id = |k: usize| {
+            (self.inv.workgroup_id[k] * self.m.local_size[k] + self.inv.local_id[k]) as u64
+        };
+        let full: Vec<u64> = match b {
+            Builtin::LocalInvocationId => self.inv.local_id.iter().map(|&x| x as u64).collect(),
+            Builtin::WorkgroupId => self.inv.workgroup_id.iter().map(|&x| x as u64).collect(),
+            Builtin::GlobalInvocationId => (0..3).map(id).collect(),
+            Builtin::WorkgroupSize => self.m.local_size.iter().map(|&x| x as u64).collect(),
+            _ => return Err(Unsupported(format!("built-in {}", b.name()))),
+        };
+        Ok(match p.comp {
+            Some(c) => vec![full[c as usize]],
+            None => full[..ty.comps as usize].to_vec(),
+        })
+    }
+
+    /// Byte offset and stride of a runtime array reached by `p` in a buffer.
+    fn array_offset(&self, p: &Ptr) -> Option<(u32, u32)> {
+        let var = &self.m.vars[p.var];
+        let types = &self.m.types;
+        let mut path = &p.path[..];
+        let mut t = var.ty;
+        if let TypeKind::Array {
+            elem, stride: 0, ..
+        } = types.kind(t)
+        {
+            path = &path[1..];
+            t = *elem;
+        }
+        let mut off = 0;
+        for &step in path {
+            match types.kind(t) {
+                TypeKind::Struct { members } => {
+                    let mm = members.get(step as usize)?;
+                    off += mm.offset?;
+                    t = mm.ty;
+                }
+                _ => return None,
+            }
+        }
+        match types.kind(t) {
+            TypeKind::Array {
+                len: None, stride, ..
+            } => Some((off, *stride)),
+            _ => None,
+        }
+    }
+
+    fn read_bytes(&self, buf: (u32, u32, u32), off: u32, bytes: u32) -> u64 {
+        let mut v = 0u64;
+        for k in 0..bytes {
+            let o = off.wrapping_add(k);
+            let b = self
+                .bufs
+                .get(&buf)
+                .and_then(|m| m.get(&o))
+                .copied()
+                .unwrap_or_else(|| initial_byte(buf, o));
+            v |= (b as u64) << (8 * k);
+        }
+        v
+    }
+
+    fn write_bytes(&mut self, buf: (u32, u32, u32), off: u32, bytes: u32, v: u64) {
+        let m = self.bufs.entry(buf).or_default();
+        for k in 0..bytes {
+            m.insert(off.wrapping_add(k), (v >> (8 * k)) as u8);
+        }
+    }
+
+    fn buf_load(&self, l: &BufLeaf, ty: ValType) -> Vec<u64> {
+        (0..l.comps as u32)
+            .map(|k| {
+                let x = self.read_bytes(l.buf, l.off + k * l.comp_stride, l.bits as u32 / 8);
+                if l.is_bool {
+                    (x != 0) as u64
+                } else {
+                    x & ty.mask()
+                }
+            })
+            .collect()
+    }
+
+    fn buf_store(&mut self, l: &BufLeaf, v: &[u64], mask: u32) {
+        for k in 0..l.comps as u32 {
+            if mask & (1 << k) == 0 {
+                continue;
+            }
+            let x = v[k as usize];
+            self.write_bytes(l.buf, l.off + k * l.comp_stride, l.bits as u32 / 8, x);
+        }
+    }
+
     fn load(&self, p: &Ptr, ty: ValType) -> Vec<u64> {
+        if let Some(l) = self.buf_leaf(p) {
+            return self.buf_load(&l, ty);
+        }
         let var = &self.m.vars[p.var];
         let whole_comps = if p.comp.is_some() { 4 } else { ty.comps };
         let leaf = self
@@ -191,6 +412,10 @@ impl<'m> Interp<'m> {
     }
 
     fn store(&mut self, p: &Ptr, v: &[u64], mask: u32) {
+        if let Some(l) = self.buf_leaf(p) {
+            self.buf_store(&l, v, mask);
+            return;
+        }
         let key = (p.var, p.path.clone());
         let current = self.load(
             &Ptr {
@@ -305,7 +530,10 @@ impl<'m> Interp<'m> {
                 InstKind::Intrinsic { op, srcs, idx } => match op {
                     Intrinsic::LoadDeref => {
                         let p = self.ptr(fr, srcs[0])?;
-                        Some(self.load(&p, ty))
+                        match self.m.vars[p.var].builtin {
+                            Some(b) => Some(self.builtin(b, &p, ty)?),
+                            None => Some(self.load(&p, ty)),
+                        }
                     }
                     Intrinsic::StoreDeref => {
                         let p = self.ptr(fr, srcs[0])?;
@@ -342,6 +570,89 @@ impl<'m> Interp<'m> {
                             .collect(),
                     ),
                     Intrinsic::Barrier => None,
+                    Intrinsic::ArrayLengthDeref => {
+                        // The deref is the runtime array: (size - its offset) / stride.
+                        let p = self.ptr(fr, srcs[0])?;
+                        let l = self
+                            .array_offset(&p)
+                            .ok_or_else(|| Unsupported("array length of a non-buffer".into()))?;
+                        Some(vec![((BUFFER_SIZE - l.0) / l.1.max(1)) as u64])
+                    }
+                    Intrinsic::VulkanResourceIndex => {
+                        let i = self.val(fr, srcs[0])?[0];
+                        Some(vec![((idx[0] as u64) << 16) | idx[1] as u64, i])
+                    }
+                    Intrinsic::GetSsboSize => Some(vec![BUFFER_SIZE as u64]),
+                    Intrinsic::LoadUbo | Intrinsic::LoadSsbo => {
+                        let r = self.val(fr, srcs[0])?;
+                        let off = self.val(fr, srcs[1])?[0] as u32;
+                        let buf = ((r[0] >> 16) as u32, (r[0] & 0xffff) as u32, r[1] as u32);
+                        let n = (ty.bits as u32).max(8) / 8;
+                        Some(
+                            (0..ty.comps as u32)
+                                .map(|k| self.read_bytes(buf, off + k * n, n))
+                                .collect(),
+                        )
+                    }
+                    Intrinsic::StoreSsbo => {
+                        let v = self.val(fr, srcs[0])?;
+                        let r = self.val(fr, srcs[1])?;
+                        let off = self.val(fr, srcs[2])?[0] as u32;
+                        let buf = ((r[0] >> 16) as u32, (r[0] & 0xffff) as u32, r[1] as u32);
+                        let n = (f.insts[srcs[0]].ty.bits as u32).max(8) / 8;
+                        for (k, &x) in v.iter().enumerate() {
+                            if idx[0] & (1 << k) != 0 {
+                                self.write_bytes(buf, off + k as u32 * n, n, x);
+                            }
+                        }
+                        None
+                    }
+                    Intrinsic::SsboAtomic if idx[0] == AtomicOp::Add as u32 => {
+                        let r = self.val(fr, srcs[0])?;
+                        let off = self.val(fr, srcs[1])?[0] as u32;
+                        let d = self.val(fr, srcs[2])?[0];
+                        let buf = ((r[0] >> 16) as u32, (r[0] & 0xffff) as u32, r[1] as u32);
+                        let n = (ty.bits as u32).max(8) / 8;
+                        let old = self.read_bytes(buf, off, n);
+                        self.write_bytes(buf, off, n, old.wrapping_add(d));
+                        Some(vec![old])
+                    }
+                    Intrinsic::LoadShared | Intrinsic::LoadScratch => {
+                        let space = (*op == Intrinsic::LoadShared) as u8;
+                        let off = self.val(fr, srcs[0])?[0] as u32 + idx[0];
+                        let n = (ty.bits as u32).max(8) / 8;
+                        Some(
+                            (0..ty.comps as u32)
+                                .map(|k| {
+                                    (0..n).fold(0u64, |acc, j| {
+                                        let b = self
+                                            .private_bytes
+                                            .get(&(space, off + k * n + j))
+                                            .copied()
+                                            .unwrap_or(0);
+                                        acc | (b as u64) << (8 * j)
+                                    })
+                                })
+                                .collect(),
+                        )
+                    }
+                    Intrinsic::StoreShared | Intrinsic::StoreScratch => {
+                        let space = (*op == Intrinsic::StoreShared) as u8;
+                        let v = self.val(fr, srcs[0])?;
+                        let off = self.val(fr, srcs[1])?[0] as u32 + idx[0];
+                        let n = (f.insts[srcs[0]].ty.bits as u32).max(8) / 8;
+                        for (k, &x) in v.iter().enumerate() {
+                            if idx[1] & (1 << k) != 0 {
+                                for j in 0..n {
+                                    self.private_bytes.insert(
+                                        (space, off + k as u32 * n + j),
+                                        (x >> (8 * j)) as u8,
+                                    );
+                                }
+                            }
+                        }
+                        None
+                    }
                     _ => return Err(Unsupported(format!("intrinsic {}", op.name()))),
                 },
                 InstKind::Call { func, args } => {

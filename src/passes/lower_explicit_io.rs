@@ -785,6 +785,10 @@ fn lower_io(
     let Some(loc) = var.location else {
         return false;
     };
+    if var.index != 0 {
+        // Dual-source blending outputs need their own export; not modelled yet.
+        return false;
+    }
     match (var.mode, op) {
         (Mode::Output, Intrinsic::StoreDeref) => {
             e.intr(
