@@ -1,13 +1,14 @@
 //! What the translated IR *does*: `tests/shaders/front/semantics.comp` computes values from
 //! constants only; its IR runs in the reference interpreter (`ir::interp`) and every output
-//! must equal the same algorithm written here in Rust. The middle end up to (not including)
-//! `lower_explicit_io` must leave the results unchanged too.
+//! must equal the same algorithm written here in Rust — straight from the front-end and
+//! after the whole middle end (the interpreter models buffers as bytes, so lowered IR runs
+//! too).
 
 mod front_support;
 
 use front_support::*;
 use gcnc::front::spirv::{translate, Options};
-use gcnc::ir::{self, interp, Mode};
+use gcnc::ir::{self, interp};
 
 /// The shader's algorithm, in Rust: (index, value) of every output it writes.
 fn expected() -> Vec<(u32, i32)> {
@@ -88,22 +89,37 @@ fn expected() -> Vec<(u32, i32)> {
     ]
 }
 
-fn outputs(m: &ir::Module) -> Vec<(u32, i32)> {
-    let ssbo = m
-        .globals
-        .iter()
-        .copied()
-        .find(|&v| m.vars[v].mode == Mode::Ssbo)
-        .unwrap();
+/// 32-bit words written to the buffer at set 0, binding 0: (byte offset / 4, word).
+fn words(m: &ir::Module) -> Vec<(u32, u32)> {
     let mem = interp::run(m, interp::Invocation::default()).expect("interpretable");
+    let Some(bytes) = mem.buffers.get(&(0, 0, 0)) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
-    for ((var, path), comps) in mem {
-        if var == ssbo.index() {
-            assert_eq!(path.len(), 2, "o[] element path");
-            out.push((path[1], comps[0] as u32 as i32));
+    for (&off, _) in bytes.iter().filter(|(o, _)| *o % 4 == 0) {
+        let b: Option<Vec<u8>> = (0..4).map(|k| bytes.get(&(off + k)).copied()).collect();
+        if let Some(b) = b {
+            out.push((off / 4, u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
         }
     }
     out
+}
+
+/// `o[]` outputs (the first 16 words) as (index, value).
+fn outputs(m: &ir::Module) -> Vec<(u32, i32)> {
+    words(m)
+        .into_iter()
+        .filter(|w| w.0 < 16)
+        .map(|(k, w)| (k, w as i32))
+        .collect()
+}
+
+/// Translation, and translation followed by the whole middle end.
+fn both(path: &str, opts: &Options) -> [(&'static str, ir::Module); 2] {
+    let m = translate(&shader(path), opts).unwrap();
+    let mut p = m.clone();
+    gcnc::passes::run_pipeline(&mut p).unwrap_or_else(|e| panic!("{path}: {e}"));
+    [("front-end", m), ("pipeline", p)]
 }
 
 /// Both glslang's output and its `spirv-opt -O` version (SSA form, OpPhi throughout).
@@ -112,20 +128,10 @@ const VARIANTS: [&str; 2] = ["", ".opt"];
 #[test]
 fn translated_control_flow_computes_what_the_source_says() {
     for v in VARIANTS {
-        let m = translate(
-            &shader(&format!("front/semantics{v}.spv")),
-            &Options::default(),
-        )
-        .unwrap();
-        assert_eq!(outputs(&m), expected(), "variant {v:?}");
+        for (stage, m) in both(&format!("front/semantics{v}.spv"), &Options::default()) {
+            assert_eq!(outputs(&m), expected(), "variant {v:?}, {stage}");
+        }
     }
-}
-
-#[test]
-fn middle_end_keeps_the_results() {
-    let mut m = translate(&shader("front/semantics.spv"), &Options::default()).unwrap();
-    gcnc::passes::run_pipeline_until(&mut m, Some("if_to_select")).unwrap();
-    assert_eq!(outputs(&m), expected());
 }
 
 fn values_expected() -> Vec<(u32, i32)> {
@@ -178,43 +184,29 @@ fn translated_values_compute_what_the_source_says() {
 }
 
 fn values_variant(v: &str) {
-    let m = translate(
-        &shader(&format!("front/semantics_values{v}.spv")),
+    for (stage, m) in both(
+        &format!("front/semantics_values{v}.spv"),
         &Options::default(),
-    )
-    .unwrap();
-    let ssbo = m
-        .globals
-        .iter()
-        .copied()
-        .find(|&v| m.vars[v].mode == Mode::Ssbo)
-        .unwrap();
-    let mem = interp::run(&m, interp::Invocation::default()).expect("interpretable");
-    let mut o = Vec::new();
-    let mut s = Vec::new();
-    for ((var, path), comps) in mem {
-        if var != ssbo.index() {
-            continue;
-        }
-        match path[0] {
-            0 => o.push((path[1], comps[0] as u32 as i32)),
-            _ => s.push((
-                path[1..].to_vec(),
-                comps.iter().map(|&c| c as u32 as i32).collect::<Vec<_>>(),
-            )),
-        }
+    ) {
+        let w = words(&m);
+        let o: Vec<(u32, i32)> = w
+            .iter()
+            .filter(|x| x.0 < 32)
+            .map(|&(k, x)| (k, x as i32))
+            .collect();
+        assert_eq!(o, values_expected(), "variant {v:?}, {stage}");
+        // s_out = t at byte 128 (std430: ivec2 a @0, int b[3] @8): a = (7, 8), b = [1, 20, 3].
+        let s: Vec<(u32, i32)> = w
+            .iter()
+            .filter(|x| x.0 >= 32)
+            .map(|&(k, x)| (k * 4 - 128, x as i32))
+            .collect();
+        assert_eq!(
+            s,
+            vec![(0, 7), (4, 8), (8, 1), (12, 20), (16, 3)],
+            "variant {v:?}, {stage}"
+        );
     }
-    assert_eq!(o, values_expected(), "variant {v:?}");
-    // s_out = t: a = (7, 8), b = [1, 20, 3].
-    assert_eq!(
-        s,
-        vec![
-            (vec![0], vec![7, 8]),
-            (vec![1, 0], vec![1]),
-            (vec![1, 1], vec![20]),
-            (vec![1, 2], vec![3])
-        ]
-    );
 }
 
 #[test]
@@ -225,22 +217,16 @@ fn glsl_std450_expansions_match_libm() {
 }
 
 fn glsl_variant(v: &str) {
-    let m = translate(
-        &shader(&format!("front/semantics_glsl{v}.spv")),
-        &Options::default(),
-    )
-    .unwrap();
-    let ssbo = m
-        .globals
-        .iter()
-        .copied()
-        .find(|&v| m.vars[v].mode == Mode::Ssbo)
-        .unwrap();
-    let mem = interp::run(&m, interp::Invocation::default()).expect("interpretable");
-    let got: Vec<f64> = mem
-        .iter()
-        .filter(|((var, path), _)| *var == ssbo.index() && path[1] < 63)
-        .map(|(_, c)| f32::from_bits(c[0] as u32) as f64)
+    for (stage, m) in both(&format!("front/semantics_glsl{v}.spv"), &Options::default()) {
+        glsl_check(v, stage, &m);
+    }
+}
+
+fn glsl_check(v: &str, stage: &str, m: &ir::Module) {
+    let got: Vec<f64> = words(m)
+        .into_iter()
+        .filter(|w| w.0 < 63)
+        .map(|(_, w)| f32::from_bits(w) as f64)
         .collect();
     let (x, y) = (0.375f64, -1.625f64);
     let a = [1.0f64, 2.0, 3.0];
@@ -344,7 +330,7 @@ fn glsl_variant(v: &str) {
         let tol = 2e-4 * w.abs().max(1.0);
         assert!(
             (g - w).abs() <= tol,
-            "variant {v:?} output {k}: got {g}, want {w}"
+            "variant {v:?}, {stage}, output {k}: got {g}, want {w}"
         );
     }
 }
@@ -353,20 +339,11 @@ fn glsl_variant(v: &str) {
 /// OpCopyMemory, spec-constant shuffles and extracts.
 #[test]
 fn handwritten_spirv_shapes() {
-    let w = shader("front/handwritten.spv");
     let run = |opts: &Options| -> Vec<(u32, i32)> {
-        let m = translate(&w, opts).unwrap();
-        let ssbo = m
-            .globals
-            .iter()
-            .copied()
-            .find(|&v| m.vars[v].mode == Mode::Ssbo)
-            .unwrap();
-        let mem = interp::run(&m, interp::Invocation::default()).expect("interpretable");
-        mem.into_iter()
-            .filter(|((v, _), _)| *v == ssbo.index())
-            .map(|((_, p), c)| (p[1], c[0] as u32 as i32))
-            .collect()
+        let [(_, a), (_, b)] = both("front/handwritten.spv", opts);
+        let (x, y) = (outputs(&a), outputs(&b));
+        assert_eq!(x, y, "the middle end changed the results");
+        x
     };
     // acc = (1, (6, 7)); i = 0: .0 += 10; i = 2: .1.x = .1.y * 3; i = 1, 3, 4: .0 += 1.
     // The exit stores the header phi: acc as it was before the last trip (i = 4).
