@@ -324,6 +324,7 @@ fn specialization_constants_default_and_supplied() {
     // WX=16, WY=2, SHIFT=2: N = 32 still, HALF = 8 (an OpSpecConstantOp shift).
     let opts = Options {
         entry: None,
+        stage: None,
         spec: [(0, 16), (1, 2), (2, 2)].into_iter().collect(),
     };
     let m2 = translate(&w, &opts).unwrap();
@@ -332,6 +333,7 @@ fn specialization_constants_default_and_supplied() {
     assert!(text.contains("const 8\n"), "HALF folds to 8:\n{text}");
     let opts = Options {
         entry: None,
+        stage: None,
         spec: [(0, 4), (1, 4)].into_iter().collect(),
     };
     let m3 = translate(&w, &opts).unwrap();
@@ -357,6 +359,7 @@ fn vertex_spec_constant_op_loop_bound() {
     );
     let opts = Options {
         entry: None,
+        stage: None,
         spec: [(0, 5)].into_iter().collect(),
     };
     let text = ir::print_module(&translate(&w, &opts).unwrap());
@@ -441,4 +444,20 @@ fn readonly_buffer_members_make_a_non_writable_variable() {
         "{:?}",
         ssbo.flags
     );
+}
+
+#[test]
+fn entry_point_selection_by_stage() {
+    let w = shader("frag/solid.spv");
+    let opts = |s| Options {
+        stage: Some(s),
+        ..Default::default()
+    };
+    assert_eq!(
+        translate(&w, &opts(Stage::Fragment)).unwrap().stage,
+        Stage::Fragment
+    );
+    let e = translate(&w, &opts(Stage::Vertex)).unwrap_err();
+    assert_eq!(e.kind, gcnc::front::ErrorKind::NoEntryPoint);
+    assert!(e.reason.contains("vertex"), "{e}");
 }

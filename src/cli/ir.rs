@@ -1,4 +1,4 @@
-//! `gcnc ir FILE [--entry NAME] [--spec ID=VALUE]... [--after PASS|all] [--divergence]`:
+//! `gcnc ir FILE [--entry NAME] [--stage STAGE] [--spec ID=VALUE]... [--after PASS|all] [--divergence]`:
 //! prints a shader's IR, as read or after the middle end ran up to (and including) the first
 //! run of PASS, or all of it; `--divergence` marks the values the divergence analysis finds
 //! divergent.
@@ -20,6 +20,9 @@ pub struct Args {
     /// SPIR-V entry point name (default: the first supported one).
     #[arg(long)]
     pub entry: Option<String>,
+    /// SPIR-V entry point stage: compute, vertex or fragment (default: any).
+    #[arg(long)]
+    pub stage: Option<String>,
     /// Specialization constant value, `SPEC_ID=VALUE` (decimal, `-`decimal, `0x`hex, or a
     /// 32-bit float with an `f` suffix such as `1.5f`). Repeatable.
     #[arg(long = "spec", value_name = "ID=VALUE")]
@@ -63,9 +66,17 @@ fn load(args: &Args) -> Result<Module, String> {
             let (id, v) = parse_spec(s)?;
             spec.insert(id, v);
         }
+        let stage =
+            match args.stage.as_deref() {
+                None => None,
+                Some(s) => Some(gcnc::ir::Stage::from_name(s).ok_or_else(|| {
+                    format!("--stage {}: expected compute, vertex or fragment", s)
+                })?),
+            };
         let opts = Options {
             entry: args.entry.clone(),
             spec,
+            stage,
         };
         return translate(&words, &opts).map_err(|e| format!("{}: {}", path.display(), e));
     }

@@ -49,6 +49,9 @@ pub struct Options {
     pub entry: Option<String>,
     /// Specialization constant values by SpecId, as raw bit patterns (low bits used).
     pub spec: BTreeMap<u32, u64>,
+    /// Stage of the entry point (SPIR-V allows one name for entry points of several
+    /// stages); `None`: any.
+    pub stage: Option<Stage>,
 }
 
 /// Reads a SPIR-V binary given as bytes (little-endian words).
@@ -123,26 +126,36 @@ fn pick_entry(spv: &Spv, opts: &Options) -> Result<EntryRef, Error> {
             ExecutionModel::GLCompute | ExecutionModel::Vertex | ExecutionModel::Fragment
         )
     };
+    let stage_ok = |m: ExecutionModel| match opts.stage {
+        None => true,
+        Some(Stage::Compute) => m == ExecutionModel::GLCompute,
+        Some(Stage::Vertex) => m == ExecutionModel::Vertex,
+        Some(Stage::Fragment) => m == ExecutionModel::Fragment,
+    };
     let e = match &opts.entry {
-        Some(n) => spv.entries.iter().find(|e| &e.name == n).ok_or_else(|| {
-            Error::new(
-                0,
-                None,
-                ErrorKind::NoEntryPoint,
-                format!("no entry point named {:?}", n),
-            )
-        })?,
-        None => spv
+        Some(n) => spv
             .entries
             .iter()
-            .find(|e| supported(e.model))
-            .or(spv.entries.first())
+            .find(|e| &e.name == n && stage_ok(e.model))
             .ok_or_else(|| {
                 Error::new(
                     0,
                     None,
                     ErrorKind::NoEntryPoint,
-                    "module has no entry point",
+                    format!("no entry point named {:?}{}", n, stage_note(opts.stage)),
+                )
+            })?,
+        None => spv
+            .entries
+            .iter()
+            .find(|e| supported(e.model) && stage_ok(e.model))
+            .or_else(|| spv.entries.iter().find(|e| stage_ok(e.model)))
+            .ok_or_else(|| {
+                Error::new(
+                    0,
+                    None,
+                    ErrorKind::NoEntryPoint,
+                    format!("module has no entry point{}", stage_note(opts.stage)),
                 )
             })?,
     };
@@ -153,6 +166,11 @@ fn pick_entry(spv: &Spv, opts: &Options) -> Result<EntryRef, Error> {
         name: e.name.clone(),
         interface: e.interface.clone(),
     })
+}
+
+fn stage_note(s: Option<Stage>) -> String {
+    s.map(|s| format!(" for the {} stage", s.name()))
+        .unwrap_or_default()
 }
 
 fn exec_modes(spv: &Spv, ep: &EntryRef, m: &mut Module) -> Result<(), Error> {
