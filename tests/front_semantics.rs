@@ -358,3 +358,12 @@ fn handwritten_spirv_shapes() {
     };
     assert_eq!(run(&opts), vec![(0, 13), (1, 21), (2, 7), (3, 9)]);
 }
+
+/// `front/rounding.spvasm`: FPRoundingMode decorations pick the f32 → f16 rounding.
+#[test]
+fn fp_rounding_mode_decorations() {
+    for (stage, m) in both("front/rounding.spv", &Options::default()) {
+        // half @0 = RTZ(1 + 1.5·2⁻¹⁰) = 0x3c01, half @2 = RTE(…) = 0x3c02.
+        assert_eq!(words(&m), vec![(0, 0x3c02_3c01)], "{stage}");
+    }
+}

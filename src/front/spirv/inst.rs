@@ -647,6 +647,21 @@ impl<'a, 'm> Fx<'a, 'm> {
                 if self.b.ty(s).comps != want.comps {
                     return Err(i.err(ErrorKind::BadType, "conversion changes the component count"));
                 }
+                // FPRoundingMode on a float conversion picks the rounding (RTE 0, RTZ 1).
+                let rounding = self
+                    .spv
+                    .deco(i.result_id()?, rspirv::spirv::Decoration::FPRoundingMode);
+                let op = match (op, rounding.and_then(|a| a.first().copied())) {
+                    (_, None) => op,
+                    (AluOp::F2f, Some(0)) => AluOp::F2fRtne,
+                    (AluOp::F2f, Some(1)) => AluOp::F2fRtz,
+                    (_, Some(m)) => {
+                        return Err(i.err(
+                            ErrorKind::Unsupported,
+                            format!("FPRoundingMode {} on this conversion", m),
+                        ))
+                    }
+                };
                 let v = self.conv(i, op, want.bits, s)?;
                 self.set(i, Val::V(v))
             }
