@@ -30,6 +30,7 @@ mod image;
 mod inst;
 mod module;
 mod parse;
+mod subgroup;
 
 use super::{Error, ErrorKind};
 use crate::ir::{
