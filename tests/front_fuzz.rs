@@ -1,5 +1,6 @@
 //! Fuzz-style robustness: corpus modules with words mutated by a seeded PRNG must make the
-//! front-end return `Ok` (IR that verifies) or an `Err`, never panic. The seed and the
+//! front-end return `Ok` (IR that verifies) or an `Err`, never panic; and the middle end
+//! must not panic on what the front-end accepted. The seed and the
 //! mutation are printed on failure so a case can be replayed.
 
 mod front_support;
@@ -80,6 +81,7 @@ fn mutated_corpus_never_panics() {
     let mut rng = Rng(seed);
     let mut ok = 0usize;
     let mut errs = 0usize;
+    let mut pipeline_errs = 0usize;
     for p in corpus() {
         let base = words(&p);
         for round in 0..rounds {
@@ -94,6 +96,20 @@ fn mutated_corpus_never_panics() {
             match r {
                 Ok(Ok(m)) => {
                     gcnc::ir::verify_module(&m).unwrap();
+                    // What the front-end accepts, the middle end must not crash on.
+                    let r = std::panic::catch_unwind(move || {
+                        let mut m = m;
+                        gcnc::passes::run_pipeline(&mut m).is_ok()
+                    });
+                    match r {
+                        Ok(true) => {}
+                        Ok(false) => pipeline_errs += 1,
+                        Err(_) => panic!(
+                            "{} round {round}: pipeline panic after {:?}",
+                            p.display(),
+                            what
+                        ),
+                    }
                     ok += 1
                 }
                 Ok(Err(_)) => errs += 1,
@@ -101,6 +117,6 @@ fn mutated_corpus_never_panics() {
             }
         }
     }
-    eprintln!("fuzz: {ok} translated, {errs} rejected");
+    eprintln!("fuzz: {ok} translated ({pipeline_errs} of them rejected by the middle end), {errs} rejected");
     assert!(errs > 0 && ok + errs > 0);
 }

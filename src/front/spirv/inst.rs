@@ -1004,6 +1004,23 @@ impl<'a, 'm> Fx<'a, 'm> {
                 | SType::Vector { elem, .. } => {
                     let d =
                         cur.ok_or_else(|| i.err(ErrorKind::BadType, "indexing a split block"))?;
+                    // A constant index past a known length is invalid SPIR-V (and would
+                    // become an out-of-range swizzle once promoted to SSA).
+                    let len = match st {
+                        SType::Array { len, .. } => Some(len as u64),
+                        SType::Matrix { n, .. } | SType::Vector { n, .. } => Some(n as u64),
+                        _ => None,
+                    };
+                    if let (Some(len), Some((super::CVal::S(c), _))) =
+                        (len, self.spv.constant(i.id_op(k)?))
+                    {
+                        if *c >= len {
+                            return Err(i.err(
+                                ErrorKind::BadOperands,
+                                format!("constant index {} out of range (length {})", c, len),
+                            ));
+                        }
+                    }
                     let idx = self.index(i, k)?;
                     cur = Some(self.d_array(i, d, idx)?);
                     ty = elem;
@@ -1115,6 +1132,20 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
         }
         const ATOMIC_ACCESS: u32 = ACCESS_ATOMIC;
+        if let Val::Ptr(dr) = p {
+            let (_, mode) = self.deref_ty(i, dr)?;
+            if i.op != Op::AtomicLoad
+                && matches!(
+                    mode,
+                    Mode::Input | Mode::Ubo | Mode::PushConst | Mode::Uniform | Mode::Output
+                )
+            {
+                return Err(i.err(
+                    ErrorKind::BadOperands,
+                    format!("atomic on {} memory", mode.name()),
+                ));
+            }
+        }
         let r = match p {
             Val::Ptr(dr) => match (i.op, aop) {
                 (Op::AtomicLoad, _) => Some(self.d_load(i, dr, ATOMIC_ACCESS)?),

@@ -725,6 +725,16 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             _ => return Err(i.err(ErrorKind::BadType, "store through a non-pointer")),
         };
+        let (_, mode) = self.deref_ty(i, d)?;
+        if matches!(
+            mode,
+            Mode::Input | Mode::Ubo | Mode::PushConst | Mode::Uniform
+        ) {
+            return Err(i.err(
+                ErrorKind::BadOperands,
+                format!("store to read-only {} memory", mode.name()),
+            ));
+        }
         let st = self.spv.stype(i, ty)?.clone();
         match (st, v) {
             (
