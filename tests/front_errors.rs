@@ -271,3 +271,50 @@ fn error_display_names_word_and_opcode() {
         "{text}"
     );
 }
+
+#[test]
+fn store_to_an_input_variable() {
+    // passthrough.vert: `color = in_color` → store into the vec4 input `in_pos` instead.
+    let mut w = shader("vert/passthrough.spv");
+    let list = insts(&w);
+    let input_vec4 = list
+        .iter()
+        .filter(|i| {
+            i.1 == Op::Variable as u16 && w[i.0 + 3] == rspirv::spirv::StorageClass::Input as u32
+        })
+        .map(|i| w[i.0 + 2])
+        .next()
+        .unwrap();
+    let stores: Vec<usize> = list
+        .iter()
+        .filter(|i| i.1 == Op::Store as u16)
+        .map(|i| i.0)
+        .collect();
+    let at = *stores.last().unwrap();
+    w[at + 1] = input_vec4;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadOperands, at), "{e}");
+    assert!(e.reason.contains("read-only input"), "{e}");
+}
+
+#[test]
+fn constant_index_past_a_vector() {
+    // frag/discard_alpha.frag reads `col.a` through an access chain with constant 3: make it 7.
+    let mut w = shader("frag/discard_alpha.spv");
+    let list = insts(&w);
+    let chain = list
+        .iter()
+        .find(|i| i.1 == Op::AccessChain as u16 && i.2 == 5)
+        .unwrap()
+        .0;
+    // Point the index at a fresh constant 7 by reusing an existing OpConstant's slot value.
+    let k = list
+        .iter()
+        .find(|i| i.1 == Op::Constant as u16 && w[i.0 + 2] == w[chain + 4])
+        .expect("the index is an OpConstant")
+        .0;
+    w[k + 3] = 7;
+    let e = err(&w);
+    assert_eq!(e.kind, ErrorKind::BadOperands, "{e}");
+    assert!(e.reason.contains("out of range"), "{e}");
+}
