@@ -224,6 +224,15 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
     Ok(waves)
 }
 
+/// Runs one workgroup and returns its waves in their final state (tests, debugging).
+pub fn run_workgroup(d: &Dispatch, mem: &mut Memory, wg: [u32; 3]) -> Result<Vec<Wave>> {
+    check_setup(d)?;
+    let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
+    let mut stats = Stats::default();
+    let waves = make_waves(d, wg)?;
+    run_waves(d, &mut prog, mem, waves, &mut stats)
+}
+
 fn run_group(
     d: &Dispatch,
     prog: &mut Program,
@@ -231,7 +240,17 @@ fn run_group(
     wg: [u32; 3],
     stats: &mut Stats,
 ) -> Result<()> {
-    let mut waves = make_waves(d, wg)?;
+    let waves = make_waves(d, wg)?;
+    run_waves(d, prog, mem, waves, stats).map(|_| ())
+}
+
+fn run_waves(
+    d: &Dispatch,
+    prog: &mut Program,
+    mem: &mut Memory,
+    mut waves: Vec<Wave>,
+    stats: &mut Stats,
+) -> Result<Vec<Wave>> {
     let mut lds = Lds::new(d.lds_bytes as usize);
     stats.workgroups += 1;
     stats.waves += waves.len() as u64;
@@ -253,7 +272,7 @@ fn run_group(
         }
         let live: Vec<&Wave> = waves.iter().filter(|w| w.status != Status::Ended).collect();
         if live.is_empty() {
-            return Ok(());
+            return Ok(waves);
         }
         if live.iter().all(|w| w.status == Status::AtBarrier) {
             for w in waves.iter_mut() {
