@@ -98,6 +98,7 @@ pub struct Env<'a> {
     pub checks: Checks,
 }
 
+#[derive(Debug)]
 pub struct Wave {
     pub t: Target,
     pub regs: Regs,
@@ -196,6 +197,9 @@ impl Wave {
             .map_err(|e| Error::new(ErrorKind::Decode(format!("{e:?}"))))?;
         let props = inst.op.props();
         let uses = self.uses(inst, d);
+        if env.checks.hazards {
+            self.hz.check(self.t, inst, d, props, &uses, self.cur_pc)?;
+        }
         if env.checks.waitcnt {
             let gen = self.t.gen;
             for &(b, c) in &uses.reads {
@@ -204,9 +208,6 @@ impl Wave {
             for &(b, c) in &uses.writes {
                 self.track.check_write(b, c, || range_name(gen, b, c))?;
             }
-        }
-        if env.checks.hazards {
-            self.hz.check(self.t, inst, d, props, &uses, self.cur_pc)?;
         }
         if props.contains(Props::SMEM) {
             crate::smem::exec(self, inst, d, env)?;

@@ -93,7 +93,20 @@ pub fn run(
     user: &[u32],
     mem: &mut Memory,
 ) -> Result<Vec<Wave>> {
+    run_checked(t, code, threads, user, mem, gcnc_emu::Checks::default())
+}
+
+/// `run` with chosen checks.
+pub fn run_checked(
+    t: Target,
+    code: Vec<u8>,
+    threads: u32,
+    user: &[u32],
+    mem: &mut Memory,
+    checks: gcnc_emu::Checks,
+) -> Result<Vec<Wave>> {
     let mut d = Dispatch::new(t, code);
+    d.checks = checks;
     d.group_size = [threads, 1, 1];
     d.user_sgprs = user.to_vec();
     d.tgid_en = [false; 3];
