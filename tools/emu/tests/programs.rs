@@ -38,12 +38,14 @@ fn divergent_branch_with_exec_save_restore() {
                s_endpgm\n"
         );
         let src = if gen == Gen::Gfx9 {
-            src.replace("v_sub_nc_u32", "v_sub_u32").replace("v_add_nc_u32", "v_add_u32")
+            src.replace("v_sub_nc_u32", "v_sub_u32")
+                .replace("v_add_nc_u32", "v_add_u32")
         } else {
             src
         };
         let mut mem = Memory::new();
-        let w = run(t, llvm_asm(t, &src), 64, &[], &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let w =
+            run(t, llvm_asm(t, &src), 64, &[], &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
         for lane in 0..64u32 {
             let x = if lane < 20 { lane * 3 } else { 1000 - lane };
             assert_eq!(w[0].regs.v(2, lane), x + 1, "{gen} lane {lane}");
@@ -60,7 +62,11 @@ fn loop_with_per_lane_trip_count() {
     }
     for gen in Gen::ALL {
         let t = target(gen, true);
-        let add = if gen == Gen::Gfx9 { "v_add_u32_e32" } else { "v_add_nc_u32_e32" };
+        let add = if gen == Gen::Gfx9 {
+            "v_add_u32_e32"
+        } else {
+            "v_add_nc_u32_e32"
+        };
         let src = format!(
             "  v_and_b32_e32 v1, 7, v0\n\
                v_mov_b32_e32 v2, 0\n\
@@ -76,7 +82,8 @@ fn loop_with_per_lane_trip_count() {
                s_endpgm\n"
         );
         let mut mem = Memory::new();
-        let w = run(t, llvm_asm(t, &src), 64, &[], &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let w =
+            run(t, llvm_asm(t, &src), 64, &[], &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
         for lane in 0..64u32 {
             let n = (lane & 7) + 1;
             let want: u32 = (0..n).sum();
@@ -135,7 +142,11 @@ fn missing_waitcnt_is_reported() {
     }
     for gen in Gen::ALL {
         let t = target(gen, true);
-        let l2 = if gen == Gen::Gfx11 { "s_load_b64" } else { "s_load_dwordx2" };
+        let l2 = if gen == Gen::Gfx11 {
+            "s_load_b64"
+        } else {
+            "s_load_dwordx2"
+        };
         let src = format!("  {l2} s[4:5], s[0:1], 0x0\n  s_add_u32 s6, s4, 1\n  s_endpgm\n");
         let mut mem = Memory::new();
         mem.map(0x1000, 8);
@@ -147,7 +158,10 @@ fn missing_waitcnt_is_reported() {
             k => panic!("{gen}: expected a missing wait, got {k}"),
         }
         assert!(e.inst.as_deref().unwrap().starts_with("s_add_u32"), "{e}");
-        assert!(e.to_string().contains("s_load"), "names the pending load: {e}");
+        assert!(
+            e.to_string().contains("s_load"),
+            "names the pending load: {e}"
+        );
         // with the wait it runs
         let ok = format!("  {l2} s[4:5], s[0:1], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_add_u32 s6, s4, 1\n  s_endpgm\n");
         run(t, llvm_asm(t, &ok), 64, &[0x1000, 0], &mut mem).unwrap();
@@ -156,7 +170,10 @@ fn missing_waitcnt_is_reported() {
             "  {l2} s[4:5], s[0:1], 0x0\n  {l2} s[6:7], s[0:1], 0x0\n  s_waitcnt lgkmcnt(1)\n  s_mov_b32 s8, s4\n  s_endpgm\n"
         );
         let e = run(t, llvm_asm(t, &ooo), 64, &[0x1000, 0], &mut mem).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::MissingWait { .. }), "{gen}: {e}");
+        assert!(
+            matches!(e.kind, ErrorKind::MissingWait { .. }),
+            "{gen}: {e}"
+        );
     }
 }
 
@@ -169,7 +186,10 @@ fn hazards_are_reported_per_generation() {
     let t = target(Gen::Gfx9, true);
     let bad = "  v_readfirstlane_b32 s4, v0\n  v_readlane_b32 s5, v0, s4\n  s_endpgm\n";
     let e = run(t, llvm_asm(t, bad), 64, &[], &mut Memory::new()).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if name.contains("RWLane")), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if name.contains("RWLane")),
+        "{e}"
+    );
     let good = "  v_readfirstlane_b32 s4, v0\n  s_nop 3\n  v_readlane_b32 s5, v0, s4\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
 
@@ -179,20 +199,38 @@ fn hazards_are_reported_per_generation() {
     let mut mem = Memory::new();
     mem.map(0x1000, 8);
     let e = run(t, llvm_asm(t, bad), 64, &[0x1000, 0], &mut mem).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "SMEMtoVectorWrite"), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "SMEMtoVectorWrite"),
+        "{e}"
+    );
     // an SALU between clears the hazard; overwriting the pending load's address register
     // before its s_waitcnt is still reported by the (stricter) WAR check, so turn that off
     let good = "  s_load_dword s4, s[0:1], 0x0\n  s_mov_b32 s9, 0\n  v_readfirstlane_b32 s0, v0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n";
-    let no_war = gcnc_emu::Checks { war: false, ..Default::default() };
+    let no_war = gcnc_emu::Checks {
+        war: false,
+        ..Default::default()
+    };
     run_checked(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem, no_war).unwrap();
     let e = run(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::MissingWait { overwrite: true, .. }), "{e}");
+    assert!(
+        matches!(
+            &e.kind,
+            ErrorKind::MissingWait {
+                overwrite: true,
+                ..
+            }
+        ),
+        "{e}"
+    );
 
     // GFX11: a VALU reading a transcendental result right away
     let t = target(Gen::Gfx11, true);
     let bad = "  v_cvt_f32_u32_e32 v1, v0\n  v_exp_f32_e32 v2, v1\n  v_add_f32_e32 v3, v2, v2\n  s_endpgm\n";
     let e = run(t, llvm_asm(t, bad), 64, &[], &mut Memory::new()).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUTransUse"), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUTransUse"),
+        "{e}"
+    );
     let good = "  v_cvt_f32_u32_e32 v1, v0\n  v_exp_f32_e32 v2, v1\n  s_waitcnt_depctr 0xfff\n  v_add_f32_e32 v3, v2, v2\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
 }
@@ -214,11 +252,17 @@ fn unwritten_register_reads_are_reported() {
             }
             k => panic!("{gen}: {k}"),
         }
-        assert!(e.dump.as_deref().unwrap().contains("v5"), "dump shows registers");
+        assert!(
+            e.dump.as_deref().unwrap().contains("v5"),
+            "dump shows registers"
+        );
         // an SGPR never written
         let src = "  s_add_u32 s0, s7, 1\n  s_endpgm\n";
         let e = run(t, llvm_asm(t, src), 64, &[], &mut Memory::new()).unwrap_err();
-        assert!(matches!(&e.kind, ErrorKind::UninitRead { reg, .. } if reg == "s7"), "{e}");
+        assert!(
+            matches!(&e.kind, ErrorKind::UninitRead { reg, .. } if reg == "s7"),
+            "{e}"
+        );
     }
 }
 
@@ -229,9 +273,23 @@ fn running_off_the_end_and_hung_loops_are_errors() {
     }
     for gen in Gen::ALL {
         let t = target(gen, true);
-        let e = run(t, llvm_asm(t, "  s_mov_b32 s0, 1\n"), 64, &[], &mut Memory::new()).unwrap_err();
+        let e = run(
+            t,
+            llvm_asm(t, "  s_mov_b32 s0, 1\n"),
+            64,
+            &[],
+            &mut Memory::new(),
+        )
+        .unwrap_err();
         assert!(matches!(e.kind, ErrorKind::RanOffEnd { .. }), "{gen}: {e}");
-        let e = run(t, llvm_asm(t, "l:\n  s_branch l\n  s_endpgm\n"), 64, &[], &mut Memory::new()).unwrap_err();
+        let e = run(
+            t,
+            llvm_asm(t, "l:\n  s_branch l\n  s_endpgm\n"),
+            64,
+            &[],
+            &mut Memory::new(),
+        )
+        .unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Budget(_)), "{gen}: {e}");
         assert!(e.to_string().contains("s_branch"));
     }
