@@ -58,10 +58,24 @@ pub fn encode_into(
         Format::Vopc => format::vopc::encode(&mut cx, d, inst),
         Format::Vop3 => format::vop3::encode(&mut cx, d, inst),
         Format::Vop3p => format::vop3p::encode(&mut cx, d, inst),
+        Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa => {
+            format::sdwa::encode(&mut cx, d, inst)
+        }
+        Format::Vop1Dpp | Format::Vop2Dpp | Format::VopcDpp => {
+            format::dpp::encode(&mut cx, d, inst)
+        }
+        Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 => {
+            format::dpp::encode(&mut cx, d, inst)
+        }
+        Format::Vop3Dpp | Format::Vop3Dpp8 => format::dpp::encode_vop3(&mut cx, d, inst),
     };
     if r.is_err() {
         words.truncate(start);
         return r;
+    }
+    words[start] |= d.fixed[0];
+    if d.fixed[1] != 0 {
+        words[start + 1] |= d.fixed[1];
     }
     for mut f in local {
         f.offset -= start * 4;

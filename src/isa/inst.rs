@@ -29,9 +29,66 @@ pub struct Mods {
     pub clamp: bool,
     /// 0 none, 1 mul:2, 2 mul:4, 3 div:2.
     pub omod: u8,
+    /// Memory instructions: an immediate byte offset printed as `offset:` (SMEM: the one
+    /// that accompanies an SGPR offset operand).
+    pub offset: u32,
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    pub sdwa: Sdwa,
+    pub dpp: Dpp,
+}
+
+/// SDWA selections (GFX9/GFX10). Selects: 0..=3 BYTE_n, 4/5 WORD_0/1, 6 DWORD;
+/// dst_unused: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 UNUSED_PRESERVE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sdwa {
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+    pub src0_sel: u8,
+    pub src1_sel: u8,
+    /// Sign-extend the selected part of source i (bit i).
+    pub sext: u8,
+    /// VOPC: an explicit SGPR destination instead of VCC.
+    pub sdst: Option<super::reg::Reg>,
+}
+
+impl Default for Sdwa {
+    fn default() -> Sdwa {
+        Sdwa {
+            dst_sel: 6,
+            dst_unused: 0,
+            src0_sel: 6,
+            src1_sel: 6,
+            sext: 0,
+            sdst: None,
+        }
+    }
+}
+
+/// DPP controls. DPP16 uses `ctrl` (quad_perm 0x00..=0xff, row_shl 0x101.., ...), the
+/// masks, `bound_ctrl` and `fi`; DPP8 uses `sel8` (eight 3-bit lane selects) and `fi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dpp {
+    pub ctrl: u16,
+    pub row_mask: u8,
+    pub bank_mask: u8,
+    pub bound_ctrl: bool,
+    pub fi: bool,
+    pub sel8: u32,
+}
+
+impl Default for Dpp {
+    fn default() -> Dpp {
+        Dpp {
+            ctrl: 0xe4,
+            row_mask: 0xf,
+            bank_mask: 0xf,
+            bound_ctrl: false,
+            fi: false,
+            sel8: 0xfac688,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -95,6 +152,9 @@ impl Inst {
                     (tables::ImmKind::Lit, Operand::Literal(_) | Operand::Symbol(_)) => true,
                     (tables::ImmKind::Lit, _) => false,
                     (_, Operand::Imm(_)) => true,
+                    (tables::ImmKind::Imm, Operand::Reg(r)) if od.field == Field::Offset => {
+                        !r.base.is_vgpr() && r.base.0 < 128
+                    }
                     (tables::ImmKind::Udec | tables::ImmKind::Sdec, Operand::Label(_)) => true,
                     _ => false,
                 };
@@ -112,6 +172,16 @@ impl Inst {
                 continue;
             }
             match o {
+                Operand::Reg(r)
+                    if od.lo128
+                        && r.base.is_vgpr()
+                        && r.base.0 as u32 + r.count as u32 > 256 + 128 =>
+                {
+                    return Err(Error::range(format!(
+                        "{:?} of {} must be one of v0..v127",
+                        od.field, d.mnemonic
+                    )));
+                }
                 Operand::Reg(r) => {
                     let want = od.dwords(t.wave);
                     if r.count != want && !(r.base.0 >= 235 && r.base.0 <= 254) {
@@ -145,18 +215,187 @@ impl Inst {
                 Err(Error::bad(format!("{} does not accept {what}", d.mnemonic)))
             }
         };
-        need(m.abs == 0 || d.mods.contains(ModSet::ABS), "abs")?;
-        need(m.neg == 0 || d.mods.contains(ModSet::NEG), "neg")?;
+        if d.format.is_vop3() {
+            need(m.abs & !d.abs_mask == 0, "abs on that source")?;
+            need(
+                m.neg & !(d.neg_mask | d.sext_mask) == 0,
+                "neg on that source",
+            )?;
+        } else if d.format.is_sdwa() || d.format.is_dpp16() {
+            need(m.abs & !d.abs_mask == 0, "abs on that source")?;
+            need(m.neg & !d.neg_mask == 0, "neg on that source")?;
+            need(m.sdwa.sext & !d.sext_mask == 0, "sext on that source")?;
+        } else {
+            need(m.abs == 0, "abs")?;
+            need(m.neg == 0 || d.mods.contains(ModSet::NEG), "neg")?;
+        }
         need(m.neg_hi == 0 || d.mods.contains(ModSet::NEG_HI), "neg_hi")?;
         need(!m.clamp || d.mods.contains(ModSet::CLAMP), "clamp")?;
         need(m.omod == 0 || d.mods.contains(ModSet::OMOD), "omod")?;
         need(m.op_sel == 0 || d.mods.contains(ModSet::OP_SEL), "op_sel")?;
+        // per-source modifier bits only for sources the instruction has (LLVM rejects others)
+        let srcs = d.explicit().fold(0u8, |a, o| match o.field {
+            Field::Src0 => a | 1,
+            Field::Src1 | Field::Vsrc1 => a | 2,
+            Field::Src2 => a | 4,
+            _ => a,
+        });
+        if d.format == Format::Vop3p {
+            need(
+                (m.neg | m.neg_hi | m.op_sel) & !srcs == 0,
+                "modifiers on absent sources",
+            )?;
+            need(
+                m.op_sel_hi & !srcs & 7 == !srcs & 7,
+                "op_sel_hi cleared on absent sources",
+            )?;
+        }
+        if d.format.is_vop3() {
+            need(m.op_sel & !srcs & 7 == 0, "op_sel on absent sources")?;
+        }
         let hi_default = if d.format == Format::Vop3p { 7 } else { 0 };
         need(
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
             "op_sel_hi",
         )?;
-        need((!m.glc && !m.dlc) || d.format == Format::Smem, "glc/dlc")?;
+        need(m.offset == 0 || d.format == Format::Smem, "offset:")?;
+        if m.offset != 0
+            && !matches!(
+                d.slot(Field::Offset).map(|i| &self.operands[i]),
+                Some(Operand::Reg(_))
+            )
+        {
+            return Err(Error::bad("offset: needs an SGPR offset operand"));
+        }
+        if d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
+            // buffer offsets are unsigned 20-bit (the assembler rejects negative ones)
+            let imm = d.slot(Field::Offset).and_then(|i| match self.operands[i] {
+                Operand::Imm(v) => Some(v),
+                _ => None,
+            });
+            if imm.unwrap_or(0) >= 1 << 20 || m.offset >= 1 << 20 {
+                return Err(Error::range("s_buffer_* offsets are unsigned 20-bit"));
+            }
+        }
+        need(!m.glc || d.mods.contains(ModSet::GLC), "glc")?;
+        if d.format.is_sdwa() {
+            let w = &m.sdwa;
+            need(
+                w.dst_sel <= 6 && w.src0_sel <= 6 && w.src1_sel <= 6 && w.dst_unused <= 2,
+                "that SDWA select",
+            )?;
+            let has_vcc = d
+                .operands
+                .iter()
+                .any(|o| o.implicit == Some(super::tables::Implicit::Vcc));
+            need(
+                w.sdst.is_none() || (d.format == Format::VopcSdwa && has_vcc),
+                "an SDWA sdst",
+            )?;
+        } else {
+            need(m.sdwa == Sdwa::default(), "SDWA selects")?;
+        }
+        if d.format.is_dpp16() {
+            need(
+                super::print::dpp_ctrl_text(t.gen, m.dpp.ctrl).is_some(),
+                "that DPP control",
+            )?;
+        }
+        if !d.format.is_dpp16() && !d.format.is_dpp8() {
+            need(m.dpp == Dpp::default(), "DPP controls")?;
+        }
+        need(m.dpp.sel8 < 1 << 24, "DPP8 selects")?;
+        need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
+        need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
+        self.check_sources(d, t)?;
         Ok(d)
+    }
+
+    /// Operand kinds per source (from the table) and the VALU constant-bus limit: at most
+    /// one scalar value (distinct SGPR, literal, implicit VCC read) on GFX9, two on GFX10+
+    /// (one for the 64-bit shifts).
+    fn check_sources(&self, d: &EncDesc, t: Target) -> Result<()> {
+        use super::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_SGPR, ALLOW_VGPR};
+        let valu = d.format.is_valu();
+        let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
+        let mut literal = false;
+        let mut implicit_vcc_read = false;
+        let mut seen_src = false;
+        let mut ops = self.operands.iter();
+        for od in d.operands {
+            if od.implicit.is_some() {
+                if seen_src && od.implicit == Some(super::tables::Implicit::Vcc) {
+                    implicit_vcc_read = true;
+                }
+                continue;
+            }
+            let o = ops.next().expect("operand count checked");
+            if od.allow & super::tables::NULL_ONLY != 0
+                && *o != Operand::Reg(super::reg::Reg::null())
+            {
+                return Err(Error::bad(format!(
+                    "{} needs null in {:?}",
+                    d.mnemonic, od.field
+                )));
+            }
+            let is_src = matches!(
+                od.field,
+                Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
+            );
+            if !is_src || od.imm.is_some() {
+                continue;
+            }
+            seen_src = true;
+            let kind = match o {
+                Operand::Reg(r) if r.base.is_vgpr() => ALLOW_VGPR,
+                Operand::Reg(r) => {
+                    if !sgprs.contains(&r.base.0) {
+                        sgprs.push(r.base.0);
+                    }
+                    ALLOW_SGPR
+                }
+                Operand::Inline(_) => ALLOW_INLINE,
+                Operand::Literal(v)
+                    if matches!(od.ty, super::tables::ValTy::F16 | super::tables::ValTy::I16)
+                        && *v > 0xffff =>
+                {
+                    return Err(Error::range(format!("literal {v:#x} for a 16-bit operand")));
+                }
+                _ => {
+                    literal = true;
+                    ALLOW_LITERAL
+                }
+            };
+            if od.allow & kind == 0 {
+                return Err(Error::bad(format!(
+                    "{} does not take that kind of operand in {:?}",
+                    d.mnemonic, od.field
+                )));
+            }
+        }
+        let f = d.format;
+        if literal
+            && (f.is_sdwa()
+                || f.is_dpp16()
+                || f.is_dpp8()
+                || (f == Format::Vop3 && t.gen == Gen::Gfx9))
+        {
+            return Err(Error::bad(format!("{} cannot take a literal", d.mnemonic)));
+        }
+        if valu {
+            let shift64 = matches!(
+                self.op.name(),
+                "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"
+            );
+            let limit = if t.gen == Gen::Gfx9 || shift64 { 1 } else { 2 };
+            let used = sgprs.len() + literal as usize + implicit_vcc_read as usize;
+            if used > limit {
+                return Err(Error::bad(format!(
+                    "{} reads {used} scalar values; the constant bus allows {limit}",
+                    d.mnemonic
+                )));
+            }
+        }
+        Ok(())
     }
 }

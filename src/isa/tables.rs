@@ -24,6 +24,61 @@ pub enum Format {
     /// VOP3 (VOP3a, and VOP3b when `EncDesc::vop3b`), including the VOP3 forms of VOP1/2/C.
     Vop3,
     Vop3p,
+    /// SDWA forms of VOP1/VOP2/VOPC (GFX9, GFX10): src0 = 0xf9 and an SDWA dword.
+    Vop1Sdwa,
+    Vop2Sdwa,
+    VopcSdwa,
+    /// DPP16 forms (src0 = 0xfa and a DPP dword).
+    Vop1Dpp,
+    Vop2Dpp,
+    VopcDpp,
+    /// DPP8 forms (GFX10+; src0 = 0xe9, or 0xea with fi:1).
+    Vop1Dpp8,
+    Vop2Dpp8,
+    VopcDpp8,
+    /// GFX11 VOP3 with DPP16 / DPP8 (`_e64_dpp`).
+    Vop3Dpp,
+    Vop3Dpp8,
+}
+
+impl Format {
+    /// The format whose word carries the opcode (VOP1 for VOP1-SDWA, ...).
+    pub fn base(self) -> Format {
+        use Format::*;
+        match self {
+            Vop1Sdwa | Vop1Dpp | Vop1Dpp8 => Vop1,
+            Vop2Sdwa | Vop2Dpp | Vop2Dpp8 => Vop2,
+            VopcSdwa | VopcDpp | VopcDpp8 => Vopc,
+            Vop3Dpp | Vop3Dpp8 => Vop3,
+            f => f,
+        }
+    }
+    pub fn is_sdwa(self) -> bool {
+        matches!(self, Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa)
+    }
+    pub fn is_dpp16(self) -> bool {
+        matches!(
+            self,
+            Format::Vop1Dpp | Format::Vop2Dpp | Format::VopcDpp | Format::Vop3Dpp
+        )
+    }
+    pub fn is_dpp8(self) -> bool {
+        matches!(
+            self,
+            Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8
+        )
+    }
+    /// VOP3-style source modifiers live in the VOP3 word.
+    pub fn is_vop3(self) -> bool {
+        matches!(self, Format::Vop3 | Format::Vop3Dpp | Format::Vop3Dpp8)
+    }
+    /// A VALU encoding.
+    pub fn is_valu(self) -> bool {
+        !matches!(
+            self,
+            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk | Format::Sopp | Format::Smem
+        )
+    }
 }
 
 /// The instruction field an operand lives in.
@@ -96,6 +151,8 @@ pub struct OpDesc {
     pub field: Field,
     /// Dwords; 0 = a lane mask (1 in wave32, 2 in wave64).
     pub size: u8,
+    /// Dwords in wave64 when it differs (WMMA accumulators); else equal to `size`.
+    pub size64: u8,
     pub ty: ValTy,
     /// Set for immediates.
     pub imm: Option<ImmKind>,
@@ -103,37 +160,69 @@ pub struct OpDesc {
     pub implicit: Option<Implicit>,
     /// An 8-bit destination field that holds an SGPR (readlane, compare results).
     pub sgpr: bool,
+    /// Operand kinds a source accepts: `ALLOW_VGPR | ALLOW_SGPR | ALLOW_INLINE | ALLOW_LITERAL`
+    /// (further limited by the format, e.g. no VOP3 literal on GFX9).
+    pub allow: u8,
+    /// A VGPR here must be v0..v127 (GFX11 16-bit VOP1/VOP2/VOPC operands).
+    pub lo128: bool,
 }
 
+pub const ALLOW_VGPR: u8 = 1;
+pub const ALLOW_SGPR: u8 = 2;
+pub const ALLOW_INLINE: u8 = 4;
+pub const ALLOW_LITERAL: u8 = 8;
+/// The field must hold `null` (GFX11 s_waitcnt_*cnt destinations).
+pub const NULL_ONLY: u8 = 16;
+
 impl OpDesc {
-    pub const fn reg(field: Field, size: u8, ty: ValTy, sgpr: bool) -> OpDesc {
+    pub const fn lo(mut self, lo128: bool) -> OpDesc {
+        self.lo128 = lo128;
+        self
+    }
+    pub const fn reg(
+        field: Field,
+        size: u8,
+        size64: u8,
+        ty: ValTy,
+        sgpr: bool,
+        allow: u8,
+    ) -> OpDesc {
         OpDesc {
             field,
             size,
+            size64,
             ty,
             imm: None,
             implicit: None,
             sgpr,
+            allow,
+            lo128: false,
         }
     }
     pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
         OpDesc {
             field,
             size: 1,
+            size64: 1,
             ty: ValTy::B32,
             imm: Some(kind),
             implicit: None,
             sgpr: false,
+            allow: 0,
+            lo128: false,
         }
     }
     pub const fn implicit(r: Implicit) -> OpDesc {
         OpDesc {
             field: Field::Implicit,
             size: 0,
+            size64: 0,
             ty: ValTy::B32,
             imm: None,
             implicit: Some(r),
             sgpr: false,
+            allow: 0,
+            lo128: false,
         }
     }
     /// True for operands the `Inst` carries (everything but implicit registers).
@@ -142,10 +231,10 @@ impl OpDesc {
     }
     /// Size in dwords for the given wave size.
     pub fn dwords(&self, wave: super::Wave) -> u8 {
-        if self.size == 0 {
-            wave.mask_dwords()
-        } else {
-            self.size
+        match (self.size, wave) {
+            (0, _) => wave.mask_dwords(),
+            (_, super::Wave::W64) => self.size64,
+            (n, _) => n,
         }
     }
     /// A destination field (written by the instruction).
@@ -164,6 +253,9 @@ bitflags! {
         const CLAMP = 8;
         const OMOD = 16;
         const OP_SEL = 32;
+        /// SMEM cache bits.
+        const GLC = 64;
+        const DLC = 128;
     }
 }
 
@@ -213,6 +305,13 @@ pub struct EncDesc {
     /// Operands in LLVM's print order.
     pub operands: &'static [OpDesc],
     pub mods: ModSet,
+    /// VOP3: sources (bit i = src i) that take abs, neg (float), or neg printed as sext (int).
+    pub abs_mask: u8,
+    pub neg_mask: u8,
+    pub sext_mask: u8,
+    /// Bits LLVM sets in fields this instruction does not use (word 0, word 1), e.g. the
+    /// exec_lo vdst of GFX10+ v_cmpx_*_e64. Encoders OR them in; decoders ignore them.
+    pub fixed: [u32; 2],
 }
 
 impl EncDesc {
@@ -283,4 +382,22 @@ pub fn forms(gen: Gen, opcode: Opcode) -> impl Iterator<Item = &'static EncDesc>
 /// The encoding of `opcode` in `format` on `gen`.
 pub fn form(gen: Gen, opcode: Opcode, format: Format) -> Option<&'static EncDesc> {
     forms(gen, opcode).find(|d| d.format == format)
+}
+
+/// Hardware register names for `hwreg(...)`, sorted by id.
+pub fn hwreg_names(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &HWREG_GFX9,
+        Gen::Gfx10 => &HWREG_GFX10,
+        Gen::Gfx11 => &HWREG_GFX11,
+    }
+}
+
+/// `s_sendmsg` immediates LLVM prints symbolically, sorted by value.
+pub fn sendmsg_texts(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &SENDMSG_GFX9,
+        Gen::Gfx10 => &SENDMSG_GFX10,
+        Gen::Gfx11 => &SENDMSG_GFX11,
+    }
 }
