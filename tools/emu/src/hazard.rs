@@ -104,6 +104,32 @@ impl Hazards {
                         }
                     }
                 }
+                // DPP: VALU writes EXEC → 5 wait states; VALU writes the DPP source → 2
+                if inst.format.is_dpp16() {
+                    let exec = 3u128 << 126;
+                    if let Some((ws, rec)) = self.since(|x| x.valu && x.sgpr_w & exec != 0) {
+                        if ws < 5 {
+                            return Err(hazard(
+                                "VALUWriteEXEC→DPP",
+                                format!(
+                                    "EXEC written by a VALU {ws} wait state(s) earlier, 5 needed"
+                                ),
+                                rec,
+                            ));
+                        }
+                    }
+                    if let Some(Operand::Reg(src)) = inst.get(_d, gcnc::isa::Field::Src0) {
+                        let (b, n) = (src.base.0, src.count as u16);
+                        let hit = |x: &Rec| {
+                            x.valu && x.vgpr_w.iter().any(|&(b2, n2)| b < b2 + n2 && b2 < b + n)
+                        };
+                        if let Some((ws, rec)) = self.since(hit) {
+                            if ws < 2 {
+                                return Err(hazard("VALUWriteVGPR→DPP", format!("DPP source written by a VALU {ws} wait state(s) earlier, 2 needed"), rec));
+                            }
+                        }
+                    }
+                }
                 // VALU writes VCC → v_div_fmas: 4 wait states
                 if matches!(inst.op, O::VDivFmasF32 | O::VDivFmasF64) {
                     let vcc = 3u128 << 106;

@@ -28,6 +28,7 @@ pub mod dispatch;
 pub mod error;
 pub mod float;
 pub mod hazard;
+pub mod lanes;
 pub mod memory;
 pub mod packed;
 pub mod regs;

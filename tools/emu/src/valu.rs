@@ -57,25 +57,77 @@ struct Lanes<'a> {
     w: &'a Wave,
     srcs: Vec<(Src, Ty)>,
     inst: &'a Inst,
+    /// Lanes that execute and write: EXEC, narrowed by the DPP row/bank masks and, without
+    /// bound_ctrl, by invalid DPP source lanes.
+    live: u64,
+    /// DPP: the lane src0 is read from in each lane (None: reads 0).
+    dpp: Option<Vec<Option<u32>>>,
 }
 
-impl Lanes<'_> {
+impl<'a> Lanes<'a> {
+    fn new(w: &'a Wave, srcs: Vec<(Src, Ty)>, inst: &'a Inst, uninit: bool) -> Result<Lanes<'a>> {
+        let exec = w.regs.exec();
+        let mut l = Lanes {
+            w,
+            srcs,
+            inst,
+            live: exec,
+            dpp: None,
+        };
+        if inst.format.is_dpp16() || inst.format.is_dpp8() {
+            let (map, live) = crate::lanes::dpp_map(w.t.gen, inst, exec, w.lanes());
+            l.live = live;
+            if let Some((Src::Vgpr(n, c), _)) = l.srcs.first().copied() {
+                if uninit {
+                    let mut read = 0u64;
+                    for (lane, s) in map.iter().enumerate() {
+                        if live >> lane & 1 == 1 {
+                            if let Some(s) = s {
+                                read |= 1 << s;
+                            }
+                        }
+                    }
+                    for k in 0..c as u16 {
+                        w.regs.check_v(n + k, read)?;
+                    }
+                }
+            }
+            l.dpp = Some(map);
+        }
+        Ok(l)
+    }
+
     /// Source i in `lane` with its modifiers applied (raw bits of its type).
     fn get(&self, i: usize, lane: u32) -> u64 {
         let (s, ty) = self.srcs[i];
         let mut v = match s {
             Src::Uniform(v) => v,
             Src::Vgpr(n, c) => {
-                let lo = self.w.regs.v(n, lane) as u64;
+                let from = match (&self.dpp, i) {
+                    (Some(map), 0) => match map[lane as usize] {
+                        Some(f) => f,
+                        None => return 0,
+                    },
+                    _ => lane,
+                };
+                let lo = self.w.regs.v(n, from) as u64;
                 if c == 2 {
-                    lo | (self.w.regs.v(n + 1, lane) as u64) << 32
+                    lo | (self.w.regs.v(n + 1, from) as u64) << 32
                 } else {
                     lo
                 }
             }
         };
         let m = &self.inst.mods;
-        if ty.half() && self.inst.format == Format::Vop3 {
+        if self.inst.format.is_sdwa() && i < 2 {
+            let sel = if i == 0 {
+                m.sdwa.src0_sel
+            } else {
+                m.sdwa.src1_sel
+            };
+            v = crate::lanes::sdwa_select(v as u32, sel, m.sdwa.sext >> i & 1 == 1) as u64;
+        }
+        if ty.half() && self.inst.format.is_vop3() {
             if m.op_sel >> i & 1 == 1 {
                 v >>= 16;
             }
@@ -152,6 +204,12 @@ fn sources<'a>(inst: &'a Inst, d: &EncDesc) -> Vec<&'a Operand> {
         .collect()
 }
 
+/// Whether `load` checks source `i` for unwritten lanes: a DPP source 0 reads other lanes,
+/// so `Lanes::new` checks exactly the lanes it reads instead.
+fn chk(inst: &Inst, i: usize, uninit: bool) -> bool {
+    uninit && !(i == 0 && (inst.format.is_dpp16() || inst.format.is_dpp8()))
+}
+
 fn load(w: &Wave, o: &Operand, ty: Ty, exec: u64, uninit: bool) -> Result<Src> {
     let dw = ty.dwords();
     match *o {
@@ -182,13 +240,19 @@ fn write_vdst(w: &mut Wave, inst: &Inst, d: &EncDesc, lane: u32, v: u64, ty: Ty)
         ));
     }
     let n = r.base.0 - 256;
+    if inst.format.is_sdwa() {
+        let old = w.regs.v(n, lane);
+        let sd = &inst.mods.sdwa;
+        let nv = crate::lanes::sdwa_dst(old, v as u32, sd.dst_sel, sd.dst_unused);
+        return w.regs.set_v(n, lane, nv);
+    }
     match ty {
         Ty::F64 | Ty::B64 => {
             w.regs.set_v(n, lane, v as u32)?;
             w.regs.set_v(n + 1, lane, (v >> 32) as u32)?;
         }
         Ty::F16 | Ty::I16 => {
-            let hi = inst.format == Format::Vop3 && inst.mods.op_sel >> 3 & 1 == 1;
+            let hi = inst.format.is_vop3() && inst.mods.op_sel >> 3 & 1 == 1;
             let old = w.regs.v(n, lane);
             let h = v as u32 & 0xffff;
             let nv = if w.t.gen == Gen::Gfx9 && !hi {
@@ -251,7 +315,7 @@ fn run(
     let mut srcs = Vec::with_capacity(4);
     for (i, o) in srcs_o.iter().enumerate() {
         let ty = *tys.get(i).unwrap_or(&Ty::B32);
-        srcs.push((load(w, o, ty, exec, uninit)?, ty));
+        srcs.push((load(w, o, ty, exec, chk(inst, i, uninit))?, ty));
     }
     if acc {
         let dst = inst
@@ -266,10 +330,10 @@ fn run(
     let (din, dout) = (denorm_in(w, out), denorm_out(w, out));
     let mut results = Vec::new();
     {
-        let l = Lanes { w, srcs, inst };
+        let l = Lanes::new(w, srcs, inst, env.checks.uninit)?;
         let mut vals = [0u64; 4];
         for lane in 0..w.lanes() {
-            if exec >> lane & 1 == 0 {
+            if l.live >> lane & 1 == 0 {
                 continue;
             }
             for (i, v) in vals.iter_mut().enumerate().take(l.srcs.len()) {
@@ -352,6 +416,10 @@ fn mask_in(w: &Wave, inst: &Inst, d: &EncDesc) -> Result<u64> {
 /// Writes a lane mask to the instruction's mask destination (explicit sdst / vdst:m, or
 /// the implicit VCC of the 32-bit encodings). Returns false when it has none.
 fn mask_out(w: &mut Wave, inst: &Inst, d: &EncDesc, v: u64) -> Result<bool> {
+    if let Some(r) = inst.mods.sdwa.sdst.filter(|_| inst.format.is_sdwa()) {
+        w.write_mask(r.base.0, v)?;
+        return Ok(true);
+    }
     for (od, o) in d.explicit().zip(inst.operands.iter()) {
         if (od.field == Field::Sdst || od.field == Field::Vdst) && od.size == 0 {
             if let Operand::Reg(r) = o {
@@ -394,13 +462,14 @@ fn carry_op(
     let mut out = 0u64;
     let mut res = Vec::new();
     {
-        let l = Lanes {
+        let l = Lanes::new(
             w,
-            srcs: vec![(s0, Ty::B32), (s1, Ty::B32)],
+            vec![(s0, Ty::B32), (s1, Ty::B32)],
             inst,
-        };
+            env.checks.uninit,
+        )?;
         for lane in 0..w.lanes() {
-            if exec >> lane & 1 == 0 {
+            if l.live >> lane & 1 == 0 {
                 continue;
             }
             let (r, c) = f(l.get(0, lane), l.get(1, lane), cin >> lane & 1);
@@ -461,17 +530,13 @@ fn compare(
     let srcs_o = sources(inst, d);
     let class = cond == "class";
     let t1 = if class { Ty::B32 } else { sty };
-    let s0 = load(w, srcs_o[0], sty, exec, env.checks.uninit)?;
+    let s0 = load(w, srcs_o[0], sty, exec, chk(inst, 0, env.checks.uninit))?;
     let s1 = load(w, srcs_o[1], t1, exec, env.checks.uninit)?;
     let mut mask = 0u64;
     {
-        let l = Lanes {
-            w,
-            srcs: vec![(s0, sty), (s1, t1)],
-            inst,
-        };
+        let l = Lanes::new(w, vec![(s0, sty), (s1, t1)], inst, env.checks.uninit)?;
         for lane in 0..w.lanes() {
-            if exec >> lane & 1 == 0 {
+            if l.live >> lane & 1 == 0 {
                 continue;
             }
             let (a, b) = (l.get(0, lane), l.get(1, lane));
@@ -852,16 +917,16 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let so = sources(inst, d);
             let u = env.checks.uninit;
             let srcs = vec![
-                (load(w, so[0], B32, exec, u)?, B32),
+                (load(w, so[0], B32, exec, chk(inst, 0, u))?, B32),
                 (load(w, so[1], B32, exec, u)?, B32),
                 (load(w, so[2], B64, exec, u)?, B64),
             ];
             let mut res = Vec::new();
             let mut carry = 0u64;
             {
-                let l = Lanes { w, srcs, inst };
+                let l = Lanes::new(w, srcs, inst, env.checks.uninit)?;
                 for lane in 0..w.lanes() {
-                    if exec >> lane & 1 == 0 {
+                    if l.live >> lane & 1 == 0 {
                         continue;
                     }
                     let (a, b, c) = (l.get(0, lane), l.get(1, lane), l.get(2, lane));
@@ -1019,17 +1084,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let exec = w.regs.exec();
             let so = sources(inst, d);
             // the select only reads the source each lane picks
-            let s0 = load(w, so[0], F32, exec & !m, env.checks.uninit)?;
+            let s0 = load(w, so[0], F32, exec & !m, chk(inst, 0, env.checks.uninit))?;
             let s1 = load(w, so[1], F32, exec & m, env.checks.uninit)?;
             let mut res = Vec::new();
             {
-                let l = Lanes {
-                    w,
-                    srcs: vec![(s0, F32), (s1, F32)],
-                    inst,
-                };
+                let l = Lanes::new(w, vec![(s0, F32), (s1, F32)], inst, env.checks.uninit)?;
                 for lane in 0..w.lanes() {
-                    if exec >> lane & 1 == 1 {
+                    if l.live >> lane & 1 == 1 {
                         res.push((
                             lane,
                             if m >> lane & 1 == 1 {
@@ -1122,17 +1183,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let hi = inst.op == O::VMbcntHiU32B32;
             let exec = w.regs.exec();
             let so = sources(inst, d);
-            let s0 = load(w, so[0], B32, exec, env.checks.uninit)?;
+            let s0 = load(w, so[0], B32, exec, chk(inst, 0, env.checks.uninit))?;
             let s1 = load(w, so[1], B32, exec, env.checks.uninit)?;
             let mut res = Vec::new();
             {
-                let l = Lanes {
-                    w,
-                    srcs: vec![(s0, B32), (s1, B32)],
-                    inst,
-                };
+                let l = Lanes::new(w, vec![(s0, B32), (s1, B32)], inst, env.checks.uninit)?;
                 for lane in 0..w.lanes() {
-                    if exec >> lane & 1 == 0 {
+                    if l.live >> lane & 1 == 0 {
                         continue;
                     }
                     let m = l.get(0, lane) as u32;

@@ -193,6 +193,16 @@ fn hazards_are_reported_per_generation() {
     let good = "  v_readfirstlane_b32 s4, v0\n  s_nop 3\n  v_readlane_b32 s5, v0, s4\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
 
+    // GFX9: a DPP source written by the previous VALU needs 2 wait states
+    let bad = "  v_add_u32_e32 v1, 1, v0\n  v_mov_b32_dpp v2, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n  s_endpgm\n";
+    let e = run(t, llvm_asm(t, bad), 64, &[], &mut Memory::new()).unwrap_err();
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if name.contains("DPP")),
+        "{e}"
+    );
+    let good = "  v_add_u32_e32 v1, 1, v0\n  s_nop 1\n  v_mov_b32_dpp v2, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n  s_endpgm\n";
+    run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
+
     // GFX10: SMEM reads an SGPR that a VALU then overwrites
     let t = target(Gen::Gfx10, true);
     let bad = "  s_load_dword s4, s[0:1], 0x0\n  v_readfirstlane_b32 s0, v0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n";
@@ -292,5 +302,72 @@ fn running_off_the_end_and_hung_loops_are_errors() {
         .unwrap_err();
         assert!(matches!(e.kind, ErrorKind::Budget(_)), "{gen}: {e}");
         assert!(e.to_string().contains("s_branch"));
+    }
+}
+
+/// DPP lane movement and SDWA sub-dword selects, assembled by LLVM.
+#[test]
+fn dpp_and_sdwa() {
+    if !llvm() {
+        return;
+    }
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let bc = if gen == Gen::Gfx9 {
+            "bound_ctrl:0"
+        } else {
+            "bound_ctrl:1"
+        };
+        let mut src = format!(
+            "  v_mov_b32_dpp v1, v0 row_shr:1 row_mask:0xf bank_mask:0xf {bc}\n\
+               v_mov_b32_dpp v2, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n\
+               v_mov_b32_dpp v3, v0 row_mirror row_mask:0xf bank_mask:0xf\n\
+               v_mov_b32_e32 v4, 0\n\
+               v_mov_b32_dpp v4, v0 row_shl:1 row_mask:0x5 bank_mask:0xf\n"
+        );
+        if gen != Gen::Gfx11 {
+            let add = if gen == Gen::Gfx9 {
+                "v_add_u32_sdwa"
+            } else {
+                "v_add_nc_u32_sdwa"
+            };
+            src.push_str("  v_mov_b32_e32 v5, 0x11223344\n  v_mov_b32_e32 v6, 0xaabbccdd\n");
+            src.push_str(&format!(
+                "  {add} v6, v5, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:DWORD\n"
+            ));
+        }
+        if gen != Gen::Gfx9 {
+            src.push_str("  v_mov_b32_dpp v7, v0 dpp8:[7,6,5,4,3,2,1,0]\n");
+            src.push_str("  v_mov_b32_dpp v8, v0 row_xmask:1 row_mask:0xf bank_mask:0xf\n");
+        }
+        src.push_str("  s_endpgm\n");
+        let mut mem = Memory::new();
+        let w =
+            run(t, llvm_asm(t, &src), 64, &[], &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let r = &w[0].regs;
+        for lane in 0..64u32 {
+            let i = lane % 16;
+            assert_eq!(
+                r.v(1, lane),
+                if i == 0 { 0 } else { lane - 1 },
+                "{gen} row_shr lane {lane}"
+            );
+            assert_eq!(r.v(2, lane), lane ^ 1, "{gen} quad_perm");
+            assert_eq!(r.v(3, lane), lane - i + 15 - i, "{gen} row_mirror");
+            let row_on = (lane / 16) % 2 == 0; // row_mask 0x5: rows 0 and 2
+            let want4 = if row_on && i < 15 { lane + 1 } else { 0 };
+            assert_eq!(r.v(4, lane), want4, "{gen} row_mask lane {lane}");
+            if gen != Gen::Gfx11 {
+                assert_eq!(
+                    r.v(6, lane),
+                    0xccdd | (0x22 + lane) << 16,
+                    "{gen} sdwa lane {lane}"
+                );
+            }
+            if gen != Gen::Gfx9 {
+                assert_eq!(r.v(7, lane), (lane & !7) | (7 - (lane & 7)), "{gen} dpp8");
+                assert_eq!(r.v(8, lane), lane ^ 1, "{gen} row_xmask");
+            }
+        }
     }
 }
