@@ -36,6 +36,7 @@ pub mod salu;
 pub mod smem;
 pub mod track;
 pub mod valu;
+pub mod valu_ext;
 pub mod wave;
 
 pub use dispatch::{run, Dispatch, Stats};

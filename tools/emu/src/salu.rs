@@ -545,7 +545,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         | O::SIncperflevel
         | O::SDecperflevel
         | O::STtracedataImm
-        | O::SSetkill => {}
+        | O::SSetkill
+        | O::SVersion
+        | O::SWaitEvent => {}
+        // debugger branches: never taken (no debugger attached)
+        O::SCbranchCdbgsys
+        | O::SCbranchCdbguser
+        | O::SCbranchCdbgsysOrUser
+        | O::SCbranchCdbgsysAndUser => {}
         O::SSendmsg | O::SSendmsghalt => {
             // compute shaders only send housekeeping messages (e.g. GFX11 DEALLOC_VGPRS);
             // they count on lgkmcnt like any message

@@ -33,7 +33,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         );
         return Ok(());
     }
-    if name.starts_with("s_dcache_") || name == "s_gl1_inv" {
+    if name.starts_with("s_dcache_") || name == "s_gl1_inv" || name.starts_with("s_atc_probe") {
         w.track.issue(
             &[(Counter::Lgkm, true)],
             w.cur_pc,
@@ -43,8 +43,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         );
         return Ok(());
     }
-    let buffer = name.starts_with("s_buffer_load");
-    if !(name.starts_with("s_load") || buffer) {
+    let store = name.starts_with("s_store") || name.starts_with("s_buffer_store");
+    let buffer = name.starts_with("s_buffer_load") || name.starts_with("s_buffer_store");
+    if !(name.starts_with("s_load") || buffer || store) {
         return Err(Error::unimpl(name));
     }
     let sdata = get(Field::Sdata).ok_or_else(|| Error::unsupported("SMEM sdata"))?;
@@ -65,6 +66,39 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         ((off_raw << 11) as i32 >> 11) as i64
     };
     let n = dr.count as u64;
+    if store {
+        // address as for loads; data from sdata; out-of-range buffer dwords are dropped
+        let (base, limit) = if buffer {
+            let mut v = [0u32; 4];
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = w.regs.s(br.base.0 + k as u16)?;
+            }
+            let desc = BufferDesc::decode(w.t.gen, v);
+            (desc.base, Some(desc.num_records as u64))
+        } else {
+            let lo = w.regs.s(br.base.0)? as u64;
+            let hi = w.regs.s(br.base.0 + 1)? as u64;
+            (lo | hi << 32, None)
+        };
+        let start = (base as i64).wrapping_add(if buffer { 0 } else { off }) as u64;
+        let rel = if buffer { (off & !3) as u64 } else { 0 };
+        for k in 0..n {
+            let o = rel + 4 * k;
+            if limit.is_some_and(|l| o + 4 > l) {
+                continue;
+            }
+            let v = w.regs.s(dr.base.0 + k as u16)?;
+            env.mem.write_u32((start.wrapping_add(o)) & !3, v)?;
+        }
+        w.track.issue(
+            &[(Counter::Lgkm, true)],
+            w.cur_pc,
+            w.cur_text.clone(),
+            vec![],
+            vec![(dr.base.0, dr.count as u16), (br.base.0, br.count as u16)],
+        );
+        return Ok(());
+    }
     let mut vals = Vec::with_capacity(n as usize);
     if buffer {
         let mut v = [0u32; 4];

@@ -48,24 +48,29 @@ impl Ty {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Src {
+pub(crate) enum Src {
     Uniform(u64),
     Vgpr(u16, u8),
 }
 
-struct Lanes<'a> {
-    w: &'a Wave,
-    srcs: Vec<(Src, Ty)>,
+pub(crate) struct Lanes<'a> {
+    pub(crate) w: &'a Wave,
+    pub(crate) srcs: Vec<(Src, Ty)>,
     inst: &'a Inst,
     /// Lanes that execute and write: EXEC, narrowed by the DPP row/bank masks and, without
     /// bound_ctrl, by invalid DPP source lanes.
-    live: u64,
+    pub(crate) live: u64,
     /// DPP: the lane src0 is read from in each lane (None: reads 0).
     dpp: Option<Vec<Option<u32>>>,
 }
 
 impl<'a> Lanes<'a> {
-    fn new(w: &'a Wave, srcs: Vec<(Src, Ty)>, inst: &'a Inst, uninit: bool) -> Result<Lanes<'a>> {
+    pub(crate) fn new(
+        w: &'a Wave,
+        srcs: Vec<(Src, Ty)>,
+        inst: &'a Inst,
+        uninit: bool,
+    ) -> Result<Lanes<'a>> {
         let exec = w.regs.exec();
         let mut l = Lanes {
             w,
@@ -98,7 +103,7 @@ impl<'a> Lanes<'a> {
     }
 
     /// Source i in `lane` with its modifiers applied (raw bits of its type).
-    fn get(&self, i: usize, lane: u32) -> u64 {
+    pub(crate) fn get(&self, i: usize, lane: u32) -> u64 {
         let (s, ty) = self.srcs[i];
         let mut v = match s {
             Src::Uniform(v) => v,
@@ -152,7 +157,7 @@ impl<'a> Lanes<'a> {
     }
 }
 
-fn mode_round_ok(w: &Wave, ty: Ty) -> Result<()> {
+pub(crate) fn mode_round_ok(w: &Wave, ty: Ty) -> Result<()> {
     let r = match ty {
         Ty::F32 => w.mode & 3,
         Ty::F64 | Ty::F16 => (w.mode >> 2) & 3,
@@ -167,13 +172,13 @@ fn mode_round_ok(w: &Wave, ty: Ty) -> Result<()> {
     Ok(())
 }
 
-fn denorm_in(w: &Wave, ty: Ty) -> bool {
+pub(crate) fn denorm_in(w: &Wave, ty: Ty) -> bool {
     match ty {
         Ty::F32 => w.mode >> 4 & 1 == 1,
         _ => w.mode >> 6 & 1 == 1,
     }
 }
-fn denorm_out(w: &Wave, ty: Ty) -> bool {
+pub(crate) fn denorm_out(w: &Wave, ty: Ty) -> bool {
     match ty {
         Ty::F32 => w.mode >> 5 & 1 == 1,
         _ => w.mode >> 7 & 1 == 1,
@@ -181,7 +186,7 @@ fn denorm_out(w: &Wave, ty: Ty) -> bool {
 }
 
 /// Flushes a denormal of type `ty` (raw bits) to a signed zero.
-fn flush_bits(v: u64, ty: Ty) -> u64 {
+pub(crate) fn flush_bits(v: u64, ty: Ty) -> u64 {
     match ty {
         Ty::F32 => flush32(f32::from_bits(v as u32)).to_bits() as u64,
         Ty::F64 => flush64(f64::from_bits(v)).to_bits(),
@@ -191,7 +196,7 @@ fn flush_bits(v: u64, ty: Ty) -> u64 {
 }
 
 /// The explicit sources of `inst`, in table order: (operand, index among sources).
-fn sources<'a>(inst: &'a Inst, d: &EncDesc) -> Vec<&'a Operand> {
+pub(crate) fn sources<'a>(inst: &'a Inst, d: &EncDesc) -> Vec<&'a Operand> {
     d.explicit()
         .zip(inst.operands.iter())
         .filter(|(od, _)| {
@@ -206,11 +211,11 @@ fn sources<'a>(inst: &'a Inst, d: &EncDesc) -> Vec<&'a Operand> {
 
 /// Whether `load` checks source `i` for unwritten lanes: a DPP source 0 reads other lanes,
 /// so `Lanes::new` checks exactly the lanes it reads instead.
-fn chk(inst: &Inst, i: usize, uninit: bool) -> bool {
+pub(crate) fn chk(inst: &Inst, i: usize, uninit: bool) -> bool {
     uninit && !(i == 0 && (inst.format.is_dpp16() || inst.format.is_dpp8()))
 }
 
-fn load(w: &Wave, o: &Operand, ty: Ty, exec: u64, uninit: bool) -> Result<Src> {
+pub(crate) fn load(w: &Wave, o: &Operand, ty: Ty, exec: u64, uninit: bool) -> Result<Src> {
     let dw = ty.dwords();
     match *o {
         Operand::Reg(r) if r.base.is_vgpr() => {
@@ -229,7 +234,14 @@ fn load(w: &Wave, o: &Operand, ty: Ty, exec: u64, uninit: bool) -> Result<Src> {
 }
 
 /// Writes a VALU result to the explicit Vdst of `inst` in `lane`.
-fn write_vdst(w: &mut Wave, inst: &Inst, d: &EncDesc, lane: u32, v: u64, ty: Ty) -> Result<()> {
+pub(crate) fn write_vdst(
+    w: &mut Wave,
+    inst: &Inst,
+    d: &EncDesc,
+    lane: u32,
+    v: u64,
+    ty: Ty,
+) -> Result<()> {
     let Some(Operand::Reg(r)) = inst.get(d, Field::Vdst) else {
         return Err(Error::unsupported("VALU without a VGPR destination"));
     };
@@ -270,7 +282,7 @@ fn write_vdst(w: &mut Wave, inst: &Inst, d: &EncDesc, lane: u32, v: u64, ty: Ty)
 }
 
 /// Output modifiers for a float result.
-fn omod_clamp(inst: &Inst, v: u64, ty: Ty) -> u64 {
+pub(crate) fn omod_clamp(inst: &Inst, v: u64, ty: Ty) -> u64 {
     let m = &inst.mods;
     if m.omod == 0 && !m.clamp {
         return v;
@@ -299,7 +311,7 @@ fn omod_clamp(inst: &Inst, v: u64, ty: Ty) -> u64 {
 /// Runs a lane-wise operation: sources typed `tys` (extra entries for the accumulating
 /// destination of mac/fmac when `acc`), result typed `out`.
 #[allow(clippy::too_many_arguments)]
-fn run(
+pub(crate) fn run(
     w: &mut Wave,
     inst: &Inst,
     d: &EncDesc,
@@ -362,26 +374,26 @@ fn run(
     Ok(())
 }
 
-fn f32s(v: u64) -> f32 {
+pub(crate) fn f32s(v: u64) -> f32 {
     f32::from_bits(v as u32)
 }
-fn f64s(v: u64) -> f64 {
+pub(crate) fn f64s(v: u64) -> f64 {
     f64::from_bits(v)
 }
-fn b32(x: f32) -> u64 {
+pub(crate) fn b32(x: f32) -> u64 {
     x.to_bits() as u64
 }
-fn b64(x: f64) -> u64 {
+pub(crate) fn b64(x: f64) -> u64 {
     x.to_bits()
 }
-fn h(v: u64) -> f64 {
+pub(crate) fn h(v: u64) -> f64 {
     f16_to_f64(v as u16)
 }
-fn bh(x: f64) -> u64 {
+pub(crate) fn bh(x: f64) -> u64 {
     f64_to_f16(x) as u64
 }
 
-fn med3<T: PartialOrd + Copy>(a: T, b: T, c: T) -> T {
+pub(crate) fn med3<T: PartialOrd + Copy>(a: T, b: T, c: T) -> T {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     if c < lo {
         lo
@@ -392,15 +404,15 @@ fn med3<T: PartialOrd + Copy>(a: T, b: T, c: T) -> T {
     }
 }
 
-fn nan32(x: f32) -> bool {
+pub(crate) fn nan32(x: f32) -> bool {
     x.is_nan()
 }
-fn nan64(x: f64) -> bool {
+pub(crate) fn nan64(x: f64) -> bool {
     x.is_nan()
 }
 
 /// Mask source of a carry-in / select: explicit lane-mask `Src2` or the implicit VCC.
-fn mask_in(w: &Wave, inst: &Inst, d: &EncDesc) -> Result<u64> {
+pub(crate) fn mask_in(w: &Wave, inst: &Inst, d: &EncDesc) -> Result<u64> {
     for (od, o) in d.explicit().zip(inst.operands.iter()) {
         if od.field == Field::Src2 && od.size == 0 {
             return match *o {
@@ -415,7 +427,7 @@ fn mask_in(w: &Wave, inst: &Inst, d: &EncDesc) -> Result<u64> {
 
 /// Writes a lane mask to the instruction's mask destination (explicit sdst / vdst:m, or
 /// the implicit VCC of the 32-bit encodings). Returns false when it has none.
-fn mask_out(w: &mut Wave, inst: &Inst, d: &EncDesc, v: u64) -> Result<bool> {
+pub(crate) fn mask_out(w: &mut Wave, inst: &Inst, d: &EncDesc, v: u64) -> Result<bool> {
     if let Some(r) = inst.mods.sdwa.sdst.filter(|_| inst.format.is_sdwa()) {
         w.write_mask(r.base.0, v)?;
         return Ok(true);
@@ -1212,8 +1224,10 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             Ok(())
         }
-        _ if inst.format == Format::Vop3p => crate::packed::exec(w, inst, d, env),
-        _ => Err(Error::unimpl(name)),
+        _ if inst.format == Format::Vop3p && !name.starts_with("v_dot") => {
+            crate::packed::exec(w, inst, d, env)
+        }
+        _ => crate::valu_ext::exec(w, inst, d, env),
     }
 }
 

@@ -119,3 +119,74 @@ pub fn run_checked(
 pub fn lanes(w: &Wave, v: u16) -> Vec<u32> {
     (0..w.lanes()).map(|l| w.regs.v(v, l)).collect()
 }
+
+/// Is llc-19 usable? Same policy as `llvm()`.
+pub fn llc() -> bool {
+    let ok = Command::new("llc-19")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
+            panic!("llc-19 required (GCNC_REQUIRE_ORACLES=1) but missing");
+        }
+        eprintln!("NOTICE: llc-19 not found; skipping LLVM-compiled emulator programs");
+    }
+    ok && llvm()
+}
+
+/// Compiles LLVM IR with llc-19 for `t` and returns the assembly of function `f` (labels
+/// and instructions only) followed by `s_endpgm`, ready for `llvm_asm`.
+pub fn llc_asm(t: Target, ir: &str) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "gcnc-emu-llc-{}-{:x}",
+        std::process::id(),
+        ir.bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(b as u64))
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("f.ll");
+    std::fs::write(&p, ir).unwrap();
+    let mut c = Command::new("llc-19");
+    c.args(["-march=amdgcn", &format!("-mcpu={}", t.gen.mcpu())]);
+    if t.gen != Gen::Gfx9 {
+        c.arg(format!(
+            "-mattr=+wavefrontsize{}",
+            if t.wave == W::W64 { 64 } else { 32 }
+        ));
+    }
+    if t.gen == Gen::Gfx11 {
+        // VOPD (dual-issue) encodings are not decoded by the ISA layer yet
+        c.arg("-amdgpu-enable-vopd=0");
+    }
+    let out = c.arg(&p).arg("-o").arg("-").output().unwrap();
+    assert!(
+        out.status.success(),
+        "llc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut body = String::new();
+    let mut on = false;
+    for l in text.lines() {
+        if l.starts_with("f:") {
+            on = true;
+            continue;
+        }
+        if l.starts_with(".Lfunc_end") {
+            break;
+        }
+        if !on {
+            continue;
+        }
+        let code = l.split(';').next().unwrap_or("").trim_end();
+        if code.trim().is_empty() || code.trim_start().starts_with('.') && !code.ends_with(':') {
+            continue;
+        }
+        body.push_str(code);
+        body.push('\n');
+    }
+    body.push_str("\ts_endpgm\n");
+    body
+}
