@@ -91,7 +91,16 @@ impl Hazards {
         let reads = sgpr_bits(&uses.reads);
         let writes = sgpr_bits(&uses.writes);
         let valu = props.contains(Props::VALU);
-        let vmem = props.contains(Props::VMEM);
+        let vmem = props.contains(Props::VMEM)
+            || matches!(
+                inst.format,
+                gcnc::isa::Format::Mubuf
+                    | gcnc::isa::Format::Mtbuf
+                    | gcnc::isa::Format::Flat
+                    | gcnc::isa::Format::Global
+                    | gcnc::isa::Format::Scratch
+                    | gcnc::isa::Format::Mimg
+            );
         let name = inst.op.name();
         match t.gen {
             Gen::Gfx9 => {
@@ -412,7 +421,9 @@ impl Hazards {
             valu: props.contains(Props::VALU),
             salu: props.contains(Props::SALU) && !props.contains(Props::SMEM),
             smem: props.contains(Props::SMEM),
-            vmem: props.contains(Props::VMEM) || props.contains(Props::LDS),
+            vmem: props.contains(Props::VMEM)
+                || props.contains(Props::LDS)
+                || crate::wave::is_mem_format(inst.format),
             trans: props.contains(Props::TRANS),
             vcmpx: name.starts_with("v_cmpx"),
             setreg: name.starts_with("s_setreg"),

@@ -24,10 +24,13 @@
 //! # let _ = out;
 //! ```
 
+pub mod atomic;
 pub mod dispatch;
+pub mod ds;
 pub mod error;
 pub mod float;
 pub mod hazard;
+pub mod image;
 pub mod lanes;
 pub mod memory;
 pub mod packed;
@@ -37,6 +40,7 @@ pub mod smem;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;
+pub mod vmem;
 pub mod wave;
 
 pub use dispatch::{run, Dispatch, Stats};

@@ -190,3 +190,22 @@ pub fn llc_asm(t: Target, ir: &str) -> String {
     body.push_str("\ts_endpgm\n");
     body
 }
+
+/// `run` with a hook to adjust the dispatch (LDS, scratch, workgroup size, checks).
+pub fn run_cfg(
+    t: Target,
+    code: Vec<u8>,
+    threads: u32,
+    user: &[u32],
+    mem: &mut Memory,
+    cfg: impl FnOnce(&mut Dispatch),
+) -> Result<Vec<Wave>> {
+    let mut d = Dispatch::new(t, code);
+    d.group_size = [threads, 1, 1];
+    d.user_sgprs = user.to_vec();
+    d.tgid_en = [false; 3];
+    d.tid_dims = 1;
+    d.budget = 100_000;
+    cfg(&mut d);
+    run_workgroup(&d, mem, [0, 0, 0])
+}
