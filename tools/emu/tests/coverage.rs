@@ -40,6 +40,16 @@ fn operands(d: &EncDesc, t: Target) -> Vec<Operand> {
             Field::Sdata => sgpr(56),
             Field::Sbase => Operand::Reg(Reg::s(2, n)),
             Field::K => Operand::Literal(0x4000_0000),
+            Field::Addr => vgpr(5),
+            Field::Data0 => vgpr(6),
+            Field::Data1 => vgpr(8),
+            Field::Vdata => vgpr(12),
+            Field::Vaddr if d.format == gcnc::isa::Format::Mubuf || d.format == gcnc::isa::Format::Mtbuf => Operand::Off,
+            Field::Vaddr => vgpr(16),
+            Field::Srsrc => Operand::Reg(Reg::s(8, n)),
+            Field::Ssamp => Operand::Reg(Reg::s(16, n)),
+            Field::Soffset => Operand::Inline(128),
+            Field::Saddr => Operand::Reg(Reg::s(0, n)),
             _ => Operand::Imm(0),
         });
     }
@@ -80,11 +90,18 @@ fn every_opcode_runs_or_reports_never_panics() {
             let props = d.opcode.props();
             if !(props.contains(Props::SALU)
                 || props.contains(Props::VALU)
-                || props.contains(Props::SMEM))
+                || props.contains(Props::SMEM)
+                || gcnc_emu::wave::is_mem_format(d.format))
             {
                 continue;
             }
-            let inst = Inst::new(d.opcode, d.format, &operands(d, t));
+            let mut inst = Inst::new(d.opcode, d.format, &operands(d, t));
+            if d.mem.contains(gcnc::isa::tables::MemFlags::RTN) {
+                inst.mods.glc = true;
+            }
+            if d.format == gcnc::isa::Format::Mimg {
+                inst.mods.mem.dmask = 0xf;
+            }
             let Ok(bytes) = isa::encode(&inst, t) else {
                 skipped += 1;
                 continue;
@@ -98,7 +115,10 @@ fn every_opcode_runs_or_reports_never_panics() {
             disp.tid_dims = 1;
             disp.vgprs = 64;
             disp.budget = 2000;
+            disp.lds_bytes = 1024;
+            disp.scratch_bytes = 64;
             let mut mem = Memory::new();
+            mem.map(0, 1 << 20);
             match run_workgroup(&disp, &mut mem, [0; 3]) {
                 Ok(_) => ran += 1,
                 Err(e) => match e.kind {
@@ -157,3 +177,4 @@ fn random_code_never_panics() {
     }
     println!("{outcomes:?}");
 }
+
