@@ -44,7 +44,11 @@ fn operands(d: &EncDesc, t: Target) -> Vec<Operand> {
             Field::Data0 => vgpr(6),
             Field::Data1 => vgpr(8),
             Field::Vdata => vgpr(12),
-            Field::Vaddr if d.format == gcnc::isa::Format::Mubuf || d.format == gcnc::isa::Format::Mtbuf => Operand::Off,
+            Field::Vaddr
+                if d.format == gcnc::isa::Format::Mubuf || d.format == gcnc::isa::Format::Mtbuf =>
+            {
+                Operand::Off
+            }
             Field::Vaddr => vgpr(16),
             Field::Srsrc => Operand::Reg(Reg::s(8, n)),
             Field::Ssamp => Operand::Reg(Reg::s(16, n)),
@@ -177,4 +181,3 @@ fn random_code_never_panics() {
     }
     println!("{outcomes:?}");
 }
-
