@@ -163,7 +163,7 @@ mod tests {
             3.5f32.to_bits() as u64
         );
         assert_eq!(parse("wrxchg_rtn_b32").unwrap().op, Op::Swap);
-        assert_eq!(parse("max_i32").unwrap().signed, true);
+        assert!(parse("max_i32").unwrap().signed);
         assert!(parse("add").is_some_and(|a| !a.wide));
     }
 }

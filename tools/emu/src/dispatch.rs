@@ -194,9 +194,9 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
             w.regs.set_s(s, v)?;
             s += 1;
         }
-        for k in 0..3 {
-            if d.tgid_en[k] {
-                w.regs.set_s(s, wg[k])?;
+        for (&en, &id) in d.tgid_en.iter().zip(wg.iter()) {
+            if en {
+                w.regs.set_s(s, id)?;
                 s += 1;
             }
         }

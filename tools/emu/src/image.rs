@@ -266,13 +266,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         _ => 3,
     };
     let exec = w.regs.exec();
-    if env.checks.uninit {
-        if store {
-            if let Some((n, c)) = vdata {
-                for k in 0..c as u16 {
-                    w.regs.check_v(n + k, exec)?;
-                }
-            }
+    if let (true, true, Some((n, c))) = (env.checks.uninit, store, vdata) {
+        for k in 0..c as u16 {
+            w.regs.check_v(n + k, exec)?;
         }
     }
     // a single address range holds as many consecutive VGPRs as the image type needs (the

@@ -346,7 +346,7 @@ pub(crate) fn run(
     if out.float() {
         mode_round_ok(w, out)?;
     }
-    let (din, dout) = (denorm_in(w, out), denorm_out(w, out));
+    let dout = denorm_out(w, out);
     let mut results = Vec::new();
     {
         let l = Lanes::new(w, srcs, inst, env.checks.uninit)?;
@@ -358,9 +358,7 @@ pub(crate) fn run(
             for (i, v) in vals.iter_mut().enumerate().take(l.srcs.len()) {
                 let mut x = l.get(i, lane);
                 let ty = l.srcs[i].1;
-                if ty.float() && !din && ty == out {
-                    x = flush_bits(x, ty);
-                } else if ty.float() && ty != out && !denorm_in(w, ty) {
+                if ty.float() && !denorm_in(w, ty) {
                     x = flush_bits(x, ty);
                 }
                 *v = x;
@@ -533,6 +531,7 @@ fn cmp_name(name: &str) -> Option<(bool, &str, &str)> {
     Some((x, cond, ty))
 }
 
+#[allow(clippy::neg_cmp_op_on_partial_ord, clippy::nonminimal_bool)] // NaN-aware: !(a < b) is not a >= b
 fn compare(
     w: &mut Wave,
     inst: &Inst,

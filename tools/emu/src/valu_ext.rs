@@ -489,7 +489,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             & 0xffff_ffff),
         O::VSadU16 => iop!([B32, B32, B32], B32, |s| {
             let (a, b) = (s[0] as u32, s[1] as u32);
-            ((a & 0xffff).abs_diff(b & 0xffff) + (a >> 16).abs_diff(b >> 16)) as u64 + s[2]
+            (((a & 0xffff).abs_diff(b & 0xffff) + (a >> 16).abs_diff(b >> 16)) as u64 + s[2])
                 & 0xffff_ffff
         }),
         O::VSadU32 => iop!(

@@ -66,6 +66,9 @@ fn classify(rest: &str) -> Option<Kind> {
     None
 }
 
+/// A buffer access's range-check inputs: the V#, the record index and the byte offset.
+type RangeCheck = (BufferDesc, u32, u64);
+
 /// Where one lane's access goes.
 #[derive(Clone, Copy)]
 enum Place {
@@ -205,7 +208,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         _ => return Err(Error::unimpl(name)),
     }
     // per-dword placement (range check per dword for buffers)
-    let dword_place = |p: Place, chk: &Option<(BufferDesc, u32, u64)>, k: u64| -> Place {
+    let dword_place = |p: Place, chk: &Option<RangeCheck>, k: u64| -> Place {
         let p = match p {
             Place::Mem(a) => Place::Mem(a + 4 * k),
             Place::Lds(a) => Place::Lds(a + 4 * k as u32),

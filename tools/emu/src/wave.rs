@@ -64,7 +64,7 @@ impl Program {
 
     /// The instruction at byte offset `pc`, its length in bytes and its text.
     pub fn fetch(&mut self, pc: u64) -> Result<(Inst, u64, String)> {
-        if pc % 4 != 0 || pc >= self.code.len() as u64 {
+        if !pc.is_multiple_of(4) || pc >= self.code.len() as u64 {
             return Err(Error::new(ErrorKind::RanOffEnd {
                 pc,
                 code_len: self.code.len() as u64,
