@@ -25,7 +25,11 @@ pub struct Checks {
     pub uninit: bool,
     /// Missing `s_waitcnt` (RAW/WAW on pending destinations).
     pub waitcnt: bool,
-    /// Also report overwriting a register a pending memory operation reads (WAR).
+    /// Also report overwriting a register a pending memory operation reads (WAR). Off by
+    /// default: GFX9+ hardware reads VMEM/DS/SMEM operands at issue, and LLVM's and ACO's
+    /// code relies on it (tests/compiled.rs shows LLVM reusing a DS address register
+    /// while the DS op is pending). The SGPR cases that *are* hazards are the hazard
+    /// checker's (SMEMtoVectorWrite, VMEMtoScalarWrite).
     pub war: bool,
     /// Per-generation hazards (docs/hazards.md).
     pub hazards: bool,
@@ -36,7 +40,7 @@ impl Default for Checks {
         Checks {
             uninit: true,
             waitcnt: true,
-            war: true,
+            war: false,
             hazards: true,
         }
     }
