@@ -102,7 +102,6 @@ pub struct Env<'a> {
     pub checks: Checks,
 }
 
-#[derive(Debug)]
 pub struct Wave {
     pub t: Target,
     pub regs: Regs,
@@ -122,6 +121,16 @@ pub struct Wave {
     /// Private (scratch) memory: `scratch_bytes` per lane, lane-major.
     pub scratch_bytes: u64,
     scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for Wave {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "Wave {{ id: {:?}, pc: {:#x}, status: {:?}, executed: {} }}",
+            self.id, self.pc, self.status, self.executed
+        )
+    }
 }
 
 /// Registers an instruction reads and writes (PhysReg numbering, VGPRs from 256).

@@ -214,14 +214,14 @@ fn hazards_are_reported_per_generation() {
         "{e}"
     );
     // an SALU between clears the hazard; overwriting the pending load's address register
-    // before its s_waitcnt is still reported by the (stricter) WAR check, so turn that off
+    // before its s_waitcnt is reported only by the optional WAR check
     let good = "  s_load_dword s4, s[0:1], 0x0\n  s_mov_b32 s9, 0\n  v_readfirstlane_b32 s0, v0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n";
-    let no_war = gcnc_emu::Checks {
-        war: false,
+    run(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem).unwrap();
+    let war = gcnc_emu::Checks {
+        war: true,
         ..Default::default()
     };
-    run_checked(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem, no_war).unwrap();
-    let e = run(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem).unwrap_err();
+    let e = run_checked(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem, war).unwrap_err();
     assert!(
         matches!(
             &e.kind,
