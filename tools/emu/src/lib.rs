@@ -45,6 +45,7 @@ pub mod track;
 pub mod valu;
 pub mod valu_ext;
 pub mod vmem;
+pub mod vopd;
 pub mod wave;
 
 pub use dispatch::{run, Dispatch, Stats};

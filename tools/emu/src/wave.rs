@@ -254,7 +254,9 @@ impl Wave {
                 self.track.check_write(b, c, || range_name(gen, b, c))?;
             }
         }
-        if inst.format == Format::Ds {
+        if inst.format == Format::VopdX {
+            crate::vopd::exec(self, inst, env)?;
+        } else if inst.format == Format::Ds {
             crate::ds::exec(self, inst, d, env)?;
         } else if matches!(
             inst.format,
@@ -291,6 +293,18 @@ impl Wave {
     /// The registers `inst` reads and writes.
     pub fn uses(&self, inst: &Inst, d: &EncDesc) -> Uses {
         let mut u = Uses::default();
+        if inst.format == Format::VopdX && inst.op_y.is_some() {
+            if let Ok((x, y)) = inst.vopd_halves(self.t.gen) {
+                for h in [x, y] {
+                    if let Ok(dh) = h.desc(self.t.gen) {
+                        let hu = self.uses(&h, dh);
+                        u.reads.extend(hu.reads);
+                        u.writes.extend(hu.writes);
+                    }
+                }
+            }
+            return u;
+        }
         if is_mem_format(inst.format) {
             let lay = isa::format::mem::layout(inst, d);
             for (od, o) in lay.iter().zip(inst.operands.iter()) {

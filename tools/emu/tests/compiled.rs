@@ -328,3 +328,42 @@ fn compute_shader_with_buffer_lds_and_global_memory() {
         );
     }
 }
+
+/// GFX11 dual issue: llc-19 pairs independent f32 ops into VOPD; and a hand-written VOPD
+/// swap shows both halves read before either writes.
+#[test]
+fn vopd_dual_issue() {
+    if !llc() {
+        return;
+    }
+    let t = target(Gen::Gfx11, false);
+    let ir = "define amdgpu_ps <4 x float> @f(float %a, float %b, float %c, float %d) {\n\
+      %x = fmul float %a, %b\n  %y = fadd float %c, %d\n  %z = fmul float %c, %a\n  %w = fadd float %d, %b\n\
+      %v0 = insertelement <4 x float> undef, float %x, i32 0\n  %v1 = insertelement <4 x float> %v0, float %y, i32 1\n\
+      %v2 = insertelement <4 x float> %v1, float %z, i32 2\n  %v3 = insertelement <4 x float> %v2, float %w, i32 3\n\
+      ret <4 x float> %v3\n}\n";
+    assert!(
+        llc_asm(t, ir).contains("v_dual_"),
+        "llc-19 pairs these into VOPD"
+    );
+    let vals: Vec<[f32; 4]> = (0..32)
+        .map(|i| [i as f32 * 0.5, 3.0 - i as f32, 1e-3 * i as f32, 7.25])
+        .collect();
+    let args: Vec<Vec<u32>> = vals
+        .iter()
+        .map(|v| v.iter().map(|x| x.to_bits()).collect())
+        .collect();
+    let out = run_ir(t, ir, &args, 4);
+    for (v, r) in vals.iter().zip(&out) {
+        let want = [v[0] * v[1], v[2] + v[3], v[2] * v[0], v[3] + v[1]];
+        let got: Vec<f32> = r.iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, want.to_vec());
+    }
+    let code = llvm_asm(t, "  v_mov_b32_e32 v0, 1\n  v_mov_b32_e32 v1, 2\n  v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v1, v0\n  s_endpgm\n");
+    let w = run(t, code, 32, &[], &mut Memory::new()).unwrap();
+    assert_eq!(
+        (w[0].regs.v(0, 5), w[0].regs.v(1, 5)),
+        (2, 1),
+        "swapped, not copied"
+    );
+}

@@ -155,10 +155,6 @@ pub fn llc_asm(t: Target, ir: &str) -> String {
             if t.wave == W::W64 { 64 } else { 32 }
         ));
     }
-    if t.gen == Gen::Gfx11 {
-        // VOPD (dual-issue) encodings are not decoded by the ISA layer yet
-        c.arg("-amdgpu-enable-vopd=0");
-    }
     let out = c.arg(&p).arg("-o").arg("-").output().unwrap();
     assert!(
         out.status.success(),
