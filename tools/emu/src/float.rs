@@ -261,3 +261,83 @@ mod tests {
         assert_eq!(class_bit(f64::NEG_INFINITY.to_bits(), 11, 52), 2);
     }
 }
+
+/// f32 rounding directions of MODE.FP_ROUND: 0 nearest even, 1 +inf, 2 -inf, 3 zero.
+fn directed(r: f32, err: f32, rm: u32, finite_inputs: bool) -> f32 {
+    if r.is_nan() {
+        return r;
+    }
+    if r.is_infinite() {
+        if !finite_inputs {
+            return r;
+        }
+        // overflowed under round-to-nearest: the directed result may be the largest finite
+        let pos = r > 0.0;
+        return match (rm, pos) {
+            (3, _) | (2, true) => f32::MAX.copysign(r),
+            (1, false) => -f32::MAX,
+            _ => r,
+        };
+    }
+    let up = |x: f32| x.next_up();
+    let down = |x: f32| x.next_down();
+    match rm {
+        1 if err > 0.0 => up(r),
+        2 if err < 0.0 => down(r),
+        3 if r > 0.0 && err < 0.0 => down(r),
+        3 if r < 0.0 && err > 0.0 => up(r),
+        3 if r == 0.0 => r,
+        _ => r,
+    }
+}
+
+/// a + b in round mode `rm` (exact error term by TwoSum).
+pub fn add_rm(a: f32, b: f32, rm: u32) -> f32 {
+    let s = a + b;
+    if rm == 0 {
+        return s;
+    }
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    directed(s, err, rm, a.is_finite() && b.is_finite())
+}
+
+/// a * b in round mode `rm` (exact error term by fused multiply-add).
+pub fn mul_rm(a: f32, b: f32, rm: u32) -> f32 {
+    let p = a * b;
+    if rm == 0 {
+        return p;
+    }
+    let err = a.mul_add(b, -p);
+    directed(p, err, rm, a.is_finite() && b.is_finite())
+}
+
+#[cfg(test)]
+mod round_tests {
+    use super::*;
+
+    #[test]
+    fn directed_rounding_brackets_the_exact_result() {
+        let third = 1.0f32 / 3.0; // rounded
+        for (a, b) in [
+            (1.0f32, 1e-8f32),
+            (third, third),
+            (-1.0, 1e-8),
+            (3.0, -1e-9),
+        ] {
+            let exact = a as f64 + b as f64;
+            let up = add_rm(a, b, 1) as f64;
+            let dn = add_rm(a, b, 2) as f64;
+            let tz = add_rm(a, b, 3) as f64;
+            assert!(up >= exact && dn <= exact, "{a} + {b}");
+            assert!(tz.abs() <= exact.abs());
+            assert!((up - dn) <= (f32::EPSILON as f64) * exact.abs() * 2.0);
+            let pe = a as f64 * b as f64;
+            assert!(mul_rm(a, b, 1) as f64 >= pe && mul_rm(a, b, 2) as f64 <= pe);
+        }
+        assert_eq!(add_rm(f32::MAX, f32::MAX, 3), f32::MAX);
+        assert_eq!(add_rm(f32::MAX, f32::MAX, 1), f32::INFINITY);
+        assert_eq!(mul_rm(-f32::MAX, 2.0, 1), -f32::MAX);
+        assert_eq!(add_rm(1.0, 1.0, 3), 2.0);
+    }
+}

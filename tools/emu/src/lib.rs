@@ -2,7 +2,10 @@
 //! (gfx1100) instruction sets that runs what gcnc emits — stricter than the hardware.
 //!
 //! Design: instructions are decoded by the compiler's own ISA layer (`gcnc::isa`, the same
-//! tables as the encoder) and executed by a dispatcher per generated `Opcode`. State is
+//! tables as the encoder) and executed by a dispatcher per generated `Opcode`: `salu`
+//! (SOP*), `smem`, `valu` / `valu_ext` / `packed` / `lanes` / `vopd` (VOP1/2/3/3P/C, SDWA,
+//! DPP, VOPD), `ds` (LDS), `vmem` (MUBUF, GLOBAL, FLAT, SCRATCH), `image` (MIMG) with the
+//! shared `atomic` and `float` helpers. State is
 //! one `Wave` per 32/64 lanes (`regs`: SGPRs, VGPRs, EXEC, VCC, SCC, M0, with written-flags
 //! per register and lane); memory is a sparse address space (`memory`); a workgroup's
 //! waves share an `Lds` and are interleaved one instruction at a time so `s_barrier`

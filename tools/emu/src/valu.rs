@@ -6,8 +6,10 @@
 //! (f16 / f32 / f64 patterns, a 64-bit float literal is the high dword), whether abs/neg
 //! apply, and denormal flushing per MODE.FP_DENORM (bit 0 of the 2-bit field allows
 //! denormal inputs, bit 1 outputs; [5:4] f32, [7:6] f64 and f16). Float results then get
-//! omod (×2, ×4, ÷2) and clamp to [0, 1] (NaN clamps to 0). Only round-to-nearest-even is
-//! modelled: a float operation under another MODE.FP_ROUND is an `Unsupported` error.
+//! omod (×2, ×4, ÷2) and clamp to [0, 1] (NaN clamps to 0). MODE.FP_ROUND: f32
+//! add/sub/mul honour all four directions (exact error terms, `float::add_rm/mul_rm`);
+//! any other float operation under a mode other than nearest-even is an `Unsupported`
+//! error rather than a silently wrong rounding.
 //!
 //! 16-bit results: GFX9 zeroes the high half of the destination, GFX10+ keep it (VOP3
 //! op_sel bit 3 writes the high half instead). Compares write 0 for inactive lanes;
@@ -379,6 +381,24 @@ pub(crate) fn run(
     Ok(())
 }
 
+/// `run` for operations that implement every rounding mode themselves.
+fn run_rm(
+    w: &mut Wave,
+    inst: &Inst,
+    d: &EncDesc,
+    env: &Env,
+    tys: &[Ty],
+    out: Ty,
+    f: impl Fn(&[u64]) -> u64,
+) -> Result<()> {
+    let saved = w.mode;
+    // the closure applies the direction; `run` only checks for nearest-even
+    w.mode &= !3;
+    let r = run(w, inst, d, env, tys, out, false, f);
+    w.mode = saved;
+    r
+}
+
 pub(crate) fn f32s(v: u64) -> f32 {
     f32::from_bits(v as u32)
 }
@@ -698,12 +718,19 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             v as i32 as u32 as u64
         }
     };
+    // f32 add/sub/mul honour every MODE.FP_ROUND direction (exact error terms)
+    let rm = w.mode & 3;
+    macro_rules! f32rm {
+        (|$s:ident| $e:expr) => {
+            run_rm(w, inst, d, env, &[F32, F32], F32, |$s| b32($e))
+        };
+    }
     match inst.op {
         // ---------------- f32
-        O::VAddF32 => f32op!(2, |s| a32(s, 0) + a32(s, 1)),
-        O::VSubF32 => f32op!(2, |s| a32(s, 0) - a32(s, 1)),
-        O::VSubrevF32 => f32op!(2, |s| a32(s, 1) - a32(s, 0)),
-        O::VMulF32 => f32op!(2, |s| a32(s, 0) * a32(s, 1)),
+        O::VAddF32 => f32rm!(|s| add_rm(a32(s, 0), a32(s, 1), rm)),
+        O::VSubF32 => f32rm!(|s| add_rm(a32(s, 0), -a32(s, 1), rm)),
+        O::VSubrevF32 => f32rm!(|s| add_rm(a32(s, 1), -a32(s, 0), rm)),
+        O::VMulF32 => f32rm!(|s| mul_rm(a32(s, 0), a32(s, 1), rm)),
         O::VMulLegacyF32 | O::VMulDx9ZeroF32 => f32op!(2, |s| {
             let (x, y) = (a32(s, 0), a32(s, 1));
             if x == 0.0 || y == 0.0 {

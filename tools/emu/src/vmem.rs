@@ -81,6 +81,13 @@ enum Place {
 
 pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()> {
     let name = inst.op.name();
+    if matches!(
+        name,
+        "buffer_gl0_inv" | "buffer_gl1_inv" | "buffer_wbinvl1" | "buffer_wbinvl1_vol"
+    ) {
+        // cache maintenance: the emulator's memory is coherent, nothing to do
+        return Ok(());
+    }
     let (prefix, rest) = name.split_once('_').unwrap_or((name, ""));
     let kind = classify(rest).ok_or_else(|| Error::unimpl(name))?;
     let m = inst.mods.mem;

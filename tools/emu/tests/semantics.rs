@@ -442,3 +442,25 @@ fn wave32_masks() {
         );
     }
 }
+
+#[test]
+fn round_modes_from_mode_register() {
+    for gen in Gen::ALL {
+        let a = 1.0f32;
+        let b = 1e-8f32; // far below half an ulp of 1.0
+                         // FP_ROUND f32 field = MODE[1:0]: 1 toward +inf, 2 toward -inf, 3 toward zero
+        for (rm, want) in [(0u32, 1.0f32), (1, 1.0f32.next_up()), (2, 1.0), (3, 1.0)] {
+            let body = format!(
+                "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), {rm}\nv_add_f32_e32 v0, v1, v2"
+            );
+            let (got, _, _) = exec(gen, KEEP, &body, &[f(a), f(b)]);
+            assert_eq!(got, f(want), "{gen} mode {rm}");
+        }
+        let body = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 2\nv_sub_f32_e32 v0, v1, v2";
+        let (got, _, _) = exec(gen, KEEP, body, &[f(1.0), f(1e-8)]);
+        assert_eq!(got, f(1.0f32.next_down()), "{gen} sub toward -inf");
+        let body = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 3\nv_mul_f32_e32 v0, v1, v2";
+        let (got, _, _) = exec(gen, KEEP, body, &[f(f32::MAX), f(2.0)]);
+        assert_eq!(got, f(f32::MAX), "{gen} overflow toward zero");
+    }
+}
