@@ -259,3 +259,27 @@ fn missing_vmcnt_wait_is_reported() {
         );
     }
 }
+
+/// Memory-related hazards: GFX9 VALU-written SGPR used by VMEM within 5 wait states, and
+/// GFX10 VMEM reading an SGPR that an SALU then overwrites with no VALU between.
+#[test]
+fn memory_hazards() {
+    if !llvm() {
+        return;
+    }
+    let t = target(Gen::Gfx9, true);
+    let bad = "  v_readfirstlane_b32 s2, v0\n  v_mov_b32_e32 v1, 0\n  global_load_dword v2, v1, s[2:3]\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
+    let mut mem = Memory::new();
+    mem.map(0, 4096);
+    let e = run(t, llvm_asm(t, bad), 64, &[0, 0, 0, 0], &mut mem).unwrap_err();
+    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUWriteSGPR→VMEM"), "{e}");
+    let good = "  v_readfirstlane_b32 s2, v0\n  v_mov_b32_e32 v1, 0\n  s_nop 3\n  global_load_dword v2, v1, s[2:3]\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
+    run(t, llvm_asm(t, good), 64, &[0, 0, 0, 0], &mut mem).unwrap();
+
+    let t = target(Gen::Gfx10, true);
+    let bad = "  v_mov_b32_e32 v1, 0\n  global_load_dword v2, v1, s[0:1]\n  s_mov_b32 s0, 0\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
+    let e = run(t, llvm_asm(t, bad), 64, &[0, 0], &mut mem).unwrap_err();
+    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VMEMtoScalarWrite"), "{e}");
+    let good = "  v_mov_b32_e32 v1, 0\n  global_load_dword v2, v1, s[0:1]\n  v_mov_b32_e32 v3, 0\n  s_mov_b32 s0, 0\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
+    run(t, llvm_asm(t, good), 64, &[0, 0], &mut mem).unwrap();
+}
