@@ -32,6 +32,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod atomic;
+pub mod bufformat;
 pub mod dispatch;
 pub mod ds;
 pub mod error;

@@ -51,9 +51,28 @@ enum Kind {
     Load(u32, bool),
     Store(u32),
     Atomic(atomic::Atomic),
+    /// Typed (format) load / store of this many components.
+    LoadFmt(u32),
+    StoreFmt(u32),
+}
+
+fn fmt_comps(s: &str) -> Option<u32> {
+    Some(match s {
+        "x" => 1,
+        "xy" => 2,
+        "xyz" => 3,
+        "xyzw" => 4,
+        _ => return None,
+    })
 }
 
 fn classify(rest: &str) -> Option<Kind> {
+    if let Some(c) = rest.strip_prefix("load_format_") {
+        return fmt_comps(c).map(Kind::LoadFmt);
+    }
+    if let Some(c) = rest.strip_prefix("store_format_") {
+        return fmt_comps(c).map(Kind::StoreFmt);
+    }
     if let Some(s) = rest.strip_prefix("load_") {
         return size_of(s).map(|(n, x)| Kind::Load(n, x));
     }
@@ -91,8 +110,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let (prefix, rest) = name.split_once('_').unwrap_or((name, ""));
     let kind = classify(rest).ok_or_else(|| Error::unimpl(name))?;
     let m = inst.mods.mem;
-    if m.lds || m.tfe || m.lwe || name.contains("d16") || name.contains("format") {
-        return Err(Error::unimpl(format!("{name} (lds/tfe/d16/format forms)")));
+    if m.lds || m.tfe || m.lwe || name.contains("d16") {
+        return Err(Error::unimpl(format!("{name} (lds/tfe/d16 forms)")));
     }
     let lay = mem::layout(inst, d);
     let get = |f: Field| mem::get(inst, &lay, f);
@@ -112,8 +131,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let mut places: Vec<Option<(Place, Option<(BufferDesc, u32, u64)>)>> =
         vec![None; lanes as usize];
     let mut sregs: Vec<(u16, u16)> = Vec::new();
+    let mut fmt_code = m.format as u32;
     match d.format {
-        Format::Mubuf => {
+        Format::Mubuf | Format::Mtbuf => {
             let Some(Operand::Reg(rs)) = get(Field::Srsrc) else {
                 return Err(Error::unsupported("buffer resource operand"));
             };
@@ -123,6 +143,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 *x = w.regs.s(rs.base.0 + k as u16)?;
             }
             let desc = BufferDesc::decode(w.t.gen, v);
+            if d.format == Format::Mubuf {
+                fmt_code = match w.t.gen {
+                    Gen::Gfx9 => ((v[3] >> 15) & 0xf) | ((v[3] >> 12) & 7) << 4,
+                    Gen::Gfx10 => (v[3] >> 12) & 0x7f,
+                    Gen::Gfx11 => (v[3] >> 12) & 0x3f,
+                };
+            }
             let soff = match get(Field::Soffset) {
                 Some(Operand::Off) | None => 0,
                 Some(o) => {
@@ -215,18 +242,19 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         _ => return Err(Error::unimpl(name)),
     }
     // per-dword placement (range check per dword for buffers)
-    let dword_place = |p: Place, chk: &Option<RangeCheck>, k: u64| -> Place {
+    let byte_place = |p: Place, chk: &Option<RangeCheck>, b: u64| -> Place {
         let p = match p {
-            Place::Mem(a) => Place::Mem(a + 4 * k),
-            Place::Lds(a) => Place::Lds(a + 4 * k as u32),
-            Place::Scratch(a) => Place::Scratch(a + 4 * k),
+            Place::Mem(a) => Place::Mem(a + b),
+            Place::Lds(a) => Place::Lds(a + b as u32),
+            Place::Scratch(a) => Place::Scratch(a + b),
             Place::Oob => Place::Oob,
         };
         match chk {
-            Some((desc, index, off)) if !desc.in_range(*index, off + 4 * k, m.idxen) => Place::Oob,
+            Some((desc, index, off)) if !desc.in_range(*index, off + b, m.idxen) => Place::Oob,
             _ => p,
         }
     };
+    let dword_place = |p: Place, chk: &Option<RangeCheck>, k: u64| byte_place(p, chk, 4 * k);
     let mut results: Vec<(u32, Vec<u32>)> = Vec::new();
     let returns;
     match kind {
@@ -251,6 +279,41 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     dws.push(v);
                 }
                 results.push((lane, dws));
+            }
+        }
+        Kind::LoadFmt(n) => {
+            returns = true;
+            let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
+            let cb = f.bits / 8;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                let mut dws = Vec::new();
+                for k in 0..n {
+                    if k < f.comps {
+                        let raw = load(w, env, byte_place(p, &chk, (k * cb) as u64), lane, cb)?;
+                        dws.push(f.to_reg(raw));
+                    } else {
+                        dws.push(f.missing(k));
+                    }
+                }
+                results.push((lane, dws));
+            }
+        }
+        Kind::StoreFmt(n) => {
+            returns = false;
+            let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
+            let cb = f.bits / 8;
+            let (dn, _) = vdata.ok_or_else(|| Error::unsupported("store without data"))?;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                for k in 0..n.min(f.comps) {
+                    let raw = f.from_reg(w.regs.v(dn + k as u16, lane));
+                    store(w, env, byte_place(p, &chk, (k * cb) as u64), lane, cb, raw)?;
+                }
             }
         }
         Kind::Store(bytes) => {

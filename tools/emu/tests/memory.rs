@@ -272,14 +272,69 @@ fn memory_hazards() {
     let mut mem = Memory::new();
     mem.map(0, 4096);
     let e = run(t, llvm_asm(t, bad), 64, &[0, 0, 0, 0], &mut mem).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUWriteSGPR→VMEM"), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUWriteSGPR→VMEM"),
+        "{e}"
+    );
     let good = "  v_readfirstlane_b32 s2, v0\n  v_mov_b32_e32 v1, 0\n  s_nop 3\n  global_load_dword v2, v1, s[2:3]\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[0, 0, 0, 0], &mut mem).unwrap();
 
     let t = target(Gen::Gfx10, true);
     let bad = "  v_mov_b32_e32 v1, 0\n  global_load_dword v2, v1, s[0:1]\n  s_mov_b32 s0, 0\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
     let e = run(t, llvm_asm(t, bad), 64, &[0, 0], &mut mem).unwrap_err();
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VMEMtoScalarWrite"), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VMEMtoScalarWrite"),
+        "{e}"
+    );
     let good = "  v_mov_b32_e32 v1, 0\n  global_load_dword v2, v1, s[0:1]\n  v_mov_b32_e32 v3, 0\n  s_mov_b32 s0, 0\n  s_waitcnt vmcnt(0)\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[0, 0], &mut mem).unwrap();
+}
+
+/// Typed buffer loads: the V#'s format (buffer_load_format_*) and the instruction's
+/// (tbuffer_*), with the missing-component defaults and OOB elements.
+#[test]
+fn typed_buffer_loads() {
+    if !llvm() {
+        return;
+    }
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        // V# with format 8_8_8_8_UNORM (word3), records of 4 bytes, 8 bytes in range
+        let mut v = BufferDesc::raw(gen, IN, 8);
+        v[3] |= match gen {
+            Gen::Gfx9 => 10 << 15,
+            Gen::Gfx10 => 56 << 12,
+            Gen::Gfx11 => 42 << 12,
+        };
+        let f32fmt = if gen == Gen::Gfx9 { 4 | 7 << 4 } else { 22 };
+        let src = format!(
+            "  v_lshlrev_b32_e32 v1, 2, v0\n\
+               buffer_load_format_xyzw v[2:5], v1, s[0:3], 0 offen\n\
+               tbuffer_load_format_xy v[6:7], v1, s[0:3], 0 format:{f32fmt} offen\n\
+               s_waitcnt vmcnt(0)\n\
+               s_endpgm\n"
+        );
+        let mut mem = Memory::new();
+        mem.map(IN, 64);
+        mem.write_u32(IN, 0xff80_4000).unwrap();
+        mem.write_u32(IN + 4, 2.5f32.to_bits()).unwrap();
+        let w = run(t, llvm_asm(t, &src), 4, &v, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let r = &w[0].regs;
+        let fl = |v: u16, l: u32| f32::from_bits(r.v(v, l));
+        assert_eq!(
+            [fl(2, 0), fl(3, 0), fl(4, 0), fl(5, 0)],
+            [0.0, 64.0 / 255.0, 128.0 / 255.0, 1.0],
+            "{gen}"
+        );
+        assert_eq!(
+            (fl(6, 1), fl(7, 1)),
+            (2.5, 0.0),
+            "{gen}: 32_FLOAT x, missing y = 0"
+        );
+        assert_eq!(
+            [fl(2, 2), fl(3, 2), fl(4, 2), fl(5, 2)],
+            [0.0; 4],
+            "{gen}: out of range"
+        );
+    }
 }
