@@ -36,6 +36,13 @@ pub struct Rec {
     pub vgpr_w: Vec<(u16, u16)>,
     /// VALU: SGPRs read as a lane mask (carry-in, select mask, div_fmas VCC).
     pub mask_r: u128,
+    /// LDS instruction (DS format).
+    pub ds: bool,
+    /// VMEM other than FLAT (buffer, global, scratch, image).
+    pub vmem_nonflat: bool,
+    pub branch: bool,
+    /// `s_waitcnt_vscnt null, 0`.
+    pub vscnt0: bool,
     /// VALU: reads an SGPR (not EXEC, not as mask) or a literal — expires VALUMaskWrite.
     pub valu_other_sgpr_or_lit: bool,
 }
@@ -263,6 +270,27 @@ impl Hazards {
                             }
                         }
                     }
+                    // LdsBranchVmemWARHazard: DS, branch, VMEM (or VMEM, branch, DS) needs an
+                    // s_waitcnt_vscnt null, 0 between
+                    let is_ds = inst.format == gcnc::isa::Format::Ds;
+                    let is_vm = vmem_nonflat(inst.format);
+                    if is_ds || is_vm {
+                        let mut branch = false;
+                        for r in self.hist.iter().rev() {
+                            if r.vscnt0 || (is_ds && r.ds) || (is_vm && r.vmem_nonflat) {
+                                break;
+                            }
+                            if r.branch {
+                                branch = true;
+                            }
+                            if (is_ds && r.vmem_nonflat) || (is_vm && r.ds) {
+                                if branch {
+                                    return Err(hazard("LdsBranchVmemWAR", "LDS and VMEM accesses on either side of a branch without s_waitcnt_vscnt null, 0".into(), r));
+                                }
+                                break;
+                            }
+                        }
+                    }
                     // VMEMtoScalarWriteHazard: VMEM reads an SGPR, then SALU/SMEM writes it
                     if (props.contains(Props::SALU) || props.contains(Props::SMEM)) && writes != 0 {
                         for r in self.hist.iter().rev() {
@@ -413,7 +441,14 @@ impl Hazards {
                 }
             }
         }
+        let vscnt0 = inst.op == O::SWaitcntVscnt
+            && matches!(inst.operands.first(), Some(Operand::Reg(r)) if r.base.0 == 125)
+            && imm == Some(0);
         let rec = Rec {
+            ds: inst.format == gcnc::isa::Format::Ds,
+            vmem_nonflat: vmem_nonflat(inst.format),
+            branch: props.contains(Props::BRANCH),
+            vscnt0,
             mask_r,
             valu_other_sgpr_or_lit: other,
             pc,
@@ -445,6 +480,11 @@ impl Hazards {
             self.hist.pop_front();
         }
     }
+}
+
+fn vmem_nonflat(f: gcnc::isa::Format) -> bool {
+    use gcnc::isa::Format::*;
+    matches!(f, Mubuf | Mtbuf | Global | Scratch | Mimg)
 }
 
 impl Rec {

@@ -338,3 +338,36 @@ fn typed_buffer_loads() {
         );
     }
 }
+
+/// GFX10 LdsBranchVmemWAR: LDS, branch, VMEM needs `s_waitcnt_vscnt null, 0` between.
+#[test]
+fn lds_branch_vmem_hazard() {
+    if !llvm() {
+        return;
+    }
+    let t = target(Gen::Gfx10, true);
+    let body = |wait: &str| {
+        format!(
+            "  v_mov_b32_e32 v1, 0\n  ds_write_b32 v1, v1\n  s_branch next\nnext:\n{wait}  global_store_dword v1, v1, s[0:1]\n  s_endpgm\n"
+        )
+    };
+    let mut mem = Memory::new();
+    mem.map(0, 64);
+    let e = run_cfg(t, llvm_asm(t, &body("")), 64, &[0, 0], &mut mem, |d| {
+        d.lds_bytes = 16
+    })
+    .unwrap_err();
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "LdsBranchVmemWAR"),
+        "{e}"
+    );
+    run_cfg(
+        t,
+        llvm_asm(t, &body("  s_waitcnt_vscnt null, 0x0\n")),
+        64,
+        &[0, 0],
+        &mut mem,
+        |d| d.lds_bytes = 16,
+    )
+    .unwrap();
+}
