@@ -128,8 +128,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     }
     let lanes = w.lanes();
     // per-lane placement of the first byte, plus the range-check closure for buffers
-    let mut places: Vec<Option<(Place, Option<(BufferDesc, u32, u64)>)>> =
-        vec![None; lanes as usize];
+    let mut places: Vec<Option<(Place, Option<RangeCheck>)>> = vec![None; lanes as usize];
     let mut sregs: Vec<(u16, u16)> = Vec::new();
     let mut fmt_code = m.format as u32;
     match d.format {
