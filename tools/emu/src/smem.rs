@@ -56,14 +56,22 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let Operand::Reg(br) = sbase else {
         return Err(Error::unsupported("SMEM sbase must be SGPRs"));
     };
-    let off_raw = match get(Field::Offset) {
-        Some(Operand::Imm(v)) => v,
+    // offset: an immediate (GFX9 unsigned, GFX10+ signed 21 bits), or an SGPR plus the
+    // `offset:` immediate that may accompany it
+    let off: i64 = match get(Field::Offset) {
+        Some(Operand::Imm(v)) if w.t.gen == Gen::Gfx9 => v as i64,
+        Some(Operand::Imm(v)) => ((v << 11) as i32 >> 11) as i64,
+        Some(o @ Operand::Reg(_)) => {
+            let sv = w.s_read(&o, 1, false, false)? as u32 as i64;
+            let extra = inst.mods.offset;
+            let extra = if w.t.gen == Gen::Gfx9 {
+                extra as i64
+            } else {
+                ((extra << 11) as i32 >> 11) as i64
+            };
+            sv + extra
+        }
         _ => 0,
-    };
-    let off: i64 = if w.t.gen == Gen::Gfx9 {
-        off_raw as i64
-    } else {
-        ((off_raw << 11) as i32 >> 11) as i64
     };
     let n = dr.count as u64;
     if store {

@@ -381,3 +381,28 @@ fn dpp_and_sdwa() {
         }
     }
 }
+
+/// SMEM with an SGPR offset (plus an immediate on GFX9+/GFX10+ forms).
+#[test]
+fn smem_sgpr_offset() {
+    if !llvm() {
+        return;
+    }
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let ld = if gen == Gen::Gfx11 {
+            "s_load_b32"
+        } else {
+            "s_load_dword"
+        };
+        let src = format!("  s_mov_b32 s5, 8\n  {ld} s4, s[0:1], s5\n  {ld} s6, s[0:1], s5 offset:0x4\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n");
+        let mut mem = Memory::new();
+        mem.map(0x1000, 16);
+        for k in 0..4u32 {
+            mem.write_u32(0x1000 + 4 * k as u64, 10 + k).unwrap();
+        }
+        let w = run(t, llvm_asm(t, &src), 64, &[0x1000, 0], &mut mem)
+            .unwrap_or_else(|e| panic!("{gen}: {e}"));
+        assert_eq!((w[0].regs.s_raw(4), w[0].regs.s_raw(6)), (12, 13), "{gen}");
+    }
+}
