@@ -142,3 +142,52 @@ fn rgba8_array_store_then_load() {
         }
     }
 }
+
+#[test]
+fn r32f_3d_trilinear() {
+    if !llvm() {
+        return;
+    }
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let (d3, _) = dim(gen, "3D");
+        // sample the exact centre of a 2x2x2 image: the trilinear mean of all 8 texels;
+        // and (0.25, 0.25, 0.75) with point filtering: texel (0, 0, 1)
+        let src = format!(
+            "  v_mov_b32_e32 v4, 0.5\n  v_mov_b32_e32 v5, 0.5\n  v_mov_b32_e32 v6, 0.5\n\
+               image_sample_lz v8, v[4:6], s[0:7], s[8:11] dmask:0x1{d3}\n\
+               v_mov_b32_e32 v4, 0x3e800000\n  v_mov_b32_e32 v5, 0x3e800000\n  v_mov_b32_e32 v6, 0x3f400000\n\
+               image_sample_lz v9, v[4:6], s[0:7], s[12:15] dmask:0x1{d3}\n\
+               s_waitcnt vmcnt(0)\n  s_endpgm\n"
+        );
+        let mut mem = Memory::new();
+        mem.map(IMG, 32);
+        let texel = |x: u32, y: u32, z: u32| (1 + x + 2 * y + 4 * z) as f32;
+        for z in 0..2 {
+            for y in 0..2 {
+                for x in 0..2 {
+                    mem.write_u32(
+                        IMG + 4 * (4 * z + 2 * y + x) as u64,
+                        texel(x, y, z).to_bits(),
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let mut user = ImageDesc::encode(gen, IMG, 2, 2, 2, 10, Fmt::R32Float).to_vec();
+        user.extend(sampler(true));
+        user.extend(sampler(false));
+        let w =
+            run(t, llvm_asm(t, &src), 1, &user, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let mean = (0..8)
+            .map(|i| texel(i & 1, (i >> 1) & 1, i >> 2))
+            .sum::<f32>()
+            / 8.0;
+        assert_eq!(f32::from_bits(w[0].regs.v(8, 0)), mean, "{gen} trilinear");
+        assert_eq!(
+            f32::from_bits(w[0].regs.v(9, 0)),
+            texel(0, 0, 1),
+            "{gen} point"
+        );
+    }
+}
