@@ -29,6 +29,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         return Err(Error::unsupported("MODE.FP_ROUND other than nearest-even"));
     }
     let op = inst.op;
+    if matches!(op, O::VFmaMixF32 | O::VFmaMixloF16 | O::VFmaMixhiF16) {
+        return fma_mix(w, inst, d, &srcs, exec);
+    }
     let f: fn(u64, u64, u64, bool) -> u64 = match op {
         O::VPkAddF16 => |a, b, _, _| f64_to_f16(f16_to_f64(a as u16) + f16_to_f64(b as u16)) as u64,
         O::VPkMulF16 => |a, b, _, _| f64_to_f16(f16_to_f64(a as u16) * f16_to_f64(b as u16)) as u64,
@@ -141,6 +144,62 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         return Err(Error::unsupported("packed op without VGPR destination"));
     };
     let n = r.base.0 - 256;
+    for (lane, v) in res {
+        w.regs.set_v(n, lane, v)?;
+    }
+    Ok(())
+}
+
+/// v_fma_mix*: each source is f32, or (op_sel_hi bit set) the f16 half op_sel picks,
+/// widened; neg negates, neg_hi is abs; the fused result is f32 (mix_f32) or rounded to
+/// f16 into the low (mixlo) or high (mixhi) half, the other half kept.
+fn fma_mix(w: &mut Wave, inst: &Inst, d: &EncDesc, srcs: &[Operand], exec: u64) -> Result<()> {
+    let m = inst.mods;
+    if (w.mode & 3) != 0 {
+        return Err(Error::unsupported("MODE.FP_ROUND other than nearest-even"));
+    }
+    let Some(Operand::Reg(r)) = inst.get(d, Field::Vdst) else {
+        return Err(Error::unsupported("fma_mix destination"));
+    };
+    let n = r.base.0 - 256;
+    let mut res = Vec::new();
+    for lane in 0..w.lanes() {
+        if exec >> lane & 1 == 0 {
+            continue;
+        }
+        let mut v = [0f32; 3];
+        for (i, o) in srcs.iter().enumerate().take(3) {
+            let raw = match *o {
+                Operand::Reg(r) if r.base.is_vgpr() => w.regs.v(r.base.0 - 256, lane),
+                Operand::Inline(c) => inline_value(c, 1, true, m.op_sel_hi >> i & 1 == 1) as u32,
+                Operand::Literal(x) => x,
+                _ => w.s_read(o, 1, false, false)? as u32,
+            };
+            let mut x = if m.op_sel_hi >> i & 1 == 1 {
+                f16_to_f32((raw >> (16 * (m.op_sel >> i & 1) as u32)) as u16)
+            } else {
+                f32::from_bits(raw)
+            };
+            if m.neg_hi >> i & 1 == 1 {
+                x = x.abs();
+            }
+            if m.neg >> i & 1 == 1 {
+                x = -x;
+            }
+            v[i] = x;
+        }
+        let mut r = v[0].mul_add(v[1], v[2]);
+        if m.clamp {
+            r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
+        }
+        let old = w.regs.v(n, lane);
+        let out = match inst.op {
+            O::VFmaMixF32 => r.to_bits(),
+            O::VFmaMixloF16 => (old & 0xffff_0000) | f32_to_f16(r) as u32,
+            _ => (old & 0xffff) | (f32_to_f16(r) as u32) << 16,
+        };
+        res.push((lane, out));
+    }
     for (lane, v) in res {
         w.regs.set_v(n, lane, v)?;
     }

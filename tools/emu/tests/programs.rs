@@ -406,3 +406,28 @@ fn smem_sgpr_offset() {
         assert_eq!((w[0].regs.s_raw(4), w[0].regs.s_raw(6)), (12, 13), "{gen}");
     }
 }
+
+/// v_fma_mix: f16 halves picked by op_sel/op_sel_hi, fused in f32, f32 or f16 result.
+#[test]
+fn fma_mix() {
+    if !llvm() {
+        return;
+    }
+    for gen in [Gen::Gfx10, Gen::Gfx11] {
+        let t = target(gen, false);
+        let src = "  v_mov_b32_e32 v1, 0x3c004000\n  v_mov_b32_e32 v2, 0x42004400\n  v_mov_b32_e32 v3, 0.5\n  v_mov_b32_e32 v5, 0xabcd0000\n\
+                   v_fma_mix_f32 v0, v1, v2, v3 op_sel_hi:[1,1,0]\n\
+                   v_fma_mix_f32 v4, v1, -v2, v3 op_sel:[1,1,0] op_sel_hi:[1,1,0]\n\
+                   v_fma_mixlo_f16 v5, v1, v2, v3 op_sel_hi:[1,1,0]\n  s_endpgm\n";
+        let w = run(t, llvm_asm(t, src), 32, &[], &mut Memory::new())
+            .unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let r = &w[0].regs;
+        assert_eq!(f32::from_bits(r.v(0, 3)), 2.0 * 4.0 + 0.5, "{gen}");
+        assert_eq!(f32::from_bits(r.v(4, 3)), 1.0 * -3.0 + 0.5, "{gen}");
+        assert_eq!(
+            r.v(5, 3),
+            0xabcd_4840,
+            "{gen}: f16 8.5 in the low half, high kept"
+        );
+    }
+}
