@@ -141,6 +141,35 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 results.push((lane, vec![v]));
             }
         }
+    } else if rest.contains("d16") {
+        let hi = rest.contains("_hi");
+        let (size, sext) = crate::vmem::d16_elem(rest).ok_or_else(|| Error::unimpl(name))?;
+        let load = rest.starts_with("read") || rest.starts_with("load");
+        let dn = vdst.map(|(n, _)| n);
+        for lane in 0..lanes {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            let a = (read_v(w, addr, lane) as u32).wrapping_add(off);
+            if load {
+                let mut v = lds_read_checked(env, a, size) as u32;
+                if sext && size == 1 {
+                    v = v as u8 as i8 as i16 as u16 as u32;
+                }
+                let old = dn.map(|n| w.regs.v(n, lane)).unwrap_or(0);
+                let new = if hi {
+                    (old & 0xffff) | (v & 0xffff) << 16
+                } else {
+                    (old & 0xffff_0000) | (v & 0xffff)
+                };
+                results.push((lane, vec![new]));
+            } else if hi {
+                let v = read_v(w, data0, lane) as u32 >> 16;
+                lds_write(env, a, size, v as u64);
+            } else {
+                return Err(Error::unimpl(name));
+            }
+        }
     } else if rest.starts_with("read") || rest.starts_with("load") {
         let two = rest.starts_with("read2") || rest.starts_with("load_2addr");
         let st64 = rest.contains("st64") || rest.contains("stride64");

@@ -54,6 +54,28 @@ enum Kind {
     /// Typed (format) load / store of this many components.
     LoadFmt(u32),
     StoreFmt(u32),
+    /// d16: a 8/16-bit load into one half of the VGPR (the other half kept), or a store
+    /// of the high half.
+    LoadD16 {
+        bytes: u32,
+        sext: bool,
+        hi: bool,
+    },
+    StoreD16Hi(u32),
+}
+
+/// The d16 element of a mnemonic tail: (bytes, sign extended).
+pub fn d16_elem(rest: &str) -> Option<(u32, bool)> {
+    let has = |w: &str| rest.split('_').any(|p| p == w);
+    if has("i8") || has("sbyte") {
+        Some((1, true))
+    } else if has("u8") || has("ubyte") || has("b8") || has("byte") {
+        Some((1, false))
+    } else if has("u16") || has("b16") || has("short") || has("i16") {
+        Some((2, false))
+    } else {
+        None
+    }
 }
 
 fn fmt_comps(s: &str) -> Option<u32> {
@@ -67,6 +89,17 @@ fn fmt_comps(s: &str) -> Option<u32> {
 }
 
 fn classify(rest: &str) -> Option<Kind> {
+    if rest.contains("d16") && !rest.contains("format") {
+        let hi = rest.contains("_hi");
+        let (bytes, sext) = d16_elem(rest)?;
+        return if rest.starts_with("load") {
+            Some(Kind::LoadD16 { bytes, sext, hi })
+        } else if rest.starts_with("store") && hi {
+            Some(Kind::StoreD16Hi(bytes))
+        } else {
+            None
+        };
+    }
     if let Some(c) = rest.strip_prefix("load_format_") {
         return fmt_comps(c).map(Kind::LoadFmt);
     }
@@ -110,8 +143,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let (prefix, rest) = name.split_once('_').unwrap_or((name, ""));
     let kind = classify(rest).ok_or_else(|| Error::unimpl(name))?;
     let m = inst.mods.mem;
-    if m.lds || m.tfe || m.lwe || name.contains("d16") {
-        return Err(Error::unimpl(format!("{name} (lds/tfe/d16 forms)")));
+    if m.lds || m.tfe || m.lwe || (name.contains("d16") && name.contains("format")) {
+        return Err(Error::unimpl(format!("{name} (lds/tfe/d16-format forms)")));
     }
     let lay = mem::layout(inst, d);
     let get = |f: Field| mem::get(inst, &lay, f);
@@ -313,6 +346,37 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     let raw = f.from_reg(w.regs.v(dn + k as u16, lane));
                     store(w, env, byte_place(p, &chk, (k * cb) as u64), lane, cb, raw)?;
                 }
+            }
+        }
+        Kind::LoadD16 { bytes, sext, hi } => {
+            returns = true;
+            let (dn, _) = vdst.ok_or_else(|| Error::unsupported("d16 load destination"))?;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                let mut v = load(w, env, dword_place(p, &chk, 0), lane, bytes)?;
+                if sext && bytes == 1 {
+                    v = v as u8 as i8 as i16 as u16 as u32;
+                }
+                let old = w.regs.v(dn, lane);
+                let new = if hi {
+                    (old & 0xffff) | (v & 0xffff) << 16
+                } else {
+                    (old & 0xffff_0000) | (v & 0xffff)
+                };
+                results.push((lane, vec![new]));
+            }
+        }
+        Kind::StoreD16Hi(bytes) => {
+            returns = false;
+            let (n, _) = vdata.ok_or_else(|| Error::unsupported("store without data"))?;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                let v = w.regs.v(n, lane) >> 16;
+                store(w, env, dword_place(p, &chk, 0), lane, bytes, v)?;
             }
         }
         Kind::Store(bytes) => {

@@ -371,3 +371,60 @@ fn lds_branch_vmem_hazard() {
     )
     .unwrap();
 }
+
+/// d16 loads fill one half of a VGPR and keep the other; d16_hi stores write the high half.
+#[test]
+fn d16_loads_and_stores() {
+    if !llvm() {
+        return;
+    }
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let (ldhi, ldu8, sthi, dshi) = if gen == Gen::Gfx11 {
+            (
+                "global_load_d16_hi_b16",
+                "global_load_d16_i8",
+                "global_store_d16_hi_b16",
+                "ds_load_u16_d16_hi",
+            )
+        } else {
+            (
+                "global_load_short_d16_hi",
+                "global_load_sbyte_d16",
+                "global_store_short_d16_hi",
+                "ds_read_u16_d16_hi",
+            )
+        };
+        let st = if gen == Gen::Gfx11 {
+            "ds_store_b32"
+        } else {
+            "ds_write_b32"
+        };
+        let src = format!(
+            "  v_mov_b32_e32 v1, 0\n  v_mov_b32_e32 v2, 0x11112222\n  v_mov_b32_e32 v3, 0x33334444\n  v_mov_b32_e32 v5, 0x55556666\n\
+               {ldhi} v2, v1, s[0:1]\n  {ldu8} v3, v1, s[0:1] offset:3\n  s_waitcnt vmcnt(0)\n\
+               {sthi} v1, v2, s[0:1] offset:8\n\
+               {st} v1, v2\n  s_waitcnt lgkmcnt(0)\n  {dshi} v5, v1 offset:2\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n"
+        );
+        let mut mem = Memory::new();
+        mem.map(IN, 16);
+        mem.write_u32(IN, 0x80ab_cdef).unwrap();
+        let w = run_cfg(t, llvm_asm(t, &src), 1, &[IN as u32, 0], &mut mem, |d| {
+            d.lds_bytes = 16
+        })
+        .unwrap_or_else(|e| panic!("{gen}: {e}"));
+        let r = &w[0].regs;
+        assert_eq!(r.v(2, 0), 0xcdef_2222, "{gen}: d16_hi load");
+        assert_eq!(
+            r.v(3, 0),
+            0x3333_ff80,
+            "{gen}: sign-extended byte into the low half"
+        );
+        assert_eq!(
+            mem.read_u32(IN + 8).unwrap() & 0xffff,
+            0xcdef,
+            "{gen}: d16_hi store"
+        );
+        assert_eq!(r.v(5, 0), 0xcdef_6666, "{gen}: LDS d16_hi load");
+    }
+}
