@@ -8,7 +8,9 @@
 //! `ds_wrxchg_rtn_b32`, `ds_cmpst_b32`) and GFX11 (`ds_load_b32`, `ds_store_2addr_b32`,
 //! `ds_storexchg_rtn_b32`, `ds_cmpstore_b32`) map to the same semantics; note the compare
 //! operand order differs: GFX9/10 cmpst has DATA0 = compare, GFX11 cmpstore DATA1 = compare.
-//! GDS, ds_swizzle and the d16 / addtid / gws forms are not modelled.
+//! d16 loads fill one half of VDST and keep the other; d16_hi stores write the high half.
+//! GDS, ds_swizzle (not in the ISA tables), ds_append/consume and the addtid / gws / bvh
+//! forms are not modelled (an `Unimplemented` / `Unsupported` error).
 
 use crate::atomic;
 use crate::error::{Error, Result};

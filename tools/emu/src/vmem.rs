@@ -13,8 +13,9 @@
 //! Counters: loads and returning atomics pend on vmcnt; stores and non-returning atomics
 //! on vscnt (GFX10+) or vmcnt (GFX9); FLAT also on lgkmcnt (out of order), since it may
 //! touch LDS. The data/address registers are the pending op's sources for the WAR check.
-//! Not modelled: typed (MTBUF / *_format_*) conversions, `lds` direct loads, tfe/lwe,
-//! d16 forms.
+//! Typed loads/stores (`*_format_*`, `tbuffer_*`) convert through `bufformat`; d16 forms
+//! fill or store one half of the VGPR. Not modelled: `lds` direct loads, tfe/lwe, d16
+//! typed forms, `*_addtid_*`, csub atomics.
 
 use crate::atomic;
 use crate::dispatch::{PRIVATE_BASE, SHARED_BASE};

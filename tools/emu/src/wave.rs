@@ -5,8 +5,9 @@
 //! charges the instruction budget, computes the registers the instruction reads and
 //! writes (explicit operands from the table's operand list, implicit VCC from the
 //! descriptor, M0/SCC from `Props`), checks them against the outstanding-memory tracker and
-//! the hazard rules, then dispatches on the `Opcode` to `salu`, `valu` or `smem`. Any error
-//! is decorated with the wave id, pc, instruction text and a register dump.
+//! the hazard rules, then dispatches by format and `Opcode` to `salu`, `smem`, `valu`
+//! (with `vopd` for dual issue), `ds`, `vmem` or `image`. Any error is decorated with the
+//! wave id, pc, instruction text and a register dump.
 //!
 //! Invariant: a wave never executes past an error; the dispatcher stops the whole run.
 
