@@ -1,0 +1,5 @@
+//! TODO
+use crate::ir::Module;
+pub fn run(_m: &mut Module) -> bool {
+    false
+}
