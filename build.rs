@@ -112,7 +112,12 @@ fn read_gen(dir: &Path, gen: &str) -> Vec<Row> {
         }
         let mods: Vec<String> = mods_part.split_whitespace().map(str::to_string).collect();
         for m in &mods {
-            if !["abs", "neg", "neghi", "clamp", "omod", "opsel"].contains(&m.as_str()) {
+            let key = m.split('=').next().unwrap();
+            if ![
+                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix",
+            ]
+            .contains(&key)
+            {
                 fail(&file, line_no, &format!("bad modifier {m}"));
             }
         }
@@ -160,6 +165,23 @@ fn operand_desc(tok: &str) -> Option<String> {
         "k" => "K",
         _ => return None,
     };
+    let (rest, allow) = match rest.split_once('/') {
+        Some((r, a)) => {
+            let mut bits = 0u8;
+            for c in a.chars() {
+                bits |= match c {
+                    'v' => 1,
+                    's' => 2,
+                    'i' => 4,
+                    'l' => 8,
+                    'n' => 16,
+                    _ => return None,
+                };
+            }
+            (r, bits)
+        }
+        None => (rest, 15),
+    };
     let (size, ty) = match rest.split_once('.') {
         Some((s, t)) => (s, t),
         None => (rest, ""),
@@ -186,7 +208,15 @@ fn operand_desc(tok: &str) -> Option<String> {
         Some(rest) => (true, rest),
         None => (size == "m", size),
     };
+    let (size, size64) = match size.split_once('~') {
+        Some((a, b)) => (a, b),
+        None => (size, size),
+    };
     let size: u8 = match size {
+        "m" => 0,
+        n => n.parse().ok().filter(|&n: &u8| (1..=16).contains(&n))?,
+    };
+    let size64: u8 = match size64 {
         "m" => 0,
         n => n.parse().ok().filter(|&n: &u8| (1..=16).contains(&n))?,
     };
@@ -198,7 +228,7 @@ fn operand_desc(tok: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!(
-        "OpDesc::reg(Field::{field}, {size}, ValTy::{ty}, {sgpr})"
+        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow})"
     ))
 }
 
@@ -350,14 +380,44 @@ fn main() {
                 .iter()
                 .map(|t| operand_desc(t).unwrap())
                 .collect();
-            let mods: Vec<String> = r
+            let (mut abs, mut neg, mut sext, mut fix) = (0u8, 0u8, 0u8, (0u32, 0u32));
+            for m in &r.mods {
+                if let Some((k, v)) = m.split_once('=') {
+                    match k {
+                        "abs" => abs = v.parse().unwrap(),
+                        "neg" => neg = v.parse().unwrap(),
+                        "sext" => sext = v.parse().unwrap(),
+                        _ => {
+                            let (a, b) = v.split_once(',').unwrap();
+                            let h = |x: &str| {
+                                u32::from_str_radix(x.trim_start_matches("0x"), 16).unwrap()
+                            };
+                            fix = (h(a), h(b));
+                        }
+                    }
+                }
+            }
+            let mut flags: Vec<&str> = r
                 .mods
+                .iter()
+                .filter(|m| !m.contains('='))
+                .map(String::as_str)
+                .collect();
+            if abs != 0 {
+                flags.push("abs");
+            }
+            if neg != 0 || sext != 0 {
+                flags.push("neg");
+            }
+            let mods: Vec<String> = flags
                 .iter()
                 .map(|m| {
                     format!(
                         "ModSet::{}.bits()",
-                        match m.as_str() {
+                        match *m {
                             "abs" => "ABS",
+                            "glc" => "GLC",
+                            "dlc" => "DLC",
                             "neg" => "NEG",
                             "neghi" => "NEG_HI",
                             "clamp" => "CLAMP",
@@ -374,14 +434,16 @@ fn main() {
             };
             writeln!(
                 o,
-                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}) }},",
+                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, fixed: [{:#x}, {:#x}] }},",
                 camel(&r.base),
                 r.variant,
                 r.fmt == "vop3b",
                 r.op,
                 r.mnemonic,
                 ops.join(", "),
-                mods
+                mods,
+                fix.0,
+                fix.1
             )
             .unwrap();
         }

@@ -22,61 +22,78 @@ pub fn instances(d: &EncDesc, t: Target) -> Vec<Inst> {
 }
 
 fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
+    use gcnc::isa::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_VGPR};
     let mut ops = Vec::new();
     let (mut s_next, mut v_next) = (8u16, 1u16);
     let vop3ish = matches!(d.format, Format::Vop3 | Format::Vop3p);
+    let lit_ok = !(vop3ish && t.gen == Gen::Gfx9);
     let mut used_const = false;
     for od in d.explicit() {
+        if od.field == Field::K {
+            ops.push(Operand::Literal(0x4248)); // fits the f16 forms too
+            continue;
+        }
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-                    return None
-                }
-                ImmKind::Waitcnt => Operand::Imm(if variant == 0 { 0 } else { 0x3f70 & 0x3fff }),
+                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
+                ImmKind::GprIdx => Operand::Imm(if variant == 1 { 9 } else { 3 }),
+                ImmKind::Waitcnt => Operand::Imm(if variant == 0 {
+                    0
+                } else {
+                    gcnc::isa::simm16::parse_waitcnt(t.gen, "vmcnt(1) lgkmcnt(2)").unwrap()
+                }),
                 ImmKind::Delay => Operand::Imm(if variant == 0 { 0x91 } else { 0x5 }),
                 ImmKind::Lit => Operand::Literal(0x12345678),
                 ImmKind::Imm if od.field == Field::Sdata => Operand::Imm(1),
                 ImmKind::Imm if od.field == Field::Ssrc1 => Operand::Imm(3),
-                ImmKind::Imm => Operand::Imm(0x40),
+                // SMEM offset: immediate, SGPR (variant 1), SGPR + offset: (2), negative (3)
+                ImmKind::Imm => match variant {
+                    1 | 2 => Operand::Reg(Reg::s(5, 1)),
+                    3 if !d.mnemonic.starts_with("s_buffer_") => Operand::Imm(0x1fffc0),
+                    _ => Operand::Imm(0x40),
+                },
                 ImmKind::Opt => Operand::Imm(if variant == 1 { 3 } else { 0 }),
                 _ => Operand::Imm(if variant == 1 { 0x1234 } else { 5 }),
             });
             continue;
         }
         let n = od.dwords(t.wave);
+        if od.field == Field::K {
+            ops.push(Operand::Literal(0x4248));
+            continue;
+        }
         let is_src = matches!(
             od.field,
-            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1 | Field::K
+            Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
         );
         let scalar_field = matches!(
             od.field,
             Field::Sdst | Field::Ssrc0 | Field::Ssrc1 | Field::Sdata | Field::Sbase
         );
-        if od.field == Field::K {
-            ops.push(Operand::Literal(0x4048f5c3));
-            continue;
-        }
-        // first source: constants in variants 1 (inline) and 2 (literal)
-        let first_src = is_src && !used_const && matches!(od.field, Field::Src0 | Field::Ssrc0);
-        if first_src && variant == 1 {
+        // one source per instance holds a constant: variant 1 inline, variant 2 literal
+        if is_src && !used_const && variant == 1 && od.allow & ALLOW_INLINE != 0 {
             used_const = true;
             ops.push(Operand::Inline(if od.ty == ValTy::I16 { 133 } else { 242 }));
             continue;
         }
-        let lit_ok = !(vop3ish && t.gen == Gen::Gfx9);
-        if first_src && variant == 2 && lit_ok {
+        if is_src && !used_const && variant == 2 && lit_ok && od.allow & ALLOW_LITERAL != 0 {
             used_const = true;
-            ops.push(Operand::Literal(
+            let v = if matches!(od.ty, ValTy::I16 | ValTy::F16) {
+                0x5678
+            } else {
                 0x12345678
-                    & if od.ty == ValTy::I16 || od.ty == ValTy::F16 {
-                        0x5678
-                    } else {
-                        !0
-                    },
-            ));
+            };
+            ops.push(Operand::Literal(v));
             continue;
         }
-        let sgpr = scalar_field || od.sgpr || od.size == 0 && is_src;
+        if od.allow & gcnc::isa::tables::NULL_ONLY != 0 {
+            ops.push(Operand::Reg(Reg::null()));
+            continue;
+        }
+        let sgpr = scalar_field
+            || od.sgpr
+            || (od.size == 0 && is_src)
+            || (is_src && od.allow & ALLOW_VGPR == 0);
         if sgpr {
             let align = if n >= 4 { 4 } else { n as u16 };
             s_next = s_next.div_ceil(align) * align;
@@ -87,7 +104,14 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             v_next += n as u16;
         }
     }
+    let smem_offset = d.format == Format::Smem && d.slot(Field::Offset).is_some();
+    if (variant == 1 || variant == 2) && !used_const && !smem_offset {
+        return None;
+    }
     let mut inst = Inst::new(d.opcode, d.format, &ops);
+    if smem_offset && variant == 2 {
+        inst.mods.offset = 0x40;
+    }
     if variant == 3 {
         let m = &mut inst.mods;
         let nsrc = d
@@ -96,12 +120,14 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             .count();
         match d.format {
             Format::Vop3 => {
-                if d.mods.contains(ModSet::ABS) {
-                    m.abs = 1;
-                }
-                if d.mods.contains(ModSet::NEG) && nsrc > 1 {
-                    m.neg = 2;
-                }
+                m.abs = d.abs_mask & d.abs_mask.wrapping_neg(); // lowest source with abs
+                let negs = d.neg_mask | d.sext_mask;
+                let other = negs & !m.abs;
+                m.neg = if other != 0 {
+                    other & other.wrapping_neg()
+                } else {
+                    negs & negs.wrapping_neg()
+                };
                 m.clamp = d.mods.contains(ModSet::CLAMP);
                 if d.mods.contains(ModSet::OMOD) {
                     m.omod = 1;
@@ -117,8 +143,13 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 }
                 m.clamp = d.mods.contains(ModSet::CLAMP);
             }
-            Format::Smem => m.glc = true,
+            Format::Smem if d.mods.contains(ModSet::GLC) => m.glc = true,
             _ => return None,
+        }
+        if *m == Mods::default()
+            || (d.format == Format::Vop3p && *m == Inst::new(d.opcode, d.format, &[]).mods)
+        {
+            return None;
         }
     }
     Some(inst)

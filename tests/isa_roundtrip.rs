@@ -23,18 +23,18 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     for od in d.explicit() {
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-                    return None
-                }
+                ImmKind::GprIdx => Operand::Imm(r.below(16) as u32),
+                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
                 ImmKind::Waitcnt => Operand::Imm(gcnc::isa::simm16::parse_waitcnt(
                     t.gen,
                     &format!("vmcnt({}) lgkmcnt({})", r.below(16), r.below(16)),
                 )?),
                 ImmKind::Delay => Operand::Imm(0x91),
                 ImmKind::Lit => Operand::Literal(r.next() as u32),
-                ImmKind::Imm if od.field == Field::Offset => {
-                    Operand::Imm((r.below(0x1000) as u32) & !3)
-                }
+                ImmKind::Imm if od.field == Field::Offset => match r.below(3) {
+                    0 => Operand::Imm((r.below(0x100000) as u32) & !3),
+                    _ => Operand::Reg(Reg::s(r.below(100) as u16, 1)),
+                },
                 ImmKind::Imm => Operand::Imm(r.below(4) as u32),
                 ImmKind::Opt => Operand::Imm(r.below(3) as u32),
                 _ => Operand::Imm(r.below(0x10000) as u32),
@@ -54,6 +54,10 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         if od.field == Field::K {
             let v = *lit.get_or_insert(r.next() as u32 | 0x100000);
             ops.push(Operand::Literal(v));
+            continue;
+        }
+        if od.allow & gcnc::isa::tables::NULL_ONLY != 0 {
+            ops.push(Operand::Reg(Reg::null()));
             continue;
         }
         let choice = if src { r.below(4) } else { 0 };
@@ -94,7 +98,12 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         m.neg = r.below(8) as u8;
     }
     if d.format == Format::Smem {
-        m.glc = r.below(2) == 1;
+        m.glc = d.mods.contains(ModSet::GLC) && r.below(2) == 1;
+        m.dlc = d.mods.contains(ModSet::DLC) && r.below(2) == 1;
+        if matches!(d.slot(Field::Offset).map(|i| ops[i]), Some(Operand::Reg(_))) && r.below(2) == 1
+        {
+            m.offset = (r.below(0x100000) as u32) & !3;
+        }
     }
     inst.verify(t).ok()?;
     Some(inst)

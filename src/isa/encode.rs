@@ -63,6 +63,10 @@ pub fn encode_into(
         words.truncate(start);
         return r;
     }
+    words[start] |= d.fixed[0];
+    if d.fixed[1] != 0 {
+        words[start + 1] |= d.fixed[1];
+    }
     for mut f in local {
         f.offset -= start * 4;
         fixups.push(f);

@@ -29,6 +29,9 @@ pub struct Mods {
     pub clamp: bool,
     /// 0 none, 1 mul:2, 2 mul:4, 3 div:2.
     pub omod: u8,
+    /// Memory instructions: an immediate byte offset printed as `offset:` (SMEM: the one
+    /// that accompanies an SGPR offset operand).
+    pub offset: u32,
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
@@ -95,6 +98,9 @@ impl Inst {
                     (tables::ImmKind::Lit, Operand::Literal(_) | Operand::Symbol(_)) => true,
                     (tables::ImmKind::Lit, _) => false,
                     (_, Operand::Imm(_)) => true,
+                    (tables::ImmKind::Imm, Operand::Reg(r)) if od.field == Field::Offset => {
+                        !r.base.is_vgpr() && r.base.0 < 128
+                    }
                     (tables::ImmKind::Udec | tables::ImmKind::Sdec, Operand::Label(_)) => true,
                     _ => false,
                 };
@@ -145,8 +151,16 @@ impl Inst {
                 Err(Error::bad(format!("{} does not accept {what}", d.mnemonic)))
             }
         };
-        need(m.abs == 0 || d.mods.contains(ModSet::ABS), "abs")?;
-        need(m.neg == 0 || d.mods.contains(ModSet::NEG), "neg")?;
+        if d.format == Format::Vop3 {
+            need(m.abs & !d.abs_mask == 0, "abs on that source")?;
+            need(
+                m.neg & !(d.neg_mask | d.sext_mask) == 0,
+                "neg on that source",
+            )?;
+        } else {
+            need(m.abs == 0, "abs")?;
+            need(m.neg == 0 || d.mods.contains(ModSet::NEG), "neg")?;
+        }
         need(m.neg_hi == 0 || d.mods.contains(ModSet::NEG_HI), "neg_hi")?;
         need(!m.clamp || d.mods.contains(ModSet::CLAMP), "clamp")?;
         need(m.omod == 0 || d.mods.contains(ModSet::OMOD), "omod")?;
@@ -156,7 +170,104 @@ impl Inst {
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
             "op_sel_hi",
         )?;
-        need((!m.glc && !m.dlc) || d.format == Format::Smem, "glc/dlc")?;
+        need(m.offset == 0 || d.format == Format::Smem, "offset:")?;
+        if m.offset != 0
+            && !matches!(
+                d.slot(Field::Offset).map(|i| &self.operands[i]),
+                Some(Operand::Reg(_))
+            )
+        {
+            return Err(Error::bad("offset: needs an SGPR offset operand"));
+        }
+        if d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
+            // buffer offsets are unsigned 20-bit (the assembler rejects negative ones)
+            let imm = d.slot(Field::Offset).and_then(|i| match self.operands[i] {
+                Operand::Imm(v) => Some(v),
+                _ => None,
+            });
+            if imm.unwrap_or(0) >= 1 << 20 || m.offset >= 1 << 20 {
+                return Err(Error::range("s_buffer_* offsets are unsigned 20-bit"));
+            }
+        }
+        need(!m.glc || d.mods.contains(ModSet::GLC), "glc")?;
+        need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
+        self.check_sources(d, t)?;
         Ok(d)
+    }
+
+    /// Operand kinds per source (from the table) and the VALU constant-bus limit: at most
+    /// one scalar value (distinct SGPR, literal, implicit VCC read) on GFX9, two on GFX10+
+    /// (one for the 64-bit shifts).
+    fn check_sources(&self, d: &EncDesc, t: Target) -> Result<()> {
+        use super::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_SGPR, ALLOW_VGPR};
+        let valu = matches!(
+            d.format,
+            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Vop3p
+        );
+        let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
+        let mut literal = false;
+        let mut implicit_vcc_read = false;
+        let mut seen_src = false;
+        let mut ops = self.operands.iter();
+        for od in d.operands {
+            if od.implicit.is_some() {
+                if seen_src && od.implicit == Some(super::tables::Implicit::Vcc) {
+                    implicit_vcc_read = true;
+                }
+                continue;
+            }
+            let o = ops.next().expect("operand count checked");
+            if od.allow & super::tables::NULL_ONLY != 0
+                && *o != Operand::Reg(super::reg::Reg::null())
+            {
+                return Err(Error::bad(format!(
+                    "{} needs null in {:?}",
+                    d.mnemonic, od.field
+                )));
+            }
+            let is_src = matches!(
+                od.field,
+                Field::Src0 | Field::Src1 | Field::Src2 | Field::Ssrc0 | Field::Ssrc1
+            );
+            if !is_src || od.imm.is_some() {
+                continue;
+            }
+            seen_src = true;
+            let kind = match o {
+                Operand::Reg(r) if r.base.is_vgpr() => ALLOW_VGPR,
+                Operand::Reg(r) => {
+                    if !sgprs.contains(&r.base.0) {
+                        sgprs.push(r.base.0);
+                    }
+                    ALLOW_SGPR
+                }
+                Operand::Inline(_) => ALLOW_INLINE,
+                _ => {
+                    literal = true;
+                    ALLOW_LITERAL
+                }
+            };
+            if od.allow & kind == 0 {
+                return Err(Error::bad(format!(
+                    "{} does not take that kind of operand in {:?}",
+                    d.mnemonic, od.field
+                )));
+            }
+        }
+        if valu {
+            let shift64 = matches!(
+                self.op.name(),
+                "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"
+            );
+            let limit = if t.gen == Gen::Gfx9 || shift64 { 1 } else { 2 };
+            let used = sgprs.len() + literal as usize + implicit_vcc_read as usize;
+            if used > limit {
+                return Err(Error::bad(format!(
+                    "{} reads {used} scalar values; the constant bus allows {limit}",
+                    d.mnemonic
+                )));
+            }
+        }
+        Ok(())
     }
 }

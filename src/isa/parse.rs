@@ -75,6 +75,7 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 
 fn is_modifier(w: &str) -> bool {
     matches!(w, "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2")
+        || w.starts_with("offset:")
         || ["op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:"]
             .iter()
             .any(|p| w.starts_with(p))
@@ -106,7 +107,10 @@ fn strip_src_mods(s: &str) -> Src<'_> {
     let mut t = s;
     let mut neg = false;
     let mut abs = false;
-    if let Some(r) = t.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
+    if let Some(r) = t.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
+        neg = true;
+        t = r;
+    } else if let Some(r) = t.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
         neg = true;
         t = r;
     } else if t.starts_with("-|") || t.starts_with("-abs(") {
@@ -146,9 +150,8 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::Waitcnt => simm16::parse_waitcnt(t.gen, s)?,
         ImmKind::Delay => simm16::parse_delay(s)?,
         ImmKind::Lit => return simm16::parse_num(s).map(Operand::Literal),
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
-            simm16::parse_num(s)?
-        }
+        ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
+        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => simm16::parse_num(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {
@@ -191,6 +194,12 @@ fn try_form(
         }
         let o = if od.field == Field::Offset && text == "null" {
             Operand::Imm(0)
+        } else if let (Field::Offset, Some(r)) = (od.field, parse_reg(t.gen, text)) {
+            Operand::Reg(r)
+        } else if od.field == Field::Offset {
+            let v = simm16::parse_num(text)
+                .ok_or_else(|| (col, Error::bad(format!("bad offset `{text}`"))))?;
+            Operand::Imm(v & 0x1fffff)
         } else if let Some(k) = od.imm {
             parse_imm(t, k, text)
                 .ok_or_else(|| (col, Error::bad(format!("bad immediate `{text}`"))))?
@@ -217,6 +226,9 @@ fn try_form(
         match *m {
             "clamp" => mm.clamp = true,
             "glc" => mm.glc = true,
+            _ if m.starts_with("offset:") => {
+                mm.offset = simm16::parse_num(&m["offset:".len()..]).ok_or_else(bad)? & 0x1fffff;
+            }
             "dlc" => mm.dlc = true,
             "mul:2" => mm.omod = 1,
             "mul:4" => mm.omod = 2,

@@ -51,7 +51,8 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
         ImmKind::Sdec => (v as u16 as i16).to_string(),
         ImmKind::Waitcnt => simm16::print_waitcnt(t.gen, v),
         ImmKind::Delay => simm16::print_delay(v).ok_or_else(|| Error::bad("s_delay_alu value"))?,
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr | ImmKind::GprIdx => {
+        ImmKind::GprIdx => simm16::print_gpr_idx(v).unwrap_or_else(|| format!("{v:#x}")),
+        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => {
             return Err(Error::bad(format!(
                 "printing {kind:?} operands is not implemented"
             )))
@@ -63,6 +64,19 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
     if od.field == Field::Offset && t.gen == Gen::Gfx11 && *o == Operand::Imm(0) {
         // LLVM prints a zero GFX11 SMEM offset with a null soffset as `null`
         return Ok("null".into());
+    }
+    if let (Field::Offset, Operand::Imm(v)) = (od.field, o) {
+        return Ok(signed21(*v));
+    }
+    if let (Field::Offset, Operand::Reg(r)) = (od.field, o) {
+        return Ok(RegDisplay {
+            gen: t.gen,
+            reg: *r,
+        }
+        .to_string());
+    }
+    if let (Some(ImmKind::Imm), Field::Sdata, Operand::Imm(v)) = (od.imm, od.field, o) {
+        return Ok(v.to_string());
     }
     if let Some(k) = od.imm {
         return imm_text(
@@ -88,6 +102,9 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         _ => (false, false),
     };
     let is_const = !matches!(o, Operand::Reg(_));
+    if neg && d.sext_mask & bit != 0 {
+        return Ok(format!("sext({core})"));
+    }
     Ok(match (neg, abs) {
         (false, false) => core,
         (false, true) => format!("|{core}|"),
@@ -95,6 +112,15 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         (true, false) if is_const => format!("neg({core})"),
         (true, false) => format!("-{core}"),
     })
+}
+
+/// A 21-bit signed byte offset as LLVM prints it (`0x40`, `-0x40`).
+fn signed21(v: u32) -> String {
+    if v & (1 << 20) != 0 {
+        format!("-{:#x}", (1u32 << 21) - v)
+    } else {
+        format!("{v:#x}")
+    }
 }
 
 fn bits(mask: u8, n: usize) -> String {
@@ -131,6 +157,9 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
     let m = &inst.mods;
     match d.format {
         Format::Smem => {
+            if m.offset != 0 {
+                write!(s, " offset:{}", signed21(m.offset)).unwrap();
+            }
             if m.glc {
                 s.push_str(" glc");
             }

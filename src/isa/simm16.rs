@@ -201,3 +201,29 @@ pub fn parse_num(s: &str) -> Option<u32> {
     };
     Some(if neg { v.wrapping_neg() } else { v })
 }
+
+const GPR_IDX: [&str; 4] = ["SRC0", "SRC1", "SRC2", "DST"];
+
+/// `gpr_idx(SRC0,DST)` for the 4-bit VGPR-indexing mode mask; None above 15 (LLVM prints hex).
+pub fn print_gpr_idx(v: u32) -> Option<String> {
+    if v > 15 {
+        return None;
+    }
+    let names: Vec<&str> = (0..4)
+        .filter(|i| v >> i & 1 == 1)
+        .map(|i| GPR_IDX[i])
+        .collect();
+    Some(format!("gpr_idx({})", names.join(",")))
+}
+
+pub fn parse_gpr_idx(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let inner = s.strip_prefix("gpr_idx(")?.strip_suffix(')')?;
+    let mut v = 0;
+    for n in inner.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        v |= 1 << GPR_IDX.iter().position(|&g| g == n)?;
+    }
+    Some(v)
+}

@@ -96,6 +96,8 @@ pub struct OpDesc {
     pub field: Field,
     /// Dwords; 0 = a lane mask (1 in wave32, 2 in wave64).
     pub size: u8,
+    /// Dwords in wave64 when it differs (WMMA accumulators); else equal to `size`.
+    pub size64: u8,
     pub ty: ValTy,
     /// Set for immediates.
     pub imm: Option<ImmKind>,
@@ -103,37 +105,60 @@ pub struct OpDesc {
     pub implicit: Option<Implicit>,
     /// An 8-bit destination field that holds an SGPR (readlane, compare results).
     pub sgpr: bool,
+    /// Operand kinds a source accepts: `ALLOW_VGPR | ALLOW_SGPR | ALLOW_INLINE | ALLOW_LITERAL`
+    /// (further limited by the format, e.g. no VOP3 literal on GFX9).
+    pub allow: u8,
 }
 
+pub const ALLOW_VGPR: u8 = 1;
+pub const ALLOW_SGPR: u8 = 2;
+pub const ALLOW_INLINE: u8 = 4;
+pub const ALLOW_LITERAL: u8 = 8;
+/// The field must hold `null` (GFX11 s_waitcnt_*cnt destinations).
+pub const NULL_ONLY: u8 = 16;
+
 impl OpDesc {
-    pub const fn reg(field: Field, size: u8, ty: ValTy, sgpr: bool) -> OpDesc {
+    pub const fn reg(
+        field: Field,
+        size: u8,
+        size64: u8,
+        ty: ValTy,
+        sgpr: bool,
+        allow: u8,
+    ) -> OpDesc {
         OpDesc {
             field,
             size,
+            size64,
             ty,
             imm: None,
             implicit: None,
             sgpr,
+            allow,
         }
     }
     pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
         OpDesc {
             field,
             size: 1,
+            size64: 1,
             ty: ValTy::B32,
             imm: Some(kind),
             implicit: None,
             sgpr: false,
+            allow: 0,
         }
     }
     pub const fn implicit(r: Implicit) -> OpDesc {
         OpDesc {
             field: Field::Implicit,
             size: 0,
+            size64: 0,
             ty: ValTy::B32,
             imm: None,
             implicit: Some(r),
             sgpr: false,
+            allow: 0,
         }
     }
     /// True for operands the `Inst` carries (everything but implicit registers).
@@ -142,10 +167,10 @@ impl OpDesc {
     }
     /// Size in dwords for the given wave size.
     pub fn dwords(&self, wave: super::Wave) -> u8 {
-        if self.size == 0 {
-            wave.mask_dwords()
-        } else {
-            self.size
+        match (self.size, wave) {
+            (0, _) => wave.mask_dwords(),
+            (_, super::Wave::W64) => self.size64,
+            (n, _) => n,
         }
     }
     /// A destination field (written by the instruction).
@@ -164,6 +189,9 @@ bitflags! {
         const CLAMP = 8;
         const OMOD = 16;
         const OP_SEL = 32;
+        /// SMEM cache bits.
+        const GLC = 64;
+        const DLC = 128;
     }
 }
 
@@ -213,6 +241,13 @@ pub struct EncDesc {
     /// Operands in LLVM's print order.
     pub operands: &'static [OpDesc],
     pub mods: ModSet,
+    /// VOP3: sources (bit i = src i) that take abs, neg (float), or neg printed as sext (int).
+    pub abs_mask: u8,
+    pub neg_mask: u8,
+    pub sext_mask: u8,
+    /// Bits LLVM sets in fields this instruction does not use (word 0, word 1), e.g. the
+    /// exec_lo vdst of GFX10+ v_cmpx_*_e64. Encoders OR them in; decoders ignore them.
+    pub fixed: [u32; 2],
 }
 
 impl EncDesc {

@@ -3,15 +3,16 @@
 //! - GFX9: prefix 110000, imm[17] (1 = word 1 is a byte offset), glc[16], soe[14];
 //! - GFX10: prefix 111101, glc[16], dlc[14], soffset = null (125) for no SGPR offset;
 //! - GFX11: prefix 111101, glc[14], dlc[13], soffset null = 124.
-//! We encode the immediate-offset form (GFX9 imm=1, soe=0; GFX10+ soffset=null).
+//! The offset operand is `Imm` (a signed 21-bit byte offset) or `Reg` (an SGPR offset, with
+//! `Mods::offset` as an extra immediate: GFX9 uses soe=1 for that, GFX10+ always has both).
 
 use super::sop2::lookup;
 use super::{collect, word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
-use crate::isa::reg::PhysReg;
-use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::reg::{encode_code, PhysReg};
+use crate::isa::tables::{EncDesc, Field, Format, ValTy};
 use crate::isa::target::Gen;
 
 struct Layout {
@@ -48,14 +49,11 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     let gen = cx.t.gen;
     let l = layout(gen);
     let mut w0 = l.prefix | (d.op as u32) << 18;
-    let null = crate::isa::reg::encode_code(gen, PhysReg::NULL);
-    let mut w1 = if gen == Gen::Gfx9 {
-        0
-    } else {
-        (null as u32) << 25
-    };
-    if gen == Gen::Gfx9 {
-        w0 |= 1 << 17;
+    let mut w1 = 0;
+    let null = encode_code(gen, PhysReg::NULL) as u32;
+    let extra = inst.mods.offset;
+    if extra >= 1 << 21 {
+        return Err(Error::range("SMEM offset is 21 bits"));
     }
     for (od, o) in d.explicit().zip(&inst.operands) {
         match od.field {
@@ -74,13 +72,31 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
                 }
                 w0 |= c >> 1;
             }
-            Field::Offset => {
-                let v = super::imm(cx, o, 21, 4)?;
-                if gen == Gen::Gfx9 && v >= 1 << 20 {
-                    return Err(Error::range("GFX9 SMEM offset is 20 bits"));
+            Field::Offset => match o {
+                Operand::Reg(r) if !r.base.is_vgpr() && r.base.0 < 128 => {
+                    let c = encode_code(gen, r.base) as u32;
+                    match (gen, extra) {
+                        (Gen::Gfx9, 0) => w1 = c,
+                        (Gen::Gfx9, x) => {
+                            w0 |= 1 << 17 | 1 << 14;
+                            w1 = x | c << 25;
+                        }
+                        (_, x) => w1 = x | c << 25,
+                    }
                 }
-                w1 |= v;
-            }
+                _ => {
+                    if extra != 0 {
+                        return Err(Error::bad("offset: modifier needs an SGPR offset operand"));
+                    }
+                    let v = super::imm(cx, o, 21, 4)?;
+                    w1 = v;
+                    if gen == Gen::Gfx9 {
+                        w0 |= 1 << 17;
+                    } else {
+                        w1 |= null << 25;
+                    }
+                }
+            },
             _ => unreachable!(),
         }
     }
@@ -101,29 +117,42 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
     let w1 = word(w, 1)?;
     let d = lookup(cx, Format::Smem, (w0 >> 18) & 0xff)?;
-    if gen == Gen::Gfx9 && (w0 >> 17) & 1 == 0 {
-        return Err(Error::invalid(
-            "GFX9 SMEM with an SGPR offset is not supported",
-        ));
-    }
-    if gen == Gen::Gfx9 && (w0 >> 14) & 1 == 1 {
-        return Err(Error::invalid("GFX9 SMEM soe form is not supported"));
-    }
-    if gen != Gen::Gfx9 {
-        let null = crate::isa::reg::encode_code(gen, PhysReg::NULL) as u32;
-        if w1 >> 25 != null {
-            return Err(Error::invalid("SMEM with an SGPR offset is not supported"));
+    let null = encode_code(gen, PhysReg::NULL) as u32;
+    let mut extra = 0;
+    let offset = |od: &crate::isa::tables::OpDesc, extra: &mut u32| -> Result<Operand> {
+        let sreg = |code: u32| {
+            cx.reg(
+                &crate::isa::tables::OpDesc::reg(Field::Offset, 1, 1, ValTy::B32, true, 2),
+                code as u16,
+            )
+        };
+        let _ = od;
+        if gen == Gen::Gfx9 {
+            let (imm, soe) = ((w0 >> 17) & 1 == 1, (w0 >> 14) & 1 == 1);
+            match (imm, soe) {
+                (true, false) => Ok(Operand::Imm(w1 & 0x1fffff)),
+                (false, false) => sreg(w1 & 0x7f),
+                (true, true) => {
+                    *extra = w1 & 0x1fffff;
+                    sreg(w1 >> 25)
+                }
+                (false, true) => Err(Error::invalid("GFX9 SMEM with soe and no imm")),
+            }
+        } else if w1 >> 25 == null {
+            Ok(Operand::Imm(w1 & 0x1fffff))
+        } else {
+            *extra = w1 & 0x1fffff;
+            sreg(w1 >> 25)
         }
-    }
+    };
     let ops = collect(d, |od| match od.field {
         Field::Sdata if od.imm.is_some() => Ok(Operand::Imm((w0 >> 6) & 0x7f)),
         Field::Sdata => cx.reg(od, ((w0 >> 6) & 0x7f) as u16),
         Field::Sbase => cx.reg(od, ((w0 & 0x3f) << 1) as u16),
-        _ => Ok(Operand::Imm(
-            w1 & if gen == Gen::Gfx9 { 0xfffff } else { 0x1fffff },
-        )),
+        _ => offset(od, &mut extra),
     })?;
     let mut inst = Inst::new(d.opcode, d.format, &ops);
+    inst.mods.offset = extra;
     inst.mods.glc = (w0 >> l.glc) & 1 == 1;
     inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1);
     Ok((inst, 2))
