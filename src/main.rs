@@ -48,6 +48,32 @@ enum Command {
     },
     /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
     IsaCoverage,
+    /// Compile a compute shader (IR text) to a PAL ELF.
+    Compile {
+        input: String,
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        #[arg(long)]
+        entry: Option<String>,
+        #[arg(long)]
+        layout: Option<String>,
+        /// Specialization constant ID=VALUE (needs the SPIR-V front-end).
+        #[arg(long)]
+        spec: Vec<String>,
+        #[arg(short = 'o')]
+        output: Option<String>,
+        /// Print RADV-named statistics.
+        #[arg(long)]
+        stats: bool,
+        /// Print the disassembly.
+        #[arg(long)]
+        asm: bool,
+        /// Skip the middle-end pipeline (the IR is already optimised).
+        #[arg(long)]
+        no_opt: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -73,6 +99,29 @@ fn main() -> ExitCode {
             &cli::disasm::Opts { raw, offsets, hex },
         )
         .map(|s| print!("{s}")),
+        Command::Compile {
+            input,
+            target,
+            wave,
+            entry,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+            no_opt,
+        } => cli::compile::run(&cli::compile::Args {
+            input,
+            target,
+            wave,
+            entry,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+            no_opt,
+        }),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())
