@@ -33,6 +33,19 @@ const FORMATS: &[(&str, &str, u32)] = &[
     ("vop3", "Vop3", 10),
     ("vop3b", "Vop3", 10),
     ("vop3p", "Vop3p", 7),
+    ("vop1sdwa", "Vop1Sdwa", 8),
+    ("vop2sdwa", "Vop2Sdwa", 6),
+    ("vopcsdwa", "VopcSdwa", 8),
+    ("vop1dpp", "Vop1Dpp", 8),
+    ("vop2dpp", "Vop2Dpp", 6),
+    ("vopcdpp", "VopcDpp", 8),
+    ("vop1dpp8", "Vop1Dpp8", 8),
+    ("vop2dpp8", "Vop2Dpp8", 6),
+    ("vopcdpp8", "VopcDpp8", 8),
+    ("vop3dpp", "Vop3Dpp", 10),
+    ("vop3bdpp", "Vop3Dpp", 10),
+    ("vop3dpp8", "Vop3Dpp8", 10),
+    ("vop3bdpp8", "Vop3Dpp8", 10),
 ];
 
 struct Row {
@@ -51,7 +64,7 @@ fn fail(file: &str, line: usize, msg: &str) -> ! {
 }
 
 fn base_name(mn: &str) -> String {
-    for suf in ["_e32", "_e64"] {
+    for suf in ["_e32", "_e64_dpp", "_e64", "_sdwa", "_dpp"] {
         if let Some(b) = mn.strip_suffix(suf) {
             return b.to_string();
         }
@@ -147,6 +160,10 @@ fn operand_desc(tok: &str) -> Option<String> {
         };
         return Some(format!("OpDesc::implicit(Implicit::{reg})"));
     }
+    let (tok, lo128) = match tok.strip_suffix("!lo") {
+        Some(t) => (t, true),
+        None => (tok, false),
+    };
     let (field, rest) = tok.split_once(':')?;
     let field = match field {
         "sdst" => "Sdst",
@@ -228,7 +245,7 @@ fn operand_desc(tok: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!(
-        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow})"
+        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow}).lo({lo128})"
     ))
 }
 
@@ -437,7 +454,7 @@ fn main() {
                 "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, fixed: [{:#x}, {:#x}] }},",
                 camel(&r.base),
                 r.variant,
-                r.fmt == "vop3b",
+                r.fmt.starts_with("vop3b"),
                 r.op,
                 r.mnemonic,
                 ops.join(", "),
@@ -507,6 +524,47 @@ fn main() {
             o,
             "static BY_OPCODE_FLAT_{gen}: [u16; {}] = {flat:?};",
             flat.len()
+        )
+        .unwrap();
+    }
+    // hwreg / sendmsg names per generation
+    for gen in GENS {
+        let file = format!("isa_tables/{gen}_symbols.txt");
+        println!("cargo:rerun-if-changed={file}");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let (mut hw, mut msg) = (Vec::new(), Vec::new());
+        for (i, l) in text.lines().enumerate() {
+            if l.starts_with('#') || l.trim().is_empty() {
+                continue;
+            }
+            let mut it = l.splitn(3, ' ');
+            let kind = it.next().unwrap();
+            let v: u16 = it
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| fail(&file, i + 1, "bad value"));
+            let name = it
+                .next()
+                .unwrap_or_else(|| fail(&file, i + 1, "missing name"));
+            match kind {
+                "hwreg" => hw.push((v, name.to_string())),
+                "sendmsg" => msg.push((v, name.to_string())),
+                _ => fail(&file, i + 1, "unknown symbol kind"),
+            }
+        }
+        hw.sort();
+        msg.sort();
+        let g = gen.to_uppercase();
+        writeln!(
+            o,
+            "pub static HWREG_{g}: [(u16, &str); {}] = {hw:?};",
+            hw.len()
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "pub static SENDMSG_{g}: [(u16, &str); {}] = {msg:?};",
+            msg.len()
         )
         .unwrap();
     }

@@ -35,7 +35,9 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
         }
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
+                ImmKind::Depctr => return None,
+                ImmKind::Hwreg => Operand::Imm([0xf801, 0x1841, 0x0805, 0x003f][variant as usize]),
+                ImmKind::Sendmsg => Operand::Imm([0x1, 0x22, 0x3, 0x80][variant as usize]),
                 ImmKind::GprIdx => Operand::Imm(if variant == 1 { 9 } else { 3 }),
                 ImmKind::Waitcnt => Operand::Imm(if variant == 0 {
                     0
@@ -118,8 +120,50 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             .explicit()
             .filter(|o| matches!(o.field, Field::Src0 | Field::Src1 | Field::Src2))
             .count();
+        let gen = t.gen;
+        let sdst_reg = Reg::s(40, t.wave.mask_dwords());
+        let f = d.format;
+        if f.is_sdwa() {
+            m.sdwa.dst_sel = 5;
+            m.sdwa.dst_unused = 2;
+            m.sdwa.src0_sel = 1;
+            m.sdwa.src1_sel = 4;
+            if f == Format::VopcSdwa {
+                m.sdwa.dst_sel = 6;
+                m.sdwa.dst_unused = 0;
+                if d.operands.iter().any(|o| o.implicit.is_some()) {
+                    m.sdwa.sdst = Some(sdst_reg);
+                }
+            }
+            m.sdwa.sext = d.sext_mask & 1;
+            m.neg = d.neg_mask & 2;
+            m.abs = d.abs_mask & 2;
+            if m.sdwa.sext == 0 {
+                m.neg |= d.neg_mask & 1;
+            }
+            m.clamp = d.mods.contains(ModSet::CLAMP);
+            if d.mods.contains(ModSet::OMOD) {
+                m.omod = 1;
+            }
+        }
+        if f.is_dpp16() {
+            m.dpp.ctrl = 0x111;
+            m.dpp.row_mask = 5;
+            m.dpp.bank_mask = 0xa;
+            m.dpp.bound_ctrl = true;
+            m.dpp.fi = gen != Gen::Gfx9;
+        }
+        if f.is_dpp8() {
+            m.dpp.sel8 = 0x053977;
+            m.dpp.fi = true;
+        }
+        if f.is_dpp16() && !f.is_vop3() {
+            m.neg = d.neg_mask & 1;
+            m.abs = d.abs_mask & 2;
+        }
+        let vop3_mods = f.is_vop3();
         match d.format {
-            Format::Vop3 => {
+            _ if vop3_mods => {
                 m.abs = d.abs_mask & d.abs_mask.wrapping_neg(); // lowest source with abs
                 let negs = d.neg_mask | d.sext_mask;
                 let other = negs & !m.abs;
@@ -144,6 +188,7 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 m.clamp = d.mods.contains(ModSet::CLAMP);
             }
             Format::Smem if d.mods.contains(ModSet::GLC) => m.glc = true,
+            _ if f.is_sdwa() || f.is_dpp16() || f.is_dpp8() => {}
             _ => return None,
         }
         if *m == Mods::default()

@@ -1,6 +1,8 @@
 //! Round-trip properties over random instructions (seeded xorshift, no dependency):
 //! decode(encode(i)) == i and parse(print(i)) == i, on every generation and wave size.
 
+mod support;
+
 use gcnc::isa::*;
 
 struct Rng(u64);
@@ -24,7 +26,9 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         if let Some(k) = od.imm {
             ops.push(match k {
                 ImmKind::GprIdx => Operand::Imm(r.below(16) as u32),
-                ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => return None,
+                ImmKind::Hwreg => Operand::Imm(r.below(0x10000) as u32),
+                ImmKind::Sendmsg => Operand::Imm(r.below(1024) as u32),
+                ImmKind::Depctr => return None,
                 ImmKind::Waitcnt => Operand::Imm(gcnc::isa::simm16::parse_waitcnt(
                     t.gen,
                     &format!("vmcnt({}) lgkmcnt({})", r.below(16), r.below(16)),
@@ -68,7 +72,12 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
                 [128, 140, 200, 240, 242, 247][r.below(6) as usize]
             }),
             2 if lit_ok => {
-                let v = *lit.get_or_insert(0x12345 + r.below(1000) as u32 * 4096);
+                let big = 0x12345 + r.below(1000) as u32 * 4096;
+                let v = *lit.get_or_insert(if matches!(od.ty, ValTy::F16 | ValTy::I16) {
+                    big & 0xffff
+                } else {
+                    big
+                });
                 Operand::Literal(v)
             }
             _ if scalar || (src && choice == 3 && !matches!(od.field, Field::Vsrc1)) => {
@@ -91,11 +100,36 @@ fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     if d.mods.contains(ModSet::OMOD) {
         m.omod = r.below(4) as u8;
     }
-    if d.format == Format::Vop3 && d.mods.contains(ModSet::ABS) {
-        m.abs = r.below(8) as u8;
-    }
-    if d.mods.contains(ModSet::NEG) {
+    let f = d.format;
+    if f.is_vop3() || f.is_sdwa() || f.is_dpp16() {
+        m.abs = r.below(8) as u8 & d.abs_mask;
+        m.neg = r.below(8) as u8 & (d.neg_mask | if f.is_vop3() { d.sext_mask } else { 0 });
+    } else if d.mods.contains(ModSet::NEG) {
         m.neg = r.below(8) as u8;
+    }
+    if f.is_sdwa() {
+        m.sdwa.sext = r.below(4) as u8 & d.sext_mask & !m.neg;
+        m.sdwa.src0_sel = r.below(7) as u8;
+        m.sdwa.src1_sel = r.below(7) as u8;
+        if f != Format::VopcSdwa {
+            m.sdwa.dst_sel = r.below(7) as u8;
+            m.sdwa.dst_unused = r.below(3) as u8;
+        } else if d.operands.iter().any(|o| o.implicit.is_some()) && r.below(2) == 1 {
+            m.sdwa.sdst = Some(Reg::s(2 * r.below(50) as u16, t.wave.mask_dwords()));
+        }
+    }
+    if f.is_dpp16() {
+        m.dpp.ctrl = [
+            0x1b, 0xe4, 0x101, 0x11f, 0x121, 0x140, 0x141, 0x142, 0x150, 0x16f,
+        ][r.below(10) as usize];
+        m.dpp.row_mask = r.below(16) as u8;
+        m.dpp.bank_mask = r.below(16) as u8;
+        m.dpp.bound_ctrl = r.below(2) == 1;
+        m.dpp.fi = t.gen != Gen::Gfx9 && r.below(2) == 1;
+    }
+    if f.is_dpp8() {
+        m.dpp.sel8 = r.below(1 << 24) as u32;
+        m.dpp.fi = r.below(2) == 1;
     }
     if d.format == Format::Smem {
         m.glc = d.mods.contains(ModSet::GLC) && r.below(2) == 1;
@@ -158,4 +192,48 @@ fn truncated_and_invalid_bytes_are_errors() {
     assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
     let e = decode(&[0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff], 4, t).unwrap_err();
     assert_eq!(e.loc, Loc::Byte(4), "{e}");
+}
+
+/// The same random instructions, checked against LLVM: llvm-mc's disassembly of our bytes
+/// must be our text (one llvm-mc process per generation and wave size).
+#[test]
+fn random_instructions_disassemble_like_llvm() {
+    let Some(mc) = support::llvm_mc() else { return };
+    let mut r = Rng(0x51ed2701f3a5c9b7);
+    let mut checked = 0;
+    for gen in Gen::ALL {
+        for wave in [Wave::W32, Wave::W64] {
+            let Ok(t) = Target::with_wave(gen, wave) else {
+                continue;
+            };
+            let mut insts = Vec::new();
+            for d in tables::encodings(gen) {
+                for _ in 0..3 {
+                    if let Some(i) = random_inst(&mut r, d, t) {
+                        insts.push(i);
+                    }
+                }
+            }
+            let bytes: Vec<Vec<u8>> = insts.iter().map(|i| encode(i, t).unwrap()).collect();
+            let w = (gen != Gen::Gfx9).then_some(wave.lanes());
+            let llvm = support::disassemble(&mc, gen.mcpu(), w, &bytes);
+            let mut bad = Vec::new();
+            for (i, l) in insts.iter().zip(&llvm) {
+                let ours = print(i, t).unwrap();
+                if l.as_deref() != Some(ours.as_str()) {
+                    bad.push(format!("ours `{ours}` llvm {l:?}"));
+                }
+            }
+            assert!(
+                bad.is_empty(),
+                "{gen} wave{}: {} of {} differ:\n{}",
+                wave.lanes(),
+                bad.len(),
+                insts.len(),
+                bad[..bad.len().min(25)].join("\n")
+            );
+            checked += insts.len();
+        }
+    }
+    println!("{checked} random instructions match llvm-mc");
 }

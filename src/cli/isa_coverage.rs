@@ -2,7 +2,7 @@
 //! verified against LLVM. "Verified" = checked by tests/isa_llvm.rs with no mismatch: all
 //! entries except those listed in isa_tables/llvm_mismatches.txt (that test fails when the
 //! list is not exactly the current set of mismatches) and those it cannot build instances
-//! for (hwreg/sendmsg/depctr operands, counted separately).
+//! for (s_waitcnt_depctr operands, counted separately).
 
 use gcnc::isa::{tables, Gen, ImmKind};
 
@@ -15,12 +15,9 @@ pub fn report() -> String {
         let unbuildable = encs
             .iter()
             .filter(|d| {
-                d.operands.iter().any(|o| {
-                    matches!(
-                        o.imm,
-                        Some(ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr)
-                    )
-                })
+                d.operands
+                    .iter()
+                    .any(|o| matches!(o.imm, Some(ImmKind::Depctr)))
             })
             .count();
         let prefix = format!("{gen} ");
@@ -33,7 +30,7 @@ pub fn report() -> String {
         bad.dedup();
         let names: std::collections::BTreeSet<_> = encs.iter().map(|d| d.opcode).collect();
         s.push_str(&format!(
-            "{gen}: {} encodings ({} instructions) in tables, {} verified against llvm-mc-19, {} mismatching, {} not checked (symbolic hwreg/sendmsg/depctr operands)\n",
+            "{gen}: {} encodings ({} instructions) in tables, {} verified against llvm-mc-19, {} mismatching, {} not checked (symbolic s_waitcnt_depctr operands)\n",
             encs.len(),
             names.len(),
             encs.len() - bad.len() - unbuildable,

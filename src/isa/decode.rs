@@ -57,7 +57,8 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         Some(Format::Vopc) => format::vopc::decode(&cx, w),
         Some(Format::Vop3) => format::vop3::decode(&cx, w),
         Some(Format::Vop3p) => format::vop3p::decode(&cx, w),
-        None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
+        // classify() only names base formats; SDWA/DPP are found by the base decoders
+        Some(_) | None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
     }
 }
 

@@ -58,6 +58,16 @@ pub fn encode_into(
         Format::Vopc => format::vopc::encode(&mut cx, d, inst),
         Format::Vop3 => format::vop3::encode(&mut cx, d, inst),
         Format::Vop3p => format::vop3p::encode(&mut cx, d, inst),
+        Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa => {
+            format::sdwa::encode(&mut cx, d, inst)
+        }
+        Format::Vop1Dpp | Format::Vop2Dpp | Format::VopcDpp => {
+            format::dpp::encode(&mut cx, d, inst)
+        }
+        Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 => {
+            format::dpp::encode(&mut cx, d, inst)
+        }
+        Format::Vop3Dpp | Format::Vop3Dpp8 => format::dpp::encode_vop3(&mut cx, d, inst),
     };
     if r.is_err() {
         words.truncate(start);

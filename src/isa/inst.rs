@@ -35,6 +35,60 @@ pub struct Mods {
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    pub sdwa: Sdwa,
+    pub dpp: Dpp,
+}
+
+/// SDWA selections (GFX9/GFX10). Selects: 0..=3 BYTE_n, 4/5 WORD_0/1, 6 DWORD;
+/// dst_unused: 0 UNUSED_PAD, 1 UNUSED_SEXT, 2 UNUSED_PRESERVE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sdwa {
+    pub dst_sel: u8,
+    pub dst_unused: u8,
+    pub src0_sel: u8,
+    pub src1_sel: u8,
+    /// Sign-extend the selected part of source i (bit i).
+    pub sext: u8,
+    /// VOPC: an explicit SGPR destination instead of VCC.
+    pub sdst: Option<super::reg::Reg>,
+}
+
+impl Default for Sdwa {
+    fn default() -> Sdwa {
+        Sdwa {
+            dst_sel: 6,
+            dst_unused: 0,
+            src0_sel: 6,
+            src1_sel: 6,
+            sext: 0,
+            sdst: None,
+        }
+    }
+}
+
+/// DPP controls. DPP16 uses `ctrl` (quad_perm 0x00..=0xff, row_shl 0x101.., ...), the
+/// masks, `bound_ctrl` and `fi`; DPP8 uses `sel8` (eight 3-bit lane selects) and `fi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dpp {
+    pub ctrl: u16,
+    pub row_mask: u8,
+    pub bank_mask: u8,
+    pub bound_ctrl: bool,
+    pub fi: bool,
+    pub sel8: u32,
+}
+
+impl Default for Dpp {
+    fn default() -> Dpp {
+        Dpp {
+            ctrl: 0xe4,
+            row_mask: 0xf,
+            bank_mask: 0xf,
+            bound_ctrl: false,
+            fi: false,
+            sel8: 0xfac688,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,6 +172,16 @@ impl Inst {
                 continue;
             }
             match o {
+                Operand::Reg(r)
+                    if od.lo128
+                        && r.base.is_vgpr()
+                        && r.base.0 as u32 + r.count as u32 > 256 + 128 =>
+                {
+                    return Err(Error::range(format!(
+                        "{:?} of {} must be one of v0..v127",
+                        od.field, d.mnemonic
+                    )));
+                }
                 Operand::Reg(r) => {
                     let want = od.dwords(t.wave);
                     if r.count != want && !(r.base.0 >= 235 && r.base.0 <= 254) {
@@ -151,12 +215,16 @@ impl Inst {
                 Err(Error::bad(format!("{} does not accept {what}", d.mnemonic)))
             }
         };
-        if d.format == Format::Vop3 {
+        if d.format.is_vop3() {
             need(m.abs & !d.abs_mask == 0, "abs on that source")?;
             need(
                 m.neg & !(d.neg_mask | d.sext_mask) == 0,
                 "neg on that source",
             )?;
+        } else if d.format.is_sdwa() || d.format.is_dpp16() {
+            need(m.abs & !d.abs_mask == 0, "abs on that source")?;
+            need(m.neg & !d.neg_mask == 0, "neg on that source")?;
+            need(m.sdwa.sext & !d.sext_mask == 0, "sext on that source")?;
         } else {
             need(m.abs == 0, "abs")?;
             need(m.neg == 0 || d.mods.contains(ModSet::NEG), "neg")?;
@@ -165,6 +233,26 @@ impl Inst {
         need(!m.clamp || d.mods.contains(ModSet::CLAMP), "clamp")?;
         need(m.omod == 0 || d.mods.contains(ModSet::OMOD), "omod")?;
         need(m.op_sel == 0 || d.mods.contains(ModSet::OP_SEL), "op_sel")?;
+        // per-source modifier bits only for sources the instruction has (LLVM rejects others)
+        let srcs = d.explicit().fold(0u8, |a, o| match o.field {
+            Field::Src0 => a | 1,
+            Field::Src1 | Field::Vsrc1 => a | 2,
+            Field::Src2 => a | 4,
+            _ => a,
+        });
+        if d.format == Format::Vop3p {
+            need(
+                (m.neg | m.neg_hi | m.op_sel) & !srcs == 0,
+                "modifiers on absent sources",
+            )?;
+            need(
+                m.op_sel_hi & !srcs & 7 == !srcs & 7,
+                "op_sel_hi cleared on absent sources",
+            )?;
+        }
+        if d.format.is_vop3() {
+            need(m.op_sel & !srcs & 7 == 0, "op_sel on absent sources")?;
+        }
         let hi_default = if d.format == Format::Vop3p { 7 } else { 0 };
         need(
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
@@ -190,6 +278,34 @@ impl Inst {
             }
         }
         need(!m.glc || d.mods.contains(ModSet::GLC), "glc")?;
+        if d.format.is_sdwa() {
+            let w = &m.sdwa;
+            need(
+                w.dst_sel <= 6 && w.src0_sel <= 6 && w.src1_sel <= 6 && w.dst_unused <= 2,
+                "that SDWA select",
+            )?;
+            let has_vcc = d
+                .operands
+                .iter()
+                .any(|o| o.implicit == Some(super::tables::Implicit::Vcc));
+            need(
+                w.sdst.is_none() || (d.format == Format::VopcSdwa && has_vcc),
+                "an SDWA sdst",
+            )?;
+        } else {
+            need(m.sdwa == Sdwa::default(), "SDWA selects")?;
+        }
+        if d.format.is_dpp16() {
+            need(
+                super::print::dpp_ctrl_text(t.gen, m.dpp.ctrl).is_some(),
+                "that DPP control",
+            )?;
+        }
+        if !d.format.is_dpp16() && !d.format.is_dpp8() {
+            need(m.dpp == Dpp::default(), "DPP controls")?;
+        }
+        need(m.dpp.sel8 < 1 << 24, "DPP8 selects")?;
+        need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
         self.check_sources(d, t)?;
         Ok(d)
@@ -200,10 +316,7 @@ impl Inst {
     /// (one for the 64-bit shifts).
     fn check_sources(&self, d: &EncDesc, t: Target) -> Result<()> {
         use super::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_SGPR, ALLOW_VGPR};
-        let valu = matches!(
-            d.format,
-            Format::Vop1 | Format::Vop2 | Format::Vopc | Format::Vop3 | Format::Vop3p
-        );
+        let valu = d.format.is_valu();
         let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
         let mut literal = false;
         let mut implicit_vcc_read = false;
@@ -242,6 +355,12 @@ impl Inst {
                     ALLOW_SGPR
                 }
                 Operand::Inline(_) => ALLOW_INLINE,
+                Operand::Literal(v)
+                    if matches!(od.ty, super::tables::ValTy::F16 | super::tables::ValTy::I16)
+                        && *v > 0xffff =>
+                {
+                    return Err(Error::range(format!("literal {v:#x} for a 16-bit operand")));
+                }
                 _ => {
                     literal = true;
                     ALLOW_LITERAL
@@ -253,6 +372,15 @@ impl Inst {
                     d.mnemonic, od.field
                 )));
             }
+        }
+        let f = d.format;
+        if literal
+            && (f.is_sdwa()
+                || f.is_dpp16()
+                || f.is_dpp8()
+                || (f == Format::Vop3 && t.gen == Gen::Gfx9))
+        {
+            return Err(Error::bad(format!("{} cannot take a literal", d.mnemonic)));
         }
         if valu {
             let shift64 = matches!(

@@ -74,8 +74,25 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 }
 
 fn is_modifier(w: &str) -> bool {
-    matches!(w, "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2")
-        || w.starts_with("offset:")
+    matches!(
+        w,
+        "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2" | "row_mirror" | "row_half_mirror"
+    ) || w.starts_with("offset:")
+        || [
+            "dst_sel:",
+            "dst_unused:",
+            "src0_sel:",
+            "src1_sel:",
+            "quad_perm:",
+            "row_",
+            "wave_",
+            "bank_mask:",
+            "bound_ctrl:",
+            "fi:",
+            "dpp8:",
+        ]
+        .iter()
+        .any(|p| w.starts_with(p))
         || ["op_sel:", "op_sel_hi:", "neg_lo:", "neg_hi:"]
             .iter()
             .any(|p| w.starts_with(p))
@@ -101,14 +118,16 @@ struct Src<'a> {
     text: &'a str,
     neg: bool,
     abs: bool,
+    sext: bool,
 }
 
 fn strip_src_mods(s: &str) -> Src<'_> {
     let mut t = s;
     let mut neg = false;
     let mut abs = false;
+    let mut sext = false;
     if let Some(r) = t.strip_prefix("sext(").and_then(|r| r.strip_suffix(')')) {
-        neg = true;
+        sext = true;
         t = r;
     } else if let Some(r) = t.strip_prefix("neg(").and_then(|r| r.strip_suffix(')')) {
         neg = true;
@@ -132,7 +151,12 @@ fn strip_src_mods(s: &str) -> Src<'_> {
         abs = true;
         t = r;
     }
-    Src { text: t, neg, abs }
+    Src {
+        text: t,
+        neg,
+        abs,
+        sext,
+    }
 }
 
 fn implicit_ok(t: Target, r: Implicit, s: &str) -> bool {
@@ -151,7 +175,9 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::Delay => simm16::parse_delay(s)?,
         ImmKind::Lit => return simm16::parse_num(s).map(Operand::Literal),
         ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => simm16::parse_num(s)?,
+        ImmKind::Hwreg => simm16::parse_hwreg(t.gen, s)?,
+        ImmKind::Sendmsg => simm16::parse_sendmsg(t.gen, s)?,
+        ImmKind::Depctr => simm16::parse_num(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {
@@ -187,6 +213,16 @@ fn try_form(
         };
         last_col = col;
         if let Some(r) = od.implicit {
+            if d.format == Format::VopcSdwa && !implicit_ok(t, r, text) {
+                // an explicit SGPR destination in place of VCC
+                match parse_reg(t.gen, text) {
+                    Some(reg) if reg.count == t.wave.mask_dwords() && !reg.base.is_vgpr() => {
+                        inst.mods.sdwa.sdst = Some(reg);
+                        continue;
+                    }
+                    _ => return Err((col, Error::bad(format!("bad SDWA destination `{text}`")))),
+                }
+            }
             if !implicit_ok(t, r, text) {
                 return Err((col, Error::bad(format!("expected {r:?}, found `{text}`"))));
             }
@@ -225,6 +261,9 @@ fn try_form(
         let bad = || (last_col, Error::bad(format!("modifier `{m}`")));
         match *m {
             "clamp" => mm.clamp = true,
+            _ if d.format.is_sdwa() && parse_sdwa_mod(mm, m) => {}
+            _ if d.format.is_dpp16() && parse_dpp16_mod(t, mm, m) => {}
+            _ if d.format.is_dpp8() && parse_dpp8_mod(mm, m) => {}
             "glc" => mm.glc = true,
             _ if m.starts_with("offset:") => {
                 mm.offset = simm16::parse_num(&m["offset:".len()..]).ok_or_else(bad)? & 0x1fffff;
@@ -279,15 +318,29 @@ fn parse_value(
         _ => None,
     };
     let s = strip_src_mods(text);
-    if s.neg || s.abs {
-        let i = src_i
-            .filter(|_| d.format == Format::Vop3)
-            .ok_or_else(|| Error::bad("modifier not allowed here"))?;
+    let f = d.format;
+    let src_i = if (f.is_sdwa() || f.is_dpp16()) && !f.is_vop3() {
+        match od.field {
+            Field::Src0 => Some(0u8),
+            Field::Vsrc1 => Some(1),
+            _ => None,
+        }
+    } else {
+        src_i.filter(|_| f.is_vop3())
+    };
+    if s.neg || s.abs || s.sext {
+        let i = src_i.ok_or_else(|| Error::bad("modifier not allowed here"))?;
         if s.neg {
             inst.mods.neg |= 1 << i;
         }
         if s.abs {
             inst.mods.abs |= 1 << i;
+        }
+        if s.sext && f.is_sdwa() {
+            inst.mods.sdwa.sext |= 1 << i;
+        } else if s.sext {
+            // VOP3 prints a neg bit on an integer source as sext()
+            inst.mods.neg |= 1 << i;
         }
     }
     if let Some(r) = parse_reg(t.gen, s.text) {
@@ -379,4 +432,75 @@ pub fn parse(src: &str, t: Target) -> Result<Vec<(u32, Inst)>> {
         }
     }
     Ok(out)
+}
+
+fn parse_sdwa_mod(m: &mut super::inst::Mods, w: &str) -> bool {
+    use super::print::{sdwa_sel_index, sdwa_unused_index};
+    let Some((k, v)) = w.split_once(':') else {
+        return false;
+    };
+    let r = match k {
+        "dst_sel" => sdwa_sel_index(v).map(|x| m.sdwa.dst_sel = x),
+        "dst_unused" => sdwa_unused_index(v).map(|x| m.sdwa.dst_unused = x),
+        "src0_sel" => sdwa_sel_index(v).map(|x| m.sdwa.src0_sel = x),
+        "src1_sel" => sdwa_sel_index(v).map(|x| m.sdwa.src1_sel = x),
+        _ => None,
+    };
+    r.is_some()
+}
+
+fn parse_dpp16_mod(t: Target, m: &mut super::inst::Mods, w: &str) -> bool {
+    let num = |v: &str| simm16::parse_num(v);
+    if let Some(v) = w.strip_prefix("row_mask:") {
+        return num(v)
+            .filter(|&x| x < 16)
+            .map(|x| m.dpp.row_mask = x as u8)
+            .is_some();
+    }
+    if let Some(v) = w.strip_prefix("bank_mask:") {
+        return num(v)
+            .filter(|&x| x < 16)
+            .map(|x| m.dpp.bank_mask = x as u8)
+            .is_some();
+    }
+    if let Some(v) = w.strip_prefix("bound_ctrl:") {
+        // LLVM accepts bound_ctrl:0 as the old spelling of the same bit
+        m.dpp.bound_ctrl = v == "1" || v == "0";
+        return m.dpp.bound_ctrl;
+    }
+    if let Some(v) = w.strip_prefix("fi:") {
+        m.dpp.fi = v == "1";
+        return v == "1" || v == "0";
+    }
+    // a DPP control: the inverse of the printer, over the whole control space
+    match (0..0x170u16).find(|&c| super::print::dpp_ctrl_text(t.gen, c).as_deref() == Some(w)) {
+        Some(c) => {
+            m.dpp.ctrl = c;
+            true
+        }
+        None => false,
+    }
+}
+
+fn parse_dpp8_mod(m: &mut super::inst::Mods, w: &str) -> bool {
+    if let Some(v) = w.strip_prefix("fi:") {
+        m.dpp.fi = v == "1";
+        return v == "1" || v == "0";
+    }
+    let Some(inner) = w.strip_prefix("dpp8:[").and_then(|r| r.strip_suffix(']')) else {
+        return false;
+    };
+    let sel: Vec<u32> = inner
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .filter(|&x| x < 8)
+        .collect();
+    if sel.len() != 8 {
+        return false;
+    }
+    m.dpp.sel8 = sel
+        .iter()
+        .enumerate()
+        .fold(0, |a, (i, &x)| a | x << (3 * i));
+    true
 }

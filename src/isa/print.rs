@@ -17,7 +17,7 @@ use std::fmt::Write;
 fn src_index(f: Field) -> Option<usize> {
     match f {
         Field::Src0 => Some(0),
-        Field::Src1 => Some(1),
+        Field::Src1 | Field::Vsrc1 => Some(1),
         Field::Src2 => Some(2),
         _ => None,
     }
@@ -50,9 +50,11 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
         ImmKind::Udec | ImmKind::Opt => format!("{v:#x}"),
         ImmKind::Sdec => (v as u16 as i16).to_string(),
         ImmKind::Waitcnt => simm16::print_waitcnt(t.gen, v),
-        ImmKind::Delay => simm16::print_delay(v).ok_or_else(|| Error::bad("s_delay_alu value"))?,
+        ImmKind::Delay => simm16::print_delay(v),
         ImmKind::GprIdx => simm16::print_gpr_idx(v).unwrap_or_else(|| format!("{v:#x}")),
-        ImmKind::Hwreg | ImmKind::Sendmsg | ImmKind::Depctr => {
+        ImmKind::Hwreg => simm16::print_hwreg(t.gen, v),
+        ImmKind::Sendmsg => simm16::print_sendmsg(t.gen, v),
+        ImmKind::Depctr => {
             return Err(Error::bad(format!(
                 "printing {kind:?} operands is not implemented"
             )))
@@ -97,12 +99,17 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         return Ok(core);
     };
     let bit = 1u8 << i;
-    let (abs, neg) = match d.format {
-        Format::Vop3 => (inst.mods.abs & bit != 0, inst.mods.neg & bit != 0),
-        _ => (false, false),
+    let f = d.format;
+    let (abs, neg) = if f.is_vop3() || f.is_sdwa() || f.is_dpp16() {
+        (inst.mods.abs & bit != 0, inst.mods.neg & bit != 0)
+    } else {
+        (false, false)
     };
     let is_const = !matches!(o, Operand::Reg(_));
-    if neg && d.sext_mask & bit != 0 {
+    if f.is_sdwa() && inst.mods.sdwa.sext & bit != 0 {
+        return Ok(format!("sext({core})"));
+    }
+    if f.is_vop3() && neg && d.sext_mask & bit != 0 {
         return Ok(format!("sext({core})"));
     }
     Ok(match (neg, abs) {
@@ -137,7 +144,10 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
     let mut nsrc = 0;
     for od in d.operands {
         let text = if let Some(r) = od.implicit {
-            implicit_text(t, r).to_string()
+            match (d.format, inst.mods.sdwa.sdst) {
+                (Format::VopcSdwa, Some(r)) => RegDisplay { gen: t.gen, reg: r }.to_string(),
+                _ => implicit_text(t, r).to_string(),
+            }
         } else {
             let o = explicit
                 .next()
@@ -167,7 +177,7 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
                 s.push_str(" dlc");
             }
         }
-        Format::Vop3 => {
+        f if f.is_vop3() || f.is_sdwa() => {
             if m.op_sel != 0 {
                 // sources then the destination bit (bit 3)
                 let mut v: Vec<String> = (0..nsrc)
@@ -185,6 +195,7 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
                 3 => s.push_str(" div:2"),
                 _ => {}
             }
+            ext_suffix(&mut s, inst, d, t);
         }
         Format::Vop3p => {
             let full = (1u8 << nsrc) - 1;
@@ -204,6 +215,7 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
                 s.push_str(" clamp");
             }
         }
+        f if f.is_dpp16() || f.is_dpp8() => ext_suffix(&mut s, inst, d, t),
         _ => {}
     }
     Ok(s)
@@ -212,4 +224,94 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
 /// Register text (for diagnostics and tools).
 pub fn reg_text(gen: Gen, r: Reg) -> String {
     RegDisplay { gen, reg: r }.to_string()
+}
+
+/// LLVM's text for a DPP16 control on `gen`, None when the generation lacks it.
+pub fn dpp_ctrl_text(gen: Gen, c: u16) -> Option<String> {
+    let gfx9 = gen == Gen::Gfx9;
+    Some(match c {
+        0x000..=0x0ff => format!(
+            "quad_perm:[{},{},{},{}]",
+            c & 3,
+            (c >> 2) & 3,
+            (c >> 4) & 3,
+            (c >> 6) & 3
+        ),
+        0x101..=0x10f => format!("row_shl:{}", c & 0xf),
+        0x111..=0x11f => format!("row_shr:{}", c & 0xf),
+        0x121..=0x12f => format!("row_ror:{}", c & 0xf),
+        0x130 if gfx9 => "wave_shl:1".into(),
+        0x134 if gfx9 => "wave_rol:1".into(),
+        0x138 if gfx9 => "wave_shr:1".into(),
+        0x13c if gfx9 => "wave_ror:1".into(),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x142 if gfx9 => "row_bcast:15".into(),
+        0x143 if gfx9 => "row_bcast:31".into(),
+        0x150..=0x15f if !gfx9 => format!("row_share:{}", c & 0xf),
+        0x160..=0x16f if !gfx9 => format!("row_xmask:{}", c & 0xf),
+        _ => return None,
+    })
+}
+
+const SEL: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+const UNUSED: [&str; 3] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"];
+
+/// SDWA select name (index 0..=6).
+pub fn sdwa_sel_name(i: u8) -> &'static str {
+    SEL[i as usize]
+}
+pub fn sdwa_sel_index(s: &str) -> Option<u8> {
+    SEL.iter().position(|&n| n == s).map(|i| i as u8)
+}
+pub fn sdwa_unused_name(i: u8) -> &'static str {
+    UNUSED[i as usize]
+}
+pub fn sdwa_unused_index(s: &str) -> Option<u8> {
+    UNUSED.iter().position(|&n| n == s).map(|i| i as u8)
+}
+
+fn ext_suffix(s: &mut String, inst: &Inst, d: &EncDesc, t: Target) {
+    let m = &inst.mods;
+    if d.format.is_sdwa() {
+        let w = &m.sdwa;
+        if d.format != Format::VopcSdwa {
+            write!(
+                s,
+                " dst_sel:{} dst_unused:{}",
+                SEL[w.dst_sel as usize], UNUSED[w.dst_unused as usize]
+            )
+            .unwrap();
+        }
+        write!(s, " src0_sel:{}", SEL[w.src0_sel as usize]).unwrap();
+        if d.slot(Field::Vsrc1).is_some() {
+            write!(s, " src1_sel:{}", SEL[w.src1_sel as usize]).unwrap();
+        }
+    } else if d.format.is_dpp16() {
+        let p = &m.dpp;
+        let ctrl = dpp_ctrl_text(t.gen, p.ctrl).unwrap_or_default();
+        write!(
+            s,
+            " {ctrl} row_mask:{:#x} bank_mask:{:#x}",
+            p.row_mask, p.bank_mask
+        )
+        .unwrap();
+        if p.bound_ctrl {
+            s.push_str(" bound_ctrl:1");
+        }
+        if p.fi {
+            s.push_str(" fi:1");
+        }
+    } else if d.format.is_dpp8() {
+        let p = &m.dpp;
+        let v: Vec<String> = (0..8)
+            .map(|i| ((p.sel8 >> (3 * i)) & 7).to_string())
+            .collect();
+        write!(s, " dpp8:[{}]", v.join(",")).unwrap();
+        if p.fi {
+            s.push_str(" fi:1");
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The structured 16-bit immediates of SOPP/SOPK: `s_waitcnt` counters and `s_delay_alu`
 //! fields, printed and parsed in LLVM's syntax. Per-generation counter layouts live here.
-//! (hwreg/sendmsg/depctr symbolic forms are not implemented yet: printing them is an
-//! error, so nothing claims to match LLVM where it would not.)
+//! `hwreg(...)` and `sendmsg(...)` use the names the sweep recorded in
+//! `isa_tables/<gen>_symbols.txt`. (The depctr form of s_waitcnt_depctr is not implemented:
+//! printing it is an error, so nothing claims to match LLVM where it would not.)
 
 use super::target::Gen;
 
@@ -140,32 +141,41 @@ const INSTID: [&str; 12] = [
 ];
 const INSTSKIP: [&str; 6] = ["SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"];
 
-/// `instid0(..) | instskip(..) | instid1(..)`, zero fields omitted; None for values LLVM
-/// would print numerically.
-pub fn print_delay(v: u32) -> Option<String> {
-    let (id0, skip, id1) = (v & 0xf, (v >> 4) & 7, (v >> 7) & 0xf);
-    if v >> 11 != 0
-        || id0 as usize >= INSTID.len()
-        || skip as usize >= INSTSKIP.len()
-        || id1 as usize >= INSTID.len()
-    {
-        return None;
-    }
+/// `instid0(..) | instskip(..) | instid1(..)`: zero fields omitted, bits above 10 ignored,
+/// out-of-range fields printed with LLVM's `/* invalid ... value */` marker.
+pub fn print_delay(v: u32) -> String {
+    let (id0, skip, id1) = (
+        (v & 0xf) as usize,
+        ((v >> 4) & 7) as usize,
+        ((v >> 7) & 0xf) as usize,
+    );
+    let id = |i: usize| {
+        INSTID
+            .get(i)
+            .copied()
+            .unwrap_or("/* invalid instid value */")
+    };
     let mut parts = Vec::new();
     if id0 != 0 {
-        parts.push(format!("instid0({})", INSTID[id0 as usize]));
+        parts.push(format!("instid0({})", id(id0)));
     }
     if skip != 0 {
-        parts.push(format!("instskip({})", INSTSKIP[skip as usize]));
+        parts.push(format!(
+            "instskip({})",
+            INSTSKIP
+                .get(skip)
+                .copied()
+                .unwrap_or("/* invalid instskip value */")
+        ));
     }
     if id1 != 0 {
-        parts.push(format!("instid1({})", INSTID[id1 as usize]));
+        parts.push(format!("instid1({})", id(id1)));
     }
-    Some(if parts.is_empty() {
+    if parts.is_empty() {
         "0".into()
     } else {
         parts.join(" | ")
-    })
+    }
 }
 
 pub fn parse_delay(s: &str) -> Option<u32> {
@@ -226,4 +236,68 @@ pub fn parse_gpr_idx(s: &str) -> Option<u32> {
         v |= 1 << GPR_IDX.iter().position(|&g| g == n)?;
     }
     Some(v)
+}
+
+/// `hwreg(HW_REG_MODE)` / `hwreg(HW_REG_MODE, 1, 4)` / `hwreg(63, 0, 1)`: id [5:0],
+/// offset [10:6], size-1 [15:11].
+pub fn print_hwreg(gen: Gen, v: u32) -> String {
+    let (id, off, size) = (v & 63, (v >> 6) & 31, ((v >> 11) & 31) + 1);
+    let names = super::tables::hwreg_names(gen);
+    let name = match names.binary_search_by_key(&(id as u16), |e| e.0) {
+        Ok(i) => names[i].1.to_string(),
+        Err(_) => id.to_string(),
+    };
+    if off == 0 && size == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {off}, {size})")
+    }
+}
+
+pub fn parse_hwreg(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let inner = s.strip_prefix("hwreg(")?.strip_suffix(')')?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let id = match super::tables::hwreg_names(gen)
+        .iter()
+        .find(|e| e.1 == parts[0])
+    {
+        Some(e) => e.0 as u32,
+        None => parse_num(parts[0]).filter(|&v| v < 64)?,
+    };
+    let (off, size) = match parts.len() {
+        1 => (0, 32),
+        3 => (parse_num(parts[1])?, parse_num(parts[2])?),
+        _ => return None,
+    };
+    if off > 31 || !(1..=32).contains(&size) {
+        return None;
+    }
+    Some(id | off << 6 | (size - 1) << 11)
+}
+
+/// The `sendmsg(...)` text LLVM prints for `v`, or the plain number.
+pub fn print_sendmsg(gen: Gen, v: u32) -> String {
+    let t = super::tables::sendmsg_texts(gen);
+    match t.binary_search_by_key(&(v as u16), |e| e.0) {
+        Ok(i) if v < 1024 => t[i].1.to_string(),
+        _ => v.to_string(),
+    }
+}
+
+pub fn parse_sendmsg(gen: Gen, s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    let norm: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let norm = norm
+        .replace(" ,", ",")
+        .replace(",", ", ")
+        .replace(",  ", ", ");
+    super::tables::sendmsg_texts(gen)
+        .iter()
+        .find(|e| e.1 == norm)
+        .map(|e| e.0 as u32)
 }

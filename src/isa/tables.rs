@@ -24,6 +24,61 @@ pub enum Format {
     /// VOP3 (VOP3a, and VOP3b when `EncDesc::vop3b`), including the VOP3 forms of VOP1/2/C.
     Vop3,
     Vop3p,
+    /// SDWA forms of VOP1/VOP2/VOPC (GFX9, GFX10): src0 = 0xf9 and an SDWA dword.
+    Vop1Sdwa,
+    Vop2Sdwa,
+    VopcSdwa,
+    /// DPP16 forms (src0 = 0xfa and a DPP dword).
+    Vop1Dpp,
+    Vop2Dpp,
+    VopcDpp,
+    /// DPP8 forms (GFX10+; src0 = 0xe9, or 0xea with fi:1).
+    Vop1Dpp8,
+    Vop2Dpp8,
+    VopcDpp8,
+    /// GFX11 VOP3 with DPP16 / DPP8 (`_e64_dpp`).
+    Vop3Dpp,
+    Vop3Dpp8,
+}
+
+impl Format {
+    /// The format whose word carries the opcode (VOP1 for VOP1-SDWA, ...).
+    pub fn base(self) -> Format {
+        use Format::*;
+        match self {
+            Vop1Sdwa | Vop1Dpp | Vop1Dpp8 => Vop1,
+            Vop2Sdwa | Vop2Dpp | Vop2Dpp8 => Vop2,
+            VopcSdwa | VopcDpp | VopcDpp8 => Vopc,
+            Vop3Dpp | Vop3Dpp8 => Vop3,
+            f => f,
+        }
+    }
+    pub fn is_sdwa(self) -> bool {
+        matches!(self, Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa)
+    }
+    pub fn is_dpp16(self) -> bool {
+        matches!(
+            self,
+            Format::Vop1Dpp | Format::Vop2Dpp | Format::VopcDpp | Format::Vop3Dpp
+        )
+    }
+    pub fn is_dpp8(self) -> bool {
+        matches!(
+            self,
+            Format::Vop1Dpp8 | Format::Vop2Dpp8 | Format::VopcDpp8 | Format::Vop3Dpp8
+        )
+    }
+    /// VOP3-style source modifiers live in the VOP3 word.
+    pub fn is_vop3(self) -> bool {
+        matches!(self, Format::Vop3 | Format::Vop3Dpp | Format::Vop3Dpp8)
+    }
+    /// A VALU encoding.
+    pub fn is_valu(self) -> bool {
+        !matches!(
+            self,
+            Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk | Format::Sopp | Format::Smem
+        )
+    }
 }
 
 /// The instruction field an operand lives in.
@@ -108,6 +163,8 @@ pub struct OpDesc {
     /// Operand kinds a source accepts: `ALLOW_VGPR | ALLOW_SGPR | ALLOW_INLINE | ALLOW_LITERAL`
     /// (further limited by the format, e.g. no VOP3 literal on GFX9).
     pub allow: u8,
+    /// A VGPR here must be v0..v127 (GFX11 16-bit VOP1/VOP2/VOPC operands).
+    pub lo128: bool,
 }
 
 pub const ALLOW_VGPR: u8 = 1;
@@ -118,6 +175,10 @@ pub const ALLOW_LITERAL: u8 = 8;
 pub const NULL_ONLY: u8 = 16;
 
 impl OpDesc {
+    pub const fn lo(mut self, lo128: bool) -> OpDesc {
+        self.lo128 = lo128;
+        self
+    }
     pub const fn reg(
         field: Field,
         size: u8,
@@ -135,6 +196,7 @@ impl OpDesc {
             implicit: None,
             sgpr,
             allow,
+            lo128: false,
         }
     }
     pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
@@ -147,6 +209,7 @@ impl OpDesc {
             implicit: None,
             sgpr: false,
             allow: 0,
+            lo128: false,
         }
     }
     pub const fn implicit(r: Implicit) -> OpDesc {
@@ -159,6 +222,7 @@ impl OpDesc {
             implicit: Some(r),
             sgpr: false,
             allow: 0,
+            lo128: false,
         }
     }
     /// True for operands the `Inst` carries (everything but implicit registers).
@@ -318,4 +382,22 @@ pub fn forms(gen: Gen, opcode: Opcode) -> impl Iterator<Item = &'static EncDesc>
 /// The encoding of `opcode` in `format` on `gen`.
 pub fn form(gen: Gen, opcode: Opcode, format: Format) -> Option<&'static EncDesc> {
     forms(gen, opcode).find(|d| d.format == format)
+}
+
+/// Hardware register names for `hwreg(...)`, sorted by id.
+pub fn hwreg_names(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &HWREG_GFX9,
+        Gen::Gfx10 => &HWREG_GFX10,
+        Gen::Gfx11 => &HWREG_GFX11,
+    }
+}
+
+/// `s_sendmsg` immediates LLVM prints symbolically, sorted by value.
+pub fn sendmsg_texts(gen: Gen) -> &'static [(u16, &'static str)] {
+    match gen {
+        Gen::Gfx9 => &SENDMSG_GFX9,
+        Gen::Gfx10 => &SENDMSG_GFX10,
+        Gen::Gfx11 => &SENDMSG_GFX11,
+    }
 }

@@ -8,6 +8,8 @@
 //! `FORMATS` in `build.rs`, and one arm in `encode.rs`, `decode.rs::classify` and the
 //! dispatch in `decode.rs` (see docs/isa.md).
 
+pub mod dpp;
+pub mod sdwa;
 pub mod smem;
 pub mod sop1;
 pub mod sop2;

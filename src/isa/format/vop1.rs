@@ -6,6 +6,7 @@ use super::{collect, word, Dec, Enc};
 use crate::isa::error::Result;
 use crate::isa::inst::Inst;
 use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::target::Gen;
 
 pub const PREFIX: u32 = 0x3f << 25;
 
@@ -39,6 +40,12 @@ pub(super) fn dec_vdst(
 
 pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
+    match (w0 & 0x1ff, cx.gen()) {
+        (0xf9, Gen::Gfx9 | Gen::Gfx10) => return super::sdwa::decode(cx, w, Format::Vop1),
+        (0xfa, _) => return super::dpp::decode(cx, w, Format::Vop1),
+        (0xe9 | 0xea, Gen::Gfx10 | Gen::Gfx11) => return super::dpp::decode(cx, w, Format::Vop1),
+        _ => {}
+    }
     let d = lookup(cx, Format::Vop1, (w0 >> 9) & 0xff)?;
     let ops = collect(d, |od| match od.field {
         Field::Vdst => dec_vdst(cx, od, (w0 >> 17) & 0xff),

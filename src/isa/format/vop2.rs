@@ -8,6 +8,7 @@ use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
 use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::target::Gen;
 
 pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     let mut w = (d.op as u32) << 25;
@@ -37,6 +38,12 @@ pub(super) fn vgpr8(o: &Operand) -> Result<u32> {
 
 pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
+    match (w0 & 0x1ff, cx.gen()) {
+        (0xf9, Gen::Gfx9 | Gen::Gfx10) => return super::sdwa::decode(cx, w, Format::Vop2),
+        (0xfa, _) => return super::dpp::decode(cx, w, Format::Vop2),
+        (0xe9 | 0xea, Gen::Gfx10 | Gen::Gfx11) => return super::dpp::decode(cx, w, Format::Vop2),
+        _ => {}
+    }
     let d = lookup(cx, Format::Vop2, (w0 >> 25) & 0x3f)?;
     let mut lit = false;
     let ops = collect(d, |od| match od.field {

@@ -7,6 +7,7 @@ use super::{collect, word, Dec, Enc};
 use crate::isa::error::Result;
 use crate::isa::inst::Inst;
 use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::target::Gen;
 
 pub const PREFIX: u32 = 0x3e << 25;
 
@@ -25,6 +26,12 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
 
 pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
+    match (w0 & 0x1ff, cx.gen()) {
+        (0xf9, Gen::Gfx9 | Gen::Gfx10) => return super::sdwa::decode(cx, w, Format::Vopc),
+        (0xfa, _) => return super::dpp::decode(cx, w, Format::Vopc),
+        (0xe9 | 0xea, Gen::Gfx10 | Gen::Gfx11) => return super::dpp::decode(cx, w, Format::Vopc),
+        _ => {}
+    }
     let d = lookup(cx, Format::Vopc, (w0 >> 17) & 0xff)?;
     let ops = collect(d, |od| match od.field {
         Field::Src0 => cx.src(od, (w0 & 0x1ff) as u16, w, 1),
