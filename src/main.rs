@@ -74,6 +74,8 @@ enum Command {
         #[arg(long)]
         no_opt: bool,
     },
+    /// Print a shader's IR, optionally after running the middle end up to a pass.
+    Ir(cli::ir::Args),
 }
 
 fn main() -> ExitCode {
@@ -122,6 +124,7 @@ fn main() -> ExitCode {
             asm,
             no_opt,
         }),
+        Command::Ir(a) => cli::ir::run(&a).map_err(|e| e.to_string()),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

@@ -95,3 +95,42 @@ fn filetests() {
         panic!("{}", failures.join("\n\n"));
     }
 }
+
+/// Every filetest input, whatever its RUN line, must survive the whole pipeline with the
+/// verifier on after every pass (a cheap fuzz over hand-written shapes).
+#[test]
+fn every_filetest_input_survives_the_pipeline() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests");
+    let mut files = Vec::new();
+    collect(&dir, &mut files);
+    let mut failures = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let input = match text.find(&format!("\n{}\n", CHECK)) {
+            Some(k) => &text[..k + 1],
+            None => &text,
+        };
+        let mut m = parse_module(input).unwrap();
+        if let Err(e) = passes::run_pipeline(&mut m) {
+            failures.push(format!("{}: {}", f.display(), e));
+            continue;
+        }
+        // And the result prints and parses back to itself.
+        let out = print_module(&m);
+        match parse_module(&out) {
+            Ok(m2) if print_module(&m2) == out => {}
+            Ok(_) => failures.push(format!(
+                "{}: pipeline output does not round-trip",
+                f.display()
+            )),
+            Err(e) => failures.push(format!(
+                "{}: pipeline output does not parse: {}",
+                f.display(),
+                e
+            )),
+        }
+    }
+    if !failures.is_empty() {
+        panic!("{}", failures.join("\n"));
+    }
+}

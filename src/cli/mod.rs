@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod compile;
 pub mod disasm;
+pub mod ir;
 pub mod isa_coverage;
 
 use gcnc::isa::{Gen, Target, Wave};

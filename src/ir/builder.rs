@@ -129,19 +129,66 @@ impl<'m> Builder<'m> {
     // ---- ALU ----
 
     /// An ALU instruction whose result type follows from its sources.
-    /// Panics on ill-typed sources (a front-end bug, not an input error).
+    /// Panics on ill-typed sources (a translator bug); see [`Builder::try_alu`] for
+    /// sources that come from untrusted input.
     pub fn alu(&mut self, op: AluOp, srcs: &[Value]) -> Value {
+        match self.try_alu(op, srcs) {
+            Some(v) => v,
+            None => {
+                let tys: SmallVec<[ValType; 4]> = srcs.iter().map(|&s| self.ty(s)).collect();
+                panic!("ill-typed {} of {:?}", op.name(), tys)
+            }
+        }
+    }
+    /// [`Builder::alu`], or `None` (and nothing built) when the sources are ill-typed.
+    pub fn try_alu(&mut self, op: AluOp, srcs: &[Value]) -> Option<Value> {
+        if op.shape() == Shape::Conv {
+            return None;
+        }
         let tys: SmallVec<[ValType; 4]> = srcs.iter().map(|&s| self.ty(s)).collect();
-        let ty = alu_result_type(op, &tys, 0)
-            .filter(|t| !t.is_none())
-            .unwrap_or_else(|| panic!("ill-typed {} of {:?}", op.name(), tys));
-        self.push(
+        let ty = alu_result_type(op, &tys, 0).filter(|t| !t.is_none() && t.is_valid())?;
+        Some(self.push(
             InstKind::Alu {
                 op,
                 srcs: srcs.iter().copied().collect(),
             },
             ty,
-        )
+        ))
+    }
+    /// `bcsel` that broadcasts a scalar condition over vector operands.
+    pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        let n = self.ty(a).comps;
+        let c = if self.ty(cond).comps == 1 && n > 1 {
+            let cs: SmallVec<[Value; 4]> = (0..n).map(|_| cond).collect();
+            self.alu(AluOp::Vec, &cs)
+        } else {
+            cond
+        };
+        self.alu3(AluOp::Bcsel, c, a, b)
+    }
+    /// SPIR-V OpVectorShuffle: component `k < |a|` picks from `a`, else from `b`.
+    pub fn shuffle(&mut self, a: Value, b: Value, comps: &[u32]) -> Value {
+        let na = self.ty(a).comps as u32;
+        let parts: SmallVec<[Value; 4]> = comps
+            .iter()
+            .map(|&c| {
+                if c < na {
+                    self.channel(a, c as u8)
+                } else {
+                    self.channel(b, (c - na) as u8)
+                }
+            })
+            .collect();
+        self.vec(&parts)
+    }
+    /// A `barrier` intrinsic (scopes and semantics as SPIR-V encodes them).
+    pub fn barrier(&mut self, exec_scope: u32, mem_scope: u32, semantics: u32, modes: u32) {
+        self.intrinsic(
+            Intrinsic::Barrier,
+            ValType::NONE,
+            &[],
+            &[exec_scope, mem_scope, semantics, modes],
+        );
     }
     /// A conversion to `bits` bits per component.
     pub fn conv(&mut self, op: AluOp, bits: u8, src: Value) -> Value {

@@ -195,6 +195,23 @@ impl Function {
         }
         self.replace_in_cf(resolve);
     }
+    /// [`Function::rewrite_uses`] for instructions only (for passes that have taken the
+    /// CF tree out of the function while editing it).
+    pub fn rewrite_uses_in_list(&mut self, map: &SecondaryMap<InstData, Option<Value>>) {
+        let Function { blocks, insts, .. } = self;
+        for (_, b) in blocks.iter_mut() {
+            for &i in &b.insts {
+                insts[i].kind.for_each_operand_mut(|v| {
+                    while let Some(t) = map[*v] {
+                        if t == *v {
+                            break;
+                        }
+                        *v = t;
+                    }
+                });
+            }
+        }
+    }
     fn replace_in_cf(&mut self, f: impl Fn(Value) -> Value) {
         fn walk(list: &mut [CfNode], f: &impl Fn(Value) -> Value) {
             for n in list {

@@ -161,6 +161,12 @@ impl<K, V: Clone> SecondaryMap<K, V> {
     }
 }
 
+impl<K, V: Clone + Default> Default for SecondaryMap<K, V> {
+    fn default() -> Self {
+        SecondaryMap::new(V::default())
+    }
+}
+
 impl<K, V: Clone> std::ops::Index<Handle<K>> for SecondaryMap<K, V> {
     type Output = V;
     #[inline]

@@ -527,6 +527,10 @@ pub struct Module {
     pub functions: Arena<Function>,
     /// The entry point (set by the front-end / parser).
     pub entry: Option<Func>,
+    /// Bytes of workgroup-shared memory (set by `lower_explicit_io`).
+    pub shared_size: u32,
+    /// Bytes of per-invocation scratch memory (set by `lower_explicit_io`).
+    pub scratch_size: u32,
 }
 
 impl Module {
@@ -540,6 +544,8 @@ impl Module {
             globals: Vec::new(),
             functions: Arena::new(),
             entry: None,
+            shared_size: 0,
+            scratch_size: 0,
         }
     }
     /// Adds a global (non-function) variable.

@@ -178,7 +178,8 @@ pub enum IdxKind {
     Mode,
 }
 
-/// Side-effect classes.
+/// Side-effect classes. Subgroup operations are removable when unused but never
+/// reorderable (their result depends on which invocations are active).
 pub mod flags {
     /// No side effects: may be removed when unused.
     pub const ELIM: u8 = 1;
@@ -294,32 +295,32 @@ intrinsics! {
     Terminate "terminate" 0 false NONE Divergent [];
     ShaderClock "shader_clock" 0 true NONE Uniform [scope:Num];
     // subgroup operations
-    Elect "elect" 0 true NONE Divergent [];
-    Ballot "ballot" 1 true NONE Uniform [];
-    InverseBallot "inverse_ballot" 1 true NONE Divergent [];
+    Elect "elect" 0 true ELIM Divergent [];
+    Ballot "ballot" 1 true ELIM Uniform [];
+    InverseBallot "inverse_ballot" 1 true ELIM Divergent [];
     BallotBitExtract "ballot_bit_extract" 2 true PURE Srcs [];
     BallotBitCountReduce "ballot_bit_count_reduce" 1 true PURE Srcs [];
     BallotBitCountInclusive "ballot_bit_count_inclusive" 1 true PURE Divergent [];
     BallotBitCountExclusive "ballot_bit_count_exclusive" 1 true PURE Divergent [];
     BallotFindLsb "ballot_find_lsb" 1 true PURE Srcs [];
     BallotFindMsb "ballot_find_msb" 1 true PURE Srcs [];
-    VoteAll "vote_all" 1 true NONE Uniform [];
-    VoteAny "vote_any" 1 true NONE Uniform [];
-    VoteIeq "vote_ieq" 1 true NONE Uniform [];
-    VoteFeq "vote_feq" 1 true NONE Uniform [];
-    ReadInvocation "read_invocation" 2 true NONE Uniform [];
-    ReadFirstInvocation "read_first_invocation" 1 true NONE Uniform [];
-    Shuffle "shuffle" 2 true NONE Divergent [];
-    ShuffleXor "shuffle_xor" 2 true NONE Divergent [];
-    ShuffleUp "shuffle_up" 2 true NONE Divergent [];
-    ShuffleDown "shuffle_down" 2 true NONE Divergent [];
-    Reduce "reduce" 1 true NONE Uniform [op:Reduce, cluster_size:Num];
-    InclusiveScan "inclusive_scan" 1 true NONE Divergent [op:Reduce];
-    ExclusiveScan "exclusive_scan" 1 true NONE Divergent [op:Reduce];
-    QuadBroadcast "quad_broadcast" 2 true NONE Divergent [];
-    QuadSwapHorizontal "quad_swap_horizontal" 1 true NONE Divergent [];
-    QuadSwapVertical "quad_swap_vertical" 1 true NONE Divergent [];
-    QuadSwapDiagonal "quad_swap_diagonal" 1 true NONE Divergent [];
+    VoteAll "vote_all" 1 true ELIM Uniform [];
+    VoteAny "vote_any" 1 true ELIM Uniform [];
+    VoteIeq "vote_ieq" 1 true ELIM Uniform [];
+    VoteFeq "vote_feq" 1 true ELIM Uniform [];
+    ReadInvocation "read_invocation" 2 true ELIM Uniform [];
+    ReadFirstInvocation "read_first_invocation" 1 true ELIM Uniform [];
+    Shuffle "shuffle" 2 true ELIM Divergent [];
+    ShuffleXor "shuffle_xor" 2 true ELIM Divergent [];
+    ShuffleUp "shuffle_up" 2 true ELIM Divergent [];
+    ShuffleDown "shuffle_down" 2 true ELIM Divergent [];
+    Reduce "reduce" 1 true ELIM Uniform [op:Reduce, cluster_size:Num];
+    InclusiveScan "inclusive_scan" 1 true ELIM Divergent [op:Reduce];
+    ExclusiveScan "exclusive_scan" 1 true ELIM Divergent [op:Reduce];
+    QuadBroadcast "quad_broadcast" 2 true ELIM Divergent [];
+    QuadSwapHorizontal "quad_swap_horizontal" 1 true ELIM Divergent [];
+    QuadSwapVertical "quad_swap_vertical" 1 true ELIM Divergent [];
+    QuadSwapDiagonal "quad_swap_diagonal" 1 true ELIM Divergent [];
 }
 
 impl Intrinsic {

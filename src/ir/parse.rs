@@ -353,6 +353,12 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
                 }
                 p.m.local_size[k] = c.u32()?;
             }
+        } else if c.eat_ident("shared_size") {
+            c.expect('=')?;
+            p.m.shared_size = c.u32()?;
+        } else if c.eat_ident("scratch_size") {
+            c.expect('=')?;
+            p.m.scratch_size = c.u32()?;
         } else {
             let n = c.ident()?;
             let f = ExecFlags::NAMES

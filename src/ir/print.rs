@@ -170,6 +170,12 @@ pub fn print_module_annotated(m: &Module, ann: Annotate) -> String {
             let _ = write!(out, " {}", n);
         }
     }
+    if m.shared_size != 0 {
+        let _ = write!(out, " shared_size={}", m.shared_size);
+    }
+    if m.scratch_size != 0 {
+        let _ = write!(out, " scratch_size={}", m.scratch_size);
+    }
     out.push('\n');
     for &s in &names.struct_order {
         let _ = write!(out, "struct ${} {{", names.structs[&s]);
@@ -508,7 +514,7 @@ fn print_inst(out: &mut String, m: &Module, names: &Names, fnames: &FNames, f: &
             }
             for (k, &(name, kind)) in op.indices().iter().enumerate() {
                 let x = idx.get(k).copied().unwrap_or(0);
-                if x == 0 {
+                if x == 0 && matches!(kind, IdxKind::Num | IdxKind::Hex) {
                     continue;
                 }
                 let _ = write!(out, " {}=", name);

@@ -9,6 +9,7 @@
 
 use crate::ir::*;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 pub fn run(m: &mut Module) -> bool {
     let mut progress = false;
@@ -18,18 +19,43 @@ pub fn run(m: &mut Module) -> bool {
     progress
 }
 
-fn key(f: &Function, i: Inst) -> Option<(InstKind, ValType)> {
+/// Hash of an instruction's content (commutative operands in sorted order), if it may
+/// take part. Equal content gives equal hashes; candidates are then compared exactly.
+fn content_hash(f: &Function, i: Inst) -> Option<u64> {
     let d = &f.insts[i];
     if !d.kind.can_reorder() || d.ty.is_none() {
         return None;
     }
-    let mut k = d.kind.clone();
-    if let InstKind::Alu { op, srcs } = &mut k {
-        if op.is_commutative() && srcs.len() >= 2 && srcs[1] < srcs[0] {
-            srcs.swap(0, 1);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    d.ty.hash(&mut h);
+    match &d.kind {
+        InstKind::Alu { op, srcs } if op.is_commutative() && srcs.len() >= 2 => {
+            op.hash(&mut h);
+            let (a, b) = (srcs[0].min(srcs[1]), srcs[0].max(srcs[1]));
+            a.hash(&mut h);
+            b.hash(&mut h);
+            srcs[2..].hash(&mut h);
         }
+        k => k.hash(&mut h),
     }
-    Some((k, d.ty))
+    Some(h.finish())
+}
+
+/// Exact content equality (commutative ALU ops match with swapped first operands).
+fn same(f: &Function, a: Inst, b: Inst) -> bool {
+    let (da, db) = (&f.insts[a], &f.insts[b]);
+    if da.ty != db.ty {
+        return false;
+    }
+    match (&da.kind, &db.kind) {
+        (InstKind::Alu { op: oa, srcs: sa }, InstKind::Alu { op: ob, srcs: sb })
+            if oa == ob && oa.is_commutative() && sa.len() >= 2 && sa.len() == sb.len() =>
+        {
+            sa[2..] == sb[2..]
+                && ((sa[0] == sb[0] && sa[1] == sb[1]) || (sa[0] == sb[1] && sa[1] == sb[0]))
+        }
+        (ka, kb) => ka == kb,
+    }
 }
 
 fn cse(f: &mut Function) -> bool {
@@ -38,41 +64,44 @@ fn cse(f: &mut Function) -> bool {
     let Some(&entry) = cfg.order.first() else {
         return false;
     };
-    let mut table: HashMap<(InstKind, ValType), Value> = HashMap::new();
+    let mut table: HashMap<u64, SmallVec<[Value; 1]>> = HashMap::new();
     let mut map: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
     let mut any = false;
-    // Explicit DFS: (block, entering?) with the keys each block added.
+    // Explicit DFS: (block, entering?) with the entries each block added.
     let mut stack: Vec<(Block, bool)> = vec![(entry, true)];
-    let mut added: SecondaryMap<BlockData, Vec<(InstKind, ValType)>> =
-        SecondaryMap::new(Vec::new());
+    let mut added: SecondaryMap<BlockData, Vec<u64>> = SecondaryMap::new(Vec::new());
     while let Some((b, enter)) = stack.pop() {
         if !enter {
             for k in std::mem::take(&mut added[b]) {
-                table.remove(&k);
+                if let Some(v) = table.get_mut(&k) {
+                    v.pop();
+                }
             }
             continue;
         }
         stack.push((b, false));
         for idx in 0..f.blocks[b].insts.len() {
             let i = f.blocks[b].insts[idx];
-            // Operands first go through earlier replacements so keys match.
-            let mut kind = std::mem::replace(&mut f.insts[i].kind, InstKind::Undef);
-            kind.for_each_operand_mut(|v| {
+            // Operands first go through earlier replacements so contents match.
+            f.insts[i].kind.for_each_operand_mut(|v| {
                 if let Some(t) = map[*v] {
                     *v = t
                 }
             });
-            f.insts[i].kind = kind;
-            if let Some(k) = key(f, i) {
-                match table.get(&k) {
-                    Some(&prev) => {
-                        map[i] = Some(prev);
-                        any = true;
-                    }
-                    None => {
-                        table.insert(k.clone(), i);
-                        added[b].push(k);
-                    }
+            let Some(h) = content_hash(f, i) else {
+                continue;
+            };
+            let found = table
+                .get(&h)
+                .and_then(|c| c.iter().copied().find(|&p| same(f, p, i)));
+            match found {
+                Some(prev) => {
+                    map[i] = Some(prev);
+                    any = true;
+                }
+                None => {
+                    table.entry(h).or_default().push(i);
+                    added[b].push(h);
                 }
             }
         }

@@ -93,7 +93,7 @@ fn is_empty_arm(f: &Function, list: &[CfNode]) -> bool {
 }
 
 /// Detaches every instruction of every block in `list`.
-fn kill_list(f: &mut Function, list: &[CfNode]) {
+pub fn kill_list(f: &mut Function, list: &[CfNode]) {
     for n in list {
         match n {
             CfNode::Block(b) => {

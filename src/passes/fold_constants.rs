@@ -546,3 +546,169 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(op: AluOp, dst: ValType, srcs: &[(ValType, u64)]) -> Option<u64> {
+        let owned: Vec<(ValType, [u64; 1])> = srcs.iter().map(|&(t, x)| (t, [x])).collect();
+        let refs: Vec<(ValType, &[u64])> = owned.iter().map(|(t, x)| (*t, &x[..])).collect();
+        eval_alu(op, dst, &refs).map(|v| v[0])
+    }
+    const F16: ValType = ValType::new(16, 1);
+    const F32: ValType = ValType::U32;
+    const F64: ValType = ValType::U64;
+    fn f(x: f32) -> (ValType, u64) {
+        (F32, x.to_bits() as u64)
+    }
+
+    #[test]
+    fn f32_arithmetic_rounds_once_to_f32() {
+        // 1 + 2^-24 rounds to even (1.0); 1 + 3*2^-24 rounds up.
+        let r = ev(AluOp::Fadd, F32, &[f(1.0), f(f32::from_bits(0x3380_0000))]);
+        assert_eq!(r, Some(0x3f80_0000));
+        let r = ev(
+            AluOp::Fadd,
+            F32,
+            &[f(1.0), f(3.0 * f32::from_bits(0x3380_0000))],
+        );
+        assert_eq!(r, Some(0x3f80_0002));
+        // Division is correctly rounded.
+        assert_eq!(
+            ev(AluOp::Fdiv, F32, &[f(1.0), f(3.0)]),
+            Some((1.0f32 / 3.0).to_bits() as u64)
+        );
+        // Subnormal results are kept (no flush).
+        let tiny = f32::from_bits(1);
+        assert_eq!(ev(AluOp::Fmul, F32, &[f(tiny), f(1.0)]), Some(1));
+        // sqrt(2) correctly rounded.
+        assert_eq!(
+            ev(AluOp::Fsqrt, F32, &[f(2.0)]),
+            Some(2f32.sqrt().to_bits() as u64)
+        );
+    }
+
+    #[test]
+    fn ffma_is_fused() {
+        let a = f32::from_bits(0x3f80_0001);
+        let r = ev(
+            AluOp::Ffma,
+            F32,
+            &[f(a), f(a), f(-f32::from_bits(0x3f80_0002))],
+        );
+        assert_eq!(r, Some(0x2880_0000)); // exactly 2^-46, lost by an unfused mul+add
+        let unfused = ev(AluOp::Fmul, F32, &[f(a), f(a)]).unwrap();
+        let r2 = ev(
+            AluOp::Fadd,
+            F32,
+            &[(F32, unfused), f(-f32::from_bits(0x3f80_0002))],
+        );
+        assert_eq!(r2, Some(0));
+    }
+
+    #[test]
+    fn f16_arithmetic_and_overflow() {
+        let one = (F16, 0x3c00);
+        let max = (F16, 0x7bff);
+        assert_eq!(ev(AluOp::Fadd, F16, &[one, one]), Some(0x4000));
+        assert_eq!(ev(AluOp::Fadd, F16, &[max, max]), Some(0x7c00));
+        assert_eq!(ev(AluOp::Fmul, F16, &[max, (F16, 0x3800)]), Some(0x77ff)); // *0.5 exact
+                                                                               // f32 → f16 conversions: nearest-even vs toward zero.
+        assert_eq!(ev(AluOp::F2f, F16, &[f(65520.0)]), Some(0x7c00));
+        assert_eq!(ev(AluOp::F2fRtz, F16, &[f(65520.0)]), Some(0x7bff));
+        assert_eq!(ev(AluOp::F2f, F32, &[(F16, 0x0001)]), Some(0x3380_0000)); // 2^-24
+    }
+
+    #[test]
+    fn f64_and_conversions() {
+        let third = (1.0f64 / 3.0).to_bits();
+        assert_eq!(
+            ev(AluOp::F2f, F32, &[(F64, third)]),
+            Some((1.0f32 / 3.0).to_bits() as u64)
+        );
+        // Round toward zero from f64 to f32 never rounds up in magnitude.
+        let r = ev(AluOp::F2fRtz, F32, &[(F64, third)]).unwrap();
+        assert!(f32::from_bits(r as u32) as f64 <= 1.0 / 3.0);
+        assert_eq!(
+            ev(AluOp::F2i, F32, &[f(-2.75)]),
+            Some((-2i32) as u32 as u64)
+        );
+        assert_eq!(ev(AluOp::F2u, F32, &[f(-1.0)]), None); // out of range: not folded
+        assert_eq!(ev(AluOp::F2uSat, F32, &[f(-1.0)]), Some(0));
+        assert_eq!(
+            ev(AluOp::I2f, F32, &[(F32, u32::MAX as u64)]),
+            Some((-1.0f32).to_bits() as u64)
+        );
+        assert_eq!(
+            ev(AluOp::U2f, F32, &[(F32, 16_777_217)]),
+            Some(16_777_216f32.to_bits() as u64)
+        );
+        assert_eq!(
+            ev(AluOp::I2i, F64, &[(F32, 0xffff_fffe)]),
+            Some(u64::MAX - 1)
+        );
+        assert_eq!(
+            ev(AluOp::U2u, ValType::new(8, 1), &[(F32, 0x1ff)]),
+            Some(0xff)
+        );
+    }
+
+    #[test]
+    fn integer_ops_wrap_and_refuse_undefined() {
+        let u = |x: u64| (F32, x);
+        assert_eq!(ev(AluOp::Iadd, F32, &[u(u32::MAX as u64), u(1)]), Some(0));
+        assert_eq!(ev(AluOp::Udiv, F32, &[u(1), u(0)]), None);
+        assert_eq!(
+            ev(AluOp::Imod, F32, &[u((-7i32) as u32 as u64), u(3)]),
+            Some(2)
+        );
+        assert_eq!(
+            ev(AluOp::Irem, F32, &[u((-7i32) as u32 as u64), u(3)]),
+            Some((-1i32) as u32 as u64)
+        );
+        assert_eq!(ev(AluOp::Ishl, F32, &[u(1), u(33)]), Some(2)); // amount masked
+        assert_eq!(
+            ev(AluOp::Ishr, F32, &[u(0x8000_0000), u(31)]),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(
+            ev(AluOp::UbitfieldExtract, F32, &[u(0xabcd), u(4), u(8)]),
+            Some(0xbc)
+        );
+        assert_eq!(
+            ev(AluOp::IbitfieldExtract, F32, &[u(0xf0), u(4), u(4)]),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(ev(AluOp::UbitfieldExtract, F32, &[u(1), u(30), u(8)]), None);
+        assert_eq!(ev(AluOp::UfindMsb, F32, &[u(0)]), Some(0xffff_ffff));
+        assert_eq!(ev(AluOp::FindLsb, F32, &[u(8)]), Some(3));
+        assert_eq!(ev(AluOp::BitfieldReverse, F32, &[u(1)]), Some(0x8000_0000));
+        assert_eq!(ev(AluOp::UmulHigh, F32, &[u(0xffff_ffff), u(2)]), Some(1));
+        assert_eq!(ev(AluOp::UaddCarry, F32, &[u(0xffff_ffff), u(1)]), Some(1));
+        assert_eq!(
+            ev(AluOp::IaddSat, F32, &[u(0x7fff_ffff), u(1)]),
+            Some(0x7fff_ffff)
+        );
+    }
+
+    #[test]
+    fn nan_compares() {
+        let nan = f(f32::NAN);
+        assert_eq!(ev(AluOp::Flt, ValType::B1, &[nan, f(1.0)]), Some(0));
+        assert_eq!(ev(AluOp::Fltu, ValType::B1, &[nan, f(1.0)]), Some(1));
+        assert_eq!(ev(AluOp::Fneu, ValType::B1, &[nan, nan]), Some(1));
+        assert_eq!(ev(AluOp::Feq, ValType::B1, &[nan, nan]), Some(0));
+        assert_eq!(ev(AluOp::Fisnan, ValType::B1, &[nan]), Some(1));
+    }
+
+    #[test]
+    fn packing() {
+        let v = [f(1.0).1, f(-2.0).1];
+        let r = eval_alu(AluOp::PackHalf2x16, F32, &[(ValType::new(32, 2), &v)]).unwrap();
+        assert_eq!(r[0], 0xc000_3c00);
+        let v = [f(1.0).1, f(0.0).1, f(0.5).1, f(2.0).1];
+        let r = eval_alu(AluOp::PackUnorm4x8, F32, &[(ValType::new(32, 4), &v)]).unwrap();
+        assert_eq!(r[0], 0xff80_00ff);
+    }
+}

@@ -15,7 +15,8 @@
 //! The caller's block is split at the call; the callee's CF list is cloned between the
 //! halves (its first block merged into the first half, its last block into the second),
 //! `load_param` becomes the argument, the final `return %v` becomes the call's value, and
-//! callee locals become fresh caller locals.
+//! callee locals become fresh caller locals. A recursive call graph (invalid SPIR-V, which
+//! the front-end rejects) is left alone rather than inlined forever.
 
 use super::cf::{self, clone_list};
 use crate::ir::*;
@@ -29,6 +30,10 @@ pub fn run(m: &mut Module) -> bool {
     let Some(entry) = m.entry else {
         return progress;
     };
+    if recursive(m, entry) {
+        // SPIR-V forbids recursion; the front-end rejects it. Never loop forever here.
+        return progress;
+    }
     // Inline until no call remains (SPIR-V forbids recursion, so this terminates).
     loop {
         let f = &m.functions[entry];
@@ -52,6 +57,29 @@ pub fn run(m: &mut Module) -> bool {
         progress = true;
     }
     progress
+}
+
+/// Whether the call graph reachable from `entry` has a cycle.
+fn recursive(m: &Module, entry: Func) -> bool {
+    fn visit(m: &Module, f: Func, state: &mut SecondaryMap<Function, u8>) -> bool {
+        match state[f] {
+            1 => return true,
+            2 => return false,
+            _ => {}
+        }
+        state[f] = 1;
+        let fun = &m.functions[f];
+        for i in fun.insts_in_order() {
+            if let InstKind::Call { func, .. } = fun.insts[i].kind {
+                if visit(m, func, state) {
+                    return true;
+                }
+            }
+        }
+        state[f] = 2;
+        false
+    }
+    visit(m, entry, &mut SecondaryMap::new(0))
 }
 
 fn inline_call(m: &mut Module, fh: Func, call: Inst) {

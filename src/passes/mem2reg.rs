@@ -9,9 +9,12 @@
 //! a vector component is a swizzle of the slot's value; a store to a component, or with
 //! a partial write mask, rebuilds the vector with `vec`. Reads before any write see
 //! `undef`. Promoted variables, their derefs, loads and stores disappear; a private
-//! variable is only promoted when a single function uses it.
+//! variable is only promoted when a single function uses it. The per-slot lists (store
+//! blocks, dominance frontiers, rename stacks) are scratch in a bump arena.
 
 use crate::ir::*;
+use bumpalo::collections::Vec as BVec;
+use bumpalo::Bump;
 use std::collections::HashMap;
 
 pub fn run(m: &mut Module) -> bool {
@@ -33,7 +36,10 @@ pub fn run(m: &mut Module) -> bool {
     }
     let mut progress = false;
     let handles: Vec<Func> = m.functions.handles().collect();
+    // Per-slot scratch lists live in one arena, reset between functions.
+    let mut bump = Bump::new();
     for fh in handles {
+        bump.reset();
         let promotable = |v: Var, vars: &Arena<Variable>| match vars[v].mode {
             Mode::Function => true,
             Mode::Private => users.get(&v).is_some_and(|u| u.len() == 1),
@@ -46,7 +52,7 @@ pub fn run(m: &mut Module) -> bool {
                 types,
                 ..
             } = &mut *m;
-            promote(&mut functions[fh], types, &|v| promotable(v, vars))
+            promote(&bump, &mut functions[fh], types, &|v| promotable(v, vars))
         };
         if !promoted.is_empty() {
             progress = true;
@@ -65,7 +71,12 @@ struct Access {
     comp: Option<u8>,
 }
 
-fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool) -> Vec<Var> {
+fn promote(
+    bump: &Bump,
+    f: &mut Function,
+    types: &TypeArena,
+    promotable: &dyn Fn(Var) -> bool,
+) -> Vec<Var> {
     let order = f.insts_in_order();
     let mut acc: SecondaryMap<InstData, Option<Access>> = SecondaryMap::new(None);
     let mut bad: HashMap<Var, bool> = HashMap::new();
@@ -178,7 +189,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
     let mut slots: HashMap<(Var, SmallVec<[u32; 4]>), usize> = HashMap::new();
     let mut slot_ty: Vec<ValType> = Vec::new();
     let mut slot_of: SecondaryMap<InstData, Option<(usize, Option<u8>)>> = SecondaryMap::new(None);
-    let mut def_blocks: Vec<Vec<Block>> = Vec::new();
+    let mut def_blocks: Vec<BVec<Block>> = Vec::new();
     for &i in &order {
         let (is_store, d) = match &f.insts[i].kind {
             InstKind::Intrinsic {
@@ -220,7 +231,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
         let key = (a.var, a.path.clone());
         let s = *slots.entry(key).or_insert_with(|| {
             slot_ty.push(vty);
-            def_blocks.push(Vec::new());
+            def_blocks.push(BVec::new_in(bump));
             slot_ty.len() - 1
         });
         slot_of[i] = Some((s, a.comp));
@@ -234,7 +245,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
     let nslots = slot_ty.len();
     // 4. Phi placement at iterated dominance frontiers.
     let cfg = Cfg::new(f);
-    let mut df: SecondaryMap<BlockData, Vec<Block>> = SecondaryMap::new(Vec::new());
+    let mut df: SecondaryMap<BlockData, BVec<Block>> = SecondaryMap::new(BVec::new_in(bump));
     for &b in &cfg.order {
         if !cfg.reachable[b] || cfg.preds[b].len() < 2 {
             continue;
@@ -258,7 +269,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
     }
     let mut block_phis: SecondaryMap<BlockData, Vec<(usize, Inst)>> = SecondaryMap::new(Vec::new());
     for s in 0..nslots {
-        let mut has_phi: Vec<Block> = Vec::new();
+        let mut has_phi: BVec<Block> = BVec::new_in(bump);
         let mut work = def_blocks[s].clone();
         while let Some(b) = work.pop() {
             for &y in &df[b].clone() {
@@ -277,7 +288,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
     // 5. Rename along the dominator tree.
     let entry = cfg.order[0];
     let mut undefs: Vec<Option<Value>> = vec![None; nslots];
-    let mut cur: Vec<Vec<Value>> = vec![Vec::new(); nslots];
+    let mut cur: Vec<BVec<Value>> = (0..nslots).map(|_| BVec::new_in(bump)).collect();
     let mut map: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
     let mut dead: SecondaryMap<InstData, bool> = SecondaryMap::with_len(f.insts.len(), false);
     let children = cfg.dom_children();
@@ -285,7 +296,7 @@ fn promote(f: &mut Function, types: &TypeArena, promotable: &dyn Fn(Var) -> bool
     let mut pushed: SecondaryMap<BlockData, Vec<usize>> = SecondaryMap::new(Vec::new());
     let get_cur = |f: &mut Function,
                    s: usize,
-                   cur: &Vec<Vec<Value>>,
+                   cur: &Vec<BVec<Value>>,
                    undefs: &mut Vec<Option<Value>>|
      -> Value {
         if let Some(&v) = cur[s].last() {

@@ -6,7 +6,8 @@
 //! failure names the pass that broke the IR. Analyses (divergence) are side tables
 //! returned to the caller, not stored in the IR.
 //!
-//! Shared CF-editing helpers live in [`cf`].
+//! Shared CF-editing helpers live in [`cf`]. `GCNC_TIME_PASSES=1` prints each pass's
+//! run time to stderr; `GCNC_VERIFY=1` turns the verifier on in release builds.
 
 pub mod cf;
 pub mod copy_prop;
@@ -66,12 +67,22 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
 
 /// Whether to verify after every pass: debug builds, tests, or `GCNC_VERIFY=1`.
 fn verify_each() -> bool {
-    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some()
+    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1")
 }
 
 /// Runs one pass, then the verifier when enabled.
 pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
+    let timing = std::env::var_os("GCNC_TIME_PASSES").is_some();
+    let start = timing.then(std::time::Instant::now);
     let progress = (pass.1)(m);
+    if let Some(t) = start {
+        eprintln!(
+            "{:>20} {:>10.3?} {}",
+            pass.0,
+            t.elapsed(),
+            if progress { "changed" } else { "" }
+        );
+    }
     if verify_each() {
         verify_module(m).map_err(|err| PassError { pass: pass.0, err })?;
     }
@@ -128,11 +139,16 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     };
     // 1. One function: inline every call, lower returns.
     r.pass(m, ("inline", inline::run))?;
-    // 2. Function/private variables to SSA, then scalar clean-up.
+    // 2. Function/private variables to SSA (copy_prop first folds the casts of pointer
+    //    arguments back into plain derefs), then scalar clean-up.
+    r.pass(m, ("copy_prop", copy_prop::run))?;
+    r.pass(m, ("dce", dce::run))?;
     r.pass(m, ("mem2reg", mem2reg::run))?;
     r.optimize(m)?;
     // 3. Control flow: unroll small constant loops, flatten small ifs into selects.
     if r.pass(m, ("unroll_loops", unroll_loops::run))? {
+        // Unrolled indices fold to constants, which lets mem2reg split more arrays.
+        r.optimize(m)?;
         r.pass(m, ("mem2reg", mem2reg::run))?;
         r.optimize(m)?;
     }

@@ -1,11 +1,14 @@
 //! Algebraic simplification: identities that hold bit-exactly.
 //!
-//! Integer rules are unconditional (`x+0`, `x*1`, `x*0`, `x-x`, `x&x`, `x^x`, shifts by
+//! Commutative ops put a constant operand second (canonical form). Integer rules are
+//! unconditional (`x+0`, `x*1`, `x*0`, `x-x`, `x&x`, `x^x`, shifts by
 //! zero, double negation, `x*2^k → x<<k`, `x/2^k → x>>k` and `x%2^k → x&(2^k-1)` for
 //! unsigned, re-association of constant chains `(x+c1)+c2 → x+(c1+c2)` and
 //! `(x*c1)*c2`). Float rules are only the IEEE-exact ones: `x*1`, `x/1`, `x+(-0.0)`,
 //! `x-(+0.0)`, `x*(-1) → -x`, `--x`, `|(-x)|`, `||x||`, `sat(sat x)`. Select and compare
-//! rules: constant conditions, equal arms, `x==x` for integers, `x>=0`/`x<0` unsigned.
+//! rules: constant conditions, equal arms, an undef arm, `x==x` for integers, `x>=0`/`x<0`
+//! unsigned. Constant scaling distributes over a constant addend (`(x+c1)<<c2`,
+//! `(x+c1)*c2`) so that addresses share one base and adjacent loads can be combined.
 //! A rewritten instruction is replaced in place or redirected; the old one is left for DCE.
 
 use crate::ir::*;
@@ -38,6 +41,8 @@ enum Rw {
     WithConst(AluOp, Value, u64),
     /// Become a splatted constant.
     Const(u64),
+    /// `op(x, k) + c`: a new `op` instruction, this one becomes the add.
+    Distribute(AluOp, Value, Value, u64),
 }
 
 fn simplify(f: &mut Function) -> bool {
@@ -73,6 +78,17 @@ fn simplify(f: &mut Function) -> bool {
         let all_ones = ValType::new(bits.max(1), 1).mask();
         use AluOp::*;
         let rw: Option<Rw> = match op {
+            // Canonical form: constants second in commutative ops.
+            _ if op.is_commutative()
+                && s.len() == 2
+                && f.as_const(s[0]).is_some()
+                && f.as_const(s[1]).is_none() =>
+            {
+                Some(Rw::Kind(InstKind::Alu {
+                    op,
+                    srcs: smallvec::smallvec![s[1], s[0]],
+                }))
+            }
             Iadd | Ior | Ixor | Isub | Ishl | Ishr | Ushr if c(1) == Some(0) => {
                 Some(Rw::Value(s[0]))
             }
@@ -116,6 +132,24 @@ fn simplify(f: &mut Function) -> bool {
                 },
                 _ => None,
             },
+            // Distribute constant scaling over a constant addend, so address arithmetic
+            // keeps one shared base: (x + c1) << c2 → (x << c2) + (c1 << c2).
+            Ishl | Imul if c(1).is_some() && ty.comps == 1 => match inner(0) {
+                Some((Iadd, isrcs)) => match splat(f, isrcs[1]) {
+                    Some(c1) => {
+                        let c2 = c(1).unwrap();
+                        let m = ty.mask();
+                        let scaled = if op == Ishl {
+                            c1.wrapping_shl((c2 & 63) as u32) & m
+                        } else {
+                            c1.wrapping_mul(c2) & m
+                        };
+                        Some(Rw::Distribute(op, isrcs[0], s[1], scaled))
+                    }
+                    None => None,
+                },
+                _ => None,
+            },
             Ineg | Inot | Fneg => match inner(0) {
                 Some((iop, isrcs)) if iop == op => Some(Rw::Value(isrcs[0])),
                 _ => None,
@@ -145,6 +179,8 @@ fn simplify(f: &mut Function) -> bool {
             Bcsel if c(0) == Some(1) => Some(Rw::Value(s[1])),
             Bcsel if c(0) == Some(0) => Some(Rw::Value(s[2])),
             Bcsel if s[1] == s[2] => Some(Rw::Value(s[1])),
+            Bcsel if matches!(f.insts[s[2]].kind, InstKind::Undef) => Some(Rw::Value(s[1])),
+            Bcsel if matches!(f.insts[s[1]].kind, InstKind::Undef) => Some(Rw::Value(s[2])),
             Bcsel if ty.bits == 1 && c(1) == Some(1) && c(2) == Some(0) => Some(Rw::Value(s[0])),
             Ieq | Ige | Uge if s[0] == s[1] => Some(Rw::Const(1)),
             Ine | Ilt | Ult if s[0] == s[1] => Some(Rw::Const(0)),
@@ -160,6 +196,21 @@ fn simplify(f: &mut Function) -> bool {
             Rw::Const(x) => {
                 let x = x & ty.mask();
                 f.insts[i].kind = InstKind::Const((0..ty.comps).map(|_| x).collect());
+            }
+            Rw::Distribute(dop, x, k, c) => {
+                let scaled = f.insert_before(
+                    i,
+                    InstKind::Alu {
+                        op: dop,
+                        srcs: smallvec::smallvec![x, k],
+                    },
+                    ty,
+                );
+                let cv = f.insert_before(i, InstKind::Const(smallvec::smallvec![c]), ty);
+                f.insts[i].kind = InstKind::Alu {
+                    op: Iadd,
+                    srcs: smallvec::smallvec![scaled, cv],
+                };
             }
             Rw::WithConst(nop, a, x) => {
                 let at = f.insts[a].ty;
