@@ -19,6 +19,7 @@
 pub mod amdgpu;
 pub mod binary;
 pub mod compile;
+pub mod front;
 pub mod ir;
 pub mod isa;
 pub mod passes;

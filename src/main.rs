@@ -124,7 +124,7 @@ fn main() -> ExitCode {
             asm,
             no_opt,
         }),
-        Command::Ir(a) => cli::ir::run(&a).map_err(|e| e.to_string()),
+        Command::Ir(a) => cli::ir::run(&a).map(|t| print!("{t}")).map_err(|e| e.to_string()),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())
