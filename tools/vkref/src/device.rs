@@ -269,10 +269,7 @@ impl Gpu {
                 .push_next(&mut v11)
                 .push_next(&mut v12)
                 .push_next(&mut v13);
-            if extensions
-                .iter()
-                .any(|e| *e == ash::khr::pipeline_executable_properties::NAME)
-            {
+            if extensions.contains(&ash::khr::pipeline_executable_properties::NAME) {
                 f2 = f2.push_next(&mut pexec);
             }
             let dci = vk::DeviceCreateInfo::default()

@@ -10,6 +10,14 @@
 //! ```
 
 use std::process::ExitCode;
+
+/// `println!` that ignores a closed stdout (`vkref ... | head`) instead of panicking.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
 use vkref::radv::{self, Backend, Config, Family};
 
 fn usage() -> ExitCode {
@@ -80,36 +88,36 @@ fn run(cmd: &str, o: &Opts) -> Result<(), String> {
     match cmd {
         "reflect" => {
             let m = vkref::reflect::reflect_bytes(&read(o)?).map_err(|e| e.to_string())?;
-            println!("{m:#?}");
+            say!("{m:#?}");
         }
         "radv" => {
             let spv = read(o)?;
             let cfg = Config::new(o.family, o.backend, o.wave);
             let c = radv::with_worker(cfg, |w| w.compile(&spv, &o.entry, o.repeats))
                 .map_err(|e| e.to_string())?;
-            println!("config: {cfg}  subgroup size: {}", c.subgroup_size);
+            say!("config: {cfg}  subgroup size: {}", c.subgroup_size);
             let us: Vec<String> = c
                 .compile_ns
                 .iter()
                 .map(|t| format!("{:.1}", *t as f64 / 1e3))
                 .collect();
-            println!(
+            say!(
                 "compile time (us): median {:.1}  runs [{}]",
                 c.median_ns() as f64 / 1e3,
                 us.join(", ")
             );
             for s in &c.statistics {
-                println!("  {:<22} {:?}", s.name, s.value);
+                say!("  {:<22} {:?}", s.name, s.value);
             }
             if let Some(n) = c.instructions() {
-                println!(
+                say!(
                     "  {:<22} {n} (instructions, ACO's count or counted in the disassembly)",
                     "="
                 );
             }
             if o.asm {
                 for (name, text) in &c.representations {
-                    println!("--- {name}\n{text}");
+                    say!("--- {name}\n{text}");
                 }
             }
         }
@@ -117,11 +125,11 @@ fn run(cmd: &str, o: &Opts) -> Result<(), String> {
             let spv = read(o)?;
             let c = radv::cache_check(&spv, &o.entry, o.family, o.backend, o.repeats.max(3))
                 .map_err(|e| e.to_string())?;
-            println!("first creation: {} ns", c.first_ns);
-            println!("same module again: {:?} ns", c.same_module_ns);
-            println!("fresh modules: {:?} ns", c.fresh_module_ns);
+            say!("first creation: {} ns", c.first_ns);
+            say!("same module again: {:?} ns", c.same_module_ns);
+            say!("fresh modules: {:?} ns", c.fresh_module_ns);
             match c.verdict() {
-                Ok(()) => println!("cache defeated: fresh-module creations are real compiles"),
+                Ok(()) => say!("cache defeated: fresh-module creations are real compiles"),
                 Err(e) => return Err(e),
             }
         }
@@ -135,15 +143,15 @@ fn run(cmd: &str, o: &Opts) -> Result<(), String> {
                 match vkref::corpus::run_on_lavapipe(&case) {
                     Ok(()) => {
                         passed += 1;
-                        println!("ok   {}", case.name)
+                        say!("ok   {}", case.name)
                     }
                     Err(e) => {
                         failed += 1;
-                        println!("FAIL {}: {e}", case.name)
+                        say!("FAIL {}: {e}", case.name)
                     }
                 }
             }
-            println!("{passed} passed, {failed} failed");
+            say!("{passed} passed, {failed} failed");
             if failed > 0 {
                 return Err(format!("{failed} corpus cases failed"));
             }

@@ -30,3 +30,23 @@ pub fn require<T, E: std::fmt::Display>(what: &str, probe: Result<T, E>) -> Opti
 pub fn lavapipe() -> Option<crate::device::Info> {
     require("lavapipe", crate::lavapipe::info())
 }
+
+/// Probe for a command-line oracle (`glslangValidator`, `spirv-val`): runs it with
+/// `version_arg` and returns its name when it starts.
+pub fn tool(name: &str, version_arg: &str) -> Option<String> {
+    let probe = std::process::Command::new(name)
+        .arg(version_arg)
+        .output()
+        .map_err(|e| e.to_string())
+        .map(|_| name.to_string());
+    require(name, probe)
+}
+
+/// Probe for RADV's null device: starts (or reuses) a navi21/ACO worker.
+pub fn radv() -> Option<()> {
+    let cfg = crate::radv::Config::new(crate::radv::Family::Navi21, crate::radv::Backend::Aco, 64);
+    require(
+        "RADV null device",
+        crate::radv::with_worker(cfg, |_| Ok(())),
+    )
+}

@@ -142,6 +142,7 @@ impl Config {
         if self.wave == 32 {
             env.push(("RADV_PERFTEST", "cswave32".to_string()));
         }
+        env.push(("VKREF_WAVE", self.wave.to_string()));
         env
     }
 }
@@ -332,7 +333,8 @@ fn xdg_runtime_dir() -> Result<PathBuf, Error> {
             return Ok(d);
         }
     }
-    let d = std::env::temp_dir().join(format!("vkref-xdg-{}", std::process::id()));
+    let user = std::env::var("USER").unwrap_or_else(|_| "user".into());
+    let d = std::env::temp_dir().join(format!("vkref-xdg-{user}"));
     std::fs::create_dir_all(&d)
         .map_err(|e| Error::Worker(format!("creating {}: {e}", d.display())))?;
     #[cfg(unix)]
@@ -426,6 +428,17 @@ impl Worker {
         self.config
     }
 
+    /// The worker's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the worker process (SIGKILL), e.g. to abandon a compile that hangs; the next
+    /// request reports [`Error::Crashed`].
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+    }
+
     fn crashed(&mut self) -> Error {
         let status = match self.child.wait() {
             Ok(s) => s.to_string(),
@@ -504,7 +517,7 @@ impl Worker {
                     subgroup_size,
                 })
             }
-            TAG_ERR => Err(Error::Worker(r.str().map_err(proto)?)),
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
         }
     }
@@ -535,7 +548,7 @@ impl Worker {
                     fresh_module_ns,
                 })
             }
-            TAG_ERR => Err(Error::Worker(r.str().map_err(proto)?)),
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
         }
     }
@@ -561,8 +574,8 @@ pub fn with_worker<T>(
     f: impl FnOnce(&mut Worker) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let mut pool = POOL.lock().unwrap_or_else(|p| p.into_inner());
-    if !pool.contains_key(&config) {
-        pool.insert(config, Worker::spawn(config)?);
+    if let std::collections::btree_map::Entry::Vacant(e) = pool.entry(config) {
+        e.insert(Worker::spawn(config)?);
     }
     let w = pool.get_mut(&config).expect("inserted");
     let r = f(w);
@@ -654,6 +667,12 @@ pub fn worker_main() -> i32 {
     if wire::send(&mut output, &w.buf).is_err() {
         return 1;
     }
+    // Shaders that use subgroup operations get RADV's API subgroup size (64) unless the
+    // pipeline asks for a size, so every creation requires the configured wave size.
+    let wave = std::env::var("VKREF_WAVE")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(64u32);
     let mut counter = 0u32;
     loop {
         let frame = match wire::recv(&mut input) {
@@ -661,7 +680,7 @@ pub fn worker_main() -> i32 {
             Ok(None) => return 0,
             Err(_) => return 1,
         };
-        let reply = match serve(&gpu, &frame, &mut counter) {
+        let reply = match serve(&gpu, wave, &frame, &mut counter) {
             Ok(b) => b,
             Err(e) => {
                 let mut w = Writer::default();
@@ -675,14 +694,14 @@ pub fn worker_main() -> i32 {
     }
 }
 
-fn serve(gpu: &Gpu, frame: &[u8], counter: &mut u32) -> Result<Vec<u8>, Error> {
+fn serve(gpu: &Gpu, wave: u32, frame: &[u8], counter: &mut u32) -> Result<Vec<u8>, Error> {
     let mut r = Reader::new(frame);
     let tag = r.u8().map_err(proto)?;
     let spirv = r.bytes().map_err(proto)?;
     let entry = r.str().map_err(proto)?;
     let n = r.u32().map_err(proto)?;
     r.end().map_err(proto)?;
-    let mut p = Pipelines::new(gpu, spirv, &entry)?;
+    let mut p = Pipelines::new(gpu, spirv, &entry, wave)?;
     let mut w = Writer::default();
     match tag {
         TAG_COMPILE => {
@@ -746,6 +765,7 @@ struct Pipelines<'g> {
     words: Vec<u32>,
     bound: u32,
     entry: std::ffi::CString,
+    wave: u32,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     layout: vk::PipelineLayout,
     /// Kept module for same-module repeats (cache check).
@@ -754,7 +774,7 @@ struct Pipelines<'g> {
 }
 
 impl<'g> Pipelines<'g> {
-    fn new(gpu: &'g Gpu, spirv: &[u8], entry: &str) -> Result<Self, Error> {
+    fn new(gpu: &'g Gpu, spirv: &[u8], entry: &str, wave: u32) -> Result<Self, Error> {
         let module = reflect::reflect_bytes(spirv)?;
         let ep = module.entry(entry)?;
         if ep.stage != Stage::Compute {
@@ -773,6 +793,7 @@ impl<'g> Pipelines<'g> {
             words,
             bound,
             entry,
+            wave,
             set_layouts: Vec::new(),
             layout: vk::PipelineLayout::null(),
             kept: vk::ShaderModule::null(),
@@ -851,10 +872,13 @@ impl<'g> Pipelines<'g> {
             } else {
                 vk::PipelineCreateFlags::empty()
             };
+            let mut size = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+                .required_subgroup_size(self.wave);
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)
-                .name(&self.entry);
+                .name(&self.entry)
+                .push_next(&mut size);
             let ci = [vk::ComputePipelineCreateInfo::default()
                 .flags(flags)
                 .stage(stage)
@@ -1006,5 +1030,30 @@ pub fn vk_descriptor_type(k: DescriptorKind) -> vk::DescriptorType {
         DescriptorKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
         DescriptorKind::InputAttachment => vk::DescriptorType::INPUT_ATTACHMENT,
         DescriptorKind::AccelerationStructure => vk::DescriptorType::ACCELERATION_STRUCTURE_KHR,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instruction_count_skips_labels_comments_and_code_end() {
+        let asm = "main:\nBB0_0:\n\ts_mov_b32 s0, s3 ; BE800003\n\tv_add_u32 v0, s1, v0\n\tbuffer_store_dword v1, v0, s[8:11], 0 offen\n\ts_endpgm\n\ts_code_end\n\ts_code_end\n";
+        assert_eq!(count_instructions(asm), 4);
+    }
+
+    #[test]
+    fn config_environment() {
+        let c = Config::new(Family::Navi21, Backend::Llvm, 32);
+        let env = c.env();
+        assert!(env.contains(&("RADV_DEBUG", "llvm,nocache".to_string())));
+        assert!(env.contains(&("RADV_PERFTEST", "cswave32".to_string())));
+        assert!(env.contains(&("RADV_FORCE_FAMILY", "navi21".to_string())));
+        assert!(Config::new(Family::Vega10, Backend::Aco, 32)
+            .validate()
+            .is_err());
+        assert_eq!(Family::parse("gfx1030"), Some(Family::Navi21));
+        assert_eq!(Family::parse("vega10"), Some(Family::Vega10));
     }
 }

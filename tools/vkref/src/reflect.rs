@@ -129,7 +129,8 @@ pub struct Binding {
     pub var: Word,
 }
 
-/// A scalar specialization constant.
+/// A scalar specialization constant. There is one per SPIR-V result id, so several may
+/// share a `SpecId` (glslang declares the workgroup-size ones twice).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpecConstant {
     pub spec_id: u32,
@@ -184,7 +185,7 @@ impl Module {
 
 /// Bytes → words (little-endian), checking length and magic.
 pub fn words_of(bytes: &[u8]) -> Result<Vec<u32>, Error> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(Error::Unaligned { len: bytes.len() });
     }
     let words: Vec<u32> = bytes
@@ -209,11 +210,14 @@ fn check_header(words: &[u32]) -> Result<(), Error> {
     Ok(())
 }
 
+/// The decorations on one id or member, with their literal operands.
+type DecorationList = Vec<(Decoration, Vec<u32>)>;
+
 /// Per-id decorations collected from the annotation section.
 #[derive(Default)]
 struct Decorations {
-    on_id: BTreeMap<Word, Vec<(Decoration, Vec<u32>)>>,
-    on_member: BTreeMap<(Word, u32), Vec<(Decoration, Vec<u32>)>>,
+    on_id: BTreeMap<Word, DecorationList>,
+    on_member: BTreeMap<(Word, u32), DecorationList>,
 }
 
 impl Decorations {
@@ -436,7 +440,9 @@ fn split_execution_mode_ids(words: &[u32]) -> Result<(Vec<u32>, Vec<ModeId>), Er
         let inst = &words[at..at + count];
         if op == OP_EXECUTION_MODE_ID {
             if count < 3 {
-                return Err(Error::Parse { why: format!("OpExecutionModeId at word {at} has {count} words") });
+                return Err(Error::Parse {
+                    why: format!("OpExecutionModeId at word {at} has {count} words"),
+                });
             }
             modes.push((inst[1], inst[2], inst[3..].to_vec()));
         } else {
@@ -532,7 +538,7 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
             default: ctx.const_value(id)?,
         });
     }
-    spec_constants.sort_by_key(|s| s.spec_id);
+    spec_constants.sort_by_key(|s| (s.spec_id, s.id));
 
     // The WorkgroupSize built-in overrides any execution mode.
     let mut builtin_size = None;
@@ -589,27 +595,24 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
             .collect();
         let mut local_size = None;
         for em in &module.execution_modes {
-            match em.operands.as_slice() {
-                [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSize), Operand::LiteralBit32(x), Operand::LiteralBit32(y), Operand::LiteralBit32(z)]
-                    if *f == fid =>
-                {
+            if let [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSize), Operand::LiteralBit32(x), Operand::LiteralBit32(y), Operand::LiteralBit32(z)] =
+                em.operands.as_slice()
+            {
+                if *f == fid {
                     local_size = Some([*x, *y, *z].map(|value| SizeDim {
                         value,
                         spec_id: None,
                     }));
                 }
-                [Operand::IdRef(f), Operand::ExecutionMode(spirv::ExecutionMode::LocalSizeId), Operand::IdRef(x), Operand::IdRef(y), Operand::IdRef(z)]
-                    if *f == fid =>
-                {
-                    local_size = Some([ctx.size_dim(*x)?, ctx.size_dim(*y)?, ctx.size_dim(*z)?]);
-                }
-                _ => {}
             }
         }
         for (f, mode, ids) in mode_ids {
             if *f == fid && *mode == spirv::ExecutionMode::LocalSizeId as u32 {
                 let [x, y, z] = ids.as_slice() else {
-                    return Err(Error::Invalid { id: fid, why: "LocalSizeId needs three ids".into() });
+                    return Err(Error::Invalid {
+                        id: fid,
+                        why: "LocalSizeId needs three ids".into(),
+                    });
                 };
                 local_size = Some([ctx.size_dim(*x)?, ctx.size_dim(*y)?, ctx.size_dim(*z)?]);
             }

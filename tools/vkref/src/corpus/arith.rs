@@ -11,7 +11,15 @@ fn i32_pair(seed: u64) -> (Vec<i32>, Vec<i32>) {
     let special_a = [0, -1, i32::MAX, i32::MIN, 1, -7, 100, -100];
     let special_b = [1, -1, 7, 3, -3, 2, i32::MAX, i32::MIN];
     let mut a: Vec<i32> = (0..N).map(|_| r.u32() as i32).collect();
-    let mut b: Vec<i32> = (0..N).map(|i| if i % 3 == 0 { r.range(-40, 40) as i32 } else { r.u32() as i32 }).collect();
+    let mut b: Vec<i32> = (0..N)
+        .map(|i| {
+            if i % 3 == 0 {
+                r.range(-40, 40) as i32
+            } else {
+                r.u32() as i32
+            }
+        })
+        .collect();
     a[..8].copy_from_slice(&special_a);
     b[..8].copy_from_slice(&special_b);
     for (x, y) in a.iter().zip(b.iter_mut()) {
@@ -23,7 +31,12 @@ fn i32_pair(seed: u64) -> (Vec<i32>, Vec<i32>) {
 }
 
 fn three(a: Vec<u8>, b: Vec<u8>, out_len: usize) -> Inputs {
-    Inputs { groups: [N as u32 / 64, 1, 1], resources: vec![sb(0, a), sb(1, b), sb(2, vec![0; out_len])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [N as u32 / 64, 1, 1],
+        resources: vec![sb(0, a), sb(1, b), sb(2, vec![0; out_len])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn i32_inputs() -> Inputs {
@@ -31,9 +44,11 @@ fn i32_inputs() -> Inputs {
     three(to_bytes(&a), to_bytes(&b), N * 16 * 4)
 }
 
-
 fn i32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<i32>(data(inp, 0)), from_bytes::<i32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<i32>(data(inp, 0)),
+        from_bytes::<i32>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
         let s = (y & 31) as u32;
@@ -75,7 +90,10 @@ fn find_msb_u(x: u32) -> u32 {
 }
 
 fn u32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<u32>(data(inp, 0)), from_bytes::<u32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<u32>(data(inp, 0)),
+        from_bytes::<u32>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
         let off = y & 15;
@@ -83,7 +101,11 @@ fn u32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         let r = y & 31;
         let mask = if bits == 0 { 0 } else { (1u32 << bits) - 1 };
         let field = (x >> off) & mask;
-        let sfield = if bits == 0 { 0 } else { (((field << (32 - bits)) as i32) >> (32 - bits)) as u32 };
+        let sfield = if bits == 0 {
+            0
+        } else {
+            (((field << (32 - bits)) as i32) >> (32 - bits)) as u32
+        };
         let imask = mask << off;
         let sx = x as i32;
         o.extend([
@@ -93,12 +115,20 @@ fn u32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             sfield,
             (x & !imask) | ((y << off) & imask),
             x.count_ones(),
-            if x & y == 0 { u32::MAX } else { (x & y).trailing_zeros() },
+            if x & y == 0 {
+                u32::MAX
+            } else {
+                (x & y).trailing_zeros()
+            },
             find_msb_u(x >> r),
-            if sx < 0 { find_msb_u(!x) } else { find_msb_u(x) },
+            if sx < 0 {
+                find_msb_u(!x)
+            } else {
+                find_msb_u(x)
+            },
             x.reverse_bits(),
             x.rotate_left(r),
-            (x < y) as u32 | 2 * (x > y) as u32 | 4 * (x <= y) as u32 | 8 * (x != y) as u32,
+            (x < y) as u32 | (2 * (x > y) as u32) | (4 * (x <= y) as u32) | (8 * (x != y) as u32),
             x.min(y).wrapping_add(x.max(y).wrapping_mul(3)),
             x.clamp(1000, 4_000_000_000).wrapping_sub(y),
         ]);
@@ -109,7 +139,15 @@ fn u32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn i64_inputs() -> Inputs {
     let mut r = Rng::new(3);
     let mut a: Vec<i64> = (0..N).map(|_| r.u64() as i64).collect();
-    let mut b: Vec<i64> = (0..N).map(|i| if i % 4 == 0 { r.range(-1000, 1000) } else { r.u64() as i64 >> (r.u32() % 40) }).collect();
+    let mut b: Vec<i64> = (0..N)
+        .map(|i| {
+            if i % 4 == 0 {
+                r.range(-1000, 1000)
+            } else {
+                r.u64() as i64 >> (r.u32() % 40)
+            }
+        })
+        .collect();
     a[..4].copy_from_slice(&[i64::MIN, -1, i64::MAX, 0]);
     b[..4].copy_from_slice(&[3, -1, 1 << 33, -5]);
     for (x, y) in a.iter().zip(b.iter_mut()) {
@@ -121,7 +159,10 @@ fn i64_inputs() -> Inputs {
 }
 
 fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<i64>(data(inp, 0)), from_bytes::<i64>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<i64>(data(inp, 0)),
+        from_bytes::<i64>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
         let (ux, uy) = (x as u64, y as u64);
@@ -137,7 +178,9 @@ fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             (x & y) | (!x ^ y),
             x.min(y).wrapping_mul(3).wrapping_sub(x.max(y)),
             (x as i32 as i64).wrapping_add(y as u64 as u32 as i64),
-            ((ux >> 32) as u32 as i64).wrapping_mul(y as i32 as i64).wrapping_add((ux > uy) as i64),
+            ((ux >> 32) as u32 as i64)
+                .wrapping_mul(y as i32 as i64)
+                .wrapping_add((ux > uy) as i64),
         ]);
     }
     vec![exact(2, to_bytes(&o))]
@@ -146,7 +189,15 @@ fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn i16_inputs() -> Inputs {
     let mut r = Rng::new(4);
     let mut a: Vec<i16> = (0..N).map(|_| r.u32() as i16).collect();
-    let mut b: Vec<i16> = (0..N).map(|i| if i % 2 == 0 { r.range(-50, 50) as i16 } else { r.u32() as i16 }).collect();
+    let mut b: Vec<i16> = (0..N)
+        .map(|i| {
+            if i % 2 == 0 {
+                r.range(-50, 50) as i16
+            } else {
+                r.u32() as i16
+            }
+        })
+        .collect();
     a[..4].copy_from_slice(&[i16::MIN, -1, i16::MAX, 0]);
     b[..4].copy_from_slice(&[3, -1, 1, -5]);
     for (x, y) in a.iter().zip(b.iter_mut()) {
@@ -156,14 +207,22 @@ fn i16_inputs() -> Inputs {
     }
     Inputs {
         groups: [N as u32 / 64, 1, 1],
-        resources: vec![sb(0, to_bytes(&a)), sb(1, to_bytes(&b)), sb(2, vec![0; N * 10 * 2]), sb(3, vec![0; N * 4])],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, to_bytes(&b)),
+            sb(2, vec![0; N * 10 * 2]),
+            sb(3, vec![0; N * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
 }
 
 fn i16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<i16>(data(inp, 0)), from_bytes::<i16>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<i16>(data(inp, 0)),
+        from_bytes::<i16>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     let mut w = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
@@ -192,7 +251,12 @@ fn i8_inputs() -> Inputs {
     a[..4].copy_from_slice(&[0x80, 0xff, 0x7f, 0]);
     Inputs {
         groups: [N as u32 / 64, 1, 1],
-        resources: vec![sb(0, a), sb(1, b), sb(2, vec![0; N * 8]), sb(3, vec![0; N * 4])],
+        resources: vec![
+            sb(0, a),
+            sb(1, b),
+            sb(2, vec![0; N * 8]),
+            sb(3, vec![0; N * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -230,7 +294,10 @@ fn f32_inputs() -> Inputs {
 }
 
 fn f32_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<f32>(data(inp, 0)), from_bytes::<f32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<f32>(data(inp, 0)),
+        from_bytes::<f32>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
         o.extend([
@@ -259,12 +326,24 @@ fn divsqrt_inputs() -> Inputs {
 }
 
 fn divsqrt_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<f32>(data(inp, 0)), from_bytes::<f32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<f32>(data(inp, 0)),
+        from_bytes::<f32>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
-        o.extend([x / y, 1.0 / y, x.abs().sqrt(), (1.0 / (y.abs() as f64).sqrt()) as f32]);
+        o.extend([
+            x / y,
+            1.0 / y,
+            x.abs().sqrt(),
+            (1.0 / (y.abs() as f64).sqrt()) as f32,
+        ]);
     }
-    vec![Expect { resource: 2, bytes: to_bytes(&o), check: Check::F32 { ulp: 3, abs: 0.0 } }]
+    vec![Expect {
+        resource: 2,
+        bytes: to_bytes(&o),
+        check: Check::F32 { ulp: 3, abs: 0.0 },
+    }]
 }
 
 fn f64_26(r: &mut Rng) -> f64 {
@@ -280,14 +359,22 @@ fn f64_inputs() -> Inputs {
     let b: Vec<f64> = (0..N).map(|_| f64_26(&mut r)).collect();
     Inputs {
         groups: [N as u32 / 64, 1, 1],
-        resources: vec![sb(0, to_bytes(&a)), sb(1, to_bytes(&b)), sb(2, vec![0; N * 8 * 8]), sb(3, vec![0; N * 2 * 8])],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, to_bytes(&b)),
+            sb(2, vec![0; N * 8 * 8]),
+            sb(3, vec![0; N * 2 * 8]),
+        ],
         push: vec![],
         spec: vec![],
     }
 }
 
 fn f64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<f64>(data(inp, 0)), from_bytes::<f64>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<f64>(data(inp, 0)),
+        from_bytes::<f64>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     let mut q = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
@@ -303,7 +390,14 @@ fn f64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         ]);
         q.extend([x / y, x.abs().sqrt()]);
     }
-    vec![exact(2, to_bytes(&o)), Expect { resource: 3, bytes: to_bytes(&q), check: Check::F64 { ulp: 4, abs: 0.0 } }]
+    vec![
+        exact(2, to_bytes(&o)),
+        Expect {
+            resource: 3,
+            bytes: to_bytes(&q),
+            check: Check::F64 { ulp: 4, abs: 0.0 },
+        },
+    ]
 }
 
 fn f16_inputs() -> Inputs {
@@ -330,19 +424,33 @@ fn f16_inputs() -> Inputs {
 
 fn f16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let h = |v: f32| f32_to_f16(v);
-    let (a, b) = (from_bytes::<u16>(data(inp, 0)), from_bytes::<u16>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<u16>(data(inp, 0)),
+        from_bytes::<u16>(data(inp, 1)),
+    );
     let (mut o, mut d, mut w) = (Vec::new(), Vec::new(), Vec::new());
     for (&xh, &yh) in a.iter().zip(&b) {
         let (x, y) = (f16_to_f32(xh), f16_to_f32(yh));
         // Each f16 operation is done in f32 and rounded once to f16: with 24 >= 2*11+2 bits
         // the double rounding is innocuous, so this is the correctly rounded f16 result.
-        o.extend([h(x + y), h(x - y), h(x * y), h(x.min(y)), h(f16_to_f32(h(x.max(y))) * 2.0), h(x.abs() - 0.5)]);
+        o.extend([
+            h(x + y),
+            h(x - y),
+            h(x * y),
+            h(x.min(y)),
+            h(f16_to_f32(h(x.max(y))) * 2.0),
+            h(x.abs() - 0.5),
+        ]);
         d.extend([h(x / y), h(x * 1.1f32)]);
         w.push(x * 4.0 + y);
     }
     vec![
         exact(2, to_bytes(&o)),
-        Expect { resource: 3, bytes: to_bytes(&d), check: Check::F16 { ulp: 2, abs: 0.0 } },
+        Expect {
+            resource: 3,
+            bytes: to_bytes(&d),
+            check: Check::F16 { ulp: 2, abs: 0.0 },
+        },
         exact(4, to_bytes(&w)),
     ]
 }
@@ -350,10 +458,17 @@ fn f16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn convert_inputs() -> Inputs {
     let mut r = Rng::new(10);
     let a: Vec<f32> = (0..N).map(|_| r.f32_bits(24, 19)).collect();
-    let b: Vec<i32> = (0..N).map(|_| ((r.u32() & !(1 << 14 | 1 << 30)) | (1 << 13 | 1 << 29)) as i32).collect();
+    let b: Vec<i32> = (0..N)
+        .map(|_| ((r.u32() & !(1 << 14 | 1 << 30)) | (1 << 13 | 1 << 29)) as i32)
+        .collect();
     Inputs {
         groups: [N as u32 / 64, 1, 1],
-        resources: vec![sb(0, to_bytes(&a)), sb(1, to_bytes(&b)), sb(2, vec![0; N * 10 * 4]), sb(3, vec![0; N * 3 * 4])],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, to_bytes(&b)),
+            sb(2, vec![0; N * 10 * 4]),
+            sb(3, vec![0; N * 3 * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -364,7 +479,10 @@ fn unorm8(c: f32) -> u32 {
 }
 
 fn convert_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<f32>(data(inp, 0)), from_bytes::<i32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<f32>(data(inp, 0)),
+        from_bytes::<i32>(data(inp, 1)),
+    );
     let (mut o, mut u) = (Vec::new(), Vec::new());
     for (&x, &y) in a.iter().zip(&b) {
         let c0 = (y & 255) as f32 / 256.0 + 0.001;
@@ -375,7 +493,8 @@ fn convert_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             x.abs() as u32,
             (y as f32).to_bits(),
             (((y as u32) >> 8) as f32).to_bits(),
-            f32_to_f16((y & 1023) as f32 * 0.25) as u32 | (f32_to_f16(-(((y >> 10) & 255) as f32)) as u32) << 16,
+            f32_to_f16((y & 1023) as f32 * 0.25) as u32
+                | (f32_to_f16(-(((y >> 10) & 255) as f32)) as u32) << 16,
             unorm8(c0) | unorm8(0.25) << 8 | unorm8(1.5) << 16 | unorm8(-0.5) << 24,
             snorm(s0) | snorm(-0.75) << 16,
             (x * 2.0).to_bits(),
@@ -384,9 +503,20 @@ fn convert_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         ]);
         let yu = y as u32;
         let n = |k: u32| ((yu >> (8 * k)) & 255) as f32 / 255.0;
-        u.extend([f16_to_f32(yu as u16) + f16_to_f32((yu >> 16) as u16), n(0) + n(1), n(2) * n(3)]);
+        u.extend([
+            f16_to_f32(yu as u16) + f16_to_f32((yu >> 16) as u16),
+            n(0) + n(1),
+            n(2) * n(3),
+        ]);
     }
-    vec![exact(2, to_bytes(&o)), Expect { resource: 3, bytes: to_bytes(&u), check: Check::F32 { ulp: 2, abs: 0.0 } }]
+    vec![
+        exact(2, to_bytes(&o)),
+        Expect {
+            resource: 3,
+            bytes: to_bytes(&u),
+            check: Check::F32 { ulp: 2, abs: 0.0 },
+        },
+    ]
 }
 
 fn mulext_inputs() -> Inputs {
@@ -395,7 +525,10 @@ fn mulext_inputs() -> Inputs {
 }
 
 fn mulext_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let (a, b) = (from_bytes::<u32>(data(inp, 0)), from_bytes::<u32>(data(inp, 1)));
+    let (a, b) = (
+        from_bytes::<u32>(data(inp, 0)),
+        from_bytes::<u32>(data(inp, 1)),
+    );
     let mut o = Vec::new();
     for (&x, &y) in a.iter().zip(&b) {
         let p = x as u64 * y as u64;
@@ -417,7 +550,12 @@ fn mulext_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn hash_inputs() -> Inputs {
     let mut r = Rng::new(12);
     let d: Vec<u32> = (0..512).map(|i| if i < 8 { i } else { r.u32() }).collect();
-    Inputs { groups: [4, 1, 1], resources: vec![sb(0, to_bytes(&d))], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [4, 1, 1],
+        resources: vec![sb(0, to_bytes(&d))],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn pcg(v: u32) -> u32 {

@@ -20,7 +20,18 @@ fn input_u32(inp: &Inputs) -> Vec<u32> {
 }
 
 fn nested_if_inputs() -> Inputs {
-    io(30, 256, |r, i| if i < 4 { [0, 1, 2, 1002][i] } else { r.range(-2000, 2000) as u32 }, 1)
+    io(
+        30,
+        256,
+        |r, i| {
+            if i < 4 {
+                [0, 1, 2, 1002][i]
+            } else {
+                r.range(-2000, 2000) as u32
+            }
+        },
+        1,
+    )
 }
 
 fn nested_if_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -111,7 +122,18 @@ fn early_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 }
 
 fn switch_inputs() -> Inputs {
-    io(33, 256, |r, i| if i % 3 == 0 { r.range(0, 200) as u32 } else { r.u32() }, 1)
+    io(
+        33,
+        256,
+        |r, i| {
+            if i % 3 == 0 {
+                r.range(0, 200) as u32
+            } else {
+                r.u32()
+            }
+        },
+        1,
+    )
 }
 
 fn switch_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -176,7 +198,11 @@ fn uniform_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         .enumerate()
         .map(|(i, &x)| {
             let wg = i as u32 / 64;
-            let mut r = if mode == 1 { x.wrapping_add(wg) } else { x.wrapping_mul(2) };
+            let mut r = if mode == 1 {
+                x.wrapping_add(wg)
+            } else {
+                x.wrapping_mul(2)
+            };
             if wg == 2 {
                 r ^= 0xffff;
             }
@@ -188,7 +214,18 @@ fn uniform_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 }
 
 fn do_while_inputs() -> Inputs {
-    io(36, 256, |r, i| if i < 2 { 1 + i as u32 } else { r.range(1, 1000) as u32 }, 1)
+    io(
+        36,
+        256,
+        |r, i| {
+            if i < 2 {
+                1 + i as u32
+            } else {
+                r.range(1, 1000) as u32
+            }
+        },
+        1,
+    )
 }
 
 fn do_while_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -210,8 +247,21 @@ fn do_while_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 
 fn calls_inputs() -> Inputs {
     let mut r = Rng::new(37);
-    let d: Vec<u32> = (0..512).map(|i| if i % 7 == 0 { 0 } else { r.range(1, 5000) as u32 * if i % 5 == 0 { 6 } else { 1 } }).collect();
-    Inputs { groups: [4, 1, 1], resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 256 * 16])], push: vec![], spec: vec![] }
+    let d: Vec<u32> = (0..512)
+        .map(|i| {
+            if i % 7 == 0 {
+                0
+            } else {
+                r.range(1, 5000) as u32 * if i % 5 == 0 { 6 } else { 1 }
+            }
+        })
+        .collect();
+    Inputs {
+        groups: [4, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 256 * 16])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn calls_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {

@@ -38,7 +38,12 @@ fn std430_inputs() -> Inputs {
         }
         items.extend(it);
     }
-    Inputs { groups: [2, 1, 1], resources: vec![sb(0, items), sb(1, vec![0; 64 * 64])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![sb(0, items), sb(1, vec![0; 64 * 64])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn std430_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -49,7 +54,11 @@ fn std430_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         let id = [at::<i32>(it, 16), at::<i32>(it, 20)];
         let m = |c: usize, r: usize| f(it, 32 + 16 * c + 4 * r);
         let mut o = vec![0u8; 64];
-        let a = [pos[0] * w + id[0] as f32, pos[1] * w + id[1] as f32, pos[2] * w + f(it, 24)];
+        let a = [
+            pos[0] * w + id[0] as f32,
+            pos[1] * w + id[1] as f32,
+            pos[2] * w + f(it, 24),
+        ];
         for (k, v) in a.iter().enumerate() {
             put_at(&mut o, 4 * k, *v);
         }
@@ -97,7 +106,12 @@ fn std140_inputs() -> Inputs {
         put_at(&mut u, 148 + 16 * k, small(&mut r, 7));
     }
     put_at(&mut u, 176, 4u32);
-    Inputs { groups: [1, 1, 1], resources: vec![ub(0, u), sb(1, vec![0; 64 * 16])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![ub(0, u), sb(1, vec![0; 64 * 16])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn std140_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -113,8 +127,14 @@ fn std140_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         let scale = at::<u32>(u, 176) as f32;
         let arr = |k: usize| [f(u, 144 + 16 * k), f(u, 148 + 16 * k)];
         let (a0, a1) = (arr(i & 1), arr((i + 1) & 1));
-        let w = f(u, 16 * (i & 3)) * f(u, 76) + (at::<i32>(u, 128) * i as i32 - at::<i32>(u, 132)) as f32;
-        o.extend([r[0] + a0[0] * scale, r[1] + a0[1] * scale, r[2] + a1[0] * scale, w + a1[1] * scale]);
+        let w = f(u, 16 * (i & 3)) * f(u, 76)
+            + (at::<i32>(u, 128) * i as i32 - at::<i32>(u, 132)) as f32;
+        o.extend([
+            r[0] + a0[0] * scale,
+            r[1] + a0[1] * scale,
+            r[2] + a1[0] * scale,
+            w + a1[1] * scale,
+        ]);
     }
     vec![exact(1, to_bytes(&o))]
 }
@@ -167,7 +187,12 @@ fn push_inputs() -> Inputs {
         put_at(&mut p, 16 + 4 * k, *c);
     }
     put_at(&mut p, 32, 0x5au32);
-    Inputs { groups: [4, 1, 1], resources: vec![sb(0, vec![0; 256 * 16]), sb(1, vec![0; 256 * 4])], push: p, spec: vec![] }
+    Inputs {
+        groups: [4, 1, 1],
+        resources: vec![sb(0, vec![0; 256 * 16]), sb(1, vec![0; 256 * 4])],
+        push: p,
+        spec: vec![],
+    }
 }
 
 fn push_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -177,7 +202,12 @@ fn push_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let mut o = Vec::new();
     let mut cnt = Vec::new();
     for i in 0..256u32 {
-        o.extend([f(p, 16) * scale + ox, f(p, 20) * scale + oy, f(p, 24) * scale + i as f32, f(p, 28) * scale]);
+        o.extend([
+            f(p, 16) * scale + ox,
+            f(p, 20) * scale + oy,
+            f(p, 24) * scale + i as f32,
+            f(p, 28) * scale,
+        ]);
         cnt.push((0..n).map(|k| (i ^ k) & mask).fold(0u32, u32::wrapping_add));
     }
     vec![exact(0, to_bytes(&o)), exact(1, to_bytes(&cnt))]
@@ -204,7 +234,12 @@ fn spec_expect(_: &Inputs, _: &Env) -> Vec<Expect> {
     let mut o = Vec::new();
     let mut q = Vec::new();
     for i in 0..256u32 {
-        o.extend([(i * kk + s) ^ 0xff, (i as f32 * f).to_bits(), unset + i % k, (i % kk) * (i % kk) + i]);
+        o.extend([
+            (i * kk + s) ^ 0xff,
+            (i as f32 * f).to_bits(),
+            unset + i % k,
+            (i % kk) * (i % kk) + i,
+        ]);
         q.push(big.wrapping_mul(i as u64).wrapping_add(k as u64));
     }
     vec![exact(0, to_bytes(&o)), exact(1, to_bytes(&q))]
@@ -219,7 +254,11 @@ fn spec_size_inputs() -> Inputs {
         groups: [GROUPS[0], GROUPS[1], 1],
         resources: vec![sb(0, vec![0; n * 4]), sb(1, vec![0; n * 4])],
         push: vec![],
-        spec: vec![(0, SpecValue::U32(LS[0])), (1, SpecValue::U32(LS[1])), (2, SpecValue::U32(3))],
+        spec: vec![
+            (0, SpecValue::U32(LS[0])),
+            (1, SpecValue::U32(LS[1])),
+            (2, SpecValue::U32(3)),
+        ],
     }
 }
 
@@ -245,7 +284,12 @@ fn swizzle_inputs() -> Inputs {
     let b: Vec<i32> = (0..256).map(|_| r.range(-12, 12) as i32).collect();
     Inputs {
         groups: [1, 1, 1],
-        resources: vec![sb(0, to_bytes(&a)), sb(1, to_bytes(&b)), sb(2, vec![0; 64 * 48]), sb(3, vec![0; 64 * 32])],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, to_bytes(&b)),
+            sb(2, vec![0; 64 * 48]),
+            sb(3, vec![0; 64 * 32]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -257,7 +301,12 @@ fn swizzle_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let (mut o, mut p) = (Vec::new(), Vec::new());
     for (x, y) in a.chunks(4).zip(b.chunks(4)) {
         let fy: Vec<f32> = y.iter().map(|v| *v as f32).collect();
-        o.extend([x[3] * 2.0 + x[0], x[2] * 2.0 + x[0], x[1] * 2.0 + x[1], x[0] * 2.0 + x[1]]);
+        o.extend([
+            x[3] * 2.0 + x[0],
+            x[2] * 2.0 + x[0],
+            x[1] * 2.0 + x[1],
+            x[0] * 2.0 + x[1],
+        ]);
         o.extend([
             x[1] * fy[2] - x[2] * fy[1],
             x[2] * fy[0] - x[0] * fy[2],
@@ -281,13 +330,20 @@ fn swizzle_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn dyn_inputs() -> Inputs {
     let mut r = Rng::new(24);
     let d: Vec<u32> = (0..128).map(|_| r.u32()).collect();
-    Inputs { groups: [2, 1, 1], resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 128 * 8])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 128 * 8])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn dyn_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let mut o = Vec::new();
     for s in from_bytes::<u32>(data(inp, 0)) {
-        let mut arr: Vec<u32> = (0..16u32).map(|k| s.wrapping_mul(k + 1) ^ (s >> k)).collect();
+        let mut arr: Vec<u32> = (0..16u32)
+            .map(|k| s.wrapping_mul(k + 1) ^ (s >> k))
+            .collect();
         let mut acc = 0u32;
         for k in 0..8 {
             let idx = ((s >> (k * 4)) & 15) as usize;

@@ -7,7 +7,12 @@ use super::*;
 fn io(seed: u64, n: usize, gen: impl Fn(&mut Rng) -> u32, groups: u32, out_bytes: usize) -> Inputs {
     let mut r = Rng::new(seed);
     let d: Vec<u32> = (0..n).map(|_| gen(&mut r)).collect();
-    Inputs { groups: [groups, 1, 1], resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; out_bytes])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [groups, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; out_bytes])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn reduce_inputs() -> Inputs {
@@ -16,7 +21,10 @@ fn reduce_inputs() -> Inputs {
 
 fn reduce_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
-    let o: Vec<u32> = d.chunks(256).map(|c| c.iter().fold(0u32, |a, b| a.wrapping_add(*b))).collect();
+    let o: Vec<u32> = d
+        .chunks(256)
+        .map(|c| c.iter().fold(0u32, |a, b| a.wrapping_add(*b)))
+        .collect();
     vec![exact(1, to_bytes(&o))]
 }
 
@@ -63,7 +71,9 @@ fn phases_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let d = from_bytes::<i32>(data(inp, 0));
     let mut o = Vec::new();
     for a in d.chunks(96) {
-        let b: Vec<i32> = (0..96).map(|l| a[(l + 95) % 96] + 2 * a[l] - a[(l + 1) % 96]).collect();
+        let b: Vec<i32> = (0..96)
+            .map(|l| a[(l + 95) % 96] + 2 * a[l] - a[(l + 1) % 96])
+            .collect();
         let a2: Vec<i32> = (0..96).map(|l| b[l] * 3 - b[95 - l]).collect();
         o.extend((0..96).map(|l| a2[l] + b[(l * 7) % 96]));
     }
@@ -119,7 +129,11 @@ fn compact_inputs() -> Inputs {
     let d: Vec<u32> = (0..512).map(|_| r.u32() >> 4).collect();
     Inputs {
         groups: [8, 1, 1],
-        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 4]), sb(2, vec![0; 512 * 4])],
+        resources: vec![
+            sb(0, to_bytes(&d)),
+            sb(1, vec![0; 4]),
+            sb(2, vec![0; 512 * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -130,7 +144,14 @@ fn compact_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let mut items: Vec<u32> = d.iter().copied().filter(|x| x % 3 == 0).collect();
     let count = items.len() as u32;
     items.resize(d.len(), 0);
-    vec![exact(1, to_bytes(&[count])), Expect { resource: 2, bytes: to_bytes(&items), check: Check::SortedU32 }]
+    vec![
+        exact(1, to_bytes(&[count])),
+        Expect {
+            resource: 2,
+            bytes: to_bytes(&items),
+            check: Check::SortedU32,
+        },
+    ]
 }
 
 fn cas_inputs() -> Inputs {
@@ -139,7 +160,12 @@ fn cas_inputs() -> Inputs {
     let own: Vec<u32> = (0..256).map(|i| 0x1000 + i).collect();
     Inputs {
         groups: [4, 1, 1],
-        resources: vec![sb(0, to_bytes(&d)), sb(1, to_bytes(&[5u32; 8])), sb(2, to_bytes(&own)), sb(3, vec![0; 256 * 4])],
+        resources: vec![
+            sb(0, to_bytes(&d)),
+            sb(1, to_bytes(&[5u32; 8])),
+            sb(2, to_bytes(&own)),
+            sb(3, vec![0; 256 * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -151,20 +177,32 @@ fn cas_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     for &x in &d {
         c[(x & 7) as usize] += x >> 24;
     }
-    vec![exact(1, to_bytes(&c)), exact(2, data(inp, 0).to_vec()), exact(3, data(inp, 2).to_vec())]
+    vec![
+        exact(1, to_bytes(&c)),
+        exact(2, data(inp, 0).to_vec()),
+        exact(3, data(inp, 2).to_vec()),
+    ]
 }
 
 // A: sum @0, mn @8, mx @16, andv @24, orv @32, xorv @40.
 fn i64_inputs() -> Inputs {
     let mut r = Rng::new(48);
-    let d: Vec<u64> = (0..256).map(|i| if i % 2 == 0 { r.u64() } else { r.u64() >> 20 }).collect();
+    let d: Vec<u64> = (0..256)
+        .map(|i| if i % 2 == 0 { r.u64() } else { r.u64() >> 20 })
+        .collect();
     let a = to_bytes(&[0u64, i64::MAX as u64, i64::MIN as u64, u64::MAX, 0, 0]);
-    Inputs { groups: [4, 1, 1], resources: vec![sb(0, to_bytes(&d)), sb(1, a)], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [4, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, a)],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let d = from_bytes::<u64>(data(inp, 0));
-    let (mut sum, mut mn, mut mx, mut and, mut or, mut xor) = (0u64, i64::MAX, i64::MIN, u64::MAX, 0u64, 0u64);
+    let (mut sum, mut mn, mut mx, mut and, mut or, mut xor) =
+        (0u64, i64::MAX, i64::MIN, u64::MAX, 0u64, 0u64);
     for &x in &d {
         sum = sum.wrapping_add(x);
         mn = mn.min(x as i64);
@@ -173,7 +211,25 @@ fn i64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         or |= x & 0x0000_0000_ff00_ff00;
         xor ^= x;
     }
-    vec![exact(1, to_bytes(&[sum, mn as u64, mx as u64, and, or, xor]))]
+    vec![exact(
+        1,
+        to_bytes(&[sum, mn as u64, mx as u64, and, or, xor]),
+    )]
+}
+
+fn memory_model_inputs() -> Inputs {
+    io(49, 384, |r| r.u32() >> 12, 3, 384 * 4)
+}
+
+fn memory_model_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let mut o = Vec::new();
+    for wg in d.chunks(128) {
+        let s: Vec<u32> = wg.iter().map(|x| x.wrapping_mul(3)).collect();
+        let count: u32 = s.iter().map(|v| (v & 1) + 1).sum();
+        o.extend((0..128).map(|l| s[127 - l].wrapping_add(count << 20)));
+    }
+    vec![exact(1, to_bytes(&o))]
 }
 
 pub fn cases() -> Vec<Case> {
@@ -183,9 +239,14 @@ pub fn cases() -> Vec<Case> {
         case!("shared_prefix", prefix_inputs, prefix_expect),
         case!("shared_phases", phases_inputs, phases_expect),
         case!("atomics_buffer", atomics_inputs, atomics_expect),
-        case!("atomics_shared", shared_atomics_inputs, shared_atomics_expect),
+        case!(
+            "atomics_shared",
+            shared_atomics_inputs,
+            shared_atomics_expect
+        ),
         case!("atomic_compact", compact_inputs, compact_expect),
         case!("atomic_cas", cas_inputs, cas_expect),
         case!("atomics_i64", i64_inputs, i64_expect),
+        case!("memory_model", memory_model_inputs, memory_model_expect),
     ]
 }

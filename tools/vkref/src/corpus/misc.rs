@@ -26,8 +26,14 @@ fn bda_inputs() -> Inputs {
     Inputs {
         groups: [2, 1, 1],
         resources: vec![
-            Resource::Address { data: parts, target: AddressTarget::Push(0) },
-            Resource::Address { data: to_bytes(&[0xdddd_ddddu32; PARTS]), target: AddressTarget::Push(8) },
+            Resource::Address {
+                data: parts,
+                target: AddressTarget::Push(0),
+            },
+            Resource::Address {
+                data: to_bytes(&[0xdddd_ddddu32; PARTS]),
+                target: AddressTarget::Push(8),
+            },
         ],
         push,
         spec: vec![],
@@ -59,14 +65,24 @@ fn list_inputs() -> Inputs {
     let mut nodes = Vec::new();
     for j in 0..NODES {
         let target = j + r.range(1, 6) as usize;
-        let next = if target < NODES && r.u32() % 16 != 0 { target as u32 + 1 } else { 0 };
+        let next = if target < NODES && !r.u32().is_multiple_of(16) {
+            target as u32 + 1
+        } else {
+            0
+        };
         nodes.extend([r.u32(), next]);
     }
     Inputs {
         groups: [(LANES / 64) as u32, 1, 1],
         resources: vec![
-            Resource::Address { data: to_bytes(&nodes), target: AddressTarget::Push(0) },
-            Resource::Address { data: vec![0; LANES * 4], target: AddressTarget::Push(8) },
+            Resource::Address {
+                data: to_bytes(&nodes),
+                target: AddressTarget::Push(0),
+            },
+            Resource::Address {
+                data: vec![0; LANES * 4],
+                target: AddressTarget::Push(8),
+            },
         ],
         push: vec![0; 16],
         spec: vec![],
@@ -95,7 +111,12 @@ fn list_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn spill_vgpr_inputs() -> Inputs {
     let mut r = Rng::new(62);
     let d: Vec<u32> = (0..128).map(|_| r.u32()).collect();
-    Inputs { groups: [2, 1, 1], resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 128 * 8])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; 128 * 8])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn spill_vgpr_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
@@ -114,7 +135,10 @@ fn spill_vgpr_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
                 *x = x.wrapping_add(acc >> 7);
             }
         }
-        let x = v.iter().enumerate().fold(0u32, |a, (k, x)| a ^ (x << (k & 7)));
+        let x = v
+            .iter()
+            .enumerate()
+            .fold(0u32, |a, (k, x)| a ^ (x << (k & 7)));
         o.extend([acc, x]);
     }
     vec![exact(1, to_bytes(&o))]
@@ -126,7 +150,11 @@ fn spill_sgpr_inputs() -> Inputs {
     let d: Vec<u32> = (0..128).map(|_| r.u32()).collect();
     Inputs {
         groups: [2, 1, 1],
-        resources: vec![ub(0, to_bytes(&u)), sb(1, to_bytes(&d)), sb(2, vec![0; 128 * 4])],
+        resources: vec![
+            ub(0, to_bytes(&u)),
+            sb(1, to_bytes(&d)),
+            sb(2, vec![0; 128 * 4]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -189,14 +217,26 @@ fn math_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     for v in a.chunks(4) {
         let (ang, r, p, q) = (v[0] as f64, v[1] as f64, v[2] as f64, v[3] as f64);
         let f = |x: f64| x as f32;
-        t.extend([f(ang.sin()), f(ang.cos()), f(r.atan()), f(q.atan2(r)), f(q.asin()), f((v[3] * 3.0) as f64).tanh() as f32]);
+        t.extend([
+            f(ang.sin()),
+            f(ang.cos()),
+            f(r.atan()),
+            f(q.atan2(r)),
+            f(q.asin()),
+            f((v[3] * 3.0) as f64).tanh(),
+        ]);
         let pw = ((v[3].abs() + 0.5) as f64).powf((v[1] * 0.3) as f64);
         e.extend([f(r.exp()), f(r.exp2()), f(pw)]);
         l.extend([f(p.ln()), f(p.log2()), f(((v[3] + 1.0) as f64).ln())]);
         let x3 = [ang, r, p];
         let y3 = [q, r, 1.0];
         let len = x3.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let dist = x3.iter().zip(&y3).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+        let dist = x3
+            .iter()
+            .zip(&y3)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum::<f64>()
+            .sqrt();
         let tt = ((r + 2.0) / 5.0).clamp(0.0, 1.0);
         let aq = q.abs();
         g.extend([
@@ -209,10 +249,32 @@ fn math_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         ]);
     }
     vec![
-        Expect { resource: 1, bytes: to_bytes(&t), check: Check::F32 { ulp: 4096, abs: 5e-4 } },
-        Expect { resource: 2, bytes: to_bytes(&e), check: Check::F32 { ulp: 64, abs: 0.0 } },
-        Expect { resource: 3, bytes: to_bytes(&g), check: Check::F32 { ulp: 8, abs: 1e-5 } },
-        Expect { resource: 4, bytes: to_bytes(&l), check: Check::F32 { ulp: 4, abs: 4.76837158e-7 } },
+        Expect {
+            resource: 1,
+            bytes: to_bytes(&t),
+            check: Check::F32 {
+                ulp: 4096,
+                abs: 5e-4,
+            },
+        },
+        Expect {
+            resource: 2,
+            bytes: to_bytes(&e),
+            check: Check::F32 { ulp: 64, abs: 0.0 },
+        },
+        Expect {
+            resource: 3,
+            bytes: to_bytes(&g),
+            check: Check::F32 { ulp: 8, abs: 1e-5 },
+        },
+        Expect {
+            resource: 4,
+            bytes: to_bytes(&l),
+            check: Check::F32 {
+                ulp: 4,
+                abs: 4.768_371_6e-7,
+            },
+        },
     ]
 }
 
@@ -221,18 +283,33 @@ fn exact_inputs() -> Inputs {
     let mut a = Vec::new();
     let mut b = Vec::new();
     for _ in 0..256 {
-        a.extend([r.f32_bits(12, 6), r.f32_bits(12, 6), r.f32_bits(20, 10), r.f32_bits(16, 8)]);
+        a.extend([
+            r.f32_bits(12, 6),
+            r.f32_bits(12, 6),
+            r.f32_bits(20, 10),
+            r.f32_bits(16, 8),
+        ]);
         let ny = loop {
             let v = r.u32() as i32;
             if v != i32::MIN {
                 break v;
             }
         };
-        b.extend([r.range(-20, 20) as i32, ny, (r.u32() | 1 << (r.u32() % 32)) as i32, r.u32() as i32]);
+        b.extend([
+            r.range(-20, 20) as i32,
+            ny,
+            (r.u32() | 1 << (r.u32() % 32)) as i32,
+            r.u32() as i32,
+        ]);
     }
     Inputs {
         groups: [4, 1, 1],
-        resources: vec![sb(0, to_bytes(&a)), sb(1, to_bytes(&b)), sb(2, vec![0; 256 * 32]), sb(3, vec![0; 256 * 16])],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, to_bytes(&b)),
+            sb(2, vec![0; 256 * 32]),
+            sb(3, vec![0; 256 * 16]),
+        ],
         push: vec![],
         spec: vec![],
     }
@@ -269,7 +346,11 @@ fn exact_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
             v[0].min(v[1].max(v[2])),
             ex as f32,
         ]);
-        let lsb = if n[2] == 0 { -1 } else { n[2].trailing_zeros() as i32 };
+        let lsb = if n[2] == 0 {
+            -1
+        } else {
+            n[2].trailing_zeros() as i32
+        };
         p.extend([
             n[1].wrapping_abs().wrapping_add(n[2].min(n[3])),
             n[1].max(n[2]).wrapping_sub(n[3].clamp(-100, 100)),

@@ -91,8 +91,18 @@ macro_rules! case {
     ($name:literal, $inputs:expr, $expect:expr) => {
         $crate::corpus::Case {
             name: $name,
-            glsl: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/shaders/compute/", $name, ".comp")),
-            spirv: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/shaders/compute/", $name, ".spv")),
+            glsl: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/shaders/compute/",
+                $name,
+                ".comp"
+            )),
+            spirv: include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/shaders/compute/",
+                $name,
+                ".spv"
+            )),
             entry: "main",
             inputs: $inputs,
             expect: $expect,
@@ -122,7 +132,12 @@ pub fn dir() -> std::path::PathBuf {
 /// Compares one output with its expectation; the error lists the first mismatches.
 pub fn compare(actual: &[u8], e: &Expect) -> Result<(), String> {
     if actual.len() != e.bytes.len() {
-        return Err(format!("resource {}: {} bytes, expected {}", e.resource, actual.len(), e.bytes.len()));
+        return Err(format!(
+            "resource {}: {} bytes, expected {}",
+            e.resource,
+            actual.len(),
+            e.bytes.len()
+        ));
     }
     let mut bad = Vec::new();
     let mut nbad = 0usize;
@@ -141,14 +156,26 @@ pub fn compare(actual: &[u8], e: &Expect) -> Result<(), String> {
             }
         }
         Check::F32 { ulp, abs } => {
-            for (i, (w, g)) in from_bytes::<f32>(&e.bytes).into_iter().zip(from_bytes::<f32>(actual)).enumerate() {
+            for (i, (w, g)) in from_bytes::<f32>(&e.bytes)
+                .into_iter()
+                .zip(from_bytes::<f32>(actual))
+                .enumerate()
+            {
                 if !(close_f32(g, w, ulp, abs)) {
-                    note(i, format!("{g:e} ({:#x})", g.to_bits()), format!("{w:e} ({:#x})", w.to_bits()));
+                    note(
+                        i,
+                        format!("{g:e} ({:#x})", g.to_bits()),
+                        format!("{w:e} ({:#x})", w.to_bits()),
+                    );
                 }
             }
         }
         Check::F16 { ulp, abs } => {
-            for (i, (w, g)) in from_bytes::<u16>(&e.bytes).into_iter().zip(from_bytes::<u16>(actual)).enumerate() {
+            for (i, (w, g)) in from_bytes::<u16>(&e.bytes)
+                .into_iter()
+                .zip(from_bytes::<u16>(actual))
+                .enumerate()
+            {
                 let (gf, wf) = (f16_to_f32(g), f16_to_f32(w));
                 let ulps = ordered16(g).abs_diff(ordered16(w));
                 if !(ulps <= ulp || (gf - wf).abs() <= abs) {
@@ -157,7 +184,11 @@ pub fn compare(actual: &[u8], e: &Expect) -> Result<(), String> {
             }
         }
         Check::F64 { ulp, abs } => {
-            for (i, (w, g)) in from_bytes::<f64>(&e.bytes).into_iter().zip(from_bytes::<f64>(actual)).enumerate() {
+            for (i, (w, g)) in from_bytes::<f64>(&e.bytes)
+                .into_iter()
+                .zip(from_bytes::<f64>(actual))
+                .enumerate()
+            {
                 let ulps = ordered64(g).abs_diff(ordered64(w));
                 if !(ulps <= ulp as u128 || (g - w).abs() <= abs) {
                     note(i, format!("{g:e}"), format!("{w:e}"));
@@ -179,13 +210,20 @@ pub fn compare(actual: &[u8], e: &Expect) -> Result<(), String> {
     if nbad == 0 {
         Ok(())
     } else {
-        Err(format!("resource {}: {nbad} mismatches ({:?}): {}", e.resource, e.check, bad.join("; ")))
+        Err(format!(
+            "resource {}: {nbad} mismatches ({:?}): {}",
+            e.resource,
+            e.check,
+            bad.join("; ")
+        ))
     }
 }
 
 /// f32 closeness: within `ulp` units in the last place, or within `abs`.
 pub fn close_f32(g: f32, w: f32, ulp: u32, abs: f32) -> bool {
-    g.to_bits() == w.to_bits() || ordered32(g).abs_diff(ordered32(w)) <= ulp as u64 || (g - w).abs() <= abs
+    g.to_bits() == w.to_bits()
+        || ordered32(g).abs_diff(ordered32(w)) <= ulp as u64
+        || (g - w).abs() <= abs
 }
 
 fn ordered32(x: f32) -> i64 {
@@ -217,14 +255,27 @@ fn ordered16(x: u16) -> i32 {
 
 /// Runs a case on lavapipe and compares every expected output.
 pub fn run_on_lavapipe(case: &Case) -> Result<(), String> {
-    let env = Env { subgroup_size: lavapipe::info().map_err(|e| e.to_string())?.subgroup_size };
+    let env = Env {
+        subgroup_size: lavapipe::info().map_err(|e| e.to_string())?.subgroup_size,
+    };
     let inputs = (case.inputs)();
-    let out = lavapipe::run_compute(case.spirv, case.entry, inputs.groups, &inputs.resources, &inputs.push, &inputs.spec)
-        .map_err(|e| e.to_string())?;
+    let out = lavapipe::run_compute(
+        case.spirv,
+        case.entry,
+        inputs.groups,
+        &inputs.resources,
+        &inputs.push,
+        &inputs.spec,
+    )
+    .map_err(|e| e.to_string())?;
     let mut errs = Vec::new();
     for e in (case.expect)(&inputs, &env) {
         let Some(got) = out.get(e.resource) else {
-            return Err(format!("expectation names resource {} of {}", e.resource, out.len()));
+            return Err(format!(
+                "expectation names resource {} of {}",
+                e.resource,
+                out.len()
+            ));
         };
         if let Err(m) = compare(got, &e) {
             errs.push(m);
@@ -324,12 +375,22 @@ pub fn put_at<T: Le>(b: &mut Vec<u8>, offset: usize, v: T) {
 
 /// Storage buffer at (set 0, `binding`).
 pub fn sb(binding: u32, data: Vec<u8>) -> Resource {
-    Resource::Buffer { set: 0, binding, kind: DescriptorKind::StorageBuffer, data }
+    Resource::Buffer {
+        set: 0,
+        binding,
+        kind: DescriptorKind::StorageBuffer,
+        data,
+    }
 }
 
 /// Uniform buffer at (set 0, `binding`).
 pub fn ub(binding: u32, data: Vec<u8>) -> Resource {
-    Resource::Buffer { set: 0, binding, kind: DescriptorKind::UniformBuffer, data }
+    Resource::Buffer {
+        set: 0,
+        binding,
+        kind: DescriptorKind::UniformBuffer,
+        data,
+    }
 }
 
 /// Resource `i`'s initial bytes.
@@ -339,7 +400,11 @@ pub fn data(inp: &Inputs, i: usize) -> &[u8] {
 
 /// An exact expectation.
 pub fn exact(resource: usize, bytes: Vec<u8>) -> Expect {
-    Expect { resource, bytes, check: Check::Exact }
+    Expect {
+        resource,
+        bytes,
+        check: Check::Exact,
+    }
 }
 
 /// IEEE binary16 → f32 (exact).
@@ -384,12 +449,20 @@ pub fn f32_to_f16(x: f32) -> u16 {
         let q = full >> shift;
         let rem = full & ((1 << shift) - 1);
         let half = 1 << (shift - 1);
-        let r = if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q };
+        let r = if rem > half || (rem == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        };
         return s | r as u16;
     }
     let q = (e16 as u32) << 10 | (m >> 13);
     let rem = m & 0x1fff;
-    let r = if rem > 0x1000 || (rem == 0x1000 && q & 1 == 1) { q + 1 } else { q };
+    let r = if rem > 0x1000 || (rem == 0x1000 && q & 1 == 1) {
+        q + 1
+    } else {
+        q
+    };
     s | r as u16
 }
 
@@ -414,10 +487,26 @@ mod tests {
 
     #[test]
     fn comparison_rules() {
-        let e = Expect { resource: 0, bytes: to_bytes(&[1.0f32, 2.0]), check: Check::F32 { ulp: 1, abs: 0.0 } };
-        assert!(compare(&to_bytes(&[1.0f32, f32::from_bits(2.0f32.to_bits() + 1)]), &e).is_ok());
-        assert!(compare(&to_bytes(&[1.0f32, f32::from_bits(2.0f32.to_bits() + 2)]), &e).is_err());
-        let e = Expect { resource: 0, bytes: to_bytes(&[1u32, 2, 3]), check: Check::SortedU32 };
+        let e = Expect {
+            resource: 0,
+            bytes: to_bytes(&[1.0f32, 2.0]),
+            check: Check::F32 { ulp: 1, abs: 0.0 },
+        };
+        assert!(compare(
+            &to_bytes(&[1.0f32, f32::from_bits(2.0f32.to_bits() + 1)]),
+            &e
+        )
+        .is_ok());
+        assert!(compare(
+            &to_bytes(&[1.0f32, f32::from_bits(2.0f32.to_bits() + 2)]),
+            &e
+        )
+        .is_err());
+        let e = Expect {
+            resource: 0,
+            bytes: to_bytes(&[1u32, 2, 3]),
+            check: Check::SortedU32,
+        };
         assert!(compare(&to_bytes(&[3u32, 1, 2]), &e).is_ok());
         assert!(compare(&to_bytes(&[3u32, 1, 1]), &e).is_err());
         assert!(compare(&to_bytes(&[3u32, 1]), &e).is_err());

@@ -33,7 +33,12 @@ fn per_lane<T>(d: &[u32], env: &Env, mut f: impl FnMut(&[u32], usize, usize) -> 
 }
 
 fn basic_inputs() -> Inputs {
-    Inputs { groups: [2, 1, 1], resources: vec![sb(0, vec![0; N * 16])], push: vec![], spec: vec![] }
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![sb(0, vec![0; N * 16])],
+        push: vec![],
+        spec: vec![],
+    }
 }
 
 fn basic_expect(_: &Inputs, env: &Env) -> Vec<Expect> {
@@ -41,7 +46,12 @@ fn basic_expect(_: &Inputs, env: &Env) -> Vec<Expect> {
     let mut o = Vec::new();
     for i in 0..N as u32 {
         let l = i % WG as u32;
-        o.extend([sz, l % sz, l / sz, WG as u32 / sz + if l % sz == 0 { 1000 } else { 0 }]);
+        o.extend([
+            sz,
+            l % sz,
+            l / sz,
+            WG as u32 / sz + if l.is_multiple_of(sz) { 1000 } else { 0 },
+        ]);
     }
     vec![exact(0, to_bytes(&o))]
 }
@@ -54,20 +64,35 @@ fn ballot_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
     let o = per_lane(&d, env, |sub, lane, gi| {
         let base = gi - lane;
-        let p: Vec<bool> = (0..sub.len()).map(|j| sub[j] & 1 == 1 || (base + j) % 8 == 5).collect();
-        let mask: u64 = p.iter().enumerate().filter(|(_, b)| **b).map(|(j, _)| 1u64 << j).fold(0, |a, b| a | b);
+        let p: Vec<bool> = (0..sub.len())
+            .map(|j| sub[j] & 1 == 1 || (base + j) % 8 == 5)
+            .collect();
+        let mask: u64 = p
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b)
+            .map(|(j, _)| 1u64 << j)
+            .fold(0, |a, b| a | b);
         let count = mask.count_ones();
         let incl = (mask & (u64::MAX >> (63 - lane))).count_ones();
         let excl = (mask & ((1u64 << lane) - 1)).count_ones();
         let lsb = mask.trailing_zeros();
         let msb = 63 - mask.leading_zeros();
-        [count, incl, excl, lsb, msb + if p[lane ^ 1] { 100 } else { 0 }, mask as u32, (mask >> 32) as u32]
+        [
+            count,
+            incl,
+            excl,
+            lsb,
+            msb + if p[lane ^ 1] { 100 } else { 0 },
+            mask as u32,
+            (mask >> 32) as u32,
+        ]
     });
     vec![exact(1, to_bytes(&o.concat()))]
 }
 
 fn vote_inputs() -> Inputs {
-    inputs_with(51, 3, |r, i| match (i / 16) % 4 {
+    inputs_with(51, 3, |r, i| match (i / 8) % 4 {
         0 => r.range(0, 511) as u32,
         1 => r.range(0, 999) as u32,
         2 => r.u32(),
@@ -86,7 +111,7 @@ fn vote_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let o = per_lane(&d, env, |sub, _, _| {
         [
             sub.iter().all(|x| *x < 1000) as u32,
-            sub.iter().any(|x| *x == 7) as u32,
+            sub.contains(&7) as u32,
             sub.iter().all(|x| x / 512 == sub[0] / 512) as u32,
         ]
     });
@@ -102,8 +127,17 @@ fn broadcast_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let o = per_lane(&d, env, |sub, lane, _| {
         let x = sub[lane];
         let even = x & 1 == 0;
-        let first = sub.iter().find(|v| (*v & 1 == 0) == even).copied().unwrap_or(x);
-        [sub[3], sub[0], if even { first * 2 } else { first + 1 }, lane as u32 + 256]
+        let first = sub
+            .iter()
+            .find(|v| (*v & 1 == 0) == even)
+            .copied()
+            .unwrap_or(x);
+        [
+            sub[3],
+            sub[0],
+            if even { first * 2 } else { first + 1 },
+            lane as u32 + 256,
+        ]
     });
     vec![exact(1, to_bytes(&o.concat()))]
 }
@@ -146,7 +180,9 @@ fn reduce_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             sub.iter().map(|v| *v as i32).min().unwrap_or(0) as u32,
         ]
     });
-    let f = per_lane(&d, env, |sub, _, _| sub.iter().map(|v| (v & 255) as f32 - 100.0).sum::<f32>());
+    let f = per_lane(&d, env, |sub, _, _| {
+        sub.iter().map(|v| (v & 255) as f32 - 100.0).sum::<f32>()
+    });
     vec![exact(1, to_bytes(&o.concat())), exact(2, to_bytes(&f))]
 }
 
@@ -177,9 +213,14 @@ fn divergent_inputs() -> Inputs {
 fn divergent_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
     let o = per_lane(&d, env, |sub, lane, _| {
-        let taken = |v: u32| v % 3 == 0;
+        let taken = |v: u32| v.is_multiple_of(3);
         let mine = taken(sub[lane]);
-        let same: Vec<(usize, u32)> = sub.iter().copied().enumerate().filter(|(_, v)| taken(*v) == mine).collect();
+        let same: Vec<(usize, u32)> = sub
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, v)| taken(*v) == mine)
+            .collect();
         if mine {
             [
                 same.iter().fold(0u32, |a, (_, v)| a.wrapping_add(*v)),
@@ -188,7 +229,10 @@ fn divergent_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
         } else {
             [
                 same.iter().map(|(_, v)| *v).max().unwrap_or(0),
-                same.iter().filter(|(j, _)| *j < lane).map(|(_, v)| v & 15).sum(),
+                same.iter()
+                    .filter(|(j, _)| *j < lane)
+                    .map(|(_, v)| v & 15)
+                    .sum(),
             ]
         }
     });
