@@ -69,18 +69,24 @@ struct State {
     /// Register (dword) → (counter, score). Score 0 means "inherited from a
     /// predecessor": wait for 0.
     pending: BTreeMap<u16, (Counter, u32)>,
+    /// Registers an outstanding SMEM instruction still reads (its address and offset):
+    /// overwriting them needs the same wait (the load may be replayed, and the emulator
+    /// checks it). Same encoding as `pending`.
+    reads: BTreeMap<u16, (Counter, u32)>,
 }
 
 impl State {
     fn join(&mut self, o: &State) -> bool {
-        let before = self.pending.len();
+        let before = self.pending.len() + self.reads.len();
         let mut changed = false;
-        for (&r, &(c, _)) in &o.pending {
-            match self.pending.get(&r) {
-                Some(&(_, 0)) => {}
-                _ => {
-                    self.pending.insert(r, (c, 0));
-                    changed = true;
+        for (mine, theirs) in [(&mut self.pending, &o.pending), (&mut self.reads, &o.reads)] {
+            for (&r, &(c, _)) in theirs {
+                match mine.get(&r) {
+                    Some(&(_, 0)) => {}
+                    _ => {
+                        mine.insert(r, (c, 0));
+                        changed = true;
+                    }
                 }
             }
         }
@@ -90,14 +96,18 @@ impl State {
                 changed = true;
             }
         }
-        changed || before != self.pending.len()
+        changed || before != self.pending.len() + self.reads.len()
     }
 
     /// The wait needed before touching `regs`, per counter (None = no wait).
-    fn needed(&self, regs: &[u16]) -> [Option<u32>; 4] {
+    fn needed(&self, regs: &[u16], written: &[u16]) -> [Option<u32>; 4] {
         let mut w = [None; 4];
-        for r in regs {
-            if let Some(&(c, score)) = self.pending.get(r) {
+        let hits = regs
+            .iter()
+            .filter_map(|r| self.pending.get(r))
+            .chain(written.iter().filter_map(|r| self.reads.get(r)));
+        for &(c, score) in hits {
+            {
                 let k = c as usize;
                 let n = if score == 0 || self.ooo[k] {
                     0
@@ -118,8 +128,9 @@ impl State {
             self.ooo[k] = false;
         }
         let c = COUNTERS[k];
-        self.pending
-            .retain(|_, &mut (cc, s)| cc != c || (n != 0 && s != 0 && s > done));
+        for m in [&mut self.pending, &mut self.reads] {
+            m.retain(|_, &mut (cc, s)| cc != c || (n != 0 && s != 0 && s > done));
+        }
     }
 }
 
@@ -178,8 +189,9 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         return Ok(());
     }
     let mut regs = regs_of(&i.ops);
-    regs.extend(regs_of(&i.defs));
-    let w = st.needed(&regs);
+    let defs = regs_of(&i.defs);
+    regs.extend(defs.iter().copied());
+    let w = st.needed(&regs, &defs);
     if w.iter().any(|x| x.is_some()) {
         for (k, n) in w.iter().enumerate() {
             if let Some(n) = n {
@@ -196,6 +208,11 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         st.ooo[k] |= ooo;
         for r in regs_of(&i.defs) {
             st.pending.insert(r, (c, st.ub[k]));
+        }
+        if ooo {
+            for r in regs_of(&i.ops) {
+                st.reads.insert(r, (c, st.ub[k]));
+            }
         }
     }
     Ok(())
