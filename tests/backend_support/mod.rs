@@ -55,3 +55,50 @@ pub fn temp_path(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
+
+/// A one-block program from assembly text (one instruction per line), for pass tests
+/// written as instruction list in → instruction list out.
+pub fn program_from_asm(t: gcnc::isa::Target, asm: &str) -> gcnc::amdgpu::mir::Program {
+    use gcnc::amdgpu::mir::{Arg, MInst, Program};
+    use gcnc::isa::Operand;
+    let mut p = Program::new(t);
+    let b = p.new_block(0);
+    for (n, line) in asm.lines().enumerate() {
+        let Some(inst) = gcnc::isa::parse_line(line, n as u32 + 1, t).expect("test asm parses") else {
+            continue;
+        };
+        let d = inst.desc(t.gen).unwrap();
+        let (mut defs, mut ops) = (Vec::new(), Vec::new());
+        for (od, o) in d.explicit().zip(&inst.operands) {
+            let a = match *o {
+                Operand::Reg(r) => Arg::Reg(r),
+                Operand::Inline(c) => Arg::Const(match gcnc::isa::operand::inline_int(c) {
+                    Some(v) => v as u32,
+                    None => [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+                             0xc0000000, 0x40800000, 0xc0800000][(c - 240) as usize],
+                }),
+                Operand::Literal(v) => Arg::Const(v),
+                Operand::Imm(v) => Arg::Imm(v),
+                other => panic!("unsupported operand {other:?}"),
+            };
+            if od.is_def() { defs.push(a) } else { ops.push(a) }
+        }
+        let mut m = MInst::hw(inst.op, inst.format, &defs, &ops);
+        m.mods = inst.mods;
+        p.block_mut(b).insts.push(m);
+    }
+    p
+}
+
+/// The program's instructions as assembly text, one per line (our printer = llvm-mc's).
+pub fn asm_of(p: &gcnc::amdgpu::mir::Program) -> String {
+    let mut s = String::new();
+    for b in &p.blocks {
+        for i in &b.insts {
+            let inst = gcnc::amdgpu::emit::to_inst(p, i).unwrap();
+            s.push_str(&gcnc::isa::print(&inst, p.target).unwrap_or_else(|_| format!("{} <raw>", inst.op.name())));
+            s.push('\n');
+        }
+    }
+    s
+}

@@ -68,7 +68,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut sgprs_read_by_smem: BTreeSet<u16> = BTreeSet::new();
         // GFX11: VGPR → (VALUs since, trans since) of a trans write
         let mut trans_writes: Vec<(u16, u32, u32)> = Vec::new();
-        let mut exec_written = true;
+        // a block reached from elsewhere has an unknown history
+        let mut exec_written = !b.linear_preds.is_empty();
         let mut mask_read_by_valu: BTreeSet<u16> = BTreeSet::new();
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
         for i in std::mem::take(&mut b.insts) {
@@ -119,7 +120,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                         let trans_hit = reads.iter().any(|r| {
                             trans_writes
                                 .iter()
-                                .any(|&(w, valu, trans)| w == *r && (valu <= 5 || trans <= 1))
+                                .any(|&(w, valu, trans)| w == *r && valu <= 5 && trans <= 1)
                         });
                         let partial = wave64 && exec_written && reads.len() >= 2;
                         if trans_hit || partial {
@@ -184,7 +185,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             let mov = Opcode::from_name("s_mov_b32").unwrap();
             flush.push(MInst::hw(mov, Format::Sop1, &[Arg::Reg(Reg::null())], &[Arg::Const(0)]));
         }
-        if trans_writes.iter().any(|&(_, v, t)| v <= 5 || t <= 1) {
+        if trans_writes.iter().any(|&(_, v, t)| v <= 5 && t <= 1) {
             flush.push(depctr(0x0fff));
         }
         if !mask_then_salu_written.is_empty() {
