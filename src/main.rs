@@ -48,7 +48,7 @@ enum Command {
     },
     /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
     IsaCoverage,
-    /// Compile a compute shader (IR text) to a PAL ELF.
+    /// Compile a compute shader (SPIR-V or IR text) to a PAL ELF.
     Compile {
         input: String,
         #[arg(long)]
@@ -59,7 +59,7 @@ enum Command {
         entry: Option<String>,
         #[arg(long)]
         layout: Option<String>,
-        /// Specialization constant ID=VALUE (needs the SPIR-V front-end).
+        /// Specialization constant ID=VALUE (SPIR-V input).
         #[arg(long)]
         spec: Vec<String>,
         #[arg(short = 'o')]
@@ -73,6 +73,12 @@ enum Command {
         /// Skip the middle-end pipeline (the IR is already optimised).
         #[arg(long)]
         no_opt: bool,
+        /// Cap the SGPR budget of register allocation.
+        #[arg(long)]
+        max_sgprs: Option<u16>,
+        /// Cap the VGPR budget of register allocation.
+        #[arg(long)]
+        max_vgprs: Option<u16>,
     },
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
@@ -112,6 +118,8 @@ fn main() -> ExitCode {
             stats,
             asm,
             no_opt,
+            max_sgprs,
+            max_vgprs,
         } => cli::compile::run(&cli::compile::Args {
             input,
             target,
@@ -123,6 +131,8 @@ fn main() -> ExitCode {
             stats,
             asm,
             no_opt,
+            max_sgprs,
+            max_vgprs,
         }),
         Command::Ir(a) => cli::ir::run(&a).map(|t| print!("{t}")).map_err(|e| e.to_string()),
         Command::IsaCoverage => {

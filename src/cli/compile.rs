@@ -1,10 +1,9 @@
 //! `gcnc compile`: a compute shader → PAL ELF, optionally printing statistics and
 //! disassembly.
 //!
-//! Input: the IR text form (`.ir`, what `gcnc` prints and parses). SPIR-V input needs the
-//! front-end, which this build does not contain yet; a `.spv` file (SPIR-V magic) is
-//! reported as such rather than misparsed. `--spec` is accepted for the CLI contract and
-//! refused until the front-end (which resolves specialization constants) is present.
+//! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
+//! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
+//! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
 
 use gcnc::amdgpu::abi::PipelineLayout;
 use gcnc::compile::{compile_compute, Options};
@@ -22,6 +21,26 @@ pub struct Args {
     pub stats: bool,
     pub asm: bool,
     pub no_opt: bool,
+    pub max_sgprs: Option<u16>,
+    pub max_vgprs: Option<u16>,
+}
+
+fn parse_spec(s: &str) -> Result<(u32, u64), String> {
+    let (id, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
+    let id: u32 = id.trim().parse().map_err(|_| format!("--spec {s}: bad id"))?;
+    let v = v.trim();
+    let val = if let Some(f) = v.strip_suffix('f') {
+        f.parse::<f32>().map_err(|_| format!("--spec {s}: bad float"))?.to_bits() as u64
+    } else if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
+    } else if let Some(n) = v.strip_prefix('-') {
+        n.parse::<i64>().map_err(|_| format!("--spec {s}: bad integer"))?.wrapping_neg() as u64
+    } else {
+        v.parse::<u64>().map_err(|_| format!("--spec {s}: bad integer"))?
+    };
+    Ok((id, val))
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
@@ -33,19 +52,28 @@ pub fn run(a: &Args) -> Result<(), String> {
         Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
     };
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
-    if bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203
-    {
-        return Err(format!(
-            "{}: SPIR-V input needs the front-end, which is not part of this build yet; pass IR text",
-            a.input
-        ));
-    }
-    if !a.spec.is_empty() {
-        return Err("--spec needs the SPIR-V front-end (not part of this build yet)".into());
-    }
-    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 IR text", a.input))?;
-    let mut m = gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?;
-    if let Some(entry) = &a.entry {
+    let spirv = bytes.len() >= 4
+        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
+    let mut m = if spirv {
+        let words = gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", a.input))?;
+        let mut spec = std::collections::BTreeMap::new();
+        for s in &a.spec {
+            let (id, v) = parse_spec(s)?;
+            spec.insert(id, v);
+        }
+        let opts = gcnc::front::spirv::Options {
+            entry: a.entry.clone(),
+            spec,
+        };
+        gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{}: {e}", a.input))?
+    } else {
+        if !a.spec.is_empty() {
+            return Err("--spec applies to SPIR-V input only".into());
+        }
+        let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
+        gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?
+    };
+    if let (false, Some(entry)) = (spirv, &a.entry) {
         let f = m
             .functions
             .iter()
@@ -60,6 +88,13 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let mut opts = Options::new(gen);
     opts.wave = wave;
+    if a.max_sgprs.is_some() || a.max_vgprs.is_some() {
+        let full = gcnc::amdgpu::regalloc::Budget::full(gen);
+        opts.budget = Some(gcnc::amdgpu::regalloc::Budget {
+            sgprs: a.max_sgprs.unwrap_or(full.sgprs).min(full.sgprs),
+            vgprs: a.max_vgprs.unwrap_or(full.vgprs).min(full.vgprs),
+        });
+    }
     if let Some(l) = &a.layout {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
