@@ -4,7 +4,10 @@
 use std::process::Command;
 
 fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_gcnc")).args(args).output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .args(args)
+        .output()
+        .unwrap();
     (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into(),
@@ -18,10 +21,32 @@ fn compile_ir_with_stats_and_asm() {
     let o = out.to_str().unwrap();
     for (t, w) in [("gfx900", "64"), ("gfx1030", "32"), ("gfx1100", "64")] {
         let (ok, stdout, stderr) = gcnc(&[
-            "compile", "tests/backend/control_flow.ir", "--target", t, "--wave", w, "--no-opt", "--stats", "--asm", "-o", o,
+            "compile",
+            "tests/backend/control_flow.ir",
+            "--target",
+            t,
+            "--wave",
+            w,
+            "--no-opt",
+            "--stats",
+            "--asm",
+            "-o",
+            o,
         ]);
         assert!(ok, "{stderr}");
-        for name in ["Instructions:", "Code size:", "SGPRs:", "VGPRs:", "Spilled SGPRs: 0", "Spilled VGPRs: 0", "Scratch size: 0", "LDS size: 0", "Subgroups per SIMD:", "Copies:", "Branches:"] {
+        for name in [
+            "Instructions:",
+            "Code size:",
+            "SGPRs:",
+            "VGPRs:",
+            "Spilled SGPRs: 0",
+            "Spilled VGPRs: 0",
+            "Scratch size: 0",
+            "LDS size: 0",
+            "Subgroups per SIMD:",
+            "Copies:",
+            "Branches:",
+        ] {
             assert!(stdout.contains(name), "{name} missing:\n{stdout}");
         }
         assert!(stdout.contains("s_endpgm"));
@@ -33,12 +58,26 @@ fn compile_ir_with_stats_and_asm() {
 #[test]
 fn errors_are_located() {
     // the corpus shaders need VMEM selection, which is not implemented: a clean error
-    let (ok, _, stderr) = gcnc(&["compile", "tests/shaders/compute/nested_if.spv", "--target", "gfx1030"]);
+    let (ok, _, stderr) = gcnc(&[
+        "compile",
+        "tests/shaders/compute/nested_if.spv",
+        "--target",
+        "gfx1030",
+    ]);
     assert!(!ok);
-    assert!(stderr.contains("unsupported at IR instruction #"), "{stderr}");
+    assert!(
+        stderr.contains("unsupported at IR instruction #"),
+        "{stderr}"
+    );
     // a register budget too small
     let (ok, _, stderr) = gcnc(&[
-        "compile", "tests/backend/builtins_64bit.ir", "--target", "gfx1030", "--no-opt", "--max-vgprs", "4",
+        "compile",
+        "tests/backend/builtins_64bit.ir",
+        "--target",
+        "gfx1030",
+        "--no-opt",
+        "--max-vgprs",
+        "4",
     ]);
     assert!(!ok);
     assert!(stderr.contains("register pressure"), "{stderr}");
@@ -46,7 +85,13 @@ fn errors_are_located() {
     let l = std::env::temp_dir().join(format!("gcnc-layout-{}.json", std::process::id()));
     std::fs::write(&l, "{\"sets\": {\"x\": {}}}").unwrap();
     let (ok, _, stderr) = gcnc(&[
-        "compile", "tests/backend/arith.ir", "--target", "gfx900", "--no-opt", "--layout", l.to_str().unwrap(),
+        "compile",
+        "tests/backend/arith.ir",
+        "--target",
+        "gfx900",
+        "--no-opt",
+        "--layout",
+        l.to_str().unwrap(),
     ]);
     assert!(!ok);
     assert!(stderr.contains("set key `x` is not a number"), "{stderr}");

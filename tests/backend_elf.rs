@@ -85,10 +85,19 @@ fn objdump_and_readelf_agree() {
                 };
                 if o.contains(".long") {
                     // printer gap (depctr syntax): LLVM must still know the word
-                    assert!(insts[k].starts_with("s_waitcnt_depctr"), "{name}: {}", insts[k]);
+                    assert!(
+                        insts[k].starts_with("s_waitcnt_depctr"),
+                        "{name}: {}",
+                        insts[k]
+                    );
                     continue;
                 }
-                assert_eq!(norm(o), norm(insts[k]), "{name} {}/{w:?} instruction {k}", g.mcpu());
+                assert_eq!(
+                    norm(o),
+                    norm(insts[k]),
+                    "{name} {}/{w:?} instruction {k}",
+                    g.mcpu()
+                );
             }
             // everything after the code is s_code_end on GFX10+
             for l in &insts[ours.len()..] {
@@ -96,7 +105,10 @@ fn objdump_and_readelf_agree() {
             }
             let (ok, notes) = run(readelf, &["--notes", p]);
             assert!(ok, "{name}: readelf failed:\n{notes}");
-            assert!(notes.contains("amdpal.pipelines"), "{name}: metadata not decoded:\n{notes}");
+            assert!(
+                notes.contains("amdpal.pipelines"),
+                "{name}: metadata not decoded:\n{notes}"
+            );
             assert!(!notes.to_lowercase().contains("error"), "{name}: {notes}");
             checked += 1;
         }

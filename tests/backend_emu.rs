@@ -28,7 +28,12 @@ struct Setup {
 
 /// The register the program's last instruction before `s_endpgm` defines.
 fn result_reg(c: &gcnc::compile::Compiled) -> Reg {
-    let insts: Vec<_> = c.program.blocks.iter().flat_map(|b| b.insts.iter()).collect();
+    let insts: Vec<_> = c
+        .program
+        .blocks
+        .iter()
+        .flat_map(|b| b.insts.iter())
+        .collect();
     let last = insts[insts.len() - 2];
     match last.defs.first() {
         Some(gcnc::amdgpu::mir::Arg::Reg(r)) => *r,
@@ -36,7 +41,14 @@ fn result_reg(c: &gcnc::compile::Compiled) -> Reg {
     }
 }
 
-fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect: &dyn Fn(u32, [u32; 3]) -> Option<u32>) {
+fn run_case(
+    ir: &str,
+    gen: Gen,
+    wave: Wave,
+    setup: &Setup,
+    wg: [u32; 3],
+    expect: &dyn Fn(u32, [u32; 3]) -> Option<u32>,
+) {
     let c = compile_ir(ir, gen, wave);
     let mut d = Dispatch::from_elf(&c.elf, Some(wave == Wave::W64)).expect("dispatch from ELF");
     let mut mem = Memory::new();
@@ -49,11 +61,13 @@ fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect:
     }
     for (s, words) in &setup.sets {
         for (k, v) in words.iter().enumerate() {
-            mem.write_u32(SETS + 4096 * *s as u64 + 4 * k as u64, *v).unwrap();
+            mem.write_u32(SETS + 4096 * *s as u64 + 4 * k as u64, *v)
+                .unwrap();
         }
     }
     for k in 0..3 {
-        mem.write_u32(WGCOUNT + 4 * k as u64, setup.wgcount[k]).unwrap();
+        mem.write_u32(WGCOUNT + 4 * k as u64, setup.wgcount[k])
+            .unwrap();
     }
     for (k, v) in setup.buffer.iter().enumerate() {
         mem.write_u32(BUF + 4 * k as u64, *v).unwrap();
@@ -64,7 +78,11 @@ fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect:
         let addr = |a: u64, hi: bool| if hi { (a >> 32) as u32 } else { a as u32 };
         sg.push(match *u {
             UserData::Entry(n) => {
-                let (base, hi) = if n < 2 { (PUSH, n == 1) } else { (SETS + 4096 * ((n as u64 - 2) / 2), n % 2 == 1) };
+                let (base, hi) = if n < 2 {
+                    (PUSH, n == 1)
+                } else {
+                    (SETS + 4096 * ((n as u64 - 2) / 2), n % 2 == 1)
+                };
                 addr(base, hi)
             }
             UserData::Workgroup => addr(WGCOUNT, false),
@@ -85,7 +103,9 @@ fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect:
                 continue;
             }
             let local = [t % sx, (t / sx) % sy, t / (sx * sy)];
-            let Some(want) = expect(t, local) else { continue };
+            let Some(want) = expect(t, local) else {
+                continue;
+            };
             let want = Some(want);
             let got = if r.base.is_vgpr() {
                 let v = r.base.0 - 256;
@@ -93,7 +113,13 @@ fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect:
             } else {
                 w.regs.s(r.base.0).ok()
             };
-            assert_eq!(got, want, "{} {wave:?} thread {t} (lane {lane}):\n{}", gen.mcpu(), c.asm);
+            assert_eq!(
+                got,
+                want,
+                "{} {wave:?} thread {t} (lane {lane}):\n{}",
+                gen.mcpu(),
+                c.asm
+            );
         }
     }
 }
@@ -101,7 +127,11 @@ fn run_case(ir: &str, gen: Gen, wave: Wave, setup: &Setup, wg: [u32; 3], expect:
 fn control_flow_expect(x: u32, p: u32) -> Option<u32> {
     let v = if x < 32 {
         let t = 3 * x;
-        if x < p { t + p } else { t }
+        if x < p {
+            t + p
+        } else {
+            t
+        }
     } else {
         x - 32
     };
@@ -127,9 +157,16 @@ fn control_flow_expect(x: u32, p: u32) -> Option<u32> {
 fn control_flow_on_emulator() {
     let ir = std::fs::read_to_string("tests/backend/control_flow.ir").unwrap();
     for p in [0u32, 20, 40] {
-        let setup = Setup { push: vec![p, 0], sets: vec![], wgcount: [1, 1, 1], buffer: vec![] };
+        let setup = Setup {
+            push: vec![p, 0],
+            sets: vec![],
+            wgcount: [1, 1, 1],
+            buffer: vec![],
+        };
         for (g, w) in CONFIGS {
-            run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| control_flow_expect(t, p));
+            run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| {
+                control_flow_expect(t, p)
+            });
         }
     }
 }
@@ -144,7 +181,12 @@ fn builtins_64bit_on_emulator() {
         set1[12..16].copy_from_slice(&BufferDesc::raw(g, BUF, 4096));
         let mut buffer = vec![0u32; 64];
         buffer[(nx + 7) as usize / 4] = 1000;
-        let setup = Setup { push: vec![1], sets: vec![(1, set1)], wgcount: [nx, ny, nz], buffer };
+        let setup = Setup {
+            push: vec![1],
+            sets: vec![(1, set1)],
+            wgcount: [nx, ny, nz],
+            buffer,
+        };
         let wg = [2u32, 1, 3];
         let lanes = w.lanes();
         run_case(&ir, g, w, &setup, wg, &|t, l| {

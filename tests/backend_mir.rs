@@ -2,7 +2,9 @@
 
 mod backend_support;
 
-use gcnc::amdgpu::mir::{print::print_program, verify::verify, Arg, MInst, Program, Pseudo, RegClass};
+use gcnc::amdgpu::mir::{
+    print::print_program, verify::verify, Arg, MInst, Program, Pseudo, RegClass,
+};
 use gcnc::amdgpu::regalloc::{allocate, Budget};
 use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
 
@@ -22,10 +24,20 @@ fn small(t: Target) -> Program {
     p.precolored.insert(ptr, PhysReg::sgpr(0));
     let ins = &mut p.blocks[b.0 as usize].insts;
     ins.push(MInst::pseudo(Pseudo::StartPgm, &[Arg::Temp(ptr)], &[]));
-    ins.push(MInst::hw(op("s_load_dwordx4"), Format::Smem, &[Arg::Temp(q)], &[Arg::Temp(ptr), Arg::Imm(16)]));
+    ins.push(MInst::hw(
+        op("s_load_dwordx4"),
+        Format::Smem,
+        &[Arg::Temp(q)],
+        &[Arg::Temp(ptr), Arg::Imm(16)],
+    ));
     let d: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
     ins.push(MInst::pseudo(Pseudo::SplitVector, &d, &[Arg::Temp(q)]));
-    ins.push(MInst::hw(op("v_add_f32"), Format::Vop3, &[Arg::Temp(v)], &[Arg::Temp(parts[1]), Arg::Temp(parts[3])]));
+    ins.push(MInst::hw(
+        op("v_add_f32"),
+        Format::Vop3,
+        &[Arg::Temp(v)],
+        &[Arg::Temp(parts[1]), Arg::Temp(parts[3])],
+    ));
     ins.push(MInst::hw(op("s_endpgm"), Format::Sopp, &[], &[Arg::Imm(0)]));
     p
 }
@@ -58,19 +70,28 @@ fn verifier_rejects_broken_programs() {
     let mut p = small(t);
     let i = p.blocks[0].insts[3].clone();
     p.blocks[0].insts.insert(3, i);
-    assert!(verify(&p, false).unwrap_err().to_string().contains("defined 2 times"));
+    assert!(verify(&p, false)
+        .unwrap_err()
+        .to_string()
+        .contains("defined 2 times"));
     // a use without a definition
     let mut p = small(t);
     let u = p.new_temp(RegClass::V1);
     p.blocks[0].insts[3].ops[0] = Arg::Temp(u);
-    assert!(verify(&p, false).unwrap_err().to_string().contains("never defined"));
+    assert!(verify(&p, false)
+        .unwrap_err()
+        .to_string()
+        .contains("never defined"));
     // a temp after allocation
     assert!(verify(&small(t), true).is_err());
     // an edge missing on one side
     let mut p = small(t);
     let b1 = p.new_block(0);
     p.blocks[0].linear_succs.push(b1);
-    assert!(verify(&p, false).unwrap_err().to_string().contains("missing from its preds"));
+    assert!(verify(&p, false)
+        .unwrap_err()
+        .to_string()
+        .contains("missing from its preds"));
 }
 
 fn reg(a: &Arg) -> Reg {
@@ -110,7 +131,11 @@ fn phi_webs_and_pressure() {
     let mov = |d, s| MInst::hw(op("v_mov_b32"), Format::Vop1, &[Arg::Temp(d)], &[s]);
     p.blocks[0].insts.push(mov(w, Arg::Const(1)));
     p.blocks[0].insts.push(mov(x, Arg::Const(5)));
-    p.blocks[1].insts.push(MInst::pseudo(Pseudo::ParallelCopy, &[Arg::Temp(w)], &[Arg::Temp(x)]));
+    p.blocks[1].insts.push(MInst::pseudo(
+        Pseudo::ParallelCopy,
+        &[Arg::Temp(w)],
+        &[Arg::Temp(x)],
+    ));
     let y = p.new_temp(RegClass::V1);
     p.blocks[2].insts.push(mov(y, Arg::Temp(w)));
     verify(&p, false).unwrap();
@@ -123,6 +148,19 @@ fn phi_webs_and_pressure() {
     assert_ne!(w0, x0, "x is live while w is");
     assert_eq!(u.vgprs, 2);
     // with one VGPR the two live values do not fit: a clean error, no spilling yet
-    let e = allocate(&mut p.clone(), Budget { sgprs: 106, vgprs: 1 }).unwrap_err();
-    assert!(matches!(e, gcnc::amdgpu::Error::RegisterPressure { file: "VGPR", .. }), "{e}");
+    let e = allocate(
+        &mut p.clone(),
+        Budget {
+            sgprs: 106,
+            vgprs: 1,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            gcnc::amdgpu::Error::RegisterPressure { file: "VGPR", .. }
+        ),
+        "{e}"
+    );
 }

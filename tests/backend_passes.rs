@@ -12,17 +12,30 @@ fn t(gen: Gen) -> Target {
     Target::new(gen)
 }
 
-fn check(pass: fn(&mut gcnc::amdgpu::mir::Program) -> Result<u32, gcnc::amdgpu::Error>, gen: Gen, input: &str, want: &str) {
+fn check(
+    pass: fn(&mut gcnc::amdgpu::mir::Program) -> Result<u32, gcnc::amdgpu::Error>,
+    gen: Gen,
+    input: &str,
+    want: &str,
+) {
     let mut p = program_from_asm(t(gen), input);
     pass(&mut p).unwrap();
     let got = asm_of(&p);
-    let norm = |s: &str| s.lines().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+    let norm = |s: &str| {
+        s.lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     assert_eq!(norm(&got), norm(want), "{}:\n{got}", gen.mcpu());
 }
 
 fn copy(p: &mut gcnc::amdgpu::mir::Program, defs: &[Reg], ops: &[Arg]) {
     let d: Vec<Arg> = defs.iter().map(|r| Arg::Reg(*r)).collect();
-    p.blocks[0].insts.push(MInst::pseudo(Pseudo::ParallelCopy, &d, ops));
+    p.blocks[0]
+        .insts
+        .push(MInst::pseudo(Pseudo::ParallelCopy, &d, ops));
 }
 
 fn lowered(gen: Gen, defs: &[Reg], ops: &[Arg]) -> String {
@@ -36,27 +49,57 @@ fn lowered(gen: Gen, defs: &[Reg], ops: &[Arg]) -> String {
 #[test]
 fn parallel_copy_swaps_and_orders() {
     // a two-cycle of VGPRs is one swap
-    assert_eq!(lowered(Gen::Gfx10, &[Reg::v(0, 1), Reg::v(1, 1)], &[Arg::Reg(Reg::v(1, 1)), Arg::Reg(Reg::v(0, 1))]), "v_swap_b32 v0, v1\n");
+    assert_eq!(
+        lowered(
+            Gen::Gfx10,
+            &[Reg::v(0, 1), Reg::v(1, 1)],
+            &[Arg::Reg(Reg::v(1, 1)), Arg::Reg(Reg::v(0, 1))]
+        ),
+        "v_swap_b32 v0, v1\n"
+    );
     // a chain is ordered so nothing is read after being overwritten
     assert_eq!(
-        lowered(Gen::Gfx9, &[Reg::v(1, 1), Reg::v(2, 1)], &[Arg::Reg(Reg::v(0, 1)), Arg::Reg(Reg::v(1, 1))]),
+        lowered(
+            Gen::Gfx9,
+            &[Reg::v(1, 1), Reg::v(2, 1)],
+            &[Arg::Reg(Reg::v(0, 1)), Arg::Reg(Reg::v(1, 1))]
+        ),
         "v_mov_b32_e32 v2, v1\nv_mov_b32_e32 v1, v0\n"
     );
     // an SGPR two-cycle: three xors
     assert_eq!(
-        lowered(Gen::Gfx11, &[Reg::s(4, 1), Reg::s(5, 1)], &[Arg::Reg(Reg::s(5, 1)), Arg::Reg(Reg::s(4, 1))]),
+        lowered(
+            Gen::Gfx11,
+            &[Reg::s(4, 1), Reg::s(5, 1)],
+            &[Arg::Reg(Reg::s(5, 1)), Arg::Reg(Reg::s(4, 1))]
+        ),
         "s_xor_b32 s4, s4, s5\ns_xor_b32 s5, s5, s4\ns_xor_b32 s4, s4, s5\n"
     );
     // a 3-cycle with a fan-out read of the swapped register and a constant
     let out = lowered(
         Gen::Gfx10,
-        &[Reg::v(0, 1), Reg::v(1, 1), Reg::v(2, 1), Reg::v(3, 1), Reg::v(4, 1)],
-        &[Arg::Reg(Reg::v(1, 1)), Arg::Reg(Reg::v(2, 1)), Arg::Reg(Reg::v(0, 1)), Arg::Reg(Reg::v(1, 1)), Arg::Const(7)],
+        &[
+            Reg::v(0, 1),
+            Reg::v(1, 1),
+            Reg::v(2, 1),
+            Reg::v(3, 1),
+            Reg::v(4, 1),
+        ],
+        &[
+            Arg::Reg(Reg::v(1, 1)),
+            Arg::Reg(Reg::v(2, 1)),
+            Arg::Reg(Reg::v(0, 1)),
+            Arg::Reg(Reg::v(1, 1)),
+            Arg::Const(7),
+        ],
     );
     // simulate the sequence and check the parallel semantics
     let mut v: Vec<u32> = (100..108).collect();
     for l in out.lines() {
-        let w: Vec<&str> = l.split(|c| c == ' ' || c == ',').filter(|s| !s.is_empty()).collect();
+        let w: Vec<&str> = l
+            .split(|c| c == ' ' || c == ',')
+            .filter(|s| !s.is_empty())
+            .collect();
         let r = |s: &str| s.trim_start_matches('v').parse::<usize>().unwrap();
         match w[0] {
             "v_swap_b32" => v.swap(r(w[1]), r(w[2])),
@@ -122,9 +165,16 @@ fn hazards_per_generation() {
         "s_load_dword s4, s[0:1], 0x0\nv_cmp_lt_u32_e64 s[0:1], v0, 32",
     );
     // GFX11 VALUTransUseHazard: a transcendental result read within 5 VALU
-    let mut p = program_from_asm(t(Gen::Gfx11), "v_sqrt_f32_e32 v1, v0\nv_add_f32_e32 v2, v1, v0");
+    let mut p = program_from_asm(
+        t(Gen::Gfx11),
+        "v_sqrt_f32_e32 v1, v0\nv_add_f32_e32 v2, v1, v0",
+    );
     resolve_hazards(&mut p).unwrap();
-    let names: Vec<&str> = p.blocks[0].insts.iter().map(|i| i.opcode().unwrap().name()).collect();
+    let names: Vec<&str> = p.blocks[0]
+        .insts
+        .iter()
+        .map(|i| i.opcode().unwrap().name())
+        .collect();
     assert_eq!(names, ["v_sqrt_f32", "s_waitcnt_depctr", "v_add_f32"]);
     // ... not once 6 VALU separate them
     let mut p = program_from_asm(
@@ -132,13 +182,28 @@ fn hazards_per_generation() {
         "v_sqrt_f32_e32 v1, v0\nv_mov_b32_e32 v3, 0\nv_mov_b32_e32 v3, 0\nv_mov_b32_e32 v3, 0\nv_mov_b32_e32 v3, 0\nv_mov_b32_e32 v3, 0\nv_mov_b32_e32 v3, 0\nv_add_f32_e32 v2, v1, v0",
     );
     resolve_hazards(&mut p).unwrap();
-    assert!(p.blocks[0].insts.iter().all(|i| i.opcode().unwrap().name() != "s_waitcnt_depctr"));
+    assert!(p.blocks[0]
+        .insts
+        .iter()
+        .all(|i| i.opcode().unwrap().name() != "s_waitcnt_depctr"));
     // GFX11 wave64 VALUMaskWriteHazard: VALU reads s[4:5] as a mask, SALU writes it, SALU reads it
     let mut p = program_from_asm(
         Target::with_wave(Gen::Gfx11, Wave::W64).unwrap(),
         "v_cndmask_b32_e64 v0, v1, v2, s[4:5]\ns_mov_b64 s[4:5], 0\ns_mov_b64 s[6:7], s[4:5]",
     );
     resolve_hazards(&mut p).unwrap();
-    let names: Vec<&str> = p.blocks[0].insts.iter().map(|i| i.opcode().unwrap().name()).collect();
-    assert_eq!(names, ["v_cndmask_b32", "s_mov_b64", "s_waitcnt_depctr", "s_mov_b64"]);
+    let names: Vec<&str> = p.blocks[0]
+        .insts
+        .iter()
+        .map(|i| i.opcode().unwrap().name())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "v_cndmask_b32",
+            "s_mov_b64",
+            "s_waitcnt_depctr",
+            "s_mov_b64"
+        ]
+    );
 }

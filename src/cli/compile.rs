@@ -29,16 +29,24 @@ fn parse_spec(s: &str) -> Result<(u32, u64), String> {
     let (id, v) = s
         .split_once('=')
         .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
-    let id: u32 = id.trim().parse().map_err(|_| format!("--spec {s}: bad id"))?;
+    let id: u32 = id
+        .trim()
+        .parse()
+        .map_err(|_| format!("--spec {s}: bad id"))?;
     let v = v.trim();
     let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>().map_err(|_| format!("--spec {s}: bad float"))?.to_bits() as u64
+        f.parse::<f32>()
+            .map_err(|_| format!("--spec {s}: bad float"))?
+            .to_bits() as u64
     } else if let Some(h) = v.strip_prefix("0x") {
         u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
     } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<i64>().map_err(|_| format!("--spec {s}: bad integer"))?.wrapping_neg() as u64
+        n.parse::<i64>()
+            .map_err(|_| format!("--spec {s}: bad integer"))?
+            .wrapping_neg() as u64
     } else {
-        v.parse::<u64>().map_err(|_| format!("--spec {s}: bad integer"))?
+        v.parse::<u64>()
+            .map_err(|_| format!("--spec {s}: bad integer"))?
     };
     Ok((id, val))
 }
@@ -55,7 +63,8 @@ pub fn run(a: &Args) -> Result<(), String> {
     let spirv = bytes.len() >= 4
         && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
     let mut m = if spirv {
-        let words = gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", a.input))?;
+        let words = gcnc::front::spirv::words_from_bytes(&bytes)
+            .map_err(|e| format!("{}: {e}", a.input))?;
         let mut spec = std::collections::BTreeMap::new();
         for s in &a.spec {
             let (id, v) = parse_spec(s)?;
@@ -70,7 +79,8 @@ pub fn run(a: &Args) -> Result<(), String> {
         if !a.spec.is_empty() {
             return Err("--spec applies to SPIR-V input only".into());
         }
-        let text = String::from_utf8(bytes).map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
         gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?
     };
     if let (false, Some(entry)) = (spirv, &a.entry) {

@@ -64,7 +64,8 @@ pub fn program_from_asm(t: gcnc::isa::Target, asm: &str) -> gcnc::amdgpu::mir::P
     let mut p = Program::new(t);
     let b = p.new_block(0);
     for (n, line) in asm.lines().enumerate() {
-        let Some(inst) = gcnc::isa::parse_line(line, n as u32 + 1, t).expect("test asm parses") else {
+        let Some(inst) = gcnc::isa::parse_line(line, n as u32 + 1, t).expect("test asm parses")
+        else {
             continue;
         };
         let d = inst.desc(t.gen).unwrap();
@@ -74,14 +75,20 @@ pub fn program_from_asm(t: gcnc::isa::Target, asm: &str) -> gcnc::amdgpu::mir::P
                 Operand::Reg(r) => Arg::Reg(r),
                 Operand::Inline(c) => Arg::Const(match gcnc::isa::operand::inline_int(c) {
                     Some(v) => v as u32,
-                    None => [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
-                             0xc0000000, 0x40800000, 0xc0800000][(c - 240) as usize],
+                    None => [
+                        0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
+                        0x40800000, 0xc0800000,
+                    ][(c - 240) as usize],
                 }),
                 Operand::Literal(v) => Arg::Const(v),
                 Operand::Imm(v) => Arg::Imm(v),
                 other => panic!("unsupported operand {other:?}"),
             };
-            if od.is_def() { defs.push(a) } else { ops.push(a) }
+            if od.is_def() {
+                defs.push(a)
+            } else {
+                ops.push(a)
+            }
         }
         let mut m = MInst::hw(inst.op, inst.format, &defs, &ops);
         m.mods = inst.mods;
@@ -96,7 +103,10 @@ pub fn asm_of(p: &gcnc::amdgpu::mir::Program) -> String {
     for b in &p.blocks {
         for i in &b.insts {
             let inst = gcnc::amdgpu::emit::to_inst(p, i).unwrap();
-            s.push_str(&gcnc::isa::print(&inst, p.target).unwrap_or_else(|_| format!("{} <raw>", inst.op.name())));
+            s.push_str(
+                &gcnc::isa::print(&inst, p.target)
+                    .unwrap_or_else(|_| format!("{} <raw>", inst.op.name())),
+            );
             s.push('\n');
         }
     }

@@ -189,7 +189,9 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
                 *w = (*w & 0xffff_0000) | (rel as i16 as u16 as u32);
             }
             FixupKind::Abs32 => {
-                return Err(Error::Encode("symbol references are not produced by compute shaders".into()))
+                return Err(Error::Encode(
+                    "symbol references are not produced by compute shaders".into(),
+                ))
             }
         }
     }
@@ -224,7 +226,11 @@ pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec
         Gen::Gfx11 => binary::Target::Gfx1100,
     };
     let mut info = ComputeShaderInfo::new(bt);
-    info.wave = if p.wave64() { WaveSize::W64 } else { WaveSize::W32 };
+    info.wave = if p.wave64() {
+        WaveSize::W64
+    } else {
+        WaveSize::W32
+    };
     info.vgprs = vgprs.max(1);
     info.sgprs = sgprs.max(1);
     info.user_data = p.abi.user_sgprs.clone();
@@ -232,8 +238,9 @@ pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec
     info.tidig_comp_cnt = p.abi.tidig_comp_cnt;
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
-    let obj = binary::CodeObject::compute(&info, code.text.clone(), code.code_bytes as u64, Vec::new())
-        .map_err(|e| Error::Binary(e.to_string()))?;
+    let obj =
+        binary::CodeObject::compute(&info, code.text.clone(), code.code_bytes as u64, Vec::new())
+            .map_err(|e| Error::Binary(e.to_string()))?;
     obj.write().map_err(|e| Error::Binary(e.to_string()))
 }
 
@@ -244,7 +251,8 @@ pub fn disassemble(p: &Program, code: &Code) -> Result<String, Error> {
     let mut out = String::new();
     let mut off = 0usize;
     while off < code.code_bytes as usize {
-        let (inst, len) = isa::decode(&code.text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
+        let (inst, len) =
+            isa::decode(&code.text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
         // the ISA printer does not know every immediate syntax yet (depctr): fall back to
         // the raw words
         let text = isa::print(&inst, t).unwrap_or_else(|_| {

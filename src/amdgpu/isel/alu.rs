@@ -15,8 +15,7 @@ use crate::isa::{tables, Format, Gen};
 use smallvec::SmallVec;
 
 const F32_INLINE: [u32; 8] = [
-    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000,
-    0xc0800000,
+    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
 ];
 
 /// Whether a 32-bit constant has an inline encoding in a 32-bit operand.
@@ -30,7 +29,12 @@ impl Isel<'_> {
     }
 
     /// Emits a VALU instruction with legalised sources.
-    pub(crate) fn valu(&mut self, name: &str, defs: &[Arg], mut srcs: Vec<Arg>) -> Result<(), Error> {
+    pub(crate) fn valu(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        mut srcs: Vec<Arg>,
+    ) -> Result<(), Error> {
         let o = self.op(name)?;
         let gen = self.t().gen;
         let has = |f| tables::form(gen, o, f).is_some();
@@ -41,8 +45,8 @@ impl Isel<'_> {
                 || n.starts_with("v_max_")
         ) && !o.name().contains("co_ci")
             && !o.name().contains("addc");
-        let sdst_is_mask = defs.len() == 1
-            && matches!(defs[0], Arg::Temp(t) if self.p.rc(t).is_sgpr());
+        let sdst_is_mask =
+            defs.len() == 1 && matches!(defs[0], Arg::Temp(t) if self.p.rc(t).is_sgpr());
         let mut fmt = if srcs.len() == 1 && has(Format::Vop1) {
             Format::Vop1
         } else if srcs.len() == 2 && has(Format::Vop2) && !sdst_is_mask && defs.len() == 1 {
@@ -98,7 +102,10 @@ impl Isel<'_> {
             }
             // move the last scalar source that is not the lane-mask operand (src2 of
             // v_cndmask / carry-in) into a VGPR
-            let mask_slot = if o.name().starts_with("v_cndmask") || o.name().contains("co_ci") || o.name().contains("addc") {
+            let mask_slot = if o.name().starts_with("v_cndmask")
+                || o.name().contains("co_ci")
+                || o.name().contains("addc")
+            {
                 Some(2)
             } else {
                 None
@@ -114,7 +121,12 @@ impl Isel<'_> {
     }
 
     /// Emits a SALU instruction; a second distinct literal is moved to an SGPR first.
-    pub(crate) fn salu(&mut self, name: &str, defs: &[Arg], mut srcs: Vec<Arg>) -> Result<(), Error> {
+    pub(crate) fn salu(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        mut srcs: Vec<Arg>,
+    ) -> Result<(), Error> {
         let mut lit = None;
         for k in 0..srcs.len() {
             if let Arg::Const(c) = srcs[k] {
@@ -131,7 +143,12 @@ impl Isel<'_> {
         self.hw(name, defs, &srcs)
     }
 
-    pub(super) fn alu(&mut self, i: Value, op: AluOp, srcs: &[Value]) -> Result<SmallVec<[MV; 4]>, Error> {
+    pub(super) fn alu(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let f = self.f;
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
@@ -191,7 +208,14 @@ impl Isel<'_> {
         Ok(out)
     }
 
-    fn alu_comp(&mut self, i: Value, op: AluOp, srcs: &[Value], c: usize, div: bool) -> Result<MV, Error> {
+    fn alu_comp(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
         use AluOp::*;
         let f = self.f;
         let at = Some(i.index() as u32);
@@ -272,7 +296,11 @@ impl Isel<'_> {
                 };
                 self.salu(cmp, &[], vec![x, y])?;
                 let d = self.tmp(RegClass::S1);
-                self.hw("s_cselect_b32", &[Arg::Temp(d)], &[Arg::Const(1), Arg::Const(0)])?;
+                self.hw(
+                    "s_cselect_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(1), Arg::Const(0)],
+                )?;
                 return Ok(MV::T(d, Kind::UBool));
             }
             if op == Bcsel {
@@ -303,8 +331,16 @@ impl Isel<'_> {
                 let m = self.tmp(self.mask_rc());
                 let b = if w == 2 { "b64" } else { "b32" };
                 self.hw(&format!("s_and_{b}"), &[Arg::Temp(m)], &[Arg::Temp(t), e])?;
-                self.hw(&format!("s_cmp_lg_u{}", if w == 2 { 64 } else { 32 }), &[], &[Arg::Temp(m), Arg::Const(0)])?;
-                self.hw("s_cselect_b32", &[Arg::Temp(d)], &[Arg::Const(1), Arg::Const(0)])?;
+                self.hw(
+                    &format!("s_cmp_lg_u{}", if w == 2 { 64 } else { 32 }),
+                    &[],
+                    &[Arg::Temp(m), Arg::Const(0)],
+                )?;
+                self.hw(
+                    "s_cselect_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(1), Arg::Const(0)],
+                )?;
                 Ok(MV::T(d, Kind::UBool))
             }
             MV::T(t, k) => {
@@ -423,7 +459,11 @@ impl Isel<'_> {
             }
             Fsat => {
                 let x = a(self, 0)?;
-                self.valu("v_med3_f32", &[dt], vec![x, Arg::Const(0), Arg::Const(0x3f80_0000)])?;
+                self.valu(
+                    "v_med3_f32",
+                    &[dt],
+                    vec![x, Arg::Const(0), Arg::Const(0x3f80_0000)],
+                )?;
             }
             Fdiv => {
                 // a * (1/b): within Vulkan's 2.5 ULP for 1/b and a*b outside denormals
@@ -437,7 +477,11 @@ impl Isel<'_> {
                 // the hardware takes turns: x / (2π)
                 let x = a(self, 0)?;
                 let t = v1(self);
-                self.valu("v_mul_f32", &[Arg::Temp(t)], vec![Arg::Const(0x3e22_f983), x])?;
+                self.valu(
+                    "v_mul_f32",
+                    &[Arg::Temp(t)],
+                    vec![Arg::Const(0x3e22_f983), x],
+                )?;
                 let n = if op == Fsin { "v_sin_f32" } else { "v_cos_f32" };
                 self.valu(n, &[dt], vec![Arg::Temp(t)])?;
             }
@@ -448,7 +492,11 @@ impl Isel<'_> {
             Iabs => {
                 let x = a(self, 0)?;
                 let n = v1(self);
-                self.valu("v_sub_u32|v_sub_nc_u32", &[Arg::Temp(n)], vec![Arg::Const(0), x])?;
+                self.valu(
+                    "v_sub_u32|v_sub_nc_u32",
+                    &[Arg::Temp(n)],
+                    vec![Arg::Const(0), x],
+                )?;
                 self.valu("v_max_i32", &[dt], vec![x, Arg::Temp(n)])?;
             }
             Bcsel => {
@@ -461,7 +509,11 @@ impl Isel<'_> {
             B2f | B2i => {
                 let m = self.mask(srcs[0], c)?;
                 let one = if op == B2f { 0x3f80_0000 } else { 1 };
-                self.valu("v_cndmask_b32", &[dt], vec![Arg::Const(0), Arg::Const(one), m])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(one), m],
+                )?;
             }
             U2u | I2i => {
                 let x = a(self, 0)?;
@@ -473,7 +525,11 @@ impl Isel<'_> {
             }
             IbitfieldExtract | UbitfieldExtract => {
                 let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
-                let n = if op == IbitfieldExtract { "v_bfe_i32" } else { "v_bfe_u32" };
+                let n = if op == IbitfieldExtract {
+                    "v_bfe_i32"
+                } else {
+                    "v_bfe_u32"
+                };
                 self.valu(n, &[dt], vec![x, y, z])?;
             }
             BitCount => {
@@ -486,7 +542,14 @@ impl Isel<'_> {
     }
 
     /// 1-bit logic: lane masks for divergent values, 0/1 SGPRs for uniform ones.
-    fn bool_op(&mut self, i: Value, op: AluOp, srcs: &[Value], c: usize, div: bool) -> Result<MV, Error> {
+    fn bool_op(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
         use AluOp::*;
         let f = self.f;
         let at = Some(i.index() as u32);
@@ -499,9 +562,16 @@ impl Isel<'_> {
         if f.ty(i).bits != 1 {
             // bcsel on non-bool data with a bool condition
             if op == Bcsel || op == B2f || op == B2i {
-                return if div { self.valu_comp(i, op, srcs, c) } else { self.alu_comp_uniform_sel(i, op, srcs, c) };
+                return if div {
+                    self.valu_comp(i, op, srcs, c)
+                } else {
+                    self.alu_comp_uniform_sel(i, op, srcs, c)
+                };
             }
-            return Err(Error::unsupported(at, format!("{} with 1-bit sources", op.name())));
+            return Err(Error::unsupported(
+                at,
+                format!("{} with 1-bit sources", op.name()),
+            ));
         }
         if div {
             let x = self.mask(srcs[0], kk(0))?;
@@ -532,11 +602,20 @@ impl Isel<'_> {
                     let t1 = self.tmp(self.mask_rc());
                     let t2 = self.tmp(self.mask_rc());
                     self.hw(&format!("s_and_{b}"), &[Arg::Temp(t1)], &[x, y])?;
-                    self.hw(&format!("s_andn2_{b}|s_and_not1_{b}"), &[Arg::Temp(t2)], &[z, x])?;
+                    self.hw(
+                        &format!("s_andn2_{b}|s_and_not1_{b}"),
+                        &[Arg::Temp(t2)],
+                        &[z, x],
+                    )?;
                     self.hw(&format!("s_or_{b}"), &[dt], &[Arg::Temp(t1), Arg::Temp(t2)])?;
                 }
                 Mov => return Ok(self.get(srcs[0], kk(0))?),
-                _ => return Err(Error::unsupported(at, format!("{} on lane masks", op.name()))),
+                _ => {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{} on lane masks", op.name()),
+                    ))
+                }
             }
             return Ok(MV::T(d, Kind::Mask));
         }
@@ -569,12 +648,23 @@ impl Isel<'_> {
                 self.hw("s_cmp_lg_u32", &[], &[xs, Arg::Const(0)])?;
                 self.salu("s_cselect_b32", &[dt], vec![y, z])?;
             }
-            _ => return Err(Error::unsupported(at, format!("{} on uniform bools", op.name()))),
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{} on uniform bools", op.name()),
+                ))
+            }
         }
         Ok(MV::T(d, Kind::UBool))
     }
 
-    fn alu_comp_uniform_sel(&mut self, i: Value, op: AluOp, srcs: &[Value], c: usize) -> Result<MV, Error> {
+    fn alu_comp_uniform_sel(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+    ) -> Result<MV, Error> {
         let f = self.f;
         let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
         let cnd = self.ubool(srcs[0], kk(0))?;
@@ -589,7 +679,10 @@ impl Isel<'_> {
             _ => (Arg::Const(1), Arg::Const(0)),
         };
         if f.ty(i).bits == 64 {
-            return Err(Error::unsupported(Some(i.index() as u32), "64-bit uniform select"));
+            return Err(Error::unsupported(
+                Some(i.index() as u32),
+                "64-bit uniform select",
+            ));
         }
         self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
         let d = self.tmp(RegClass::S1);
@@ -598,7 +691,14 @@ impl Isel<'_> {
     }
 
     /// 64-bit integer add/sub, conversions between 32 and 64 bits, moves.
-    fn alu64(&mut self, i: Value, op: AluOp, srcs: &[Value], c: usize, div: bool) -> Result<MV, Error> {
+    fn alu64(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
         use AluOp::*;
         let f = self.f;
         let at = Some(i.index() as u32);
@@ -644,7 +744,11 @@ impl Isel<'_> {
                     let yh = Arg::Temp(self.to_vgpr(yh)?);
                     self.valu(n0, &[Arg::Temp(lo), Arg::Temp(carry)], vec![xl, yl])?;
                     let c2 = self.tmp(self.mask_rc());
-                    self.valu(n1, &[Arg::Temp(hi), Arg::Temp(c2)], vec![xh, yh, Arg::Temp(carry)])?;
+                    self.valu(
+                        n1,
+                        &[Arg::Temp(hi), Arg::Temp(c2)],
+                        vec![xh, yh, Arg::Temp(carry)],
+                    )?;
                 } else {
                     let (xl, xh, yl, yh) = (
                         self.sgpr_or_const(xl)?,
@@ -712,7 +816,11 @@ impl Isel<'_> {
             Ieq | Ine if f.ty(srcs[0]).bits == 64 => {
                 let x = self.arg(srcs[0], kk(0))?;
                 let y = self.arg(srcs[1], kk(1))?;
-                let n = if op == Ieq { "v_cmp_eq_u64" } else { "v_cmp_ne_u64" };
+                let n = if op == Ieq {
+                    "v_cmp_eq_u64"
+                } else {
+                    "v_cmp_ne_u64"
+                };
                 let x = Arg::Temp(self.to_vgpr(x)?);
                 let y = match y {
                     Arg::Const(k) if k as i32 >= -16 && k <= 64 => Arg::Const(k),
@@ -728,9 +836,17 @@ impl Isel<'_> {
                     let w = self.mask_rc().dwords;
                     let b = if w == 2 { 64 } else { 32 };
                     self.hw(&format!("s_and_b{b}"), &[Arg::Temp(m)], &[Arg::Temp(d), e])?;
-                    self.hw(&format!("s_cmp_lg_u{b}"), &[], &[Arg::Temp(m), Arg::Const(0)])?;
+                    self.hw(
+                        &format!("s_cmp_lg_u{b}"),
+                        &[],
+                        &[Arg::Temp(m), Arg::Const(0)],
+                    )?;
                     let r = self.tmp(RegClass::S1);
-                    self.hw("s_cselect_b32", &[Arg::Temp(r)], &[Arg::Const(1), Arg::Const(0)])?;
+                    self.hw(
+                        "s_cselect_b32",
+                        &[Arg::Temp(r)],
+                        &[Arg::Const(1), Arg::Const(0)],
+                    )?;
                     Ok(MV::T(r, Kind::UBool))
                 }
             }

@@ -230,7 +230,10 @@ impl Isel<'_> {
         match k {
             JumpKind::Return => {
                 if self.f.kind(i).is_jump() && self.f.ret.bits != 0 {
-                    return Err(Error::unsupported(Some(i.index() as u32), "return with a value"));
+                    return Err(Error::unsupported(
+                        Some(i.index() as u32),
+                        "return with a value",
+                    ));
                 }
                 if self.div_if_depth == 0 && self.loops.is_empty() {
                     let at = self.branch("s_branch", self.cur)?;
@@ -245,7 +248,12 @@ impl Isel<'_> {
                     Error::unsupported(Some(i.index() as u32), "jump outside a loop")
                 })?;
                 if cx.divergent {
-                    let m = if k == JumpKind::Break { cx.brk } else { cx.cont }.unwrap();
+                    let m = if k == JumpKind::Break {
+                        cx.brk
+                    } else {
+                        cx.cont
+                    }
+                    .unwrap();
                     self.hw(&format!("s_or_{b}"), &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
                     self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Const(0)])?;
                 } else if k == JumpKind::Break {
@@ -273,12 +281,10 @@ impl Isel<'_> {
 fn contains_return(a: &[CfNode], b: &[CfNode], f: &ir::Function) -> bool {
     fn walk(l: &[CfNode], f: &ir::Function) -> bool {
         l.iter().any(|n| match n {
-            CfNode::Block(b) => f.blocks[*b].insts.iter().any(|&i| {
-                matches!(
-                    f.kind(i),
-                    ir::InstKind::Jump(JumpKind::Return, _)
-                )
-            }),
+            CfNode::Block(b) => f.blocks[*b]
+                .insts
+                .iter()
+                .any(|&i| matches!(f.kind(i), ir::InstKind::Jump(JumpKind::Return, _))),
             CfNode::If {
                 then_body,
                 else_body,

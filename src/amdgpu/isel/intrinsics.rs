@@ -75,7 +75,11 @@ impl Isel<'_> {
         let lo = self.tmp(RegClass::S1);
         let hi = self.tmp(RegClass::S1);
         self.salu("s_add_u32", &[Arg::Temp(lo)], vec![Arg::Temp(p[0]), off])?;
-        self.salu("s_addc_u32", &[Arg::Temp(hi)], vec![Arg::Temp(p[1]), Arg::Const(0)])?;
+        self.salu(
+            "s_addc_u32",
+            &[Arg::Temp(hi)],
+            vec![Arg::Temp(p[1]), Arg::Const(0)],
+        )?;
         let d = self.tmp(RegClass::S2);
         self.push(MInst::pseudo(
             Pseudo::CreateVector,
@@ -86,13 +90,22 @@ impl Isel<'_> {
     }
 
     /// Loads `comps` dwords at a uniform byte offset from a 64-bit pointer, as dword temps.
-    fn load_dwords(&mut self, base: Temp, off: MV, comps: u8, at: Option<u32>) -> Result<SmallVec<[MV; 4]>, Error> {
+    fn load_dwords(
+        &mut self,
+        base: Temp,
+        off: MV,
+        comps: u8,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let (base, imm) = match off {
             MV::C(c) if c < (1 << 19) => (base, c as u32),
             MV::C(c) => (self.add_addr(base, Arg::Const(c as u32))?, 0),
             MV::T(t, _) if self.p.rc(t).is_sgpr() => (self.add_addr(base, Arg::Temp(t))?, 0),
             MV::T(..) => {
-                return Err(Error::unsupported(at, "divergent offsets need VMEM loads (not encoded yet)"))
+                return Err(Error::unsupported(
+                    at,
+                    "divergent offsets need VMEM loads (not encoded yet)",
+                ))
             }
         };
         let mut out = SmallVec::new();
@@ -113,7 +126,13 @@ impl Isel<'_> {
     }
 
     /// The V# of `set`/`binding` (array element `index`).
-    fn descriptor(&mut self, set: u32, binding: u32, index: MV, at: Option<u32>) -> Result<Temp, Error> {
+    fn descriptor(
+        &mut self,
+        set: u32,
+        binding: u32,
+        index: MV,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
         let off = self.layout.binding_offset(set, binding)?;
         let ptr = match set {
             0 => self.input(|i| &mut i.set_ptr[0], RegClass::S2),
@@ -134,7 +153,11 @@ impl Isel<'_> {
             }
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 let scaled = self.tmp(RegClass::S1);
-                self.salu("s_lshl_b32", &[Arg::Temp(scaled)], vec![Arg::Temp(t), Arg::Const(4)])?;
+                self.salu(
+                    "s_lshl_b32",
+                    &[Arg::Temp(scaled)],
+                    vec![Arg::Temp(t), Arg::Const(4)],
+                )?;
                 let a = self.add_addr(ptr, Arg::Temp(scaled))?;
                 self.s_load(a, off, 4)
             }
@@ -174,14 +197,22 @@ impl Isel<'_> {
                     let g = self.tgid(c);
                     let base = self.tmp(RegClass::S1);
                     let size = self.m.local_size[c];
-                    self.salu("s_mul_i32", &[Arg::Temp(base)], vec![Arg::Temp(g), Arg::Const(size)])?;
+                    self.salu(
+                        "s_mul_i32",
+                        &[Arg::Temp(base)],
+                        vec![Arg::Temp(g), Arg::Const(size)],
+                    )?;
                     if size == 1 {
                         out.push(MV::T(base, Kind::Plain));
                         continue;
                     }
                     let l = self.tid(c)?;
                     let d = self.tmp(RegClass::V1);
-                    self.valu("v_add_u32|v_add_nc_u32", &[Arg::Temp(d)], vec![Arg::Temp(base), Arg::Temp(l)])?;
+                    self.valu(
+                        "v_add_u32|v_add_nc_u32",
+                        &[Arg::Temp(d)],
+                        vec![Arg::Temp(base), Arg::Temp(l)],
+                    )?;
                     out.push(MV::T(d, Kind::Plain));
                 }
             }
@@ -217,10 +248,18 @@ impl Isel<'_> {
             LoadSubgroupSize => out.push(MV::C(self.t().wave.lanes() as u64)),
             LoadSubgroupInvocation => {
                 let lo = self.tmp(RegClass::V1);
-                self.valu("v_mbcnt_lo_u32_b32", &[Arg::Temp(lo)], vec![Arg::Const(u32::MAX), Arg::Const(0)])?;
+                self.valu(
+                    "v_mbcnt_lo_u32_b32",
+                    &[Arg::Temp(lo)],
+                    vec![Arg::Const(u32::MAX), Arg::Const(0)],
+                )?;
                 if self.p.wave64() {
                     let hi = self.tmp(RegClass::V1);
-                    self.valu("v_mbcnt_hi_u32_b32", &[Arg::Temp(hi)], vec![Arg::Const(u32::MAX), Arg::Temp(lo)])?;
+                    self.valu(
+                        "v_mbcnt_hi_u32_b32",
+                        &[Arg::Temp(hi)],
+                        vec![Arg::Const(u32::MAX), Arg::Temp(lo)],
+                    )?;
                     out.push(MV::T(hi, Kind::Plain));
                 } else {
                     out.push(MV::T(lo, Kind::Plain));
@@ -228,7 +267,10 @@ impl Isel<'_> {
             }
             LoadPushConstant => {
                 if ty.bits != 32 {
-                    return Err(Error::unsupported(at, "push constant loads other than 32-bit"));
+                    return Err(Error::unsupported(
+                        at,
+                        "push constant loads other than 32-bit",
+                    ));
                 }
                 let base = idx.first().copied().unwrap_or(0) as u64;
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
@@ -240,7 +282,11 @@ impl Isel<'_> {
                         } else {
                             let s = self.to_sgpr(Arg::Temp(t))?;
                             let d = self.tmp(RegClass::S1);
-                            self.salu("s_add_u32", &[Arg::Temp(d)], vec![Arg::Temp(s), Arg::Const(base as u32)])?;
+                            self.salu(
+                                "s_add_u32",
+                                &[Arg::Temp(d)],
+                                vec![Arg::Temp(s), Arg::Const(base as u32)],
+                            )?;
                             MV::T(d, Kind::Plain)
                         }
                     }
@@ -265,7 +311,10 @@ impl Isel<'_> {
                     return Err(Error::unsupported(at, "constant buffer resource"));
                 };
                 if self.p.rc(res).dwords != 4 {
-                    return Err(Error::unsupported(at, "buffer resource is not a descriptor"));
+                    return Err(Error::unsupported(
+                        at,
+                        "buffer resource is not a descriptor",
+                    ));
                 }
                 let off = self.get(srcs[1], 0)?;
                 out.extend(self.s_buffer_load(res, off, ty.comps, at)?);
@@ -273,14 +322,23 @@ impl Isel<'_> {
             _ => {
                 return Err(Error::unsupported(
                     at,
-                    format!("intrinsic {} (needs memory encodings or is not a compute op)", op.name()),
+                    format!(
+                        "intrinsic {} (needs memory encodings or is not a compute op)",
+                        op.name()
+                    ),
                 ))
             }
         }
         Ok(out)
     }
 
-    fn s_buffer_load(&mut self, res: Temp, off: MV, comps: u8, at: Option<u32>) -> Result<SmallVec<[MV; 4]>, Error> {
+    fn s_buffer_load(
+        &mut self,
+        res: Temp,
+        off: MV,
+        comps: u8,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let (res, imm) = match off {
             MV::C(c) if c < (1 << 19) => (res, c as u32),
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
@@ -288,13 +346,26 @@ impl Isel<'_> {
                 let p = self.split(res, 4)?;
                 let lo = self.tmp(RegClass::S1);
                 let hi = self.tmp(RegClass::S1);
-                self.salu("s_add_u32", &[Arg::Temp(lo)], vec![Arg::Temp(p[0]), Arg::Temp(t)])?;
-                self.salu("s_addc_u32", &[Arg::Temp(hi)], vec![Arg::Temp(p[1]), Arg::Const(0)])?;
+                self.salu(
+                    "s_add_u32",
+                    &[Arg::Temp(lo)],
+                    vec![Arg::Temp(p[0]), Arg::Temp(t)],
+                )?;
+                self.salu(
+                    "s_addc_u32",
+                    &[Arg::Temp(hi)],
+                    vec![Arg::Temp(p[1]), Arg::Const(0)],
+                )?;
                 let d = self.tmp(RegClass::S4);
                 self.push(MInst::pseudo(
                     Pseudo::CreateVector,
                     &[Arg::Temp(d)],
-                    &[Arg::Temp(lo), Arg::Temp(hi), Arg::Temp(p[2]), Arg::Temp(p[3])],
+                    &[
+                        Arg::Temp(lo),
+                        Arg::Temp(hi),
+                        Arg::Temp(p[2]),
+                        Arg::Temp(p[3]),
+                    ],
                 ));
                 (d, 0)
             }
@@ -314,7 +385,11 @@ impl Isel<'_> {
                 2 => "s_buffer_load_dwordx2|s_buffer_load_b64",
                 _ => "s_buffer_load_dwordx4|s_buffer_load_b128",
             };
-            self.hw(name, &[Arg::Temp(d)], &[Arg::Temp(res), Arg::Imm(imm + 4 * k as u32)])?;
+            self.hw(
+                name,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(res), Arg::Imm(imm + 4 * k as u32)],
+            )?;
             for p in self.split(d, n)? {
                 out.push(MV::T(p, Kind::Plain));
             }

@@ -97,10 +97,16 @@ pub(crate) struct Inputs {
 pub fn select(m: &Module, t: Target, layout: &PipelineLayout) -> Result<Program, Error> {
     let f = m.entry_function();
     if m.stage != ir::Stage::Compute {
-        return Err(Error::unsupported(None, "only compute shaders are supported"));
+        return Err(Error::unsupported(
+            None,
+            "only compute shaders are supported",
+        ));
     }
     if f.has_calls() {
-        return Err(Error::unsupported(None, "calls must be inlined before isel"));
+        return Err(Error::unsupported(
+            None,
+            "calls must be inlined before isel",
+        ));
     }
     let mut s = Isel {
         m,
@@ -166,9 +172,7 @@ impl Isel<'_> {
             .split('|')
             .filter_map(Opcode::from_name)
             .find(|o| tables::forms(gen, *o).next().is_some())
-            .ok_or_else(|| {
-                Error::unsupported(None, format!("no `{names}` on {}", gen.mcpu()))
-            })
+            .ok_or_else(|| Error::unsupported(None, format!("no `{names}` on {}", gen.mcpu())))
     }
 
     /// Appends a real instruction, choosing the first format the generation has among
@@ -196,7 +200,11 @@ impl Isel<'_> {
 
     /// Emits `s_branch`/`s_cbranch_*` to `target` (a placeholder until patched) and returns
     /// its position for patching.
-    pub(crate) fn branch(&mut self, name: &str, target: BlockId) -> Result<(BlockId, usize), Error> {
+    pub(crate) fn branch(
+        &mut self,
+        name: &str,
+        target: BlockId,
+    ) -> Result<(BlockId, usize), Error> {
         self.hw(name, &[], &[Arg::Label(target)])?;
         let b = self.cur;
         Ok((b, self.p.block(b).insts.len() - 1))
@@ -248,7 +256,10 @@ impl Isel<'_> {
                 continue;
             };
             let Some(&(_, src)) = srcs.iter().find(|(p, _)| *p == b) else {
-                return Err(Error::unsupported(Some(i.index() as u32), "phi without a source for its predecessor"));
+                return Err(Error::unsupported(
+                    Some(i.index() as u32),
+                    "phi without a source for its predecessor",
+                ));
             };
             let dst = self.vals[i].clone();
             for (c, d) in dst.iter().enumerate() {
@@ -277,7 +288,11 @@ impl Isel<'_> {
                 let lo = self.tmp(RegClass::S1);
                 let hi = self.tmp(RegClass::S1);
                 self.hw("s_mov_b32", &[Arg::Temp(lo)], &[Arg::Const(x as u32)])?;
-                self.hw("s_mov_b32", &[Arg::Temp(hi)], &[Arg::Const((x >> 32) as u32)])?;
+                self.hw(
+                    "s_mov_b32",
+                    &[Arg::Temp(hi)],
+                    &[Arg::Const((x >> 32) as u32)],
+                )?;
                 self.push(MInst::pseudo(
                     Pseudo::CreateVector,
                     &[Arg::Temp(t)],
@@ -302,7 +317,10 @@ impl Isel<'_> {
 
     pub(crate) fn get(&self, v: Value, c: usize) -> Result<MV, Error> {
         self.vals[v].get(c).copied().ok_or_else(|| {
-            Error::unsupported(Some(v.index() as u32), format!("value has no component {c} selected"))
+            Error::unsupported(
+                Some(v.index() as u32),
+                format!("value has no component {c} selected"),
+            )
         })
     }
 
@@ -330,7 +348,10 @@ impl Isel<'_> {
                 self.hw("s_mov_b32", &[Arg::Temp(d)], &[Arg::Const(x)])?;
                 Ok(d)
             }
-            _ => Err(Error::unsupported(None, "operand cannot be moved to an SGPR")),
+            _ => Err(Error::unsupported(
+                None,
+                "operand cannot be moved to an SGPR",
+            )),
         }
     }
 
@@ -345,7 +366,11 @@ impl Isel<'_> {
             Arg::Temp(t) => {
                 let n = self.p.rc(t).dwords;
                 let d = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(Pseudo::ParallelCopy, &[Arg::Temp(d)], &[Arg::Temp(t)]));
+                self.push(MInst::pseudo(
+                    Pseudo::ParallelCopy,
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(t)],
+                ));
                 Ok(d)
             }
             Arg::Const(x) => {
@@ -353,7 +378,10 @@ impl Isel<'_> {
                 self.hw("v_mov_b32", &[Arg::Temp(d)], &[Arg::Const(x)])?;
                 Ok(d)
             }
-            _ => Err(Error::unsupported(None, "operand cannot be moved to a VGPR")),
+            _ => Err(Error::unsupported(
+                None,
+                "operand cannot be moved to a VGPR",
+            )),
         }
     }
 
@@ -383,11 +411,19 @@ impl Isel<'_> {
                 let d = self.tmp(RegClass::S1);
                 let w = self.mask_rc().dwords;
                 self.hw(
-                    if w == 2 { "s_cmp_lg_u64" } else { "s_cmp_lg_u32" },
+                    if w == 2 {
+                        "s_cmp_lg_u64"
+                    } else {
+                        "s_cmp_lg_u32"
+                    },
                     &[],
                     &[m, Arg::Const(0)],
                 )?;
-                self.hw("s_cselect_b32", &[Arg::Temp(d)], &[Arg::Const(1), Arg::Const(0)])?;
+                self.hw(
+                    "s_cselect_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(1), Arg::Const(0)],
+                )?;
                 Ok(Arg::Temp(d))
             }
         }
@@ -415,14 +451,22 @@ impl Isel<'_> {
             MV::T(t, Kind::Mask) => Ok(Arg::Temp(t)),
             MV::T(t, Kind::VBool) => {
                 let d = self.tmp(self.mask_rc());
-                self.valu("v_cmp_ne_u32", &[Arg::Temp(d)], vec![Arg::Const(0), Arg::Temp(t)])?;
+                self.valu(
+                    "v_cmp_ne_u32",
+                    &[Arg::Temp(d)],
+                    vec![Arg::Const(0), Arg::Temp(t)],
+                )?;
                 Ok(Arg::Temp(d))
             }
             MV::T(t, _) => {
                 let d = self.tmp(self.mask_rc());
                 self.hw("s_cmp_lg_u32", &[], &[Arg::Temp(t), Arg::Const(0)])?;
                 let exec = self.p.exec();
-                self.hw(&format!("s_cselect_{b}"), &[Arg::Temp(d)], &[exec, Arg::Const(0)])?;
+                self.hw(
+                    &format!("s_cselect_{b}"),
+                    &[Arg::Temp(d)],
+                    &[exec, Arg::Const(0)],
+                )?;
                 Ok(Arg::Temp(d))
             }
         }
@@ -437,7 +481,11 @@ impl Isel<'_> {
             mv => {
                 let m = self.mask_of(mv)?;
                 let d = self.tmp(RegClass::V1);
-                self.hw("v_cndmask_b32", &[Arg::Temp(d)], &[Arg::Const(0), Arg::Const(1), m])?;
+                self.hw(
+                    "v_cndmask_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(0), Arg::Const(1), m],
+                )?;
                 Ok(d)
             }
         }
@@ -578,7 +626,10 @@ impl Isel<'_> {
             InstKind::Alu { op, srcs } => self.alu(i, *op, srcs)?,
             InstKind::Intrinsic { op, srcs, idx } => self.intrinsic(i, *op, srcs, idx)?,
             InstKind::Deref(_) => {
-                return Err(Error::unsupported(at, "derefs must be lowered by lower_explicit_io"))
+                return Err(Error::unsupported(
+                    at,
+                    "derefs must be lowered by lower_explicit_io",
+                ))
             }
             InstKind::Tex(_) => return Err(Error::unsupported(at, "texture operations")),
             InstKind::Call { .. } => return Err(Error::unsupported(at, "calls")),

@@ -78,11 +78,7 @@ impl RegClass {
     }
     /// Text form: `s1`, `v4`, ...
     pub fn name(self) -> String {
-        format!(
-            "{}{}",
-            if self.is_sgpr() { 's' } else { 'v' },
-            self.dwords
-        )
+        format!("{}{}", if self.is_sgpr() { 's' } else { 'v' }, self.dwords)
     }
 }
 

@@ -37,10 +37,8 @@ pub fn print_inst(p: &Program, i: &MInst) -> String {
                 // Real VOP3-encoded forms of VOP1/2/C print with their suffix so the
                 // chosen encoding is visible.
                 if crate::isa::tables::form(p.target.gen, o, crate::isa::Format::Vop2).is_some()
-                    || crate::isa::tables::form(p.target.gen, o, crate::isa::Format::Vop1)
-                        .is_some()
-                    || crate::isa::tables::form(p.target.gen, o, crate::isa::Format::Vopc)
-                        .is_some()
+                    || crate::isa::tables::form(p.target.gen, o, crate::isa::Format::Vop1).is_some()
+                    || crate::isa::tables::form(p.target.gen, o, crate::isa::Format::Vopc).is_some()
                 {
                     n.push_str("_e64");
                 }

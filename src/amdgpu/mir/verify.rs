@@ -28,7 +28,12 @@ pub fn verify(p: &Program, allocated: bool) -> Result<(), Error> {
         ] {
             for s in succs {
                 if s.0 as usize >= n {
-                    return Err(fail(p, bi, None, format!("{what} successor BB{} out of range", s.0)));
+                    return Err(fail(
+                        p,
+                        bi,
+                        None,
+                        format!("{what} successor BB{} out of range", s.0),
+                    ));
                 }
                 let sb = p.block(*s);
                 let preds = if preds_of {
@@ -37,31 +42,56 @@ pub fn verify(p: &Program, allocated: bool) -> Result<(), Error> {
                     &sb.logical_preds
                 };
                 if !preds.contains(&BlockId(bi as u32)) {
-                    return Err(fail(p, bi, None, format!("{what} edge to BB{} missing from its preds", s.0)));
+                    return Err(fail(
+                        p,
+                        bi,
+                        None,
+                        format!("{what} edge to BB{} missing from its preds", s.0),
+                    ));
                 }
             }
         }
         for pr in &b.linear_preds {
             if !p.block(*pr).linear_succs.contains(&BlockId(bi as u32)) {
-                return Err(fail(p, bi, None, format!("linear pred BB{} lacks the edge", pr.0)));
+                return Err(fail(
+                    p,
+                    bi,
+                    None,
+                    format!("linear pred BB{} lacks the edge", pr.0),
+                ));
             }
         }
         for pr in &b.logical_preds {
             if !p.block(*pr).logical_succs.contains(&BlockId(bi as u32)) {
-                return Err(fail(p, bi, None, format!("logical pred BB{} lacks the edge", pr.0)));
+                return Err(fail(
+                    p,
+                    bi,
+                    None,
+                    format!("logical pred BB{} lacks the edge", pr.0),
+                ));
             }
         }
         for i in &b.insts {
             for a in i.defs.iter().chain(i.ops.iter()) {
                 match a {
                     Arg::Temp(t) if allocated => {
-                        return Err(fail(p, bi, Some(i), format!("temp %{} after allocation", t.0)))
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("temp %{} after allocation", t.0),
+                        ))
                     }
                     Arg::Temp(t) if t.0 as usize >= p.temps.len() => {
                         return Err(fail(p, bi, Some(i), format!("temp %{} out of range", t.0)))
                     }
                     Arg::Label(l) if l.0 as usize >= n => {
-                        return Err(fail(p, bi, Some(i), format!("label BB{} out of range", l.0)))
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("label BB{} out of range", l.0),
+                        ))
                     }
                     _ => {}
                 }
@@ -117,7 +147,12 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
     match i.op {
         Op::Hw(op, fmt) => {
             let d = crate::isa::tables::form(t.gen, op, fmt).ok_or_else(|| {
-                fail(p, bi, Some(i), format!("{} has no {:?} form on {}", op.name(), fmt, t.gen.mcpu()))
+                fail(
+                    p,
+                    bi,
+                    Some(i),
+                    format!("{} has no {:?} form on {}", op.name(), fmt, t.gen.mcpu()),
+                )
             })?;
             let mut di = i.defs.iter();
             let mut oi = i.ops.iter();
@@ -128,18 +163,30 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                 };
                 if od.imm.is_some() {
                     if !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
-                        return Err(fail(p, bi, Some(i), "immediate field needs a constant".into()));
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            "immediate field needs a constant".into(),
+                        ));
                     }
                     continue;
                 }
                 if let Some((ty, n)) = reg_of(p, a) {
                     let want = od.dwords(t.wave);
                     if n != want {
-                        return Err(fail(p, bi, Some(i), format!("operand has {n} dwords, field {:?} takes {want}", od.field)));
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("operand has {n} dwords, field {:?} takes {want}", od.field),
+                        ));
                     }
                     let ok = if od.is_def() {
                         match od.field {
-                            crate::isa::Field::Vdst => (ty == RegType::Vgpr) != (od.sgpr || od.size == 0),
+                            crate::isa::Field::Vdst => {
+                                (ty == RegType::Vgpr) != (od.sgpr || od.size == 0)
+                            }
                             _ => ty == RegType::Sgpr,
                         }
                     } else {
@@ -149,7 +196,12 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                         }
                     };
                     if !ok {
-                        return Err(fail(p, bi, Some(i), format!("{:?} operand not allowed in field {:?}", ty, od.field)));
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("{:?} operand not allowed in field {:?}", ty, od.field),
+                        ));
                     }
                 }
             }
@@ -162,11 +214,17 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                 return Err(fail(p, bi, Some(i), "copy arity".into()));
             }
             for (d, o) in i.defs.iter().zip(&i.ops) {
-                let (dt, dn) = reg_of(p, d).ok_or_else(|| fail(p, bi, Some(i), "copy to a non-register".into()))?;
+                let (dt, dn) = reg_of(p, d)
+                    .ok_or_else(|| fail(p, bi, Some(i), "copy to a non-register".into()))?;
                 match reg_of(p, o) {
                     Some((st, sn)) => {
                         if sn != dn || (dt == RegType::Sgpr && st == RegType::Vgpr) {
-                            return Err(fail(p, bi, Some(i), "copy between incompatible classes".into()));
+                            return Err(fail(
+                                p,
+                                bi,
+                                Some(i),
+                                "copy between incompatible classes".into(),
+                            ));
                         }
                     }
                     None if matches!(o, Arg::Const(_)) => {}
@@ -181,24 +239,41 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                 (&i.ops[..], &i.defs[..])
             };
             if whole.len() != 1 {
-                return Err(fail(p, bi, Some(i), "vector pseudo needs one whole operand".into()));
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "vector pseudo needs one whole operand".into(),
+                ));
             }
-            let (wt, wn) = reg_of(p, &whole[0]).ok_or_else(|| fail(p, bi, Some(i), "vector is not a register".into()))?;
+            let (wt, wn) = reg_of(p, &whole[0])
+                .ok_or_else(|| fail(p, bi, Some(i), "vector is not a register".into()))?;
             let mut sum = 0;
             for a in parts {
-                let (pt, pn) = reg_of(p, a).ok_or_else(|| fail(p, bi, Some(i), "vector part is not a register".into()))?;
+                let (pt, pn) = reg_of(p, a)
+                    .ok_or_else(|| fail(p, bi, Some(i), "vector part is not a register".into()))?;
                 if pt == RegType::Vgpr && wt == RegType::Sgpr {
                     return Err(fail(p, bi, Some(i), "VGPR part of an SGPR vector".into()));
                 }
                 sum += pn;
             }
             if sum != wn {
-                return Err(fail(p, bi, Some(i), format!("parts have {sum} dwords, vector {wn}")));
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    format!("parts have {sum} dwords, vector {wn}"),
+                ));
             }
         }
         Op::Pseudo(Pseudo::StartPgm) => {
             if bi != 0 {
-                return Err(fail(p, bi, Some(i), "p_startpgm outside the entry block".into()));
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "p_startpgm outside the entry block".into(),
+                ));
             }
         }
     }

@@ -29,9 +29,13 @@ fn op(gen: crate::isa::Gen, name: &str) -> Result<Opcode, Error> {
 
 fn dwords(a: &Arg) -> Result<Vec<Src>, Error> {
     match *a {
-        Arg::Reg(r) => Ok((0..r.count as u16).map(|k| Src::Reg(PhysReg(r.base.0 + k))).collect()),
+        Arg::Reg(r) => Ok((0..r.count as u16)
+            .map(|k| Src::Reg(PhysReg(r.base.0 + k)))
+            .collect()),
         Arg::Const(c) => Ok(vec![Src::Const(c)]),
-        _ => Err(Error::Verify(format!("copy operand {a:?} after allocation"))),
+        _ => Err(Error::Verify(format!(
+            "copy operand {a:?} after allocation"
+        ))),
     }
 }
 
@@ -72,12 +76,19 @@ pub fn sequentialise(
         // every remaining destination is read by another move: a cycle. Swap the first
         // move's destination with its source, then redirect reads.
         let (d, s) = moves.remove(0);
-        let Src::Reg(s) = s else { unreachable!("constants never form cycles") };
+        let Src::Reg(s) = s else {
+            unreachable!("constants never form cycles")
+        };
         if d.is_vgpr() != s.is_vgpr() {
             return Err(Error::Verify("copy cycle across register files".into()));
         }
         if d.is_vgpr() {
-            out.push(MInst::hw(op(gen, "v_swap_b32")?, Format::Vop1, &[r1(d)], &[r1(s)]));
+            out.push(MInst::hw(
+                op(gen, "v_swap_b32")?,
+                Format::Vop1,
+                &[r1(d)],
+                &[r1(s)],
+            ));
         } else {
             let x = op(gen, "s_xor_b32")?;
             out.push(MInst::hw(x, Format::Sop2, &[r1(d)], &[r1(d), r1(s)]));

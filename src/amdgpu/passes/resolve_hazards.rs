@@ -53,8 +53,11 @@ fn depctr(v: u32) -> MInst {
 }
 
 fn writes_exec(i: &MInst) -> bool {
-    i.defs.iter().any(|d| matches!(d, Arg::Reg(r) if r.base == crate::isa::PhysReg::EXEC_LO))
-        || i.opcode().is_some_and(|o| o.props().contains(Props::WRITES_EXEC))
+    i.defs
+        .iter()
+        .any(|d| matches!(d, Arg::Reg(r) if r.base == crate::isa::PhysReg::EXEC_LO))
+        || i.opcode()
+            .is_some_and(|o| o.props().contains(Props::WRITES_EXEC))
 }
 
 /// Inserts the hazard fixes into `p`; returns the number of instructions added.
@@ -74,7 +77,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
-                return Err(Error::Verify("pseudo instruction reached hazard resolution".into()));
+                return Err(Error::Verify(
+                    "pseudo instruction reached hazard resolution".into(),
+                ));
             };
             let props = op.props();
             let is_valu = props.contains(Props::VALU);
@@ -183,7 +188,12 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut flush = Vec::new();
         if !sgprs_read_by_smem.is_empty() {
             let mov = Opcode::from_name("s_mov_b32").unwrap();
-            flush.push(MInst::hw(mov, Format::Sop1, &[Arg::Reg(Reg::null())], &[Arg::Const(0)]));
+            flush.push(MInst::hw(
+                mov,
+                Format::Sop1,
+                &[Arg::Reg(Reg::null())],
+                &[Arg::Const(0)],
+            ));
         }
         if trans_writes.iter().any(|&(_, v, t)| v <= 5 && t <= 1) {
             flush.push(depctr(0x0fff));

@@ -79,7 +79,9 @@ impl BitSet {
     }
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64).filter(move |b| bits >> b & 1 != 0).map(move |b| w * 64 + b)
+            (0..64)
+                .filter(move |b| bits >> b & 1 != 0)
+                .map(move |b| w * 64 + b)
         })
     }
 }
@@ -124,7 +126,12 @@ fn liveness(p: &Program) -> (Vec<BitSet>, Vec<BitSet>) {
                 out.union_with(&live_in[s.0 as usize]);
             }
             let mut inn = BitSet::new(n);
-            for (w, (o, (g, k))) in out.0.iter().zip(gen_[bi].0.iter().zip(&kill[bi].0)).enumerate() {
+            for (w, (o, (g, k))) in out
+                .0
+                .iter()
+                .zip(gen_[bi].0.iter().zip(&kill[bi].0))
+                .enumerate()
+            {
                 inn.0[w] = g | (o & !k);
             }
             changed |= live_in[bi].union_with(&inn);
@@ -138,7 +145,10 @@ fn intervals(p: &Program) -> Vec<Option<Interval>> {
     let (live_in, live_out) = liveness(p);
     let mut iv: Vec<Option<Interval>> = vec![None; p.temps.len()];
     let mut cover = |t: usize, pos: u32| {
-        let e = iv[t].get_or_insert(Interval { start: pos, end: pos });
+        let e = iv[t].get_or_insert(Interval {
+            start: pos,
+            end: pos,
+        });
         e.start = e.start.min(pos);
         e.end = e.end.max(pos);
     };
@@ -154,7 +164,11 @@ fn intervals(p: &Program) -> Vec<Option<Interval>> {
                     cover(t.0 as usize, 2 * k);
                 }
             }
-            let dpos = if early_clobber(&i.op) { 2 * k } else { 2 * k + 1 };
+            let dpos = if early_clobber(&i.op) {
+                2 * k
+            } else {
+                2 * k + 1
+            };
             for d in &i.defs {
                 if let Arg::Temp(t) = d {
                     cover(t.0 as usize, dpos);
@@ -188,11 +202,17 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
             (&mut busy_s, r.0)
         };
         for k in 0..rc.dwords as u16 {
-            let slot = busy.get_mut((base + k) as usize).ok_or(Error::RegisterPressure {
-                file: if r.is_vgpr() { "VGPR" } else { "SGPR" },
-                needed: (base + k + 1) as u32,
-                budget: if r.is_vgpr() { budget.vgprs } else { budget.sgprs } as u32,
-            })?;
+            let slot = busy
+                .get_mut((base + k) as usize)
+                .ok_or(Error::RegisterPressure {
+                    file: if r.is_vgpr() { "VGPR" } else { "SGPR" },
+                    needed: (base + k + 1) as u32,
+                    budget: if r.is_vgpr() {
+                        budget.vgprs
+                    } else {
+                        budget.sgprs
+                    } as u32,
+                })?;
             *slot = (*slot).max(end);
         }
         assign[t.0 as usize] = Some(r);
