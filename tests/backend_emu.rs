@@ -205,3 +205,28 @@ fn builtins_64bit_on_emulator() {
         });
     }
 }
+
+#[test]
+fn float_on_emulator() {
+    let ir = std::fs::read_to_string("tests/backend/float.ir").unwrap();
+    for p in [1.5f32, -3.25, 7.0] {
+        let setup = Setup {
+            push: vec![p.to_bits(), 0],
+            sets: vec![],
+            wgcount: [1, 1, 1],
+            buffer: vec![],
+        };
+        for (g, w) in CONFIGS {
+            run_case(&ir, g, w, &setup, [0, 0, 0], &|_, l| {
+                let (x, y) = (l[0] as i32 as f32, l[1] as f32);
+                let v8 = x.mul_add(0.25, p);
+                let v9 = v8.floor();
+                let v10 = v8 - v8.floor();
+                let v13 = (v9 * y).max(-v10);
+                let v16 = if v13 < p { v10.abs() } else { v13 };
+                let v18 = v16 * (p + p);
+                Some((v18 as i32).wrapping_add(l[0] as i32) as u32)
+            });
+        }
+    }
+}
