@@ -19,6 +19,10 @@ impl Rng {
 }
 
 fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
+    if d.format.is_mem() {
+        // the memory formats' representative forms, one picked at random
+        return support::mem::instance(d, t, r.below(4) as u32);
+    }
     let mut ops = Vec::new();
     let mut lit: Option<u32> = None;
     let lit_ok = !(matches!(d.format, Format::Vop3 | Format::Vop3p) && t.gen == Gen::Gfx9);

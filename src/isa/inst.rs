@@ -35,6 +35,8 @@ pub struct Mods {
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    /// Modifiers of the memory, export and interpolation formats.
+    pub mem: super::format::mem::MemMods,
     pub sdwa: Sdwa,
     pub dpp: Dpp,
 }
@@ -138,6 +140,10 @@ impl Inst {
     /// Checks the invariants against the table for `t`.
     pub fn verify(&self, t: Target) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
+        if d.format.is_mem() {
+            super::format::mem::check(self, d, t)?;
+            return Ok(d);
+        }
         let n = d.n_explicit();
         if self.operands.len() != n {
             return Err(Error::new(ErrorKind::OperandCount {
@@ -202,7 +208,7 @@ impl Inst {
                     }
                     lit = Some(*o);
                 }
-                Operand::Imm(_) | Operand::Label(_) => {
+                Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                     return Err(Error::bad(format!("{:?} cannot be an immediate", od.field)))
                 }
             }
@@ -308,6 +314,7 @@ impl Inst {
         need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
         self.check_sources(d, t)?;
+        need(m.mem == Default::default(), "memory modifiers")?;
         Ok(d)
     }
 

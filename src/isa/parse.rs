@@ -74,10 +74,19 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 }
 
 fn is_modifier(w: &str) -> bool {
-    matches!(
-        w,
-        "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2" | "row_mirror" | "row_half_mirror"
-    ) || w.starts_with("offset:")
+    super::format::mem::is_modifier(w)
+        || matches!(
+            w,
+            "clamp"
+                | "glc"
+                | "dlc"
+                | "mul:2"
+                | "mul:4"
+                | "div:2"
+                | "row_mirror"
+                | "row_half_mirror"
+        )
+        || w.starts_with("offset:")
         || [
             "dst_sel:",
             "dst_unused:",
@@ -193,6 +202,9 @@ fn try_form(
     ops: &[(usize, &str)],
     mods_in: &[&str],
 ) -> std::result::Result<Inst, (usize, Error)> {
+    if d.format.is_mem() {
+        return super::format::mem::parse(t, d, ops, mods_in);
+    }
     let mut inst = Inst::new(d.opcode, d.format, &[]);
     let mut it = ops.iter();
     let mut nsrc = 0usize;

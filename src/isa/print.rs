@@ -138,6 +138,9 @@ fn bits(mask: u8, n: usize) -> String {
 /// LLVM's text for `inst` on `t`.
 pub fn print(inst: &Inst, t: Target) -> Result<String> {
     let d = inst.verify(t)?;
+    if d.format.is_mem() {
+        return super::format::mem::print(inst, d, t);
+    }
     let mut s = String::from(d.mnemonic);
     let mut explicit = inst.operands.iter();
     let mut first = true;

@@ -39,6 +39,27 @@ pub enum Format {
     /// GFX11 VOP3 with DPP16 / DPP8 (`_e64_dpp`).
     Vop3Dpp,
     Vop3Dpp8,
+    /// LDS/GDS (`format/ds.rs`).
+    Ds,
+    /// Untyped buffer (`format/mubuf.rs`).
+    Mubuf,
+    /// Typed buffer (`format/mtbuf.rs`).
+    Mtbuf,
+    /// FLAT, GLOBAL and SCRATCH share one encoding (`format/flat.rs`); the segment is part
+    /// of the format because each segment has its own opcode space.
+    Flat,
+    Global,
+    Scratch,
+    /// Image (`format/mimg.rs`), with the GFX10+ NSA forms.
+    Mimg,
+    /// Export (`format/exp.rs`).
+    Exp,
+    /// GFX9/GFX10 v_interp_p1/p2/mov_f32 (`format/vintrp.rs`).
+    Vintrp,
+    /// GFX11 lds_param_load / lds_direct_load (`format/ldsdir.rs`).
+    Ldsdir,
+    /// GFX11 v_interp_p10/p2 (`format/vinterp.rs`).
+    Vinterp,
 }
 
 impl Format {
@@ -77,6 +98,24 @@ impl Format {
         !matches!(
             self,
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk | Format::Sopp | Format::Smem
+        ) && !self.is_mem()
+    }
+    /// The memory, export and interpolation formats (`format/mem.rs` prints and parses
+    /// them; their operand sizes depend on modifiers).
+    pub fn is_mem(self) -> bool {
+        matches!(
+            self,
+            Format::Ds
+                | Format::Mubuf
+                | Format::Mtbuf
+                | Format::Flat
+                | Format::Global
+                | Format::Scratch
+                | Format::Mimg
+                | Format::Exp
+                | Format::Vintrp
+                | Format::Ldsdir
+                | Format::Vinterp
         )
     }
 }
@@ -102,6 +141,32 @@ pub enum Field {
     K,
     /// Not encoded: a fixed register LLVM prints (`vcc` of VOPC/VOP2 carries).
     Implicit,
+    // memory formats
+    /// DS address VGPR.
+    Addr,
+    Data0,
+    Data1,
+    /// VMEM address VGPR(s) (or `off`).
+    Vaddr,
+    /// VMEM data read by the instruction (stores, atomics).
+    Vdata,
+    /// Buffer / image resource descriptor SGPRs.
+    Srsrc,
+    Soffset,
+    /// GLOBAL/SCRATCH scalar address (or `off`).
+    Saddr,
+    /// Sampler descriptor SGPRs.
+    Ssamp,
+    /// Export target (mrt0, pos0, ...), an immediate.
+    Tgt,
+    /// Export sources (the second is `Vsrc1`).
+    Vsrc0,
+    Vsrc2,
+    Vsrc3,
+    /// v_interp_mov source parameter (p10, p20, p0), an immediate.
+    Param,
+    /// Interpolation attribute and channel, `attr * 4 + chan`, an immediate.
+    Attr,
 }
 
 /// How an immediate operand is printed and parsed.
@@ -291,6 +356,31 @@ bitflags! {
     }
 }
 
+bitflags! {
+    /// Modifiers and forms a memory/export/interpolation encoding accepts (found by
+    /// probing LLVM, see scripts/isa-sweep-mem).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MemFlags: u16 {
+        /// DS: one 16-bit `offset:`.
+        const OFFSET = 1 << 0;
+        /// DS: `offset0:` / `offset1:` (two-address forms).
+        const OFFSET01 = 1 << 1;
+        const GDS = 1 << 2;
+        /// DS: only valid with `gds`.
+        const GDS_ONLY = 1 << 3;
+        const LDS = 1 << 4;
+        const TFE = 1 << 5;
+        /// Atomic that returns the old value with `glc`.
+        const RTN = 1 << 6;
+        const DONE = 1 << 7;
+        const COMPR = 1 << 8;
+        const VM = 1 << 9;
+        const ROW_EN = 1 << 10;
+        const WAIT_VDST = 1 << 11;
+        const WAIT_EXP = 1 << 12;
+    }
+}
+
 /// One encoding of one instruction on one generation.
 #[derive(Debug)]
 pub struct EncDesc {
@@ -305,6 +395,11 @@ pub struct EncDesc {
     /// Operands in LLVM's print order.
     pub operands: &'static [OpDesc],
     pub mods: ModSet,
+    /// Memory formats: accepted modifiers and forms.
+    pub mem: MemFlags,
+    /// MIMG (GFX10+): address VGPRs per dimension (SQ_RSRC_IMG_1D ..= 2D_MSAA_ARRAY),
+    /// without and with a16, as LLVM decodes them.
+    pub addr: Option<&'static [[u8; 8]; 2]>,
     /// VOP3: sources (bit i = src i) that take abs, neg (float), or neg printed as sext (int).
     pub abs_mask: u8,
     pub neg_mask: u8,

@@ -3,6 +3,8 @@
 //! Batches many lines through one llvm-mc process.
 #![allow(dead_code)]
 
+pub mod mem;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -9,6 +9,14 @@
 //! dispatch in `decode.rs` (see docs/isa.md).
 
 pub mod dpp;
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod ldsdir;
+pub mod mem;
+pub mod mimg;
+pub mod mtbuf;
+pub mod mubuf;
 pub mod sdwa;
 pub mod smem;
 pub mod sop1;
@@ -16,6 +24,8 @@ pub mod sop2;
 pub mod sopc;
 pub mod sopk;
 pub mod sopp;
+pub mod vinterp;
+pub mod vintrp;
 pub mod vop1;
 pub mod vop2;
 pub mod vop3;
@@ -51,7 +61,7 @@ impl Enc<'_> {
                 self.literal = Some(*o);
                 Ok(255)
             }
-            Operand::Imm(_) | Operand::Label(_) => {
+            Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                 Err(Error::bad("immediate where a source is expected"))
             }
         }

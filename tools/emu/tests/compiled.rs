@@ -253,3 +253,78 @@ fn conversions_and_sqrt() {
         }
     }
 }
+
+/// An llc-19 compiled compute shader with a buffer load through a V#, LDS traffic between
+/// lanes and a global store: LLVM's own waitcnt placement must satisfy the emulator's
+/// default checks. The optional WAR rule rejects it (LLVM reuses a DS address register
+/// while the store is pending — legal, the hardware reads it at issue); that is why the
+/// rule is off by default.
+#[test]
+fn compute_shader_with_buffer_lds_and_global_memory() {
+    if !llc() {
+        return;
+    }
+    let ir = "@lds = internal addrspace(3) global [64 x i32] undef, align 4\n\
+      define amdgpu_cs void @f(ptr addrspace(1) inreg %out, <4 x i32> inreg %rsrc, i32 %id) {\n\
+      %off = shl i32 %id, 2\n\
+      %v = call i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32> %rsrc, i32 %off, i32 0, i32 0)\n\
+      %m = mul i32 %v, 3\n\
+      %g = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %id\n\
+      store i32 %m, ptr addrspace(3) %g\n\
+      fence syncscope(\"wavefront\") seq_cst\n\
+      %x = xor i32 %id, 1\n\
+      %g2 = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %x\n\
+      %n = load i32, ptr addrspace(3) %g2\n\
+      %s = add i32 %n, %v\n\
+      %o = getelementptr i32, ptr addrspace(1) %out, i32 %id\n\
+      store i32 %s, ptr addrspace(1) %o\n\
+      ret void\n}\n\
+      declare i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32>, i32, i32, i32)\n";
+    for t in targets() {
+        let asm = llc_asm(t, ir);
+        let code = llvm_asm(t, &asm);
+        let (inb, outb) = (0x10_0000u64, 0x20_0000u64);
+        let mut mem = Memory::new();
+        mem.map(inb, 256);
+        mem.map(outb, 256);
+        for i in 0..64u32 {
+            mem.write_u32(inb + 4 * i as u64, 7 * i + 1).unwrap();
+        }
+        let mut user = vec![outb as u32, (outb >> 32) as u32];
+        // 40 bytes in range: lanes >= 10 load 0
+        user.extend(gcnc_emu::BufferDesc::raw(t.gen, inb, 40));
+        let lanes = t.wave.lanes();
+        run_cfg(t, code, lanes, &user, &mut mem, |d| d.lds_bytes = 256)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{asm}", t.gen));
+        let input = |i: u32| if i < 10 { 7 * i + 1 } else { 0 };
+        for i in 0..lanes {
+            let want = 3 * input(i ^ 1) + input(i);
+            assert_eq!(
+                mem.read_u32(outb + 4 * i as u64).unwrap(),
+                want,
+                "{} lane {i}",
+                t.gen
+            );
+        }
+        let war = gcnc_emu::Checks {
+            war: true,
+            ..Default::default()
+        };
+        let e = run_cfg(t, llvm_asm(t, &asm), lanes, &user, &mut mem, |d| {
+            d.lds_bytes = 256;
+            d.checks = war;
+        })
+        .unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                gcnc_emu::ErrorKind::MissingWait {
+                    overwrite: true,
+                    ..
+                }
+            ),
+            "{}: {e}",
+            t.gen
+        );
+    }
+}
