@@ -46,6 +46,8 @@ const FORMATS: &[(&str, &str, u32)] = &[
     ("vop3bdpp", "Vop3Dpp", 10),
     ("vop3dpp8", "Vop3Dpp8", 10),
     ("vop3bdpp8", "Vop3Dpp8", 10),
+    ("vopdx", "VopdX", 4),
+    ("vopdy", "VopdY", 5),
     // memory, export and interpolation formats (isa_tables/<gen>_mem.txt)
     ("ds", "Ds", 8),
     ("mubuf", "Mubuf", 8),
@@ -75,6 +77,7 @@ const MEM_FLAGS: &[(&str, &str)] = &[
     ("row_en", "ROW_EN"),
     ("wait_vdst", "WAIT_VDST"),
     ("wait_exp", "WAIT_EXP"),
+    ("swizzle", "SWIZZLE"),
 ];
 
 struct Row {
@@ -166,7 +169,7 @@ fn read_file(dir: &Path, gen: &str) -> Vec<Row> {
         for m in mods_part.split_whitespace() {
             let key = m.split('=').next().unwrap();
             if [
-                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix",
+                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix", "hi0",
             ]
             .contains(&key)
             {
@@ -295,6 +298,11 @@ fn operand_desc(tok: &str) -> Option<String> {
         "gpridx" => Some("GprIdx"),
         "imm" => Some("Imm"),
         "lit" => Some("Lit"),
+        "lit16" => {
+            return Some(format!(
+                "OpDesc::imm(Field::{field}, ImmKind::Lit).ty(ValTy::F16)"
+            ))
+        }
         _ => None,
     };
     if let Some(k) = imm {
@@ -317,6 +325,9 @@ fn operand_desc(tok: &str) -> Option<String> {
         n => n.parse().ok().filter(|&n: &u8| (1..=16).contains(&n))?,
     };
     let ty = match ty {
+        // a 64-bit operand the constant probe could not type (scalar sources) prints its
+        // constants as 64-bit values
+        "" if size == 2 && size64 == 2 => "B64",
         "" => "B32",
         "f16" => "F16",
         "i16" => "I16",
@@ -436,6 +447,18 @@ fn main() {
     }
     o.push_str("];\n\n");
 
+    // opcodes whose op_sel_hi defaults to 0 (v_*_mix_*), from the hi0 table flag
+    let mix: BTreeSet<&str> = per_gen
+        .iter()
+        .flatten()
+        .filter(|r| r.mods.iter().any(|m| m == "hi0"))
+        .map(|r| r.base.as_str())
+        .collect();
+    o.push_str("pub static MIX: [bool; OPCODE_COUNT] = [\n");
+    for n in &names {
+        writeln!(o, "    {},", mix.contains(n.as_str())).unwrap();
+    }
+    o.push_str("];\n\n");
     // properties
     o.push_str("pub static PROPS: [Props; OPCODE_COUNT] = [\n");
     for n in &names {
@@ -514,6 +537,7 @@ fn main() {
                         match *m {
                             "abs" => "ABS",
                             "glc" => "GLC",
+                            "hi0" => "MIX",
                             "dlc" => "DLC",
                             "neg" => "NEG",
                             "neghi" => "NEG_HI",

@@ -26,6 +26,9 @@ pub fn classify(gen: Gen, w0: u32) -> Option<Format> {
             _ => Format::Vop2,
         });
     }
+    if gen == Gen::Gfx11 && w0 >> 26 == 0b110010 {
+        return Some(Format::VopdX);
+    }
     if format::smem::is_smem(gen, w0) {
         return Some(Format::Smem);
     }
@@ -72,8 +75,12 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         needed: 4,
         available: 0,
     }))?;
-    let cx = Dec { t };
-    match classify(t.gen, w0) {
+    let format = classify(t.gen, w0);
+    let cx = Dec {
+        t,
+        valu: format.is_some_and(Format::is_valu),
+    };
+    match format {
         Some(Format::Sop1) => format::sop1::decode(&cx, w),
         Some(Format::Sop2) => format::sop2::decode(&cx, w),
         Some(Format::Sopc) => format::sopc::decode(&cx, w),
@@ -94,6 +101,7 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         Some(Format::Vintrp) => format::vintrp::decode(&cx, w),
         Some(Format::Ldsdir) => format::ldsdir::decode(&cx, w),
         Some(Format::Vinterp) => format::vinterp::decode(&cx, w),
+        Some(Format::VopdX) => format::vopd::decode(&cx, w),
         // classify() only names base formats; SDWA/DPP are found by the base decoders
         Some(_) | None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
     }

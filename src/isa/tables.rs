@@ -60,6 +60,10 @@ pub enum Format {
     Ldsdir,
     /// GFX11 v_interp_p10/p2 (`format/vinterp.rs`).
     Vinterp,
+    /// GFX11 VOPD: the X and Y halves of a dual-issue instruction (an `Inst` in format
+    /// `VopdX` carries the Y half in `op_y` and its operands after the X operands).
+    VopdX,
+    VopdY,
 }
 
 impl Format {
@@ -240,6 +244,10 @@ pub const ALLOW_LITERAL: u8 = 8;
 pub const NULL_ONLY: u8 = 16;
 
 impl OpDesc {
+    pub const fn ty(mut self, ty: ValTy) -> OpDesc {
+        self.ty = ty;
+        self
+    }
     pub const fn lo(mut self, lo128: bool) -> OpDesc {
         self.lo128 = lo128;
         self
@@ -311,7 +319,7 @@ impl OpDesc {
 bitflags! {
     /// Modifiers an encoding accepts (found by probing LLVM).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct ModSet: u8 {
+    pub struct ModSet: u16 {
         const ABS = 1;
         const NEG = 2;
         const NEG_HI = 4;
@@ -321,6 +329,8 @@ bitflags! {
         /// SMEM cache bits.
         const GLC = 64;
         const DLC = 128;
+        /// v_mad_mix/v_fma_mix: op_sel_hi defaults to 0, neg_lo/neg_hi print as -x / |x|.
+        const MIX = 256;
     }
 }
 
@@ -378,6 +388,8 @@ bitflags! {
         const ROW_EN = 1 << 10;
         const WAIT_VDST = 1 << 11;
         const WAIT_EXP = 1 << 12;
+        /// ds_swizzle_b32: the offset is a swizzle pattern (`offset:swizzle(...)`).
+        const SWIZZLE = 1 << 13;
     }
 }
 
@@ -434,9 +446,18 @@ impl Opcode {
     pub fn from_name(name: &str) -> Option<Opcode> {
         OPCODE_NAMES.binary_search(&name).ok().map(|i| OPCODES[i])
     }
+    /// v_mad_mix/v_fma_mix (op_sel_hi defaults to 0; neg_lo/neg_hi are -x / |x|).
+    pub fn is_mix(self) -> bool {
+        MIX[self as usize]
+    }
     /// Properties from `isa_tables/properties.txt`.
     pub fn props(self) -> Props {
         PROPS[self as usize]
+    }
+    /// Properties on one generation: `props()` plus the per-generation rules of the
+    /// memory formats (see `format::mem::gen_props`).
+    pub fn props_on(self, gen: Gen) -> Props {
+        super::format::mem::gen_props(self, gen, self.props())
     }
 }
 

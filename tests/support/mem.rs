@@ -31,7 +31,9 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 });
             }
             if variant >= 1 {
-                if d.mem.contains(MemFlags::OFFSET01) {
+                if d.mem.contains(MemFlags::SWIZZLE) {
+                    m.offset = [0, 0x1224, 0x80e4, 0x041f][variant as usize];
+                } else if d.mem.contains(MemFlags::OFFSET01) {
                     m.offset = 4 | (variant as i32 * 8) << 8;
                 } else if d.mem.contains(MemFlags::OFFSET) {
                     m.offset = 0x1234 * variant as i32;
@@ -40,6 +42,7 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             m.gds = d.mem.contains(MemFlags::GDS_ONLY)
                 || (variant == 2 && d.mem.contains(MemFlags::GDS));
         }
+        Format::Mubuf if ex.is_empty() => {} // cache controls take no operands or flags
         Format::Mubuf | Format::Mtbuf => {
             let (offen, idxen) =
                 [(false, false), (true, false), (true, true), (false, true)][variant as usize];
@@ -221,4 +224,54 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
     inst.mods.mem = m;
     inst.verify(t).ok()?;
     Some(inst)
+}
+
+/// A representative instance with randomised registers, offsets and cache bits (seeded;
+/// falls back to the plain instance when a random choice does not verify).
+pub fn random(d: &EncDesc, t: Target, seed: u64) -> Option<Inst> {
+    let mut x = seed | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n.max(1)
+    };
+    let base = instance(d, t, next(4) as u32)?;
+    let mut inst = base.clone();
+    for o in inst.operands.iter_mut() {
+        if let Operand::Reg(r) = o {
+            if r.base.is_vgpr() {
+                *r = Reg::v(next(257 - r.count as u64) as u16, r.count);
+            } else if r.base.0 < 100 {
+                let align = if r.count >= 4 { 4 } else { r.count as u64 };
+                let limit = if t.gen == Gen::Gfx9 { 100 } else { 104 };
+                *r = Reg::s(
+                    (next((limit - r.count as u64) / align) * align) as u16,
+                    r.count,
+                );
+            }
+        }
+    }
+    let m = &mut inst.mods.mem;
+    match d.format {
+        Format::Ds if m.offset != 0 && !d.mem.contains(MemFlags::SWIZZLE) => {
+            m.offset = next(0x10000) as i32
+        }
+        Format::Mubuf | Format::Mtbuf if !d.operands.is_empty() => {
+            m.offset = next(4096) as i32;
+            m.slc = next(2) == 1;
+        }
+        Format::Global | Format::Scratch => m.offset = next(4096) as i32 - 2048,
+        Format::Exp => m.done = next(2) == 1,
+        Format::Ldsdir => m.wait = next(16) as u8,
+        Format::Vinterp => m.wait = next(8) as u8,
+        _ => {}
+    }
+    if d.format == Format::Mtbuf {
+        let f = next(128) as u8;
+        if gcnc::isa::tables::BUF_FORMATS[t.gen as usize][f as usize] != "!" {
+            m.format = f;
+        }
+    }
+    Some(if inst.verify(t).is_ok() { inst } else { base })
 }

@@ -39,7 +39,9 @@ pub fn check(inst: &Inst, d: &EncDesc, _t: Target) -> Result<()> {
         want_v(o, od.size, &format!("{:?}", od.field))?;
     }
     let m = &inst.mods.mem;
-    let offs = d.mem.intersects(MemFlags::OFFSET | MemFlags::OFFSET01);
+    let offs = d
+        .mem
+        .intersects(MemFlags::OFFSET | MemFlags::OFFSET01 | MemFlags::SWIZZLE);
     flag(m.offset == 0 || offs, "an offset", d)?;
     if !(0..=0xffff).contains(&m.offset) {
         return Err(Error::range("DS offset is 16 bits"));
@@ -75,6 +77,15 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let (w0, w1) = (word(w, 0)?, word(w, 1)?);
     let (op_at, gds_at) = op_gds(cx.gen());
     let d = lookup(cx, Format::Ds, (w0 >> op_at) & 0xff)?;
+    // GFX9 bit 25 (the AGPR flag of later chips) is ignored by LLVM on instructions with
+    // data or result VGPRs and rejected on the others
+    let has_data = d
+        .explicit()
+        .any(|o| matches!(o.field, Field::Vdst | Field::Data0 | Field::Data1))
+        || (d.mnemonic.starts_with("ds_gws_") && d.n_explicit() > 0);
+    if cx.gen() == Gen::Gfx9 && (w0 >> 25) & 1 == 1 && !has_data {
+        return Err(Error::invalid("DS bit 25 set"));
+    }
     let mut ops = Vec::new();
     let mut used = 0u32;
     for od in d.explicit() {
@@ -106,10 +117,115 @@ pub fn print_mods(inst: &Inst, d: &EncDesc, s: &mut String) {
         if b != 0 {
             s.push_str(&format!(" offset1:{b}"));
         }
+    } else if d.mem.contains(MemFlags::SWIZZLE) && m.offset != 0 {
+        s.push_str(" offset:");
+        s.push_str(&swizzle_text(m.offset as u16));
     } else if m.offset != 0 {
         s.push_str(&format!(" offset:{}", m.offset));
     }
     if m.gds {
         s.push_str(" gds");
     }
+}
+
+/// LLVM's text for a ds_swizzle_b32 offset: `swizzle(QUAD_PERM,..)` when bits 15:8 are
+/// 0x80, else with bit 15 clear the bitmask mode (`and | or << 5 | xor << 10`) printed as
+/// SWAP, REVERSE, BROADCAST or BITMASK_PERM, else the plain number.
+pub fn swizzle_text(v: u16) -> String {
+    if v & 0xff00 == 0x8000 {
+        let l: Vec<String> = (0..4).map(|i| ((v >> (2 * i)) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", l.join(","));
+    }
+    if v & 0x8000 != 0 {
+        return v.to_string();
+    }
+    let (and, or, xor) = (v & 0x1f, (v >> 5) & 0x1f, (v >> 10) & 0x1f);
+    if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x1f - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let mut s = String::new();
+    for b in (0..5).rev() {
+        let (a, o, x) = ((and >> b) & 1, (or >> b) & 1, (xor >> b) & 1);
+        s.push(match (a, o, x) {
+            (0, _, _) => {
+                if o ^ x == 1 {
+                    '1'
+                } else {
+                    '0'
+                }
+            }
+            (_, 1, _) => {
+                if x == 1 {
+                    '0'
+                } else {
+                    '1'
+                }
+            }
+            (_, _, 0) => 'p',
+            _ => 'i',
+        });
+    }
+    format!("swizzle(BITMASK_PERM,\"{s}\")")
+}
+
+/// Inverse of `swizzle_text` (also accepts a plain number).
+pub fn parse_swizzle(s: &str) -> Option<u16> {
+    let Some(inner) = s.strip_prefix("swizzle(").and_then(|r| r.strip_suffix(')')) else {
+        return s.parse().ok();
+    };
+    let mut it = inner.split(',');
+    let kind = it.next()?;
+    let args: Vec<&str> = it.collect();
+    let num = |i: usize| -> Option<u16> { args.get(i)?.trim().parse().ok() };
+    Some(match kind {
+        "QUAD_PERM" if args.len() == 4 => {
+            let mut v = 0x8000;
+            for i in 0..4 {
+                let l = num(i).filter(|&l| l < 4)?;
+                v |= l << (2 * i);
+            }
+            v
+        }
+        "SWAP" if args.len() == 1 => {
+            0x1f | num(0).filter(|&x| x.count_ones() == 1 && x < 32)? << 10
+        }
+        "REVERSE" if args.len() == 1 => {
+            let n = num(0).filter(|&n| n.is_power_of_two() && (2..=32).contains(&n))?;
+            0x1f | (n - 1) << 10
+        }
+        "BROADCAST" if args.len() == 2 => {
+            let g = num(0).filter(|&g| g.is_power_of_two() && (2..=32).contains(&g))?;
+            let l = num(1).filter(|&l| l < g)?;
+            (0x1f - g + 1) | l << 5
+        }
+        "BITMASK_PERM" if args.len() == 1 => {
+            let m = args[0].strip_prefix('"')?.strip_suffix('"')?;
+            if m.len() != 5 {
+                return None;
+            }
+            let (mut and, mut or, mut xor) = (0u16, 0u16, 0u16);
+            for (i, c) in m.chars().enumerate() {
+                let b = 1 << (4 - i);
+                match c {
+                    '0' => {}
+                    '1' => or |= b,
+                    'p' => and |= b,
+                    'i' => {
+                        and |= b;
+                        xor |= b
+                    }
+                    _ => return None,
+                }
+            }
+            and | or << 5 | xor << 10
+        }
+        _ => return None,
+    })
 }

@@ -4,7 +4,9 @@
 //!
 //! The `Inst` holds the target (immediate) and the four printed source slots, each a VGPR
 //! or `off`; the enable mask is which slots are not `off`. With `compr` (GFX9/GFX10) two
-//! slots share one field (slots 0/1 ← vsrc0, slots 2/3 ← vsrc1), as LLVM prints it.
+//! slots share one field (slots 0/1 ← vsrc0, slots 2/3 ← vsrc1), as LLVM prints it. The
+//! encoder is literal (enable bit i = slot i); the parser, like LLVM's assembler, takes a
+//! compressed export's registers from slots 0 and 2 and enables both halves of each.
 
 use super::mem::{flag, vnum, vreg};
 use super::sop2::lookup;

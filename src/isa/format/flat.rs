@@ -18,7 +18,7 @@ use super::{word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
-use crate::isa::tables::{EncDesc, Field, Format, OpDesc};
+use crate::isa::tables::{EncDesc, Field, Format, MemFlags, OpDesc};
 use crate::isa::target::{Gen, Target};
 
 pub const PREFIX: u32 = 0b110111 << 26;
@@ -28,6 +28,7 @@ pub fn is_flat(w0: u32) -> bool {
 }
 
 struct Bits {
+    lds: Option<u32>,
     seg: u32,
     glc: u32,
     slc: u32,
@@ -38,6 +39,7 @@ struct Bits {
 fn bits(gen: Gen) -> Bits {
     match gen {
         Gen::Gfx9 => Bits {
+            lds: Some(13),
             seg: 14,
             glc: 16,
             slc: 17,
@@ -45,6 +47,7 @@ fn bits(gen: Gen) -> Bits {
             off_bits: 13,
         },
         Gen::Gfx10 => Bits {
+            lds: Some(13),
             seg: 14,
             glc: 16,
             slc: 17,
@@ -52,6 +55,7 @@ fn bits(gen: Gen) -> Bits {
             off_bits: 12,
         },
         Gen::Gfx11 => Bits {
+            lds: None,
             seg: 16,
             glc: 14,
             slc: 15,
@@ -82,7 +86,8 @@ pub fn format_of(gen: Gen, w0: u32) -> Option<Format> {
 fn offset_range(gen: Gen, f: Format) -> (i32, i32) {
     let b = bits(gen).off_bits;
     if f == Format::Flat {
-        (0, (1 << (b - 1)) - 1)
+        // LLVM's assembler takes one bit less; its disassembler decodes the whole field
+        (0, (1 << b) - 1)
     } else {
         (-(1 << (b - 1)), (1 << (b - 1)) - 1)
     }
@@ -134,9 +139,11 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
         )));
     }
     flag(!inst.mods.dlc || t.gen != Gen::Gfx9, "dlc", d)?;
+    flag(!m.lds || d.mem.contains(MemFlags::LDS), "lds", d)?;
     let rest = super::mem::MemMods {
         offset: m.offset,
         slc: m.slc,
+        lds: m.lds,
         ..Default::default()
     };
     flag(*m == rest, "these modifiers", d)
@@ -150,6 +157,9 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     w0 |= (inst.mods.glc as u32) << b.glc | (m.slc as u32) << b.slc;
     if let Some(x) = b.dlc {
         w0 |= (inst.mods.dlc as u32) << x;
+    }
+    if let Some(x) = b.lds {
+        w0 |= (m.lds as u32) << x;
     }
     w0 |= m.offset as u32 & ((1 << b.off_bits) - 1);
     let lay = layout(inst, d);
@@ -190,6 +200,12 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     inst.mods.glc = (w0 >> b.glc) & 1 == 1;
     inst.mods.mem.slc = (w0 >> b.slc) & 1 == 1;
     inst.mods.dlc = b.dlc.is_some_and(|x| (w0 >> x) & 1 == 1);
+    inst.mods.mem.lds = b.lds.is_some_and(|x| (w0 >> x) & 1 == 1);
+    // bit 55: GFX11 scratch `sve`; LLVM rejects it on GFX10 and on GFX11 non-scratch
+    let b55 = (w1 >> 23) & 1 == 1;
+    if b55 && (gen == Gen::Gfx10 || (gen == Gen::Gfx11 && f != Format::Scratch)) {
+        return Err(Error::invalid("FLAT bit 55 set"));
+    }
     let raw = w0 & ((1 << b.off_bits) - 1);
     inst.mods.mem.offset = if f == Format::Flat {
         raw as i32
@@ -197,7 +213,23 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
         ((raw << (32 - b.off_bits)) as i32) >> (32 - b.off_bits)
     };
     let code = (w1 >> 16) & 0x7f;
-    let saddr_is_off = code == saddr_off(gen, f) || (gen == Gen::Gfx10 && code == 0x7f);
+    let saddr_is_off =
+        code == saddr_off(gen, f) || (gen == Gen::Gfx10 && f == Format::Scratch && code == 0x7f);
+    // FLAT has no saddr; GLOBAL takes a 64-bit scalar pair (LLVM ignores the low bit; m0
+    // and null are not pairs); SCRATCH any 32-bit scalar register
+    let m0 = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::M0) as u32;
+    let null = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::NULL) as u32;
+    let bad_pair = f == Format::Global
+        && match gen {
+            // 0x7d prints as `null` on GFX9 (0x7f is off)
+            Gen::Gfx9 => code == m0,
+            Gen::Gfx10 => code == m0 || code == 0x7f,
+            Gen::Gfx11 => code & !1 == m0 & !1,
+        };
+    let _ = null;
+    if (f == Format::Flat && !saddr_is_off) || (!saddr_is_off && bad_pair) {
+        return Err(Error::invalid(format!("saddr code {code:#x}")));
+    }
     let vaddr_used = match (f, gen) {
         (Format::Scratch, Gen::Gfx11) => (w1 >> 23) & 1 == 1,
         (Format::Scratch, Gen::Gfx10) => saddr_is_off && code != 0x7f,
@@ -225,7 +257,11 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
                 vreg(w1 & 0xff, n)?
             }
             _ if saddr_is_off => Operand::Off,
-            _ => sreg(gen, code, od.size)?,
+            _ if gen == Gen::Gfx9 && code == 0x7d => Operand::Reg(crate::isa::reg::Reg {
+                base: crate::isa::reg::PhysReg::NULL,
+                count: od.size,
+            }),
+            _ => sreg(gen, code & !(od.size as u32 - 1), od.size)?,
         });
     }
     inst.operands = ops.into_iter().collect();
@@ -246,5 +282,8 @@ pub fn print_mods(inst: &Inst, _t: Target, s: &mut String) {
     }
     if inst.mods.dlc {
         s.push_str(" dlc");
+    }
+    if m.lds {
+        s.push_str(" lds");
     }
 }

@@ -44,6 +44,9 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
 
 pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w0 = word(w, 0)?;
+    if (w0 >> 22) & 3 != 0 {
+        return Err(Error::invalid("LDSDIR reserved bits set"));
+    }
     let d = lookup(cx, Format::Ldsdir, (w0 >> 20) & 3)?;
     let mut ops = Vec::new();
     for od in d.explicit() {

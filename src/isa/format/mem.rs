@@ -12,7 +12,7 @@ use super::super::error::{Error, Result};
 use super::super::inst::Inst;
 use super::super::operand::{inline_text, parse_const, Operand};
 use super::super::reg::{encode_code, parse_reg, Reg, RegDisplay};
-use super::super::tables::{EncDesc, Field, Format, OpDesc, ValTy};
+use super::super::tables::{EncDesc, Field, Format, OpDesc, Props, ValTy};
 use super::super::target::{Gen, Target};
 use super::{ds, exp, flat, ldsdir, mimg, mtbuf, mubuf, vinterp, vintrp};
 
@@ -73,7 +73,7 @@ pub fn layout(inst: &Inst, d: &EncDesc) -> Vec<&'static OpDesc> {
             }
             v
         }
-        Format::Mubuf if inst.mods.mem.lds => ex
+        Format::Mubuf | Format::Flat | Format::Global | Format::Scratch if inst.mods.mem.lds => ex
             .into_iter()
             .filter(|o| !matches!(o.field, Field::Vdst | Field::Vdata))
             .collect(),
@@ -223,6 +223,24 @@ pub fn ssrc(gen: Gen, code: u32) -> Result<Operand> {
     }
 }
 
+/// Per-generation property rules the opcode-level table cannot state: GFX9 LDS
+/// instructions read M0 (the LDS bound); `VS_CNT` (stores, atomics) exists from GFX10 on,
+/// before that those count in vmcnt only. (A returning atomic counts in vmcnt on GFX10+
+/// too; that depends on `glc`, so the waitcnt pass decides per instruction.)
+pub fn gen_props(op: super::super::tables::Opcode, gen: Gen, p: Props) -> Props {
+    let mut p = p;
+    if gen == Gen::Gfx9 && op.name().starts_with("ds_") && op.name() != "ds_nop" {
+        p |= Props::READS_M0;
+    }
+    if gen == Gen::Gfx9 {
+        p.remove(Props::VS_CNT);
+    } else if p.contains(Props::VS_CNT) && !op.name().contains("atomic") {
+        // stores count in vscnt only
+        p.remove(Props::VM_CNT);
+    }
+    p
+}
+
 // ------------------------------------------------------------------ printing
 
 fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand) -> Result<String> {
@@ -235,8 +253,7 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand) -> Result<Stri
             Field::Attr => format!("attr{}.{}", v >> 2, ['x', 'y', 'z', 'w'][v as usize & 3]),
             Field::Param => ["p10", "p20", "p0"]
                 .get(v as usize)
-                .ok_or_else(|| Error::bad("interpolation parameter"))?
-                .to_string(),
+                .map_or_else(|| format!("invalid_param_{v}"), |s| s.to_string()),
             _ => return Err(Error::bad(format!("{} immediate", d.mnemonic))),
         },
         _ => return Err(Error::bad("operand kind")),
@@ -393,6 +410,15 @@ fn parse_operand(t: Target, s: &str, out: &mut Vec<Operand>, inst: &mut Inst) ->
         out.push(Operand::Imm(p as u32));
         return Ok(());
     }
+    if let Some(n) = s.strip_prefix("invalid_param_") {
+        let n: u32 = n
+            .parse()
+            .ok()
+            .filter(|&n| n < 256)
+            .ok_or_else(|| Error::bad(format!("`{s}`")))?;
+        out.push(Operand::Imm(n));
+        return Ok(());
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(r) if r.starts_with('v') => (true, r),
         _ => (false, s),
@@ -439,6 +465,9 @@ fn parse_mod(t: Target, d: &EncDesc, w: &str, inst: &mut Inst) -> Result<()> {
         _ => {
             let (k, v) = w.split_once(':').ok_or_else(bad)?;
             match k {
+                "offset" if d.mem.contains(super::super::tables::MemFlags::SWIZZLE) => {
+                    m.offset = ds::parse_swizzle(v).ok_or_else(bad)? as i32
+                }
                 "offset" => m.offset = num(v).ok_or_else(bad)? as i32,
                 "offset0" => m.offset = m.offset & !0xff | num(v).ok_or_else(bad)? as i32 & 0xff,
                 "offset1" => {
@@ -502,11 +531,15 @@ pub fn parse(
         }
     }
     inst.operands = out.into_iter().collect();
-    if d.format == Format::Mtbuf {
-        inst.mods.mem.format = 1; // LLVM's default, printed as nothing
-    }
     for w in mods {
         parse_mod(t, d, w, &mut inst).map_err(|e| (last, e))?;
+    }
+    if d.format == Format::Exp && inst.mods.mem.compr && inst.operands.len() == 5 {
+        // LLVM's assembler reads a compressed export's registers from the first and third
+        // slots and enables both channels of each
+        let (a, b) = (inst.operands[1], inst.operands[3]);
+        inst.operands[2] = a;
+        inst.operands[4] = b;
     }
     super::super::encode::encode(&inst, t).map_err(|e| (last, e))?;
     Ok(inst)

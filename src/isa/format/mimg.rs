@@ -7,10 +7,12 @@
 //! - GFX11: w0 `111100 op[25:18] d16[17] a16[16] r128[15] glc[14] dlc[13] slc[12]
 //!   dmask[11:8] unorm[7] dim[4:2] nsa[0]`; w1 `ssamp[30:26] lwe[22] tfe[21] srsrc ...`;
 //!   one extra NSA dword (up to 5 addresses).
-//!   GFX9 does not encode the address size; LLVM decodes the size the table records.
+//!   GFX9 does not encode the address size; LLVM decodes the size the table records and
+//!   accepts larger ranges, so `check` does too.
 //!
-//! Data size: popcount(dmask) (gather4 and GFX11 image_msaa_load: 4), halved rounding up with d16, plus one with
-//! tfe/lwe. Address size (GFX10+): the table's per-dimension count (with or without a16);
+//! Data size: popcount(dmask) (gather4 and GFX11 image_msaa_load: 4), halved rounding up
+//! with d16, plus one with tfe (LLVM does not count lwe; a compare-swap with tfe is half
+//! its data plus one). Address size (GFX10+): the table's per-dimension count (with or without a16);
 //! an NSA instruction holds one `Vaddr` operand per address.
 
 use super::mem::{flag, layout, scode, sreg, vnum, vreg, want_s, want_v, MemMods};
@@ -62,7 +64,11 @@ pub fn data_size(gen: Gen, d: &EncDesc, m: &MemMods) -> u8 {
     } else {
         n
     };
-    n + (m.tfe || m.lwe) as u8
+    // with tfe LLVM sizes a compare-swap by its returned half
+    if m.tfe && d.mnemonic.contains("cmpswap") {
+        return n / 2 + 1;
+    }
+    n + m.tfe as u8
 }
 
 /// Address VGPRs (GFX10+).
@@ -76,7 +82,17 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
     for (od, o) in lay.iter().zip(&inst.operands) {
         match od.field {
             Field::Vdst | Field::Vdata => want_v(o, data_size(t.gen, d, m), "vdata")?,
-            Field::Vaddr if t.gen == Gen::Gfx9 => want_v(o, od.size, "vaddr")?,
+            // GFX9 does not encode the address size: LLVM decodes the table's size and
+            // assembles any larger range (the hardware reads what the opcode needs)
+            Field::Vaddr if t.gen == Gen::Gfx9 => {
+                want_v(o, 0, "vaddr")?;
+                if o.reg().is_some_and(|r| r.count < od.size) {
+                    return Err(Error::bad(format!(
+                        "vaddr needs at least {} VGPRs",
+                        od.size
+                    )));
+                }
+            }
             Field::Vaddr => {
                 let n = addr_size(d, m).ok_or_else(|| Error::bad("address size"))?;
                 if nv == 1 {
@@ -107,6 +123,12 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
         flag(ok, "this dmask", d)?;
     }
     let gfx9 = t.gen == Gen::Gfx9;
+    let no_d16 = ["pck", "atomic", "get_resinfo", "get_lod"];
+    flag(
+        !m.d16 || !no_d16.iter().any(|x| d.mnemonic.contains(x)),
+        "d16",
+        d,
+    )?;
     flag(!m.da || gfx9, "da", d)?;
     flag(m.dim == 0 || !gfx9, "dim", d)?;
     flag(!inst.mods.dlc || !gfx9, "dlc", d)?;
@@ -244,6 +266,15 @@ pub fn decode(cx: &Dec, ws: &[u32]) -> Result<(Inst, usize)> {
         Gen::Gfx9 => (w[0] >> 18) & 0x7f,
     };
     let d = lookup(cx, Format::Mimg, op)?;
+    // LLVM rejects a sampler field on instructions without a sampler, and GFX9's unused
+    // low byte
+    let ssamp_at = if gen == Gen::Gfx11 { 26 } else { 21 };
+    if !d.explicit().any(|o| o.field == Field::Ssamp) && (w[1] >> ssamp_at) & 0x1f != 0 {
+        return Err(Error::invalid(format!("{}: sampler field set", d.mnemonic)));
+    }
+    if gen == Gen::Gfx9 && w[0] & 1 != 0 {
+        return Err(Error::invalid("MIMG reserved bits set"));
+    }
     let get = |at: (usize, u32)| (w[at.0] >> at.1) & 1 == 1;
     let mut inst = Inst::new(d.opcode, d.format, &[]);
     let m = &mut inst.mods.mem;

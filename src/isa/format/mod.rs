@@ -31,13 +31,14 @@ pub mod vop2;
 pub mod vop3;
 pub mod vop3p;
 pub mod vopc;
+pub mod vopd;
 
 use super::encode::{Fixup, FixupKind};
 use super::error::{Error, ErrorKind, Result};
 use super::inst::Inst;
 use super::operand::Operand;
-use super::reg::{decode_code, encode_code, Reg};
-use super::tables::{EncDesc, Field, OpDesc};
+use super::reg::{decode_code, encode_code, PhysReg, Reg};
+use super::tables::{EncDesc, Field, OpDesc, ValTy};
 use super::target::{Gen, Target};
 
 /// Encoder state for one instruction: dwords, the pending literal, fixups.
@@ -95,6 +96,8 @@ impl Enc<'_> {
 /// Decoder context.
 pub struct Dec {
     pub t: Target,
+    /// Decoding a VALU encoding (some sources are only valid there).
+    pub valu: bool,
 }
 
 impl Dec {
@@ -108,7 +111,11 @@ impl Dec {
             128..=208 | 240..=248 => Ok(Operand::Inline(code as u8)),
             255 => w
                 .get(lit_at)
-                .map(|&v| Operand::Literal(v))
+                .map(|&v| match od.ty {
+                    // LLVM keeps only the low half of a literal for a 16-bit operand
+                    ValTy::F16 | ValTy::I16 => Operand::Literal(v & 0xffff),
+                    _ => Operand::Literal(v),
+                })
                 .ok_or(Error::new(ErrorKind::Truncated {
                     needed: (lit_at + 1) * 4,
                     available: w.len() * 4,
@@ -119,18 +126,42 @@ impl Dec {
 
     /// Decodes a register operand of `od`'s size.
     pub fn reg(&self, od: &OpDesc, code: u16) -> Result<Operand> {
-        let base = decode_code(self.gen(), code)
+        let gen = self.gen();
+        let base = decode_code(gen, code)
             .ok_or_else(|| Error::invalid(format!("register code {code} in {:?}", od.field)))?;
+        let wide = od.dwords(self.t.wave);
         let count = if (235..=254).contains(&base.0) {
             1
         } else {
-            od.dwords(self.t.wave)
+            wide
         };
-        if !base.is_vgpr() && base.0 < 128 && base.0 as u32 + count as u32 > 128 {
-            return Err(Error::invalid("register range runs off the scalar file"));
+        let sgprs = if gen == Gen::Gfx9 { 102 } else { 106 };
+        let invalid = |why: &str| Err(Error::invalid(format!("{why} ({:?})", od.field)));
+        let n = base.0;
+        // tuples: LLVM ignores the low bits of a misaligned SGPR/TTMP tuple (s[13:14] is
+        // s[12:13]); a special register pair must start at its even half
+        let base = match n {
+            _ if count < 2 => base,
+            0..=105 if n < sgprs => PhysReg(n & !(count.min(4) as u16 - 1)),
+            108..=123 => PhysReg(n & !(count.min(4) as u16 - 1)),
+            102 | 104 if gen == Gen::Gfx9 && count == 2 => base,
+            106 | 125 | 126 if count == 2 => base,
+            _ if base.is_vgpr() => base,
+            _ => return invalid("not a register pair"),
+        };
+        let n = base.0;
+        let end = n as u32 + count as u32;
+        if n < sgprs && end > sgprs as u32 {
+            return invalid("register range runs off the SGPRs");
         }
-        if base.is_vgpr() && base.0 as u32 + count as u32 > 512 {
-            return Err(Error::invalid("register range runs off the vector file"));
+        if (108..=123).contains(&n) && end > 124 {
+            return invalid("register range runs off the trap temporaries");
+        }
+        if base.is_vgpr() && end > 512 {
+            return invalid("register range runs off the VGPRs");
+        }
+        if n == 254 && (!self.valu || gen == Gen::Gfx11 || wide > 1) {
+            return invalid("lds_direct outside a VALU source");
         }
         Ok(Operand::Reg(Reg { base, count }))
     }

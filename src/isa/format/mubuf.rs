@@ -76,6 +76,10 @@ pub(super) fn check_common(
     typed: bool,
 ) -> Result<()> {
     let m = &inst.mods.mem;
+    if d.operands.is_empty() {
+        let none = *m == Default::default() && !inst.mods.glc && !inst.mods.dlc;
+        return flag(none, "modifiers", d);
+    }
     for (od, o) in lay.iter().zip(&inst.operands) {
         match od.field {
             Field::Vdst | Field::Vdata => want_v(o, od.size + m.tfe as u8, "data")?,
@@ -215,6 +219,17 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
         Gen::Gfx11 => (w[0] >> 18) & 0xff,
     };
     let d = lookup(cx, Format::Mubuf, op)?;
+    if d.operands.is_empty() {
+        // cache controls (buffer_wbinvl1, buffer_gl0_inv, ...): LLVM ignores the offset,
+        // register fields and slc but rejects the other flags (and GFX9 bit 15)
+        let i = decode_common(cx, d, w, false)?;
+        let m = &i.mods;
+        let b15 = cx.gen() == Gen::Gfx9 && (w[0] >> 15) & 1 == 1;
+        if m.glc || m.dlc || m.mem.offen || m.mem.idxen || m.mem.lds || m.mem.tfe || b15 {
+            return Err(Error::invalid(format!("{}: flags set", d.mnemonic)));
+        }
+        return Ok((Inst::new(d.opcode, d.format, &[]), 2));
+    }
     let inst = decode_common(cx, d, w, false)?;
     super::mem::check(&inst, d, cx.t).map_err(|e| Error::invalid(e.to_string()))?;
     Ok((inst, 2))

@@ -12,7 +12,7 @@ use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
 use crate::isa::reg::{encode_code, PhysReg};
-use crate::isa::tables::{EncDesc, Field, Format, ValTy};
+use crate::isa::tables::{EncDesc, Field, Format, ModSet, ValTy};
 use crate::isa::target::Gen;
 
 struct Layout {
@@ -136,7 +136,8 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
                     *extra = w1 & 0x1fffff;
                     sreg(w1 >> 25)
                 }
-                (false, true) => Err(Error::invalid("GFX9 SMEM with soe and no imm")),
+                // soe without imm: the SGPR comes from the soffset field alone
+                (false, true) => sreg(w1 >> 25),
             }
         } else if w1 >> 25 == null {
             Ok(Operand::Imm(w1 & 0x1fffff))
@@ -153,7 +154,8 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     })?;
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     inst.mods.offset = extra;
-    inst.mods.glc = (w0 >> l.glc) & 1 == 1;
-    inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1);
+    // LLVM ignores cache bits an instruction does not have
+    inst.mods.glc = (w0 >> l.glc) & 1 == 1 && d.mods.contains(ModSet::GLC);
+    inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1) && d.mods.contains(ModSet::DLC);
     Ok((inst, 2))
 }

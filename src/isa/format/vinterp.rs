@@ -23,6 +23,8 @@ pub fn check(inst: &Inst, d: &EncDesc, _t: Target) -> Result<()> {
         wait: m.mem.wait,
         ..Default::default()
     };
+    // only the f16 forms take op_sel (LLVM rejects it on the f32 ones)
+    super::mem::flag(m.op_sel == 0 || d.mnemonic.contains("f16"), "op_sel", d)?;
     super::mem::flag(
         m.mem == rest && m.mem.wait < 8 && m.neg < 8 && m.op_sel < 16 && !m.glc && !m.dlc,
         "modifiers",

@@ -1,6 +1,7 @@
 //! VINTRP (GFX9/GFX10), 32 bits: `prefix vdst[25:18] op[17:16] attr[15:10] chan[9:8]
 //! vsrc[7:0]`, prefix 110101 on GFX9 and 110010 on GFX10. v_interp_mov_f32 holds its
-//! parameter (p10 = 0, p20 = 1, p0 = 2) in the vsrc field. The `Inst` holds vdst, the
+//! parameter (p10 = 0, p20 = 1, p0 = 2; LLVM prints others as `invalid_param_N`) in the
+//! vsrc field. The `Inst` holds vdst, the
 //! source VGPR or parameter, and `attr * 4 + chan`.
 
 use super::mem::{vnum, vreg, want_v};
@@ -24,7 +25,7 @@ pub fn check(inst: &Inst, d: &EncDesc, _t: Target) -> Result<()> {
     for (od, o) in d.explicit().zip(&inst.operands) {
         match (od.field, o) {
             (Field::Vdst | Field::Src0, _) => want_v(o, 1, "operand")?,
-            (Field::Param, Operand::Imm(0..=2)) => {}
+            (Field::Param, Operand::Imm(0..=255)) => {}
             (Field::Attr, Operand::Imm(0..=255)) => {}
             _ => return Err(Error::bad(format!("{}: operand {o:?}", d.mnemonic))),
         }

@@ -101,7 +101,10 @@ pub(super) fn decode_as(
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     let m = &mut inst.mods;
     if !d.vop3b {
-        m.op_sel = ((w0 >> 11) & 0xf) as u8;
+        // LLVM ignores op_sel bits of instructions without op_sel
+        if d.mods.contains(crate::isa::tables::ModSet::OP_SEL) {
+            m.op_sel = ((w0 >> 11) & 0xf) as u8;
+        }
         m.abs = ((w0 >> 8) & 7) as u8;
     }
     m.clamp = (w0 >> 15) & 1 == 1;
