@@ -264,22 +264,26 @@ fn operand_desc(tok: &str) -> Option<String> {
         "attr" => "Attr",
         _ => return None,
     };
-    let (rest, allow) = match rest.split_once('/') {
+    let (rest, allow, allow_asm) = match rest.split_once('/') {
         Some((r, a)) => {
-            let mut bits = 0u8;
-            for c in a.chars() {
-                bits |= match c {
-                    'v' => 1,
-                    's' => 2,
-                    'i' => 4,
-                    'l' => 8,
-                    'n' => 16,
-                    _ => return None,
-                };
-            }
-            (r, bits)
+            let letters = |a: &str| -> Option<u8> {
+                let mut bits = 0u8;
+                for c in a.chars() {
+                    bits |= match c {
+                        'v' => 1,
+                        's' => 2,
+                        'i' => 4,
+                        'l' => 8,
+                        'n' => 16,
+                        _ => return None,
+                    };
+                }
+                Some(bits)
+            };
+            let (d, asm) = a.split_once('%').unwrap_or((a, a));
+            (r, letters(d)?, letters(asm)?)
         }
-        None => (rest, 15),
+        None => (rest, 15, 15),
     };
     let (size, ty) = match rest.split_once('.') {
         Some((s, t)) => (s, t),
@@ -335,7 +339,7 @@ fn operand_desc(tok: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!(
-        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow}).lo({lo128})"
+        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow}).lo({lo128}).asm({allow_asm})"
     ))
 }
 

@@ -82,7 +82,7 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
                 ImmKind::Hwreg => Operand::Imm(r.below(0x10000) as u32),
                 // several values print alike (LLVM ignores unused fields); keep canonical ones
                 ImmKind::Sendmsg => {
-                    let v = r.below(1024) as u32;
+                    let v = r.below(if od.field == Field::Ssrc0 { 256 } else { 1024 }) as u32;
                     let text = gcnc::isa::simm16::print_sendmsg(t.gen, v);
                     Operand::Imm(gcnc::isa::simm16::parse_sendmsg(t.gen, &text).unwrap_or(v))
                 }

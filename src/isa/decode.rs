@@ -71,6 +71,14 @@ pub fn classify(gen: Gen, w0: u32) -> Option<Format> {
 
 /// Decodes the instruction at the start of `w` (dwords). Returns it and its length in dwords.
 pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
+    let (inst, len) = decode_fields(w, t)?;
+    if inst.op_y.is_none() {
+        format::check_unused(inst.desc(t.gen)?, w)?;
+    }
+    Ok((inst, len))
+}
+
+fn decode_fields(w: &[u32], t: Target) -> Result<(Inst, usize)> {
     let w0 = *w.first().ok_or(Error::new(ErrorKind::Truncated {
         needed: 4,
         available: 0,

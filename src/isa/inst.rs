@@ -289,6 +289,19 @@ impl Inst {
                 if !ok {
                     return Err(Error::bad(format!("{:?} must be an immediate", od.field)));
                 }
+                let width = match od.field {
+                    Field::Ssrc0 | Field::Ssrc1 | Field::Sdata => 8,
+                    Field::Simm16 => 16,
+                    _ => 32,
+                };
+                if let Operand::Imm(v) = o {
+                    if width < 32 && *v >= 1 << width {
+                        return Err(Error::range(format!(
+                            "{:?} immediate {v:#x} does not fit {width} bits",
+                            od.field
+                        )));
+                    }
+                }
                 if let (Field::K, Operand::Literal(v), super::tables::ValTy::F16) =
                     (od.field, o, od.ty)
                 {
@@ -533,7 +546,9 @@ impl Inst {
                     return Err(Error::bad("a 64-bit literal cannot take abs/neg"));
                 }
             }
-            if od.allow & kind == 0 {
+            // the src_* special registers are not in the SGPR file the probes tested
+            let special = matches!(o, Operand::Reg(r) if (235..=254).contains(&r.base.0) || r.base == super::reg::PhysReg::NULL);
+            if (if strict { od.allow_asm } else { od.allow }) & kind == 0 && !(special && !strict) {
                 return Err(Error::bad(format!(
                     "{} does not take that kind of operand in {:?}",
                     d.mnemonic, od.field

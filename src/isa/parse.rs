@@ -293,6 +293,12 @@ fn try_form(
                 let b = parse_bits(v).ok_or_else(bad)?;
                 let n = v.matches(',').count() + 1;
                 match (k, d.format) {
+                    ("op_sel", _) if super::print::permlane_op_sel(d) => {
+                        if n != 2 {
+                            return Err(bad());
+                        }
+                        mm.op_sel = b;
+                    }
                     ("op_sel", Format::Vop3) => {
                         if n != nsrc + 1 {
                             return Err(bad());

@@ -79,7 +79,12 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         .to_string());
     }
     if let (Some(ImmKind::Imm), Field::Sdata, Operand::Imm(v)) = (od.imm, od.field, o) {
-        return Ok(v.to_string());
+        // s_atc_probe's mode: an inline-range integer in decimal, else hex
+        return Ok(if *v <= 64 {
+            v.to_string()
+        } else {
+            format!("{v:#x}")
+        });
     }
     if let Some(k) = od.imm {
         if let (Operand::Imm(v), "s_version") = (o, inst.op.name()) {
@@ -193,7 +198,12 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
             }
         }
         f if f.is_vop3() || f.is_sdwa() => {
-            if m.op_sel != 0 {
+            if permlane_op_sel(d) {
+                // v_permlane16/x16 use op_sel bits 0/1 as fi / bound_ctrl: two elements
+                if m.op_sel & 3 != 0 {
+                    write!(s, " op_sel:[{},{}]", m.op_sel & 1, (m.op_sel >> 1) & 1).unwrap();
+                }
+            } else if m.op_sel != 0 {
                 // sources then the destination bit (bit 3)
                 let mut v: Vec<String> = (0..nsrc)
                     .map(|i| ((m.op_sel >> i) & 1).to_string())
@@ -331,4 +341,10 @@ fn ext_suffix(s: &mut String, inst: &Inst, d: &EncDesc, t: Target) {
             s.push_str(" fi:1");
         }
     }
+}
+
+/// v_permlane16_b32 / v_permlanex16_b32: op_sel carries fi and bound_ctrl, printed as
+/// a two-element list.
+pub fn permlane_op_sel(d: &EncDesc) -> bool {
+    d.mnemonic.starts_with("v_permlane") && d.format.is_vop3()
 }

@@ -234,6 +234,9 @@ pub struct OpDesc {
     pub allow: u8,
     /// A VGPR here must be v0..v127 (GFX11 16-bit VOP1/VOP2/VOPC operands).
     pub lo128: bool,
+    /// The kinds LLVM's assembler accepts (a subset of `allow`, which is what its
+    /// disassembler accepts): `verify` uses this one, printing the other.
+    pub allow_asm: u8,
 }
 
 pub const ALLOW_VGPR: u8 = 1;
@@ -246,6 +249,10 @@ pub const NULL_ONLY: u8 = 16;
 impl OpDesc {
     pub const fn ty(mut self, ty: ValTy) -> OpDesc {
         self.ty = ty;
+        self
+    }
+    pub const fn asm(mut self, allow_asm: u8) -> OpDesc {
+        self.allow_asm = allow_asm;
         self
     }
     pub const fn lo(mut self, lo128: bool) -> OpDesc {
@@ -270,6 +277,7 @@ impl OpDesc {
             sgpr,
             allow,
             lo128: false,
+            allow_asm: allow,
         }
     }
     pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
@@ -283,6 +291,7 @@ impl OpDesc {
             sgpr: false,
             allow: 0,
             lo128: false,
+            allow_asm: 0,
         }
     }
     pub const fn implicit(r: Implicit) -> OpDesc {
@@ -296,6 +305,7 @@ impl OpDesc {
             sgpr: false,
             allow: 0,
             lo128: false,
+            allow_asm: 0,
         }
     }
     /// True for operands the `Inst` carries (everything but implicit registers).

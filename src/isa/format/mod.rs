@@ -136,6 +136,8 @@ impl Dec {
             wide
         };
         let sgprs = if gen == Gen::Gfx9 { 102 } else { 106 };
+        // a GFX9 tuple may reach into s102/s103 (LLVM's SGPR tuples end at s103)
+        let sgpr_end = if gen == Gen::Gfx9 { 104 } else { 106 };
         let invalid = |why: &str| Err(Error::invalid(format!("{why} ({:?})", od.field)));
         let n = base.0;
         // tuples: LLVM ignores the low bits of a misaligned SGPR/TTMP tuple (s[13:14] is
@@ -151,7 +153,7 @@ impl Dec {
         };
         let n = base.0;
         let end = n as u32 + count as u32;
-        if n < sgprs && end > sgprs as u32 {
+        if n < sgprs && end > sgpr_end as u32 {
             return invalid("register range runs off the SGPRs");
         }
         if (108..=123).contains(&n) && end > 124 {
@@ -160,7 +162,7 @@ impl Dec {
         if base.is_vgpr() && end > 512 {
             return invalid("register range runs off the VGPRs");
         }
-        if n == 254 && (!self.valu || gen == Gen::Gfx11 || wide > 1) {
+        if n == 254 && (!self.valu || wide > 1) {
             return invalid("lds_direct outside a VALU source");
         }
         Ok(Operand::Reg(Reg { base, count }))
@@ -215,4 +217,49 @@ pub fn imm(cx: &mut Enc, o: &Operand, bits: u32, field_byte: usize) -> Result<u3
 pub fn need<'a>(inst: &'a Inst, d: &EncDesc, field: Field) -> Result<&'a Operand> {
     inst.get(d, field)
         .ok_or_else(|| Error::bad(format!("missing {field:?}")))
+}
+
+/// Bits of each operand field, per format: (field, word, mask).
+fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
+    use super::tables::Format::*;
+    match f {
+        // scalar formats: LLVM ignores unused fields
+        Vop1 => &[(Field::Vdst, 0, 0xff << 17), (Field::Src0, 0, 0x1ff)],
+        Vop2 => &[
+            (Field::Vdst, 0, 0xff << 17),
+            (Field::Vsrc1, 0, 0xff << 9),
+            (Field::Src0, 0, 0x1ff),
+        ],
+        Vopc => &[(Field::Vsrc1, 0, 0xff << 9), (Field::Src0, 0, 0x1ff)],
+        Vop3 | Vop3Dpp | Vop3Dpp8 => &[
+            (Field::Vdst, 0, 0xff),
+            (Field::Src0, 1, 0x1ff),
+            (Field::Src1, 1, 0x1ff << 9),
+            (Field::Src2, 1, 0x1ff << 18),
+        ],
+        Vop3p => &[
+            (Field::Vdst, 0, 0xff),
+            (Field::Src0, 1, 0x1ff),
+            (Field::Src1, 1, 0x1ff << 9),
+            (Field::Src2, 1, 0x1ff << 18),
+        ],
+        _ => &[],
+    }
+}
+
+/// LLVM's decoder only accepts a VALU encoding whose unused operand fields hold their fixed
+/// value (zero, or `EncDesc::fixed`); scalar formats ignore them. Checks that.
+pub fn check_unused(d: &EncDesc, w: &[u32]) -> Result<()> {
+    for &(field, i, mask) in field_bits(d.format) {
+        if d.operands.iter().any(|o| o.field == field) || w.len() <= i {
+            continue;
+        }
+        if w[i] & mask != d.fixed[i] & mask {
+            return Err(Error::invalid(format!(
+                "unused {field:?} field is not {:#x}",
+                d.fixed[i] & mask
+            )));
+        }
+    }
+    Ok(())
 }

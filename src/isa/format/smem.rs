@@ -118,6 +118,28 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w1 = word(w, 1)?;
     let d = lookup(cx, Format::Smem, (w0 >> 18) & 0xff)?;
     let null = encode_code(gen, PhysReg::NULL) as u32;
+    if gen == Gen::Gfx11 {
+        if ((w0 >> l.glc) & 1 == 1 && !d.mods.contains(ModSet::GLC))
+            || (l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1) && !d.mods.contains(ModSet::DLC))
+        {
+            return Err(Error::invalid(
+                "GFX11 SMEM cache bit the instruction does not have",
+            ));
+        }
+        // GFX11 checks the fields an instruction does not use
+        let unused = |f: Field, set: bool| set && !d.operands.iter().any(|o| o.field == f);
+        if unused(Field::Sdata, (w0 >> 6) & 0x7f != 0)
+            || unused(Field::Sbase, w0 & 0x3f != 0)
+            || unused(Field::Offset, w1 != 0)
+        {
+            return Err(Error::invalid("unused SMEM field is not zero"));
+        }
+    }
+    if gen == Gen::Gfx9 && d.slot(Field::Offset).is_none() && (w0 >> 17) & 1 == 1 {
+        return Err(Error::invalid(
+            "GFX9 SMEM without an offset operand has imm set",
+        ));
+    }
     let mut extra = 0;
     let offset = |od: &crate::isa::tables::OpDesc, extra: &mut u32| -> Result<Operand> {
         let sreg = |code: u32| {
@@ -148,7 +170,13 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     };
     let ops = collect(d, |od| match od.field {
         Field::Sdata if od.imm.is_some() => Ok(Operand::Imm((w0 >> 6) & 0x7f)),
-        Field::Sdata => cx.reg(od, ((w0 >> 6) & 0x7f) as u16),
+        Field::Sdata => match cx.reg(od, ((w0 >> 6) & 0x7f) as u16)? {
+            // LLVM's SMEM data registers exclude m0 and exec
+            Operand::Reg(r) if r.base == PhysReg::M0 || r.base.0 == 126 || r.base.0 == 127 => {
+                Err(Error::invalid("SMEM data in m0/exec"))
+            }
+            o => Ok(o),
+        },
         Field::Sbase => cx.reg(od, ((w0 & 0x3f) << 1) as u16),
         _ => offset(od, &mut extra),
     })?;
