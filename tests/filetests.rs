@@ -134,3 +134,25 @@ fn every_filetest_input_survives_the_pipeline() {
         panic!("{}", failures.join("\n"));
     }
 }
+
+/// An access the lowering cannot express is an error naming it, not IR isel chokes on.
+#[test]
+fn pipeline_reports_unlowered_accesses() {
+    let text = "shader vertex
+var @0 input f32 \"no_location\"
+var @1 output f32 location=0
+
+entry fn main() {
+  block_0:
+    32x1 %0 = deref_var @0 : input f32
+    32x1 %1 = load_deref %0
+    32x1 %2 = deref_var @1 : output f32
+    store_deref %2, %1 write_mask=0x1
+}
+";
+    let mut m = parse_module(text).unwrap();
+    let e = passes::run_pipeline(&mut m).unwrap_err();
+    assert_eq!(e.pass, "lower_explicit_io");
+    assert!(e.err.msg.contains("unlowered"), "{}", e);
+    assert!(e.err.inst.contains("load_deref"), "{}", e);
+}

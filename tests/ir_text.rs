@@ -125,3 +125,75 @@ fn types_intern_with_layout_and_bare_twins() {
     assert_eq!(t.bare(a16), t.bare(a4));
     assert_eq!(t.bare(t.bare(a16)), t.bare(a16));
 }
+
+#[test]
+fn every_operation_prints_and_parses_back() {
+    use gcnc::ir::*;
+    let mut m = Module::new(Stage::Fragment);
+    m.exec_flags = ExecFlags::all();
+    let f32t = m.types.scalar(Scalar::F32);
+    let img = m.types.intern(TypeKind::Image(ImageType {
+        dim: Dim::Cube,
+        sampled_type: Scalar::sint(32),
+        depth: true,
+        arrayed: true,
+        ms: false,
+        sampled: true,
+        format: 7,
+    }));
+    let si = m.types.intern(TypeKind::SampledImage(img));
+    let p = m.types.pointer(f32t, Mode::Global);
+    let mut v = Variable::new(si, Mode::Uniform);
+    v.binding = Some((1, 2));
+    v.flags = VarFlags::all();
+    v.name = Some("a \"quoted\" name".into());
+    let tex_var = m.add_global(v);
+    let mut o = Variable::new(p, Mode::Output);
+    o.location = Some(3);
+    o.component = 1;
+    o.index = 1;
+    o.builtin = Some(Builtin::SampleMask);
+    m.add_global(o);
+    let main = m.add_function("main", vec![], ValType::NONE);
+    m.entry = Some(main);
+    let mut b = Builder::new(&mut m, main);
+    let c = b.const_bits(
+        ValType::new(32, 4),
+        &[1, 0xdead_beef, u32::MAX as u64, 4097],
+    );
+    let s = b.const_u32(1);
+    for &op in Intrinsic::ALL {
+        let srcs: Vec<Value> = (0..op.num_srcs()).map(|_| s).collect();
+        let idx: Vec<u32> = (0..op.indices().len() as u32).map(|k| k + 1).collect();
+        b.intrinsic(op, ValType::new(32, 2), &srcs, &idx);
+    }
+    for &op in AluOp::ALL {
+        let n = if op.num_srcs() == 0 { 3 } else { op.num_srcs() };
+        let srcs: SmallVec<[Value; 3]> = (0..n).map(|_| c).collect();
+        b.push(InstKind::Alu { op, srcs }, ValType::new(16, 4));
+    }
+    let d = b.deref_var(tex_var);
+    for &op in TexOp::ALL {
+        let srcs = TexSrc::ALL
+            .iter()
+            .map(|&t| (t, if t == TexSrc::Texture { d } else { c }))
+            .collect();
+        b.tex(
+            Tex {
+                op,
+                dim: Dim::D3,
+                arrayed: true,
+                shadow: true,
+                component: 2,
+                srcs,
+            },
+            ValType::new(32, 4),
+        );
+    }
+    let big = b.const_bits(ValType::new(64, 16), &[u64::MAX; 16]);
+    b.swizzle(big, &[15, 0, 8]);
+    b.swizzle(c, &[3, 2, 1, 0]);
+    let text = print_module(&m);
+    let again = print_module(&parse_module(&text).unwrap_or_else(|e| panic!("{}\n{}", e, text)));
+    assert_eq!(again, text);
+}

@@ -8,7 +8,8 @@
 //!
 //! Blocks are numbered in program order, which is a reverse post-order of the forward
 //! edges, so the Cooper–Harvey–Kennedy iteration converges in a couple of sweeps.
-//! Unreachable blocks get no immediate dominator.
+//! Unreachable blocks get no immediate dominator. Dominance queries are constant time
+//! (pre/post numbers of a dominator-tree walk).
 
 use super::func::{first_block, last_block};
 use super::*;
@@ -28,6 +29,9 @@ pub struct Cfg {
     pub loop_depth: SecondaryMap<BlockData, u32>,
     /// Whether each block can be reached from the entry.
     pub reachable: SecondaryMap<BlockData, bool>,
+    /// Pre/post numbers of the dominator-tree walk (constant-time dominance queries).
+    dom_pre: SecondaryMap<BlockData, u32>,
+    dom_post: SecondaryMap<BlockData, u32>,
 }
 
 struct Ctx {
@@ -49,6 +53,8 @@ impl Cfg {
             idom: SecondaryMap::with_len(n, None),
             loop_depth: SecondaryMap::with_len(n, 0),
             reachable: SecondaryMap::with_len(n, false),
+            dom_pre: SecondaryMap::with_len(n, u32::MAX),
+            dom_post: SecondaryMap::with_len(n, 0),
             order,
         };
         for (k, &b) in cfg.order.iter().enumerate() {
@@ -66,7 +72,30 @@ impl Cfg {
             }
         }
         cfg.dominators();
+        cfg.number_dom_tree();
         cfg
+    }
+
+    fn number_dom_tree(&mut self) {
+        let Some(&entry) = self.order.first() else {
+            return;
+        };
+        let children = self.dom_children();
+        let mut counter = 0u32;
+        let mut stack = vec![(entry, false)];
+        while let Some((b, done)) = stack.pop() {
+            if done {
+                self.dom_post[b] = counter;
+                counter += 1;
+                continue;
+            }
+            self.dom_pre[b] = counter;
+            counter += 1;
+            stack.push((b, true));
+            for &c in children[b].iter().rev() {
+                stack.push((c, false));
+            }
+        }
     }
 
     fn edge(&mut self, from: Block, to: Block) {
@@ -203,21 +232,14 @@ impl Cfg {
         a
     }
 
-    /// Whether block `a` dominates block `b` (reflexive).
+    /// Whether block `a` dominates block `b` (reflexive). Constant time; false when
+    /// either block is unreachable (unless they are the same block).
     pub fn dominates(&self, a: Block, b: Block) -> bool {
-        let mut x = b;
-        loop {
-            if x == a {
-                return true;
-            }
-            if self.rpo[x] < self.rpo[a] {
-                return false;
-            }
-            match self.idom[x] {
-                Some(p) => x = p,
-                None => return false,
-            }
+        if a == b {
+            return true;
         }
+        let (pa, pb) = (self.dom_pre[a], self.dom_pre[b]);
+        pa != u32::MAX && pb != u32::MAX && pa <= pb && self.dom_post[b] <= self.dom_post[a]
     }
 
     /// Children of each block in the dominator tree, in program order.

@@ -18,7 +18,8 @@
 //! # Invariants (checked by [`verify::verify_module`])
 //! * CF lists alternate as above; a block ending in a jump (`break`/`continue`/`return`) is
 //!   the last node of its list; `break`/`continue` only inside a loop.
-//! * Phis come first in their block and have exactly one source per CFG predecessor.
+//! * Phis come first in their block and have exactly one source per reachable CFG
+//!   predecessor (a source for an unreachable predecessor is optional), and no others.
 //! * Every use is dominated by its definition (a phi source by the end of its predecessor).
 //! * Every live instruction's `block` is the block whose list holds it.
 //! * Operand types obey the op tables in [`ops`]; derefs chain type-correctly and keep
@@ -32,6 +33,7 @@ pub mod cfg;
 pub mod f16;
 pub mod func;
 pub mod handle;
+pub mod interp;
 pub mod ops;
 pub mod parse;
 pub mod print;

@@ -8,7 +8,7 @@
 //!
 //! ALU values are typeless bit patterns as in NIR: the op says how it reads them (`fadd`
 //! reads floats of the operand bit size, `iadd` integers). A result's bit size and
-//! component count are the instruction's [`ValType`](super::ValType).
+//! component count are the instruction's [`ValType`].
 
 /// How an ALU op's result and sources relate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -296,7 +296,7 @@ pub struct TypeData {
 #[derive(Clone, Debug, Default)]
 pub struct TypeArena {
     types: Arena<TypeData>,
-    lookup: HashMap<TypeKind, Type>,
+    lookup: HashMap<TypeKind, Type, super::handle::FxBuild>,
 }
 
 impl TypeArena {

@@ -320,9 +320,17 @@ impl<'a> Verifier<'a> {
             InstKind::Phi(srcs) => {
                 let cfg = self.cfg();
                 let preds = &cfg.preds[b];
-                if srcs.len() != preds.len()
-                    || preds.iter().any(|p| !srcs.iter().any(|s| s.0 == *p))
-                {
+                // One source per reachable predecessor; sources from unreachable
+                // predecessors may be present or not; nothing else.
+                let from_non_pred = srcs.iter().any(|s| !preds.contains(&s.0));
+                let dup = srcs
+                    .iter()
+                    .enumerate()
+                    .any(|(k, s)| srcs[..k].iter().any(|t| t.0 == s.0));
+                let missing = preds
+                    .iter()
+                    .any(|p| cfg.reachable[*p] && !srcs.iter().any(|s| s.0 == *p));
+                if cfg.reachable[b] && (from_non_pred || dup || missing) {
                     return Err(e(&format!(
                         "phi sources must match the predecessors ({} of them)",
                         preds.len()

@@ -26,7 +26,7 @@ fn content_hash(f: &Function, i: Inst) -> Option<u64> {
     if !d.kind.can_reorder() || d.ty.is_none() {
         return None;
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = crate::ir::handle::FxHasher::default();
     d.ty.hash(&mut h);
     match &d.kind {
         InstKind::Alu { op, srcs } if op.is_commutative() && srcs.len() >= 2 => {
@@ -64,7 +64,8 @@ fn cse(f: &mut Function) -> bool {
     let Some(&entry) = cfg.order.first() else {
         return false;
     };
-    let mut table: HashMap<u64, SmallVec<[Value; 1]>> = HashMap::new();
+    let mut table: HashMap<u64, SmallVec<[Value; 1]>, crate::ir::handle::FxBuild> =
+        HashMap::default();
     let mut map: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
     let mut any = false;
     // Explicit DFS: (block, entering?) with the entries each block added.

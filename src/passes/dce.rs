@@ -4,8 +4,9 @@
 //!    jumps, calls, …) and `if` conditions are live; operands of live instructions are
 //!    live; everything else is detached. Dead phi cycles die with it.
 //! 2. Dead control flow: an `if` on a constant takes its arm (nodes after an arm that
-//!    ends in a jump become unreachable and go); an `if` whose arms are empty blocks and
-//!    whose merge has no phis disappears. Phis lose the sources of vanished predecessors.
+//!    ends in a jump become unreachable and go); code after an `if` whose arms both jump
+//!    away goes; an `if` whose arms are empty blocks and whose merge has no phis
+//!    disappears. Phis lose the sources of vanished predecessors.
 
 use super::cf;
 use crate::ir::*;
@@ -200,6 +201,19 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
             k = 0;
             continue;
         }
+        // Both arms jump away: everything after the if is unreachable.
+        let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
+        if ends_in_jump(then_body) && ends_in_jump(else_body) {
+            let has_code = k + 2 < list.len() || !f.blocks[merge].insts.is_empty();
+            if has_code {
+                let rest: Vec<CfNode> = list.drain(k + 1..).collect();
+                kill_list(f, &rest);
+                list.push(CfNode::Block(merge));
+                changed = true;
+            }
+            k += 1;
+            continue;
+        }
         let merge_has_phis = f.blocks[merge]
             .insts
             .first()
@@ -216,8 +230,8 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
     changed
 }
 
-/// Drops phi sources from blocks that are no longer predecessors; a phi left with no
-/// sources becomes undef.
+/// Drops phi sources from blocks that are no longer (reachable) predecessors; a phi left
+/// with no sources becomes undef.
 pub fn prune_phis(f: &mut Function) {
     let cfg = Cfg::new(f);
     for b in cfg.order.clone() {
@@ -227,7 +241,7 @@ pub fn prune_phis(f: &mut Function) {
             let InstKind::Phi(srcs) = &mut f.insts[i].kind else {
                 break;
             };
-            srcs.retain(|s| preds.contains(&s.0));
+            srcs.retain(|s| preds.contains(&s.0) && cfg.reachable[s.0]);
             if srcs.is_empty() {
                 f.insts[i].kind = InstKind::Undef;
             }

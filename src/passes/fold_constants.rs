@@ -247,7 +247,7 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
     let ib = || sext(sb, c(1));
     let fr = |v: f64| from_f(db, v);
     let _ = nsrc;
-    let shift_amt = || (c(1) as u32) & (sb as u32 - 1).max(0);
+    let shift_amt = || (c(1) as u32) & (sb as u32).saturating_sub(1);
     Some(match op {
         Mov => c(0),
         Fneg => c(0) ^ (1u64 << (sb - 1)),
@@ -322,7 +322,8 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
             fr(x + y)
         }
         Fldexp => {
-            let e = sext(32.min(64), c(1)).clamp(-2000, 2000) as i32;
+            // The exponent operand is a 32-bit integer.
+            let e = sext(32, c(1)).clamp(-2000, 2000) as i32;
             let mut x = fa();
             // Two steps keep intermediate powers of two in range.
             let h = e / 2;

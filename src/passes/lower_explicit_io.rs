@@ -892,3 +892,44 @@ fn pick(
         _ => None,
     }
 }
+
+/// The first deref-based memory access the pass could not lower (an unsupported shape:
+/// reading back an output, a dynamic component of an I/O vector, a cast of a 32-bit
+/// address, …), as an error naming the instruction. Image and sampler accesses are
+/// expected to remain and are not reported.
+pub fn unlowered(m: &Module) -> Option<VerifyError> {
+    for (_, f) in m.functions.iter() {
+        for i in f.insts_in_order() {
+            let InstKind::Intrinsic { op, srcs, .. } = &f.insts[i].kind else {
+                continue;
+            };
+            let memory_op = matches!(
+                op,
+                Intrinsic::LoadDeref
+                    | Intrinsic::StoreDeref
+                    | Intrinsic::DerefAtomic
+                    | Intrinsic::DerefAtomicSwap
+                    | Intrinsic::ArrayLengthDeref
+                    | Intrinsic::InterpDerefAtCentroid
+                    | Intrinsic::InterpDerefAtSample
+                    | Intrinsic::InterpDerefAtOffset
+            );
+            if !memory_op {
+                continue;
+            }
+            if let Some(d) = deref(f, srcs[0]) {
+                if d.mode != Mode::Uniform {
+                    return Some(VerifyError {
+                        func: f.name.clone(),
+                        inst: crate::ir::print::describe(m, f, i),
+                        msg: format!(
+                            "{} memory access left unlowered (unsupported shape)",
+                            d.mode.name()
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    None
+}

@@ -18,6 +18,7 @@ pub mod fold_constants;
 pub mod if_to_select;
 pub mod inline;
 pub mod lower_explicit_io;
+pub mod lower_io_to_temporaries;
 pub mod mem2reg;
 pub mod scalarize_mem;
 pub mod simplify_algebraic;
@@ -55,6 +56,7 @@ pub const PASSES: &[Pass] = &[
     ("dce", dce::run),
     ("unroll_loops", unroll_loops::run),
     ("if_to_select", if_to_select::run),
+    ("lower_io_to_temporaries", lower_io_to_temporaries::run),
     ("lower_explicit_io", lower_explicit_io::run),
     ("vectorize_mem", vectorize_mem::run),
     ("scalarize_mem", scalarize_mem::run),
@@ -139,6 +141,8 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     };
     // 1. One function: inline every call, lower returns.
     r.pass(m, ("inline", inline::run))?;
+    // Outputs are written once, at the end, from locals.
+    r.pass(m, ("lower_io_to_temporaries", lower_io_to_temporaries::run))?;
     // 2. Function/private variables to SSA (copy_prop first folds the casts of pointer
     //    arguments back into plain derefs), then scalar clean-up.
     r.pass(m, ("copy_prop", copy_prop::run))?;
@@ -157,6 +161,12 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     // 4. Memory: derefs to byte offsets from the carried layout, then access shaping for
     //    the back-end, and a final clean-up (offset arithmetic folds and CSEs).
     r.pass(m, ("lower_explicit_io", lower_explicit_io::run))?;
+    if let Some(err) = lower_explicit_io::unlowered(m).filter(|_| !r.stopped) {
+        return Err(PassError {
+            pass: "lower_explicit_io",
+            err,
+        });
+    }
     r.optimize(m)?;
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
     r.pass(m, ("scalarize_mem", scalarize_mem::run))?;

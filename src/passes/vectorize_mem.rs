@@ -4,8 +4,10 @@
 //! Within a block, loads of the same kind from the same buffer whose offsets are the same
 //! base value plus constants are grouped; runs of loads covering consecutive dwords merge
 //! into one load placed before the earliest of them, and each original load becomes a
-//! swizzle of it. Loads of mutable memory (SSBO, shared, global, scratch) are only
-//! grouped between instructions with side effects (stores, atomics, barriers).
+//! swizzle of it. Loads of mutable memory (SSBO, global) are only grouped between
+//! instructions with side effects (stores, atomics, barriers). Shared and scratch loads
+//! are left alone: their wide forms need more than dword alignment, which the offsets
+//! do not prove.
 
 use super::scalarize_mem::{mem_access, split_offset, MemAccess};
 use crate::ir::*;
@@ -69,7 +71,12 @@ fn vectorize_block(
             continue;
         };
         let ty = f.insts[i].ty;
-        if ty.bits != 32 || ty.comps > 3 {
+        // LDS and scratch wide accesses want more than dword alignment; only buffer and
+        // global loads are combined.
+        if ty.bits != 32
+            || ty.comps > 3
+            || matches!(op, Intrinsic::LoadShared | Intrinsic::LoadScratch)
+        {
             continue;
         }
         let (base, c) = split_offset(f, off);
