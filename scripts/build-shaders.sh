@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Regenerates every SPIR-V module of the shader corpus from its GLSL source, for every
 # directory under tests/shaders/ (compute/, front/, vert/, frag/, ...):
-#   tests/shaders/DIR/NAME.{comp,vert,frag} -> NAME.spv
-# with glslangValidator, then validates it with spirv-val. The target environment is
+#   tests/shaders/DIR/NAME.{comp,vert,frag} -> NAME.spv   with glslangValidator,
+#   tests/shaders/DIR/NAME.spvasm           -> NAME.spv   with spirv-as,
+# then validates it with spirv-val. The target environment is
 # vulkan1.2 unless the source's first lines contain "// target-env: vulkan1.X"; a
-# "// spirv-val-flags: ..." line passes extra flags to the validator. The .spv
+# "// spirv-val-flags: ..." line passes extra flags to the validator, and a
+# "// spirv-opt: ARGS" line also writes NAME.opt.spv through spirv-opt. The .spv
 # files are committed; tests check they translate (and that they are up to date).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,23 @@ for dir in tests/shaders/*/; do
       # shellcheck disable=SC2086
       spirv-val --target-env "$env" $flags "$out"
     fi
+    n=$((n + 1))
+    # "// spirv-opt: ARGS" also makes NAME.opt.spv, optimized SPIR-V in SSA form (OpPhi
+    # everywhere), the shape drivers see from offline-optimized content.
+    opt=$(sed -n 's|^// spirv-opt: *\(.*\)$|\1|p' "$src" | head -n1)
+    if [ -n "$opt" ]; then
+      # shellcheck disable=SC2086
+      spirv-opt $opt "$out" -o "${src%.*}.opt.spv"
+      spirv-val --target-env "$env" "${src%.*}.opt.spv"
+      n=$((n + 1))
+    fi
+  done
+  # Hand-written SPIR-V assembly (shapes glslang does not emit).
+  for src in "$dir"/*.spvasm; do
+    [ -e "$src" ] || continue
+    out="${src%.*}.spv"
+    spirv-as --target-env vulkan1.2 -o "$out" "$src"
+    spirv-val --target-env vulkan1.2 "$out"
     n=$((n + 1))
   done
   [ "$n" -gt 0 ] && echo "built $n modules in $dir"

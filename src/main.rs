@@ -134,9 +134,7 @@ fn main() -> ExitCode {
             max_sgprs,
             max_vgprs,
         }),
-        Command::Ir(a) => cli::ir::run(&a)
-            .map(|t| print!("{t}"))
-            .map_err(|e| e.to_string()),
+        Command::Ir(a) => cli::ir::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

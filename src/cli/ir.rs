@@ -1,70 +1,87 @@
-//! `gcnc ir shader.spv [--entry NAME] [--after PASS] [--spec ID=VALUE]...`: translates a
-//! SPIR-V module and prints the IR — straight from the front-end, or after the middle-end
-//! pipeline has run up to (and including) the first run of PASS (`--after all` runs the
-//! whole pipeline).
+//! `gcnc ir FILE [--entry NAME] [--spec ID=VALUE]... [--after PASS|all]`: prints a shader's
+//! IR, as read or after the middle end ran up to (and including) the first run of PASS, or
+//! all of it.
+//!
+//! Input is SPIR-V (`.spv`, or any file starting with the SPIR-V magic number), translated
+//! by the front-end (`src/front/spirv`), or the IR text form (`.ir`).
 
-use gcnc::front::spirv::{translate, words_from_bytes, Options};
-use gcnc::{ir, passes};
+use clap::Args as ClapArgs;
+use gcnc::front::spirv::{translate, words_from_bytes, Options, MAGIC};
+use gcnc::ir::{parse_module, print_module, verify_module, Module};
+use gcnc::passes;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-#[derive(clap::Args)]
+#[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// SPIR-V binary to translate.
+    /// Input file: SPIR-V (.spv) or IR text (.ir).
     pub input: PathBuf,
-    /// Entry point name (default: the first supported one).
+    /// SPIR-V entry point name (default: the first supported one).
     #[arg(long)]
     pub entry: Option<String>,
-    /// Run the pipeline and print the IR after the first run of this pass ("all": the
-    /// whole pipeline).
-    #[arg(long)]
-    pub after: Option<String>,
-    /// Specialization constant values, `SPEC_ID=VALUE` (decimal, 0x hex, or a float with a
-    /// `f` suffix for 32-bit floats).
+    /// Specialization constant value, `SPEC_ID=VALUE` (decimal, `-`decimal, `0x`hex, or a
+    /// 32-bit float with an `f` suffix such as `1.5f`). Repeatable.
     #[arg(long = "spec", value_name = "ID=VALUE")]
     pub spec: Vec<String>,
+    /// Run the pipeline up to this pass (its first run), or `all`.
+    #[arg(long)]
+    pub after: Option<String>,
 }
 
 fn parse_spec(s: &str) -> Result<(u32, u64), String> {
-    let (id, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("--spec {}: expected ID=VALUE", s))?;
-    let id: u32 = id
-        .trim()
-        .parse()
-        .map_err(|_| format!("--spec {}: bad id", s))?;
+    let bad = |what: &str| format!("--spec {}: {}", s, what);
+    let (id, v) = s.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
+    let id: u32 = id.trim().parse().map_err(|_| bad("bad id"))?;
     let v = v.trim();
     let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>()
-            .map_err(|_| format!("--spec {}: bad float", s))?
-            .to_bits() as u64
+        f.parse::<f32>().map_err(|_| bad("bad float"))?.to_bits() as u64
     } else if let Some(h) = v.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {}: bad hex", s))?
+        u64::from_str_radix(h, 16).map_err(|_| bad("bad hex"))?
     } else if let Some(n) = v.strip_prefix('-') {
-        (n.parse::<i64>()
-            .map_err(|_| format!("--spec {}: bad integer", s))?)
-        .wrapping_neg() as u64
+        n.parse::<i64>()
+            .map_err(|_| bad("bad integer"))?
+            .wrapping_neg() as u64
     } else {
-        v.parse::<u64>()
-            .map_err(|_| format!("--spec {}: bad integer", s))?
+        v.parse::<u64>().map_err(|_| bad("bad integer"))?
     };
     Ok((id, val))
 }
 
-pub fn run(args: &Args) -> Result<String, String> {
-    let bytes =
-        std::fs::read(&args.input).map_err(|e| format!("{}: {}", args.input.display(), e))?;
-    let words = words_from_bytes(&bytes).map_err(|e| format!("{}: {}", args.input.display(), e))?;
-    let mut spec = BTreeMap::new();
-    for s in &args.spec {
-        let (id, v) = parse_spec(s)?;
-        spec.insert(id, v);
+fn load(args: &Args) -> Result<Module, String> {
+    let path = &args.input;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let is_spirv = ext == "spv" || bytes.get(..4) == Some(&MAGIC.to_le_bytes()[..]);
+    if is_spirv {
+        let words = words_from_bytes(&bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
+        let mut spec = BTreeMap::new();
+        for s in &args.spec {
+            let (id, v) = parse_spec(s)?;
+            spec.insert(id, v);
+        }
+        let opts = Options {
+            entry: args.entry.clone(),
+            spec,
+        };
+        return translate(&words, &opts).map_err(|e| format!("{}: {}", path.display(), e));
     }
-    let opts = Options {
-        entry: args.entry.clone(),
-        spec,
-    };
-    let mut m = translate(&words, &opts).map_err(|e| format!("{}: {}", args.input.display(), e))?;
+    match ext {
+        "ir" => {
+            let text =
+                String::from_utf8(bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
+            let m = parse_module(&text).map_err(|e| format!("{}:{}", path.display(), e))?;
+            verify_module(&m).map_err(|e| format!("{}: {}", path.display(), e))?;
+            Ok(m)
+        }
+        _ => Err(format!(
+            "{}: unsupported input (expected .spv or .ir)",
+            path.display()
+        )),
+    }
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let mut m = load(args)?;
     match args.after.as_deref() {
         None => {}
         Some("all") => passes::run_pipeline(&mut m).map_err(|e| e.to_string())?,
@@ -72,7 +89,7 @@ pub fn run(args: &Args) -> Result<String, String> {
             if passes::pass_by_name(p).is_none() {
                 let names: Vec<&str> = passes::PASSES.iter().map(|p| p.0).collect();
                 return Err(format!(
-                    "unknown pass {:?} (passes: {})",
+                    "unknown pass {:?}; passes: {}, or all",
                     p,
                     names.join(", ")
                 ));
@@ -80,5 +97,6 @@ pub fn run(args: &Args) -> Result<String, String> {
             passes::run_pipeline_until(&mut m, Some(p)).map_err(|e| e.to_string())?;
         }
     }
-    Ok(ir::print_module(&m))
+    print!("{}", print_module(&m));
+    Ok(())
 }

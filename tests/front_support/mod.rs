@@ -55,7 +55,10 @@ pub fn shader(rel: &str) -> Vec<u32> {
 
 /// The GLSL source next to a .spv, if any.
 pub fn source_of(spv: &Path) -> Option<PathBuf> {
-    ["comp", "vert", "frag"].iter().map(|e| spv.with_extension(e)).find(|p| p.exists())
+    ["comp", "vert", "frag", "spvasm"]
+        .iter()
+        .map(|e| spv.with_extension(e))
+        .find(|p| p.exists())
 }
 
 /// Instructions of a module: (word offset, opcode, word count).

@@ -2,15 +2,16 @@
 //!
 //! Instructions with an IR op map onto it; the rest expand into ALU sequences the way
 //! NIR's `vtn_glsl450` does: exp/log through exp2/log2, hyperbolics through exp, the
-//! inverse trigonometric functions through the same polynomial approximations NIR uses
-//! (accurate to a few ulp over the GLSL ranges), determinant and inverse by cofactors.
+//! inverse trigonometric functions through a range-reduced odd polynomial for atan (NIR's
+//! coefficients; asin and acos through atan, as Vulkan defines their precision; checked
+//! against libm in tests/front_semantics.rs), determinant and inverse by cofactors.
 //! `NonSemantic.*` instructions are dropped.
 
 use super::module::Def;
 use super::parse::Inst;
 use super::{Error, ErrorKind, Fx, Val};
 use crate::ir::{AluOp, Intrinsic, ValType, Value};
-use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, LN_2, LOG2_E, PI};
+use std::f64::consts::{FRAC_PI_2, LN_2, LOG2_E, PI};
 
 impl<'a, 'm> Fx<'a, 'm> {
     pub(super) fn ext_inst(&mut self, i: &Inst) -> Result<(), Error> {
@@ -476,24 +477,16 @@ impl<'a, 'm> Fx<'a, 'm> {
         self.alu(i, AluOp::Fmul, &[l, c])
     }
 
-    /// asin(x) ≈ sign(x)·(π/2 − √(1−|x|)·(π/2 + |x|·(π/4 − 1 + |x|·(p0 + |x|·p1)))).
+    /// asin(x) = atan(x / √(1 − x²)), which is how Vulkan states its precision; |x| = 1
+    /// gives ±∞ inside and ±π/2 out.
     fn asin(&mut self, i: &Inst, x: Value) -> Result<Value, Error> {
         let t = self.b.ty(x);
-        let ax = self.alu(i, AluOp::Fabs, &[x])?;
         let one = self.fconst(t, 1.0);
-        let om = self.alu(i, AluOp::Fsub, &[one, ax])?;
-        let sq = self.alu(i, AluOp::Fsqrt, &[om])?;
-        let p1 = self.fconst(t, -0.03102955);
-        let p0 = self.fconst(t, 0.086566724);
-        let c4 = self.fconst(t, FRAC_PI_4 - 1.0);
-        let c2 = self.fconst(t, FRAC_PI_2);
-        let mut acc = self.alu(i, AluOp::Ffma, &[ax, p1, p0])?;
-        acc = self.alu(i, AluOp::Ffma, &[ax, acc, c4])?;
-        acc = self.alu(i, AluOp::Ffma, &[ax, acc, c2])?;
-        let m = self.alu(i, AluOp::Fmul, &[sq, acc])?;
-        let r = self.alu(i, AluOp::Fsub, &[c2, m])?;
-        let s = self.alu(i, AluOp::Fsign, &[x])?;
-        self.alu(i, AluOp::Fmul, &[s, r])
+        let xx = self.alu(i, AluOp::Fmul, &[x, x])?;
+        let om = self.alu(i, AluOp::Fsub, &[one, xx])?;
+        let r = self.alu(i, AluOp::Frsq, &[om])?;
+        let q = self.alu(i, AluOp::Fmul, &[x, r])?;
+        self.atan(i, q)
     }
 
     /// atan(x): reduce to [0, 1] with 1/|x|, odd polynomial, undo the reduction.
@@ -625,7 +618,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 };
                 col.push(self.alu(i, AluOp::Fmul, &[d, rd])?);
             }
-            cols.push(self.b.vec(&col));
+            cols.push(self.vec_checked(i, &col)?);
         }
         let _ = ValType::NONE;
         Ok(cols)

@@ -337,7 +337,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             self.float_coord(i, coord)?;
             let n = self.b.ty(coord).comps;
             let q = self.b.channel(coord, n - 1);
-            let rcp = self.b.alu1(AluOp::Frcp, q);
+            let rcp = self.alu(i, AluOp::Frcp, &[q])?;
             let want = it.dim.coord_components() + it.arrayed as u8;
             if n < want + 1 {
                 return Err(i.err(ErrorKind::BadType, "projective coordinate too short"));
@@ -345,9 +345,32 @@ impl<'a, 'm> Fx<'a, 'm> {
             let sw: Vec<u8> = (0..want).collect();
             let c = self.b.swizzle(coord, &sw);
             let r = self.splat(rcp, want);
-            coord = self.b.alu2(AluOp::Fmul, c, r);
+            coord = self.alu(i, AluOp::Fmul, &[c, r])?;
             if let Some(cmp) = comparator {
-                comparator = Some(self.b.alu2(AluOp::Fmul, cmp, rcp));
+                comparator = Some(self.alu(i, AluOp::Fmul, &[cmp, rcp])?);
+            }
+        }
+        if !proj {
+            // SPIR-V allows extra coordinate components (glslang passes the depth reference
+            // along in a shadow lookup's coordinate); the IR's coord has exactly the
+            // components the image needs.
+            let mut want = it.dim.coord_components();
+            if it.arrayed && i.op != Op::ImageQueryLod {
+                want += 1;
+            }
+            let have = self.b.ty(coord).comps;
+            if have < want {
+                return Err(i.err(
+                    ErrorKind::BadType,
+                    format!(
+                        "coordinate has {} components, the image needs {}",
+                        have, want
+                    ),
+                ));
+            }
+            if have > want {
+                let sw: Vec<u8> = (0..want).collect();
+                coord = self.b.swizzle(coord, &sw);
             }
         }
         let op = match i.op {

@@ -38,8 +38,11 @@ impl<'a, 'm> Fx<'a, 'm> {
     }
 
     /// `s` repeated `n` times (a scalar broadcast to a vector).
+    /// A non-scalar `s` or an illegal `n` returns `s` unchanged, for the checked ALU op
+    /// that consumes it to reject.
     pub(super) fn splat(&mut self, s: Value, n: u8) -> Value {
-        if n == 1 {
+        let t = self.b.ty(s);
+        if n == 1 || t.comps != 1 || !ValType::new(t.bits, n).is_valid() {
             return s;
         }
         let v = vec![s; n as usize];
@@ -170,7 +173,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                         ))
                     }
                 }
-                let e = self.b.deref_struct(d, m);
+                let e = self.d_struct(i, d, m)?;
                 let v = self
                     .b
                     .intrinsic(Intrinsic::ArrayLengthDeref, ValType::U32, &[e], &[]);
@@ -259,7 +262,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 if !ValType::new(ta.bits, comps.len() as u8).is_valid() {
                     return Err(i.err(ErrorKind::BadType, "shuffle result size"));
                 }
-                let v = self.b.vec(&comps);
+                let v = self.vec_checked(i, &comps)?;
                 self.check_result(i, v)?;
                 self.set(i, Val::V(v))
             }
@@ -299,7 +302,13 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             Op::CopyObject | Op::CopyLogical => {
                 i.exact(1)?;
-                let v = self.val(i, i.id_op(0)?)?;
+                let id = i.id_op(0)?;
+                if i.op == Op::CopyObject && self.type_of(i, id)? != i.result_ty()? {
+                    return Err(i.err(ErrorKind::BadType, "OpCopyObject changes the type"));
+                }
+                // OpCopyLogical copies between types differing only in decorations; values
+                // carry no layout, so the value is the same.
+                let v = self.val(i, id)?;
                 self.set(i, v)
             }
             Op::Undef => {
@@ -316,7 +325,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 let mut out = Vec::new();
                 for r in 0..rows {
                     let comps: Vec<Value> = cols.iter().map(|&c| self.b.channel(c, r)).collect();
-                    out.push(Val::V(self.b.vec(&comps)));
+                    out.push(Val::V(self.vec_checked(i, &comps)?));
                 }
                 self.set(i, Val::C(out))
             }
@@ -350,7 +359,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 for c in cols {
                     comps.push(self.alu(i, AluOp::Fdot, &[v, c])?);
                 }
-                let r = self.b.vec(&comps);
+                let r = self.vec_checked(i, &comps)?;
                 self.check_result(i, r)?;
                 self.set(i, Val::V(r))
             }
@@ -473,9 +482,14 @@ impl<'a, 'm> Fx<'a, 'm> {
             Op::ConvertPtrToU => {
                 i.exact(1)?;
                 let id = i.id_op(0)?;
-                let (p, _) = self.ptr(i, id)?;
-                let Val::Ptr(d) = p else {
-                    return Err(i.err(ErrorKind::BadType, "pointer expected"));
+                // A pointer loaded from memory is its address already; a deref chain's value
+                // is the address it computes (lower_explicit_io makes it one).
+                let d = match self.val(i, id)? {
+                    Val::V(raw) if self.b.ty(raw) == ValType::U64 => raw,
+                    _ => match self.ptr(i, id)?.0 {
+                        Val::Ptr(d) => d,
+                        _ => return Err(i.err(ErrorKind::BadType, "pointer expected")),
+                    },
                 };
                 let want = self.result_vt(i)?;
                 let v = if want.bits == 64 {
@@ -601,7 +615,6 @@ impl<'a, 'm> Fx<'a, 'm> {
     }
 
     fn alu_inst(&mut self, i: &Inst, m: AluMap) -> Result<(), Error> {
-        let want = self.result_vt(i)?;
         match m {
             AluMap::Op(op, swap) => {
                 let n = op.num_srcs();
@@ -614,7 +627,6 @@ impl<'a, 'm> Fx<'a, 'm> {
                     let v = self.select_tree(i, c, a, b)?;
                     return self.set(i, v);
                 }
-                let _ = want;
                 let mut srcs = Vec::with_capacity(n);
                 for k in 0..n {
                     srcs.push(self.value(i, k)?);
@@ -627,6 +639,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 self.set(i, Val::V(v))
             }
             AluMap::Conv(op) => {
+                let want = self.result_vt(i)?;
                 i.exact(1)?;
                 let s = self.value(i, 0)?;
                 if self.b.ty(s).comps != want.comps {
@@ -636,6 +649,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 self.set(i, Val::V(v))
             }
             AluMap::Bitcast => {
+                let want = self.result_vt(i)?;
                 i.exact(1)?;
                 let id = i.id_op(0)?;
                 let s = match self.val(i, id)? {
@@ -821,7 +835,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                     format!("{} components for a {}-vector", comps.len(), n),
                 ));
             }
-            let v = self.b.vec(&comps);
+            let v = self.vec_checked(i, &comps)?;
             if self.spv.val_type(ty) != Some(self.b.ty(v)) {
                 return Err(i.err(
                     ErrorKind::BadType,
@@ -939,6 +953,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 .deco(bt, rspirv::spirv::Decoration::ArrayStride)
                 .and_then(|a| a.first().copied())
                 .unwrap_or(0);
+            self.deref_ty(i, d)?;
             cur = Some(self.b.deref_ptr_as_array(d, idx, stride));
             k += 1;
         }
@@ -955,7 +970,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                         ));
                     }
                     cur = Some(match cur {
-                        Some(d) => self.b.deref_struct(d, m as u32),
+                        Some(d) => self.d_struct(i, d, m as u32)?,
                         None => {
                             let Val::Split(vars) = &base else {
                                 unreachable!()
@@ -972,7 +987,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                     let d =
                         cur.ok_or_else(|| i.err(ErrorKind::BadType, "indexing a split block"))?;
                     let idx = self.index(i, k)?;
-                    cur = Some(self.b.deref_array(d, idx));
+                    cur = Some(self.d_array(i, d, idx)?);
                     ty = elem;
                 }
                 _ => return Err(i.err(ErrorKind::BadOperands, "too many access chain indices")),
@@ -1084,7 +1099,7 @@ impl<'a, 'm> Fx<'a, 'm> {
         const ATOMIC_ACCESS: u32 = 0x4;
         let r = match p {
             Val::Ptr(dr) => match (i.op, aop) {
-                (Op::AtomicLoad, _) => Some(self.b.load_access(dr, ATOMIC_ACCESS)),
+                (Op::AtomicLoad, _) => Some(self.d_load(i, dr, ATOMIC_ACCESS)?),
                 (Op::AtomicStore, _) => {
                     self.b.store_masked(dr, data.unwrap(), 1, ATOMIC_ACCESS);
                     None

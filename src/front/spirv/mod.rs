@@ -322,12 +322,12 @@ impl<'a, 'm> Fx<'a, 'm> {
             if !matches!(self.spv.def(id), Def::Global { .. }) {
                 return Err(module::bad_id(i, id, "a global variable"));
             }
-            self.global(id)?;
+            self.ensure_global(id)?;
         }
         for id in self.spv.globals.clone() {
             if let Def::Global { inst, .. } = self.spv.def(id) {
                 if self.spv.insts[*inst].ops.len() > 1 {
-                    self.global(id)?;
+                    self.ensure_global(id)?;
                 }
             }
         }
@@ -336,8 +336,14 @@ impl<'a, 'm> Fx<'a, 'm> {
 
     /// The value of a global variable, creating the IR variable on first use.
     fn global(&mut self, id: u32) -> Result<Val, Error> {
+        let g = self.ensure_global(id)?;
+        Ok(self.materialize_global(g))
+    }
+
+    /// The IR variable(s) of a global, created (and initialized) on first use.
+    fn ensure_global(&mut self, id: u32) -> Result<GVal, Error> {
         if let Some(v) = self.globals.get(&id) {
-            return Ok(self.materialize_global(v.clone()));
+            return Ok(v.clone());
         }
         if !matches!(self.spv.def(id), Def::Global { .. }) {
             return Err(Error::new(
@@ -437,7 +443,6 @@ impl<'a, 'm> Fx<'a, 'm> {
             GVal::Var(self.b.module.add_global(var))
         };
         self.globals.insert(id, val.clone());
-        let out = self.materialize_global(val);
         // Initializer.
         if let Some(init) = i.ops.get(1) {
             let rspirv::dr::Operand::IdRef(init) = init else {
@@ -445,9 +450,10 @@ impl<'a, 'm> Fx<'a, 'm> {
             };
             let init = *init;
             let iv = self.operand_const(i, init)?;
+            let out = self.materialize_global(val.clone());
             self.store_tree(i, &out, pointee, iv)?;
         }
-        Ok(out)
+        Ok(val)
     }
 
     /// A global's value at the point of use: a fresh `deref_var` (derefs are SSA values
@@ -618,13 +624,13 @@ impl<'a, 'm> Fx<'a, 'm> {
             | SType::Int { .. }
             | SType::Float { .. }
             | SType::Vector { .. }
-            | SType::Pointer { .. } => Val::V(self.b.load_access(d, access)),
+            | SType::Pointer { .. } => Val::V(self.d_load(i, d, access)?),
             SType::Image(_) | SType::Sampler | SType::SampledImage { .. } => Val::Ptr(d),
             SType::Matrix { col, n } => {
                 let mut out = Vec::new();
                 for c in 0..n {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), col, access)?);
                 }
                 Val::C(out)
@@ -639,7 +645,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 let mut out = Vec::new();
                 for c in 0..len {
                     let idx = self.b.const_u32(c);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), elem, access)?);
                 }
                 Val::C(out)
@@ -647,7 +653,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             SType::Struct { members } => {
                 let mut out = Vec::new();
                 for (k, mt) in members.into_iter().enumerate() {
-                    let e = self.b.deref_struct(d, k as u32);
+                    let e = self.d_struct(i, d, k as u32)?;
                     out.push(self.load_tree(i, &Val::Ptr(e), mt, access)?);
                 }
                 Val::C(out)
@@ -695,7 +701,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 | SType::Pointer { .. },
                 Val::V(x) | Val::Ptr(x),
             ) => {
-                let (dt, _) = self.b.deref_info(d);
+                let (dt, _) = self.deref_ty(i, d)?;
                 let want = self.b.module.types.value_type(dt);
                 if want != Some(self.b.ty(x)) {
                     return Err(i.err(
@@ -709,20 +715,20 @@ impl<'a, 'm> Fx<'a, 'm> {
             (SType::Matrix { col, n }, Val::C(parts)) if parts.len() == n as usize => {
                 for (c, part) in parts.into_iter().enumerate() {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     self.store_tree_access(i, &Val::Ptr(e), col, part, access)?;
                 }
             }
             (SType::Array { elem, len }, Val::C(parts)) if parts.len() == len as usize => {
                 for (c, part) in parts.into_iter().enumerate() {
                     let idx = self.b.const_u32(c as u32);
-                    let e = self.b.deref_array(d, idx);
+                    let e = self.d_array(i, d, idx)?;
                     self.store_tree_access(i, &Val::Ptr(e), elem, part, access)?;
                 }
             }
             (SType::Struct { members }, Val::C(parts)) if parts.len() == members.len() => {
                 for (k, (mt, part)) in members.into_iter().zip(parts).enumerate() {
-                    let e = self.b.deref_struct(d, k as u32);
+                    let e = self.d_struct(i, d, k as u32)?;
                     self.store_tree_access(i, &Val::Ptr(e), mt, part, access)?;
                 }
             }
@@ -734,6 +740,62 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
         }
         Ok(())
+    }
+
+    /// Type and mode behind deref `d` (an error if `d` is not a deref).
+    fn deref_ty(&self, i: &Inst, d: Value) -> Result<(Type, Mode), Error> {
+        match self.b.fr().kind(d) {
+            ir::InstKind::Deref(dr) => Ok((dr.ty, dr.mode)),
+            _ => Err(i.err(ErrorKind::BadType, "operand is not a pointer")),
+        }
+    }
+
+    /// `deref_array`, checked: `d` is an indexable deref and `idx` a scalar integer.
+    fn d_array(&mut self, i: &Inst, d: Value, idx: Value) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        let it = self.b.ty(idx);
+        if it.comps != 1 || it.bits < 8 || self.b.module.types.element(t).is_none() {
+            return Err(i.err(
+                ErrorKind::BadType,
+                "indexing a non-indexable type or with a non-integer",
+            ));
+        }
+        Ok(self.b.deref_array(d, idx))
+    }
+
+    /// `deref_struct`, checked.
+    fn d_struct(&mut self, i: &Inst, d: Value, m: u32) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        match self.b.module.types.kind(t) {
+            TypeKind::Struct { members } if (m as usize) < members.len() => {
+                Ok(self.b.deref_struct(d, m))
+            }
+            _ => Err(i.err(ErrorKind::BadType, "member of a non-struct or out of range")),
+        }
+    }
+
+    /// A leaf load, checked.
+    fn d_load(&mut self, i: &Inst, d: Value, access: u32) -> Result<Value, Error> {
+        let (t, _) = self.deref_ty(i, d)?;
+        if self.b.module.types.value_type(t).is_none() {
+            return Err(i.err(ErrorKind::BadType, "load of an aggregate or opaque type"));
+        }
+        Ok(self.b.load_access(d, access))
+    }
+
+    /// `vec` of scalars, checked (same bit size, a legal component count).
+    fn vec_checked(&mut self, i: &Inst, comps: &[Value]) -> Result<Value, Error> {
+        let Some(&first) = comps.first() else {
+            return Err(i.err(ErrorKind::BadOperands, "empty vector"));
+        };
+        let t = self.b.ty(first);
+        let ok = comps.iter().all(|&c| self.b.ty(c) == t.with_comps(1))
+            && t.comps == 1
+            && ValType::new(t.bits, comps.len() as u8).is_valid();
+        if !ok {
+            return Err(i.err(ErrorKind::BadType, "vector components of different types"));
+        }
+        Ok(self.b.vec(comps))
     }
 
     /// A function-local variable of SPIR-V type `ty`.

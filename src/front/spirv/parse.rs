@@ -189,11 +189,64 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
         offs.push(at);
         at += wc;
     }
+    // rspirv cannot decode OpSpecConstantOp whose operation takes literals (VectorShuffle,
+    // CompositeExtract/Insert): those are decoded here, and rspirv sees an OpUndef of the
+    // same type and id followed by OpNops in their place.
+    let mut own: Vec<Option<Inst>> = Vec::with_capacity(offs.len());
+    let mut fed = words.to_vec();
+    for &off in &offs {
+        if words[off] & 0xffff != Op::SpecConstantOp as u32 {
+            own.push(None);
+            continue;
+        }
+        let wc = (words[off] >> 16) as usize;
+        let e = |r: &str| Error::new(off, Some("SpecConstantOp"), ErrorKind::BadOperands, r);
+        if wc < 4 {
+            return Err(e("needs a result type, a result id and an opcode"));
+        }
+        let op = Op::from_u32(words[off + 3]).ok_or_else(|| e("unknown opcode operand"))?;
+        let ids = match op {
+            Op::VectorShuffle | Op::CompositeInsert => 2,
+            Op::CompositeExtract => 1,
+            _ => usize::MAX,
+        };
+        let mut ops = vec![Operand::LiteralSpecConstantOpInteger(op)];
+        for (k, &w) in words[off + 4..off + wc].iter().enumerate() {
+            ops.push(if k < ids {
+                Operand::IdRef(w)
+            } else {
+                Operand::LiteralBit32(w)
+            });
+        }
+        own.push(Some(Inst {
+            off,
+            op: Op::SpecConstantOp,
+            ty: Some(words[off + 1]),
+            id: Some(words[off + 2]),
+            ops,
+        }));
+        fed[off] = (3 << 16) | Op::Undef as u32;
+        for w in &mut fed[off + 3..off + wc] {
+            *w = (1 << 16) | Op::Nop as u32;
+        }
+    }
+    // How many rspirv instructions each of ours became.
+    let widths: Vec<usize> = (0..offs.len())
+        .map(|k| match &own[k] {
+            Some(_) => 1 + ((words[offs[k]] >> 16) as usize - 3),
+            None => 1,
+        })
+        .collect();
+    let width = |k: usize| widths[k];
     let mut c = Collect { insts: Vec::new() };
-    if let Err(state) = rspirv::binary::parse_words(words, &mut c) {
+    if let Err(state) = rspirv::binary::parse_words(&fed, &mut c) {
         use rspirv::binary::ParseState as S;
         // The failing instruction is the first one rspirv did not hand over.
-        let k = c.insts.len();
+        let (mut k, mut seen) = (0, 0);
+        while k < offs.len() && seen + width(k) <= c.insts.len() {
+            seen += width(k);
+            k += 1;
+        }
         let off = offs.get(k).copied().unwrap_or(words.len());
         let opname = offs
             .get(k)
@@ -212,20 +265,28 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
             reason,
         });
     }
-    if c.insts.len() != offs.len() {
+    let total: usize = (0..offs.len()).map(width).sum();
+    if c.insts.len() != total {
         return Err(malformed(words.len(), "instruction stream ended early"));
     }
-    let insts = c
-        .insts
-        .into_iter()
-        .zip(offs)
-        .map(|(i, off)| Inst {
-            off,
-            op: i.class.opcode,
-            ty: i.result_type,
-            id: i.result_id,
-            ops: i.operands,
-        })
-        .collect();
+    let mut decoded = c.insts.into_iter();
+    let mut insts = Vec::with_capacity(offs.len());
+    for (k, &off) in offs.iter().enumerate() {
+        let w = width(k);
+        let first = decoded.next().expect("counted above");
+        for _ in 1..w {
+            decoded.next();
+        }
+        insts.push(match own[k].take() {
+            Some(i) => i,
+            None => Inst {
+                off,
+                op: first.class.opcode,
+                ty: first.result_type,
+                id: first.result_id,
+                ops: first.operands,
+            },
+        });
+    }
     Ok(Parsed { bound, insts })
 }

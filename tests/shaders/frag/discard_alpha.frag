@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Alpha test with discard inside control flow; writes depth.
 layout(location = 0) in vec4 col;
 layout(location = 0) out vec4 color;

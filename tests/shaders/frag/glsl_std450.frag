@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Every GLSL.std.450 family at least once (trig, exp/log, rounding, packing, bit finding,
 // matrices: determinant and inverse, modf/frexp/ldexp).
 layout(location = 0) in vec4 x;

@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Blinn-Phong with a light loop over a std140 array of structs; reflect/refract/faceforward.
 struct Light { vec3 pos; float range; vec3 color; float pad; };
 layout(std140, set = 0, binding = 0) uniform Lights { Light lights[8]; int count; vec3 eye; };

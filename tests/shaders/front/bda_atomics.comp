@@ -1,12 +1,14 @@
 #version 450
 #extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference2 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 // Buffer device addresses with pointer arithmetic, shared-memory and buffer atomics, barriers.
 layout(local_size_x = 64) in;
 layout(buffer_reference) buffer Node;
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Node { uint value; uint pad; Node next; };
 layout(buffer_reference, std430) buffer Counters { uint c[]; };
-layout(push_constant) uniform PC { Node head; Counters counters; } pc;
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4s { vec4 v; };
+layout(push_constant) uniform PC { Node head; Counters counters; Vec4s vs; } pc;
 shared uint hist[16];
 void main() {
     uint i = gl_LocalInvocationIndex;
@@ -19,6 +21,10 @@ void main() {
         n = n.next;
         steps++;
     }
+    // Pointer arithmetic: indexing a reference (OpPtrAccessChain) and an address cast.
+    pc.vs[i].v = vec4(float(steps));
+    Node second = Node(uint64_t(pc.head) + 16ul);
+    pc.vs[i + 64u].v.x = float(second.value);
     memoryBarrierShared();
     barrier();
     if (i < 16u) {

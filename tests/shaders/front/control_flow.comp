@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Nested loops with break/continue out of switches and ifs, a do-while, returns from inside
 // loops of a called function (escape through several constructs).
 layout(local_size_x = 32) in;

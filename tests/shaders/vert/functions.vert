@@ -1,4 +1,5 @@
 #version 450
+// spirv-opt: -O
 // Helper functions with in/out/inout parameters and early returns (inlined by the front-end).
 layout(location = 0) in vec4 pos;
 layout(location = 0) out vec4 color;
