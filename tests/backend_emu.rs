@@ -230,3 +230,51 @@ fn float_on_emulator() {
         }
     }
 }
+
+#[test]
+fn buffers_on_emulator() {
+    // set 0: binding 0 = input (IN), binding 1 = output (OUT), raw V#s
+    const IN: u64 = 0x10_0000;
+    const OUT: u64 = 0x20_0000;
+    let ir = std::fs::read_to_string("tests/backend/buffers.ir").unwrap();
+    for (g, w) in CONFIGS {
+        let c = compile_ir(&ir, g, w);
+        let mut d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let mut mem = Memory::new();
+        mem.map(SETS, 4096);
+        mem.map(IN, 0x2000);
+        mem.map(OUT, 0x6000);
+        let input: Vec<u32> = (0..0x2000 / 4)
+            .map(|k: u32| k.wrapping_mul(2654435761))
+            .collect();
+        for (k, v) in input.iter().enumerate() {
+            mem.write_u32(IN + 4 * k as u64, *v).unwrap();
+        }
+        for (k, v) in BufferDesc::raw(g, IN, 0x2000).iter().enumerate() {
+            mem.write_u32(SETS + 4 * k as u64, *v).unwrap();
+        }
+        for (k, v) in BufferDesc::raw(g, OUT, 0x6000).iter().enumerate() {
+            mem.write_u32(SETS + 16 + 4 * k as u64, *v).unwrap();
+        }
+        assert_eq!(
+            c.program.abi.user_sgprs,
+            vec![UserData::Entry(2), UserData::Entry(3)]
+        );
+        d.user_sgprs = vec![SETS as u32, (SETS >> 32) as u32];
+        gcnc_emu::run(&d, &mut mem)
+            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm));
+        for x in 0..64u32 {
+            let q = (4 * x) as usize;
+            let v14 = input[q]
+                .wrapping_add(input[q + 3])
+                .wrapping_add(input[0x1000 / 4]);
+            let v17 = input[q + 1];
+            let rd = |a: u64| mem.read_u32(a).unwrap();
+            let o = OUT + 16 * x as u64;
+            assert_eq!(rd(o), v14, "{} {w:?} x={x}", g.mcpu());
+            assert_eq!(rd(o + 4), v17, "{} {w:?} x={x}", g.mcpu());
+            assert_eq!(rd(o + 12), x, "{} {w:?} x={x}", g.mcpu());
+            assert_eq!(rd(OUT + 0x2000 + 256 * x as u64), v14);
+        }
+    }
+}

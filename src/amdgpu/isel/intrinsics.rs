@@ -301,23 +301,32 @@ impl Isel<'_> {
                 out.push(MV::T(d, Kind::Plain));
             }
             LoadUbo | LoadSsbo => {
-                if self.div.is_divergent(i) || ty.bits != 32 {
-                    return Err(Error::unsupported(
-                        at,
-                        "divergent or non-32-bit buffer loads need MUBUF (not encoded yet)",
-                    ));
-                }
-                let MV::T(res, _) = self.get(srcs[0], 0)? else {
-                    return Err(Error::unsupported(at, "constant buffer resource"));
-                };
-                if self.p.rc(res).dwords != 4 {
-                    return Err(Error::unsupported(
-                        at,
-                        "buffer resource is not a descriptor",
-                    ));
-                }
+                let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
-                out.extend(self.s_buffer_load(res, off, ty.comps, at)?);
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit buffer loads", ty.bits),
+                    ));
+                }
+                let dwords = ty.comps * (ty.bits / 32);
+                let uniform_off = match off {
+                    MV::C(_) => true,
+                    MV::T(t, _) => self.p.rc(t).is_sgpr(),
+                };
+                // the scalar cache is not coherent with vector stores: only UBOs use SMEM
+                let words = if op == LoadUbo && uniform_off && !self.div.is_divergent(i) {
+                    self.s_buffer_load(res, off, dwords, at)?
+                } else {
+                    self.buffer_load(res, off, dwords)?
+                };
+                out.extend(self.regroup(i, words, ty)?);
+            }
+            StoreSsbo => {
+                let res = self.resource(srcs[1], at)?;
+                let off = self.get(srcs[2], 0)?;
+                let mask = idx.first().copied().unwrap_or(0xf);
+                self.buffer_store(srcs[0], res, off, mask, at)?;
             }
             _ => {
                 return Err(Error::unsupported(

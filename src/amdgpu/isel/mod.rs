@@ -19,6 +19,7 @@
 //! Invariant on exit: the program passes `mir::verify::verify(p, false)`.
 
 mod alu;
+mod buffers;
 mod cf;
 pub mod divergence;
 mod intrinsics;

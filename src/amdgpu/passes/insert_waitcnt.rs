@@ -35,7 +35,7 @@ const COUNTERS: [Counter; 4] = [Counter::Vm, Counter::Lgkm, Counter::Exp, Counte
 /// Which counter an instruction increments, if any, and whether its results may return
 /// out of order.
 pub fn counter_of(gen: Gen, op: Opcode) -> Option<(Counter, bool)> {
-    let p = op.props();
+    let p = op.props_on(gen);
     if p.contains(Props::SMEM) {
         return Some((Counter::Lgkm, true));
     }
