@@ -10,6 +10,8 @@
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
+//! VMEMtoScalarWriteHazard: a VMEM/DS instruction reads an SGPR and a later SALU/SMEM
+//! writes it with no VALU in between: insert `s_waitcnt_depctr vm_vsrc(0)` (0xffe3).
 //!
 //! GFX11 —
 //! - VALUTransUseHazard: a VALU reads a VGPR written by a transcendental op with fewer than
@@ -69,6 +71,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut out = Vec::with_capacity(b.insts.len());
         // GFX10
         let mut sgprs_read_by_smem: BTreeSet<u16> = BTreeSet::new();
+        let mut sgprs_read_by_vmem: BTreeSet<u16> = BTreeSet::new();
         // GFX11: VGPR → (VALUs since, trans since) of a trans write
         let mut trans_writes: Vec<(u16, u32, u32)> = Vec::new();
         // a block reached from elsewhere has an unknown history
@@ -117,6 +120,21 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                     }
                     if fmt == Format::Smem {
                         sgprs_read_by_smem.extend(regs(&i.ops, false));
+                    }
+                    // VMEMtoScalarWrite
+                    if is_valu {
+                        sgprs_read_by_vmem.clear();
+                    } else if (is_salu || fmt == Format::Smem)
+                        && regs(&i.defs, false)
+                            .iter()
+                            .any(|r| sgprs_read_by_vmem.contains(r))
+                    {
+                        out.push(depctr(0xffe3));
+                        added += 1;
+                        sgprs_read_by_vmem.clear();
+                    }
+                    if props.intersects(Props::VMEM | Props::LDS) {
+                        sgprs_read_by_vmem.extend(regs(&i.ops, false));
                     }
                 }
                 Gen::Gfx11 => {
@@ -186,6 +204,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // hazards may cross into a successor whose history is not tracked: resolve what
         // is still open before the block's trailing branches
         let mut flush = Vec::new();
+        if !sgprs_read_by_vmem.is_empty() {
+            flush.push(depctr(0xffe3));
+        }
         if !sgprs_read_by_smem.is_empty() {
             let mov = Opcode::from_name("s_mov_b32").unwrap();
             flush.push(MInst::hw(
