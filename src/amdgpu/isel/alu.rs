@@ -489,6 +489,19 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 self.valu("v_sub_u32|v_sub_nc_u32", &[dt], vec![Arg::Const(0), x])?;
             }
+            Udiv | Umod | Idiv | Irem | Imod => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let r = match op {
+                    Udiv => self.udivrem(x, y)?.0,
+                    Umod => self.udivrem(x, y)?.1,
+                    Idiv => self.sdivrem(x, y, "div")?,
+                    Irem => self.sdivrem(x, y, "rem")?,
+                    _ => self.sdivrem(x, y, "mod")?,
+                };
+                let Arg::Temp(t) = r else { unreachable!() };
+                return Ok(MV::T(t, Kind::Plain));
+            }
             Iabs => {
                 let x = a(self, 0)?;
                 let n = v1(self);

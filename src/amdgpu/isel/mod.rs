@@ -22,6 +22,7 @@ mod alu;
 mod buffers;
 mod cf;
 pub mod divergence;
+mod divide;
 mod intrinsics;
 
 use super::abi::PipelineLayout;

@@ -219,7 +219,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         if trans_writes.iter().any(|&(_, v, t)| v <= 5 && t <= 1) {
             flush.push(depctr(0x0fff));
         }
-        if !mask_then_salu_written.is_empty() {
+        if !mask_then_salu_written.is_empty() || !mask_read_by_valu.is_empty() {
             flush.push(depctr(0xfffe));
         }
         if !flush.is_empty() && !b.linear_succs.is_empty() {
