@@ -27,14 +27,18 @@ const PASSING: &[&str] = &[
     "function_calls",
     "int_hash",
     "loop_break_continue",
+    "math_std450",
+    "mul_extended",
     "nested_if",
     "nested_loops",
     "push_constants",
+    "row_major",
     "spec_local_size",
     "std140_ubo",
     "std430_struct",
     "switch_case",
     "uniform_branch",
+    "vec_swizzle",
 ];
 
 enum Outcome {

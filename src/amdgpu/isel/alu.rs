@@ -187,6 +187,63 @@ impl Isel<'_> {
                 out.push(MV::T(d, Kind::Plain));
                 return Ok(out);
             }
+            AluOp::Bany | AluOp::Ball => {
+                let n = f.ty(srcs[0]).comps as usize;
+                let any = op == AluOp::Bany;
+                if div {
+                    let b = if self.p.wave64() { "b64" } else { "b32" };
+                    let mut acc = self.mask(srcs[0], 0)?;
+                    for k in 1..n {
+                        let m = self.mask(srcs[0], k)?;
+                        let d = self.tmp(self.mask_rc());
+                        let name = format!("s_{}_{b}", if any { "or" } else { "and" });
+                        self.hw(&name, &[Arg::Temp(d)], &[acc, m])?;
+                        acc = Arg::Temp(d);
+                    }
+                    let Arg::Temp(t) = acc else {
+                        return Err(Error::unsupported(Some(i.index() as u32), "constant bvec"));
+                    };
+                    out.push(MV::T(t, Kind::Mask));
+                } else {
+                    let mut acc = self.ubool(srcs[0], 0)?;
+                    for k in 1..n {
+                        let m = self.ubool(srcs[0], k)?;
+                        let d = self.tmp(RegClass::S1);
+                        let (x, y) = (self.sgpr_or_const(acc)?, self.sgpr_or_const(m)?);
+                        let name = if any { "s_or_b32" } else { "s_and_b32" };
+                        self.salu(name, &[Arg::Temp(d)], vec![x, y])?;
+                        acc = Arg::Temp(d);
+                    }
+                    out.push(match acc {
+                        Arg::Temp(t) => MV::T(t, Kind::UBool),
+                        Arg::Const(c) => MV::C(c as u64),
+                        _ => unreachable!(),
+                    });
+                }
+                return Ok(out);
+            }
+            AluOp::Fdot => {
+                // x0*y0, then fused multiply-adds in component order
+                let n = f.ty(srcs[0]).comps as usize;
+                let x0 = self.arg(srcs[0], 0)?;
+                let y0 = self.arg(srcs[1], 0)?;
+                let mut acc = self.tmp(RegClass::V1);
+                self.valu("v_mul_f32", &[Arg::Temp(acc)], vec![x0, y0])?;
+                for k in 1..n {
+                    let x = self.arg(srcs[0], k)?;
+                    let y = self.arg(srcs[1], k)?;
+                    let d = self.tmp(RegClass::V1);
+                    self.valu("v_fma_f32", &[Arg::Temp(d)], vec![x, y, Arg::Temp(acc)])?;
+                    acc = d;
+                }
+                let t = if div {
+                    acc
+                } else {
+                    self.to_sgpr(Arg::Temp(acc))?
+                };
+                out.push(MV::T(t, Kind::Plain));
+                return Ok(out);
+            }
             AluOp::Unpack64_2x32 => {
                 let a = self.arg(srcs[0], 0)?;
                 let t = match a {
@@ -488,6 +545,65 @@ impl Isel<'_> {
             Ineg => {
                 let x = a(self, 0)?;
                 self.valu("v_sub_u32|v_sub_nc_u32", &[dt], vec![Arg::Const(0), x])?;
+            }
+            Fsign => {
+                let x = a(self, 0)?;
+                let gt = self.tmp(self.mask_rc());
+                self.valu("v_cmp_lt_f32", &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
+                let t = v1(self);
+                self.valu(
+                    "v_cndmask_b32",
+                    &[Arg::Temp(t)],
+                    vec![x, Arg::Const(0x3f80_0000), Arg::Temp(gt)],
+                )?;
+                let lt = self.tmp(self.mask_rc());
+                self.valu("v_cmp_gt_f32", &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Temp(t), Arg::Const(0xbf80_0000), Arg::Temp(lt)],
+                )?;
+            }
+            Flrp => {
+                // x + (y - x) * t
+                let (x, y, t) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
+                let d = v1(self);
+                self.valu("v_sub_f32", &[Arg::Temp(d)], vec![y, x])?;
+                self.valu("v_fma_f32", &[dt], vec![Arg::Temp(d), t, x])?;
+            }
+            Fpow => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let l = v1(self);
+                self.valu("v_log_f32", &[Arg::Temp(l)], vec![x])?;
+                let m = v1(self);
+                self.valu("v_mul_f32", &[Arg::Temp(m)], vec![y, Arg::Temp(l)])?;
+                self.valu("v_exp_f32", &[dt], vec![Arg::Temp(m)])?;
+            }
+            UsubBorrow => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let y = Arg::Temp(self.to_vgpr(y)?);
+                let dif = v1(self);
+                let c = self.tmp(self.mask_rc());
+                self.valu("v_sub_co_u32", &[Arg::Temp(dif), Arg::Temp(c)], vec![x, y])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
+                )?;
+            }
+            UaddCarry => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let sum = v1(self);
+                let c = self.tmp(self.mask_rc());
+                self.valu("v_add_co_u32", &[Arg::Temp(sum), Arg::Temp(c)], vec![x, y])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
+                )?;
             }
             Udiv | Umod | Idiv | Irem | Imod => {
                 let x = a(self, 0)?;
