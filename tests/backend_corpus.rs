@@ -20,6 +20,9 @@ const DATA: u64 = 0x100_0000;
 const WGCOUNT: u64 = 0x30_0000;
 
 const PASSING: &[&str] = &[
+    "atomic_cas",
+    "atomic_compact",
+    "atomics_buffer",
     "arith_f32",
     "arith_f32_divsqrt",
     "do_while",

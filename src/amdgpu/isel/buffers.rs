@@ -193,4 +193,97 @@ impl Isel<'_> {
         }
         Ok(())
     }
+
+    /// `buffer_atomic_*` with `glc` (returns the old value). The hardware writes the old
+    /// value into the data register, so the data is copied into a fresh temp that the
+    /// atomic also defines (a tied operand: `defs[0] == ops[0]`, listed in `multi_def`).
+    pub(super) fn buffer_atomic(
+        &mut self,
+        res: Temp,
+        off: MV,
+        op: crate::ir::AtomicOp,
+        data: &[Arg],
+        want_result: bool,
+        at: Option<u32>,
+    ) -> Result<Option<Temp>, Error> {
+        use crate::ir::AtomicOp::*;
+        let name = match op {
+            Add => "buffer_atomic_add|buffer_atomic_add_u32",
+            Imin => "buffer_atomic_smin|buffer_atomic_min_i32",
+            Umin => "buffer_atomic_umin|buffer_atomic_min_u32",
+            Imax => "buffer_atomic_smax|buffer_atomic_max_i32",
+            Umax => "buffer_atomic_umax|buffer_atomic_max_u32",
+            And => "buffer_atomic_and|buffer_atomic_and_b32",
+            Or => "buffer_atomic_or|buffer_atomic_or_b32",
+            Xor => "buffer_atomic_xor|buffer_atomic_xor_b32",
+            Xchg => "buffer_atomic_swap|buffer_atomic_swap_b32",
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("buffer atomic {}", op.name()),
+                ))
+            }
+        };
+        self.atomic_inst(name, res, off, data, want_result)
+    }
+
+    /// Compare-and-swap: data = (new, compare) in one 2-dword tuple; returns the old value.
+    pub(super) fn buffer_cmpswap(
+        &mut self,
+        res: Temp,
+        off: MV,
+        cmp: Arg,
+        new: Arg,
+    ) -> Result<Temp, Error> {
+        let t = self
+            .atomic_inst(
+                "buffer_atomic_cmpswap|buffer_atomic_cmpswap_b32",
+                res,
+                off,
+                &[new, cmp],
+                true,
+            )?
+            .expect("returning");
+        Ok(t)
+    }
+
+    fn atomic_inst(
+        &mut self,
+        name: &str,
+        res: Temp,
+        off: MV,
+        data: &[Arg],
+        rtn: bool,
+    ) -> Result<Option<Temp>, Error> {
+        let (va, imm) = self.vaddr(off)?;
+        let n = data.len() as u8;
+        let d = self.tmp(RegClass::v(n));
+        let mut parts = Vec::new();
+        for a in data {
+            parts.push(Arg::Temp(self.to_vgpr(*a)?));
+        }
+        self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+        self.p.multi_def.insert(d);
+        let o = self.op(name)?;
+        let defs: Vec<Arg> = if rtn { vec![Arg::Temp(d)] } else { vec![] };
+        let mut m = MInst::hw(
+            o,
+            crate::isa::Format::Mubuf,
+            &defs,
+            &[Arg::Temp(d), Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
+        );
+        m.mods.mem.offen = true;
+        m.mods.mem.offset = imm as i32;
+        m.mods.glc = rtn;
+        self.push(m);
+        if !rtn {
+            return Ok(None);
+        }
+        if n == 1 {
+            return Ok(Some(d));
+        }
+        // cmpswap returns the old value in the first dword
+        let p = self.split(d, n)?;
+        Ok(Some(p[0]))
+    }
 }

@@ -322,6 +322,32 @@ impl Isel<'_> {
                 };
                 out.extend(self.regroup(i, words, ty)?);
             }
+            SsboAtomic | SsboAtomicSwap => {
+                let res = self.resource(srcs[0], at)?;
+                let off = self.get(srcs[1], 0)?;
+                if ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit buffer atomics", ty.bits),
+                    ));
+                }
+                let t = if op == SsboAtomic {
+                    let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
+                    let data = self.arg(srcs[2], 0)?;
+                    self.buffer_atomic(res, off, aop, &[data], true, at)?
+                        .unwrap()
+                } else {
+                    let cmp = self.arg(srcs[2], 0)?;
+                    let new = self.arg(srcs[3], 0)?;
+                    self.buffer_cmpswap(res, off, cmp, new)?
+                };
+                let t = if self.div.is_divergent(i) {
+                    t
+                } else {
+                    self.to_sgpr(Arg::Temp(t))?
+                };
+                out.push(MV::T(t, Kind::Plain));
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

@@ -205,6 +205,14 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     }
                 }
             }
+            // a returning MUBUF atomic also defines its data register (tied operand)
+            let tied = fmt == crate::isa::Format::Mubuf
+                && i.mods.glc
+                && i.defs.len() == 1
+                && i.ops.first() == i.defs.first();
+            if tied {
+                di.next();
+            }
             if di.next().is_some() || oi.next().is_some() {
                 return Err(fail(p, bi, Some(i), "too many operands".into()));
             }

@@ -202,7 +202,15 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
             out.extend(wait_insts(gen, w)?);
         }
     }
-    if let Some((c, ooo)) = counter_of(gen, op) {
+    let counted = counter_of(gen, op).map(|(c, ooo)| {
+        // a returning VMEM atomic's result arrives through vmcnt
+        if c == Counter::Vs && !i.defs.is_empty() {
+            (Counter::Vm, ooo)
+        } else {
+            (c, ooo)
+        }
+    });
+    if let Some((c, ooo)) = counted {
         let k = c as usize;
         st.ub[k] += 1;
         st.ooo[k] |= ooo;
