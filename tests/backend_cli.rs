@@ -57,10 +57,10 @@ fn compile_ir_with_stats_and_asm() {
 
 #[test]
 fn errors_are_located() {
-    // the corpus shaders need VMEM selection, which is not implemented: a clean error
+    // shared memory (DS) is not selected yet: a clean, located error
     let (ok, _, stderr) = gcnc(&[
         "compile",
-        "tests/shaders/compute/nested_if.spv",
+        "tests/shaders/compute/atomics_shared.spv",
         "--target",
         "gfx1030",
     ]);

@@ -26,7 +26,8 @@ struct Setup {
     buffer: Vec<u32>,
 }
 
-/// The register the program's last instruction before `s_endpgm` defines.
+/// The register the program's last value-producing instruction defines (hazard and
+/// wait instructions after it are skipped).
 fn result_reg(c: &gcnc::compile::Compiled) -> Reg {
     let insts: Vec<_> = c
         .program
@@ -34,11 +35,14 @@ fn result_reg(c: &gcnc::compile::Compiled) -> Reg {
         .iter()
         .flat_map(|b| b.insts.iter())
         .collect();
-    let last = insts[insts.len() - 2];
-    match last.defs.first() {
-        Some(gcnc::amdgpu::mir::Arg::Reg(r)) => *r,
-        other => panic!("last instruction defines {other:?}"),
+    for i in insts.iter().rev() {
+        if let Some(gcnc::amdgpu::mir::Arg::Reg(r)) = i.defs.first() {
+            if r.base != gcnc::isa::PhysReg::NULL && r.base != gcnc::isa::PhysReg::EXEC_LO {
+                return *r;
+            }
+        }
     }
+    panic!("no instruction defines a register")
 }
 
 fn run_case(
