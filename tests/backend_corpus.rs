@@ -1,7 +1,8 @@
 //! The compute corpus (tools/vkref/src/corpus: GLSL + SPIR-V + Rust expectations) through
 //! front-end → middle-end → backend → emulator, on gfx900 wave64, gfx1030 and gfx1100 in
 //! wave32 and wave64, with all of the emulator's strict checks. Each case either compiles
-//! and must match its expectation, or is refused with the backend's `Unsupported` error
+//! and must match its expectation (and disassemble cleanly with llvm-objdump-19, its
+//! PAL note decoding with llvm-readelf-19), or is refused with the backend's `Unsupported` error
 //! (printed in the summary). `PASSING` lists the cases that must pass everywhere, so a
 //! regression fails the test; a newly passing case is reported so the list can grow.
 
@@ -83,6 +84,34 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
         }
         Err(e) => return Outcome::Fail(format!("backend: {e}")),
     };
+    // the ELF must disassemble completely and its note decode (LLVM's tools)
+    if let (Some(objdump), Some(readelf)) = (
+        backend_support::oracle("llvm-objdump-19"),
+        backend_support::oracle("llvm-readelf-19"),
+    ) {
+        let path = backend_support::temp_path(&format!(
+            "{}-{}-{}.elf",
+            case.name,
+            gen.mcpu(),
+            wave.lanes()
+        ));
+        std::fs::write(&path, &c.elf).unwrap();
+        let p = path.to_str().unwrap();
+        let mcpu = format!("--mcpu={}", gen.mcpu());
+        let mut args = vec!["-d", &mcpu];
+        if wave == Wave::W64 && gen != gcnc::isa::Gen::Gfx9 {
+            args.push("--mattr=+wavefrontsize64");
+        }
+        args.push(p);
+        let (ok, out) = backend_support::run(objdump, &args);
+        if !ok || out.contains("<unknown>") || out.contains("invalid") {
+            return Outcome::Fail(format!("llvm-objdump:\n{out}"));
+        }
+        let (ok, notes) = backend_support::run(readelf, &["--notes", p]);
+        if !ok || !notes.contains("amdpal.pipelines") {
+            return Outcome::Fail(format!("llvm-readelf:\n{notes}"));
+        }
+    }
     let mut d = match Dispatch::from_elf(&c.elf, Some(wave == Wave::W64)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(format!("dispatch: {e}")),
