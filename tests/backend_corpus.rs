@@ -26,6 +26,8 @@ const PASSING: &[&str] = &[
     "atomics_buffer",
     "arith_f32",
     "arith_f32_divsqrt",
+    "arith_i32",
+    "arith_u32_bits",
     "do_while",
     "early_return",
     "function_calls",

@@ -546,6 +546,56 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 self.valu("v_sub_u32|v_sub_nc_u32", &[dt], vec![Arg::Const(0), x])?;
             }
+            FindLsb => {
+                // -1 for 0, as GLSL findLSB
+                let x = a(self, 0)?;
+                self.valu("v_ffbl_b32|v_ctz_i32_b32", &[dt], vec![x])?;
+            }
+            UfindMsb | IfindMsb => {
+                // the hardware counts from the top and gives -1 when there is no such bit
+                let x = a(self, 0)?;
+                let c = v1(self);
+                let n = if op == UfindMsb {
+                    "v_ffbh_u32|v_clz_i32_u32"
+                } else {
+                    "v_ffbh_i32|v_cls_i32"
+                };
+                self.valu(n, &[Arg::Temp(c)], vec![x])?;
+                let r = v1(self);
+                self.valu(
+                    "v_sub_u32|v_sub_nc_u32",
+                    &[Arg::Temp(r)],
+                    vec![Arg::Const(31), Arg::Temp(c)],
+                )?;
+                let none = self.tmp(self.mask_rc());
+                self.valu(
+                    "v_cmp_eq_u32",
+                    &[Arg::Temp(none)],
+                    vec![Arg::Const(u32::MAX), Arg::Temp(c)],
+                )?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Temp(r), Arg::Const(u32::MAX), Arg::Temp(none)],
+                )?;
+            }
+            Isign => {
+                let x = a(self, 0)?;
+                self.valu(
+                    "v_med3_i32",
+                    &[dt],
+                    vec![x, Arg::Const(u32::MAX), Arg::Const(1)],
+                )?;
+            }
+            BitfieldInsert => {
+                // base, insert, offset, bits
+                let (base, ins, off, bits) = (a(self, 0)?, a(self, 1)?, a(self, 2)?, a(self, 3)?);
+                let m = v1(self);
+                self.valu("v_bfm_b32", &[Arg::Temp(m)], vec![bits, off])?;
+                let sh = v1(self);
+                self.valu("v_lshlrev_b32", &[Arg::Temp(sh)], vec![off, ins])?;
+                self.valu("v_bfi_b32", &[dt], vec![Arg::Temp(m), Arg::Temp(sh), base])?;
+            }
             Fsign => {
                 let x = a(self, 0)?;
                 let gt = self.tmp(self.mask_rc());
