@@ -42,6 +42,8 @@ const PASSING: &[&str] = &[
     "spec_local_size",
     "std140_ubo",
     "std430_struct",
+    "subgroup_basic",
+    "subgroup_vote",
     "switch_case",
     "uniform_branch",
     "vec_swizzle",

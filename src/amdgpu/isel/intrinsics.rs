@@ -348,6 +348,10 @@ impl Isel<'_> {
                 };
                 out.push(MV::T(t, Kind::Plain));
             }
+            VoteAll | VoteAny | VoteIeq | VoteFeq | ReadFirstInvocation | Ballot
+            | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
+                out.extend(self.subgroup(i, op, srcs)?);
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

@@ -24,6 +24,7 @@ mod cf;
 pub mod divergence;
 mod divide;
 mod intrinsics;
+mod subgroup;
 
 use super::abi::PipelineLayout;
 use super::mir::{Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp};
