@@ -16,7 +16,9 @@
 //!
 //! Each layer has its own typed error; bad input is an error that says where and why, a
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
+pub mod amdgpu;
 pub mod binary;
+pub mod compile;
 pub mod front;
 pub mod ir;
 pub mod isa;

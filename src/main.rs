@@ -48,6 +48,38 @@ enum Command {
     },
     /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
     IsaCoverage,
+    /// Compile a compute shader (SPIR-V or IR text) to a PAL ELF.
+    Compile {
+        input: String,
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        wave: Option<u32>,
+        #[arg(long)]
+        entry: Option<String>,
+        #[arg(long)]
+        layout: Option<String>,
+        /// Specialization constant ID=VALUE (SPIR-V input).
+        #[arg(long)]
+        spec: Vec<String>,
+        #[arg(short = 'o')]
+        output: Option<String>,
+        /// Print RADV-named statistics.
+        #[arg(long)]
+        stats: bool,
+        /// Print the disassembly.
+        #[arg(long)]
+        asm: bool,
+        /// Skip the middle-end pipeline (the IR is already optimised).
+        #[arg(long)]
+        no_opt: bool,
+        /// Cap the SGPR budget of register allocation.
+        #[arg(long)]
+        max_sgprs: Option<u16>,
+        /// Cap the VGPR budget of register allocation.
+        #[arg(long)]
+        max_vgprs: Option<u16>,
+    },
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
 }
@@ -75,6 +107,33 @@ fn main() -> ExitCode {
             &cli::disasm::Opts { raw, offsets, hex },
         )
         .map(|s| print!("{s}")),
+        Command::Compile {
+            input,
+            target,
+            wave,
+            entry,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+            no_opt,
+            max_sgprs,
+            max_vgprs,
+        } => cli::compile::run(&cli::compile::Args {
+            input,
+            target,
+            wave,
+            entry,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+            no_opt,
+            max_sgprs,
+            max_vgprs,
+        }),
         Command::Ir(a) => cli::ir::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());

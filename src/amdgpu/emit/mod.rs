@@ -1,0 +1,269 @@
+//! Emission: machine IR on physical registers → code bytes, statistics and a PAL ELF.
+//!
+//! The code buffer (after Cranelift's `MachBuffer`, much reduced):
+//! - blocks are laid out in index order; each block's start is a label (its dword offset);
+//! - an `s_branch` to the next block in layout is dropped (fallthrough);
+//! - branches are encoded with a `Branch16` fixup and patched once every label is known:
+//!   `simm16 = target − (branch + 1)` in dwords; a distance outside ±32 Ki dwords is an
+//!   error (no long-branch fallback yet);
+//! - relocations: none are produced for compute shaders today (no symbols are
+//!   referenced); the `binary::Relocation` list passed to the ELF writer is empty;
+//! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6): `s_code_end` up to the
+//!   instruction-cache line, then three more lines (GFX10: 64-byte lines, GFX11: 128).
+//!
+//! Constants (`Arg::Const`) become inline constants where the operand type has one
+//! (integers −16..64; ±0.5, ±1, ±2, ±4 as f32 bit patterns in 32-bit operands), else the
+//! instruction's literal dword.
+//!
+//! Output is deterministic: it depends only on the program.
+
+use crate::amdgpu::mir::{Arg, Op, Program};
+use crate::amdgpu::Error;
+use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Operand, ValTy};
+
+/// `s_code_end`, the GFX10+ padding word. The ISA tables do not carry this operand-less
+/// SOPP yet, so the word is spelled here; `tests/backend_elf.rs` checks that
+/// llvm-objdump decodes it as `s_code_end`.
+const S_CODE_END: u32 = 0xbf9f_0000;
+
+/// RADV-named statistics of one shader.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub instructions: u32,
+    /// Bytes of code up to and including `s_endpgm` (no padding).
+    pub code_size: u32,
+    pub sgprs: u32,
+    pub vgprs: u32,
+    pub spilled_sgprs: u32,
+    pub spilled_vgprs: u32,
+    /// Scratch bytes per lane.
+    pub scratch_size: u32,
+    pub lds_size: u32,
+    pub subgroups_per_simd: u32,
+    pub copies: u32,
+    pub branches: u32,
+}
+
+impl Stats {
+    /// RADV's text form (`name: value` lines, in RADV's order).
+    pub fn to_text(&self) -> String {
+        format!(
+            "Instructions: {}\nCode size: {}\nSGPRs: {}\nVGPRs: {}\nSpilled SGPRs: {}\nSpilled VGPRs: {}\nScratch size: {}\nLDS size: {}\nSubgroups per SIMD: {}\nCopies: {}\nBranches: {}\n",
+            self.instructions,
+            self.code_size,
+            self.sgprs,
+            self.vgprs,
+            self.spilled_sgprs,
+            self.spilled_vgprs,
+            self.scratch_size,
+            self.lds_size,
+            self.subgroups_per_simd,
+            self.copies,
+            self.branches
+        )
+    }
+}
+
+/// Waves per SIMD the register use allows (RADV's occupancy formula: the register file
+/// divided by the allocation rounded to its granule, capped by the wave slots).
+pub fn subgroups_per_simd(t: isa::Target, sgprs: u32, vgprs: u32) -> u32 {
+    let v = vgprs.max(1);
+    match t.gen {
+        Gen::Gfx9 => {
+            let s = (sgprs + 2).max(1).next_multiple_of(16);
+            let vv = v.next_multiple_of(4);
+            10.min(256 / vv).min(800 / s)
+        }
+        g => {
+            let w64 = t.wave == isa::Wave::W64;
+            let phys = if g == Gen::Gfx11 { 1536 } else { 1024 } / if w64 { 2 } else { 1 };
+            let gran = if w64 { 4 } else { 8 };
+            16.min(phys / v.next_multiple_of(gran))
+        }
+    }
+}
+
+fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
+    Ok(match *a {
+        Arg::Reg(r) => Operand::Reg(r),
+        Arg::Imm(v) => Operand::Imm(v),
+        Arg::Label(b) => Operand::Label(b.0),
+        Arg::Const(c) => {
+            if od.imm.is_some() {
+                Operand::Imm(c)
+            } else if let Some(o) = Operand::int(c as i32) {
+                o
+            } else if od.ty == ValTy::B32 {
+                const F32: [u32; 8] = [
+                    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
+                    0x40800000, 0xc0800000,
+                ];
+                match F32.iter().position(|&x| x == c) {
+                    Some(k) => Operand::Inline(240 + k as u8),
+                    None => Operand::Literal(c),
+                }
+            } else {
+                Operand::Literal(c)
+            }
+        }
+        Arg::Temp(t) => return Err(Error::Verify(format!("temp %{} at emission", t.0))),
+    })
+}
+
+/// The encoder's instruction for an MIR instruction.
+pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error> {
+    let Op::Hw(op, fmt) = i.op else {
+        return Err(Error::Verify("pseudo instruction at emission".into()));
+    };
+    let d = tables::form(p.target.gen, op, fmt)
+        .ok_or_else(|| Error::Encode(format!("{} has no {fmt:?} form", op.name())))?;
+    let mut di = i.defs.iter();
+    let mut oi = i.ops.iter();
+    let mut ops = Vec::new();
+    for od in d.explicit() {
+        let a = if od.is_def() { di.next() } else { oi.next() }
+            .ok_or_else(|| Error::Encode(format!("{}: missing operand", op.name())))?;
+        ops.push(operand(a, od)?);
+    }
+    let mut inst = Inst::new(op, fmt, &ops);
+    inst.mods = i.mods;
+    Ok(inst)
+}
+
+/// Encoded code plus what the ELF and statistics need.
+pub struct Code {
+    /// Text including padding.
+    pub text: Vec<u8>,
+    /// Bytes up to and including the last instruction.
+    pub code_bytes: u32,
+    pub instructions: u32,
+    pub branches: u32,
+}
+
+/// Encodes `p` (fully lowered) into bytes.
+pub fn encode(p: &Program) -> Result<Code, Error> {
+    let t = p.target;
+    let mut words: Vec<u32> = Vec::new();
+    let mut labels = vec![0u32; p.blocks.len()];
+    let mut fixups: Vec<(usize, Fixup)> = Vec::new();
+    let mut instructions = 0;
+    let mut branches = 0;
+    for (bi, b) in p.blocks.iter().enumerate() {
+        labels[bi] = words.len() as u32;
+        for i in &b.insts {
+            if let (Some(o), Some(Arg::Label(l))) = (i.opcode(), i.ops.first()) {
+                if o.name() == "s_branch" && l.0 as usize == bi + 1 {
+                    continue;
+                }
+            }
+            let inst = to_inst(p, i)?;
+            let start = words.len();
+            let mut f = Vec::new();
+            isa::encode_into(&inst, t, &mut words, &mut f).map_err(|e| {
+                Error::Encode(format!(
+                    "`{}`: {e}",
+                    crate::amdgpu::mir::print::print_inst(p, i)
+                ))
+            })?;
+            instructions += 1;
+            if inst.op.props().contains(isa::Props::BRANCH) {
+                branches += 1;
+            }
+            for x in f {
+                fixups.push((start, x));
+            }
+        }
+    }
+    for (start, f) in fixups {
+        let at = start * 4 + f.offset;
+        match f.kind {
+            FixupKind::Branch16 => {
+                let target = labels[f.target as usize] as i64;
+                let rel = target - (start as i64 + 1);
+                if !(-32768..=32767).contains(&rel) {
+                    return Err(Error::Encode(format!(
+                        "branch distance {rel} dwords is out of the SOPP range (long branches are not implemented)"
+                    )));
+                }
+                let w = &mut words[at / 4];
+                *w = (*w & 0xffff_0000) | (rel as i16 as u16 as u32);
+            }
+            FixupKind::Abs32 => {
+                return Err(Error::Encode(
+                    "symbol references are not produced by compute shaders".into(),
+                ))
+            }
+        }
+    }
+    let code_bytes = (words.len() * 4) as u32;
+    let line = match t.gen {
+        Gen::Gfx9 => 0,
+        Gen::Gfx10 => 16,
+        Gen::Gfx11 => 32,
+    };
+    if line > 0 {
+        while words.len() % line != 0 {
+            words.push(S_CODE_END);
+        }
+        for _ in 0..3 * line {
+            words.push(S_CODE_END);
+        }
+    }
+    Ok(Code {
+        text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        code_bytes,
+        instructions,
+        branches,
+    })
+}
+
+/// The PAL ELF for a compiled compute shader.
+pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec<u8>, Error> {
+    use crate::binary::{self, ComputeShaderInfo, WaveSize};
+    let bt = match p.target.gen {
+        Gen::Gfx9 => binary::Target::Gfx900,
+        Gen::Gfx10 => binary::Target::Gfx1030,
+        Gen::Gfx11 => binary::Target::Gfx1100,
+    };
+    let mut info = ComputeShaderInfo::new(bt);
+    info.wave = if p.wave64() {
+        WaveSize::W64
+    } else {
+        WaveSize::W32
+    };
+    info.vgprs = vgprs.max(1);
+    info.sgprs = sgprs.max(1);
+    info.user_data = p.abi.user_sgprs.clone();
+    info.tgid_en = p.abi.tgid_en;
+    info.tidig_comp_cnt = p.abi.tidig_comp_cnt;
+    info.workgroup_size = p.workgroup_size;
+    info.lds_bytes = p.lds_bytes;
+    let obj =
+        binary::CodeObject::compute(&info, code.text.clone(), code.code_bytes as u64, Vec::new())
+            .map_err(|e| Error::Binary(e.to_string()))?;
+    obj.write().map_err(|e| Error::Binary(e.to_string()))
+}
+
+/// Disassembly text of the code (our own printer, llvm-mc syntax), one instruction per
+/// line with block labels.
+pub fn disassemble(p: &Program, code: &Code) -> Result<String, Error> {
+    let t = p.target;
+    let mut out = String::new();
+    let mut off = 0usize;
+    while off < code.code_bytes as usize {
+        let (inst, len) =
+            isa::decode(&code.text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
+        // the ISA printer does not know every immediate syntax yet (depctr): fall back to
+        // the raw words
+        let text = isa::print(&inst, t).unwrap_or_else(|_| {
+            let ws: Vec<String> = code.text[off..off + len]
+                .chunks(4)
+                .map(|c| format!("0x{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect();
+            format!("{} ; .long {}", inst.op.name(), ws.join(", "))
+        });
+        out.push_str(&format!("  {text}  ; {off:04x}\n"));
+        off += len;
+    }
+    Ok(out)
+}

@@ -1,0 +1,61 @@
+//! The backend's error type: what input the backend cannot compile, and where.
+
+use std::fmt;
+
+/// Why the backend refused a shader. `inst` names the IR instruction (`%N` in the printed
+/// IR's numbering is not stable across passes, so the arena index is given) when one is
+/// to blame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// An IR construct the instruction selector does not handle (yet).
+    Unsupported { inst: Option<u32>, what: String },
+    /// The shader needs more registers than the budget and spilling is not available.
+    RegisterPressure {
+        file: &'static str,
+        needed: u32,
+        budget: u32,
+    },
+    /// The pipeline layout does not describe a resource the shader uses, or is malformed.
+    Layout(String),
+    /// The instruction encoder rejected an instruction (a backend bug surfaced as an error).
+    Encode(String),
+    /// The ELF/metadata writer failed.
+    Binary(String),
+    /// The MIR verifier found a broken invariant (a backend bug).
+    Verify(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported {
+                inst: Some(i),
+                what,
+            } => write!(f, "unsupported at IR instruction #{i}: {what}"),
+            Error::Unsupported { inst: None, what } => write!(f, "unsupported: {what}"),
+            Error::RegisterPressure {
+                file,
+                needed,
+                budget,
+            } => write!(
+                f,
+                "register pressure: {needed} {file}s needed, budget {budget} (spilling is not implemented)"
+            ),
+            Error::Layout(m) => write!(f, "pipeline layout: {m}"),
+            Error::Encode(m) => write!(f, "encoding: {m}"),
+            Error::Binary(m) => write!(f, "binary: {m}"),
+            Error::Verify(m) => write!(f, "MIR verifier: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    pub fn unsupported(inst: Option<u32>, what: impl Into<String>) -> Error {
+        Error::Unsupported {
+            inst,
+            what: what.into(),
+        }
+    }
+}

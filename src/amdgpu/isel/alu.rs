@@ -1,0 +1,1069 @@
+//! ALU selection: SALU for uniform integer/bool work, VALU for everything divergent and
+//! for float math, with operand legalisation (encoding choice, constant bus, literals).
+//!
+//! `valu` picks VOP1 for one source, VOP2 when the second source is a VGPR (swapping
+//! commutative sources to get there), else VOP3; then enforces the constant-bus limit
+//! (one scalar value per VALU instruction on GFX9, two on GFX10+; a literal counts) and
+//! GFX9's "no literal in VOP3" by moving the excess into VGPRs.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::mir::{Arg, MInst, RegClass};
+use crate::amdgpu::Error;
+use crate::ir::{AluOp, Value};
+use crate::isa::operand::Operand;
+use crate::isa::{tables, Format, Gen};
+use smallvec::SmallVec;
+
+const F32_INLINE: [u32; 8] = [
+    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+];
+
+/// Whether a 32-bit constant has an inline encoding in a 32-bit operand.
+pub fn is_inline32(c: u32) -> bool {
+    Operand::int(c as i32).is_some() || F32_INLINE.contains(&c)
+}
+
+impl Isel<'_> {
+    fn is_vgpr(&self, a: &Arg) -> bool {
+        matches!(a, Arg::Temp(t) if !self.p.rc(*t).is_sgpr())
+    }
+
+    /// Emits a VALU instruction with legalised sources.
+    pub(crate) fn valu(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        mut srcs: Vec<Arg>,
+    ) -> Result<(), Error> {
+        let o = self.op(name)?;
+        let gen = self.t().gen;
+        let has = |f| tables::form(gen, o, f).is_some();
+        let commutative = matches!(
+            o.name(),
+            n if n.starts_with("v_add_") || n.starts_with("v_mul_") || n.starts_with("v_and_")
+                || n.starts_with("v_or_") || n.starts_with("v_xor_") || n.starts_with("v_min_")
+                || n.starts_with("v_max_")
+        ) && !o.name().contains("co_ci")
+            && !o.name().contains("addc");
+        let sdst_is_mask =
+            defs.len() == 1 && matches!(defs[0], Arg::Temp(t) if self.p.rc(t).is_sgpr());
+        let mut fmt = if srcs.len() == 1 && has(Format::Vop1) {
+            Format::Vop1
+        } else if srcs.len() == 2 && has(Format::Vop2) && !sdst_is_mask && defs.len() == 1 {
+            if !self.is_vgpr(&srcs[1]) && commutative && self.is_vgpr(&srcs[0]) {
+                srcs.swap(0, 1);
+            }
+            if self.is_vgpr(&srcs[1]) {
+                Format::Vop2
+            } else {
+                Format::Vop3
+            }
+        } else {
+            Format::Vop3
+        };
+        if !has(fmt) {
+            fmt = Format::Vop3;
+        }
+        if !has(fmt) {
+            return Err(Error::unsupported(None, format!("{name}: no VALU form")));
+        }
+        // literals
+        let lit_ok = fmt != Format::Vop3 || gen != Gen::Gfx9;
+        let mut lit: Option<u32> = None;
+        for k in 0..srcs.len() {
+            if let Arg::Const(c) = srcs[k] {
+                if is_inline32(c) {
+                    continue;
+                }
+                let only_src0 = matches!(fmt, Format::Vop1 | Format::Vop2) && k != 0;
+                if !lit_ok || only_src0 || lit.is_some_and(|l| l != c) {
+                    srcs[k] = Arg::Temp(self.to_vgpr(Arg::Const(c))?);
+                } else {
+                    lit = Some(c);
+                }
+            }
+        }
+        // constant bus: distinct scalar registers plus the literal
+        let limit = if gen == Gen::Gfx9 { 1 } else { 2 };
+        loop {
+            let mut scalars: SmallVec<[Arg; 3]> = SmallVec::new();
+            for a in &srcs {
+                let scalar = match a {
+                    Arg::Temp(t) => self.p.rc(*t).is_sgpr(),
+                    Arg::Reg(r) => !r.base.is_vgpr(),
+                    _ => false,
+                };
+                if scalar && !scalars.contains(a) {
+                    scalars.push(*a);
+                }
+            }
+            if scalars.len() + lit.is_some() as usize <= limit {
+                break;
+            }
+            // move the last scalar source that is not the lane-mask operand (src2 of
+            // v_cndmask / carry-in) into a VGPR
+            let mask_slot = if o.name().starts_with("v_cndmask")
+                || o.name().contains("co_ci")
+                || o.name().contains("addc")
+            {
+                Some(2)
+            } else {
+                None
+            };
+            let k = (0..srcs.len())
+                .rev()
+                .find(|&k| Some(k) != mask_slot && matches!(srcs[k], Arg::Temp(t) if self.p.rc(t).is_sgpr() && self.p.rc(t).dwords == 1))
+                .ok_or_else(|| Error::unsupported(None, format!("{name}: constant bus")))?;
+            srcs[k] = Arg::Temp(self.to_vgpr(srcs[k])?);
+        }
+        self.push(MInst::hw(o, fmt, defs, &srcs));
+        Ok(())
+    }
+
+    /// Emits a SALU instruction; a second distinct literal is moved to an SGPR first.
+    pub(crate) fn salu(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        mut srcs: Vec<Arg>,
+    ) -> Result<(), Error> {
+        let mut lit = None;
+        for k in 0..srcs.len() {
+            if let Arg::Const(c) = srcs[k] {
+                if is_inline32(c) {
+                    continue;
+                }
+                if lit.is_some_and(|l| l != c) {
+                    srcs[k] = Arg::Temp(self.to_sgpr(Arg::Const(c))?);
+                } else {
+                    lit = Some(c);
+                }
+            }
+        }
+        self.hw(name, defs, &srcs)
+    }
+
+    pub(super) fn alu(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let f = self.f;
+        let ty = f.ty(i);
+        let at = Some(i.index() as u32);
+        let div = self.div.is_divergent(i);
+        let mut out = SmallVec::new();
+        match op {
+            AluOp::Mov => {
+                for c in 0..ty.comps as usize {
+                    out.push(self.get(srcs[0], c)?);
+                }
+                return Ok(out);
+            }
+            AluOp::Vec => {
+                for &s in srcs {
+                    for c in 0..f.ty(s).comps as usize {
+                        out.push(self.get(s, c)?);
+                    }
+                }
+                return Ok(out);
+            }
+            AluOp::Pack64_2x32 => {
+                let lo = self.arg(srcs[0], 0)?;
+                let hi = self.arg(srcs[0], 1)?;
+                let rc = if div { RegClass::V2 } else { RegClass::S2 };
+                let (lo, hi) = if div {
+                    (self.to_vgpr(lo)?, self.to_vgpr(hi)?)
+                } else {
+                    (self.to_sgpr(lo)?, self.to_sgpr(hi)?)
+                };
+                let d = self.tmp(rc);
+                self.push(MInst::pseudo(
+                    crate::amdgpu::mir::Pseudo::CreateVector,
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(lo), Arg::Temp(hi)],
+                ));
+                out.push(MV::T(d, Kind::Plain));
+                return Ok(out);
+            }
+            AluOp::Bany | AluOp::Ball => {
+                let n = f.ty(srcs[0]).comps as usize;
+                let any = op == AluOp::Bany;
+                if div {
+                    let b = if self.p.wave64() { "b64" } else { "b32" };
+                    let mut acc = self.mask(srcs[0], 0)?;
+                    for k in 1..n {
+                        let m = self.mask(srcs[0], k)?;
+                        let d = self.tmp(self.mask_rc());
+                        let name = format!("s_{}_{b}", if any { "or" } else { "and" });
+                        self.hw(&name, &[Arg::Temp(d)], &[acc, m])?;
+                        acc = Arg::Temp(d);
+                    }
+                    let Arg::Temp(t) = acc else {
+                        return Err(Error::unsupported(Some(i.index() as u32), "constant bvec"));
+                    };
+                    out.push(MV::T(t, Kind::Mask));
+                } else {
+                    let mut acc = self.ubool(srcs[0], 0)?;
+                    for k in 1..n {
+                        let m = self.ubool(srcs[0], k)?;
+                        let d = self.tmp(RegClass::S1);
+                        let (x, y) = (self.sgpr_or_const(acc)?, self.sgpr_or_const(m)?);
+                        let name = if any { "s_or_b32" } else { "s_and_b32" };
+                        self.salu(name, &[Arg::Temp(d)], vec![x, y])?;
+                        acc = Arg::Temp(d);
+                    }
+                    out.push(match acc {
+                        Arg::Temp(t) => MV::T(t, Kind::UBool),
+                        Arg::Const(c) => MV::C(c as u64),
+                        _ => unreachable!(),
+                    });
+                }
+                return Ok(out);
+            }
+            AluOp::Fdot => {
+                // x0*y0, then fused multiply-adds in component order
+                let n = f.ty(srcs[0]).comps as usize;
+                let x0 = self.arg(srcs[0], 0)?;
+                let y0 = self.arg(srcs[1], 0)?;
+                let mut acc = self.tmp(RegClass::V1);
+                self.valu("v_mul_f32", &[Arg::Temp(acc)], vec![x0, y0])?;
+                for k in 1..n {
+                    let x = self.arg(srcs[0], k)?;
+                    let y = self.arg(srcs[1], k)?;
+                    let d = self.tmp(RegClass::V1);
+                    self.valu("v_fma_f32", &[Arg::Temp(d)], vec![x, y, Arg::Temp(acc)])?;
+                    acc = d;
+                }
+                let t = if div {
+                    acc
+                } else {
+                    self.to_sgpr(Arg::Temp(acc))?
+                };
+                out.push(MV::T(t, Kind::Plain));
+                return Ok(out);
+            }
+            AluOp::Unpack64_2x32 => {
+                let a = self.arg(srcs[0], 0)?;
+                let t = match a {
+                    Arg::Temp(t) => t,
+                    _ => unreachable!("64-bit constants are materialised"),
+                };
+                for p in self.split(t, 2)? {
+                    out.push(MV::T(p, Kind::Plain));
+                }
+                return Ok(out);
+            }
+            _ => {}
+        }
+        for c in 0..ty.comps as usize {
+            let v = self.alu_comp(i, op, srcs, c, div)?;
+            out.push(v);
+        }
+        let _ = at;
+        Ok(out)
+    }
+
+    fn alu_comp(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
+        use AluOp::*;
+        let f = self.f;
+        let at = Some(i.index() as u32);
+        let ty = f.ty(i);
+        let sbits = f.ty(srcs[0]).bits;
+        let unsup = |what: &str| Error::unsupported(at, format!("{} {what}", op.name()));
+        if sbits == 1 || ty.bits == 1 && !matches!(op.shape(), crate::ir::Shape::Cmp) {
+            return self.bool_op(i, op, srcs, c, div);
+        }
+        if sbits == 64 || ty.bits == 64 {
+            return self.alu64(i, op, srcs, c, div);
+        }
+        if sbits != 32 && !matches!(op, B2f | B2i) {
+            return Err(unsup(&format!("on {sbits}-bit sources")));
+        }
+        let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
+            let kk = if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+            s.arg(srcs[k], kk)
+        };
+        // uniform integer ops on the SALU
+        if !div {
+            let s2 = |name: &str| Some(name.to_string());
+            let salu_name = match op {
+                Iadd => s2("s_add_u32"),
+                Isub => s2("s_sub_u32"),
+                Imul => s2("s_mul_i32"),
+                Iand => s2("s_and_b32"),
+                Ior => s2("s_or_b32"),
+                Ixor => s2("s_xor_b32"),
+                Ishl => s2("s_lshl_b32"),
+                Ushr => s2("s_lshr_b32"),
+                Ishr => s2("s_ashr_i32"),
+                Imin => s2("s_min_i32"),
+                Imax => s2("s_max_i32"),
+                Umin => s2("s_min_u32"),
+                Umax => s2("s_max_u32"),
+                _ => None,
+            };
+            if let Some(n) = salu_name {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let x = self.sgpr_or_const(x)?;
+                let y = self.sgpr_or_const(y)?;
+                let d = self.tmp(RegClass::S1);
+                self.salu(&n, &[Arg::Temp(d)], vec![x, y])?;
+                return Ok(MV::T(d, Kind::Plain));
+            }
+            let s1 = match op {
+                Inot => Some("s_not_b32"),
+                Iabs => Some("s_abs_i32"),
+                BitfieldReverse => Some("s_brev_b32"),
+                Ineg => None,
+                _ => None,
+            };
+            if let Some(n) = s1 {
+                let x = a(self, 0)?;
+                let x = self.sgpr_or_const(x)?;
+                let d = self.tmp(RegClass::S1);
+                self.salu(n, &[Arg::Temp(d)], vec![x])?;
+                return Ok(MV::T(d, Kind::Plain));
+            }
+            if op == Ineg {
+                let x = a(self, 0)?;
+                let x = self.sgpr_or_const(x)?;
+                let d = self.tmp(RegClass::S1);
+                self.salu("s_sub_u32", &[Arg::Temp(d)], vec![Arg::Const(0), x])?;
+                return Ok(MV::T(d, Kind::Plain));
+            }
+            if let Some(cmp) = scalar_cmp(op) {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let x = self.sgpr_or_const(x)?;
+                let y = self.sgpr_or_const(y)?;
+                let x = if matches!(x, Arg::Const(_)) && matches!(y, Arg::Const(_)) {
+                    Arg::Temp(self.to_sgpr(x)?)
+                } else {
+                    x
+                };
+                self.salu(cmp, &[], vec![x, y])?;
+                let d = self.tmp(RegClass::S1);
+                self.hw(
+                    "s_cselect_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(1), Arg::Const(0)],
+                )?;
+                return Ok(MV::T(d, Kind::UBool));
+            }
+            if op == Bcsel {
+                let cnd = self.ubool(srcs[0], if f.ty(srcs[0]).comps == 1 { 0 } else { c })?;
+                let cnd = self.sgpr_or_const(cnd)?;
+                let x = a(self, 1)?;
+                let y = a(self, 2)?;
+                let x = self.sgpr_or_const(x)?;
+                let y = self.sgpr_or_const(y)?;
+                let cnd = Arg::Temp(self.to_sgpr(cnd)?);
+                self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
+                let d = self.tmp(RegClass::S1);
+                self.salu("s_cselect_b32", &[Arg::Temp(d)], vec![x, y])?;
+                return Ok(MV::T(d, Kind::Plain));
+            }
+        }
+        // VALU (divergent, or float math on uniform values, read back below)
+        let r = self.valu_comp(i, op, srcs, c)?;
+        if div {
+            return Ok(r);
+        }
+        match r {
+            MV::T(t, Kind::Mask) => {
+                let d = self.tmp(RegClass::S1);
+                let w = self.mask_rc().dwords;
+                // uniform compare computed on the VALU: all active lanes agree
+                let e = self.p.exec();
+                let m = self.tmp(self.mask_rc());
+                let b = if w == 2 { "b64" } else { "b32" };
+                self.hw(&format!("s_and_{b}"), &[Arg::Temp(m)], &[Arg::Temp(t), e])?;
+                self.hw(
+                    &format!("s_cmp_lg_u{}", if w == 2 { 64 } else { 32 }),
+                    &[],
+                    &[Arg::Temp(m), Arg::Const(0)],
+                )?;
+                self.hw(
+                    "s_cselect_b32",
+                    &[Arg::Temp(d)],
+                    &[Arg::Const(1), Arg::Const(0)],
+                )?;
+                Ok(MV::T(d, Kind::UBool))
+            }
+            MV::T(t, k) => {
+                let d = self.to_sgpr(Arg::Temp(t))?;
+                Ok(MV::T(d, k))
+            }
+            x => Ok(x),
+        }
+    }
+
+    fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
+        match a {
+            Arg::Const(_) => Ok(a),
+            _ => Ok(Arg::Temp(self.to_sgpr(a)?)),
+        }
+    }
+
+    fn valu_comp(&mut self, i: Value, op: AluOp, srcs: &[Value], c: usize) -> Result<MV, Error> {
+        use AluOp::*;
+        let f = self.f;
+        let at = Some(i.index() as u32);
+        let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
+            let kk = if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+            s.arg(srcs[k], kk)
+        };
+        let v1 = |s: &mut Self| s.tmp(RegClass::V1);
+        let two = |op: AluOp| -> Option<&'static str> {
+            Some(match op {
+                Fadd => "v_add_f32",
+                Fsub => "v_sub_f32",
+                Fmul => "v_mul_f32",
+                Fmin => "v_min_f32",
+                Fmax => "v_max_f32",
+                Iadd => "v_add_u32|v_add_nc_u32",
+                Isub => "v_sub_u32|v_sub_nc_u32",
+                Imul => "v_mul_lo_u32",
+                UmulHigh => "v_mul_hi_u32",
+                ImulHigh => "v_mul_hi_i32",
+                Iand => "v_and_b32",
+                Ior => "v_or_b32",
+                Ixor => "v_xor_b32",
+                Imin => "v_min_i32",
+                Imax => "v_max_i32",
+                Umin => "v_min_u32",
+                Umax => "v_max_u32",
+                Fldexp => "v_ldexp_f32",
+                _ => return None,
+            })
+        };
+        let one = |op: AluOp| -> Option<&'static str> {
+            Some(match op {
+                Ffloor => "v_floor_f32",
+                Fceil => "v_ceil_f32",
+                Ftrunc => "v_trunc_f32",
+                FroundEven => "v_rndne_f32",
+                Ffract => "v_fract_f32",
+                Fsqrt => "v_sqrt_f32",
+                Frsq => "v_rsq_f32",
+                Frcp => "v_rcp_f32",
+                Fexp2 => "v_exp_f32",
+                Flog2 => "v_log_f32",
+                Inot => "v_not_b32",
+                BitfieldReverse => "v_bfrev_b32",
+                F2i => "v_cvt_i32_f32",
+                F2u => "v_cvt_u32_f32",
+                I2f => "v_cvt_f32_i32",
+                U2f => "v_cvt_f32_u32",
+                _ => return None,
+            })
+        };
+        if let Some(n) = two(op) {
+            let x = a(self, 0)?;
+            let y = a(self, 1)?;
+            let d = v1(self);
+            self.valu(n, &[Arg::Temp(d)], vec![x, y])?;
+            return Ok(MV::T(d, Kind::Plain));
+        }
+        if let Some(n) = one(op) {
+            let x = a(self, 0)?;
+            let d = v1(self);
+            self.valu(n, &[Arg::Temp(d)], vec![x])?;
+            return Ok(MV::T(d, Kind::Plain));
+        }
+        if let Some(n) = vector_cmp(op) {
+            let x = a(self, 0)?;
+            let y = a(self, 1)?;
+            let d = self.tmp(self.mask_rc());
+            self.valu(n, &[Arg::Temp(d)], vec![x, y])?;
+            return Ok(MV::T(d, Kind::Mask));
+        }
+        let d = v1(self);
+        let dt = Arg::Temp(d);
+        match op {
+            // shifts: the VALU forms take the amount first
+            Ishl | Ushr | Ishr => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let n = match op {
+                    Ishl => "v_lshlrev_b32",
+                    Ushr => "v_lshrrev_b32",
+                    _ => "v_ashrrev_i32",
+                };
+                self.valu(n, &[dt], vec![y, x])?;
+            }
+            Ffma => {
+                let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
+                self.valu("v_fma_f32", &[dt], vec![x, y, z])?;
+            }
+            Fneg => {
+                let x = a(self, 0)?;
+                self.valu("v_xor_b32", &[dt], vec![Arg::Const(0x8000_0000), x])?;
+            }
+            Fabs => {
+                let x = a(self, 0)?;
+                self.valu("v_and_b32", &[dt], vec![Arg::Const(0x7fff_ffff), x])?;
+            }
+            Fsat => {
+                let x = a(self, 0)?;
+                self.valu(
+                    "v_med3_f32",
+                    &[dt],
+                    vec![x, Arg::Const(0), Arg::Const(0x3f80_0000)],
+                )?;
+            }
+            Fdiv => {
+                // a * (1/b): within Vulkan's 2.5 ULP for 1/b and a*b outside denormals
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let r = v1(self);
+                self.valu("v_rcp_f32", &[Arg::Temp(r)], vec![y])?;
+                self.valu("v_mul_f32", &[dt], vec![x, Arg::Temp(r)])?;
+            }
+            Fsin | Fcos => {
+                // the hardware takes turns: x / (2π)
+                let x = a(self, 0)?;
+                let t = v1(self);
+                self.valu(
+                    "v_mul_f32",
+                    &[Arg::Temp(t)],
+                    vec![Arg::Const(0x3e22_f983), x],
+                )?;
+                let n = if op == Fsin { "v_sin_f32" } else { "v_cos_f32" };
+                self.valu(n, &[dt], vec![Arg::Temp(t)])?;
+            }
+            Ineg => {
+                let x = a(self, 0)?;
+                self.valu("v_sub_u32|v_sub_nc_u32", &[dt], vec![Arg::Const(0), x])?;
+            }
+            FindLsb => {
+                // -1 for 0, as GLSL findLSB
+                let x = a(self, 0)?;
+                self.valu("v_ffbl_b32|v_ctz_i32_b32", &[dt], vec![x])?;
+            }
+            UfindMsb | IfindMsb => {
+                // the hardware counts from the top and gives -1 when there is no such bit
+                let x = a(self, 0)?;
+                let c = v1(self);
+                let n = if op == UfindMsb {
+                    "v_ffbh_u32|v_clz_i32_u32"
+                } else {
+                    "v_ffbh_i32|v_cls_i32"
+                };
+                self.valu(n, &[Arg::Temp(c)], vec![x])?;
+                let r = v1(self);
+                self.valu(
+                    "v_sub_u32|v_sub_nc_u32",
+                    &[Arg::Temp(r)],
+                    vec![Arg::Const(31), Arg::Temp(c)],
+                )?;
+                let none = self.tmp(self.mask_rc());
+                self.valu(
+                    "v_cmp_eq_u32",
+                    &[Arg::Temp(none)],
+                    vec![Arg::Const(u32::MAX), Arg::Temp(c)],
+                )?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Temp(r), Arg::Const(u32::MAX), Arg::Temp(none)],
+                )?;
+            }
+            Isign => {
+                let x = a(self, 0)?;
+                self.valu(
+                    "v_med3_i32",
+                    &[dt],
+                    vec![x, Arg::Const(u32::MAX), Arg::Const(1)],
+                )?;
+            }
+            BitfieldInsert => {
+                // base, insert, offset, bits
+                let (base, ins, off, bits) = (a(self, 0)?, a(self, 1)?, a(self, 2)?, a(self, 3)?);
+                let m = v1(self);
+                self.valu("v_bfm_b32", &[Arg::Temp(m)], vec![bits, off])?;
+                let sh = v1(self);
+                self.valu("v_lshlrev_b32", &[Arg::Temp(sh)], vec![off, ins])?;
+                self.valu("v_bfi_b32", &[dt], vec![Arg::Temp(m), Arg::Temp(sh), base])?;
+            }
+            Fsign => {
+                let x = a(self, 0)?;
+                let gt = self.tmp(self.mask_rc());
+                self.valu("v_cmp_lt_f32", &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
+                let t = v1(self);
+                self.valu(
+                    "v_cndmask_b32",
+                    &[Arg::Temp(t)],
+                    vec![x, Arg::Const(0x3f80_0000), Arg::Temp(gt)],
+                )?;
+                let lt = self.tmp(self.mask_rc());
+                self.valu("v_cmp_gt_f32", &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Temp(t), Arg::Const(0xbf80_0000), Arg::Temp(lt)],
+                )?;
+            }
+            Flrp => {
+                // x + (y - x) * t
+                let (x, y, t) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
+                let d = v1(self);
+                self.valu("v_sub_f32", &[Arg::Temp(d)], vec![y, x])?;
+                self.valu("v_fma_f32", &[dt], vec![Arg::Temp(d), t, x])?;
+            }
+            Fpow => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let l = v1(self);
+                self.valu("v_log_f32", &[Arg::Temp(l)], vec![x])?;
+                let m = v1(self);
+                self.valu("v_mul_f32", &[Arg::Temp(m)], vec![y, Arg::Temp(l)])?;
+                self.valu("v_exp_f32", &[dt], vec![Arg::Temp(m)])?;
+            }
+            UsubBorrow => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let y = Arg::Temp(self.to_vgpr(y)?);
+                let dif = v1(self);
+                let c = self.tmp(self.mask_rc());
+                self.valu("v_sub_co_u32", &[Arg::Temp(dif), Arg::Temp(c)], vec![x, y])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
+                )?;
+            }
+            UaddCarry => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let sum = v1(self);
+                let c = self.tmp(self.mask_rc());
+                self.valu("v_add_co_u32", &[Arg::Temp(sum), Arg::Temp(c)], vec![x, y])?;
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
+                )?;
+            }
+            Udiv | Umod | Idiv | Irem | Imod => {
+                let x = a(self, 0)?;
+                let y = a(self, 1)?;
+                let r = match op {
+                    Udiv => self.udivrem(x, y)?.0,
+                    Umod => self.udivrem(x, y)?.1,
+                    Idiv => self.sdivrem(x, y, "div")?,
+                    Irem => self.sdivrem(x, y, "rem")?,
+                    _ => self.sdivrem(x, y, "mod")?,
+                };
+                let Arg::Temp(t) = r else { unreachable!() };
+                return Ok(MV::T(t, Kind::Plain));
+            }
+            Iabs => {
+                let x = a(self, 0)?;
+                let n = v1(self);
+                self.valu(
+                    "v_sub_u32|v_sub_nc_u32",
+                    &[Arg::Temp(n)],
+                    vec![Arg::Const(0), x],
+                )?;
+                self.valu("v_max_i32", &[dt], vec![x, Arg::Temp(n)])?;
+            }
+            Bcsel => {
+                let kk = if f.ty(srcs[0]).comps == 1 { 0 } else { c };
+                let m = self.mask(srcs[0], kk)?;
+                let x = a(self, 1)?;
+                let y = a(self, 2)?;
+                self.valu("v_cndmask_b32", &[dt], vec![y, x, m])?;
+            }
+            B2f | B2i => {
+                let m = self.mask(srcs[0], c)?;
+                let one = if op == B2f { 0x3f80_0000 } else { 1 };
+                self.valu(
+                    "v_cndmask_b32",
+                    &[dt],
+                    vec![Arg::Const(0), Arg::Const(one), m],
+                )?;
+            }
+            U2u | I2i => {
+                let x = a(self, 0)?;
+                return match x {
+                    Arg::Const(k) => Ok(MV::C(k as u64)),
+                    Arg::Temp(t) => Ok(MV::T(t, Kind::Plain)),
+                    _ => unreachable!(),
+                };
+            }
+            IbitfieldExtract | UbitfieldExtract => {
+                let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
+                let n = if op == IbitfieldExtract {
+                    "v_bfe_i32"
+                } else {
+                    "v_bfe_u32"
+                };
+                self.valu(n, &[dt], vec![x, y, z])?;
+            }
+            BitCount => {
+                let x = a(self, 0)?;
+                self.valu("v_bcnt_u32_b32", &[dt], vec![x, Arg::Const(0)])?;
+            }
+            _ => return Err(Error::unsupported(at, format!("ALU op {}", op.name()))),
+        }
+        Ok(MV::T(d, Kind::Plain))
+    }
+
+    /// 1-bit logic: lane masks for divergent values, 0/1 SGPRs for uniform ones.
+    fn bool_op(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
+        use AluOp::*;
+        let f = self.f;
+        let at = Some(i.index() as u32);
+        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let w = self.mask_rc().dwords;
+        let b = if w == 2 { "b64" } else { "b32" };
+        if f.ty(i).bits == 64 {
+            return Err(Error::unsupported(at, format!("64-bit {}", op.name())));
+        }
+        if f.ty(i).bits != 1 {
+            // bcsel on non-bool data with a bool condition
+            if op == Bcsel || op == B2f || op == B2i {
+                return if div {
+                    self.valu_comp(i, op, srcs, c)
+                } else {
+                    self.alu_comp_uniform_sel(i, op, srcs, c)
+                };
+            }
+            return Err(Error::unsupported(
+                at,
+                format!("{} with 1-bit sources", op.name()),
+            ));
+        }
+        if div {
+            let x = self.mask(srcs[0], kk(0))?;
+            let d = self.tmp(self.mask_rc());
+            let dt = Arg::Temp(d);
+            match op {
+                Iand | Ior | Ixor => {
+                    let y = self.mask(srcs[1], kk(1))?;
+                    let n = match op {
+                        Iand => "s_and",
+                        Ior => "s_or",
+                        _ => "s_xor",
+                    };
+                    self.hw(&format!("{n}_{b}"), &[dt], &[x, y])?;
+                }
+                Inot => {
+                    let e = self.p.exec();
+                    self.hw(&format!("s_andn2_{b}|s_and_not1_{b}"), &[dt], &[e, x])?;
+                }
+                Ieq | Ine => {
+                    let y = self.mask(srcs[1], kk(1))?;
+                    let n = if op == Ine { "s_xor" } else { "s_xnor" };
+                    self.hw(&format!("{n}_{b}"), &[dt], &[x, y])?;
+                }
+                Bcsel => {
+                    let y = self.mask(srcs[1], kk(1))?;
+                    let z = self.mask(srcs[2], kk(2))?;
+                    let t1 = self.tmp(self.mask_rc());
+                    let t2 = self.tmp(self.mask_rc());
+                    self.hw(&format!("s_and_{b}"), &[Arg::Temp(t1)], &[x, y])?;
+                    self.hw(
+                        &format!("s_andn2_{b}|s_and_not1_{b}"),
+                        &[Arg::Temp(t2)],
+                        &[z, x],
+                    )?;
+                    self.hw(&format!("s_or_{b}"), &[dt], &[Arg::Temp(t1), Arg::Temp(t2)])?;
+                }
+                Mov => return Ok(self.get(srcs[0], kk(0))?),
+                _ => {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{} on lane masks", op.name()),
+                    ))
+                }
+            }
+            return Ok(MV::T(d, Kind::Mask));
+        }
+        let x = self.ubool(srcs[0], kk(0))?;
+        let d = self.tmp(RegClass::S1);
+        let dt = Arg::Temp(d);
+        let x = self.sgpr_or_const(x)?;
+        match op {
+            Iand | Ior | Ixor | Ieq | Ine => {
+                let y = self.ubool(srcs[1], kk(1))?;
+                let y = self.sgpr_or_const(y)?;
+                match op {
+                    Iand => self.salu("s_and_b32", &[dt], vec![x, y])?,
+                    Ior => self.salu("s_or_b32", &[dt], vec![x, y])?,
+                    Ixor | Ine => self.salu("s_xor_b32", &[dt], vec![x, y])?,
+                    _ => {
+                        let t = self.tmp(RegClass::S1);
+                        self.salu("s_xor_b32", &[Arg::Temp(t)], vec![x, y])?;
+                        self.salu("s_xor_b32", &[dt], vec![Arg::Temp(t), Arg::Const(1)])?;
+                    }
+                }
+            }
+            Inot => self.salu("s_xor_b32", &[dt], vec![x, Arg::Const(1)])?,
+            Bcsel => {
+                let y = self.ubool(srcs[1], kk(1))?;
+                let z = self.ubool(srcs[2], kk(2))?;
+                let y = self.sgpr_or_const(y)?;
+                let z = self.sgpr_or_const(z)?;
+                let xs = Arg::Temp(self.to_sgpr(x)?);
+                self.hw("s_cmp_lg_u32", &[], &[xs, Arg::Const(0)])?;
+                self.salu("s_cselect_b32", &[dt], vec![y, z])?;
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{} on uniform bools", op.name()),
+                ))
+            }
+        }
+        Ok(MV::T(d, Kind::UBool))
+    }
+
+    fn alu_comp_uniform_sel(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+    ) -> Result<MV, Error> {
+        let f = self.f;
+        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let cnd = self.ubool(srcs[0], kk(0))?;
+        let cnd = Arg::Temp(self.to_sgpr(cnd)?);
+        let (x, y) = match op {
+            AluOp::Bcsel => {
+                let x = self.arg(srcs[1], kk(1))?;
+                let y = self.arg(srcs[2], kk(2))?;
+                (self.sgpr_or_const(x)?, self.sgpr_or_const(y)?)
+            }
+            AluOp::B2f => (Arg::Const(0x3f80_0000), Arg::Const(0)),
+            _ => (Arg::Const(1), Arg::Const(0)),
+        };
+        if f.ty(i).bits == 64 {
+            return Err(Error::unsupported(
+                Some(i.index() as u32),
+                "64-bit uniform select",
+            ));
+        }
+        self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
+        let d = self.tmp(RegClass::S1);
+        self.salu("s_cselect_b32", &[Arg::Temp(d)], vec![x, y])?;
+        Ok(MV::T(d, Kind::Plain))
+    }
+
+    /// 64-bit integer add/sub, conversions between 32 and 64 bits, moves.
+    fn alu64(
+        &mut self,
+        i: Value,
+        op: AluOp,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
+        use AluOp::*;
+        let f = self.f;
+        let at = Some(i.index() as u32);
+        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let halves = |s: &mut Self, k: usize| -> Result<(Arg, Arg), Error> {
+            match s.get(srcs[k], kk(k))? {
+                MV::C(x) => Ok((Arg::Const(x as u32), Arg::Const((x >> 32) as u32))),
+                MV::T(t, _) => {
+                    let p = s.split(t, 2)?;
+                    Ok((Arg::Temp(p[0]), Arg::Temp(p[1])))
+                }
+            }
+        };
+        let join = |s: &mut Self, lo: Arg, hi: Arg, div: bool| -> Result<MV, Error> {
+            let (lo, hi) = if div {
+                (s.to_vgpr(lo)?, s.to_vgpr(hi)?)
+            } else {
+                (s.to_sgpr(lo)?, s.to_sgpr(hi)?)
+            };
+            let d = s.tmp(if div { RegClass::V2 } else { RegClass::S2 });
+            s.push(MInst::pseudo(
+                crate::amdgpu::mir::Pseudo::CreateVector,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(lo), Arg::Temp(hi)],
+            ));
+            Ok(MV::T(d, Kind::Plain))
+        };
+        let ty = f.ty(i);
+        match op {
+            Iadd | Isub if ty.bits == 64 => {
+                let (xl, xh) = halves(self, 0)?;
+                let (yl, yh) = halves(self, 1)?;
+                let lo = self.tmp(if div { RegClass::V1 } else { RegClass::S1 });
+                let hi = self.tmp(if div { RegClass::V1 } else { RegClass::S1 });
+                if div {
+                    let carry = self.tmp(self.mask_rc());
+                    let (n0, n1) = if op == Iadd {
+                        ("v_add_co_u32", "v_addc_co_u32|v_add_co_ci_u32")
+                    } else {
+                        ("v_sub_co_u32", "v_subb_co_u32|v_sub_co_ci_u32")
+                    };
+                    let yl = Arg::Temp(self.to_vgpr(yl)?);
+                    let yh = Arg::Temp(self.to_vgpr(yh)?);
+                    self.valu(n0, &[Arg::Temp(lo), Arg::Temp(carry)], vec![xl, yl])?;
+                    let c2 = self.tmp(self.mask_rc());
+                    self.valu(
+                        n1,
+                        &[Arg::Temp(hi), Arg::Temp(c2)],
+                        vec![xh, yh, Arg::Temp(carry)],
+                    )?;
+                } else {
+                    let (xl, xh, yl, yh) = (
+                        self.sgpr_or_const(xl)?,
+                        self.sgpr_or_const(xh)?,
+                        self.sgpr_or_const(yl)?,
+                        self.sgpr_or_const(yh)?,
+                    );
+                    let (n0, n1) = if op == Iadd {
+                        ("s_add_u32", "s_addc_u32")
+                    } else {
+                        ("s_sub_u32", "s_subb_u32")
+                    };
+                    self.salu(n0, &[Arg::Temp(lo)], vec![xl, yl])?;
+                    self.salu(n1, &[Arg::Temp(hi)], vec![xh, yh])?;
+                }
+                join(self, Arg::Temp(lo), Arg::Temp(hi), div)
+            }
+            Iand | Ior | Ixor if ty.bits == 64 => {
+                let (xl, xh) = halves(self, 0)?;
+                let (yl, yh) = halves(self, 1)?;
+                let n = match op {
+                    Iand => "and",
+                    Ior => "or",
+                    _ => "xor",
+                };
+                let mut r: std::vec::Vec<Arg> = std::vec::Vec::new();
+                for (x, y) in [(xl, yl), (xh, yh)] {
+                    if div {
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(&format!("v_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
+                        r.push(Arg::Temp(d));
+                    } else {
+                        let d = self.tmp(RegClass::S1);
+                        let (x, y) = (self.sgpr_or_const(x)?, self.sgpr_or_const(y)?);
+                        self.salu(&format!("s_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
+                        r.push(Arg::Temp(d));
+                    }
+                }
+                join(self, r[0], r[1], div)
+            }
+            U2u | I2i if ty.bits == 64 && f.ty(srcs[0]).bits == 32 => {
+                let x = self.arg(srcs[0], kk(0))?;
+                let hi = if op == U2u {
+                    Arg::Const(0)
+                } else if div {
+                    let d = self.tmp(RegClass::V1);
+                    self.valu("v_ashrrev_i32", &[Arg::Temp(d)], vec![Arg::Const(31), x])?;
+                    Arg::Temp(d)
+                } else {
+                    let d = self.tmp(RegClass::S1);
+                    let xs = self.sgpr_or_const(x)?;
+                    self.salu("s_ashr_i32", &[Arg::Temp(d)], vec![xs, Arg::Const(31)])?;
+                    Arg::Temp(d)
+                };
+                join(self, x, hi, div)
+            }
+            U2u | I2i if ty.bits == 32 && f.ty(srcs[0]).bits == 64 => {
+                let (lo, _) = halves(self, 0)?;
+                match lo {
+                    Arg::Const(x) => Ok(MV::C(x as u64)),
+                    Arg::Temp(t) => Ok(MV::T(t, Kind::Plain)),
+                    _ => unreachable!(),
+                }
+            }
+            Ieq | Ine if f.ty(srcs[0]).bits == 64 => {
+                let x = self.arg(srcs[0], kk(0))?;
+                let y = self.arg(srcs[1], kk(1))?;
+                let n = if op == Ieq {
+                    "v_cmp_eq_u64"
+                } else {
+                    "v_cmp_ne_u64"
+                };
+                let x = Arg::Temp(self.to_vgpr(x)?);
+                let y = match y {
+                    Arg::Const(k) if k as i32 >= -16 && k <= 64 => Arg::Const(k),
+                    other => Arg::Temp(self.to_vgpr(other)?),
+                };
+                let d = self.tmp(self.mask_rc());
+                self.valu(n, &[Arg::Temp(d)], vec![x, y])?;
+                if div {
+                    Ok(MV::T(d, Kind::Mask))
+                } else {
+                    let m = self.tmp(self.mask_rc());
+                    let e = self.p.exec();
+                    let w = self.mask_rc().dwords;
+                    let b = if w == 2 { 64 } else { 32 };
+                    self.hw(&format!("s_and_b{b}"), &[Arg::Temp(m)], &[Arg::Temp(d), e])?;
+                    self.hw(
+                        &format!("s_cmp_lg_u{b}"),
+                        &[],
+                        &[Arg::Temp(m), Arg::Const(0)],
+                    )?;
+                    let r = self.tmp(RegClass::S1);
+                    self.hw(
+                        "s_cselect_b32",
+                        &[Arg::Temp(r)],
+                        &[Arg::Const(1), Arg::Const(0)],
+                    )?;
+                    Ok(MV::T(r, Kind::UBool))
+                }
+            }
+            _ => Err(Error::unsupported(at, format!("64-bit {}", op.name()))),
+        }
+    }
+}
+
+fn scalar_cmp(op: AluOp) -> Option<&'static str> {
+    use AluOp::*;
+    Some(match op {
+        Ieq => "s_cmp_eq_u32",
+        Ine => "s_cmp_lg_u32",
+        Ilt => "s_cmp_lt_i32",
+        Ige => "s_cmp_ge_i32",
+        Ult => "s_cmp_lt_u32",
+        Uge => "s_cmp_ge_u32",
+        _ => return None,
+    })
+}
+
+fn vector_cmp(op: AluOp) -> Option<&'static str> {
+    use AluOp::*;
+    Some(match op {
+        Flt => "v_cmp_lt_f32",
+        Fge => "v_cmp_ge_f32",
+        Feq => "v_cmp_eq_f32",
+        Fneu => "v_cmp_neq_f32",
+        Fltu => "v_cmp_nge_f32",
+        Fgeu => "v_cmp_nlt_f32",
+        Fequ => "v_cmp_nlg_f32",
+        Fneo => "v_cmp_lg_f32",
+        Ieq => "v_cmp_eq_u32",
+        Ine => "v_cmp_ne_u32",
+        Ilt => "v_cmp_lt_i32",
+        Ige => "v_cmp_ge_i32",
+        Ult => "v_cmp_lt_u32",
+        Uge => "v_cmp_ge_u32",
+        _ => return None,
+    })
+}

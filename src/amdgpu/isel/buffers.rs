@@ -1,0 +1,289 @@
+//! Storage and uniform buffers through MUBUF: `buffer_load_dword*` / `buffer_store_dword*`
+//! on a raw V# with the byte offset in a VGPR (`offen`) plus the 12-bit immediate.
+//!
+//! Uniform loads of UBOs at uniform offsets use SMEM (`intrinsics.rs`); SSBO loads always
+//! go through the vector memory path because the scalar cache is not coherent with vector
+//! stores. A uniform IR value loaded through the VALU is read back into SGPRs.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::Error;
+use crate::ir::{ValType, Value};
+use smallvec::SmallVec;
+
+impl Isel<'_> {
+    /// The V# of a buffer resource value (uniform).
+    pub(super) fn resource(&mut self, v: Value, at: Option<u32>) -> Result<Temp, Error> {
+        match self.get(v, 0)? {
+            MV::T(res, _) if self.p.rc(res) == RegClass::S4 => Ok(res),
+            _ => Err(Error::unsupported(
+                at,
+                "buffer resource is not a uniform descriptor",
+            )),
+        }
+    }
+
+    /// Dword results of a load → components of an IR value of type `ty`.
+    pub(super) fn regroup(
+        &mut self,
+        i: Value,
+        words: SmallVec<[MV; 4]>,
+        ty: ValType,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let uniform = !self.div.is_divergent(i);
+        let mut w: SmallVec<[MV; 4]> = SmallVec::new();
+        for m in words {
+            match m {
+                MV::T(t, k) if uniform && !self.p.rc(t).is_sgpr() => {
+                    w.push(MV::T(self.to_sgpr(Arg::Temp(t))?, k))
+                }
+                other => w.push(other),
+            }
+        }
+        if ty.bits != 64 {
+            return Ok(w);
+        }
+        let mut out = SmallVec::new();
+        for pair in w.chunks(2) {
+            let (MV::T(lo, _), MV::T(hi, _)) = (pair[0], pair[1]) else {
+                unreachable!("loads produce temps")
+            };
+            let rc = RegClass {
+                dwords: 2,
+                ..self.p.rc(lo)
+            };
+            let d = self.tmp(rc);
+            self.push(MInst::pseudo(
+                Pseudo::CreateVector,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(lo), Arg::Temp(hi)],
+            ));
+            out.push(MV::T(d, Kind::Plain));
+        }
+        Ok(out)
+    }
+
+    fn mubuf(&mut self, name: &str, defs: &[Arg], ops: &[Arg], imm: u32) -> Result<(), Error> {
+        let o = self.op(name)?;
+        let mut m = MInst::hw(o, crate::isa::Format::Mubuf, defs, ops);
+        m.mods.mem.offen = true;
+        m.mods.mem.offset = imm as i32;
+        self.push(m);
+        Ok(())
+    }
+
+    /// The byte offset as a VGPR plus the immediate part (< 4096).
+    fn vaddr(&mut self, off: MV) -> Result<(Temp, u32), Error> {
+        match off {
+            MV::C(c) if c < 4096 => Ok((self.to_vgpr(Arg::Const(0))?, c as u32)),
+            MV::C(c) => Ok((self.to_vgpr(Arg::Const(c as u32))?, 0)),
+            MV::T(t, _) => Ok((self.to_vgpr(Arg::Temp(t))?, 0)),
+        }
+    }
+
+    /// `va + byte`, keeping the immediate below 4096.
+    fn rebase(&mut self, va: Temp, byte: u32) -> Result<(Temp, u32), Error> {
+        if byte < 4096 {
+            return Ok((va, byte));
+        }
+        let t = self.tmp(RegClass::V1);
+        self.valu(
+            "v_add_u32|v_add_nc_u32",
+            &[Arg::Temp(t)],
+            vec![Arg::Const(byte), Arg::Temp(va)],
+        )?;
+        Ok((t, 0))
+    }
+
+    /// `buffer_load_dword*` of `dwords` dwords at `off`.
+    pub(super) fn buffer_load(
+        &mut self,
+        res: Temp,
+        off: MV,
+        dwords: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let (va, imm) = self.vaddr(off)?;
+        let mut out = SmallVec::new();
+        let mut k = 0u8;
+        while k < dwords {
+            let n = (dwords - k).min(4);
+            let d = self.tmp(RegClass::v(n));
+            let name = match n {
+                1 => "buffer_load_dword|buffer_load_b32",
+                2 => "buffer_load_dwordx2|buffer_load_b64",
+                3 => "buffer_load_dwordx3|buffer_load_b96",
+                _ => "buffer_load_dwordx4|buffer_load_b128",
+            };
+            let (va, at) = self.rebase(va, imm + 4 * k as u32)?;
+            self.mubuf(
+                name,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
+                at,
+            )?;
+            for p in self.split(d, n)? {
+                out.push(MV::T(p, Kind::Plain));
+            }
+            k += n;
+        }
+        Ok(out)
+    }
+
+    /// `buffer_store_dword*` of the components of `v` selected by `mask`, one store per
+    /// contiguous run of at most four dwords.
+    pub(super) fn buffer_store(
+        &mut self,
+        v: Value,
+        res: Temp,
+        off: MV,
+        mask: u32,
+        at: Option<u32>,
+    ) -> Result<(), Error> {
+        let ty = self.f.ty(v);
+        if ty.bits != 32 && ty.bits != 64 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit buffer stores", ty.bits),
+            ));
+        }
+        let per = (ty.bits / 32) as u32;
+        let (va, imm) = self.vaddr(off)?;
+        let comps = ty.comps as u32;
+        let mut c = 0u32;
+        while c < comps {
+            if mask >> c & 1 == 0 {
+                c += 1;
+                continue;
+            }
+            let mut end = c;
+            while end + 1 < comps && mask >> (end + 1) & 1 == 1 && (end + 2 - c) * per <= 4 {
+                end += 1;
+            }
+            let mut parts = Vec::new();
+            for k in c..=end {
+                let a = self.arg(v, k as usize)?;
+                let t = self.to_vgpr(a)?;
+                let n = self.p.rc(t).dwords;
+                for p in self.split(t, n)? {
+                    parts.push(Arg::Temp(p));
+                }
+            }
+            let n = parts.len() as u8;
+            let data = if n == 1 {
+                parts[0]
+            } else {
+                let d = self.tmp(RegClass::v(n));
+                self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+                Arg::Temp(d)
+            };
+            let name = match n {
+                1 => "buffer_store_dword|buffer_store_b32",
+                2 => "buffer_store_dwordx2|buffer_store_b64",
+                3 => "buffer_store_dwordx3|buffer_store_b96",
+                _ => "buffer_store_dwordx4|buffer_store_b128",
+            };
+            let (va2, byte) = self.rebase(va, imm + 4 * per * c)?;
+            self.mubuf(
+                name,
+                &[],
+                &[data, Arg::Temp(va2), Arg::Temp(res), Arg::Const(0)],
+                byte,
+            )?;
+            c = end + 1;
+        }
+        Ok(())
+    }
+
+    /// `buffer_atomic_*` with `glc` (returns the old value). The hardware writes the old
+    /// value into the data register, so the data is copied into a fresh temp that the
+    /// atomic also defines (a tied operand: `defs[0] == ops[0]`, listed in `multi_def`).
+    pub(super) fn buffer_atomic(
+        &mut self,
+        res: Temp,
+        off: MV,
+        op: crate::ir::AtomicOp,
+        data: &[Arg],
+        want_result: bool,
+        at: Option<u32>,
+    ) -> Result<Option<Temp>, Error> {
+        use crate::ir::AtomicOp::*;
+        let name = match op {
+            Add => "buffer_atomic_add|buffer_atomic_add_u32",
+            Imin => "buffer_atomic_smin|buffer_atomic_min_i32",
+            Umin => "buffer_atomic_umin|buffer_atomic_min_u32",
+            Imax => "buffer_atomic_smax|buffer_atomic_max_i32",
+            Umax => "buffer_atomic_umax|buffer_atomic_max_u32",
+            And => "buffer_atomic_and|buffer_atomic_and_b32",
+            Or => "buffer_atomic_or|buffer_atomic_or_b32",
+            Xor => "buffer_atomic_xor|buffer_atomic_xor_b32",
+            Xchg => "buffer_atomic_swap|buffer_atomic_swap_b32",
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("buffer atomic {}", op.name()),
+                ))
+            }
+        };
+        self.atomic_inst(name, res, off, data, want_result)
+    }
+
+    /// Compare-and-swap: data = (new, compare) in one 2-dword tuple; returns the old value.
+    pub(super) fn buffer_cmpswap(
+        &mut self,
+        res: Temp,
+        off: MV,
+        cmp: Arg,
+        new: Arg,
+    ) -> Result<Temp, Error> {
+        let t = self
+            .atomic_inst(
+                "buffer_atomic_cmpswap|buffer_atomic_cmpswap_b32",
+                res,
+                off,
+                &[new, cmp],
+                true,
+            )?
+            .expect("returning");
+        Ok(t)
+    }
+
+    fn atomic_inst(
+        &mut self,
+        name: &str,
+        res: Temp,
+        off: MV,
+        data: &[Arg],
+        rtn: bool,
+    ) -> Result<Option<Temp>, Error> {
+        let (va, imm) = self.vaddr(off)?;
+        let n = data.len() as u8;
+        let d = self.tmp(RegClass::v(n));
+        let mut parts = Vec::new();
+        for a in data {
+            parts.push(Arg::Temp(self.to_vgpr(*a)?));
+        }
+        self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+        self.p.multi_def.insert(d);
+        let o = self.op(name)?;
+        let defs: Vec<Arg> = if rtn { vec![Arg::Temp(d)] } else { vec![] };
+        let mut m = MInst::hw(
+            o,
+            crate::isa::Format::Mubuf,
+            &defs,
+            &[Arg::Temp(d), Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
+        );
+        m.mods.mem.offen = true;
+        m.mods.mem.offset = imm as i32;
+        m.mods.glc = rtn;
+        self.push(m);
+        if !rtn {
+            return Ok(None);
+        }
+        if n == 1 {
+            return Ok(Some(d));
+        }
+        // cmpswap returns the old value in the first dword
+        let p = self.split(d, n)?;
+        Ok(Some(p[0]))
+    }
+}

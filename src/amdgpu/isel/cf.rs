@@ -1,0 +1,300 @@
+//! Structured control flow → logical + linear CFG.
+//!
+//! Uniform `if` (condition an SGPR 0/1):
+//! ```text
+//! pre:   s_cmp_lg_u32 c, 0 ; s_cbranch_scc0 ELSE        then → merge, else → merge
+//! ```
+//! Divergent `if` (condition a lane mask m), ACO's shape:
+//! ```text
+//! pre:    saved = s_and_saveexec m ; s_cbranch_execz INVERT
+//! then:   ...
+//! invert: t = exec ; exec = saved & ~m ; s_cbranch_execz MERGE
+//! else:   ...
+//! merge:  exec = exec | t
+//! ```
+//! Lanes that left through `break`/`continue`/`return` in an arm have exec 0 at its end,
+//! so they are absent from `t` and from `saved & ~m`: they never come back at the merge.
+//!
+//! Uniform loop: the latch branches back; `break`/`continue` are `s_branch`es.
+//! Divergent loop: `break` ORs exec into the loop's break mask and clears exec;
+//! `continue` does the same with the continue mask; the latch restores exec |= cont and
+//! leaves when exec is empty, the exit sets exec = break mask. `return` inside divergent
+//! control clears exec (returned lanes are in no mask, so they stay off); at top level
+//! under uniform control it branches to the final `s_endpgm`.
+
+use super::{Isel, LoopCx};
+use crate::amdgpu::mir::{Arg, RegClass};
+use crate::amdgpu::Error;
+use crate::ir::{self, CfNode, JumpKind, Value};
+
+impl Isel<'_> {
+    fn bits(&self) -> &'static str {
+        if self.p.wave64() {
+            "b64"
+        } else {
+            "b32"
+        }
+    }
+
+    fn new_block(&mut self) -> crate::amdgpu::mir::BlockId {
+        self.p.new_block(self.loop_depth)
+    }
+
+    pub(super) fn if_node(
+        &mut self,
+        cond: Value,
+        then_body: &[CfNode],
+        else_body: &[CfNode],
+    ) -> Result<(), Error> {
+        if self.dead {
+            return Ok(());
+        }
+        if self.div.is_divergent(cond) {
+            return self.divergent_if(cond, then_body, else_body);
+        }
+        let c = self.ubool(cond, 0)?;
+        let c = Arg::Temp(self.to_sgpr(c)?);
+        self.hw("s_cmp_lg_u32", &[], &[c, Arg::Const(0)])?;
+        let pre = self.cur;
+        let to_else = self.branch("s_cbranch_scc0", pre)?;
+        let then_b = self.new_block();
+        self.p.add_edge(pre, then_b, true);
+        self.cur = then_b;
+        self.list(then_body)?;
+        let then_dead = std::mem::replace(&mut self.dead, false);
+        let then_end = self.cur;
+        let to_merge = if then_dead {
+            None
+        } else {
+            Some(self.branch("s_branch", then_end)?)
+        };
+        let else_b = self.new_block();
+        self.p.add_edge(pre, else_b, true);
+        self.patch(to_else, else_b);
+        self.cur = else_b;
+        self.list(else_body)?;
+        let else_dead = std::mem::replace(&mut self.dead, false);
+        let else_end = self.cur;
+        let merge = self.new_block();
+        if let Some(at) = to_merge {
+            self.patch(at, merge);
+            self.p.add_edge(then_end, merge, true);
+        }
+        if !else_dead {
+            self.p.add_edge(else_end, merge, true);
+        }
+        self.cur = merge;
+        self.dead = then_dead && else_dead;
+        Ok(())
+    }
+
+    fn divergent_if(
+        &mut self,
+        cond: Value,
+        then_body: &[CfNode],
+        else_body: &[CfNode],
+    ) -> Result<(), Error> {
+        let b = self.bits();
+        let mrc = self.mask_rc();
+        let m = self.mask(cond, 0)?;
+        // the mask must survive the then-arm: keep it in a temp
+        let m = match m {
+            Arg::Temp(_) => m,
+            other => {
+                let t = self.tmp(mrc);
+                self.hw(&format!("s_mov_{b}"), &[Arg::Temp(t)], &[other])?;
+                Arg::Temp(t)
+            }
+        };
+        let saved = self.tmp(mrc);
+        self.hw(&format!("s_and_saveexec_{b}"), &[Arg::Temp(saved)], &[m])?;
+        let pre = self.cur;
+        let to_invert = self.branch("s_cbranch_execz", pre)?;
+        let then_b = self.new_block();
+        self.p.add_edge(pre, then_b, true);
+        self.cur = then_b;
+        self.div_if_depth += 1;
+        self.list(then_body)?;
+        let then_end = self.cur;
+        let invert = self.new_block();
+        self.p.add_edge(then_end, invert, false);
+        self.p.add_edge(pre, invert, false);
+        self.patch(to_invert, invert);
+        self.cur = invert;
+        let t = self.tmp(mrc);
+        let exec = self.p.exec();
+        self.hw(&format!("s_mov_{b}"), &[Arg::Temp(t)], &[exec])?;
+        self.hw(
+            &format!("s_andn2_{b}|s_and_not1_{b}"),
+            &[exec],
+            &[Arg::Temp(saved), m],
+        )?;
+        let to_merge = self.branch("s_cbranch_execz", invert)?;
+        let else_b = self.new_block();
+        self.p.add_edge(invert, else_b, false);
+        self.cur = else_b;
+        self.list(else_body)?;
+        self.div_if_depth -= 1;
+        let else_end = self.cur;
+        let merge = self.new_block();
+        self.p.add_edge(else_end, merge, true);
+        self.p.add_edge(invert, merge, false);
+        // logical edges: pre → else arm, then arm → merge
+        self.p.block_mut(pre).logical_succs.push(else_b);
+        self.p.block_mut(else_b).logical_preds.push(pre);
+        self.p.block_mut(then_end).logical_succs.push(merge);
+        self.p.block_mut(merge).logical_preds.push(then_end);
+        self.patch(to_merge, merge);
+        self.cur = merge;
+        self.hw(&format!("s_or_{b}"), &[exec], &[exec, Arg::Temp(t)])?;
+        if self.loops.is_empty() && contains_return(then_body, else_body, self.f) {
+            // every lane may have returned: nothing else to do then
+            let at = self.branch("s_cbranch_execz", merge)?;
+            self.end_patches.push(at);
+            let cont = self.new_block();
+            self.p.add_edge(merge, cont, true);
+            self.cur = cont;
+        }
+        self.dead = false;
+        Ok(())
+    }
+
+    pub(super) fn loop_node(&mut self, body: &[CfNode]) -> Result<(), Error> {
+        if self.dead {
+            return Ok(());
+        }
+        let header_ir = ir::func::first_block(body);
+        let divergent = self.div.loop_is_divergent(header_ir);
+        let b = self.bits();
+        let mrc = self.mask_rc();
+        let (brk, cont) = if divergent {
+            let brk = self.tmp(mrc);
+            let cont = self.tmp(mrc);
+            self.p.multi_def.insert(brk);
+            self.p.multi_def.insert(cont);
+            self.hw(&format!("s_mov_{b}"), &[Arg::Temp(brk)], &[Arg::Const(0)])?;
+            (Some(brk), Some(cont))
+        } else {
+            (None, None)
+        };
+        let pre = self.cur;
+        self.loop_depth += 1;
+        let header = self.new_block();
+        self.p.add_edge(pre, header, true);
+        self.cur = header;
+        if let Some(c) = cont {
+            self.hw(&format!("s_mov_{b}"), &[Arg::Temp(c)], &[Arg::Const(0)])?;
+        }
+        self.loops.push(LoopCx {
+            divergent,
+            header,
+            exit_patches: Vec::new(),
+            brk,
+            cont,
+        });
+        self.list(body)?;
+        let latch = self.cur;
+        let mut to_exit = None;
+        if !self.dead {
+            if let Some(c) = cont {
+                let exec = self.p.exec();
+                self.hw(&format!("s_or_{b}"), &[exec], &[exec, Arg::Temp(c)])?;
+                to_exit = Some(self.branch("s_cbranch_execz", latch)?);
+            }
+            self.branch("s_branch", header)?;
+            self.p.add_edge(latch, header, true);
+        }
+        self.dead = false;
+        let cx = self.loops.pop().unwrap();
+        self.loop_depth -= 1;
+        let exit = self.new_block();
+        if let Some(at) = to_exit {
+            self.patch(at, exit);
+            self.p.add_edge(latch, exit, false);
+        }
+        for at in cx.exit_patches {
+            self.patch(at, exit);
+            self.p.add_edge(at.0, exit, true);
+        }
+        self.cur = exit;
+        if let Some(brk) = brk {
+            let exec = self.p.exec();
+            self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Temp(brk)])?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn jump(&mut self, k: JumpKind, i: Value) -> Result<(), Error> {
+        let b = self.bits();
+        let exec = self.p.exec();
+        match k {
+            JumpKind::Return => {
+                if self.f.kind(i).is_jump() && self.f.ret.bits != 0 {
+                    return Err(Error::unsupported(
+                        Some(i.index() as u32),
+                        "return with a value",
+                    ));
+                }
+                if self.div_if_depth == 0 && self.loops.is_empty() {
+                    let at = self.branch("s_branch", self.cur)?;
+                    self.end_patches.push(at);
+                    self.dead = true;
+                } else {
+                    self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Const(0)])?;
+                }
+            }
+            JumpKind::Break | JumpKind::Continue => {
+                let cx = self.loops.last().ok_or_else(|| {
+                    Error::unsupported(Some(i.index() as u32), "jump outside a loop")
+                })?;
+                if cx.divergent {
+                    let m = if k == JumpKind::Break {
+                        cx.brk
+                    } else {
+                        cx.cont
+                    }
+                    .unwrap();
+                    self.hw(&format!("s_or_{b}"), &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
+                    self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Const(0)])?;
+                } else if k == JumpKind::Break {
+                    let at = self.branch("s_branch", self.cur)?;
+                    self.loops.last_mut().unwrap().exit_patches.push(at);
+                    self.dead = true;
+                } else {
+                    let h = cx.header;
+                    self.branch("s_branch", h)?;
+                    self.p.add_edge(self.cur, h, true);
+                    self.dead = true;
+                }
+            }
+        }
+        if self.dead {
+            // code after a jump in the same arm is unreachable; keep emitting into a fresh
+            // block without predecessors (the IR has none: a jump ends its list)
+            let nb = self.p.new_block(self.loop_depth);
+            self.cur = nb;
+        }
+        Ok(())
+    }
+}
+
+fn contains_return(a: &[CfNode], b: &[CfNode], f: &ir::Function) -> bool {
+    fn walk(l: &[CfNode], f: &ir::Function) -> bool {
+        l.iter().any(|n| match n {
+            CfNode::Block(b) => f.blocks[*b]
+                .insts
+                .iter()
+                .any(|&i| matches!(f.kind(i), ir::InstKind::Jump(JumpKind::Return, _))),
+            CfNode::If {
+                then_body,
+                else_body,
+                ..
+            } => walk(then_body, f) || walk(else_body, f),
+            CfNode::Loop { body, .. } => walk(body, f),
+        })
+    }
+    walk(a, f) || walk(b, f)
+}
+
+#[allow(dead_code)]
+fn _rc(_: RegClass) {}

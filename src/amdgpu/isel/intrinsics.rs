@@ -1,0 +1,439 @@
+//! Intrinsics: system values, push constants, descriptors and uniform buffer loads.
+//!
+//! Memory instructions beyond SMEM (MUBUF/GLOBAL/DS) are not in the ISA tables yet, so
+//! divergent loads, stores, atomics and shared memory are reported as unsupported rather
+//! than guessed. Where the inputs come from is the ABI in `amdgpu::abi`.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::Error;
+use crate::ir::{Intrinsic, Value};
+use crate::isa::Gen;
+use smallvec::SmallVec;
+
+impl Isel<'_> {
+    fn input(&mut self, slot: fn(&mut super::Inputs) -> &mut Option<Temp>, rc: RegClass) -> Temp {
+        if let Some(t) = *slot(&mut self.inputs) {
+            return t;
+        }
+        let t = self.tmp(rc);
+        *slot(&mut self.inputs) = Some(t);
+        t
+    }
+
+    fn tid(&mut self, c: usize) -> Result<Temp, Error> {
+        let packed = self.t().gen == Gen::Gfx11;
+        let raw = match (packed, c) {
+            (true, _) | (false, 0) => self.input(|i| &mut i.tid[0], RegClass::V1),
+            (false, 1) => {
+                self.input(|i| &mut i.tid[0], RegClass::V1);
+                self.input(|i| &mut i.tid[1], RegClass::V1)
+            }
+            _ => {
+                self.input(|i| &mut i.tid[0], RegClass::V1);
+                self.input(|i| &mut i.tid[1], RegClass::V1);
+                self.input(|i| &mut i.tid[2], RegClass::V1)
+            }
+        };
+        if !packed {
+            return Ok(raw);
+        }
+        // GFX11: v0 = x | y << 10 | z << 20
+        let d = self.tmp(RegClass::V1);
+        self.valu(
+            "v_bfe_u32",
+            &[Arg::Temp(d)],
+            vec![Arg::Temp(raw), Arg::Const(10 * c as u32), Arg::Const(10)],
+        )?;
+        Ok(d)
+    }
+
+    fn tgid(&mut self, c: usize) -> Temp {
+        match c {
+            0 => self.input(|i| &mut i.tgid[0], RegClass::S1),
+            1 => self.input(|i| &mut i.tgid[1], RegClass::S1),
+            _ => self.input(|i| &mut i.tgid[2], RegClass::S1),
+        }
+    }
+
+    /// An SMEM load of `dwords` from a 64-bit address temp plus a constant byte offset.
+    fn s_load(&mut self, base: Temp, offset: u32, dwords: u8) -> Result<Temp, Error> {
+        let d = self.tmp(RegClass::s(dwords));
+        let n = match dwords {
+            1 => "s_load_dword|s_load_b32",
+            2 => "s_load_dwordx2|s_load_b64",
+            4 => "s_load_dwordx4|s_load_b128",
+            _ => unreachable!(),
+        };
+        self.hw(n, &[Arg::Temp(d)], &[Arg::Temp(base), Arg::Imm(offset)])?;
+        Ok(d)
+    }
+
+    /// `base + off` for a 64-bit SGPR address and a uniform 32-bit byte offset.
+    fn add_addr(&mut self, base: Temp, off: Arg) -> Result<Temp, Error> {
+        let p = self.split(base, 2)?;
+        let lo = self.tmp(RegClass::S1);
+        let hi = self.tmp(RegClass::S1);
+        self.salu("s_add_u32", &[Arg::Temp(lo)], vec![Arg::Temp(p[0]), off])?;
+        self.salu(
+            "s_addc_u32",
+            &[Arg::Temp(hi)],
+            vec![Arg::Temp(p[1]), Arg::Const(0)],
+        )?;
+        let d = self.tmp(RegClass::S2);
+        self.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(lo), Arg::Temp(hi)],
+        ));
+        Ok(d)
+    }
+
+    /// Loads `comps` dwords at a uniform byte offset from a 64-bit pointer, as dword temps.
+    fn load_dwords(
+        &mut self,
+        base: Temp,
+        off: MV,
+        comps: u8,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let (base, imm) = match off {
+            MV::C(c) if c < (1 << 19) => (base, c as u32),
+            MV::C(c) => (self.add_addr(base, Arg::Const(c as u32))?, 0),
+            MV::T(t, _) if self.p.rc(t).is_sgpr() => (self.add_addr(base, Arg::Temp(t))?, 0),
+            MV::T(..) => {
+                return Err(Error::unsupported(
+                    at,
+                    "divergent offsets need VMEM loads (not encoded yet)",
+                ))
+            }
+        };
+        let mut out = SmallVec::new();
+        let mut k = 0u8;
+        while k < comps {
+            let n = match comps - k {
+                1 => 1,
+                2 | 3 => 2,
+                _ => 4,
+            };
+            let t = self.s_load(base, imm + 4 * k as u32, n)?;
+            for p in self.split(t, n)? {
+                out.push(MV::T(p, Kind::Plain));
+            }
+            k += n;
+        }
+        Ok(out)
+    }
+
+    /// The V# of `set`/`binding` (array element `index`).
+    fn descriptor(
+        &mut self,
+        set: u32,
+        binding: u32,
+        index: MV,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
+        let off = self.layout.binding_offset(set, binding)?;
+        let ptr = match set {
+            0 => self.input(|i| &mut i.set_ptr[0], RegClass::S2),
+            1 => self.input(|i| &mut i.set_ptr[1], RegClass::S2),
+            2 => self.input(|i| &mut i.set_ptr[2], RegClass::S2),
+            3 => self.input(|i| &mut i.set_ptr[3], RegClass::S2),
+            4 => self.input(|i| &mut i.set_ptr[4], RegClass::S2),
+            5 => self.input(|i| &mut i.set_ptr[5], RegClass::S2),
+            _ => self.input(|i| &mut i.set_ptr[6], RegClass::S2),
+        };
+        match index {
+            MV::C(c) => {
+                let o = off as u64 + 16 * c;
+                if o >= (1 << 19) {
+                    return Err(Error::Layout(format!("descriptor offset {o} too large")));
+                }
+                self.s_load(ptr, o as u32, 4)
+            }
+            MV::T(t, _) if self.p.rc(t).is_sgpr() => {
+                let scaled = self.tmp(RegClass::S1);
+                self.salu(
+                    "s_lshl_b32",
+                    &[Arg::Temp(scaled)],
+                    vec![Arg::Temp(t), Arg::Const(4)],
+                )?;
+                let a = self.add_addr(ptr, Arg::Temp(scaled))?;
+                self.s_load(a, off, 4)
+            }
+            MV::T(..) => Err(Error::unsupported(at, "divergent descriptor index")),
+        }
+    }
+
+    pub(super) fn intrinsic(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        use Intrinsic::*;
+        let f = self.f;
+        let ty = f.ty(i);
+        let at = Some(i.index() as u32);
+        let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        match op {
+            LoadLocalInvocationId => {
+                for c in 0..ty.comps as usize {
+                    if self.m.local_size[c] == 1 {
+                        out.push(MV::C(0));
+                    } else {
+                        out.push(MV::T(self.tid(c)?, Kind::Plain));
+                    }
+                }
+            }
+            LoadWorkgroupId => {
+                for c in 0..ty.comps as usize {
+                    out.push(MV::T(self.tgid(c), Kind::Plain));
+                }
+            }
+            LoadGlobalInvocationId => {
+                for c in 0..ty.comps as usize {
+                    let g = self.tgid(c);
+                    let base = self.tmp(RegClass::S1);
+                    let size = self.m.local_size[c];
+                    self.salu(
+                        "s_mul_i32",
+                        &[Arg::Temp(base)],
+                        vec![Arg::Temp(g), Arg::Const(size)],
+                    )?;
+                    if size == 1 {
+                        out.push(MV::T(base, Kind::Plain));
+                        continue;
+                    }
+                    let l = self.tid(c)?;
+                    let d = self.tmp(RegClass::V1);
+                    self.valu(
+                        "v_add_u32|v_add_nc_u32",
+                        &[Arg::Temp(d)],
+                        vec![Arg::Temp(base), Arg::Temp(l)],
+                    )?;
+                    out.push(MV::T(d, Kind::Plain));
+                }
+            }
+            LoadLocalInvocationIndex => {
+                let [sx, sy, _] = self.m.local_size;
+                let x = if sx > 1 { Some(self.tid(0)?) } else { None };
+                let mut acc = match x {
+                    Some(t) => Arg::Temp(t),
+                    None => Arg::Const(0),
+                };
+                for (c, stride) in [(1usize, sx), (2, sx * sy)] {
+                    if self.m.local_size[c] > 1 {
+                        let t = self.tid(c)?;
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(
+                            "v_mad_u32_u24",
+                            &[Arg::Temp(d)],
+                            vec![Arg::Temp(t), Arg::Const(stride), acc],
+                        )?;
+                        acc = Arg::Temp(d);
+                    }
+                }
+                out.push(match acc {
+                    Arg::Temp(t) => MV::T(t, Kind::Plain),
+                    _ => MV::C(0),
+                });
+            }
+            LoadNumWorkgroups => {
+                let p = self.input(|i| &mut i.workgroup_ptr, RegClass::S2);
+                let v = self.load_dwords(p, MV::C(0), ty.comps, at)?;
+                out.extend(v);
+            }
+            LoadSubgroupSize => out.push(MV::C(self.t().wave.lanes() as u64)),
+            LoadSubgroupInvocation => {
+                let lo = self.tmp(RegClass::V1);
+                self.valu(
+                    "v_mbcnt_lo_u32_b32",
+                    &[Arg::Temp(lo)],
+                    vec![Arg::Const(u32::MAX), Arg::Const(0)],
+                )?;
+                if self.p.wave64() {
+                    let hi = self.tmp(RegClass::V1);
+                    self.valu(
+                        "v_mbcnt_hi_u32_b32",
+                        &[Arg::Temp(hi)],
+                        vec![Arg::Const(u32::MAX), Arg::Temp(lo)],
+                    )?;
+                    out.push(MV::T(hi, Kind::Plain));
+                } else {
+                    out.push(MV::T(lo, Kind::Plain));
+                }
+            }
+            LoadPushConstant => {
+                if ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        "push constant loads other than 32-bit",
+                    ));
+                }
+                let base = idx.first().copied().unwrap_or(0) as u64;
+                let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
+                let off = match self.get(srcs[0], 0)? {
+                    MV::C(c) => MV::C(c + base),
+                    MV::T(t, k) => {
+                        if base == 0 {
+                            MV::T(t, k)
+                        } else {
+                            let s = self.to_sgpr(Arg::Temp(t))?;
+                            let d = self.tmp(RegClass::S1);
+                            self.salu(
+                                "s_add_u32",
+                                &[Arg::Temp(d)],
+                                vec![Arg::Temp(s), Arg::Const(base as u32)],
+                            )?;
+                            MV::T(d, Kind::Plain)
+                        }
+                    }
+                };
+                out.extend(self.load_dwords(p, off, ty.comps, at)?);
+            }
+            VulkanResourceIndex => {
+                let index = self.get(srcs[0], 0)?;
+                let set = idx.first().copied().unwrap_or(0);
+                let binding = idx.get(1).copied().unwrap_or(0);
+                let d = self.descriptor(set, binding, index, at)?;
+                out.push(MV::T(d, Kind::Plain));
+            }
+            LoadUbo | LoadSsbo => {
+                let res = self.resource(srcs[0], at)?;
+                let off = self.get(srcs[1], 0)?;
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit buffer loads", ty.bits),
+                    ));
+                }
+                let dwords = ty.comps * (ty.bits / 32);
+                let uniform_off = match off {
+                    MV::C(_) => true,
+                    MV::T(t, _) => self.p.rc(t).is_sgpr(),
+                };
+                // the scalar cache is not coherent with vector stores: only UBOs use SMEM
+                let words = if op == LoadUbo && uniform_off && !self.div.is_divergent(i) {
+                    self.s_buffer_load(res, off, dwords, at)?
+                } else {
+                    self.buffer_load(res, off, dwords)?
+                };
+                out.extend(self.regroup(i, words, ty)?);
+            }
+            SsboAtomic | SsboAtomicSwap => {
+                let res = self.resource(srcs[0], at)?;
+                let off = self.get(srcs[1], 0)?;
+                if ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit buffer atomics", ty.bits),
+                    ));
+                }
+                let t = if op == SsboAtomic {
+                    let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
+                    let data = self.arg(srcs[2], 0)?;
+                    self.buffer_atomic(res, off, aop, &[data], true, at)?
+                        .unwrap()
+                } else {
+                    let cmp = self.arg(srcs[2], 0)?;
+                    let new = self.arg(srcs[3], 0)?;
+                    self.buffer_cmpswap(res, off, cmp, new)?
+                };
+                let t = if self.div.is_divergent(i) {
+                    t
+                } else {
+                    self.to_sgpr(Arg::Temp(t))?
+                };
+                out.push(MV::T(t, Kind::Plain));
+            }
+            VoteAll | VoteAny | VoteIeq | VoteFeq | ReadFirstInvocation | Ballot
+            | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
+                out.extend(self.subgroup(i, op, srcs)?);
+            }
+            StoreSsbo => {
+                let res = self.resource(srcs[1], at)?;
+                let off = self.get(srcs[2], 0)?;
+                let mask = idx.first().copied().unwrap_or(0xf);
+                self.buffer_store(srcs[0], res, off, mask, at)?;
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!(
+                        "intrinsic {} (needs memory encodings or is not a compute op)",
+                        op.name()
+                    ),
+                ))
+            }
+        }
+        Ok(out)
+    }
+
+    fn s_buffer_load(
+        &mut self,
+        res: Temp,
+        off: MV,
+        comps: u8,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let (res, imm) = match off {
+            MV::C(c) if c < (1 << 19) => (res, c as u32),
+            MV::T(t, _) if self.p.rc(t).is_sgpr() => {
+                // fold the offset into the V#'s 48-bit base address
+                let p = self.split(res, 4)?;
+                let lo = self.tmp(RegClass::S1);
+                let hi = self.tmp(RegClass::S1);
+                self.salu(
+                    "s_add_u32",
+                    &[Arg::Temp(lo)],
+                    vec![Arg::Temp(p[0]), Arg::Temp(t)],
+                )?;
+                self.salu(
+                    "s_addc_u32",
+                    &[Arg::Temp(hi)],
+                    vec![Arg::Temp(p[1]), Arg::Const(0)],
+                )?;
+                let d = self.tmp(RegClass::S4);
+                self.push(MInst::pseudo(
+                    Pseudo::CreateVector,
+                    &[Arg::Temp(d)],
+                    &[
+                        Arg::Temp(lo),
+                        Arg::Temp(hi),
+                        Arg::Temp(p[2]),
+                        Arg::Temp(p[3]),
+                    ],
+                ));
+                (d, 0)
+            }
+            _ => return Err(Error::unsupported(at, "divergent buffer offset")),
+        };
+        let mut out = SmallVec::new();
+        let mut k = 0u8;
+        while k < comps {
+            let n = match comps - k {
+                1 => 1,
+                2 | 3 => 2,
+                _ => 4,
+            };
+            let d = self.tmp(RegClass::s(n));
+            let name = match n {
+                1 => "s_buffer_load_dword|s_buffer_load_b32",
+                2 => "s_buffer_load_dwordx2|s_buffer_load_b64",
+                _ => "s_buffer_load_dwordx4|s_buffer_load_b128",
+            };
+            self.hw(
+                name,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(res), Arg::Imm(imm + 4 * k as u32)],
+            )?;
+            for p in self.split(d, n)? {
+                out.push(MV::T(p, Kind::Plain));
+            }
+            k += n;
+        }
+        Ok(out)
+    }
+}

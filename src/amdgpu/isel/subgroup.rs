@@ -1,0 +1,192 @@
+//! Subgroup operations that need no cross-lane data movement beyond exec-masked scalar
+//! work: votes, ballot, broadcast of the first active lane, subgroup id and count.
+//!
+//! A subgroup is the wave. Votes combine the condition's lane mask with exec on the SALU;
+//! `ballot` returns the masked lane mask (zero-extended to four dwords);
+//! `read_first_invocation` is `v_readfirstlane_b32`; the subgroup id is the first active
+//! lane's local index divided by the wave size. Shuffles, `read_invocation`, reductions and
+//! scans (DPP / permute) are not selected yet.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::mir::{Arg, RegClass};
+use crate::amdgpu::Error;
+use crate::ir::{Intrinsic, Value};
+use smallvec::SmallVec;
+
+impl Isel<'_> {
+    fn mask_bits(&self) -> (&'static str, u32) {
+        if self.p.wave64() {
+            ("b64", 64)
+        } else {
+            ("b32", 32)
+        }
+    }
+
+    /// SCC-based uniform bool: `s_cmp_{eq|lg}_uN m, 0`.
+    fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
+        let (_, n) = self.mask_bits();
+        let cmp = if zero { "eq" } else { "lg" };
+        self.hw(&format!("s_cmp_{cmp}_u{n}"), &[], &[m, Arg::Const(0)])?;
+        let d = self.tmp(RegClass::S1);
+        self.hw(
+            "s_cselect_b32",
+            &[Arg::Temp(d)],
+            &[Arg::Const(1), Arg::Const(0)],
+        )?;
+        Ok(MV::T(d, Kind::UBool))
+    }
+
+    fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
+        let (b, _) = self.mask_bits();
+        let t = self.tmp(self.mask_rc());
+        let exec = self.p.exec();
+        self.hw(
+            &format!("s_andn2_{b}|s_and_not1_{b}"),
+            &[Arg::Temp(t)],
+            &[exec, m],
+        )?;
+        self.mask_test(Arg::Temp(t), true)
+    }
+
+    pub(super) fn subgroup(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        use Intrinsic::*;
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        let (b, lanes) = self.mask_bits();
+        let mut out = SmallVec::new();
+        match op {
+            VoteAll | VoteAny => {
+                let m = self.mask(srcs[0], 0)?;
+                if op == VoteAll {
+                    out.push(self.vote_all_mask(m)?);
+                } else {
+                    let t = self.tmp(self.mask_rc());
+                    let exec = self.p.exec();
+                    self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                    out.push(self.mask_test(Arg::Temp(t), false)?);
+                }
+            }
+            VoteIeq | VoteFeq => {
+                let sty = self.f.ty(srcs[0]);
+                if sty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit all-equal vote", sty.bits),
+                    ));
+                }
+                let mut all: Option<Arg> = None;
+                for c in 0..sty.comps as usize {
+                    let x = self.arg(srcs[0], c)?;
+                    let first = Arg::Temp(self.to_sgpr(x)?);
+                    let m = self.tmp(self.mask_rc());
+                    let cmp = if op == VoteIeq {
+                        "v_cmp_eq_u32"
+                    } else {
+                        "v_cmp_eq_f32"
+                    };
+                    self.valu(cmp, &[Arg::Temp(m)], vec![first, x])?;
+                    all = Some(match all {
+                        None => Arg::Temp(m),
+                        Some(p) => {
+                            let t = self.tmp(self.mask_rc());
+                            self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[p, Arg::Temp(m)])?;
+                            Arg::Temp(t)
+                        }
+                    });
+                }
+                out.push(self.vote_all_mask(all.unwrap())?);
+            }
+            ReadFirstInvocation => {
+                for c in 0..ty.comps as usize {
+                    let x = self.arg(srcs[0], c)?;
+                    out.push(MV::T(self.to_sgpr(x)?, Kind::Plain));
+                }
+            }
+            Ballot => {
+                let m = self.mask(srcs[0], 0)?;
+                let t = self.tmp(self.mask_rc());
+                let exec = self.p.exec();
+                self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                let parts = self.split(t, self.mask_rc().dwords)?;
+                for k in 0..ty.comps as usize {
+                    out.push(match parts.get(k) {
+                        Some(p) => MV::T(*p, Kind::Plain),
+                        None => MV::C(0),
+                    });
+                }
+            }
+            Elect => {
+                // the lowest set bit of exec, as a lane mask
+                let idx = self.tmp(RegClass::S1);
+                let exec = self.p.exec();
+                self.hw(
+                    &format!("s_ff1_i32_{b}|s_ctz_i32_{b}"),
+                    &[Arg::Temp(idx)],
+                    &[exec],
+                )?;
+                let m = self.tmp(self.mask_rc());
+                self.hw(
+                    &format!("s_lshl_{b}"),
+                    &[Arg::Temp(m)],
+                    &[Arg::Const(1), Arg::Temp(idx)],
+                )?;
+                out.push(MV::T(m, Kind::Mask));
+            }
+            BallotBitCountReduce => {
+                // popcount of a ballot value (its first two dwords hold the wave's mask)
+                let mut acc: Option<Arg> = None;
+                for c in 0..self.f.ty(srcs[0]).comps.min(2) as usize {
+                    let x = self.arg(srcs[0], c)?;
+                    let x = match x {
+                        Arg::Const(_) => x,
+                        _ => Arg::Temp(self.to_sgpr(x)?),
+                    };
+                    let n = self.tmp(RegClass::S1);
+                    self.salu("s_bcnt1_i32_b32", &[Arg::Temp(n)], vec![x])?;
+                    acc = Some(match acc {
+                        None => Arg::Temp(n),
+                        Some(p) => {
+                            let t = self.tmp(RegClass::S1);
+                            self.salu("s_add_u32", &[Arg::Temp(t)], vec![p, Arg::Temp(n)])?;
+                            Arg::Temp(t)
+                        }
+                    });
+                }
+                let Some(Arg::Temp(t)) = acc else {
+                    unreachable!()
+                };
+                out.push(MV::T(t, Kind::Plain));
+            }
+            LoadNumSubgroups => {
+                let n: u32 = self.m.local_size.iter().product();
+                out.push(MV::C(n.div_ceil(lanes) as u64));
+            }
+            LoadSubgroupId => {
+                let idx = self.intrinsic(i, LoadLocalInvocationIndex, &[], &[])?;
+                let a = match idx[0] {
+                    MV::C(_) => {
+                        out.push(MV::C(0));
+                        return Ok(out);
+                    }
+                    MV::T(t, _) => Arg::Temp(t),
+                };
+                let s = self.to_sgpr(a)?;
+                let d = self.tmp(RegClass::S1);
+                let shift = lanes.trailing_zeros();
+                self.salu(
+                    "s_lshr_b32",
+                    &[Arg::Temp(d)],
+                    vec![Arg::Temp(s), Arg::Const(shift)],
+                )?;
+                out.push(MV::T(d, Kind::Plain));
+            }
+            _ => unreachable!(),
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,289 @@
+//! The MIR verifier: checks the invariants listed in `mir`'s module doc.
+//!
+//! Run after isel, after register allocation and after lowering in debug builds and in
+//! every test; a failure is a backend bug, reported as `Error::Verify` with the block,
+//! the instruction's text and the broken rule.
+
+use super::{Arg, BlockId, MInst, Op, Program, Pseudo, RegType};
+use crate::amdgpu::Error;
+use crate::isa::tables::{ALLOW_SGPR, ALLOW_VGPR};
+
+fn fail(p: &Program, b: usize, i: Option<&MInst>, msg: String) -> Error {
+    let at = match i {
+        Some(i) => format!("BB{b}: `{}`: ", super::print::print_inst(p, i)),
+        None => format!("BB{b}: "),
+    };
+    Error::Verify(format!("{at}{msg}"))
+}
+
+/// Checks `p`. `allocated` demands that no temp remains.
+pub fn verify(p: &Program, allocated: bool) -> Result<(), Error> {
+    let n = p.blocks.len();
+    let mut defs = vec![0u32; p.temps.len()];
+    for (bi, b) in p.blocks.iter().enumerate() {
+        // CFG symmetry
+        for (succs, preds_of, what) in [
+            (&b.linear_succs, true, "linear"),
+            (&b.logical_succs, false, "logical"),
+        ] {
+            for s in succs {
+                if s.0 as usize >= n {
+                    return Err(fail(
+                        p,
+                        bi,
+                        None,
+                        format!("{what} successor BB{} out of range", s.0),
+                    ));
+                }
+                let sb = p.block(*s);
+                let preds = if preds_of {
+                    &sb.linear_preds
+                } else {
+                    &sb.logical_preds
+                };
+                if !preds.contains(&BlockId(bi as u32)) {
+                    return Err(fail(
+                        p,
+                        bi,
+                        None,
+                        format!("{what} edge to BB{} missing from its preds", s.0),
+                    ));
+                }
+            }
+        }
+        for pr in &b.linear_preds {
+            if !p.block(*pr).linear_succs.contains(&BlockId(bi as u32)) {
+                return Err(fail(
+                    p,
+                    bi,
+                    None,
+                    format!("linear pred BB{} lacks the edge", pr.0),
+                ));
+            }
+        }
+        for pr in &b.logical_preds {
+            if !p.block(*pr).logical_succs.contains(&BlockId(bi as u32)) {
+                return Err(fail(
+                    p,
+                    bi,
+                    None,
+                    format!("logical pred BB{} lacks the edge", pr.0),
+                ));
+            }
+        }
+        for i in &b.insts {
+            for a in i.defs.iter().chain(i.ops.iter()) {
+                match a {
+                    Arg::Temp(t) if allocated => {
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("temp %{} after allocation", t.0),
+                        ))
+                    }
+                    Arg::Temp(t) if t.0 as usize >= p.temps.len() => {
+                        return Err(fail(p, bi, Some(i), format!("temp %{} out of range", t.0)))
+                    }
+                    Arg::Label(l) if l.0 as usize >= n => {
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("label BB{} out of range", l.0),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            for d in &i.defs {
+                if let Arg::Temp(t) = d {
+                    defs[t.0 as usize] += 1;
+                }
+            }
+            check_inst(p, bi, i)?;
+        }
+    }
+    if !allocated {
+        for (t, &c) in defs.iter().enumerate() {
+            let multi = p.multi_def.contains(&super::Temp(t as u32));
+            if c > 1 && !multi {
+                return Err(Error::Verify(format!("%{t} defined {c} times")));
+            }
+        }
+        for b in &p.blocks {
+            for i in &b.insts {
+                for o in &i.ops {
+                    if let Arg::Temp(t) = o {
+                        if defs[t.0 as usize] == 0 {
+                            return Err(Error::Verify(format!("%{} used but never defined", t.0)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Size in dwords and file of an operand, when it is a register.
+fn reg_of(p: &Program, a: &Arg) -> Option<(RegType, u8)> {
+    match *a {
+        Arg::Temp(t) => Some((p.rc(t).ty, p.rc(t).dwords)),
+        Arg::Reg(r) => Some((
+            if r.base.is_vgpr() {
+                RegType::Vgpr
+            } else {
+                RegType::Sgpr
+            },
+            r.count,
+        )),
+        _ => None,
+    }
+}
+
+fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
+    let t = p.target;
+    match i.op {
+        Op::Hw(op, fmt) => {
+            let d = crate::isa::tables::form(t.gen, op, fmt).ok_or_else(|| {
+                fail(
+                    p,
+                    bi,
+                    Some(i),
+                    format!("{} has no {:?} form on {}", op.name(), fmt, t.gen.mcpu()),
+                )
+            })?;
+            let mut di = i.defs.iter();
+            let mut oi = i.ops.iter();
+            for od in d.explicit() {
+                let a = if od.is_def() { di.next() } else { oi.next() };
+                let Some(a) = a else {
+                    return Err(fail(p, bi, Some(i), "too few operands".into()));
+                };
+                if od.imm.is_some() {
+                    if !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            "immediate field needs a constant".into(),
+                        ));
+                    }
+                    continue;
+                }
+                if let Some((ty, n)) = reg_of(p, a) {
+                    let want = od.dwords(t.wave);
+                    if n != want {
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("operand has {n} dwords, field {:?} takes {want}", od.field),
+                        ));
+                    }
+                    let ok = if od.is_def() {
+                        match od.field {
+                            crate::isa::Field::Vdst => {
+                                (ty == RegType::Vgpr) != (od.sgpr || od.size == 0)
+                            }
+                            _ => ty == RegType::Sgpr,
+                        }
+                    } else {
+                        match ty {
+                            RegType::Vgpr => od.allow & ALLOW_VGPR != 0,
+                            RegType::Sgpr => od.allow & ALLOW_SGPR != 0,
+                        }
+                    };
+                    if !ok {
+                        return Err(fail(
+                            p,
+                            bi,
+                            Some(i),
+                            format!("{:?} operand not allowed in field {:?}", ty, od.field),
+                        ));
+                    }
+                }
+            }
+            // a returning MUBUF atomic also defines its data register (tied operand)
+            let tied = fmt == crate::isa::Format::Mubuf
+                && i.mods.glc
+                && i.defs.len() == 1
+                && i.ops.first() == i.defs.first();
+            if tied {
+                di.next();
+            }
+            if di.next().is_some() || oi.next().is_some() {
+                return Err(fail(p, bi, Some(i), "too many operands".into()));
+            }
+        }
+        Op::Pseudo(Pseudo::ParallelCopy) => {
+            if i.defs.len() != i.ops.len() {
+                return Err(fail(p, bi, Some(i), "copy arity".into()));
+            }
+            for (d, o) in i.defs.iter().zip(&i.ops) {
+                let (dt, dn) = reg_of(p, d)
+                    .ok_or_else(|| fail(p, bi, Some(i), "copy to a non-register".into()))?;
+                match reg_of(p, o) {
+                    Some((st, sn)) => {
+                        if sn != dn || (dt == RegType::Sgpr && st == RegType::Vgpr) {
+                            return Err(fail(
+                                p,
+                                bi,
+                                Some(i),
+                                "copy between incompatible classes".into(),
+                            ));
+                        }
+                    }
+                    None if matches!(o, Arg::Const(_)) => {}
+                    None => return Err(fail(p, bi, Some(i), "copy from a label/immediate".into())),
+                }
+            }
+        }
+        Op::Pseudo(Pseudo::CreateVector) | Op::Pseudo(Pseudo::SplitVector) => {
+            let (whole, parts) = if i.op == Op::Pseudo(Pseudo::CreateVector) {
+                (&i.defs[..], &i.ops[..])
+            } else {
+                (&i.ops[..], &i.defs[..])
+            };
+            if whole.len() != 1 {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "vector pseudo needs one whole operand".into(),
+                ));
+            }
+            let (wt, wn) = reg_of(p, &whole[0])
+                .ok_or_else(|| fail(p, bi, Some(i), "vector is not a register".into()))?;
+            let mut sum = 0;
+            for a in parts {
+                let (pt, pn) = reg_of(p, a)
+                    .ok_or_else(|| fail(p, bi, Some(i), "vector part is not a register".into()))?;
+                if pt == RegType::Vgpr && wt == RegType::Sgpr {
+                    return Err(fail(p, bi, Some(i), "VGPR part of an SGPR vector".into()));
+                }
+                sum += pn;
+            }
+            if sum != wn {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    format!("parts have {sum} dwords, vector {wn}"),
+                ));
+            }
+        }
+        Op::Pseudo(Pseudo::StartPgm) => {
+            if bi != 0 {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "p_startpgm outside the entry block".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}

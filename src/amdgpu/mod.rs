@@ -1,0 +1,24 @@
+//! The AMD GPU backend: IR (after the middle-end) → machine IR → registers → machine code.
+//!
+//! Stages, in the order `crate::compile::compile_compute` runs them:
+//! - [`isel`]: IR → [`mir`] in SSA form with virtual registers carrying a [`mir::RegClass`];
+//!   uniform values in SGPRs (SALU, SMEM), divergent ones in VGPRs (VALU); structured control
+//!   flow becomes a logical CFG (what the shader means) inside a linear CFG (what the wave
+//!   executes), with exec-mask save/restore for divergent constructs.
+//! - [`regalloc`]: liveness on the linear CFG, tuple-aware register assignment.
+//! - [`passes`]: `lower_to_hw` (pseudo → real, parallel copies sequentialised),
+//!   `insert_waitcnt`, `resolve_hazards`.
+//! - [`emit`]: code buffer with labels and branch fixups → bytes, statistics, PAL ELF.
+//!
+//! Every stage reports bad or unsupported input as [`Error`] and checks its own output with
+//! the MIR verifier in debug builds and tests.
+
+pub mod abi;
+pub mod emit;
+pub mod error;
+pub mod isel;
+pub mod mir;
+pub mod passes;
+pub mod regalloc;
+
+pub use error::Error;

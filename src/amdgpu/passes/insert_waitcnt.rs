@@ -1,0 +1,271 @@
+//! `s_waitcnt` insertion, after register allocation and lowering.
+//!
+//! Model (the scoreboard of LLVM's SIInsertWaitcnts, simplified): every memory
+//! instruction increments one counter — `vmcnt` (VMEM loads; stores too on GFX9),
+//! `vscnt` (VMEM stores, GFX10+), `lgkmcnt` (SMEM, LDS, GDS, messages), `expcnt`
+//! (exports) — and the hardware decrements it as results arrive. Within one counter,
+//! VMEM and LDS results arrive in issue order, SMEM results in any order. Before an
+//! instruction reads or overwrites a register with a pending result we wait:
+//! - in-order counter: until at most `issued_after` events are outstanding;
+//! - counter with an out-of-order event (SMEM) pending: until it is 0.
+//!
+//! Across blocks, the pending registers of all linear predecessors are joined without
+//! their order (forward dataflow to a fixed point; a join forgets scores, so a wait for
+//! an inherited register is a wait for 0). `s_endpgm` needs no wait.
+//!
+//! Invariant: no instruction reads or writes a register whose producing memory operation
+//! may still be outstanding.
+
+use crate::amdgpu::mir::{Arg, MInst, Op, Program};
+use crate::amdgpu::Error;
+use crate::isa::{simm16, Format, Gen, Opcode, Props};
+use std::collections::BTreeMap;
+
+/// Counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Counter {
+    Vm,
+    Lgkm,
+    Exp,
+    Vs,
+}
+
+const COUNTERS: [Counter; 4] = [Counter::Vm, Counter::Lgkm, Counter::Exp, Counter::Vs];
+
+/// Which counter an instruction increments, if any, and whether its results may return
+/// out of order.
+pub fn counter_of(gen: Gen, op: Opcode) -> Option<(Counter, bool)> {
+    let p = op.props_on(gen);
+    if p.contains(Props::SMEM) {
+        return Some((Counter::Lgkm, true));
+    }
+    if p.contains(Props::LDS) {
+        return Some((Counter::Lgkm, false));
+    }
+    if p.contains(Props::VS_CNT) && gen != Gen::Gfx9 {
+        return Some((Counter::Vs, false));
+    }
+    if p.contains(Props::VM_CNT) || p.contains(Props::VMEM) {
+        return Some((Counter::Vm, false));
+    }
+    if p.contains(Props::EXP_CNT) {
+        return Some((Counter::Exp, false));
+    }
+    if p.contains(Props::LGKM_CNT) {
+        return Some((Counter::Lgkm, true));
+    }
+    None
+}
+
+/// Scoreboard for one point of the program.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct State {
+    /// Events issued per counter (the score of the latest).
+    ub: [u32; 4],
+    /// Events known complete per counter.
+    lb: [u32; 4],
+    /// An out-of-order event is outstanding on the counter.
+    ooo: [bool; 4],
+    /// Register (dword) → (counter, score). Score 0 means "inherited from a
+    /// predecessor": wait for 0.
+    pending: BTreeMap<u16, (Counter, u32)>,
+    /// Registers an outstanding SMEM instruction still reads (its address and offset):
+    /// overwriting them needs the same wait (the load may be replayed, and the emulator
+    /// checks it). Same encoding as `pending`.
+    reads: BTreeMap<u16, (Counter, u32)>,
+}
+
+impl State {
+    fn join(&mut self, o: &State) -> bool {
+        let before = self.pending.len() + self.reads.len();
+        let mut changed = false;
+        for (mine, theirs) in [(&mut self.pending, &o.pending), (&mut self.reads, &o.reads)] {
+            for (&r, &(c, _)) in theirs {
+                match mine.get(&r) {
+                    Some(&(_, 0)) => {}
+                    _ => {
+                        mine.insert(r, (c, 0));
+                        changed = true;
+                    }
+                }
+            }
+        }
+        for k in 0..4 {
+            if o.ooo[k] && !self.ooo[k] {
+                self.ooo[k] = true;
+                changed = true;
+            }
+        }
+        changed || before != self.pending.len() + self.reads.len()
+    }
+
+    /// The wait needed before touching `regs`, per counter (None = no wait).
+    fn needed(&self, regs: &[u16], written: &[u16]) -> [Option<u32>; 4] {
+        let mut w = [None; 4];
+        let hits = regs
+            .iter()
+            .filter_map(|r| self.pending.get(r))
+            .chain(written.iter().filter_map(|r| self.reads.get(r)));
+        for &(c, score) in hits {
+            {
+                let k = c as usize;
+                let n = if score == 0 || self.ooo[k] {
+                    0
+                } else {
+                    self.ub[k].saturating_sub(score)
+                };
+                w[k] = Some(w[k].map_or(n, |m: u32| m.min(n)));
+            }
+        }
+        w
+    }
+
+    /// Applies a wait: counter k has at most n outstanding.
+    fn wait(&mut self, k: usize, n: u32) {
+        let done = self.ub[k].saturating_sub(n);
+        self.lb[k] = self.lb[k].max(done);
+        if n == 0 {
+            self.ooo[k] = false;
+        }
+        let c = COUNTERS[k];
+        for m in [&mut self.pending, &mut self.reads] {
+            m.retain(|_, &mut (cc, s)| cc != c || (n != 0 && s != 0 && s > done));
+        }
+    }
+}
+
+fn regs_of(args: &[Arg]) -> Vec<u16> {
+    let mut v = Vec::new();
+    for a in args {
+        if let Arg::Reg(r) = a {
+            for k in 0..r.count as u16 {
+                v.push(r.base.0 + k);
+            }
+        }
+    }
+    v
+}
+
+fn max_count(gen: Gen, c: Counter) -> u32 {
+    match (gen, c) {
+        (_, Counter::Exp) => 7,
+        (Gen::Gfx9, Counter::Lgkm) => 15,
+        (_, Counter::Lgkm) => 63,
+        (_, Counter::Vm) | (_, Counter::Vs) => 63,
+    }
+}
+
+/// Builds the wait instructions for `w`.
+pub fn wait_insts(gen: Gen, w: [Option<u32>; 4]) -> Result<Vec<MInst>, Error> {
+    let mut out = Vec::new();
+    let mut text = Vec::new();
+    for (k, name) in [(0, "vmcnt"), (1, "lgkmcnt"), (2, "expcnt")] {
+        if let Some(n) = w[k] {
+            text.push(format!("{name}({})", n.min(max_count(gen, COUNTERS[k]))));
+        }
+    }
+    if !text.is_empty() {
+        let v = simm16::parse_waitcnt(gen, &text.join(" "))
+            .ok_or_else(|| Error::Verify(format!("waitcnt {text:?}")))?;
+        let op = Opcode::from_name("s_waitcnt").unwrap();
+        out.push(MInst::hw(op, Format::Sopp, &[], &[Arg::Imm(v)]));
+    }
+    if let Some(n) = w[3] {
+        let op = Opcode::from_name("s_waitcnt_vscnt")
+            .ok_or_else(|| Error::Verify("s_waitcnt_vscnt missing".into()))?;
+        out.push(MInst::hw(
+            op,
+            Format::Sopk,
+            &[Arg::Reg(crate::isa::Reg::null())],
+            &[Arg::Imm(n.min(63))],
+        ));
+    }
+    Ok(out)
+}
+
+fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Result<(), Error> {
+    let Op::Hw(op, _) = i.op else { return Ok(()) };
+    if op.props().contains(Props::END_PGM) {
+        return Ok(());
+    }
+    let mut regs = regs_of(&i.ops);
+    let defs = regs_of(&i.defs);
+    regs.extend(defs.iter().copied());
+    let w = st.needed(&regs, &defs);
+    if w.iter().any(|x| x.is_some()) {
+        for (k, n) in w.iter().enumerate() {
+            if let Some(n) = n {
+                st.wait(k, *n);
+            }
+        }
+        if let Some(out) = out {
+            out.extend(wait_insts(gen, w)?);
+        }
+    }
+    let counted = counter_of(gen, op).map(|(c, ooo)| {
+        // a returning VMEM atomic's result arrives through vmcnt
+        if c == Counter::Vs && !i.defs.is_empty() {
+            (Counter::Vm, ooo)
+        } else {
+            (c, ooo)
+        }
+    });
+    if let Some((c, ooo)) = counted {
+        let k = c as usize;
+        st.ub[k] += 1;
+        st.ooo[k] |= ooo;
+        for r in regs_of(&i.defs) {
+            st.pending.insert(r, (c, st.ub[k]));
+        }
+        if ooo {
+            for r in regs_of(&i.ops) {
+                st.reads.insert(r, (c, st.ub[k]));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Inserts the waits into `p`; returns how many wait instructions were added.
+pub fn insert_waitcnt(p: &mut Program) -> Result<u32, Error> {
+    let gen = p.target.gen;
+    let nb = p.blocks.len();
+    let mut ins: Vec<State> = vec![State::default(); nb];
+    let mut outs: Vec<Option<State>> = vec![None; nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..nb {
+            let mut st = State::default();
+            for pr in &p.blocks[b].linear_preds {
+                if let Some(o) = &outs[pr.0 as usize] {
+                    st.join(o);
+                }
+            }
+            ins[b] = st.clone();
+            for i in &p.blocks[b].insts {
+                step(gen, &mut st, i, None)?;
+            }
+            // keep only the facts a successor can use (scores reset by the join)
+            let mut summary = State::default();
+            summary.join(&st);
+            if outs[b].as_ref() != Some(&summary) {
+                outs[b] = Some(summary);
+                changed = true;
+            }
+        }
+    }
+    let mut added = 0;
+    for b in 0..nb {
+        let mut st = ins[b].clone();
+        let mut out = Vec::new();
+        for i in std::mem::take(&mut p.blocks[b].insts) {
+            let before = out.len();
+            step(gen, &mut st, &i, Some(&mut out))?;
+            added += (out.len() - before) as u32;
+            out.push(i);
+        }
+        p.blocks[b].insts = out;
+    }
+    Ok(added)
+}

@@ -1,0 +1,123 @@
+//! `gcnc compile`: a compute shader → PAL ELF, optionally printing statistics and
+//! disassembly.
+//!
+//! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
+//! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
+//! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
+
+use gcnc::amdgpu::abi::PipelineLayout;
+use gcnc::compile::{compile_compute, Options};
+use gcnc::isa::{Gen, Wave};
+
+/// Parsed `gcnc compile` arguments.
+pub struct Args {
+    pub input: String,
+    pub target: String,
+    pub wave: Option<u32>,
+    pub entry: Option<String>,
+    pub layout: Option<String>,
+    pub spec: Vec<String>,
+    pub output: Option<String>,
+    pub stats: bool,
+    pub asm: bool,
+    pub no_opt: bool,
+    pub max_sgprs: Option<u16>,
+    pub max_vgprs: Option<u16>,
+}
+
+fn parse_spec(s: &str) -> Result<(u32, u64), String> {
+    let (id, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
+    let id: u32 = id
+        .trim()
+        .parse()
+        .map_err(|_| format!("--spec {s}: bad id"))?;
+    let v = v.trim();
+    let val = if let Some(f) = v.strip_suffix('f') {
+        f.parse::<f32>()
+            .map_err(|_| format!("--spec {s}: bad float"))?
+            .to_bits() as u64
+    } else if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
+    } else if let Some(n) = v.strip_prefix('-') {
+        n.parse::<i64>()
+            .map_err(|_| format!("--spec {s}: bad integer"))?
+            .wrapping_neg() as u64
+    } else {
+        v.parse::<u64>()
+            .map_err(|_| format!("--spec {s}: bad integer"))?
+    };
+    Ok((id, val))
+}
+
+pub fn run(a: &Args) -> Result<(), String> {
+    let gen: Gen = a.target.parse()?;
+    let wave = match a.wave {
+        None => None,
+        Some(32) => Some(Wave::W32),
+        Some(64) => Some(Wave::W64),
+        Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
+    };
+    let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
+    let spirv = bytes.len() >= 4
+        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
+    let mut m = if spirv {
+        let words = gcnc::front::spirv::words_from_bytes(&bytes)
+            .map_err(|e| format!("{}: {e}", a.input))?;
+        let mut spec = std::collections::BTreeMap::new();
+        for s in &a.spec {
+            let (id, v) = parse_spec(s)?;
+            spec.insert(id, v);
+        }
+        let opts = gcnc::front::spirv::Options {
+            entry: a.entry.clone(),
+            spec,
+        };
+        gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{}: {e}", a.input))?
+    } else {
+        if !a.spec.is_empty() {
+            return Err("--spec applies to SPIR-V input only".into());
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
+        gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?
+    };
+    if let (false, Some(entry)) = (spirv, &a.entry) {
+        let f = m
+            .functions
+            .iter()
+            .find(|(_, f)| &f.name == entry)
+            .map(|(h, _)| h)
+            .ok_or_else(|| format!("{}: no function `{entry}`", a.input))?;
+        m.entry = Some(f);
+    }
+    gcnc::ir::verify_module(&m).map_err(|e| format!("{}: {e}", a.input))?;
+    if !a.no_opt {
+        gcnc::passes::run_pipeline(&mut m).map_err(|e| e.to_string())?;
+    }
+    let mut opts = Options::new(gen);
+    opts.wave = wave;
+    if a.max_sgprs.is_some() || a.max_vgprs.is_some() {
+        let full = gcnc::amdgpu::regalloc::Budget::full(gen);
+        opts.budget = Some(gcnc::amdgpu::regalloc::Budget {
+            sgprs: a.max_sgprs.unwrap_or(full.sgprs).min(full.sgprs),
+            vgprs: a.max_vgprs.unwrap_or(full.vgprs).min(full.vgprs),
+        });
+    }
+    if let Some(l) = &a.layout {
+        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
+        opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+    }
+    let c = compile_compute(&m, &opts).map_err(|e| format!("{}: {e}", a.input))?;
+    if a.asm {
+        print!("{}", c.asm);
+    }
+    if a.stats {
+        print!("{}", c.stats.to_text());
+    }
+    if let Some(o) = &a.output {
+        std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! Shared helpers for the backend tests: the LLVM oracles (llvm-objdump-19,
+//! llvm-readelf-19) — missing tools fail the test when `GCNC_REQUIRE_ORACLES=1`, else the
+//! caller skips with a printed notice — and compiling the IR test shaders.
+#![allow(dead_code)]
+
+use gcnc::compile::{compile_compute, Compiled, Options};
+use gcnc::isa::{Gen, Wave};
+use std::process::Command;
+
+/// The configurations every test shader is compiled for.
+pub const CONFIGS: [(Gen, Wave); 5] = [
+    (Gen::Gfx9, Wave::W64),
+    (Gen::Gfx10, Wave::W32),
+    (Gen::Gfx10, Wave::W64),
+    (Gen::Gfx11, Wave::W32),
+    (Gen::Gfx11, Wave::W64),
+];
+
+/// The tool's name if it runs; None (after a notice) when it is absent and not required.
+pub fn oracle(tool: &str) -> Option<&str> {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(tool);
+    }
+    if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
+        panic!("{tool} is required (GCNC_REQUIRE_ORACLES=1) but not installed");
+    }
+    eprintln!("NOTICE: {tool} not found; skipping this oracle check");
+    None
+}
+
+/// Parses and compiles an IR test shader (no middle-end passes: the IR is the test).
+pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
+    let m = gcnc::ir::parse_module(text).expect("test IR parses");
+    gcnc::ir::verify_module(&m).expect("test IR verifies");
+    let mut o = Options::new(gen);
+    o.wave = Some(wave);
+    compile_compute(&m, &o).unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave))
+}
+
+/// Runs a tool on a file, returning stdout+stderr and the status.
+pub fn run(tool: &str, args: &[&str]) -> (bool, String) {
+    let o = Command::new(tool).args(args).output().expect("run oracle");
+    let mut s = String::from_utf8_lossy(&o.stdout).to_string();
+    s.push_str(&String::from_utf8_lossy(&o.stderr));
+    (o.status.success(), s)
+}
+
+/// A fresh temp file path for this test process.
+pub fn temp_path(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gcnc-backend-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A one-block program from assembly text (one instruction per line), for pass tests
+/// written as instruction list in → instruction list out.
+pub fn program_from_asm(t: gcnc::isa::Target, asm: &str) -> gcnc::amdgpu::mir::Program {
+    use gcnc::amdgpu::mir::{Arg, MInst, Program};
+    use gcnc::isa::Operand;
+    let mut p = Program::new(t);
+    let b = p.new_block(0);
+    for (n, line) in asm.lines().enumerate() {
+        let Some(inst) = gcnc::isa::parse_line(line, n as u32 + 1, t).expect("test asm parses")
+        else {
+            continue;
+        };
+        let d = inst.desc(t.gen).unwrap();
+        let (mut defs, mut ops) = (Vec::new(), Vec::new());
+        for (od, o) in d.explicit().zip(&inst.operands) {
+            let a = match *o {
+                Operand::Reg(r) => Arg::Reg(r),
+                Operand::Inline(c) => Arg::Const(match gcnc::isa::operand::inline_int(c) {
+                    Some(v) => v as u32,
+                    None => [
+                        0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000,
+                        0x40800000, 0xc0800000,
+                    ][(c - 240) as usize],
+                }),
+                Operand::Literal(v) => Arg::Const(v),
+                Operand::Imm(v) => Arg::Imm(v),
+                other => panic!("unsupported operand {other:?}"),
+            };
+            if od.is_def() {
+                defs.push(a)
+            } else {
+                ops.push(a)
+            }
+        }
+        let mut m = MInst::hw(inst.op, inst.format, &defs, &ops);
+        m.mods = inst.mods;
+        p.block_mut(b).insts.push(m);
+    }
+    p
+}
+
+/// The program's instructions as assembly text, one per line (our printer = llvm-mc's).
+pub fn asm_of(p: &gcnc::amdgpu::mir::Program) -> String {
+    let mut s = String::new();
+    for b in &p.blocks {
+        for i in &b.insts {
+            let inst = gcnc::amdgpu::emit::to_inst(p, i).unwrap();
+            s.push_str(
+                &gcnc::isa::print(&inst, p.target)
+                    .unwrap_or_else(|_| format!("{} <raw>", inst.op.name())),
+            );
+            s.push('\n');
+        }
+    }
+    s
+}
