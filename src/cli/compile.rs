@@ -73,6 +73,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         let opts = gcnc::front::spirv::Options {
             entry: a.entry.clone(),
             spec,
+            stage: Some(gcnc::ir::Stage::Compute),
         };
         gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{}: {e}", a.input))?
     } else {
