@@ -71,6 +71,7 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
     let fopts = gcnc::front::spirv::Options {
         entry: Some(case.entry.to_string()),
         spec,
+        stage: Some(gcnc::ir::Stage::Compute),
     };
     let mut m = match gcnc::front::spirv::translate(&words, &fopts) {
         Ok(m) => m,
