@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v llvm-mc-19 >/dev/null || need+=(llvm-19)
 command -v glslangValidator >/dev/null || need+=(glslang-tools)
+command -v spirv-val >/dev/null || need+=(spirv-tools)
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || need+=(libvulkan1)
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,172 @@
+//! Pre-link metadata of an unlinked shader (issue 7): what the compile assumed about state
+//! it did not have, so the link stage can build the parts that reconcile it.
+//!
+//! It lives in the NT_AMDGPU_METADATA msgpack tree under the top-level key
+//! [`KEY_PRELINK`](super::metadata::KEY_PRELINK) (`gcnc.prelink`), beside `amdpal.*`, and the
+//! link stage removes it ([`super::merge::take_prelink`]) before PAL sees the pipeline.
+//! PAL reads only the keys it knows, but a linked ELF never carries the section.
+//!
+//! Shape (all keys fixstr, values smallest uints):
+//! ```text
+//! gcnc.prelink:
+//!   .version: 1
+//!   .stage: ".cs"
+//!   .user_sgprs: [ {.kind: "descriptor_set", .index: 0}, ... ]   # index = user SGPR
+//!   .missing_state: ["descriptor_layout", "spec_constants", ...]
+//!   <other keys>: kept verbatim in `extra` for the link stage's own use
+//! ```
+//!
+//! Invariant: `from_value(&p.to_value()) == p`.
+
+use super::error::{Error, Result};
+use super::metadata::{opt_str, opt_u32, take_map, HwStage};
+use super::msgpack::{Key, Value};
+use std::collections::BTreeMap;
+
+/// Version of the pre-link schema.
+pub const PRELINK_VERSION: u32 = 1;
+
+/// What one user SGPR was assumed to hold when the shader was compiled unlinked.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UserSgpr {
+    /// Low half of the global internal table.
+    GlobalTable,
+    /// Low half of the pointer to descriptor set N.
+    DescriptorSet(u32),
+    /// Push-constant dword N, inline.
+    PushConstant(u32),
+    /// Low half of the pointer to the push-constant block.
+    PushConstantPointer,
+    /// Low half of the spill table.
+    SpillTable,
+    /// Pointer to the dispatch dimensions (lo, then hi in the next SGPR).
+    Workgroup,
+    /// Anything else, by name and index.
+    Other(String, u32),
+}
+
+impl UserSgpr {
+    fn kind_index(&self) -> (&str, u32) {
+        match self {
+            UserSgpr::GlobalTable => ("global_table", 0),
+            UserSgpr::DescriptorSet(n) => ("descriptor_set", *n),
+            UserSgpr::PushConstant(n) => ("push_constant", *n),
+            UserSgpr::PushConstantPointer => ("push_constant_pointer", 0),
+            UserSgpr::SpillTable => ("spill_table", 0),
+            UserSgpr::Workgroup => ("workgroup", 0),
+            UserSgpr::Other(s, n) => (s.as_str(), *n),
+        }
+    }
+
+    fn from_kind_index(kind: String, index: u32) -> UserSgpr {
+        match kind.as_str() {
+            "global_table" if index == 0 => UserSgpr::GlobalTable,
+            "descriptor_set" => UserSgpr::DescriptorSet(index),
+            "push_constant" => UserSgpr::PushConstant(index),
+            "push_constant_pointer" if index == 0 => UserSgpr::PushConstantPointer,
+            "spill_table" if index == 0 => UserSgpr::SpillTable,
+            "workgroup" if index == 0 => UserSgpr::Workgroup,
+            _ => UserSgpr::Other(kind, index),
+        }
+    }
+}
+
+/// The `gcnc.prelink` section.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreLinkMetadata {
+    /// Hardware stage of the unlinked shader.
+    pub stage: HwStage,
+    /// Assumed user-SGPR placement, index = user SGPR.
+    pub user_sgprs: Vec<UserSgpr>,
+    /// Names of the pieces of pipeline state the compile did not have.
+    pub missing_state: Vec<String>,
+    /// Other keys, kept verbatim.
+    pub extra: BTreeMap<Key, Value>,
+}
+
+impl PreLinkMetadata {
+    /// An empty section for `stage`.
+    pub fn new(stage: HwStage) -> PreLinkMetadata {
+        PreLinkMetadata {
+            stage,
+            user_sgprs: Vec::new(),
+            missing_state: Vec::new(),
+            extra: BTreeMap::new(),
+        }
+    }
+
+    /// The tree.
+    pub fn to_value(&self) -> Value {
+        let mut m = self.extra.clone();
+        m.insert(Key::str(".version"), Value::from(PRELINK_VERSION));
+        m.insert(Key::str(".stage"), Value::Str(self.stage.key()));
+        let sgprs = self
+            .user_sgprs
+            .iter()
+            .map(|u| {
+                let (kind, index) = u.kind_index();
+                Value::Map(BTreeMap::from([
+                    (Key::str(".kind"), Value::str(kind)),
+                    (Key::str(".index"), Value::from(index)),
+                ]))
+            })
+            .collect();
+        m.insert(Key::str(".user_sgprs"), Value::Array(sgprs));
+        m.insert(
+            Key::str(".missing_state"),
+            Value::Array(self.missing_state.iter().map(|s| Value::str(s)).collect()),
+        );
+        Value::Map(m)
+    }
+
+    /// Reads the section from its tree.
+    pub fn from_value(v: &Value) -> Result<PreLinkMetadata> {
+        let path = super::metadata::KEY_PRELINK;
+        let mut m = take_map(v, path)?;
+        let version = opt_u32(&mut m, ".version", path)?;
+        if version != Some(PRELINK_VERSION) {
+            return Err(Error::metadata(
+                format!("{path}.version"),
+                format!("{version:?}, expected {PRELINK_VERSION}"),
+            ));
+        }
+        let stage = opt_str(&mut m, ".stage", path)?
+            .and_then(|s| HwStage::from_key(&s))
+            .ok_or_else(|| Error::metadata(format!("{path}.stage"), "missing or unknown"))?;
+        let mut user_sgprs = Vec::new();
+        if let Some(a) = m.remove(&Key::str(".user_sgprs")) {
+            let ap = format!("{path}.user_sgprs");
+            let a = a
+                .as_array()
+                .ok_or_else(|| Error::metadata(&ap, "not an array"))?;
+            for (i, e) in a.iter().enumerate() {
+                let ep = format!("{ap}[{i}]");
+                let mut em = take_map(e, &ep)?;
+                let kind = opt_str(&mut em, ".kind", &ep)?
+                    .ok_or_else(|| Error::metadata(&ep, "missing .kind"))?;
+                let index = opt_u32(&mut em, ".index", &ep)?.unwrap_or(0);
+                user_sgprs.push(UserSgpr::from_kind_index(kind, index));
+            }
+        }
+        let mut missing_state = Vec::new();
+        if let Some(a) = m.remove(&Key::str(".missing_state")) {
+            let ap = format!("{path}.missing_state");
+            for s in a
+                .as_array()
+                .ok_or_else(|| Error::metadata(&ap, "not an array"))?
+            {
+                missing_state.push(
+                    s.as_str()
+                        .ok_or_else(|| Error::metadata(&ap, "element is not a string"))?
+                        .to_string(),
+                );
+            }
+        }
+        Ok(PreLinkMetadata {
+            stage,
+            user_sgprs,
+            missing_state,
+            extra: m,
+        })
+    }
+}

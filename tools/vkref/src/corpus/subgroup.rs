@@ -1,0 +1,253 @@
+//! Subgroup cases. Each expectation takes the subgroup size from [`Env`] and computes the
+//! result for it, so the same case checks lavapipe (8 lanes) and AMD code (32 or 64 lanes):
+//! the workgroups (128 invocations) are a multiple of every such size, and subgroup `s`
+//! holds the invocations `s*size .. (s+1)*size` of the workgroup in order (the mapping
+//! `subgroup_basic` itself checks).
+
+use super::*;
+
+const N: usize = 256;
+const WG: usize = 128;
+
+fn inputs_with(seed: u64, out_words: usize, gen: impl Fn(&mut Rng, usize) -> u32) -> Inputs {
+    let mut r = Rng::new(seed);
+    let d: Vec<u32> = (0..N).map(|i| gen(&mut r, i)).collect();
+    Inputs {
+        groups: [(N / WG) as u32, 1, 1],
+        resources: vec![sb(0, to_bytes(&d)), sb(1, vec![0; N * out_words * 4])],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+/// Calls `f(subgroup values, lane, global index)` for every invocation, in order.
+fn per_lane<T>(d: &[u32], env: &Env, mut f: impl FnMut(&[u32], usize, usize) -> T) -> Vec<T> {
+    let sz = env.subgroup_size as usize;
+    let mut out = Vec::with_capacity(d.len());
+    for (s, sub) in d.chunks(sz).enumerate() {
+        for lane in 0..sub.len() {
+            out.push(f(sub, lane, s * sz + lane));
+        }
+    }
+    out
+}
+
+fn basic_inputs() -> Inputs {
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![sb(0, vec![0; N * 16])],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn basic_expect(_: &Inputs, env: &Env) -> Vec<Expect> {
+    let sz = env.subgroup_size;
+    let mut o = Vec::new();
+    for i in 0..N as u32 {
+        let l = i % WG as u32;
+        o.extend([
+            sz,
+            l % sz,
+            l / sz,
+            WG as u32 / sz + if l.is_multiple_of(sz) { 1000 } else { 0 },
+        ]);
+    }
+    vec![exact(0, to_bytes(&o))]
+}
+
+fn ballot_inputs() -> Inputs {
+    inputs_with(50, 7, |r, _| r.u32() & r.u32())
+}
+
+fn ballot_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, lane, gi| {
+        let base = gi - lane;
+        let p: Vec<bool> = (0..sub.len())
+            .map(|j| sub[j] & 1 == 1 || (base + j) % 8 == 5)
+            .collect();
+        let mask: u64 = p
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b)
+            .map(|(j, _)| 1u64 << j)
+            .fold(0, |a, b| a | b);
+        let count = mask.count_ones();
+        let incl = (mask & (u64::MAX >> (63 - lane))).count_ones();
+        let excl = (mask & ((1u64 << lane) - 1)).count_ones();
+        let lsb = mask.trailing_zeros();
+        let msb = 63 - mask.leading_zeros();
+        [
+            count,
+            incl,
+            excl,
+            lsb,
+            msb + if p[lane ^ 1] { 100 } else { 0 },
+            mask as u32,
+            (mask >> 32) as u32,
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn vote_inputs() -> Inputs {
+    inputs_with(51, 3, |r, i| match (i / 8) % 4 {
+        0 => r.range(0, 511) as u32,
+        1 => r.range(0, 999) as u32,
+        2 => r.u32(),
+        _ => {
+            if i % 5 == 0 {
+                7
+            } else {
+                r.range(0, 2000) as u32
+            }
+        }
+    })
+}
+
+fn vote_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, _, _| {
+        [
+            sub.iter().all(|x| *x < 1000) as u32,
+            sub.contains(&7) as u32,
+            sub.iter().all(|x| x / 512 == sub[0] / 512) as u32,
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn broadcast_inputs() -> Inputs {
+    inputs_with(52, 4, |r, _| r.u32() >> 1)
+}
+
+fn broadcast_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, lane, _| {
+        let x = sub[lane];
+        let even = x & 1 == 0;
+        let first = sub
+            .iter()
+            .find(|v| (*v & 1 == 0) == even)
+            .copied()
+            .unwrap_or(x);
+        [
+            sub[3],
+            sub[0],
+            if even { first * 2 } else { first + 1 },
+            lane as u32 + 256,
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn shuffle_inputs() -> Inputs {
+    inputs_with(53, 5, |r, _| r.u32())
+}
+
+fn shuffle_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let sz = env.subgroup_size as usize;
+    let o = per_lane(&d, env, |sub, lane, _| {
+        [
+            sub[(lane * 5 + 3) % sz],
+            sub[lane ^ 1],
+            sub[lane ^ 6],
+            if lane >= 2 { sub[lane - 2] } else { 0xffff },
+            if lane + 3 < sz { sub[lane + 3] } else { 0xeeee },
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn reduce_inputs() -> Inputs {
+    let mut inp = inputs_with(54, 7, |r, _| r.u32());
+    inp.resources.push(sb(2, vec![0; N * 4]));
+    inp
+}
+
+fn reduce_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, _, _| {
+        [
+            sub.iter().fold(0u32, |a, b| a.wrapping_add(*b)),
+            *sub.iter().min().unwrap_or(&0),
+            *sub.iter().max().unwrap_or(&0),
+            sub.iter().fold(u32::MAX, |a, b| a & b),
+            sub.iter().fold(0, |a, b| a | b),
+            sub.iter().fold(0, |a, b| a ^ b),
+            sub.iter().map(|v| *v as i32).min().unwrap_or(0) as u32,
+        ]
+    });
+    let f = per_lane(&d, env, |sub, _, _| {
+        sub.iter().map(|v| (v & 255) as f32 - 100.0).sum::<f32>()
+    });
+    vec![exact(1, to_bytes(&o.concat())), exact(2, to_bytes(&f))]
+}
+
+fn scan_inputs() -> Inputs {
+    inputs_with(55, 6, |r, _| r.u32())
+}
+
+fn scan_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, lane, _| {
+        let (before, upto) = (&sub[..lane], &sub[..=lane]);
+        [
+            upto.iter().fold(0u32, |a, b| a.wrapping_add(*b)),
+            before.iter().fold(0u32, |a, b| a.wrapping_add(*b)),
+            *upto.iter().max().unwrap_or(&0),
+            before.iter().fold(u32::MAX, |a, b| a.min(*b)),
+            upto.iter().fold(0, |a, b| a | b),
+            before.iter().fold(0, |a, b| a ^ b),
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn divergent_inputs() -> Inputs {
+    inputs_with(56, 2, |r, _| r.u32() >> 2)
+}
+
+fn divergent_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let o = per_lane(&d, env, |sub, lane, _| {
+        let taken = |v: u32| v.is_multiple_of(3);
+        let mine = taken(sub[lane]);
+        let same: Vec<(usize, u32)> = sub
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, v)| taken(*v) == mine)
+            .collect();
+        if mine {
+            [
+                same.iter().fold(0u32, |a, (_, v)| a.wrapping_add(*v)),
+                same.iter().filter(|(j, _)| *j <= lane).count() as u32,
+            ]
+        } else {
+            [
+                same.iter().map(|(_, v)| *v).max().unwrap_or(0),
+                same.iter()
+                    .filter(|(j, _)| *j < lane)
+                    .map(|(_, v)| v & 15)
+                    .sum(),
+            ]
+        }
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        case!("subgroup_basic", basic_inputs, basic_expect),
+        case!("subgroup_ballot", ballot_inputs, ballot_expect),
+        case!("subgroup_vote", vote_inputs, vote_expect),
+        case!("subgroup_broadcast", broadcast_inputs, broadcast_expect),
+        case!("subgroup_shuffle", shuffle_inputs, shuffle_expect),
+        case!("subgroup_reduce", reduce_inputs, reduce_expect),
+        case!("subgroup_scan", scan_inputs, scan_expect),
+        case!("subgroup_divergent", divergent_inputs, divergent_expect),
+    ]
+}

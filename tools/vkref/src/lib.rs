@@ -1,0 +1,22 @@
+//! vkref: the reference drivers gcnc is checked against, driven through Vulkan.
+//!
+//! - [`reflect`]: SPIR-V reflection (entry points, workgroup size, bindings, push-constant
+//!   size, spec constants, capabilities), with typed errors on malformed input.
+//! - [`lavapipe`]: runs a compute dispatch on Mesa's lavapipe (CPU) and returns the buffers.
+//! - [`radv`]: compiles a compute pipeline with RADV (ACO or LLVM) on its null device, in a
+//!   child process per configuration, returning compile time, statistics and disassembly.
+//! - [`corpus`]: the project's compute-shader corpus with driver-independent expectations.
+//! - [`oracle`]: the one place that decides whether a missing oracle skips or fails a test.
+//!
+//! Vulkan is reached through `ash`, which loads `libvulkan.so.1` at run time, so nothing
+//! here links against Vulkan at build time.
+
+pub mod corpus;
+pub mod device;
+pub mod lavapipe;
+pub mod oracle;
+pub mod radv;
+pub mod reflect;
+pub mod wire;
+
+pub use device::Error;

@@ -1,0 +1,215 @@
+//! RADV on its null device as a reference compiler: corpus shaders compile for vega10,
+//! navi21 and gfx1100 with ACO and LLVM, wave64 and (GFX10+) wave32; the statistics parse;
+//! the spilling cases really spill; repeated creations are real compiles; a dying worker is
+//! reported and replaced.
+
+use vkref::corpus;
+use vkref::radv::{self, Backend, Config, Family, Worker};
+
+fn setup() -> Option<()> {
+    radv::set_worker_exe(env!("CARGO_BIN_EXE_vkref"));
+    vkref::oracle::radv()
+}
+
+fn spirv(name: &str) -> &'static [u8] {
+    corpus::cases()
+        .into_iter()
+        .find(|c| c.name == name)
+        .expect("case")
+        .spirv
+}
+
+const SHADERS: [&str; 5] = [
+    "arith_i32",
+    "shared_reduce",
+    "subgroup_reduce",
+    "loop_break_continue",
+    "bda_pointer",
+];
+
+#[test]
+fn corpus_shaders_compile_for_every_family_backend_and_wave() {
+    if setup().is_none() {
+        return;
+    }
+    let mut compiled = 0;
+    let mut crashed = Vec::new();
+    for family in Family::ALL {
+        for backend in [Backend::Aco, Backend::Llvm] {
+            for wave in [64, 32] {
+                if wave == 32 && family == Family::Vega10 {
+                    continue;
+                }
+                let cfg = Config::new(family, backend, wave);
+                for name in SHADERS {
+                    let r = radv::with_worker(cfg, |w| w.compile(spirv(name), "main", 1));
+                    let c = match r {
+                        Ok(c) => c,
+                        // RADV's GFX9 LLVM backend is known to crash on some shaders.
+                        Err(e @ vkref::Error::Crashed { .. })
+                            if family == Family::Vega10 && backend == Backend::Llvm =>
+                        {
+                            crashed.push(format!("{name} on {cfg}: {e}"));
+                            continue;
+                        }
+                        Err(e) => panic!("{name} on {cfg}: {e}"),
+                    };
+                    let what = format!("{name} on {cfg}");
+                    assert_eq!(c.subgroup_size, wave, "{what}");
+                    assert_eq!(c.compile_ns.len(), 1, "{what}");
+                    assert!(
+                        c.compile_ns[0] > 1000,
+                        "{what}: {} ns is not a compile",
+                        c.compile_ns[0]
+                    );
+                    for stat in [
+                        "SGPRs",
+                        "VGPRs",
+                        "Spilled SGPRs",
+                        "Spilled VGPRs",
+                        "Code size",
+                        "LDS size",
+                        "Scratch size",
+                        "Subgroups per SIMD",
+                    ] {
+                        assert!(
+                            c.stat(stat).is_some(),
+                            "{what}: no {stat:?} in {:?}",
+                            c.statistics
+                        );
+                    }
+                    if backend == Backend::Aco {
+                        for stat in [
+                            "Instructions",
+                            "Copies",
+                            "Branches",
+                            "Pre-Sched SGPRs",
+                            "Pre-Sched VGPRs",
+                        ] {
+                            assert!(c.stat(stat).is_some(), "{what}: no {stat:?}");
+                        }
+                        let counted = radv::count_instructions(c.disassembly().expect("assembly"));
+                        let reported = c.stat("Instructions").unwrap();
+                        assert!(
+                            counted.abs_diff(reported) <= reported / 10 + 2,
+                            "{what}: counted {counted}, ACO says {reported}"
+                        );
+                    }
+                    assert!(c.stat("Code size").unwrap() >= 8, "{what}");
+                    assert!(c.stat("VGPRs").unwrap() >= 1, "{what}");
+                    assert!(c.instructions().unwrap() >= 3, "{what}");
+                    assert!(c.sgprs().unwrap() >= 1, "{what}");
+                    let asm = c.disassembly().expect("assembly");
+                    assert!(asm.contains("s_endpgm"), "{what}: {asm}");
+                    if name == "shared_reduce" {
+                        assert!(
+                            c.stat("LDS size").unwrap() >= 1024,
+                            "{what}: LDS {:?}",
+                            c.stat("LDS size")
+                        );
+                    }
+                    compiled += 1;
+                }
+            }
+        }
+    }
+    println!("compiled {compiled}; crashed (GFX9 LLVM): {crashed:?}");
+    assert!(compiled >= 45, "only {compiled} compiles succeeded");
+}
+
+#[test]
+fn the_spilling_cases_spill_with_aco() {
+    if setup().is_none() {
+        return;
+    }
+    for family in [Family::Vega10, Family::Navi21, Family::Gfx1100] {
+        let cfg = Config::new(family, Backend::Aco, 64);
+        let v = radv::with_worker(cfg, |w| w.compile(spirv("spill_vgpr"), "main", 0))
+            .expect("spill_vgpr");
+        assert!(
+            v.stat("Spilled VGPRs").unwrap() > 0 && v.stat("Scratch size").unwrap() > 0,
+            "{cfg}: {:?}",
+            v.statistics
+        );
+        let s = radv::with_worker(cfg, |w| w.compile(spirv("spill_sgpr"), "main", 0))
+            .expect("spill_sgpr");
+        assert!(
+            s.stat("Spilled SGPRs").unwrap() > 0,
+            "{cfg}: {:?}",
+            s.statistics
+        );
+    }
+}
+
+#[test]
+fn repeated_creations_are_real_compiles() {
+    if setup().is_none() {
+        return;
+    }
+    for backend in [Backend::Aco, Backend::Llvm] {
+        let c = radv::cache_check(spirv("arith_i32"), "main", Family::Navi21, backend, 5)
+            .expect("cache check");
+        println!(
+            "{backend:?}: first {} ns, same module {:?}, fresh {:?}",
+            c.first_ns, c.same_module_ns, c.fresh_module_ns
+        );
+        c.verdict().unwrap_or_else(|e| panic!("{backend:?}: {e}"));
+        // The benchmark configuration (nocache + fresh modules) is never a hit either.
+        let mut hits = c.same_module_ns.clone();
+        hits.sort_unstable();
+        let hit = hits[hits.len() / 2];
+        let cfg = Config::new(Family::Navi21, backend, 64);
+        let timed =
+            radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "main", 5)).expect("compile");
+        for t in &timed.compile_ns {
+            assert!(
+                *t > hit * 10,
+                "{backend:?}: a creation took {t} ns, a cache hit {hit} ns"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_dead_worker_is_reported_and_a_new_one_works() {
+    if setup().is_none() {
+        return;
+    }
+    let cfg = Config::new(Family::Gfx1100, Backend::Aco, 32);
+    let mut w = Worker::spawn(cfg).expect("spawn");
+    assert!(
+        w.device_name.to_uppercase().contains("GFX1100") || w.device_name.contains("RADV"),
+        "{}",
+        w.device_name
+    );
+    assert!(w.pid() > 0);
+    w.kill();
+    match w.compile(spirv("arith_i32"), "main", 1) {
+        Err(vkref::Error::Crashed { status, .. }) => assert!(status.contains("9"), "{status}"),
+        other => panic!("expected a crash report, got {other:?}"),
+    }
+    let mut w2 = Worker::spawn(cfg).expect("respawn");
+    let c = w2
+        .compile(spirv("arith_i32"), "main", 1)
+        .expect("compile after respawn");
+    assert_eq!(c.subgroup_size, 32);
+}
+
+#[test]
+fn bad_requests_are_errors_not_crashes() {
+    if setup().is_none() {
+        return;
+    }
+    assert!(matches!(
+        Worker::spawn(Config::new(Family::Vega10, Backend::Aco, 32)),
+        Err(vkref::Error::Usage(_))
+    ));
+    let cfg = Config::new(Family::Navi21, Backend::Aco, 64);
+    let e = radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "nope", 1)).unwrap_err();
+    assert!(e.to_string().contains("nope"), "{e}");
+    let e =
+        radv::with_worker(cfg, |w| w.compile(&[1, 2, 3, 4, 5, 6, 7, 8], "main", 1)).unwrap_err();
+    assert!(e.to_string().contains("header"), "{e}");
+    // The worker is still alive.
+    radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "main", 1)).expect("worker survived");
+}
