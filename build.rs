@@ -46,6 +46,8 @@ const FORMATS: &[(&str, &str, u32)] = &[
     ("vop3bdpp", "Vop3Dpp", 10),
     ("vop3dpp8", "Vop3Dpp8", 10),
     ("vop3bdpp8", "Vop3Dpp8", 10),
+    ("vopdx", "VopdX", 4),
+    ("vopdy", "VopdY", 5),
 ];
 
 struct Row {
@@ -216,6 +218,11 @@ fn operand_desc(tok: &str) -> Option<String> {
         "gpridx" => Some("GprIdx"),
         "imm" => Some("Imm"),
         "lit" => Some("Lit"),
+        "lit16" => {
+            return Some(format!(
+                "OpDesc::imm(Field::{field}, ImmKind::Lit).ty(ValTy::F16)"
+            ))
+        }
         _ => None,
     };
     if let Some(k) = imm {

@@ -11,6 +11,16 @@ use gcnc::isa::*;
 /// Representative instances of an encoding (empty when its operands cannot be built).
 pub fn instances(d: &EncDesc, t: Target) -> Vec<Inst> {
     let mut out = Vec::new();
+    if matches!(d.format, Format::VopdX | Format::VopdY) {
+        for variant in 0..3 {
+            if let Some(i) = vopd_instance(d, t, variant) {
+                if i.verify(t).is_ok() && !out.contains(&i) {
+                    out.push(i);
+                }
+            }
+        }
+        return out;
+    }
     for variant in 0..4 {
         if let Some(i) = instance(d, t, variant) {
             if i.verify(t).is_ok() && !out.contains(&i) {
@@ -19,6 +29,39 @@ pub fn instances(d: &EncDesc, t: Target) -> Vec<Inst> {
         }
     }
     out
+}
+
+/// A VOPD pair exercising `d` as its X or Y half, the other half a v_dual_mov_b32.
+fn vopd_instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
+    let mov = Opcode::from_name("v_dual_mov_b32")?;
+    let half = |d: &EncDesc, x: bool| -> Vec<Operand> {
+        // X: v2 / v4 / v9, Y: v3 / v5 / v10 (opposite parity, different banks)
+        let (dst, s0, s1) = if x { (2, 4, 9) } else { (3, 5, 10) };
+        d.explicit()
+            .map(|od| match od.field {
+                Field::Vdst => Operand::Reg(Reg::v(dst, 1)),
+                Field::Vsrc1 => Operand::Reg(Reg::v(s1, 1)),
+                Field::K => Operand::Literal(0x4248),
+                _ => match variant {
+                    1 => Operand::Inline(242),
+                    2 if x => Operand::Literal(0x4248),
+                    _ => Operand::Reg(Reg::v(s0, 1)),
+                },
+            })
+            .collect()
+    };
+    let dmov_x = tables::form(t.gen, mov, Format::VopdX)?;
+    let dmov_y = tables::form(t.gen, mov, Format::VopdY)?;
+    let (dx, dy) = if d.format == Format::VopdX {
+        (d, dmov_y)
+    } else {
+        (dmov_x, d)
+    };
+    let mut ops = half(dx, true);
+    ops.extend(half(dy, false));
+    let mut inst = Inst::new(dx.opcode, Format::VopdX, &ops);
+    inst.op_y = Some(dy.opcode);
+    Some(inst)
 }
 
 fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {

@@ -26,6 +26,9 @@ pub fn classify(gen: Gen, w0: u32) -> Option<Format> {
             _ => Format::Vop2,
         });
     }
+    if gen == Gen::Gfx11 && w0 >> 26 == 0b110010 {
+        return Some(Format::VopdX);
+    }
     if format::smem::is_smem(gen, w0) {
         return Some(Format::Smem);
     }
@@ -57,6 +60,7 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         Some(Format::Vopc) => format::vopc::decode(&cx, w),
         Some(Format::Vop3) => format::vop3::decode(&cx, w),
         Some(Format::Vop3p) => format::vop3p::decode(&cx, w),
+        Some(Format::VopdX) => format::vopd::decode(&cx, w),
         // classify() only names base formats; SDWA/DPP are found by the base decoders
         Some(_) | None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
     }

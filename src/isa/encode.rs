@@ -68,6 +68,10 @@ pub fn encode_into(
             format::dpp::encode(&mut cx, d, inst)
         }
         Format::Vop3Dpp | Format::Vop3Dpp8 => format::dpp::encode_vop3(&mut cx, d, inst),
+        Format::VopdX => format::vopd::encode(&mut cx, d, inst),
+        Format::VopdY => Err(super::error::Error::bad(
+            "a VOPD Y half is encoded with its X half",
+        )),
     };
     if r.is_err() {
         words.truncate(start);

@@ -97,6 +97,8 @@ pub struct Inst {
     pub format: Format,
     pub operands: SmallVec<[Operand; 6]>,
     pub mods: Mods,
+    /// VOPD only: the Y instruction; its operands follow the X operands.
+    pub op_y: Option<Opcode>,
 }
 
 impl Inst {
@@ -107,6 +109,7 @@ impl Inst {
             mods.op_sel_hi = 7;
         }
         Inst {
+            op_y: None,
             op,
             format,
             operands: operands.into(),
@@ -137,6 +140,107 @@ impl Inst {
 
     /// Checks the invariants against the table for `t`.
     pub fn verify(&self, t: Target) -> Result<&'static EncDesc> {
+        if self.format == Format::VopdX {
+            if let Some(y) = self.op_y {
+                return self.verify_vopd(t, y);
+            }
+        }
+        if self.op_y.is_some() {
+            return Err(Error::bad("only a VOPD X half carries a Y instruction"));
+        }
+        self.verify_single(t)
+    }
+
+    /// The X and Y halves of a VOPD instruction as separate (unencodable) instructions.
+    pub fn vopd_halves(&self, gen: Gen) -> Result<(Inst, Inst)> {
+        let y = self
+            .op_y
+            .ok_or_else(|| Error::bad("VOPD without a Y half"))?;
+        let dx = self.desc(gen)?;
+        let nx = dx.n_explicit().min(self.operands.len());
+        let x = Inst::new(self.op, Format::VopdX, &self.operands[..nx]);
+        let y = Inst::new(y, Format::VopdY, &self.operands[nx..]);
+        Ok((x, y))
+    }
+
+    /// VOPD pairing rules: each half valid, destinations of opposite parity, sources of
+    /// the two halves in different VGPR banks (index mod 4), one literal value, wave32.
+    fn verify_vopd(&self, t: Target, _y: Opcode) -> Result<&'static EncDesc> {
+        if self.mods != Mods::default() {
+            return Err(Error::bad("VOPD takes no modifiers"));
+        }
+        if t.wave != super::target::Wave::W32 {
+            return Err(Error::bad("VOPD needs wave32"));
+        }
+        let (x, y) = self.vopd_halves(t.gen)?;
+        let dx = x.verify_single(t)?;
+        let dy = y.verify_single(t)?;
+        let get = |i: &Inst, d: &EncDesc, f: Field| i.get(d, f).copied();
+        if let (Some(Operand::Reg(a)), Some(Operand::Reg(b))) =
+            (get(&x, dx, Field::Vdst), get(&y, dy, Field::Vdst))
+        {
+            if (a.base.0 ^ b.base.0) & 1 == 0 {
+                return Err(Error::bad(
+                    "VOPD destinations must be one even and one odd VGPR",
+                ));
+            }
+        }
+        // VGPR banks: src0 and src1 by index mod 4, the accumulator "src2" by parity. The
+        // accumulator is vdst for fmac/dot2acc and vsrc1 for fmamk (whose src1 is K).
+        let roles = |i: &Inst, d: &EncDesc| -> [Option<u16>; 3] {
+            let v = |f| match get(i, d, f) {
+                Some(Operand::Reg(r)) if r.base.is_vgpr() => Some(r.base.0),
+                _ => None,
+            };
+            match i.op.name() {
+                "v_dual_fmamk_f32" => [v(Field::Src0), None, v(Field::Vsrc1)],
+                "v_dual_fmac_f32" | "v_dual_dot2acc_f32_f16" => {
+                    [v(Field::Src0), v(Field::Vsrc1), v(Field::Vdst)]
+                }
+                _ => [v(Field::Src0), v(Field::Vsrc1), None],
+            }
+        };
+        let (rx, ry) = (roles(&x, dx), roles(&y, dy));
+        for (k, banks) in [(0usize, 4u16), (1, 4), (2, 2)] {
+            if let (Some(a), Some(b)) = (rx[k], ry[k]) {
+                if a % banks == b % banks {
+                    return Err(Error::bad(format!(
+                        "VOPD src{k} operands in the same VGPR bank"
+                    )));
+                }
+            }
+        }
+        // one constant bus for the pair: distinct SGPRs, the literal, VCC of v_dual_cndmask
+        let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
+        for o in &self.operands {
+            if let Operand::Reg(r) = o {
+                if !r.base.is_vgpr() && !sgprs.contains(&r.base.0) {
+                    sgprs.push(r.base.0);
+                }
+            }
+        }
+        let vcc = [x.op, y.op]
+            .iter()
+            .any(|o| o.props().contains(super::tables::Props::READS_VCC));
+        let used = sgprs.len() + self.literal().is_some() as usize + vcc as usize;
+        if used > 2 {
+            return Err(Error::bad(format!(
+                "VOPD pair reads {used} scalar values; the constant bus allows 2"
+            )));
+        }
+        let lits: Vec<Operand> = self
+            .operands
+            .iter()
+            .copied()
+            .filter(|o| o.is_literal())
+            .collect();
+        if lits.windows(2).any(|w| w[0] != w[1]) {
+            return Err(Error::new(ErrorKind::TwoLiterals));
+        }
+        Ok(dx)
+    }
+
+    fn verify_single(&self, t: Target) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
         let n = d.n_explicit();
         if self.operands.len() != n {
@@ -160,6 +264,13 @@ impl Inst {
                 };
                 if !ok {
                     return Err(Error::bad(format!("{:?} must be an immediate", od.field)));
+                }
+                if let (Field::K, Operand::Literal(v), super::tables::ValTy::F16) =
+                    (od.field, o, od.ty)
+                {
+                    if *v > 0xffff {
+                        return Err(Error::range(format!("16-bit K constant {v:#x}")));
+                    }
                 }
                 if let (Field::Imm32 | Field::K, Operand::Literal(_) | Operand::Symbol(_)) =
                     (od.field, o)
@@ -319,6 +430,8 @@ impl Inst {
         let valu = d.format.is_valu();
         let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
         let mut literal = false;
+        // a literal used at two widths (32 and 64 bits) is two constants to LLVM
+        let mut lit_widths: SmallVec<[bool; 2]> = SmallVec::new();
         let mut implicit_vcc_read = false;
         let mut seen_src = false;
         let mut ops = self.operands.iter();
@@ -363,9 +476,23 @@ impl Inst {
                 }
                 _ => {
                     literal = true;
+                    let wide = od.ty == super::tables::ValTy::B64;
+                    if !lit_widths.contains(&wide) {
+                        lit_widths.push(wide);
+                    }
                     ALLOW_LITERAL
                 }
             };
+            if kind == ALLOW_LITERAL && od.ty == super::tables::ValTy::B64 && d.format.is_vop3() {
+                let bit = match od.field {
+                    Field::Src0 => 1,
+                    Field::Src1 => 2,
+                    _ => 4,
+                };
+                if (self.mods.abs | self.mods.neg) & bit != 0 {
+                    return Err(Error::bad("a 64-bit literal cannot take abs/neg"));
+                }
+            }
             if od.allow & kind == 0 {
                 return Err(Error::bad(format!(
                     "{} does not take that kind of operand in {:?}",
@@ -388,7 +515,18 @@ impl Inst {
                 "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"
             );
             let limit = if t.gen == Gen::Gfx9 || shift64 { 1 } else { 2 };
-            let used = sgprs.len() + literal as usize + implicit_vcc_read as usize;
+            // an unprinted VCC read (v_div_fmas): the opcode reads VCC, the encoding has no
+            // explicit lane-mask source and no printed vcc
+            let has_mask_src = d
+                .explicit()
+                .any(|o| o.size == 0 && matches!(o.field, Field::Src2 | Field::Src1 | Field::Src0));
+            let vcc_read = implicit_vcc_read
+                || (self.op.props().contains(super::tables::Props::READS_VCC)
+                    && !has_mask_src
+                    && !d.operands.iter().any(|o| o.implicit.is_some())
+                    && d.format.is_vop3());
+            let vcc_counted = sgprs.contains(&super::reg::PhysReg::VCC_LO.0);
+            let used = sgprs.len() + lit_widths.len() + (vcc_read && !vcc_counted) as usize;
             if used > limit {
                 return Err(Error::bad(format!(
                     "{} reads {used} scalar values; the constant bus allows {limit}",

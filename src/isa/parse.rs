@@ -236,6 +236,10 @@ fn try_form(
             let v = simm16::parse_num(text)
                 .ok_or_else(|| (col, Error::bad(format!("bad offset `{text}`"))))?;
             Operand::Imm(v & 0x1fffff)
+        } else if d.opcode.name() == "s_version" && od.field == Field::Simm16 {
+            let v = simm16::parse_version(text)
+                .ok_or_else(|| (col, Error::bad(format!("bad version `{text}`"))))?;
+            Operand::Imm(v & 0xffff)
         } else if let Some(k) = od.imm {
             parse_imm(t, k, text)
                 .ok_or_else(|| (col, Error::bad(format!("bad immediate `{text}`"))))?
@@ -300,7 +304,12 @@ fn try_form(
         inst.mods.op_sel_hi = 7;
     }
     // the encoder is the final judge (VGPR-only fields, literal rules, ranges)
-    encode::encode(&inst, t).map_err(|e| (last_col, e))?;
+    if matches!(d.format, Format::VopdX | Format::VopdY) {
+        // a VOPD half is judged with its partner
+        inst.verify(t).map_err(|e| (last_col, e))?;
+    } else {
+        encode::encode(&inst, t).map_err(|e| (last_col, e))?;
+    }
     Ok(inst)
 }
 
@@ -376,6 +385,29 @@ pub fn parse_line(src: &str, line: u32, t: Target) -> Result<Option<Inst>> {
         line,
         col: col as u32 + 1,
     };
+    if let Some(sep) = body.find("::") {
+        // VOPD: X half :: Y half
+        let xs = body[..sep].trim_end();
+        let yraw = &body[sep + 2..];
+        let ylead = lead + sep + 2 + (yraw.len() - yraw.trim_start().len());
+        let x = parse_body(xs, lead, line, t, Some(Format::VopdX))?;
+        let y = parse_body(yraw.trim(), ylead, line, t, Some(Format::VopdY))?;
+        let mut inst = x;
+        inst.operands.extend(y.operands.iter().copied());
+        inst.op_y = Some(y.op);
+        encode::encode(&inst, t).map_err(|e| e.at(at(lead)))?;
+        return Ok(Some(inst));
+    }
+    parse_body(body, lead, line, t, None).map(Some)
+}
+
+/// One instruction (or one VOPD half when `only` names its format); `lead` is the column
+/// offset of `body` in the line.
+fn parse_body(body: &str, lead: usize, line: u32, t: Target, only: Option<Format>) -> Result<Inst> {
+    let at = |col: usize| Loc::Text {
+        line,
+        col: col as u32 + 1,
+    };
     let (mn, rest, rest_at) = match body.find(char::is_whitespace) {
         Some(i) => (&body[..i], &body[i..], lead + i),
         None => (body, "", lead + body.len()),
@@ -397,10 +429,17 @@ pub fn parse_line(src: &str, line: u32, t: Target) -> Result<Option<Inst>> {
             last.1 = last.1[..cut].trim_end();
         }
     }
-    let cands = candidates(t.gen, mn);
+    let vopd = |f: Format| matches!(f, Format::VopdX | Format::VopdY);
+    let cands: Vec<_> = candidates(t.gen, mn)
+        .into_iter()
+        .filter(|d| match only {
+            Some(f) => d.format == f,
+            None => !vopd(d.format),
+        })
+        .collect();
     if cands.is_empty() {
-        let known = tables::Opcode::from_name(mn.trim_end_matches("_e32").trim_end_matches("_e64"))
-            .is_some();
+        let base = mn.trim_end_matches("_e32").trim_end_matches("_e64");
+        let known = tables::Opcode::from_name(base).is_some();
         let kind = if known {
             ErrorKind::NotOnTarget(mn.into())
         } else {
@@ -411,7 +450,7 @@ pub fn parse_line(src: &str, line: u32, t: Target) -> Result<Option<Inst>> {
     let mut first_err = None;
     for d in cands {
         match try_form(t, d, &ops, &mods) {
-            Ok(i) => return Ok(Some(i)),
+            Ok(i) => return Ok(i),
             Err((col, e)) => {
                 if first_err.is_none() {
                     first_err = Some(e.at(at(col)));

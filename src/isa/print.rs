@@ -81,6 +81,9 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         return Ok(v.to_string());
     }
     if let Some(k) = od.imm {
+        if let (Operand::Imm(v), "s_version") = (o, inst.op.name()) {
+            return Ok(simm16::print_version(*v));
+        }
         return imm_text(
             t,
             k,
@@ -137,6 +140,11 @@ fn bits(mask: u8, n: usize) -> String {
 
 /// LLVM's text for `inst` on `t`.
 pub fn print(inst: &Inst, t: Target) -> Result<String> {
+    if inst.format == Format::VopdX && inst.op_y.is_some() {
+        inst.verify(t)?;
+        let (x, y) = inst.vopd_halves(t.gen)?;
+        return Ok(format!("{} :: {}", print(&x, t)?, print(&y, t)?));
+    }
     let d = inst.verify(t)?;
     let mut s = String::from(d.mnemonic);
     let mut explicit = inst.operands.iter();

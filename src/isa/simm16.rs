@@ -301,3 +301,42 @@ pub fn parse_sendmsg(gen: Gen, s: &str) -> Option<u32> {
         .find(|e| e.1 == norm)
         .map(|e| e.0 as u32)
 }
+
+/// `s_version`: a version number in bits 7:0 plus the W64 (13), W32 (14) and MDP (15)
+/// flags, printed `(5|UC_VERSION_W64_BIT)|UC_VERSION_MDP_BIT`; other bits set: hex.
+pub fn print_version(v: u32) -> String {
+    if v & 0x1f00 != 0 {
+        return format!("{v:#x}");
+    }
+    let mut s = (v & 0xff).to_string();
+    let mut first = true;
+    for (bit, name) in [
+        (13, "UC_VERSION_W64_BIT"),
+        (14, "UC_VERSION_W32_BIT"),
+        (15, "UC_VERSION_MDP_BIT"),
+    ] {
+        if v >> bit & 1 == 1 {
+            s = if first {
+                format!("{s}|{name}")
+            } else {
+                format!("({s})|{name}")
+            };
+            first = false;
+        }
+    }
+    s
+}
+
+pub fn parse_version(s: &str) -> Option<u32> {
+    let mut v = 0;
+    for part in s.split('|') {
+        let p = part.trim().trim_matches(|c| c == '(' || c == ')');
+        v |= match p {
+            "UC_VERSION_W64_BIT" => 1 << 13,
+            "UC_VERSION_W32_BIT" => 1 << 14,
+            "UC_VERSION_MDP_BIT" => 1 << 15,
+            n => parse_num(n)?,
+        };
+    }
+    Some(v)
+}

@@ -39,6 +39,10 @@ pub enum Format {
     /// GFX11 VOP3 with DPP16 / DPP8 (`_e64_dpp`).
     Vop3Dpp,
     Vop3Dpp8,
+    /// GFX11 VOPD: the X and Y halves of a dual-issue instruction (an `Inst` in format
+    /// `VopdX` carries the Y half in `op_y` and its operands after the X operands).
+    VopdX,
+    VopdY,
 }
 
 impl Format {
@@ -175,6 +179,10 @@ pub const ALLOW_LITERAL: u8 = 8;
 pub const NULL_ONLY: u8 = 16;
 
 impl OpDesc {
+    pub const fn ty(mut self, ty: ValTy) -> OpDesc {
+        self.ty = ty;
+        self
+    }
     pub const fn lo(mut self, lo128: bool) -> OpDesc {
         self.lo128 = lo128;
         self

@@ -21,6 +21,7 @@ pub mod vop2;
 pub mod vop3;
 pub mod vop3p;
 pub mod vopc;
+pub mod vopd;
 
 use super::encode::{Fixup, FixupKind};
 use super::error::{Error, ErrorKind, Result};
