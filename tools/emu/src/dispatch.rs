@@ -1,0 +1,296 @@
+//! Compute dispatch: builds the waves of every workgroup as docs/abi.md says, runs the
+//! waves of a workgroup interleaved (one instruction each, round robin) so `s_barrier`
+//! works, and workgroups one after another. Memory is the caller's `Memory`; after the
+//! run it holds what the shader wrote.
+//!
+//! Wave setup (docs/abi.md): user SGPRs s0..s(n-1) = `user_sgprs`; then one SGPR per
+//! enabled workgroup-id dimension (x, y, z); EXEC = the wave's live lanes; local ids in
+//! v0/v1/v2 (GFX9, GFX10) or packed into v0 as x | y << 10 | z << 20 (GFX11); MODE =
+//! `float_mode`. Barrier rule: waves waiting at `s_barrier` are released when every wave
+//! of the workgroup that has not ended is waiting.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::memory::{Lds, Memory};
+use crate::wave::{Checks, Env, Program, Status, Wave};
+use gcnc::isa::{Gen, Target};
+
+/// Flat-address aperture bases reported by src_shared_base / src_private_base.
+pub const SHARED_BASE: u64 = 0x1_0000_0000_0000;
+pub const PRIVATE_BASE: u64 = 0x2_0000_0000_0000;
+
+/// Everything needed to run one compute dispatch.
+#[derive(Clone, Debug)]
+pub struct Dispatch {
+    pub target: Target,
+    /// The code object's text; `entry` is the byte offset of the shader in it.
+    pub code: Vec<u8>,
+    pub entry: u64,
+    /// GPU address of `code[0]`.
+    pub code_base: u64,
+    pub user_sgprs: Vec<u32>,
+    pub groups: [u32; 3],
+    pub group_size: [u32; 3],
+    pub tgid_en: [bool; 3],
+    /// Local-id dimensions delivered (1..=3, PAL's TIDIG_COMP_CNT + 1).
+    pub tid_dims: u32,
+    pub lds_bytes: u32,
+    pub vgprs: usize,
+    /// Initial MODE register (FLOAT_MODE byte: round [3:0], denorm [7:4]).
+    pub float_mode: u32,
+    /// Instruction budget per wave.
+    pub budget: u64,
+    pub checks: Checks,
+}
+
+impl Dispatch {
+    pub fn new(target: Target, code: Vec<u8>) -> Dispatch {
+        Dispatch {
+            target,
+            code,
+            entry: 0,
+            code_base: 0x7000_0000_0000,
+            user_sgprs: vec![],
+            groups: [1, 1, 1],
+            group_size: [target.wave.lanes(), 1, 1],
+            tgid_en: [true, true, true],
+            tid_dims: 3,
+            lds_bytes: 0,
+            vgprs: 256,
+            float_mode: 0xc0,
+            budget: 1_000_000,
+            checks: Checks::default(),
+        }
+    }
+
+    /// A dispatch from a PAL ELF: `.text`, the compute entry symbol, and the PAL metadata
+    /// (workgroup size, workgroup-id enables, LDS size, FLOAT_MODE, VGPR count).
+    pub fn from_elf(bytes: &[u8], wave64: Option<bool>) -> Result<Dispatch> {
+        use gcnc::binary::{ComputeShaderInfo, ElfFile, HwStage};
+        let elf = ElfFile::parse(bytes).map_err(|e| Error::setup(format!("ELF: {e}")))?;
+        let text = elf
+            .text()
+            .ok_or_else(|| Error::setup("ELF has no .text"))?
+            .to_vec();
+        let btarget = elf
+            .target()
+            .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
+        let gen: Gen = btarget
+            .to_string()
+            .parse()
+            .or_else(|_| format!("{btarget:?}").to_lowercase().parse())
+            .map_err(|e: String| Error::setup(e))?;
+        let entry = elf.entry(HwStage::Cs).map(|s| (s.value, s.size));
+        let mut t = Target::new(gen);
+        let mut d = Dispatch::new(t, text);
+        if let Some((off, _)) = entry {
+            d.entry = off;
+        }
+        if let Ok(Some(md)) = elf.pal_metadata() {
+            let size = entry.map(|e| e.1).unwrap_or(0);
+            if let Ok(info) = ComputeShaderInfo::from_metadata(&md, btarget, size) {
+                d.group_size = info.workgroup_size;
+                d.tgid_en = info.tgid_en;
+                d.tid_dims = info.tidig_comp_cnt + 1;
+                d.lds_bytes = info.lds_bytes;
+                d.float_mode = info.float_mode.0 as u32;
+                d.vgprs = (info.vgprs as usize).clamp(1, 256);
+                if gen != Gen::Gfx9 {
+                    let w64 = format!("{:?}", info.wave).contains("64");
+                    t.wave = if w64 {
+                        gcnc::isa::Wave::W64
+                    } else {
+                        gcnc::isa::Wave::W32
+                    };
+                }
+            }
+        }
+        if let Some(w64) = wave64 {
+            t = Target::with_wave(
+                gen,
+                if w64 {
+                    gcnc::isa::Wave::W64
+                } else {
+                    gcnc::isa::Wave::W32
+                },
+            )
+            .map_err(Error::setup)?;
+        }
+        d.target = t;
+        Ok(d)
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub workgroups: u64,
+    pub waves: u64,
+    pub instructions: u64,
+}
+
+fn check_setup(d: &Dispatch) -> Result<()> {
+    let threads = d.group_size.iter().map(|&x| x as u64).product::<u64>();
+    if threads == 0 || threads > 1024 {
+        return Err(Error::setup(format!(
+            "workgroup of {threads} threads (1..=1024)"
+        )));
+    }
+    if d.groups.contains(&0) {
+        return Err(Error::setup("a workgroup count is 0"));
+    }
+    if d.tid_dims == 0 || d.tid_dims > 3 {
+        return Err(Error::setup("tid_dims must be 1..=3"));
+    }
+    let tg = d.tgid_en.iter().filter(|&&b| b).count();
+    if d.user_sgprs.len() + tg > 106 {
+        return Err(Error::setup("too many user + system SGPRs"));
+    }
+    if d.lds_bytes > 65536 {
+        return Err(Error::setup("LDS above 64 KiB"));
+    }
+    if d.group_size[0] > 1023 || d.group_size[1] > 1023 || d.group_size[2] > 1023 {
+        return Err(Error::setup("a workgroup dimension does not fit 10 bits"));
+    }
+    if d.vgprs < d.tid_dims as usize {
+        return Err(Error::setup("fewer VGPRs than local-id registers"));
+    }
+    Ok(())
+}
+
+/// Runs every workgroup of `d` against `mem`.
+pub fn run(d: &Dispatch, mem: &mut Memory) -> Result<Stats> {
+    check_setup(d)?;
+    let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
+    let mut stats = Stats::default();
+    for gz in 0..d.groups[2] {
+        for gy in 0..d.groups[1] {
+            for gx in 0..d.groups[0] {
+                run_group(d, &mut prog, mem, [gx, gy, gz], &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// The waves of one workgroup, set up per the ABI.
+pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
+    let lanes = d.target.wave.lanes();
+    let [sx, sy, _] = d.group_size;
+    let threads: u32 = d.group_size.iter().product();
+    let nwaves = threads.div_ceil(lanes);
+    let mut waves = Vec::new();
+    for wi in 0..nwaves {
+        let mut w = Wave::new(d.target, d.vgprs, d.budget, d.checks);
+        w.id = (wg, wi);
+        w.pc = d.entry;
+        w.mode = d.float_mode;
+        let mut s = 0u16;
+        for &v in &d.user_sgprs {
+            w.regs.set_s(s, v)?;
+            s += 1;
+        }
+        for k in 0..3 {
+            if d.tgid_en[k] {
+                w.regs.set_s(s, wg[k])?;
+                s += 1;
+            }
+        }
+        let mut exec = 0u64;
+        for lane in 0..lanes {
+            let t = wi * lanes + lane;
+            if t >= threads {
+                break;
+            }
+            exec |= 1 << lane;
+            let (x, y, z) = (t % sx, (t / sx) % sy, t / (sx * sy));
+            if d.target.gen == Gen::Gfx11 {
+                let mut v = x;
+                if d.tid_dims >= 2 {
+                    v |= y << 10;
+                }
+                if d.tid_dims >= 3 {
+                    v |= z << 20;
+                }
+                w.regs.set_v(0, lane, v)?;
+            } else {
+                for (k, val) in [x, y, z].into_iter().enumerate().take(d.tid_dims as usize) {
+                    w.regs.set_v(k as u16, lane, val)?;
+                }
+            }
+        }
+        w.regs.set_exec(exec);
+        waves.push(w);
+    }
+    Ok(waves)
+}
+
+/// Runs one workgroup and returns its waves in their final state (tests, debugging).
+pub fn run_workgroup(d: &Dispatch, mem: &mut Memory, wg: [u32; 3]) -> Result<Vec<Wave>> {
+    check_setup(d)?;
+    let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
+    let mut stats = Stats::default();
+    let waves = make_waves(d, wg)?;
+    run_waves(d, &mut prog, mem, waves, &mut stats)
+}
+
+fn run_group(
+    d: &Dispatch,
+    prog: &mut Program,
+    mem: &mut Memory,
+    wg: [u32; 3],
+    stats: &mut Stats,
+) -> Result<()> {
+    let waves = make_waves(d, wg)?;
+    run_waves(d, prog, mem, waves, stats).map(|_| ())
+}
+
+fn run_waves(
+    d: &Dispatch,
+    prog: &mut Program,
+    mem: &mut Memory,
+    mut waves: Vec<Wave>,
+    stats: &mut Stats,
+) -> Result<Vec<Wave>> {
+    let mut lds = Lds::new(d.lds_bytes as usize);
+    stats.workgroups += 1;
+    stats.waves += waves.len() as u64;
+    loop {
+        let mut progressed = false;
+        for w in waves.iter_mut() {
+            if w.status != Status::Running {
+                continue;
+            }
+            let mut env = Env {
+                prog,
+                mem,
+                lds: &mut lds,
+                checks: d.checks,
+            };
+            w.step(&mut env)?;
+            stats.instructions += 1;
+            progressed = true;
+        }
+        let live: Vec<&Wave> = waves.iter().filter(|w| w.status != Status::Ended).collect();
+        if live.is_empty() {
+            return Ok(waves);
+        }
+        if live.iter().all(|w| w.status == Status::AtBarrier) {
+            for w in waves.iter_mut() {
+                if w.status == Status::AtBarrier {
+                    w.status = Status::Running;
+                }
+            }
+            continue;
+        }
+        if !progressed {
+            let w = live[0];
+            return Err(w.locate(
+                Error::new(ErrorKind::BarrierDeadlock(
+                    "no wave can make progress".into(),
+                )),
+                w.pc,
+                None,
+            ));
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! One wave: its registers, program counter, MODE, counters and hazard history, and the
+//! fetch–check–execute step.
+//!
+//! `Wave::step` fetches through the ISA decoder (`Program::fetch`, cached per offset),
+//! charges the instruction budget, computes the registers the instruction reads and
+//! writes (explicit operands from the table's operand list, implicit VCC from the
+//! descriptor, M0/SCC from `Props`), checks them against the outstanding-memory tracker and
+//! the hazard rules, then dispatches on the `Opcode` to `salu`, `valu` or `smem`. Any error
+//! is decorated with the wave id, pc, instruction text and a register dump.
+//!
+//! Invariant: a wave never executes past an error; the dispatcher stops the whole run.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::hazard::Hazards;
+use crate::memory::{Lds, Memory};
+use crate::regs::{reg_name, Regs};
+use crate::track::{Range, Tracker};
+use gcnc::isa::tables::Implicit;
+use gcnc::isa::{self, EncDesc, Field, Inst, Operand, Props, Target};
+
+/// What to check beyond executing.
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    /// Reads of never-written registers.
+    pub uninit: bool,
+    /// Missing `s_waitcnt` (RAW/WAW on pending destinations).
+    pub waitcnt: bool,
+    /// Also report overwriting a register a pending memory operation reads (WAR).
+    pub war: bool,
+    /// Per-generation hazards (docs/hazards.md).
+    pub hazards: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Checks {
+        Checks {
+            uninit: true,
+            waitcnt: true,
+            war: true,
+            hazards: true,
+        }
+    }
+}
+
+/// Decoded code, with a per-offset cache.
+pub struct Program {
+    pub t: Target,
+    pub code: Vec<u8>,
+    /// GPU virtual address of byte 0 of `code` (what `s_getpc_b64` sees).
+    pub base: u64,
+    cache: Vec<Option<(Inst, u64, String)>>,
+}
+
+impl Program {
+    pub fn new(t: Target, code: Vec<u8>, base: u64) -> Program {
+        let n = code.len() / 4 + 1;
+        Program {
+            t,
+            code,
+            base,
+            cache: vec![None; n],
+        }
+    }
+
+    /// The instruction at byte offset `pc`, its length in bytes and its text.
+    pub fn fetch(&mut self, pc: u64) -> Result<(Inst, u64, String)> {
+        if pc % 4 != 0 || pc >= self.code.len() as u64 {
+            return Err(Error::new(ErrorKind::RanOffEnd {
+                pc,
+                code_len: self.code.len() as u64,
+            }));
+        }
+        let i = (pc / 4) as usize;
+        if let Some(c) = &self.cache[i] {
+            return Ok(c.clone());
+        }
+        let (inst, len) = isa::decode(&self.code, pc as usize, self.t)
+            .map_err(|e| Error::new(ErrorKind::Decode(format!("{e:?}"))))?;
+        let text = isa::print(&inst, self.t).unwrap_or_else(|_| format!("{:?}", inst.op));
+        let v = (inst, len as u64, text);
+        self.cache[i] = Some(v.clone());
+        Ok(v)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    AtBarrier,
+    Ended,
+}
+
+/// Everything a wave touches outside itself.
+pub struct Env<'a> {
+    pub prog: &'a mut Program,
+    pub mem: &'a mut Memory,
+    pub lds: &'a mut Lds,
+    pub checks: Checks,
+}
+
+#[derive(Debug)]
+pub struct Wave {
+    pub t: Target,
+    pub regs: Regs,
+    pub pc: u64,
+    /// The MODE hardware register (FP_ROUND [3:0], FP_DENORM [7:4], ...).
+    pub mode: u32,
+    pub status: Status,
+    pub track: Tracker,
+    pub hz: Hazards,
+    pub executed: u64,
+    pub budget: u64,
+    pub id: ([u32; 3], u32),
+    /// Set by a taken branch / s_setpc during execution.
+    pub(crate) next_pc: Option<u64>,
+    pub(crate) cur_pc: u64,
+    pub(crate) cur_text: String,
+}
+
+/// Registers an instruction reads and writes (PhysReg numbering, VGPRs from 256).
+#[derive(Clone, Debug, Default)]
+pub struct Uses {
+    pub reads: Vec<Range>,
+    pub writes: Vec<Range>,
+}
+
+impl Wave {
+    pub fn new(t: Target, nvgpr: usize, budget: u64, checks: Checks) -> Wave {
+        Wave {
+            t,
+            regs: Regs::new(t.gen, t.wave.lanes(), nvgpr),
+            pc: 0,
+            mode: 0,
+            status: Status::Running,
+            track: Tracker::new(checks.war),
+            hz: Hazards::default(),
+            executed: 0,
+            budget,
+            id: ([0; 3], 0),
+            next_pc: None,
+            cur_pc: 0,
+            cur_text: String::new(),
+        }
+    }
+
+    pub fn lanes(&self) -> u32 {
+        self.t.wave.lanes()
+    }
+
+    pub fn mask_dwords(&self) -> u8 {
+        self.t.wave.mask_dwords()
+    }
+
+    /// Executes one instruction.
+    pub fn step(&mut self, env: &mut Env) -> Result<()> {
+        let pc = self.pc;
+        let fetched = env.prog.fetch(pc);
+        let (inst, len, text) = match fetched {
+            Ok(f) => f,
+            Err(e) => return Err(self.locate(e, pc, None)),
+        };
+        if self.executed >= self.budget {
+            return Err(self.locate(Error::new(ErrorKind::Budget(self.budget)), pc, Some(&text)));
+        }
+        self.executed += 1;
+        self.cur_pc = pc;
+        self.cur_text = text.clone();
+        self.next_pc = None;
+        let r = self.exec(&inst, env);
+        if let Err(e) = r {
+            return Err(self.locate(e, pc, Some(&text)));
+        }
+        self.pc = self.next_pc.unwrap_or(pc + len);
+        Ok(())
+    }
+
+    pub fn locate(&self, mut e: Error, pc: u64, text: Option<&str>) -> Error {
+        e.wave = Some(self.id);
+        e.pc = Some(pc);
+        e.inst = text.map(str::to_string);
+        e.dump = Some(self.dump());
+        e
+    }
+
+    pub fn dump(&self) -> String {
+        let mut s = format!(
+            "  wave {} of workgroup {:?}: pc {:#x}, {} instructions executed, mode {:#x}\n",
+            self.id.1, self.id.0, self.pc, self.executed, self.mode
+        );
+        s.push_str(&self.regs.dump());
+        s
+    }
+
+    fn exec(&mut self, inst: &Inst, env: &mut Env) -> Result<()> {
+        let d = inst
+            .desc(self.t.gen)
+            .map_err(|e| Error::new(ErrorKind::Decode(format!("{e:?}"))))?;
+        let props = inst.op.props();
+        let uses = self.uses(inst, d);
+        if env.checks.hazards {
+            self.hz.check(self.t, inst, d, props, &uses, self.cur_pc)?;
+        }
+        if env.checks.waitcnt {
+            let gen = self.t.gen;
+            for &(b, c) in &uses.reads {
+                self.track.check_read(b, c, || range_name(gen, b, c))?;
+            }
+            for &(b, c) in &uses.writes {
+                self.track.check_write(b, c, || range_name(gen, b, c))?;
+            }
+        }
+        if props.contains(Props::SMEM) {
+            crate::smem::exec(self, inst, d, env)?;
+        } else if props.contains(Props::VALU) {
+            crate::valu::exec(self, inst, d, env)?;
+        } else if props.contains(Props::SALU) {
+            crate::salu::exec(self, inst, d, env)?;
+        } else {
+            return Err(Error::unimpl(format!(
+                "{} (no SALU/VALU/SMEM property)",
+                inst.op.name()
+            )));
+        }
+        self.hz
+            .record(self.t, inst, d, props, &uses, self.cur_pc, &self.cur_text);
+        Ok(())
+    }
+
+    /// The registers `inst` reads and writes.
+    pub fn uses(&self, inst: &Inst, d: &EncDesc) -> Uses {
+        let mut u = Uses::default();
+        let name = inst.op.name();
+        let store = name.starts_with("s_store") || name.starts_with("s_buffer_store");
+        let atomic = name.contains("atomic");
+        let mut seen_src = false;
+        let mut explicit = inst.operands.iter();
+        for od in d.operands {
+            if let Some(imp) = od.implicit {
+                let r = match imp {
+                    Implicit::Vcc => (106, self.mask_dwords() as u16),
+                    Implicit::Exec => (126, self.mask_dwords() as u16),
+                    Implicit::M0 => (124, 1),
+                    Implicit::Scc => continue,
+                };
+                if seen_src {
+                    u.reads.push(r);
+                } else {
+                    u.writes.push(r);
+                }
+                continue;
+            }
+            let Some(o) = explicit.next() else { break };
+            if matches!(od.field, Field::Src0 | Field::Ssrc0 | Field::Sbase) {
+                seen_src = true;
+            }
+            let Operand::Reg(r) = o else { continue };
+            if (235..=254).contains(&r.base.0) || r.base.0 == 125 {
+                continue;
+            }
+            let range = (r.base.0, r.count as u16);
+            // SOPK compares, s_setreg and the SOPK waits name a source in `sdst`
+            let sdst_is_src = od.field == Field::Sdst
+                && (name.starts_with("s_cmpk")
+                    || name.starts_with("s_setreg")
+                    || name.starts_with("s_waitcnt"));
+            let is_def = od.is_def() && !sdst_is_src;
+            if od.field == Field::Sdata {
+                if store || atomic {
+                    u.reads.push(range);
+                }
+                if !store {
+                    u.writes.push(range);
+                }
+            } else if is_def {
+                u.writes.push(range);
+                // read-modify-write destinations
+                if matches!(
+                    inst.op,
+                    isa::Opcode::SBitset0B32
+                        | isa::Opcode::SBitset0B64
+                        | isa::Opcode::SBitset1B32
+                        | isa::Opcode::SBitset1B64
+                        | isa::Opcode::SAddkI32
+                        | isa::Opcode::SMulkI32
+                        | isa::Opcode::SCmovkI32
+                        | isa::Opcode::VWritelaneB32
+                ) || name.starts_with("v_mac_")
+                    || name.starts_with("v_fmac_")
+                    || name.starts_with("s_cmovk")
+                {
+                    u.reads.push(range);
+                }
+            } else {
+                u.reads.push(range);
+            }
+        }
+        let props = inst.op.props();
+        if props.contains(Props::READS_M0) {
+            u.reads.push((124, 1));
+        }
+        if props.contains(Props::WRITES_M0) {
+            u.writes.push((124, 1));
+        }
+        u
+    }
+
+    // ----- shared operand access -----
+
+    /// A scalar source: register (1 or 2 dwords), inline constant or literal.
+    /// `f64` says how 64-bit constants are formed (float: literal is the high dword).
+    pub fn s_read(&self, o: &Operand, dwords: u8, f64: bool, signed: bool) -> Result<u64> {
+        match *o {
+            Operand::Reg(r) => {
+                let n = r.base.0;
+                match n {
+                    235..=238 => Ok(self.aperture(n)),
+                    251 => Ok((self.vcc() == 0) as u64),
+                    252 => Ok((self.regs.exec() == 0) as u64),
+                    253 => Ok(self.regs.scc()? as u64),
+                    254 => Err(Error::unsupported("src_lds_direct")),
+                    _ => {
+                        let lo = self.regs.s(n)? as u64;
+                        if dwords == 2 {
+                            Ok(lo | (self.regs.s(n + 1)? as u64) << 32)
+                        } else {
+                            Ok(lo)
+                        }
+                    }
+                }
+            }
+            Operand::Inline(c) => Ok(inline_value(c, dwords, f64, false)),
+            Operand::Literal(v) => Ok(literal_value(v, dwords, f64, signed)),
+            Operand::Imm(v) => Ok(v as u64),
+            Operand::Label(_) | Operand::Symbol(_) => {
+                Err(Error::unsupported("unresolved label or symbol operand"))
+            }
+        }
+    }
+
+    /// Writes a scalar destination of `count` dwords.
+    pub fn s_write(&mut self, o: &Operand, v: u64) -> Result<()> {
+        let Operand::Reg(r) = *o else {
+            return Err(Error::unsupported("scalar destination is not a register"));
+        };
+        if r.base.is_vgpr() {
+            return Err(Error::unsupported("VGPR as scalar destination"));
+        }
+        self.regs.set_s(r.base.0, v as u32)?;
+        if r.count >= 2 {
+            self.regs.set_s(r.base.0 + 1, (v >> 32) as u32)?;
+        }
+        Ok(())
+    }
+
+    pub fn vcc(&self) -> u64 {
+        let lo = self.regs.s_raw(106) as u64;
+        let hi = self.regs.s_raw(107) as u64;
+        (lo | hi << 32) & self.regs.lane_mask()
+    }
+
+    /// Reads a lane mask from SGPRs starting at `n` (checks written).
+    pub fn read_mask(&self, n: u16) -> Result<u64> {
+        let lo = self.regs.s(n)? as u64;
+        let v = if self.mask_dwords() == 2 {
+            lo | (self.regs.s(n + 1)? as u64) << 32
+        } else {
+            lo
+        };
+        Ok(v & self.regs.lane_mask())
+    }
+
+    pub fn write_mask(&mut self, n: u16, v: u64) -> Result<()> {
+        self.regs.set_s(n, v as u32)?;
+        if self.mask_dwords() == 2 {
+            self.regs.set_s(n + 1, (v >> 32) as u32)?;
+        }
+        Ok(())
+    }
+
+    /// Shared/private aperture registers (flat address space windows).
+    fn aperture(&self, n: u16) -> u64 {
+        match n {
+            235 => crate::dispatch::SHARED_BASE,
+            236 => crate::dispatch::SHARED_BASE + 0xffff_ffff,
+            237 => crate::dispatch::PRIVATE_BASE,
+            _ => crate::dispatch::PRIVATE_BASE + 0xffff_ffff,
+        }
+    }
+
+    /// Sets the next pc to a SOPP branch target.
+    pub fn branch_rel(&mut self, simm16: u32) {
+        let off = simm16 as u16 as i16 as i64;
+        self.next_pc = Some((self.cur_pc as i64 + 4 + off * 4) as u64);
+    }
+}
+
+pub fn range_name(gen: isa::Gen, base: u16, count: u16) -> String {
+    reg_name(gen, base, count as u8)
+}
+
+const F32_INL: [u32; 9] = [
+    0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+    0x3e22f983,
+];
+const F16_INL: [u32; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+const F64_INL: [u64; 9] = [
+    0x3fe0000000000000,
+    0xbfe0000000000000,
+    0x3ff0000000000000,
+    0xbff0000000000000,
+    0x4000000000000000,
+    0xc000000000000000,
+    0x4010000000000000,
+    0xc010000000000000,
+    0x3fc45f306dc9c882,
+];
+
+/// The value of an inline constant code as an operand of `dwords` dwords; `float` picks
+/// f64 (2 dwords) / f16 (`half`) / f32 bit patterns for the float codes.
+pub fn inline_value(c: u8, dwords: u8, float: bool, half: bool) -> u64 {
+    if let Some(i) = isa::operand::inline_int(c) {
+        return if dwords == 2 {
+            i as i64 as u64
+        } else if half {
+            (i as u32 & 0xffff) as u64
+        } else {
+            i as u32 as u64
+        };
+    }
+    let k = (c.saturating_sub(240) as usize).min(8);
+    if dwords == 2 {
+        // 64-bit operands always see the f64 pattern for float codes
+        let _ = float;
+        F64_INL[k]
+    } else if half {
+        F16_INL[k] as u64
+    } else {
+        F32_INL[k] as u64
+    }
+}
+
+/// A 32-bit literal as an operand of `dwords` dwords: 64-bit floats take it as the high
+/// dword, signed 64-bit integers sign-extend it, unsigned ones zero-extend it.
+pub fn literal_value(v: u32, dwords: u8, f64: bool, signed: bool) -> u64 {
+    if dwords < 2 {
+        v as u64
+    } else if f64 {
+        (v as u64) << 32
+    } else if signed {
+        v as i32 as i64 as u64
+    } else {
+        v as u64
+    }
+}
