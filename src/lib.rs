@@ -17,4 +17,7 @@
 //! Each layer has its own typed error; bad input is an error that says where and why, a
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
 pub mod binary;
+pub mod cache;
 pub mod isa;
+pub mod link;
+pub mod parts;
