@@ -20,7 +20,10 @@ const STATE: &str = r#"{
 
 fn lines(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
     let mut v = vec![
-        ("s_add_u32 s4, s0, 0x5eed0000", Some("gcnc.desc.0.0.buffer.offset")),
+        (
+            "s_add_u32 s4, s0, 0x5eed0000",
+            Some("gcnc.desc.0.0.buffer.offset"),
+        ),
         ("s_add_u32 s4, s4, 0x5eed0000", Some("gcnc.spec.0")),
     ];
     v.extend(endpgm(t));
@@ -44,7 +47,9 @@ fn the_good_input_links() {
 
 #[test]
 fn missing_symbol() {
-    let st = state(r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}]}"#);
+    let st = state(
+        r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}]}"#,
+    );
     let e = link(&[&good(Target::Gfx1030)], &st).unwrap_err();
     assert_eq!(
         e,
@@ -56,8 +61,10 @@ fn missing_symbol() {
     );
     assert!(e.to_string().contains("gcnc.spec.0"), "{e}");
     // A descriptor of another kind is a different symbol.
-    let st = state(r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "image", "offset": 16}],
-                      "spec_constants": {"0": 1}}"#);
+    let st = state(
+        r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "image", "offset": 16}],
+                      "spec_constants": {"0": 1}}"#,
+    );
     let e = link(&[&good(Target::Gfx900)], &st).unwrap_err();
     assert!(
         matches!(e, Error::MissingSymbol { ref symbol, offset: 4, .. } if symbol == "gcnc.desc.0.0.buffer.offset"),
@@ -99,7 +106,11 @@ fn relocation_out_of_range() {
     let elf = branchy(Target::Gfx1100, 33000, RelocKind::Rel16, "_amdgpu_cs_main");
     let e = link(&[&elf], &state(STATE)).unwrap_err();
     match &e {
-        Error::BadRelocation { input: 0, offset, reason } => {
+        Error::BadRelocation {
+            input: 0,
+            offset,
+            reason,
+        } => {
             assert_eq!(*offset, 33000 * 4);
             assert!(reason.contains("128 KiB"), "{reason}");
         }
@@ -117,25 +128,68 @@ fn relocation_out_of_range() {
 #[test]
 fn relocations_of_the_wrong_kind() {
     let st = state(STATE);
-    let e = link(&[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "gcnc.spec.0")], &st).unwrap_err();
-    assert!(matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("state value")), "{e}");
-    let e = link(&[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "nowhere")], &st).unwrap_err();
-    assert!(matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "nowhere"), "{e}");
+    let e = link(
+        &[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "gcnc.spec.0")],
+        &st,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("state value")),
+        "{e}"
+    );
+    let e = link(
+        &[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "nowhere")],
+        &st,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "nowhere"),
+        "{e}"
+    );
     // A code address as an absolute literal: PAL picks the address later.
-    let e = link(&[&branchy(Target::Gfx900, 1, RelocKind::Abs32Lo, "_amdgpu_cs_main")], &st)
-        .unwrap_err();
-    assert!(matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("load address")), "{e}");
-    let e = link(&[&branchy(Target::Gfx900, 1, RelocKind::Rel32, "gcnc.spec.0")], &st).unwrap_err();
-    assert!(matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("R_AMDGPU_REL32")), "{e}");
+    let e = link(
+        &[&branchy(
+            Target::Gfx900,
+            1,
+            RelocKind::Abs32Lo,
+            "_amdgpu_cs_main",
+        )],
+        &st,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("load address")),
+        "{e}"
+    );
+    let e = link(
+        &[&branchy(Target::Gfx900, 1, RelocKind::Rel32, "gcnc.spec.0")],
+        &st,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("R_AMDGPU_REL32")),
+        "{e}"
+    );
 }
 
 #[test]
 fn mismatched_targets() {
-    let e = link(&[&good(Target::Gfx900), &good(Target::Gfx1030)], &state(STATE)).unwrap_err();
+    let e = link(
+        &[&good(Target::Gfx900), &good(Target::Gfx1030)],
+        &state(STATE),
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::TargetMismatch { input: 1, .. }), "{e}");
-    assert!(e.to_string().contains("gfx1030") && e.to_string().contains("gfx900"), "{e}");
+    assert!(
+        e.to_string().contains("gfx1030") && e.to_string().contains("gfx900"),
+        "{e}"
+    );
     // Two compute shaders in one pipeline.
-    let e = link(&[&good(Target::Gfx900), &good(Target::Gfx900)], &state(STATE)).unwrap_err();
+    let e = link(
+        &[&good(Target::Gfx900), &good(Target::Gfx900)],
+        &state(STATE),
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::NotUnlinked { input: 1, .. }), "{e}");
 }
 
@@ -155,12 +209,21 @@ fn corrupt_msgpack() {
     }
     // A well-formed tree of the wrong shape is a metadata error, also typed.
     let mut obj = main_part(Target::Gfx1100).object(&lines(Target::Gfx1100));
-    obj.metadata
-        .as_map_mut()
-        .unwrap()
-        .insert(gcnc::binary::msgpack::Key::str("gcnc.prelink"), gcnc::binary::Value::from(7u32));
+    obj.metadata.as_map_mut().unwrap().insert(
+        gcnc::binary::msgpack::Key::str("gcnc.prelink"),
+        gcnc::binary::Value::from(7u32),
+    );
     let e = link(&[&obj.write().unwrap()], &state(STATE)).unwrap_err();
-    assert!(matches!(e, Error::Elf { source: gcnc::binary::Error::Metadata { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Elf {
+                source: gcnc::binary::Error::Metadata { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -198,25 +261,35 @@ fn single_byte_corruptions_never_panic() {
 #[test]
 fn not_an_unlinked_shader() {
     let info = ComputeShaderInfo::new(Target::Gfx1030);
-    let mut text = gcnc::parts::code::nop_word(gcnc::isa::Gen::Gfx10).to_le_bytes().to_vec();
+    let mut text = gcnc::parts::code::nop_word(gcnc::isa::Gen::Gfx10)
+        .to_le_bytes()
+        .to_vec();
     text.resize(256, 0);
     let obj = gcnc::binary::CodeObject::compute(&info, text, 4, vec![]).unwrap();
     let e = link(&[&obj.write().unwrap()], &state(STATE)).unwrap_err();
-    assert!(matches!(e, Error::NotUnlinked { ref reason, .. } if reason.contains("gcnc.prelink")), "{e}");
+    assert!(
+        matches!(e, Error::NotUnlinked { ref reason, .. } if reason.contains("gcnc.prelink")),
+        "{e}"
+    );
     let e = link(&[], &state(STATE)).unwrap_err();
     assert!(matches!(e, Error::NotUnlinked { .. }), "{e}");
 }
 
 #[test]
 fn layout_that_cannot_supply_the_assumed_data() {
-    let st = state(r#"{"user_data": {"sgprs": [{"item": {"push_constant": 0}, "entry": 0}]},
+    let st = state(
+        r#"{"user_data": {"sgprs": [{"item": {"push_constant": 0}, "entry": 0}]},
                       "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}],
-                      "spec_constants": {"0": 1}}"#);
+                      "spec_constants": {"0": 1}}"#,
+    );
     let e = link(&[&good(Target::Gfx1030)], &st).unwrap_err();
     match &e {
         Error::State { path, reason } => {
             assert_eq!(path, "user_data");
-            assert!(reason.contains("descriptor_set:0") && reason.contains("user SGPR 0"), "{reason}");
+            assert!(
+                reason.contains("descriptor_set:0") && reason.contains("user SGPR 0"),
+                "{reason}"
+            );
         }
         other => panic!("{other}"),
     }
