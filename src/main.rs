@@ -48,6 +48,23 @@ enum Command {
     },
     /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
     IsaCoverage,
+    /// Link unlinked shader ELFs with the pipeline state into one PAL pipeline ELF.
+    Link {
+        /// Unlinked ELFs (one per hardware stage).
+        #[arg(required = true, num_args = 1..=2)]
+        inputs: Vec<String>,
+        /// Pipeline state JSON (docs/link.md).
+        #[arg(long)]
+        state: String,
+        #[arg(short = 'o')]
+        output: String,
+        /// Shader cache directory for built parts.
+        #[arg(long)]
+        cache_dir: Option<String>,
+        /// Print where each part went.
+        #[arg(long, short = 'v')]
+        verbose: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -73,6 +90,19 @@ fn main() -> ExitCode {
             &cli::disasm::Opts { raw, offsets, hex },
         )
         .map(|s| print!("{s}")),
+        Command::Link {
+            inputs,
+            state,
+            output,
+            cache_dir,
+            verbose,
+        } => cli::link::run(&cli::link::Opts {
+            inputs,
+            state,
+            output,
+            cache_dir,
+            verbose,
+        }),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod disasm;
 pub mod isa_coverage;
+pub mod link;
 
 use gcnc::isa::{Gen, Target, Wave};
 

@@ -55,6 +55,38 @@ fn part_err(e: PartError) -> Error {
     }
 }
 
+/// The CS prolog input `s` needs under `state`, if any (none when the state keeps the
+/// assumed layout or the layouts agree).
+fn cs_prolog_key(s: &input::Input, state: &PipelineState) -> Result<Option<CsPrologKey>> {
+    let (HwStage::Cs, Some(ud)) = (s.stage, &state.user_data) else {
+        return Ok(None);
+    };
+    let outputs = CsPrologKey::outputs_from(&s.prelink.user_sgprs).map_err(part_err)?;
+    let key = CsPrologKey {
+        target: s.target,
+        wave: s.wave,
+        inputs: ud.sgprs.iter().map(|u| u.item.clone()).collect(),
+        table: ud.table.clone(),
+        outputs,
+        system_sgprs: s.system_sgprs,
+        next: s.main_symbol(),
+    };
+    Ok((!key.plan().map_err(part_err)?.is_empty()).then_some(key))
+}
+
+/// The keys of the parts [`link`] will build for these inputs and state (so a caller can
+/// fetch them from a shader cache first).
+pub fn needed_parts(inputs: &[&[u8]], state: &PipelineState) -> Result<Vec<PartKey>> {
+    let mut keys = Vec::new();
+    for (i, bytes) in inputs.iter().enumerate() {
+        let s = input::read_input(i, bytes)?;
+        if let Some(k) = cs_prolog_key(&s, state)? {
+            keys.push(PartKey::CsProlog(k));
+        }
+    }
+    Ok(keys)
+}
+
 /// Links unlinked ELFs (`inputs`, one per hardware stage) with `state` into a pipeline ELF.
 pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Result<Linked> {
     state.validate()?;
@@ -95,26 +127,13 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
             stage: s.stage,
             parts: Vec::new(),
         };
-        if s.stage == HwStage::Cs {
-            if let Some(ud) = &state.user_data {
-                let outputs = CsPrologKey::outputs_from(&s.prelink.user_sgprs).map_err(part_err)?;
-                let key = CsPrologKey {
-                    target,
-                    wave: s.wave,
-                    inputs: ud.sgprs.iter().map(|u| u.item.clone()).collect(),
-                    table: ud.table.clone(),
-                    outputs,
-                    system_sgprs: s.system_sgprs,
-                    next: s.main_symbol(),
-                };
-                let plan = key.plan().map_err(part_err)?;
-                if !plan.is_empty() {
-                    let p: Arc<Part> = parts.get(&PartKey::CsProlog(key)).map_err(part_err)?;
-                    chain.parts.push(layout::ChainPart::generated(p));
-                }
-                let map: Vec<UserData> = ud.sgprs.iter().filter_map(|u| u.pal()).collect();
-                user_maps.push((s.stage, map));
-            }
+        if let Some(key) = cs_prolog_key(s, state)? {
+            let p: Arc<Part> = parts.get(&PartKey::CsProlog(key)).map_err(part_err)?;
+            chain.parts.push(layout::ChainPart::generated(p));
+        }
+        if let (HwStage::Cs, Some(ud)) = (s.stage, &state.user_data) {
+            let map: Vec<UserData> = ud.sgprs.iter().filter_map(|u| u.pal()).collect();
+            user_maps.push((s.stage, map));
         }
         chain.parts.push(layout::ChainPart::main(s));
         chains.push(chain);
