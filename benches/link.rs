@@ -23,8 +23,14 @@ const STATE: &str = r#"{
 }"#;
 
 fn main_elf(t: Target) -> Vec<u8> {
-    let mp = MainPart::new(t, vec![UserSgpr::DescriptorSet(0), UserSgpr::PushConstant(0)]);
-    let mut lines = vec![("s_add_u32 s4, s0, 0x5eed0000", Some("gcnc.desc.0.0.buffer.offset"))];
+    let mp = MainPart::new(
+        t,
+        vec![UserSgpr::DescriptorSet(0), UserSgpr::PushConstant(0)],
+    );
+    let mut lines = vec![(
+        "s_add_u32 s4, s0, 0x5eed0000",
+        Some("gcnc.desc.0.0.buffer.offset"),
+    )];
     for _ in 0..100 {
         lines.push(("s_add_u32 s7, s7, 0x5eed0000", Some("gcnc.spec.0")));
         lines.push(("s_add_u32 s7, s7, s1", None));

@@ -25,7 +25,10 @@ fn gcnc(args: &[&str]) -> std::process::Output {
 fn link_files_with_a_part_cache() {
     let t = Target::Gfx1100;
     let mp = MainPart::new(t, vec![UserSgpr::DescriptorSet(0)]);
-    let mut lines = vec![("s_add_u32 s4, s0, 0x5eed0000", Some("gcnc.desc.0.0.buffer.offset"))];
+    let mut lines = vec![(
+        "s_add_u32 s4, s0, 0x5eed0000",
+        Some("gcnc.desc.0.0.buffer.offset"),
+    )];
     lines.extend(endpgm(t));
     let elf = mp.elf(&lines);
     let a = temp_path("cli_a.elf");
@@ -50,7 +53,10 @@ fn link_files_with_a_part_cache() {
         let r = gcnc(&args);
         assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
         let err = String::from_utf8_lossy(&r.stderr);
-        assert!(err.contains("gcnc.part.cs_prolog.") && err.contains("falls through"), "{err}");
+        assert!(
+            err.contains("gcnc.part.cs_prolog.") && err.contains("falls through"),
+            "{err}"
+        );
         let want = link(&[&elf], &state(STATE)).unwrap().elf;
         assert_eq!(std::fs::read(&out).unwrap(), want, "round {round}");
         let parts: Vec<_> = std::fs::read_dir(&cache).unwrap().collect();
@@ -65,14 +71,34 @@ fn bad_input_names_the_file() {
     let st = temp_path("cli_bad_state.json");
     std::fs::write(&st, STATE).unwrap();
     let out = temp_path("cli_bad_out.elf");
-    let r = gcnc(&["link", a.to_str().unwrap(), "--state", st.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let r = gcnc(&[
+        "link",
+        a.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(!r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("cli_bad.elf") && err.contains("truncated"), "{err}");
+    assert!(
+        err.contains("cli_bad.elf") && err.contains("truncated"),
+        "{err}"
+    );
 
     std::fs::write(&st, "{\n  \"spec_constants\": [1,\n").unwrap();
-    let r = gcnc(&["link", a.to_str().unwrap(), "--state", st.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let r = gcnc(&[
+        "link",
+        a.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(!r.status.success());
     let err = String::from_utf8_lossy(&r.stderr);
-    assert!(err.contains("cli_bad_state.json") && err.contains("JSON 2:"), "{err}");
+    assert!(
+        err.contains("cli_bad_state.json") && err.contains("JSON 2:"),
+        "{err}"
+    );
 }

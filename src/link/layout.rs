@@ -17,9 +17,10 @@
 //!
 //! Relocations: `R_AMDGPU_REL16` resolves against the laid-out symbols with PAL's formula
 //! (`RelocKind::resolve`: ((S+A) − P − 4) / 4, range-checked); `R_AMDGPU_ABS32` /
-//! `ABS32_LO` against the state's value of a `gcnc.*` symbol. A code address as an absolute
-//! literal cannot be resolved here (PAL chooses the load address later) and is an error,
-//! as is every other kind.
+//! `ABS32_LO` against the state's value of a `gcnc.*` symbol; `REL32`, `REL32_LO/HI` and
+//! `REL64` (PC-relative, e.g. `s_getpc_b64` + `sym@rel32@lo`) against laid-out symbols. A code
+//! address as an absolute literal cannot be resolved here (PAL chooses the load address
+//! later) and is an error, as are the GOT kinds and `RELATIVE64`.
 //!
 //! After the last chain `.text` is padded like LLVM does (pal-abi §6): nothing on GFX9; on
 //! GFX10 (GFX11) `s_code_end` up to a 64 (128) byte line and 48 (96) dwords more.
@@ -291,6 +292,28 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
                         })
                     }
                 },
+                RelocKind::Rel32 | RelocKind::Rel32Lo | RelocKind::Rel32Hi | RelocKind::Rel64 => {
+                    match symbols.get(&r.symbol) {
+                        Some(&s) => r
+                            .kind
+                            .resolve(s, r.addend, p)
+                            .map_err(|e| bad(e.to_string()))?,
+                        None if PrelinkSymbol::parse(&r.symbol).is_some() => {
+                            return Err(bad(format!(
+                                "{} to `{}`: PC-relative to a state value",
+                                r.kind.name(),
+                                r.symbol
+                            )))
+                        }
+                        None => {
+                            return Err(Error::MissingSymbol {
+                                input,
+                                offset: r.offset,
+                                symbol: r.symbol.clone(),
+                            })
+                        }
+                    }
+                }
                 other => {
                     return Err(bad(format!(
                         "{} is not a relocation the link stage resolves",
