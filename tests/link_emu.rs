@@ -187,3 +187,39 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
         }
     }
 }
+
+/// A choice compiled both ways (seed 000's perSampleShading style): the condition is a
+/// relocated literal, so the same unlinked code takes either alternative after the link.
+#[test]
+fn both_alternatives_choice_follows_the_state() {
+    for t in Target::ALL {
+        let mp = MainPart::new(t, vec![]);
+        let mut lines = vec![
+            ("s_cmp_eq_u32 0x5eed0000, 1", Some("gcnc.choice.per_sample")),
+            ("s_cbranch_scc1 2", None),
+            ("s_mov_b32 s13, 1", None),
+            ("s_branch 1", None),
+            ("s_mov_b32 s13, 2", None),
+        ];
+        lines.extend(endpgm(t));
+        let elf = mp.elf(&lines);
+        for (choice, want) in [(false, 1), (true, 2)] {
+            let st = PipelineState {
+                choices: BTreeMap::from([("per_sample".to_string(), choice)]),
+                ..Default::default()
+            };
+            let linked = link(&[&elf], &st).unwrap();
+            let d = Dispatch::from_elf(&linked.elf, None).unwrap();
+            let waves = run_workgroup(&d, &mut Memory::new(), [0, 0, 0])
+                .unwrap_or_else(|e| panic!("{t}: {e}"));
+            assert_eq!(
+                waves[0].regs.s(13).unwrap(),
+                want,
+                "{t} per_sample={choice}"
+            );
+        }
+        // Without the choice in the state the link fails, naming the symbol.
+        let e = link(&[&elf], &PipelineState::default()).unwrap_err();
+        assert!(e.to_string().contains("gcnc.choice.per_sample"), "{e}");
+    }
+}

@@ -284,3 +284,89 @@ impl CsPrologKey {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Item::*;
+
+    fn key(inputs: Vec<Item>, table: Vec<Item>, outputs: Vec<Item>, sys: u16) -> CsPrologKey {
+        CsPrologKey {
+            target: BinTarget::Gfx1030,
+            wave: WaveSize::W32,
+            inputs,
+            table,
+            outputs,
+            system_sgprs: sys,
+            next: "next".into(),
+        }
+    }
+
+    #[test]
+    fn plans() {
+        // Same layout: nothing to do.
+        let k = key(vec![PushConstant(0)], vec![], vec![PushConstant(0)], 2);
+        assert!(k.plan().unwrap().is_empty());
+        // A swap plus the TGID SGPR, which moves only when the counts differ.
+        let k = key(
+            vec![PushConstant(1), PushConstant(0)],
+            vec![],
+            vec![PushConstant(0), PushConstant(1)],
+            1,
+        );
+        let p = k.plan().unwrap();
+        assert_eq!(p.moves, [(0, Source::Sgpr(1)), (1, Source::Sgpr(0))]);
+        assert_eq!(p.scratch, 4);
+        // From the table; one fewer user SGPR, so the TGID SGPR moves from s1 to s2.
+        let k = key(
+            vec![DescriptorTable],
+            vec![DescriptorSet(3), PushConstant(0)],
+            vec![PushConstant(0), DescriptorSet(3)],
+            1,
+        );
+        let p = k.plan().unwrap();
+        assert_eq!(
+            p.moves,
+            [
+                (0, Source::Table(1)),
+                (1, Source::Table(0)),
+                (2, Source::Sgpr(1))
+            ]
+        );
+        assert_eq!(p.table_ptr, Some(0));
+        // Not available anywhere.
+        let k = key(vec![PushConstant(0)], vec![], vec![DescriptorSet(0)], 0);
+        assert!(matches!(k.plan(), Err(PartError::Unsatisfiable(_))));
+    }
+
+    #[test]
+    fn a_swap_goes_through_one_scratch_sgpr_and_ends_in_a_relocated_branch() {
+        let k = key(
+            vec![PushConstant(1), PushConstant(0)],
+            vec![],
+            vec![PushConstant(0), PushConstant(1)],
+            0,
+        );
+        let p = k.build("me").unwrap();
+        let t = isa_target(k.target, k.wave);
+        let text: Vec<String> = crate::isa::decode_all(&p.code, t)
+            .unwrap()
+            .iter()
+            .map(|(_, i)| crate::isa::print(i, t))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "s_mov_b32 s2, s0",
+                "s_mov_b32 s0, s1",
+                "s_mov_b32 s1, s2",
+                "s_branch 0"
+            ]
+        );
+        assert_eq!(p.relocations.len(), 1);
+        assert_eq!(p.relocations[0].offset, 12);
+        assert_eq!(p.relocations[0].symbol, "next");
+        assert_eq!(p.sgprs, 3);
+        assert_eq!(k.build("me").unwrap(), p, "deterministic");
+    }
+}
