@@ -48,6 +48,36 @@ const FORMATS: &[(&str, &str, u32)] = &[
     ("vop3bdpp8", "Vop3Dpp8", 10),
     ("vopdx", "VopdX", 4),
     ("vopdy", "VopdY", 5),
+    // memory, export and interpolation formats (isa_tables/<gen>_mem.txt)
+    ("ds", "Ds", 8),
+    ("mubuf", "Mubuf", 8),
+    ("mtbuf", "Mtbuf", 4),
+    ("flat", "Flat", 7),
+    ("global", "Global", 7),
+    ("scratch", "Scratch", 7),
+    ("mimg", "Mimg", 8),
+    ("exp", "Exp", 1),
+    ("vintrp", "Vintrp", 2),
+    ("ldsdir", "Ldsdir", 2),
+    ("vinterp", "Vinterp", 7),
+];
+
+/// Flags of the memory tables (`| flag...`): modifiers and forms an encoding accepts.
+const MEM_FLAGS: &[(&str, &str)] = &[
+    ("offset", "OFFSET"),
+    ("offset01", "OFFSET01"),
+    ("gds", "GDS"),
+    ("gdsonly", "GDS_ONLY"),
+    ("lds", "LDS"),
+    ("tfe", "TFE"),
+    ("rtn", "RTN"),
+    ("done", "DONE"),
+    ("compr", "COMPR"),
+    ("vm", "VM"),
+    ("row_en", "ROW_EN"),
+    ("wait_vdst", "WAIT_VDST"),
+    ("wait_exp", "WAIT_EXP"),
+    ("swizzle", "SWIZZLE"),
 ];
 
 struct Row {
@@ -58,6 +88,8 @@ struct Row {
     base: String,
     operands: Vec<String>,
     mods: Vec<String>,
+    mem: Vec<String>,
+    addr: Option<(String, String)>,
     line: usize,
 }
 
@@ -87,6 +119,12 @@ fn camel(mn: &str) -> String {
 }
 
 fn read_gen(dir: &Path, gen: &str) -> Vec<Row> {
+    let mut rows = read_file(dir, gen);
+    rows.extend(read_file(dir, &format!("{gen}_mem")));
+    rows
+}
+
+fn read_file(dir: &Path, gen: &str) -> Vec<Row> {
     let file = format!("isa_tables/{gen}.txt");
     let text = std::fs::read_to_string(dir.join(format!("{gen}.txt")))
         .unwrap_or_else(|e| panic!("{file}: {e}"));
@@ -125,14 +163,24 @@ fn read_gen(dir: &Path, gen: &str) -> Vec<Row> {
                 fail(&file, line_no, &format!("bad operand token {o}"));
             }
         }
-        let mods: Vec<String> = mods_part.split_whitespace().map(str::to_string).collect();
-        for m in &mods {
+        let mut mods: Vec<String> = Vec::new();
+        let mut mem = Vec::new();
+        let mut addr = (String::new(), String::new());
+        for m in mods_part.split_whitespace() {
             let key = m.split('=').next().unwrap();
-            if ![
-                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix",
+            if [
+                "neg", "neghi", "clamp", "omod", "opsel", "glc", "dlc", "abs", "sext", "fix", "hi0",
             ]
             .contains(&key)
             {
+                mods.push(m.to_string());
+            } else if MEM_FLAGS.iter().any(|f| f.0 == m) {
+                mem.push(m.to_string());
+            } else if let Some(v) = m.strip_prefix("addr=") {
+                addr.0 = addr_sizes(&file, line_no, v);
+            } else if let Some(v) = m.strip_prefix("a16addr=") {
+                addr.1 = addr_sizes(&file, line_no, v);
+            } else {
                 fail(&file, line_no, &format!("bad modifier {m}"));
             }
         }
@@ -144,10 +192,27 @@ fn read_gen(dir: &Path, gen: &str) -> Vec<Row> {
             mnemonic,
             operands,
             mods,
+            mem,
+            addr: (!addr.0.is_empty()).then_some(addr),
             line: line_no,
         });
     }
     rows
+}
+
+/// `1.2.3.3.2.3.3.4` (address VGPRs per MIMG dimension) as a Rust array literal.
+fn addr_sizes(file: &str, line: usize, v: &str) -> String {
+    let n: Vec<u8> = v
+        .split('.')
+        .map(|x| {
+            x.parse()
+                .unwrap_or_else(|_| fail(file, line, "bad address size"))
+        })
+        .collect();
+    if n.len() != 8 {
+        fail(file, line, "need 8 address sizes");
+    }
+    format!("{n:?}")
 }
 
 /// Rust expression for one operand token, or None when malformed.
@@ -182,24 +247,43 @@ fn operand_desc(tok: &str) -> Option<String> {
         "src1" => "Src1",
         "src2" => "Src2",
         "k" => "K",
+        "addr" => "Addr",
+        "data0" => "Data0",
+        "data1" => "Data1",
+        "vaddr" => "Vaddr",
+        "vdata" => "Vdata",
+        "srsrc" => "Srsrc",
+        "soffset" => "Soffset",
+        "saddr" => "Saddr",
+        "ssamp" => "Ssamp",
+        "tgt" => "Tgt",
+        "vsrc0" => "Vsrc0",
+        "vsrc2" => "Vsrc2",
+        "vsrc3" => "Vsrc3",
+        "param" => "Param",
+        "attr" => "Attr",
         _ => return None,
     };
-    let (rest, allow) = match rest.split_once('/') {
+    let (rest, allow, allow_asm) = match rest.split_once('/') {
         Some((r, a)) => {
-            let mut bits = 0u8;
-            for c in a.chars() {
-                bits |= match c {
-                    'v' => 1,
-                    's' => 2,
-                    'i' => 4,
-                    'l' => 8,
-                    'n' => 16,
-                    _ => return None,
-                };
-            }
-            (r, bits)
+            let letters = |a: &str| -> Option<u8> {
+                let mut bits = 0u8;
+                for c in a.chars() {
+                    bits |= match c {
+                        'v' => 1,
+                        's' => 2,
+                        'i' => 4,
+                        'l' => 8,
+                        'n' => 16,
+                        _ => return None,
+                    };
+                }
+                Some(bits)
+            };
+            let (d, asm) = a.split_once('%').unwrap_or((a, a));
+            (r, letters(d)?, letters(asm)?)
         }
-        None => (rest, 15),
+        None => (rest, 15, 15),
     };
     let (size, ty) = match rest.split_once('.') {
         Some((s, t)) => (s, t),
@@ -245,6 +329,9 @@ fn operand_desc(tok: &str) -> Option<String> {
         n => n.parse().ok().filter(|&n: &u8| (1..=16).contains(&n))?,
     };
     let ty = match ty {
+        // a 64-bit operand the constant probe could not type (scalar sources) prints its
+        // constants as 64-bit values
+        "" if size == 2 && size64 == 2 => "B64",
         "" => "B32",
         "f16" => "F16",
         "i16" => "I16",
@@ -252,7 +339,7 @@ fn operand_desc(tok: &str) -> Option<String> {
         _ => return None,
     };
     Some(format!(
-        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow}).lo({lo128})"
+        "OpDesc::reg(Field::{field}, {size}, {size64}, ValTy::{ty}, {sgpr}, {allow}).lo({lo128}).asm({allow_asm})"
     ))
 }
 
@@ -331,6 +418,7 @@ fn main() {
     let per_gen: Vec<Vec<Row>> = GENS.iter().map(|g| read_gen(dir, g)).collect();
     for g in &GENS {
         println!("cargo:rerun-if-changed=isa_tables/{g}.txt");
+        println!("cargo:rerun-if-changed=isa_tables/{g}_mem.txt");
     }
     println!("cargo:rerun-if-changed=isa_tables/properties.txt");
     let props = read_props(dir);
@@ -363,6 +451,18 @@ fn main() {
     }
     o.push_str("];\n\n");
 
+    // opcodes whose op_sel_hi defaults to 0 (v_*_mix_*), from the hi0 table flag
+    let mix: BTreeSet<&str> = per_gen
+        .iter()
+        .flatten()
+        .filter(|r| r.mods.iter().any(|m| m == "hi0"))
+        .map(|r| r.base.as_str())
+        .collect();
+    o.push_str("pub static MIX: [bool; OPCODE_COUNT] = [\n");
+    for n in &names {
+        writeln!(o, "    {},", mix.contains(n.as_str())).unwrap();
+    }
+    o.push_str("];\n\n");
     // properties
     o.push_str("pub static PROPS: [Props; OPCODE_COUNT] = [\n");
     for n in &names {
@@ -441,6 +541,7 @@ fn main() {
                         match *m {
                             "abs" => "ABS",
                             "glc" => "GLC",
+                            "hi0" => "MIX",
                             "dlc" => "DLC",
                             "neg" => "NEG",
                             "neghi" => "NEG_HI",
@@ -456,9 +557,26 @@ fn main() {
             } else {
                 mods.join(" | ")
             };
+            let mem: Vec<String> = r
+                .mem
+                .iter()
+                .map(|m| {
+                    let f = MEM_FLAGS.iter().find(|f| f.0 == m).unwrap().1;
+                    format!("MemFlags::{f}.bits()")
+                })
+                .collect();
+            let mem = if mem.is_empty() {
+                "0".to_string()
+            } else {
+                mem.join(" | ")
+            };
+            let addr = match &r.addr {
+                Some((a, b)) => format!("Some(&[{a}, {b}])"),
+                None => "None".to_string(),
+            };
             writeln!(
                 o,
-                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, fixed: [{:#x}, {:#x}] }},",
+                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, fixed: [{:#x}, {:#x}], mem: MemFlags::from_bits_retain({mem}), addr: {addr} }},",
                 camel(&r.base),
                 r.variant,
                 r.fmt.starts_with("vop3b"),
@@ -575,6 +693,37 @@ fn main() {
         )
         .unwrap();
     }
+    // MTBUF format texts per generation (isa_tables/buf_formats.txt)
+    let file = "isa_tables/buf_formats.txt";
+    println!("cargo:rerun-if-changed={file}");
+    let text = std::fs::read_to_string(dir.join("buf_formats.txt"))
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut fmts = vec![vec![String::from("!"); 128]; 3];
+    for (i, l) in text.lines().enumerate() {
+        if l.starts_with('#') || l.trim().is_empty() {
+            continue;
+        }
+        let mut it = l.split_whitespace();
+        let (g, v, t) = (it.next(), it.next(), it.next());
+        let (Some(g), Some(v), Some(t)) = (g, v, t) else {
+            fail(file, i + 1, "expected `gen value text`")
+        };
+        let gi = GENS
+            .iter()
+            .position(|x| *x == g)
+            .unwrap_or_else(|| fail(file, i + 1, "unknown generation"));
+        let v: usize = v
+            .parse()
+            .ok()
+            .filter(|&v| v < 128)
+            .unwrap_or_else(|| fail(file, i + 1, "bad value"));
+        fmts[gi][v] = t.to_string();
+    }
+    writeln!(
+        o,
+        "/// How LLVM prints each MTBUF format value per generation (`-` default, `!` invalid).\npub static BUF_FORMATS: [[&str; 128]; 3] = {fmts:?};"
+    )
+    .unwrap();
     let out = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out).join("isa_tables.rs"), o).unwrap();
 }

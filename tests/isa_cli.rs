@@ -25,6 +25,9 @@ fn examples_assemble_and_disassemble_like_llvm() {
     for (mcpu, file) in [
         ("gfx1100", "examples/hello_gfx1100.s"),
         ("gfx900", "examples/hello_gfx900.s"),
+        ("gfx900", "examples/memory_gfx900.s"),
+        ("gfx1030", "examples/memory_gfx1030.s"),
+        ("gfx1100", "examples/memory_gfx1100.s"),
     ] {
         let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
         let out = tmp(&format!("{mcpu}.bin"));

@@ -66,6 +66,9 @@ fn vopd_instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
 
 fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
     use gcnc::isa::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_VGPR};
+    if d.format.is_mem() {
+        return support::mem::instance(d, t, variant);
+    }
     let mut ops = Vec::new();
     let (mut s_next, mut v_next) = (8u16, 1u16);
     let vop3ish = matches!(d.format, Format::Vop3 | Format::Vop3p);

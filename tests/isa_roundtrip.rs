@@ -19,6 +19,16 @@ impl Rng {
 }
 
 fn random_inst(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
+    if d.format.is_mem() {
+        // the memory formats' representative forms with random registers, offsets and
+        // bits (a seed of their own, so the random stream of the other formats is unchanged)
+        thread_local!(static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+        let v = NEXT.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        });
+        return support::mem::random(d, t, 0x9e37_79b9_7f4a_7c15 ^ (v as u64) << 17);
+    }
     match d.format {
         Format::VopdY => return None, // generated as partners of X halves
         Format::VopdX => return random_vopd(r, d, t),
@@ -72,7 +82,7 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
                 ImmKind::Hwreg => Operand::Imm(r.below(0x10000) as u32),
                 // several values print alike (LLVM ignores unused fields); keep canonical ones
                 ImmKind::Sendmsg => {
-                    let v = r.below(1024) as u32;
+                    let v = r.below(if od.field == Field::Ssrc0 { 256 } else { 1024 }) as u32;
                     let text = gcnc::isa::simm16::print_sendmsg(t.gen, v);
                     Operand::Imm(gcnc::isa::simm16::parse_sendmsg(t.gen, &text).unwrap_or(v))
                 }
@@ -154,6 +164,22 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
         m.neg = r.below(8) as u8 & (d.neg_mask | if f.is_vop3() { d.sext_mask } else { 0 });
     } else if d.mods.contains(ModSet::NEG) {
         m.neg = r.below(8) as u8;
+    }
+    if f == Format::Vop3p {
+        let srcs = d.explicit().fold(0u8, |a, o| match o.field {
+            Field::Src0 => a | 1,
+            Field::Src1 => a | 2,
+            Field::Src2 => a | 4,
+            _ => a,
+        });
+        m.neg &= srcs;
+        if d.mods.contains(ModSet::NEG_HI) {
+            m.neg_hi = r.below(8) as u8 & srcs;
+        }
+        if d.mods.contains(ModSet::OP_SEL) {
+            m.op_sel = r.below(8) as u8 & srcs;
+            m.op_sel_hi = (r.below(8) as u8 & srcs) | if d.opcode.is_mix() { 0 } else { !srcs & 7 };
+        }
     }
     if f.is_sdwa() {
         m.sdwa.sext = r.below(4) as u8 & d.sext_mask & !m.neg;

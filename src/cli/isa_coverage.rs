@@ -37,6 +37,28 @@ pub fn report() -> String {
             bad.len(),
             unbuildable
         ));
+        s.push_str(&memory_line(gen, encs, &bad));
     }
     s
+}
+
+/// Per-format counts of the memory, export and interpolation encodings (all of which the
+/// LLVM test builds instances for).
+fn memory_line(gen: Gen, encs: &[tables::EncDesc], bad: &[&str]) -> String {
+    let mut per: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut n = 0;
+    for d in encs.iter().filter(|d| d.format.is_mem()) {
+        *per.entry(format!("{:?}", d.format)).or_default() += 1;
+        n += 1;
+    }
+    let bad_mem = bad
+        .iter()
+        .filter(|b| per.keys().any(|f| b.starts_with(&format!("{f} "))))
+        .count();
+    let parts: Vec<String> = per.iter().map(|(f, c)| format!("{f} {c}")).collect();
+    format!(
+        "  {gen} memory/export/interpolation: {n} encodings ({}), {} verified against llvm-mc-19, {bad_mem} mismatching\n",
+        parts.join(", "),
+        n - bad_mem
+    )
 }

@@ -32,6 +32,34 @@ pub fn classify(gen: Gen, w0: u32) -> Option<Format> {
     if format::smem::is_smem(gen, w0) {
         return Some(Format::Smem);
     }
+    // memory, export and interpolation formats (prefixes differ per generation)
+    if format::ds::is_ds(w0) {
+        return Some(Format::Ds);
+    }
+    if format::mubuf::is_mubuf(w0) {
+        return Some(Format::Mubuf);
+    }
+    if format::mtbuf::is_mtbuf(w0) {
+        return Some(Format::Mtbuf);
+    }
+    if format::flat::is_flat(w0) {
+        return format::flat::format_of(gen, w0);
+    }
+    if format::mimg::is_mimg(w0) {
+        return Some(Format::Mimg);
+    }
+    if format::exp::is_exp(gen, w0) {
+        return Some(Format::Exp);
+    }
+    if format::vintrp::prefix(gen).is_some_and(|p| w0 & 0xfc00_0000 == p) {
+        return Some(Format::Vintrp);
+    }
+    if gen == Gen::Gfx11 && w0 & 0xff00_0000 == format::ldsdir::PREFIX {
+        return Some(Format::Ldsdir);
+    }
+    if gen == Gen::Gfx11 && w0 & 0xff00_0000 == format::vinterp::PREFIX {
+        return Some(Format::Vinterp);
+    }
     if w0 & 0xff80_0000 == format::vop3p::prefix(gen) {
         return Some(Format::Vop3p);
     }
@@ -43,12 +71,24 @@ pub fn classify(gen: Gen, w0: u32) -> Option<Format> {
 
 /// Decodes the instruction at the start of `w` (dwords). Returns it and its length in dwords.
 pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
+    let (inst, len) = decode_fields(w, t)?;
+    if inst.op_y.is_none() {
+        format::check_unused(inst.desc(t.gen)?, w)?;
+    }
+    Ok((inst, len))
+}
+
+fn decode_fields(w: &[u32], t: Target) -> Result<(Inst, usize)> {
     let w0 = *w.first().ok_or(Error::new(ErrorKind::Truncated {
         needed: 4,
         available: 0,
     }))?;
-    let cx = Dec { t };
-    match classify(t.gen, w0) {
+    let format = classify(t.gen, w0);
+    let cx = Dec {
+        t,
+        valu: format.is_some_and(Format::is_valu),
+    };
+    match format {
         Some(Format::Sop1) => format::sop1::decode(&cx, w),
         Some(Format::Sop2) => format::sop2::decode(&cx, w),
         Some(Format::Sopc) => format::sopc::decode(&cx, w),
@@ -60,6 +100,15 @@ pub fn decode_words(w: &[u32], t: Target) -> Result<(Inst, usize)> {
         Some(Format::Vopc) => format::vopc::decode(&cx, w),
         Some(Format::Vop3) => format::vop3::decode(&cx, w),
         Some(Format::Vop3p) => format::vop3p::decode(&cx, w),
+        Some(Format::Ds) => format::ds::decode(&cx, w),
+        Some(Format::Mubuf) => format::mubuf::decode(&cx, w),
+        Some(Format::Mtbuf) => format::mtbuf::decode(&cx, w),
+        Some(Format::Flat | Format::Global | Format::Scratch) => format::flat::decode(&cx, w),
+        Some(Format::Mimg) => format::mimg::decode(&cx, w),
+        Some(Format::Exp) => format::exp::decode(&cx, w),
+        Some(Format::Vintrp) => format::vintrp::decode(&cx, w),
+        Some(Format::Ldsdir) => format::ldsdir::decode(&cx, w),
+        Some(Format::Vinterp) => format::vinterp::decode(&cx, w),
         Some(Format::VopdX) => format::vopd::decode(&cx, w),
         // classify() only names base formats; SDWA/DPP are found by the base decoders
         Some(_) | None => Err(Error::invalid(format!("no known format for {w0:#010x}"))),
@@ -76,9 +125,9 @@ pub fn decode(bytes: &[u8], offset: usize, t: Target) -> Result<(Inst, usize)> {
         })
         .at(Loc::Byte(offset)));
     }
-    // at most 3 dwords (instruction + literal) are ever needed
-    let n = (rest.len() / 4).min(3);
-    let mut w = [0u32; 3];
+    // at most 5 dwords (MIMG with three NSA dwords) are ever needed
+    let n = (rest.len() / 4).min(5);
+    let mut w = [0u32; 5];
     for (i, c) in rest.chunks_exact(4).take(n).enumerate() {
         w[i] = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
     }

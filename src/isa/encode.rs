@@ -58,6 +58,15 @@ pub fn encode_into(
         Format::Vopc => format::vopc::encode(&mut cx, d, inst),
         Format::Vop3 => format::vop3::encode(&mut cx, d, inst),
         Format::Vop3p => format::vop3p::encode(&mut cx, d, inst),
+        Format::Ds => format::ds::encode(&mut cx, d, inst),
+        Format::Mubuf => format::mubuf::encode(&mut cx, d, inst),
+        Format::Mtbuf => format::mtbuf::encode(&mut cx, d, inst),
+        Format::Flat | Format::Global | Format::Scratch => format::flat::encode(&mut cx, d, inst),
+        Format::Mimg => format::mimg::encode(&mut cx, d, inst),
+        Format::Exp => format::exp::encode(&mut cx, d, inst),
+        Format::Vintrp => format::vintrp::encode(&mut cx, d, inst),
+        Format::Ldsdir => format::ldsdir::encode(&mut cx, d, inst),
+        Format::Vinterp => format::vinterp::encode(&mut cx, d, inst),
         Format::Vop1Sdwa | Format::Vop2Sdwa | Format::VopcSdwa => {
             format::sdwa::encode(&mut cx, d, inst)
         }

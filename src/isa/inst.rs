@@ -35,6 +35,8 @@ pub struct Mods {
     /// SMEM cache policy bits.
     pub glc: bool,
     pub dlc: bool,
+    /// Modifiers of the memory, export and interpolation formats.
+    pub mem: super::format::mem::MemMods,
     pub sdwa: Sdwa,
     pub dpp: Dpp,
 }
@@ -102,11 +104,15 @@ pub struct Inst {
 }
 
 impl Inst {
-    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, as LLVM's default).
+    /// An instruction with default modifiers (VOP3P op_sel_hi all ones, MTBUF format 1, as
+    /// LLVM's defaults).
     pub fn new(op: Opcode, format: Format, operands: &[Operand]) -> Inst {
         let mut mods = Mods::default();
-        if format == Format::Vop3p {
+        if format == Format::Vop3p && !op.is_mix() {
             mods.op_sel_hi = 7;
+        }
+        if format == Format::Mtbuf {
+            mods.mem.format = 1; // LLVM's default buffer format, printed as nothing
         }
         Inst {
             op_y: None,
@@ -140,15 +146,26 @@ impl Inst {
 
     /// Checks the invariants against the table for `t`.
     pub fn verify(&self, t: Target) -> Result<&'static EncDesc> {
+        self.check(t, true)
+    }
+
+    /// The structural checks only: what must hold for the instruction to have a text at
+    /// all. LLVM's disassembler prints encodings its assembler would refuse (constant-bus
+    /// violations, 32-bit K for f16, negative s_buffer offsets ...); so does `print`.
+    pub fn check_printable(&self, t: Target) -> Result<&'static EncDesc> {
+        self.check(t, false)
+    }
+
+    fn check(&self, t: Target, strict: bool) -> Result<&'static EncDesc> {
         if self.format == Format::VopdX {
             if let Some(y) = self.op_y {
-                return self.verify_vopd(t, y);
+                return self.verify_vopd(t, y, strict);
             }
         }
         if self.op_y.is_some() {
             return Err(Error::bad("only a VOPD X half carries a Y instruction"));
         }
-        self.verify_single(t)
+        self.verify_single(t, strict)
     }
 
     /// The X and Y halves of a VOPD instruction as separate (unencodable) instructions.
@@ -165,7 +182,7 @@ impl Inst {
 
     /// VOPD pairing rules: each half valid, destinations of opposite parity, sources of
     /// the two halves in different VGPR banks (index mod 4), one literal value, wave32.
-    fn verify_vopd(&self, t: Target, _y: Opcode) -> Result<&'static EncDesc> {
+    fn verify_vopd(&self, t: Target, _y: Opcode, strict: bool) -> Result<&'static EncDesc> {
         if self.mods != Mods::default() {
             return Err(Error::bad("VOPD takes no modifiers"));
         }
@@ -173,8 +190,11 @@ impl Inst {
             return Err(Error::bad("VOPD needs wave32"));
         }
         let (x, y) = self.vopd_halves(t.gen)?;
-        let dx = x.verify_single(t)?;
-        let dy = y.verify_single(t)?;
+        let dx = x.verify_single(t, strict)?;
+        let dy = y.verify_single(t, strict)?;
+        if !strict {
+            return Ok(dx);
+        }
         let get = |i: &Inst, d: &EncDesc, f: Field| i.get(d, f).copied();
         if let (Some(Operand::Reg(a)), Some(Operand::Reg(b))) =
             (get(&x, dx, Field::Vdst), get(&y, dy, Field::Vdst))
@@ -240,8 +260,12 @@ impl Inst {
         Ok(dx)
     }
 
-    fn verify_single(&self, t: Target) -> Result<&'static EncDesc> {
+    fn verify_single(&self, t: Target, strict: bool) -> Result<&'static EncDesc> {
         let d = self.desc(t.gen)?;
+        if d.format.is_mem() {
+            super::format::mem::check(self, d, t)?;
+            return Ok(d);
+        }
         let n = d.n_explicit();
         if self.operands.len() != n {
             return Err(Error::new(ErrorKind::OperandCount {
@@ -265,10 +289,23 @@ impl Inst {
                 if !ok {
                     return Err(Error::bad(format!("{:?} must be an immediate", od.field)));
                 }
+                let width = match od.field {
+                    Field::Ssrc0 | Field::Ssrc1 | Field::Sdata => 8,
+                    Field::Simm16 => 16,
+                    _ => 32,
+                };
+                if let Operand::Imm(v) = o {
+                    if width < 32 && *v >= 1 << width {
+                        return Err(Error::range(format!(
+                            "{:?} immediate {v:#x} does not fit {width} bits",
+                            od.field
+                        )));
+                    }
+                }
                 if let (Field::K, Operand::Literal(v), super::tables::ValTy::F16) =
                     (od.field, o, od.ty)
                 {
-                    if *v > 0xffff {
+                    if *v > 0xffff && strict {
                         return Err(Error::range(format!("16-bit K constant {v:#x}")));
                     }
                 }
@@ -313,7 +350,7 @@ impl Inst {
                     }
                     lit = Some(*o);
                 }
-                Operand::Imm(_) | Operand::Label(_) => {
+                Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                     return Err(Error::bad(format!("{:?} cannot be an immediate", od.field)))
                 }
             }
@@ -356,15 +393,21 @@ impl Inst {
                 (m.neg | m.neg_hi | m.op_sel) & !srcs == 0,
                 "modifiers on absent sources",
             )?;
-            need(
-                m.op_sel_hi & !srcs & 7 == !srcs & 7,
-                "op_sel_hi cleared on absent sources",
-            )?;
+            if !self.op.is_mix() {
+                need(
+                    m.op_sel_hi & !srcs & 7 == !srcs & 7,
+                    "op_sel_hi cleared on absent sources",
+                )?;
+            }
         }
         if d.format.is_vop3() {
             need(m.op_sel & !srcs & 7 == 0, "op_sel on absent sources")?;
         }
-        let hi_default = if d.format == Format::Vop3p { 7 } else { 0 };
+        let hi_default = if d.format == Format::Vop3p && !self.op.is_mix() {
+            7
+        } else {
+            0
+        };
         need(
             m.op_sel_hi == hi_default || d.mods.contains(ModSet::OP_SEL),
             "op_sel_hi",
@@ -378,7 +421,7 @@ impl Inst {
         {
             return Err(Error::bad("offset: needs an SGPR offset operand"));
         }
-        if d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
+        if strict && d.format == Format::Smem && d.mnemonic.starts_with("s_buffer_") {
             // buffer offsets are unsigned 20-bit (the assembler rejects negative ones)
             let imm = d.slot(Field::Offset).and_then(|i| match self.operands[i] {
                 Operand::Imm(v) => Some(v),
@@ -418,14 +461,15 @@ impl Inst {
         need(m.dpp.sel8 < 1 << 24, "DPP8 selects")?;
         need(!m.dpp.fi || t.gen != Gen::Gfx9, "fi")?;
         need(!m.dlc || d.mods.contains(ModSet::DLC), "dlc")?;
-        self.check_sources(d, t)?;
+        self.check_sources(d, t, strict)?;
+        need(m.mem == Default::default(), "memory modifiers")?;
         Ok(d)
     }
 
     /// Operand kinds per source (from the table) and the VALU constant-bus limit: at most
     /// one scalar value (distinct SGPR, literal, implicit VCC read) on GFX9, two on GFX10+
     /// (one for the 64-bit shifts).
-    fn check_sources(&self, d: &EncDesc, t: Target) -> Result<()> {
+    fn check_sources(&self, d: &EncDesc, t: Target, strict: bool) -> Result<()> {
         use super::tables::{ALLOW_INLINE, ALLOW_LITERAL, ALLOW_SGPR, ALLOW_VGPR};
         let valu = d.format.is_valu();
         let mut sgprs: SmallVec<[u16; 4]> = SmallVec::new();
@@ -443,7 +487,8 @@ impl Inst {
                 continue;
             }
             let o = ops.next().expect("operand count checked");
-            if od.allow & super::tables::NULL_ONLY != 0
+            if strict
+                && od.allow & super::tables::NULL_ONLY != 0
                 && *o != Operand::Reg(super::reg::Reg::null())
             {
                 return Err(Error::bad(format!(
@@ -469,7 +514,11 @@ impl Inst {
                 }
                 Operand::Inline(_) => ALLOW_INLINE,
                 Operand::Literal(v)
-                    if matches!(od.ty, super::tables::ValTy::F16 | super::tables::ValTy::I16)
+                    if strict
+                        && matches!(
+                            od.ty,
+                            super::tables::ValTy::F16 | super::tables::ValTy::I16
+                        )
                         && *v > 0xffff =>
                 {
                     return Err(Error::range(format!("literal {v:#x} for a 16-bit operand")));
@@ -483,7 +532,11 @@ impl Inst {
                     ALLOW_LITERAL
                 }
             };
-            if kind == ALLOW_LITERAL && od.ty == super::tables::ValTy::B64 && d.format.is_vop3() {
+            if strict
+                && kind == ALLOW_LITERAL
+                && od.ty == super::tables::ValTy::B64
+                && d.format.is_vop3()
+            {
                 let bit = match od.field {
                     Field::Src0 => 1,
                     Field::Src1 => 2,
@@ -493,7 +546,9 @@ impl Inst {
                     return Err(Error::bad("a 64-bit literal cannot take abs/neg"));
                 }
             }
-            if od.allow & kind == 0 {
+            // the src_* special registers are not in the SGPR file the probes tested
+            let special = matches!(o, Operand::Reg(r) if (235..=254).contains(&r.base.0) || r.base == super::reg::PhysReg::NULL);
+            if (if strict { od.allow_asm } else { od.allow }) & kind == 0 && !(special && !strict) {
                 return Err(Error::bad(format!(
                     "{} does not take that kind of operand in {:?}",
                     d.mnemonic, od.field
@@ -509,7 +564,7 @@ impl Inst {
         {
             return Err(Error::bad(format!("{} cannot take a literal", d.mnemonic)));
         }
-        if valu {
+        if valu && strict {
             let shift64 = matches!(
                 self.op.name(),
                 "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"

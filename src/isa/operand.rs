@@ -22,6 +22,8 @@ pub enum Operand {
     Label(u32),
     /// A 32-bit literal to be relocated against a symbol (encodes as 0).
     Symbol(u32),
+    /// An address or export source LLVM prints as `off` (memory and export formats).
+    Off,
 }
 
 impl Operand {

@@ -74,10 +74,19 @@ fn split_operands(s: &str, base: usize) -> Vec<(usize, &str)> {
 }
 
 fn is_modifier(w: &str) -> bool {
-    matches!(
-        w,
-        "clamp" | "glc" | "dlc" | "mul:2" | "mul:4" | "div:2" | "row_mirror" | "row_half_mirror"
-    ) || w.starts_with("offset:")
+    super::format::mem::is_modifier(w)
+        || matches!(
+            w,
+            "clamp"
+                | "glc"
+                | "dlc"
+                | "mul:2"
+                | "mul:4"
+                | "div:2"
+                | "row_mirror"
+                | "row_half_mirror"
+        )
+        || w.starts_with("offset:")
         || [
             "dst_sel:",
             "dst_unused:",
@@ -193,6 +202,9 @@ fn try_form(
     ops: &[(usize, &str)],
     mods_in: &[&str],
 ) -> std::result::Result<Inst, (usize, Error)> {
+    if d.format.is_mem() {
+        return super::format::mem::parse(t, d, ops, mods_in);
+    }
     let mut inst = Inst::new(d.opcode, d.format, &[]);
     let mut it = ops.iter();
     let mut nsrc = 0usize;
@@ -281,6 +293,12 @@ fn try_form(
                 let b = parse_bits(v).ok_or_else(bad)?;
                 let n = v.matches(',').count() + 1;
                 match (k, d.format) {
+                    ("op_sel", _) if super::print::permlane_op_sel(d) => {
+                        if n != 2 {
+                            return Err(bad());
+                        }
+                        mm.op_sel = b;
+                    }
                     ("op_sel", Format::Vop3) => {
                         if n != nsrc + 1 {
                             return Err(bad());
@@ -289,6 +307,7 @@ fn try_form(
                         mm.op_sel = (b & ((1 << nsrc) - 1)) | dst << 3;
                     }
                     ("op_sel", Format::Vop3p) => mm.op_sel = b,
+                    ("op_sel_hi", Format::Vop3p) if d.opcode.is_mix() => mm.op_sel_hi = b,
                     ("op_sel_hi", Format::Vop3p) => mm.op_sel_hi = b | (!0u8 << nsrc) & 7,
                     ("neg_lo", Format::Vop3p) => mm.neg = b,
                     ("neg_hi", Format::Vop3p) => mm.neg_hi = b,
@@ -300,7 +319,10 @@ fn try_form(
             }
         }
     }
-    if d.format == Format::Vop3p && !mods_in.iter().any(|m| m.starts_with("op_sel_hi:")) {
+    if d.format == Format::Vop3p
+        && !d.opcode.is_mix()
+        && !mods_in.iter().any(|m| m.starts_with("op_sel_hi:"))
+    {
         inst.mods.op_sel_hi = 7;
     }
     // the encoder is the final judge (VGPR-only fields, literal rules, ranges)
@@ -335,14 +357,17 @@ fn parse_value(
             _ => None,
         }
     } else {
-        src_i.filter(|_| f.is_vop3())
+        src_i.filter(|_| f.is_vop3() || (f == Format::Vop3p && d.opcode.is_mix()))
     };
+    let mix = f == Format::Vop3p && d.opcode.is_mix();
     if s.neg || s.abs || s.sext {
         let i = src_i.ok_or_else(|| Error::bad("modifier not allowed here"))?;
         if s.neg {
             inst.mods.neg |= 1 << i;
         }
-        if s.abs {
+        if s.abs && mix {
+            inst.mods.neg_hi |= 1 << i;
+        } else if s.abs {
             inst.mods.abs |= 1 << i;
         }
         if s.sext && f.is_sdwa() {

@@ -46,8 +46,9 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
     Ok(match kind {
         ImmKind::Hex | ImmKind::Imm | ImmKind::Lit => format!("{v:#x}"),
         // branch offsets print as unsigned decimal; other counts as decimal up to 64, else hex
-        ImmKind::Udec | ImmKind::Opt if branch || v <= 64 => v.to_string(),
-        ImmKind::Udec | ImmKind::Opt => format!("{v:#x}"),
+        ImmKind::Opt => v.to_string(),
+        ImmKind::Udec if branch || v <= 64 => v.to_string(),
+        ImmKind::Udec => format!("{v:#x}"),
         ImmKind::Sdec => (v as u16 as i16).to_string(),
         ImmKind::Waitcnt => simm16::print_waitcnt(t.gen, v),
         ImmKind::Delay => simm16::print_delay(v),
@@ -78,7 +79,12 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
         .to_string());
     }
     if let (Some(ImmKind::Imm), Field::Sdata, Operand::Imm(v)) = (od.imm, od.field, o) {
-        return Ok(v.to_string());
+        // s_atc_probe's mode: an inline-range integer in decimal, else hex
+        return Ok(if *v <= 64 {
+            v.to_string()
+        } else {
+            format!("{v:#x}")
+        });
     }
     if let Some(k) = od.imm {
         if let (Operand::Imm(v), "s_version") = (o, inst.op.name()) {
@@ -105,6 +111,9 @@ fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -
     let f = d.format;
     let (abs, neg) = if f.is_vop3() || f.is_sdwa() || f.is_dpp16() {
         (inst.mods.abs & bit != 0, inst.mods.neg & bit != 0)
+    } else if f == Format::Vop3p && inst.op.is_mix() {
+        // the mix instructions print neg_hi as |x| and neg_lo as -x
+        (inst.mods.neg_hi & bit != 0, inst.mods.neg & bit != 0)
     } else {
         (false, false)
     };
@@ -141,11 +150,14 @@ fn bits(mask: u8, n: usize) -> String {
 /// LLVM's text for `inst` on `t`.
 pub fn print(inst: &Inst, t: Target) -> Result<String> {
     if inst.format == Format::VopdX && inst.op_y.is_some() {
-        inst.verify(t)?;
+        inst.check_printable(t)?;
         let (x, y) = inst.vopd_halves(t.gen)?;
         return Ok(format!("{} :: {}", print(&x, t)?, print(&y, t)?));
     }
-    let d = inst.verify(t)?;
+    let d = inst.check_printable(t)?;
+    if d.format.is_mem() {
+        return super::format::mem::print(inst, d, t);
+    }
     let mut s = String::from(d.mnemonic);
     let mut explicit = inst.operands.iter();
     let mut first = true;
@@ -186,7 +198,12 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
             }
         }
         f if f.is_vop3() || f.is_sdwa() => {
-            if m.op_sel != 0 {
+            if permlane_op_sel(d) {
+                // v_permlane16/x16 use op_sel bits 0/1 as fi / bound_ctrl: two elements
+                if m.op_sel & 3 != 0 {
+                    write!(s, " op_sel:[{},{}]", m.op_sel & 1, (m.op_sel >> 1) & 1).unwrap();
+                }
+            } else if m.op_sel != 0 {
                 // sources then the destination bit (bit 3)
                 let mut v: Vec<String> = (0..nsrc)
                     .map(|i| ((m.op_sel >> i) & 1).to_string())
@@ -210,13 +227,15 @@ pub fn print(inst: &Inst, t: Target) -> Result<String> {
             if m.op_sel & full != 0 {
                 write!(s, " op_sel:{}", bits(m.op_sel, nsrc)).unwrap();
             }
-            if m.op_sel_hi & full != full {
+            let mix = inst.op.is_mix();
+            let hi_default = if mix { 0 } else { full };
+            if m.op_sel_hi & full != hi_default {
                 write!(s, " op_sel_hi:{}", bits(m.op_sel_hi, nsrc)).unwrap();
             }
-            if m.neg & full != 0 {
+            if m.neg & full != 0 && !mix {
                 write!(s, " neg_lo:{}", bits(m.neg, nsrc)).unwrap();
             }
-            if m.neg_hi & full != 0 {
+            if m.neg_hi & full != 0 && !mix {
                 write!(s, " neg_hi:{}", bits(m.neg_hi, nsrc)).unwrap();
             }
             if m.clamp {
@@ -322,4 +341,10 @@ fn ext_suffix(s: &mut String, inst: &Inst, d: &EncDesc, t: Target) {
             s.push_str(" fi:1");
         }
     }
+}
+
+/// v_permlane16_b32 / v_permlanex16_b32: op_sel carries fi and bound_ctrl, printed as
+/// a two-element list.
+pub fn permlane_op_sel(d: &EncDesc) -> bool {
+    d.mnemonic.starts_with("v_permlane") && d.format.is_vop3()
 }

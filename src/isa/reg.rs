@@ -99,7 +99,6 @@ pub fn decode_code(gen: Gen, code: u16) -> Option<PhysReg> {
     let c = match code {
         124 if gen == Gen::Gfx11 => 125,
         125 if gen == Gen::Gfx11 => 124,
-        125 if gen == Gen::Gfx9 => return None,
         c @ (0..=127 | 235..=239 | 251..=254 | 256..=511) => c,
         _ => return None,
     };

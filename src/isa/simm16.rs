@@ -281,8 +281,10 @@ pub fn parse_hwreg(gen: Gen, s: &str) -> Option<u32> {
 /// The `sendmsg(...)` text LLVM prints for `v`, or the plain number.
 pub fn print_sendmsg(gen: Gen, v: u32) -> String {
     let t = super::tables::sendmsg_texts(gen);
-    match t.binary_search_by_key(&(v as u16), |e| e.0) {
-        Ok(i) if v < 1024 => t[i].1.to_string(),
+    // values above 10 bits: LLVM still names a known message from the low bits, but
+    // prints the number for the numeric sendmsg(id, op, stream) forms
+    match t.binary_search_by_key(&((v & 0x3ff) as u16), |e| e.0) {
+        Ok(i) if v < 1024 || t[i].1.contains("MSG_") => t[i].1.to_string(),
         _ => v.to_string(),
     }
 }

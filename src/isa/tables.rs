@@ -39,6 +39,27 @@ pub enum Format {
     /// GFX11 VOP3 with DPP16 / DPP8 (`_e64_dpp`).
     Vop3Dpp,
     Vop3Dpp8,
+    /// LDS/GDS (`format/ds.rs`).
+    Ds,
+    /// Untyped buffer (`format/mubuf.rs`).
+    Mubuf,
+    /// Typed buffer (`format/mtbuf.rs`).
+    Mtbuf,
+    /// FLAT, GLOBAL and SCRATCH share one encoding (`format/flat.rs`); the segment is part
+    /// of the format because each segment has its own opcode space.
+    Flat,
+    Global,
+    Scratch,
+    /// Image (`format/mimg.rs`), with the GFX10+ NSA forms.
+    Mimg,
+    /// Export (`format/exp.rs`).
+    Exp,
+    /// GFX9/GFX10 v_interp_p1/p2/mov_f32 (`format/vintrp.rs`).
+    Vintrp,
+    /// GFX11 lds_param_load / lds_direct_load (`format/ldsdir.rs`).
+    Ldsdir,
+    /// GFX11 v_interp_p10/p2 (`format/vinterp.rs`).
+    Vinterp,
     /// GFX11 VOPD: the X and Y halves of a dual-issue instruction (an `Inst` in format
     /// `VopdX` carries the Y half in `op_y` and its operands after the X operands).
     VopdX,
@@ -81,6 +102,24 @@ impl Format {
         !matches!(
             self,
             Format::Sop1 | Format::Sop2 | Format::Sopc | Format::Sopk | Format::Sopp | Format::Smem
+        ) && !self.is_mem()
+    }
+    /// The memory, export and interpolation formats (`format/mem.rs` prints and parses
+    /// them; their operand sizes depend on modifiers).
+    pub fn is_mem(self) -> bool {
+        matches!(
+            self,
+            Format::Ds
+                | Format::Mubuf
+                | Format::Mtbuf
+                | Format::Flat
+                | Format::Global
+                | Format::Scratch
+                | Format::Mimg
+                | Format::Exp
+                | Format::Vintrp
+                | Format::Ldsdir
+                | Format::Vinterp
         )
     }
 }
@@ -106,6 +145,32 @@ pub enum Field {
     K,
     /// Not encoded: a fixed register LLVM prints (`vcc` of VOPC/VOP2 carries).
     Implicit,
+    // memory formats
+    /// DS address VGPR.
+    Addr,
+    Data0,
+    Data1,
+    /// VMEM address VGPR(s) (or `off`).
+    Vaddr,
+    /// VMEM data read by the instruction (stores, atomics).
+    Vdata,
+    /// Buffer / image resource descriptor SGPRs.
+    Srsrc,
+    Soffset,
+    /// GLOBAL/SCRATCH scalar address (or `off`).
+    Saddr,
+    /// Sampler descriptor SGPRs.
+    Ssamp,
+    /// Export target (mrt0, pos0, ...), an immediate.
+    Tgt,
+    /// Export sources (the second is `Vsrc1`).
+    Vsrc0,
+    Vsrc2,
+    Vsrc3,
+    /// v_interp_mov source parameter (p10, p20, p0), an immediate.
+    Param,
+    /// Interpolation attribute and channel, `attr * 4 + chan`, an immediate.
+    Attr,
 }
 
 /// How an immediate operand is printed and parsed.
@@ -169,6 +234,9 @@ pub struct OpDesc {
     pub allow: u8,
     /// A VGPR here must be v0..v127 (GFX11 16-bit VOP1/VOP2/VOPC operands).
     pub lo128: bool,
+    /// The kinds LLVM's assembler accepts (a subset of `allow`, which is what its
+    /// disassembler accepts): `verify` uses this one, printing the other.
+    pub allow_asm: u8,
 }
 
 pub const ALLOW_VGPR: u8 = 1;
@@ -181,6 +249,10 @@ pub const NULL_ONLY: u8 = 16;
 impl OpDesc {
     pub const fn ty(mut self, ty: ValTy) -> OpDesc {
         self.ty = ty;
+        self
+    }
+    pub const fn asm(mut self, allow_asm: u8) -> OpDesc {
+        self.allow_asm = allow_asm;
         self
     }
     pub const fn lo(mut self, lo128: bool) -> OpDesc {
@@ -205,6 +277,7 @@ impl OpDesc {
             sgpr,
             allow,
             lo128: false,
+            allow_asm: allow,
         }
     }
     pub const fn imm(field: Field, kind: ImmKind) -> OpDesc {
@@ -218,6 +291,7 @@ impl OpDesc {
             sgpr: false,
             allow: 0,
             lo128: false,
+            allow_asm: 0,
         }
     }
     pub const fn implicit(r: Implicit) -> OpDesc {
@@ -231,6 +305,7 @@ impl OpDesc {
             sgpr: false,
             allow: 0,
             lo128: false,
+            allow_asm: 0,
         }
     }
     /// True for operands the `Inst` carries (everything but implicit registers).
@@ -254,7 +329,7 @@ impl OpDesc {
 bitflags! {
     /// Modifiers an encoding accepts (found by probing LLVM).
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct ModSet: u8 {
+    pub struct ModSet: u16 {
         const ABS = 1;
         const NEG = 2;
         const NEG_HI = 4;
@@ -264,6 +339,8 @@ bitflags! {
         /// SMEM cache bits.
         const GLC = 64;
         const DLC = 128;
+        /// v_mad_mix/v_fma_mix: op_sel_hi defaults to 0, neg_lo/neg_hi print as -x / |x|.
+        const MIX = 256;
     }
 }
 
@@ -299,6 +376,33 @@ bitflags! {
     }
 }
 
+bitflags! {
+    /// Modifiers and forms a memory/export/interpolation encoding accepts (found by
+    /// probing LLVM, see scripts/isa-sweep-mem).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct MemFlags: u16 {
+        /// DS: one 16-bit `offset:`.
+        const OFFSET = 1 << 0;
+        /// DS: `offset0:` / `offset1:` (two-address forms).
+        const OFFSET01 = 1 << 1;
+        const GDS = 1 << 2;
+        /// DS: only valid with `gds`.
+        const GDS_ONLY = 1 << 3;
+        const LDS = 1 << 4;
+        const TFE = 1 << 5;
+        /// Atomic that returns the old value with `glc`.
+        const RTN = 1 << 6;
+        const DONE = 1 << 7;
+        const COMPR = 1 << 8;
+        const VM = 1 << 9;
+        const ROW_EN = 1 << 10;
+        const WAIT_VDST = 1 << 11;
+        const WAIT_EXP = 1 << 12;
+        /// ds_swizzle_b32: the offset is a swizzle pattern (`offset:swizzle(...)`).
+        const SWIZZLE = 1 << 13;
+    }
+}
+
 /// One encoding of one instruction on one generation.
 #[derive(Debug)]
 pub struct EncDesc {
@@ -313,6 +417,11 @@ pub struct EncDesc {
     /// Operands in LLVM's print order.
     pub operands: &'static [OpDesc],
     pub mods: ModSet,
+    /// Memory formats: accepted modifiers and forms.
+    pub mem: MemFlags,
+    /// MIMG (GFX10+): address VGPRs per dimension (SQ_RSRC_IMG_1D ..= 2D_MSAA_ARRAY),
+    /// without and with a16, as LLVM decodes them.
+    pub addr: Option<&'static [[u8; 8]; 2]>,
     /// VOP3: sources (bit i = src i) that take abs, neg (float), or neg printed as sext (int).
     pub abs_mask: u8,
     pub neg_mask: u8,
@@ -347,9 +456,18 @@ impl Opcode {
     pub fn from_name(name: &str) -> Option<Opcode> {
         OPCODE_NAMES.binary_search(&name).ok().map(|i| OPCODES[i])
     }
+    /// v_mad_mix/v_fma_mix (op_sel_hi defaults to 0; neg_lo/neg_hi are -x / |x|).
+    pub fn is_mix(self) -> bool {
+        MIX[self as usize]
+    }
     /// Properties from `isa_tables/properties.txt`.
     pub fn props(self) -> Props {
         PROPS[self as usize]
+    }
+    /// Properties on one generation: `props()` plus the per-generation rules of the
+    /// memory formats (see `format::mem::gen_props`).
+    pub fn props_on(self, gen: Gen) -> Props {
+        super::format::mem::gen_props(self, gen, self.props())
     }
 }
 

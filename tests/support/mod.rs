@@ -3,6 +3,8 @@
 //! Batches many lines through one llvm-mc process.
 #![allow(dead_code)]
 
+pub mod mem;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -135,6 +137,61 @@ pub fn disassemble(
                 && cur.len() <= 2
                 && !bad.contains(&(2 * i + 1));
             res.push(if ok { Some(cur[0].clone()) } else { None });
+            cur.clear();
+        } else {
+            cur.push(l.to_string());
+        }
+    }
+    res.resize(items.len(), None);
+    res
+}
+
+/// Disassembles the start of each byte string: LLVM's text and the length it consumed,
+/// or None when LLVM rejects the first bytes. Items are separated by a marker; the
+/// consumed length comes from the re-encoding LLVM prints with -show-encoding.
+pub fn disassemble_prefix(mc: &str, mcpu: &str, items: &[Vec<u8>]) -> Vec<Option<(String, usize)>> {
+    const MARK: &str = "0xfe,0x03,0xfe,0x7f"; // v_mov_b32_e32 v255, v254
+    let mut input = String::new();
+    for it in items {
+        // one item per line: LLVM decodes the first instruction of the line; the rest of
+        // the line is consumed as further (ignored) instructions
+        let b: Vec<String> = it.iter().map(|x| format!("{x:#04x}")).collect();
+        input.push_str(&b.join(","));
+        // v_nop padding: whatever the trailing random words start cannot reach the marker
+        input.push_str(",0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e,0x00,0x00,0x00,0x7e\n");
+        input.push_str(MARK);
+        input.push('\n');
+    }
+    let mut args = base_args(mcpu, None);
+    args.push("-disassemble".into());
+    args.push("-show-encoding".into());
+    let (out, err) = run(mc, &args, &input);
+    let first_bad: std::collections::BTreeSet<usize> = err
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("<stdin>:")?;
+            let mut it = rest.split(':');
+            let line: usize = it.next()?.parse().ok()?;
+            let col: usize = it.next()?.parse().ok()?;
+            (col == 1).then_some(line)
+        })
+        .collect();
+    let mut res = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    for l in out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != ".text")
+    {
+        if l.starts_with("v_mov_b32_e32 v255, v254") {
+            let i = res.len();
+            let ok = !first_bad.contains(&(2 * i + 1)) && !cur.is_empty();
+            res.push(if ok {
+                let (text, enc) = cur[0].split_once("; encoding: [").unwrap_or((&cur[0], ""));
+                Some((text.trim().to_string(), enc.matches("0x").count()))
+            } else {
+                None
+            });
             cur.clear();
         } else {
             cur.push(l.to_string());

@@ -9,6 +9,14 @@
 //! dispatch in `decode.rs` (see docs/isa.md).
 
 pub mod dpp;
+pub mod ds;
+pub mod exp;
+pub mod flat;
+pub mod ldsdir;
+pub mod mem;
+pub mod mimg;
+pub mod mtbuf;
+pub mod mubuf;
 pub mod sdwa;
 pub mod smem;
 pub mod sop1;
@@ -16,6 +24,8 @@ pub mod sop2;
 pub mod sopc;
 pub mod sopk;
 pub mod sopp;
+pub mod vinterp;
+pub mod vintrp;
 pub mod vop1;
 pub mod vop2;
 pub mod vop3;
@@ -27,8 +37,8 @@ use super::encode::{Fixup, FixupKind};
 use super::error::{Error, ErrorKind, Result};
 use super::inst::Inst;
 use super::operand::Operand;
-use super::reg::{decode_code, encode_code, Reg};
-use super::tables::{EncDesc, Field, OpDesc};
+use super::reg::{decode_code, encode_code, PhysReg, Reg};
+use super::tables::{EncDesc, Field, OpDesc, ValTy};
 use super::target::{Gen, Target};
 
 /// Encoder state for one instruction: dwords, the pending literal, fixups.
@@ -52,7 +62,7 @@ impl Enc<'_> {
                 self.literal = Some(*o);
                 Ok(255)
             }
-            Operand::Imm(_) | Operand::Label(_) => {
+            Operand::Imm(_) | Operand::Label(_) | Operand::Off => {
                 Err(Error::bad("immediate where a source is expected"))
             }
         }
@@ -86,6 +96,8 @@ impl Enc<'_> {
 /// Decoder context.
 pub struct Dec {
     pub t: Target,
+    /// Decoding a VALU encoding (some sources are only valid there).
+    pub valu: bool,
 }
 
 impl Dec {
@@ -99,7 +111,11 @@ impl Dec {
             128..=208 | 240..=248 => Ok(Operand::Inline(code as u8)),
             255 => w
                 .get(lit_at)
-                .map(|&v| Operand::Literal(v))
+                .map(|&v| match od.ty {
+                    // LLVM keeps only the low half of a literal for a 16-bit operand
+                    ValTy::F16 | ValTy::I16 => Operand::Literal(v & 0xffff),
+                    _ => Operand::Literal(v),
+                })
                 .ok_or(Error::new(ErrorKind::Truncated {
                     needed: (lit_at + 1) * 4,
                     available: w.len() * 4,
@@ -110,18 +126,44 @@ impl Dec {
 
     /// Decodes a register operand of `od`'s size.
     pub fn reg(&self, od: &OpDesc, code: u16) -> Result<Operand> {
-        let base = decode_code(self.gen(), code)
+        let gen = self.gen();
+        let base = decode_code(gen, code)
             .ok_or_else(|| Error::invalid(format!("register code {code} in {:?}", od.field)))?;
+        let wide = od.dwords(self.t.wave);
         let count = if (235..=254).contains(&base.0) {
             1
         } else {
-            od.dwords(self.t.wave)
+            wide
         };
-        if !base.is_vgpr() && base.0 < 128 && base.0 as u32 + count as u32 > 128 {
-            return Err(Error::invalid("register range runs off the scalar file"));
+        let sgprs = if gen == Gen::Gfx9 { 102 } else { 106 };
+        // a GFX9 tuple may reach into s102/s103 (LLVM's SGPR tuples end at s103)
+        let sgpr_end = if gen == Gen::Gfx9 { 104 } else { 106 };
+        let invalid = |why: &str| Err(Error::invalid(format!("{why} ({:?})", od.field)));
+        let n = base.0;
+        // tuples: LLVM ignores the low bits of a misaligned SGPR/TTMP tuple (s[13:14] is
+        // s[12:13]); a special register pair must start at its even half
+        let base = match n {
+            _ if count < 2 => base,
+            0..=105 if n < sgprs => PhysReg(n & !(count.min(4) as u16 - 1)),
+            108..=123 => PhysReg(n & !(count.min(4) as u16 - 1)),
+            102 | 104 if gen == Gen::Gfx9 && count == 2 => base,
+            106 | 125 | 126 if count == 2 => base,
+            _ if base.is_vgpr() => base,
+            _ => return invalid("not a register pair"),
+        };
+        let n = base.0;
+        let end = n as u32 + count as u32;
+        if n < sgprs && end > sgpr_end as u32 {
+            return invalid("register range runs off the SGPRs");
         }
-        if base.is_vgpr() && base.0 as u32 + count as u32 > 512 {
-            return Err(Error::invalid("register range runs off the vector file"));
+        if (108..=123).contains(&n) && end > 124 {
+            return invalid("register range runs off the trap temporaries");
+        }
+        if base.is_vgpr() && end > 512 {
+            return invalid("register range runs off the VGPRs");
+        }
+        if n == 254 && (!self.valu || wide > 1) {
+            return invalid("lds_direct outside a VALU source");
         }
         Ok(Operand::Reg(Reg { base, count }))
     }
@@ -175,4 +217,49 @@ pub fn imm(cx: &mut Enc, o: &Operand, bits: u32, field_byte: usize) -> Result<u3
 pub fn need<'a>(inst: &'a Inst, d: &EncDesc, field: Field) -> Result<&'a Operand> {
     inst.get(d, field)
         .ok_or_else(|| Error::bad(format!("missing {field:?}")))
+}
+
+/// Bits of each operand field, per format: (field, word, mask).
+fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
+    use super::tables::Format::*;
+    match f {
+        // scalar formats: LLVM ignores unused fields
+        Vop1 => &[(Field::Vdst, 0, 0xff << 17), (Field::Src0, 0, 0x1ff)],
+        Vop2 => &[
+            (Field::Vdst, 0, 0xff << 17),
+            (Field::Vsrc1, 0, 0xff << 9),
+            (Field::Src0, 0, 0x1ff),
+        ],
+        Vopc => &[(Field::Vsrc1, 0, 0xff << 9), (Field::Src0, 0, 0x1ff)],
+        Vop3 | Vop3Dpp | Vop3Dpp8 => &[
+            (Field::Vdst, 0, 0xff),
+            (Field::Src0, 1, 0x1ff),
+            (Field::Src1, 1, 0x1ff << 9),
+            (Field::Src2, 1, 0x1ff << 18),
+        ],
+        Vop3p => &[
+            (Field::Vdst, 0, 0xff),
+            (Field::Src0, 1, 0x1ff),
+            (Field::Src1, 1, 0x1ff << 9),
+            (Field::Src2, 1, 0x1ff << 18),
+        ],
+        _ => &[],
+    }
+}
+
+/// LLVM's decoder only accepts a VALU encoding whose unused operand fields hold their fixed
+/// value (zero, or `EncDesc::fixed`); scalar formats ignore them. Checks that.
+pub fn check_unused(d: &EncDesc, w: &[u32]) -> Result<()> {
+    for &(field, i, mask) in field_bits(d.format) {
+        if d.operands.iter().any(|o| o.field == field) || w.len() <= i {
+            continue;
+        }
+        if w[i] & mask != d.fixed[i] & mask {
+            return Err(Error::invalid(format!(
+                "unused {field:?} field is not {:#x}",
+                d.fixed[i] & mask
+            )));
+        }
+    }
+    Ok(())
 }

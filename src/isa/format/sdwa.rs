@@ -10,7 +10,7 @@ use super::{collect, word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
-use crate::isa::reg::{encode_code, Reg};
+use crate::isa::reg::encode_code;
 use crate::isa::tables::{EncDesc, Field, Format};
 
 /// The 32-bit VOP1/VOP2/VOPC word with the given field values.
@@ -104,12 +104,19 @@ pub fn decode(cx: &Dec, w: &[u32], base: Format) -> Result<(Inst, usize)> {
     if base == Format::Vopc {
         if (w1 >> 15) & 1 == 1 {
             let code = ((w1 >> 8) & 0x7f) as u16;
-            let base = crate::isa::reg::decode_code(cx.gen(), code)
-                .ok_or_else(|| Error::invalid(format!("SDWA sdst code {code}")))?;
-            m.sdwa.sdst = Some(Reg {
-                base,
-                count: cx.t.wave.mask_dwords(),
-            });
+            // a lane mask: the same checks as any mask operand
+            let mask = crate::isa::tables::OpDesc::reg(
+                Field::Sdst,
+                0,
+                0,
+                crate::isa::tables::ValTy::B32,
+                true,
+                2,
+            );
+            match cx.reg(&mask, code)? {
+                Operand::Reg(r) => m.sdwa.sdst = Some(r),
+                _ => return Err(Error::invalid("SDWA sdst")),
+            }
         }
     } else {
         m.sdwa.dst_sel = ((w1 >> 8) & 7) as u8;

@@ -12,7 +12,7 @@ use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
 use crate::isa::reg::{encode_code, PhysReg};
-use crate::isa::tables::{EncDesc, Field, Format, ValTy};
+use crate::isa::tables::{EncDesc, Field, Format, ModSet, ValTy};
 use crate::isa::target::Gen;
 
 struct Layout {
@@ -118,6 +118,28 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w1 = word(w, 1)?;
     let d = lookup(cx, Format::Smem, (w0 >> 18) & 0xff)?;
     let null = encode_code(gen, PhysReg::NULL) as u32;
+    if gen == Gen::Gfx11 {
+        if ((w0 >> l.glc) & 1 == 1 && !d.mods.contains(ModSet::GLC))
+            || (l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1) && !d.mods.contains(ModSet::DLC))
+        {
+            return Err(Error::invalid(
+                "GFX11 SMEM cache bit the instruction does not have",
+            ));
+        }
+        // GFX11 checks the fields an instruction does not use
+        let unused = |f: Field, set: bool| set && !d.operands.iter().any(|o| o.field == f);
+        if unused(Field::Sdata, (w0 >> 6) & 0x7f != 0)
+            || unused(Field::Sbase, w0 & 0x3f != 0)
+            || unused(Field::Offset, w1 != 0)
+        {
+            return Err(Error::invalid("unused SMEM field is not zero"));
+        }
+    }
+    if gen == Gen::Gfx9 && d.slot(Field::Offset).is_none() && (w0 >> 17) & 1 == 1 {
+        return Err(Error::invalid(
+            "GFX9 SMEM without an offset operand has imm set",
+        ));
+    }
     let mut extra = 0;
     let offset = |od: &crate::isa::tables::OpDesc, extra: &mut u32| -> Result<Operand> {
         let sreg = |code: u32| {
@@ -136,7 +158,8 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
                     *extra = w1 & 0x1fffff;
                     sreg(w1 >> 25)
                 }
-                (false, true) => Err(Error::invalid("GFX9 SMEM with soe and no imm")),
+                // soe without imm: the SGPR comes from the soffset field alone
+                (false, true) => sreg(w1 >> 25),
             }
         } else if w1 >> 25 == null {
             Ok(Operand::Imm(w1 & 0x1fffff))
@@ -147,13 +170,20 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     };
     let ops = collect(d, |od| match od.field {
         Field::Sdata if od.imm.is_some() => Ok(Operand::Imm((w0 >> 6) & 0x7f)),
-        Field::Sdata => cx.reg(od, ((w0 >> 6) & 0x7f) as u16),
+        Field::Sdata => match cx.reg(od, ((w0 >> 6) & 0x7f) as u16)? {
+            // LLVM's SMEM data registers exclude m0 and exec
+            Operand::Reg(r) if r.base == PhysReg::M0 || r.base.0 == 126 || r.base.0 == 127 => {
+                Err(Error::invalid("SMEM data in m0/exec"))
+            }
+            o => Ok(o),
+        },
         Field::Sbase => cx.reg(od, ((w0 & 0x3f) << 1) as u16),
         _ => offset(od, &mut extra),
     })?;
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     inst.mods.offset = extra;
-    inst.mods.glc = (w0 >> l.glc) & 1 == 1;
-    inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1);
+    // LLVM ignores cache bits an instruction does not have
+    inst.mods.glc = (w0 >> l.glc) & 1 == 1 && d.mods.contains(ModSet::GLC);
+    inst.mods.dlc = l.dlc.is_some_and(|b| (w0 >> b) & 1 == 1) && d.mods.contains(ModSet::DLC);
     Ok((inst, 2))
 }

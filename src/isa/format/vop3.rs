@@ -100,12 +100,37 @@ pub(super) fn decode_as(
     })?;
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     let m = &mut inst.mods;
+    let no_mods = d.abs_mask | d.neg_mask | d.sext_mask == 0
+        && !d.mods.contains(crate::isa::tables::ModSet::OP_SEL);
+    if no_mods && !d.vop3b && ((w0 >> 8) & 7 != 0 || w1 >> 29 != 0) {
+        // instructions without source modifiers fix abs/neg to zero (op_sel is ignored)
+        return Err(Error::invalid(
+            "source modifiers on an instruction without them",
+        ));
+    }
     if !d.vop3b {
-        m.op_sel = ((w0 >> 11) & 0xf) as u8;
-        m.abs = ((w0 >> 8) & 7) as u8;
+        // LLVM ignores op_sel and abs bits an instruction does not have
+        if super::super::print::permlane_op_sel(d) {
+            m.op_sel = ((w0 >> 11) & 3) as u8;
+        } else if d.mods.contains(crate::isa::tables::ModSet::OP_SEL) {
+            m.op_sel = ((w0 >> 11) & 0xf) as u8;
+        }
+        m.abs = ((w0 >> 8) & 7) as u8 & d.abs_mask;
     }
     m.clamp = (w0 >> 15) & 1 == 1;
-    m.neg = ((w1 >> 29) & 7) as u8;
+    // neg bits: on an absent source the encoding is invalid; on a source without neg
+    // (integer operands) LLVM ignores them
+    let srcs = d.explicit().fold(0u8, |a, o| match o.field {
+        Field::Src0 => a | 1,
+        Field::Src1 => a | 2,
+        Field::Src2 => a | 4,
+        _ => a,
+    });
+    let neg = ((w1 >> 29) & 7) as u8;
+    if neg & !srcs != 0 {
+        return Err(Error::invalid("neg on an absent source"));
+    }
+    m.neg = neg & (d.neg_mask | d.sext_mask);
     m.omod = ((w1 >> 27) & 3) as u8;
     Ok((inst, d))
 }

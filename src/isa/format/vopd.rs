@@ -66,6 +66,17 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let w1 = word(w, 1)?;
     let dx = lookup(cx, Format::VopdX, (w0 >> 22) & 0xf)?;
     let dy = lookup(cx, Format::VopdY, (w0 >> 17) & 0x1f)?;
+    // a half without vsrc1 (v_dual_mov_b32) must leave that field zero
+    if !dx.explicit().any(|o| o.field == Field::Vsrc1) && (w0 >> 9) & 0xff != 0 {
+        return Err(Error::invalid(
+            "VOPD X vsrc1 field of a one-source instruction",
+        ));
+    }
+    if !dy.explicit().any(|o| o.field == Field::Vsrc1) && (w1 >> 9) & 0xff != 0 {
+        return Err(Error::invalid(
+            "VOPD Y vsrc1 field of a one-source instruction",
+        ));
+    }
     let vdst_x = w1 >> 24;
     let vdst_y = ((w1 >> 17) & 0x7f) << 1 | (!vdst_x & 1);
     let mut lit = false;

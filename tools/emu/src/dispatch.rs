@@ -34,6 +34,8 @@ pub struct Dispatch {
     /// Local-id dimensions delivered (1..=3, PAL's TIDIG_COMP_CNT + 1).
     pub tid_dims: u32,
     pub lds_bytes: u32,
+    /// Private memory per lane (scratch / spills).
+    pub scratch_bytes: u64,
     pub vgprs: usize,
     /// Initial MODE register (FLOAT_MODE byte: round [3:0], denorm [7:4]).
     pub float_mode: u32,
@@ -55,6 +57,7 @@ impl Dispatch {
             tgid_en: [true, true, true],
             tid_dims: 3,
             lds_bytes: 0,
+            scratch_bytes: 0,
             vgprs: 256,
             float_mode: 0xc0,
             budget: 1_000_000,
@@ -92,6 +95,7 @@ impl Dispatch {
                 d.tgid_en = info.tgid_en;
                 d.tid_dims = info.tidig_comp_cnt + 1;
                 d.lds_bytes = info.lds_bytes;
+                d.scratch_bytes = info.scratch_bytes_per_lane as u64;
                 d.float_mode = info.float_mode.0 as u32;
                 d.vgprs = (info.vgprs as usize).clamp(1, 256);
                 if gen != Gen::Gfx9 {
@@ -184,14 +188,15 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
         w.id = (wg, wi);
         w.pc = d.entry;
         w.mode = d.float_mode;
+        w.set_scratch(d.scratch_bytes);
         let mut s = 0u16;
         for &v in &d.user_sgprs {
             w.regs.set_s(s, v)?;
             s += 1;
         }
-        for k in 0..3 {
-            if d.tgid_en[k] {
-                w.regs.set_s(s, wg[k])?;
+        for (&en, &id) in d.tgid_en.iter().zip(wg.iter()) {
+            if en {
+                w.regs.set_s(s, id)?;
                 s += 1;
             }
         }

@@ -34,6 +34,10 @@ pub struct Rec {
     pub sgpr_r: u128,
     pub exec_r: bool,
     pub vgpr_w: Vec<(u16, u16)>,
+    /// VALU: SGPRs read as a lane mask (carry-in, select mask, div_fmas VCC).
+    pub mask_r: u128,
+    /// VALU: reads an SGPR (not EXEC, not as mask) or a literal — expires VALUMaskWrite.
+    pub valu_other_sgpr_or_lit: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -87,7 +91,16 @@ impl Hazards {
         let reads = sgpr_bits(&uses.reads);
         let writes = sgpr_bits(&uses.writes);
         let valu = props.contains(Props::VALU);
-        let vmem = props.contains(Props::VMEM);
+        let vmem = props.contains(Props::VMEM)
+            || matches!(
+                inst.format,
+                gcnc::isa::Format::Mubuf
+                    | gcnc::isa::Format::Mtbuf
+                    | gcnc::isa::Format::Flat
+                    | gcnc::isa::Format::Global
+                    | gcnc::isa::Format::Scratch
+                    | gcnc::isa::Format::Mimg
+            );
         let name = inst.op.name();
         match t.gen {
             Gen::Gfx9 => {
@@ -265,6 +278,42 @@ impl Hazards {
                         }
                     }
                 }
+                // VALUMaskWriteHazard (GFX11 wave64): VALU reads SGPR X as a lane mask, SALU
+                // writes X, SALU reads X — needs s_waitcnt_depctr sa_sdst(0) after the write
+                if t.gen == Gen::Gfx11
+                    && t.wave == gcnc::isa::Wave::W64
+                    && props.contains(Props::SALU)
+                    && !props.contains(Props::SMEM)
+                    && reads != 0
+                {
+                    let hist: Vec<&Rec> = self.hist.iter().rev().collect();
+                    for bit in 0..124u32 {
+                        if reads >> bit & 1 == 0 {
+                            continue;
+                        }
+                        let b = 1u128 << bit;
+                        // the most recent SALU write of X, with no sa_sdst(0) wait after it
+                        let Some(wi) = hist.iter().position(|r| {
+                            r.salu && r.sgpr_w & b != 0 || r.depctr.is_some_and(|d| d & 1 == 0)
+                        }) else {
+                            continue;
+                        };
+                        if hist[wi].depctr.is_some() {
+                            continue;
+                        }
+                        for r in &hist[wi + 1..] {
+                            if r.depctr.is_some_and(|d| d & 1 == 0) {
+                                break;
+                            }
+                            if r.valu && r.mask_r & b != 0 {
+                                return Err(hazard("VALUMaskWrite", format!("SALU reads {} written by an SALU after a VALU read it as a lane mask, with no s_waitcnt_depctr sa_sdst(0) after the write", crate::regs::reg_name(t.gen, bit as u16, 1)), r));
+                            }
+                            if r.valu && r.valu_other_sgpr_or_lit {
+                                break;
+                            }
+                        }
+                    }
+                }
                 if t.gen == Gen::Gfx11 && valu {
                     // VALUTransUseHazard: VALU reads a VGPR a TRANS op wrote, within 5 VALUs
                     // and 1 TRANS, unless s_waitcnt_depctr va_vdst(0) or VMEM/DS intervenes
@@ -332,13 +381,49 @@ impl Hazards {
         if inst.op == O::SWaitcntLgkmcnt && imm == Some(0) {
             lgkm0 = true;
         }
+        // lane-mask reads of a VALU: implicit VCC after the sources, an explicit mask Src2
+        let (mut mask_r, mut other) = (0u128, false);
+        if props.contains(Props::VALU) {
+            let first_src = _d
+                .operands
+                .iter()
+                .position(|o| o.field == gcnc::isa::Field::Src0);
+            for (i, od) in _d.operands.iter().enumerate() {
+                if od.implicit == Some(gcnc::isa::tables::Implicit::Vcc)
+                    && first_src.is_some_and(|f| i > f)
+                {
+                    mask_r |= 3 << 106;
+                }
+            }
+            if matches!(inst.op, O::VDivFmasF32 | O::VDivFmasF64) {
+                mask_r |= 3 << 106;
+            }
+            for (od, o) in _d.explicit().zip(inst.operands.iter()) {
+                match o {
+                    Operand::Reg(r) if r.base.0 < 124 && !r.base.is_vgpr() => {
+                        let bits = sgpr_bits(&[(r.base.0, r.count as u16)]);
+                        if od.size == 0 && od.field == gcnc::isa::Field::Src2 {
+                            mask_r |= bits;
+                        } else if !od.is_def() {
+                            other = true;
+                        }
+                    }
+                    Operand::Literal(_) => other = true,
+                    _ => {}
+                }
+            }
+        }
         let rec = Rec {
+            mask_r,
+            valu_other_sgpr_or_lit: other,
             pc,
             text: text.to_string(),
             valu: props.contains(Props::VALU),
             salu: props.contains(Props::SALU) && !props.contains(Props::SMEM),
             smem: props.contains(Props::SMEM),
-            vmem: props.contains(Props::VMEM) || props.contains(Props::LDS),
+            vmem: props.contains(Props::VMEM)
+                || props.contains(Props::LDS)
+                || crate::wave::is_mem_format(inst.format),
             trans: props.contains(Props::TRANS),
             vcmpx: name.starts_with("v_cmpx"),
             setreg: name.starts_with("s_setreg"),

@@ -24,10 +24,17 @@
 //! # let _ = out;
 //! ```
 
+// Errors end a run (the first one stops the dispatch), so their size never matters on a
+// hot path; keeping `Error` unboxed keeps construction and matching simple.
+#![allow(clippy::result_large_err)]
+
+pub mod atomic;
 pub mod dispatch;
+pub mod ds;
 pub mod error;
 pub mod float;
 pub mod hazard;
+pub mod image;
 pub mod lanes;
 pub mod memory;
 pub mod packed;
@@ -37,6 +44,8 @@ pub mod smem;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;
+pub mod vmem;
+pub mod vopd;
 pub mod wave;
 
 pub use dispatch::{run, Dispatch, Stats};

@@ -178,6 +178,23 @@ impl Regs {
         Ok(())
     }
 
+    /// All lanes of VGPR `v` and its written mask (VOPD's read-before-write).
+    pub fn column(&self, v: u16) -> (Vec<u32>, u64) {
+        let i = v as usize;
+        if i >= self.nvgpr {
+            return (vec![0; 64], 0);
+        }
+        (self.vgpr[i * 64..i * 64 + 64].to_vec(), self.vgpr_init[i])
+    }
+
+    pub fn set_column(&mut self, v: u16, c: (Vec<u32>, u64)) {
+        let i = v as usize;
+        if i < self.nvgpr {
+            self.vgpr[i * 64..i * 64 + 64].copy_from_slice(&c.0);
+            self.vgpr_init[i] = c.1;
+        }
+    }
+
     /// A readable dump: written SGPRs, SCC, EXEC, and written VGPRs (lanes of EXEC).
     pub fn dump(&self) -> String {
         let mut s = String::new();

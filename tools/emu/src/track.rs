@@ -6,7 +6,8 @@
 //! registers the hardware may still read after issue (`srcs`). Until an `s_waitcnt`
 //! proves the operation complete:
 //! - reading or writing one of its `dsts` is an error (RAW / WAW);
-//! - overwriting one of its `srcs` is an error when `Checks::war` is on (WAR).
+//! - overwriting one of its `srcs` is an error when `Checks::war` is on (WAR; off by
+//!   default, see `Checks::war`).
 //!
 //! Which operations a wait proves complete: a counter value N means "at most N still
 //! outstanding". When every pending operation of the counter returns in order (VMEM

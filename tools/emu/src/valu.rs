@@ -209,6 +209,13 @@ pub(crate) fn sources<'a>(inst: &'a Inst, d: &EncDesc) -> Vec<&'a Operand> {
         .collect()
 }
 
+/// Source `i` of an instruction's source list, or an error when the form has fewer.
+pub(crate) fn nth<'a>(so: &[&'a Operand], i: usize) -> Result<&'a Operand> {
+    so.get(i)
+        .copied()
+        .ok_or_else(|| Error::unsupported(format!("source {i} missing in this encoding")))
+}
+
 /// Whether `load` checks source `i` for unwritten lanes: a DPP source 0 reads other lanes,
 /// so `Lanes::new` checks exactly the lanes it reads instead.
 pub(crate) fn chk(inst: &Inst, i: usize, uninit: bool) -> bool {
@@ -339,7 +346,7 @@ pub(crate) fn run(
     if out.float() {
         mode_round_ok(w, out)?;
     }
-    let (din, dout) = (denorm_in(w, out), denorm_out(w, out));
+    let dout = denorm_out(w, out);
     let mut results = Vec::new();
     {
         let l = Lanes::new(w, srcs, inst, env.checks.uninit)?;
@@ -351,14 +358,12 @@ pub(crate) fn run(
             for (i, v) in vals.iter_mut().enumerate().take(l.srcs.len()) {
                 let mut x = l.get(i, lane);
                 let ty = l.srcs[i].1;
-                if ty.float() && !din && ty == out {
-                    x = flush_bits(x, ty);
-                } else if ty.float() && ty != out && !denorm_in(w, ty) {
+                if ty.float() && !denorm_in(w, ty) {
                     x = flush_bits(x, ty);
                 }
                 *v = x;
             }
-            let mut r = f(&vals[..l.srcs.len()]);
+            let mut r = f(&vals);
             if out.float() {
                 r = omod_clamp(inst, r, out);
                 if !dout {
@@ -469,8 +474,14 @@ fn carry_op(
     let exec = w.regs.exec();
     let cin = if uses_cin { mask_in(w, inst, d)? } else { 0 };
     let srcs_o = sources(inst, d);
-    let s0 = load(w, srcs_o[0], Ty::B32, exec, env.checks.uninit)?;
-    let s1 = load(w, srcs_o[1], Ty::B32, exec, env.checks.uninit)?;
+    let s0 = load(
+        w,
+        nth(&srcs_o, 0)?,
+        Ty::B32,
+        exec,
+        chk(inst, 0, env.checks.uninit),
+    )?;
+    let s1 = load(w, nth(&srcs_o, 1)?, Ty::B32, exec, env.checks.uninit)?;
     let mut out = 0u64;
     let mut res = Vec::new();
     {
@@ -520,6 +531,7 @@ fn cmp_name(name: &str) -> Option<(bool, &str, &str)> {
     Some((x, cond, ty))
 }
 
+#[allow(clippy::neg_cmp_op_on_partial_ord, clippy::nonminimal_bool)] // NaN-aware: !(a < b) is not a >= b
 fn compare(
     w: &mut Wave,
     inst: &Inst,
@@ -542,8 +554,14 @@ fn compare(
     let srcs_o = sources(inst, d);
     let class = cond == "class";
     let t1 = if class { Ty::B32 } else { sty };
-    let s0 = load(w, srcs_o[0], sty, exec, chk(inst, 0, env.checks.uninit))?;
-    let s1 = load(w, srcs_o[1], t1, exec, env.checks.uninit)?;
+    let s0 = load(
+        w,
+        nth(&srcs_o, 0)?,
+        sty,
+        exec,
+        chk(inst, 0, env.checks.uninit),
+    )?;
+    let s1 = load(w, nth(&srcs_o, 1)?, t1, exec, env.checks.uninit)?;
     let mut mask = 0u64;
     {
         let l = Lanes::new(w, vec![(s0, sty), (s1, t1)], inst, env.checks.uninit)?;
@@ -929,9 +947,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let so = sources(inst, d);
             let u = env.checks.uninit;
             let srcs = vec![
-                (load(w, so[0], B32, exec, chk(inst, 0, u))?, B32),
-                (load(w, so[1], B32, exec, u)?, B32),
-                (load(w, so[2], B64, exec, u)?, B64),
+                (load(w, nth(&so, 0)?, B32, exec, chk(inst, 0, u))?, B32),
+                (load(w, nth(&so, 1)?, B32, exec, u)?, B32),
+                (load(w, nth(&so, 2)?, B64, exec, u)?, B64),
             ];
             let mut res = Vec::new();
             let mut carry = 0u64;
@@ -1096,8 +1114,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let exec = w.regs.exec();
             let so = sources(inst, d);
             // the select only reads the source each lane picks
-            let s0 = load(w, so[0], F32, exec & !m, chk(inst, 0, env.checks.uninit))?;
-            let s1 = load(w, so[1], F32, exec & m, env.checks.uninit)?;
+            let s0 = load(
+                w,
+                nth(&so, 0)?,
+                F32,
+                exec & !m,
+                chk(inst, 0, env.checks.uninit),
+            )?;
+            let s1 = load(w, nth(&so, 1)?, F32, exec & m, env.checks.uninit)?;
             let mut res = Vec::new();
             {
                 let l = Lanes::new(w, vec![(s0, F32), (s1, F32)], inst, env.checks.uninit)?;
@@ -1154,11 +1178,11 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         // ---------------- cross-lane
         O::VReadfirstlaneB32 | O::VReadlaneB32 => {
             let so = sources(inst, d);
-            let Operand::Reg(r) = *so[0] else {
+            let Operand::Reg(r) = *nth(&so, 0)? else {
                 return Err(Error::unsupported("readlane of a non-VGPR"));
             };
             let lane = if inst.op == O::VReadlaneB32 {
-                (w.s_read(so[1], 1, false, false)? as u32) % w.lanes()
+                (w.s_read(nth(&so, 1)?, 1, false, false)? as u32) % w.lanes()
             } else {
                 let e = w.regs.exec();
                 if e == 0 {
@@ -1183,8 +1207,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         }
         O::VWritelaneB32 => {
             let so = sources(inst, d);
-            let v = w.s_read(so[0], 1, false, false)?;
-            let lane = (w.s_read(so[1], 1, false, false)? as u32) % w.lanes();
+            let v = w.s_read(nth(&so, 0)?, 1, false, false)?;
+            let lane = (w.s_read(nth(&so, 1)?, 1, false, false)? as u32) % w.lanes();
             let Some(Operand::Reg(r)) = inst.get(d, Field::Vdst) else {
                 return Err(Error::unsupported("writelane dst"));
             };
@@ -1195,8 +1219,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             let hi = inst.op == O::VMbcntHiU32B32;
             let exec = w.regs.exec();
             let so = sources(inst, d);
-            let s0 = load(w, so[0], B32, exec, chk(inst, 0, env.checks.uninit))?;
-            let s1 = load(w, so[1], B32, exec, env.checks.uninit)?;
+            let s0 = load(w, nth(&so, 0)?, B32, exec, chk(inst, 0, env.checks.uninit))?;
+            let s1 = load(w, nth(&so, 1)?, B32, exec, env.checks.uninit)?;
             let mut res = Vec::new();
             {
                 let l = Lanes::new(w, vec![(s0, B32), (s1, B32)], inst, env.checks.uninit)?;

@@ -16,7 +16,7 @@
 use crate::error::{Error, Result};
 use crate::float::*;
 use crate::valu::{
-    b32, b64, bh, chk, f32s, f64s, h, load, mask_in, mask_out, med3, run, sources, write_vdst,
+    b32, b64, bh, chk, f32s, f64s, h, load, mask_in, mask_out, med3, nth, run, sources, write_vdst,
     Lanes, Ty,
 };
 use crate::wave::{Env, Wave};
@@ -412,8 +412,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             let m = mask_in(w, inst, d)?;
             let exec = w.regs.exec();
             let so = sources(inst, d);
-            let s0 = load(w, so[0], F16, exec & !m, chk(inst, 0, env.checks.uninit))?;
-            let s1 = load(w, so[1], F16, exec & m, env.checks.uninit)?;
+            let s0 = load(
+                w,
+                nth(&so, 0)?,
+                F16,
+                exec & !m,
+                chk(inst, 0, env.checks.uninit),
+            )?;
+            let s1 = load(w, nth(&so, 1)?, F16, exec & m, env.checks.uninit)?;
             let mut res = Vec::new();
             {
                 let l = Lanes::new(w, vec![(s0, F16), (s1, F16)], inst, false)?;
@@ -483,7 +489,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             & 0xffff_ffff),
         O::VSadU16 => iop!([B32, B32, B32], B32, |s| {
             let (a, b) = (s[0] as u32, s[1] as u32);
-            ((a & 0xffff).abs_diff(b & 0xffff) + (a >> 16).abs_diff(b >> 16)) as u64 + s[2]
+            (((a & 0xffff).abs_diff(b & 0xffff) + (a >> 16).abs_diff(b >> 16)) as u64 + s[2])
                 & 0xffff_ffff
         }),
         O::VSadU32 => iop!(
@@ -565,7 +571,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         O::VDot4U32U8 => iop!([B32; 3], B32, |s| (0..4).fold(s[2], |a, k| a
             .wrapping_add(((s[0] >> (8 * k)) & 0xff) * ((s[1] >> (8 * k)) & 0xff)))
             & 0xffff_ffff),
-        O::VDot4I32I8 | O::VDot4cI32I8 => iop!([B32; 3], B32, |s| {
+        O::VDot4cI32I8 => run(w, inst, d, env, &[B32, B32], B32, true, |s| {
+            (0..4).fold(s[2] as i32, |a, k| {
+                a.wrapping_add(
+                    ((s[0] >> (8 * k)) as u8 as i8 as i32) * ((s[1] >> (8 * k)) as u8 as i8 as i32),
+                )
+            }) as u32 as u64
+        }),
+        O::VDot4I32I8 => iop!([B32; 3], B32, |s| {
             (0..4).fold(s[2] as i32, |a, k| {
                 a.wrapping_add(
                     ((s[0] >> (8 * k)) as u8 as i8 as i32) * ((s[1] >> (8 * k)) as u8 as i8 as i32),
@@ -592,7 +605,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         O::VSwapB32 => {
             let so = sources(inst, d);
             let (Some(Operand::Reg(dst)), Operand::Reg(src)) =
-                (inst.get(d, Field::Vdst).copied(), *so[0])
+                (inst.get(d, Field::Vdst).copied(), *nth(&so, 0)?)
             else {
                 return Err(Error::unsupported("v_swap operands"));
             };
@@ -625,7 +638,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             };
             let dn = dst.base.0 as u32 - 256 + dm;
             let exec = w.regs.exec();
-            let vals: Vec<(u32, u32)> = match *so[0] {
+            let vals: Vec<(u32, u32)> = match *nth(&so, 0)? {
                 Operand::Reg(r) if r.base.is_vgpr() => {
                     let sn = (r.base.0 as u32 - 256 + sm) as u16;
                     if env.checks.uninit {
@@ -651,14 +664,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         }
         O::VPermlane16B32 | O::VPermlanex16B32 | O::VPermlane64B32 => {
             let so = sources(inst, d);
-            let Operand::Reg(src) = *so[0] else {
+            let Operand::Reg(src) = *nth(&so, 0)? else {
                 return Err(Error::unsupported("v_permlane source"));
             };
             let sn = src.base.0 - 256;
             let sel: u64 = if inst.op == O::VPermlane64B32 {
                 0
             } else {
-                w.s_read(so[1], 1, false, false)? | w.s_read(so[2], 1, false, false)? << 32
+                w.s_read(nth(&so, 1)?, 1, false, false)?
+                    | w.s_read(nth(&so, 2)?, 1, false, false)? << 32
             };
             let fi = inst.mods.op_sel & 1 == 1;
             let bound = inst.mods.op_sel >> 1 & 1 == 1;

@@ -16,7 +16,7 @@ use crate::memory::{Lds, Memory};
 use crate::regs::{reg_name, Regs};
 use crate::track::{Range, Tracker};
 use gcnc::isa::tables::Implicit;
-use gcnc::isa::{self, EncDesc, Field, Inst, Operand, Props, Target};
+use gcnc::isa::{self, EncDesc, Field, Format, Inst, Operand, Props, Target};
 
 /// What to check beyond executing.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +25,11 @@ pub struct Checks {
     pub uninit: bool,
     /// Missing `s_waitcnt` (RAW/WAW on pending destinations).
     pub waitcnt: bool,
-    /// Also report overwriting a register a pending memory operation reads (WAR).
+    /// Also report overwriting a register a pending memory operation reads (WAR). Off by
+    /// default: GFX9+ hardware reads VMEM/DS/SMEM operands at issue, and LLVM's and ACO's
+    /// code relies on it (tests/compiled.rs shows LLVM reusing a DS address register
+    /// while the DS op is pending). The SGPR cases that *are* hazards are the hazard
+    /// checker's (SMEMtoVectorWrite, VMEMtoScalarWrite).
     pub war: bool,
     /// Per-generation hazards (docs/hazards.md).
     pub hazards: bool,
@@ -36,7 +40,7 @@ impl Default for Checks {
         Checks {
             uninit: true,
             waitcnt: true,
-            war: true,
+            war: false,
             hazards: true,
         }
     }
@@ -64,7 +68,7 @@ impl Program {
 
     /// The instruction at byte offset `pc`, its length in bytes and its text.
     pub fn fetch(&mut self, pc: u64) -> Result<(Inst, u64, String)> {
-        if pc % 4 != 0 || pc >= self.code.len() as u64 {
+        if !pc.is_multiple_of(4) || pc >= self.code.len() as u64 {
             return Err(Error::new(ErrorKind::RanOffEnd {
                 pc,
                 code_len: self.code.len() as u64,
@@ -98,7 +102,6 @@ pub struct Env<'a> {
     pub checks: Checks,
 }
 
-#[derive(Debug)]
 pub struct Wave {
     pub t: Target,
     pub regs: Regs,
@@ -115,6 +118,19 @@ pub struct Wave {
     pub(crate) next_pc: Option<u64>,
     pub(crate) cur_pc: u64,
     pub(crate) cur_text: String,
+    /// Private (scratch) memory: `scratch_bytes` per lane, lane-major.
+    pub scratch_bytes: u64,
+    scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for Wave {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "Wave {{ id: {:?}, pc: {:#x}, status: {:?}, executed: {} }}",
+            self.id, self.pc, self.status, self.executed
+        )
+    }
 }
 
 /// Registers an instruction reads and writes (PhysReg numbering, VGPRs from 256).
@@ -140,7 +156,36 @@ impl Wave {
             next_pc: None,
             cur_pc: 0,
             cur_text: String::new(),
+            scratch_bytes: 0,
+            scratch: Vec::new(),
         }
+    }
+
+    /// Gives every lane `bytes` of zeroed private memory.
+    pub fn set_scratch(&mut self, bytes: u64) {
+        self.scratch_bytes = bytes;
+        self.scratch = vec![0; (bytes * self.lanes() as u64) as usize];
+    }
+
+    fn scratch_index(&self, lane: u32, addr: u64) -> Result<usize> {
+        if addr >= self.scratch_bytes {
+            return Err(Error::new(ErrorKind::MemFault {
+                addr: crate::dispatch::PRIVATE_BASE + addr,
+                size: 1,
+                write: false,
+            }));
+        }
+        Ok((lane as u64 * self.scratch_bytes + addr) as usize)
+    }
+
+    pub fn scratch_byte(&self, lane: u32, addr: u64) -> Result<u8> {
+        Ok(self.scratch[self.scratch_index(lane, addr)?])
+    }
+
+    pub fn set_scratch_byte(&mut self, lane: u32, addr: u64, v: u8) -> Result<()> {
+        let i = self.scratch_index(lane, addr)?;
+        self.scratch[i] = v;
+        Ok(())
     }
 
     pub fn lanes(&self) -> u32 {
@@ -209,7 +254,26 @@ impl Wave {
                 self.track.check_write(b, c, || range_name(gen, b, c))?;
             }
         }
-        if props.contains(Props::SMEM) {
+        if inst.format == Format::VopdX {
+            crate::vopd::exec(self, inst, env)?;
+        } else if inst.format == Format::Ds {
+            crate::ds::exec(self, inst, d, env)?;
+        } else if matches!(
+            inst.format,
+            Format::Mubuf | Format::Mtbuf | Format::Flat | Format::Global | Format::Scratch
+        ) {
+            crate::vmem::exec(self, inst, d, env)?;
+        } else if inst.format == Format::Mimg {
+            crate::image::exec(self, inst, d, env)?;
+        } else if matches!(
+            inst.format,
+            Format::Exp | Format::Vintrp | Format::Ldsdir | Format::Vinterp
+        ) {
+            return Err(Error::unimpl(format!(
+                "{} (graphics: exports and interpolation are not modelled yet)",
+                inst.op.name()
+            )));
+        } else if props.contains(Props::SMEM) {
             crate::smem::exec(self, inst, d, env)?;
         } else if props.contains(Props::VALU) {
             crate::valu::exec(self, inst, d, env)?;
@@ -229,6 +293,46 @@ impl Wave {
     /// The registers `inst` reads and writes.
     pub fn uses(&self, inst: &Inst, d: &EncDesc) -> Uses {
         let mut u = Uses::default();
+        if inst.format == Format::VopdX && inst.op_y.is_some() {
+            if let Ok((x, y)) = inst.vopd_halves(self.t.gen) {
+                for h in [x, y] {
+                    if let Ok(dh) = h.desc(self.t.gen) {
+                        let hu = self.uses(&h, dh);
+                        u.reads.extend(hu.reads);
+                        u.writes.extend(hu.writes);
+                    }
+                }
+            }
+            return u;
+        }
+        if is_mem_format(inst.format) {
+            let lay = isa::format::mem::layout(inst, d);
+            for (od, o) in lay.iter().zip(inst.operands.iter()) {
+                let Operand::Reg(r) = o else { continue };
+                if (235..=254).contains(&r.base.0) || r.base.0 == 125 {
+                    continue;
+                }
+                let range = (r.base.0, r.count as u16);
+                match od.field {
+                    Field::Vdst => u.writes.push(range),
+                    Field::Vdata => {
+                        u.reads.push(range);
+                        if inst.format == Format::Mubuf
+                            && inst.mods.glc
+                            && inst.op.name().contains("atomic")
+                        {
+                            u.writes.push(range);
+                        }
+                    }
+                    _ => u.reads.push(range),
+                }
+            }
+            let props = inst.op.props();
+            if props.contains(Props::READS_M0) {
+                u.reads.push((124, 1));
+            }
+            return u;
+        }
         let name = inst.op.name();
         let store = name.starts_with("s_store") || name.starts_with("s_buffer_store");
         let atomic = name.contains("atomic");
@@ -334,6 +438,7 @@ impl Wave {
             Operand::Label(_) | Operand::Symbol(_) => {
                 Err(Error::unsupported("unresolved label or symbol operand"))
             }
+            Operand::Off => Ok(0),
         }
     }
 
@@ -392,6 +497,24 @@ impl Wave {
         let off = simm16 as u16 as i16 as i64;
         self.next_pc = Some((self.cur_pc as i64 + 4 + off * 4) as u64);
     }
+}
+
+/// The memory, export and interpolation formats (operands laid out by `mem::layout`).
+pub fn is_mem_format(f: Format) -> bool {
+    matches!(
+        f,
+        Format::Ds
+            | Format::Mubuf
+            | Format::Mtbuf
+            | Format::Flat
+            | Format::Global
+            | Format::Scratch
+            | Format::Mimg
+            | Format::Exp
+            | Format::Vintrp
+            | Format::Ldsdir
+            | Format::Vinterp
+    )
 }
 
 pub fn range_name(gen: isa::Gen, base: u16, count: u16) -> String {

@@ -253,3 +253,117 @@ fn conversions_and_sqrt() {
         }
     }
 }
+
+/// An llc-19 compiled compute shader with a buffer load through a V#, LDS traffic between
+/// lanes and a global store: LLVM's own waitcnt placement must satisfy the emulator's
+/// default checks. The optional WAR rule rejects it (LLVM reuses a DS address register
+/// while the store is pending — legal, the hardware reads it at issue); that is why the
+/// rule is off by default.
+#[test]
+fn compute_shader_with_buffer_lds_and_global_memory() {
+    if !llc() {
+        return;
+    }
+    let ir = "@lds = internal addrspace(3) global [64 x i32] undef, align 4\n\
+      define amdgpu_cs void @f(ptr addrspace(1) inreg %out, <4 x i32> inreg %rsrc, i32 %id) {\n\
+      %off = shl i32 %id, 2\n\
+      %v = call i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32> %rsrc, i32 %off, i32 0, i32 0)\n\
+      %m = mul i32 %v, 3\n\
+      %g = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %id\n\
+      store i32 %m, ptr addrspace(3) %g\n\
+      fence syncscope(\"wavefront\") seq_cst\n\
+      %x = xor i32 %id, 1\n\
+      %g2 = getelementptr [64 x i32], ptr addrspace(3) @lds, i32 0, i32 %x\n\
+      %n = load i32, ptr addrspace(3) %g2\n\
+      %s = add i32 %n, %v\n\
+      %o = getelementptr i32, ptr addrspace(1) %out, i32 %id\n\
+      store i32 %s, ptr addrspace(1) %o\n\
+      ret void\n}\n\
+      declare i32 @llvm.amdgcn.raw.buffer.load.i32(<4 x i32>, i32, i32, i32)\n";
+    for t in targets() {
+        let asm = llc_asm(t, ir);
+        let code = llvm_asm(t, &asm);
+        let (inb, outb) = (0x10_0000u64, 0x20_0000u64);
+        let mut mem = Memory::new();
+        mem.map(inb, 256);
+        mem.map(outb, 256);
+        for i in 0..64u32 {
+            mem.write_u32(inb + 4 * i as u64, 7 * i + 1).unwrap();
+        }
+        let mut user = vec![outb as u32, (outb >> 32) as u32];
+        // 40 bytes in range: lanes >= 10 load 0
+        user.extend(gcnc_emu::BufferDesc::raw(t.gen, inb, 40));
+        let lanes = t.wave.lanes();
+        run_cfg(t, code, lanes, &user, &mut mem, |d| d.lds_bytes = 256)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{asm}", t.gen));
+        let input = |i: u32| if i < 10 { 7 * i + 1 } else { 0 };
+        for i in 0..lanes {
+            let want = 3 * input(i ^ 1) + input(i);
+            assert_eq!(
+                mem.read_u32(outb + 4 * i as u64).unwrap(),
+                want,
+                "{} lane {i}",
+                t.gen
+            );
+        }
+        let war = gcnc_emu::Checks {
+            war: true,
+            ..Default::default()
+        };
+        let e = run_cfg(t, llvm_asm(t, &asm), lanes, &user, &mut mem, |d| {
+            d.lds_bytes = 256;
+            d.checks = war;
+        })
+        .unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                gcnc_emu::ErrorKind::MissingWait {
+                    overwrite: true,
+                    ..
+                }
+            ),
+            "{}: {e}",
+            t.gen
+        );
+    }
+}
+
+/// GFX11 dual issue: llc-19 pairs independent f32 ops into VOPD; and a hand-written VOPD
+/// swap shows both halves read before either writes.
+#[test]
+fn vopd_dual_issue() {
+    if !llc() {
+        return;
+    }
+    let t = target(Gen::Gfx11, false);
+    let ir = "define amdgpu_ps <4 x float> @f(float %a, float %b, float %c, float %d) {\n\
+      %x = fmul float %a, %b\n  %y = fadd float %c, %d\n  %z = fmul float %c, %a\n  %w = fadd float %d, %b\n\
+      %v0 = insertelement <4 x float> undef, float %x, i32 0\n  %v1 = insertelement <4 x float> %v0, float %y, i32 1\n\
+      %v2 = insertelement <4 x float> %v1, float %z, i32 2\n  %v3 = insertelement <4 x float> %v2, float %w, i32 3\n\
+      ret <4 x float> %v3\n}\n";
+    assert!(
+        llc_asm(t, ir).contains("v_dual_"),
+        "llc-19 pairs these into VOPD"
+    );
+    let vals: Vec<[f32; 4]> = (0..32)
+        .map(|i| [i as f32 * 0.5, 3.0 - i as f32, 1e-3 * i as f32, 7.25])
+        .collect();
+    let args: Vec<Vec<u32>> = vals
+        .iter()
+        .map(|v| v.iter().map(|x| x.to_bits()).collect())
+        .collect();
+    let out = run_ir(t, ir, &args, 4);
+    for (v, r) in vals.iter().zip(&out) {
+        let want = [v[0] * v[1], v[2] + v[3], v[2] * v[0], v[3] + v[1]];
+        let got: Vec<f32> = r.iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, want.to_vec());
+    }
+    let code = llvm_asm(t, "  v_mov_b32_e32 v0, 1\n  v_mov_b32_e32 v1, 2\n  v_dual_mov_b32 v0, v1 :: v_dual_mov_b32 v1, v0\n  s_endpgm\n");
+    let w = run(t, code, 32, &[], &mut Memory::new()).unwrap();
+    assert_eq!(
+        (w[0].regs.v(0, 5), w[0].regs.v(1, 5)),
+        (2, 1),
+        "swapped, not copied"
+    );
+}

@@ -214,14 +214,14 @@ fn hazards_are_reported_per_generation() {
         "{e}"
     );
     // an SALU between clears the hazard; overwriting the pending load's address register
-    // before its s_waitcnt is still reported by the (stricter) WAR check, so turn that off
+    // before its s_waitcnt is reported only by the optional WAR check
     let good = "  s_load_dword s4, s[0:1], 0x0\n  s_mov_b32 s9, 0\n  v_readfirstlane_b32 s0, v0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n";
-    let no_war = gcnc_emu::Checks {
-        war: false,
+    run(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem).unwrap();
+    let war = gcnc_emu::Checks {
+        war: true,
         ..Default::default()
     };
-    run_checked(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem, no_war).unwrap();
-    let e = run(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem).unwrap_err();
+    let e = run_checked(t, llvm_asm(t, good), 64, &[0x1000, 0], &mut mem, war).unwrap_err();
     assert!(
         matches!(
             &e.kind,
@@ -242,6 +242,16 @@ fn hazards_are_reported_per_generation() {
         "{e}"
     );
     let good = "  v_cvt_f32_u32_e32 v1, v0\n  v_exp_f32_e32 v2, v1\n  s_waitcnt_depctr 0xfff\n  v_add_f32_e32 v3, v2, v2\n  s_endpgm\n";
+    run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
+
+    // GFX11 wave64: VALU reads s[4:5] as a mask, SALU rewrites it, SALU reads it
+    let bad = "  s_mov_b64 s[4:5], exec\n  v_cndmask_b32_e64 v1, 0, 1, s[4:5]\n  s_mov_b64 s[4:5], 0\n  s_and_b64 s[6:7], s[4:5], exec\n  s_endpgm\n";
+    let e = run(t, llvm_asm(t, bad), 64, &[], &mut Memory::new()).unwrap_err();
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VALUMaskWrite"),
+        "{e}"
+    );
+    let good = "  s_mov_b64 s[4:5], exec\n  v_cndmask_b32_e64 v1, 0, 1, s[4:5]\n  s_mov_b64 s[4:5], 0\n  s_waitcnt_depctr 0xfffe\n  s_and_b64 s[6:7], s[4:5], exec\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
 }
 

@@ -400,11 +400,7 @@ fn compares_select_and_lane_ops() {
     for gen in Gen::ALL {
         let t = target(gen, true);
         // lanes with id < 10 take 100, others 200; count of true lanes via s_bcnt1
-        let cmp = if gen == Gen::Gfx9 {
-            "v_cmp_gt_u32_e32 vcc, 10, v0"
-        } else {
-            "v_cmp_gt_u32_e32 vcc, 10, v0"
-        };
+        let cmp = "v_cmp_gt_u32_e32 vcc, 10, v0";
         let src = format!(
             "{cmp}\nv_mov_b32 v1, 0xc8\nv_mov_b32 v2, 0x64\nv_cndmask_b32_e32 v3, v1, v2, vcc\n\
              s_bcnt1_i32_b64 s10, vcc\nv_readlane_b32 s11, v3, 12\nv_mbcnt_lo_u32_b32 v4, -1, 0\n\

@@ -6,7 +6,7 @@
 //! gcnc-emu CODE [--target gfx900|gfx1030|gfx1100] [--wave 32|64] [--entry OFF]
 //!          [--dispatch X,Y,Z] [--group X,Y,Z] [--sgpr V,V,...] [--lds BYTES]
 //!          [--map ADDR=FILE | ADDR=@SIZE]... [--dump ADDR:LEN=OUT]...
-//!          [--budget N] [--no-war] [--no-hazards] [--no-uninit] [--no-waitcnt]
+//!          [--budget N] [--war] [--no-hazards] [--no-uninit] [--no-waitcnt]
 //! ```
 //! Numbers accept 0x hex. Errors are printed with the failing instruction and a register
 //! dump, exit status 1; usage errors exit with 2.
@@ -94,12 +94,12 @@ fn real_main() -> Result<bool, String> {
                 dumps.push((num(a)?, num(l)?, f.to_string()));
             }
             "--budget" => budget = Some(num(&val(&mut i)?)?),
-            "--no-war" => checks.war = false,
+            "--war" => checks.war = true,
             "--no-hazards" => checks.hazards = false,
             "--no-uninit" => checks.uninit = false,
             "--no-waitcnt" => checks.waitcnt = false,
             "-h" | "--help" => {
-                println!("usage: gcnc-emu CODE [--target GFX] [--wave 32|64] [--entry OFF] [--dispatch X,Y,Z] [--group X,Y,Z] [--sgpr V,...] [--lds N] [--map ADDR=FILE|@SIZE]... [--dump ADDR:LEN=OUT]... [--budget N] [--no-war|--no-hazards|--no-uninit|--no-waitcnt]");
+                println!("usage: gcnc-emu CODE [--target GFX] [--wave 32|64] [--entry OFF] [--dispatch X,Y,Z] [--group X,Y,Z] [--sgpr V,...] [--lds N] [--map ADDR=FILE|@SIZE]... [--dump ADDR:LEN=OUT]... [--budget N] [--war|--no-hazards|--no-uninit|--no-waitcnt]");
                 return Ok(true);
             }
             a if a.starts_with("--") => return Err(format!("unknown option {a}")),

@@ -2,7 +2,7 @@
 //! `llvm-mc-19` + `llvm-objcopy-19` (for end-to-end programs: an assembler we did not
 //! write), and run a single workgroup. `llvm()` fails when the oracle is missing and
 //! GCNC_REQUIRE_ORACLES=1, otherwise callers skip with a printed notice.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::result_large_err)]
 
 use gcnc::isa::{self, Gen, Target, Wave as W};
 use gcnc_emu::dispatch::{run_workgroup, Dispatch};
@@ -48,7 +48,7 @@ pub fn llvm_asm(t: Target, src: &str) -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!(
         "gcnc-emu-{}-{:x}",
         std::process::id(),
-        src.len() as u64 * 2654435761 ^ src.bytes().map(|b| b as u64).sum::<u64>()
+        (src.len() as u64 * 2654435761) ^ src.bytes().map(|b| b as u64).sum::<u64>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let s = dir.join("p.s");
@@ -155,10 +155,6 @@ pub fn llc_asm(t: Target, ir: &str) -> String {
             if t.wave == W::W64 { 64 } else { 32 }
         ));
     }
-    if t.gen == Gen::Gfx11 {
-        // VOPD (dual-issue) encodings are not decoded by the ISA layer yet
-        c.arg("-amdgpu-enable-vopd=0");
-    }
     let out = c.arg(&p).arg("-o").arg("-").output().unwrap();
     assert!(
         out.status.success(),
@@ -189,4 +185,23 @@ pub fn llc_asm(t: Target, ir: &str) -> String {
     }
     body.push_str("\ts_endpgm\n");
     body
+}
+
+/// `run` with a hook to adjust the dispatch (LDS, scratch, workgroup size, checks).
+pub fn run_cfg(
+    t: Target,
+    code: Vec<u8>,
+    threads: u32,
+    user: &[u32],
+    mem: &mut Memory,
+    cfg: impl FnOnce(&mut Dispatch),
+) -> Result<Vec<Wave>> {
+    let mut d = Dispatch::new(t, code);
+    d.group_size = [threads, 1, 1];
+    d.user_sgprs = user.to_vec();
+    d.tgid_en = [false; 3];
+    d.tid_dims = 1;
+    d.budget = 100_000;
+    cfg(&mut d);
+    run_workgroup(&d, mem, [0, 0, 0])
 }

@@ -1,0 +1,402 @@
+//! Vector memory: MUBUF (`buffer_*`) through a V#, and FLAT / GLOBAL / SCRATCH.
+//!
+//! MUBUF address: V#.base + SOFFSET + OFFSET(inst) + VGPR offset (offen) + index·stride
+//! (idxen; index = the idxen VGPR, + lane id with ADD_TID_ENABLE). The range check
+//! (`BufferDesc::in_range`) looks at index and the offset without SOFFSET, per dword;
+//! out-of-range dwords load 0 and are not stored, atomics out of range do nothing and
+//! return 0. GLOBAL: SADDR (64-bit SGPRs) + 32-bit VADDR, or 64-bit VADDR with SADDR
+//! `off`, + signed offset. FLAT: 64-bit VADDR; inside the shared aperture it is LDS,
+//! inside the private aperture scratch, else global memory. SCRATCH: per-lane private
+//! memory of the wave (`scratch_bytes` per lane), address = SADDR or VADDR + offset; an
+//! access outside it is a fault.
+//!
+//! Counters: loads and returning atomics pend on vmcnt; stores and non-returning atomics
+//! on vscnt (GFX10+) or vmcnt (GFX9); FLAT also on lgkmcnt (out of order), since it may
+//! touch LDS. The data/address registers are the pending op's sources for the WAR check.
+//! Not modelled: typed (MTBUF / *_format_*) conversions, `lds` direct loads, tfe/lwe,
+//! d16 forms.
+
+use crate::atomic;
+use crate::dispatch::{PRIVATE_BASE, SHARED_BASE};
+use crate::error::{Error, Result};
+use crate::memory::BufferDesc;
+use crate::track::Counter;
+use crate::wave::{Env, Wave};
+use gcnc::isa::format::mem;
+use gcnc::isa::{EncDesc, Field, Format, Gen, Inst, Operand};
+
+fn vreg(o: Option<Operand>) -> Option<(u16, u8)> {
+    match o {
+        Some(Operand::Reg(r)) if r.base.is_vgpr() => Some((r.base.0 - 256, r.count)),
+        _ => None,
+    }
+}
+
+/// Bytes and sign extension of a load/store suffix.
+fn size_of(s: &str) -> Option<(u32, bool)> {
+    Some(match s {
+        "dword" | "b32" => (4, false),
+        "dwordx2" | "b64" => (8, false),
+        "dwordx3" | "b96" => (12, false),
+        "dwordx4" | "b128" => (16, false),
+        "ubyte" | "u8" | "byte" | "b8" => (1, false),
+        "sbyte" | "i8" => (1, true),
+        "ushort" | "u16" | "short" | "b16" => (2, false),
+        "sshort" | "i16" => (2, true),
+        _ => return None,
+    })
+}
+
+enum Kind {
+    Load(u32, bool),
+    Store(u32),
+    Atomic(atomic::Atomic),
+}
+
+fn classify(rest: &str) -> Option<Kind> {
+    if let Some(s) = rest.strip_prefix("load_") {
+        return size_of(s).map(|(n, x)| Kind::Load(n, x));
+    }
+    if let Some(s) = rest.strip_prefix("store_") {
+        return size_of(s).map(|(n, _)| Kind::Store(n));
+    }
+    if let Some(s) = rest.strip_prefix("atomic_") {
+        return atomic::parse(s).map(Kind::Atomic);
+    }
+    None
+}
+
+/// A buffer access's range-check inputs: the V#, the record index and the byte offset.
+type RangeCheck = (BufferDesc, u32, u64);
+
+/// Where one lane's access goes.
+#[derive(Clone, Copy)]
+enum Place {
+    Mem(u64),
+    Lds(u32),
+    Scratch(u64),
+    /// Out of the buffer's range: loads 0, stores dropped.
+    Oob,
+}
+
+pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()> {
+    let name = inst.op.name();
+    let (prefix, rest) = name.split_once('_').unwrap_or((name, ""));
+    let kind = classify(rest).ok_or_else(|| Error::unimpl(name))?;
+    let m = inst.mods.mem;
+    if m.lds || m.tfe || m.lwe || name.contains("d16") || name.contains("format") {
+        return Err(Error::unimpl(format!("{name} (lds/tfe/d16/format forms)")));
+    }
+    let lay = mem::layout(inst, d);
+    let get = |f: Field| mem::get(inst, &lay, f);
+    let vaddr = vreg(get(Field::Vaddr));
+    let vdata = vreg(get(Field::Vdata));
+    let vdst = vreg(get(Field::Vdst));
+    let exec = w.regs.exec();
+    if env.checks.uninit {
+        for (n, c) in [vaddr, vdata].into_iter().flatten() {
+            for k in 0..c as u16 {
+                w.regs.check_v(n + k, exec)?;
+            }
+        }
+    }
+    let lanes = w.lanes();
+    // per-lane placement of the first byte, plus the range-check closure for buffers
+    let mut places: Vec<Option<(Place, Option<(BufferDesc, u32, u64)>)>> =
+        vec![None; lanes as usize];
+    let mut sregs: Vec<(u16, u16)> = Vec::new();
+    match d.format {
+        Format::Mubuf => {
+            let Some(Operand::Reg(rs)) = get(Field::Srsrc) else {
+                return Err(Error::unsupported("buffer resource operand"));
+            };
+            sregs.push((rs.base.0, 4));
+            let mut v = [0u32; 4];
+            for (k, x) in v.iter_mut().enumerate() {
+                *x = w.regs.s(rs.base.0 + k as u16)?;
+            }
+            let desc = BufferDesc::decode(w.t.gen, v);
+            let soff = match get(Field::Soffset) {
+                Some(Operand::Off) | None => 0,
+                Some(o) => {
+                    if let Operand::Reg(r) = o {
+                        sregs.push((r.base.0, 1));
+                    }
+                    w.s_read(&o, 1, false, false)?
+                }
+            };
+            for lane in 0..lanes {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                let mut k = 0u16;
+                let mut index = 0u32;
+                let mut voff = 0u32;
+                if let Some((n, _)) = vaddr {
+                    if m.idxen {
+                        index = w.regs.v(n, lane);
+                        k += 1;
+                    }
+                    if m.offen {
+                        voff = w.regs.v(n + k, lane);
+                    }
+                }
+                if desc.add_tid {
+                    index = index.wrapping_add(lane);
+                }
+                let off = voff as u64 + m.offset as u64;
+                let addr = desc
+                    .base
+                    .wrapping_add(soff)
+                    .wrapping_add(off)
+                    .wrapping_add(index as u64 * desc.stride as u64);
+                places[lane as usize] = Some((Place::Mem(addr), Some((desc, index, off))));
+            }
+        }
+        Format::Global | Format::Flat | Format::Scratch => {
+            let saddr = get(Field::Saddr).filter(|o| *o != Operand::Off);
+            let sbase = match saddr {
+                Some(Operand::Reg(r)) => {
+                    sregs.push((r.base.0, r.count as u16));
+                    let lo = w.regs.s(r.base.0)? as u64;
+                    let hi = if r.count >= 2 {
+                        w.regs.s(r.base.0 + 1)? as u64
+                    } else {
+                        0
+                    };
+                    Some(lo | hi << 32)
+                }
+                _ => None,
+            };
+            for lane in 0..lanes {
+                if exec >> lane & 1 == 0 {
+                    continue;
+                }
+                let vlo = vaddr.map(|(n, _)| w.regs.v(n, lane) as u64).unwrap_or(0);
+                let vhi = vaddr
+                    .filter(|&(_, c)| c >= 2)
+                    .map(|(n, _)| w.regs.v(n + 1, lane) as u64)
+                    .unwrap_or(0);
+                let off = m.offset as i64;
+                let p = match d.format {
+                    Format::Scratch => {
+                        let a = sbase.unwrap_or(0) as u32 as u64 + vlo;
+                        Place::Scratch((a as i64 + off) as u64)
+                    }
+                    _ => {
+                        let a = match sbase {
+                            Some(b) => b.wrapping_add(vlo),
+                            None => vlo | vhi << 32,
+                        };
+                        let a = (a as i64).wrapping_add(off) as u64;
+                        if d.format == Format::Flat
+                            && (SHARED_BASE..SHARED_BASE + (1 << 32)).contains(&a)
+                        {
+                            Place::Lds((a - SHARED_BASE) as u32)
+                        } else if d.format == Format::Flat
+                            && (PRIVATE_BASE..PRIVATE_BASE + (1 << 32)).contains(&a)
+                        {
+                            Place::Scratch(a - PRIVATE_BASE)
+                        } else {
+                            Place::Mem(a)
+                        }
+                    }
+                };
+                places[lane as usize] = Some((p, None));
+            }
+        }
+        _ => return Err(Error::unimpl(name)),
+    }
+    // per-dword placement (range check per dword for buffers)
+    let dword_place = |p: Place, chk: &Option<RangeCheck>, k: u64| -> Place {
+        let p = match p {
+            Place::Mem(a) => Place::Mem(a + 4 * k),
+            Place::Lds(a) => Place::Lds(a + 4 * k as u32),
+            Place::Scratch(a) => Place::Scratch(a + 4 * k),
+            Place::Oob => Place::Oob,
+        };
+        match chk {
+            Some((desc, index, off)) if !desc.in_range(*index, off + 4 * k, m.idxen) => Place::Oob,
+            _ => p,
+        }
+    };
+    let mut results: Vec<(u32, Vec<u32>)> = Vec::new();
+    let returns;
+    match kind {
+        Kind::Load(bytes, sext) => {
+            returns = true;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                let mut dws = Vec::new();
+                if bytes >= 4 {
+                    for k in 0..(bytes / 4) as u64 {
+                        dws.push(load(w, env, dword_place(p, &chk, k), lane, 4)?);
+                    }
+                } else {
+                    let v = load(w, env, dword_place(p, &chk, 0), lane, bytes)?;
+                    let v = if sext {
+                        ((v << (32 - 8 * bytes)) as i32 >> (32 - 8 * bytes)) as u32
+                    } else {
+                        v
+                    };
+                    dws.push(v);
+                }
+                results.push((lane, dws));
+            }
+        }
+        Kind::Store(bytes) => {
+            returns = false;
+            let (n, _) = vdata.ok_or_else(|| Error::unsupported("store without data"))?;
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                if bytes >= 4 {
+                    for k in 0..(bytes / 4) as u64 {
+                        let v = w.regs.v(n + k as u16, lane);
+                        store(w, env, dword_place(p, &chk, k), lane, 4, v)?;
+                    }
+                } else {
+                    let v = w.regs.v(n, lane);
+                    store(w, env, dword_place(p, &chk, 0), lane, bytes, v)?;
+                }
+            }
+        }
+        Kind::Atomic(at) => {
+            returns = inst.mods.glc;
+            let (n, c) = vdata.ok_or_else(|| Error::unsupported("atomic without data"))?;
+            let width = if at.wide { 2 } else { 1 };
+            for lane in 0..lanes {
+                let Some((p, chk)) = places[lane as usize] else {
+                    continue;
+                };
+                let p = dword_place(p, &chk, 0);
+                let rd = |k: u16| w.regs.v(n + k, lane) as u64;
+                let data = if width == 2 {
+                    rd(0) | rd(1) << 32
+                } else {
+                    rd(0)
+                };
+                let second = if c > width as u8 {
+                    if width == 2 {
+                        rd(2) | rd(3) << 32
+                    } else {
+                        rd(1)
+                    }
+                } else {
+                    0
+                };
+                let mut old = load(w, env, p, lane, 4)? as u64;
+                if width == 2 {
+                    let hi = load(w, env, dword_place(p, &None, 1), lane, 4)? as u64;
+                    old |= hi << 32;
+                }
+                if !matches!(p, Place::Oob) {
+                    let new = at.apply(old, data, second);
+                    store(w, env, p, lane, 4, new as u32)?;
+                    if width == 2 {
+                        store(
+                            w,
+                            env,
+                            dword_place(p, &None, 1),
+                            lane,
+                            4,
+                            (new >> 32) as u32,
+                        )?;
+                    }
+                }
+                results.push((lane, vec![old as u32, (old >> 32) as u32]));
+            }
+        }
+    }
+    // destination: VDST, or for returning MUBUF atomics the VDATA registers
+    let dst = if returns {
+        vdst.or(if d.format == Format::Mubuf {
+            vdata
+        } else {
+            None
+        })
+    } else {
+        None
+    };
+    let mut dsts = Vec::new();
+    if let Some((n, c)) = dst {
+        let c = match kind {
+            Kind::Atomic(at) => {
+                if at.wide {
+                    2
+                } else {
+                    1
+                }
+            }
+            _ => c,
+        };
+        for (lane, dws) in results {
+            for k in 0..c as usize {
+                w.regs
+                    .set_v(n + k as u16, lane, dws.get(k).copied().unwrap_or(0))?;
+            }
+        }
+        dsts.push((n + 256, c as u16));
+    }
+    let mut srcs: Vec<(u16, u16)> = [vaddr, vdata]
+        .into_iter()
+        .flatten()
+        .map(|(n, c)| (n + 256, c as u16))
+        .collect();
+    srcs.extend(sregs);
+    let store_like = !returns;
+    let mut counters = vec![if store_like && w.t.gen != Gen::Gfx9 {
+        (Counter::Vs, false)
+    } else {
+        (Counter::Vm, false)
+    }];
+    if d.format == Format::Flat {
+        counters.push((Counter::Lgkm, true));
+    }
+    let _ = prefix;
+    w.track
+        .issue(&counters, w.cur_pc, w.cur_text.clone(), dsts, srcs);
+    Ok(())
+}
+
+fn load(w: &mut Wave, env: &mut Env, p: Place, lane: u32, bytes: u32) -> Result<u32> {
+    let mut b = [0u8; 4];
+    match p {
+        Place::Oob => return Ok(0),
+        Place::Mem(a) => env.mem.read(a, &mut b[..bytes as usize])?,
+        Place::Lds(a) => {
+            for k in 0..bytes {
+                b[k as usize] = env.lds.bytes.get((a + k) as usize).copied().unwrap_or(0);
+            }
+        }
+        Place::Scratch(a) => {
+            for k in 0..bytes as u64 {
+                b[k as usize] = w.scratch_byte(lane, a + k)?;
+            }
+        }
+    }
+    Ok(u32::from_le_bytes(b))
+}
+
+fn store(w: &mut Wave, env: &mut Env, p: Place, lane: u32, bytes: u32, v: u32) -> Result<()> {
+    let b = v.to_le_bytes();
+    match p {
+        Place::Oob => {}
+        Place::Mem(a) => env.mem.write(a, &b[..bytes as usize])?,
+        Place::Lds(a) => {
+            if (a + bytes) as usize <= env.lds.bytes.len() {
+                env.lds.bytes[a as usize..(a + bytes) as usize]
+                    .copy_from_slice(&b[..bytes as usize]);
+            }
+        }
+        Place::Scratch(a) => {
+            for k in 0..bytes as u64 {
+                w.set_scratch_byte(lane, a + k, b[k as usize])?;
+            }
+        }
+    }
+    Ok(())
+}
