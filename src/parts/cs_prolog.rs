@@ -352,7 +352,7 @@ mod tests {
         let text: Vec<String> = crate::isa::decode_all(&p.code, t)
             .unwrap()
             .iter()
-            .map(|(_, i)| crate::isa::print(i, t))
+            .map(|(_, i)| crate::isa::print(i, t).unwrap())
             .collect();
         assert_eq!(
             text,
