@@ -27,6 +27,7 @@ const PC1: u32 = 58;
 fn value(item: &Item) -> u32 {
     match item {
         Item::DescriptorSet(0) => SET0_LO,
+        Item::DescriptorSetHi(0) => (PC_HI >> 32) as u32,
         Item::PushConstant(0) => PC0,
         Item::PushConstant(1) => PC1,
         Item::PushConstant(n) => 7 * n,
@@ -221,5 +222,57 @@ fn both_alternatives_choice_follows_the_state() {
         // Without the choice in the state the link fails, naming the symbol.
         let e = link(&[&elf], &PipelineState::default()).unwrap_err();
         assert!(e.to_string().contains("gcnc.choice.per_sample"), "{e}");
+    }
+}
+
+/// The backend's ABI passes 64-bit descriptor-set pointers in SGPR pairs: both halves are
+/// items the prolog moves like any other (here a three-cycle across the pair).
+#[test]
+fn sgpr_pair_pointers_move_as_two_items() {
+    use Item::*;
+    for t in Target::ALL {
+        let mp = MainPart::new(
+            t,
+            vec![
+                UserSgpr::DescriptorSet(0),
+                UserSgpr::DescriptorSetHi(0),
+                UserSgpr::PushConstant(0),
+            ],
+        );
+        let load = if t == Target::Gfx1100 {
+            "s_load_b32 s12, s[10:11], 0x0"
+        } else {
+            "s_load_dword s12, s[10:11], 0x0"
+        };
+        let mut lines = vec![
+            (
+                "s_add_u32 s10, s0, 0x5eed0000",
+                Some("gcnc.desc.0.0.buffer.offset"),
+            ),
+            ("s_addc_u32 s11, s1, 0", None),
+            (load, None),
+            ("s_add_u32 s13, s2, s3", None),
+            ("s_waitcnt lgkmcnt(0)", None),
+            ("s_add_u32 s13, s13, s12", None),
+        ];
+        lines.extend(endpgm(t));
+        let elf = mp.elf(&lines);
+        let reference = layout(
+            &[DescriptorSet(0), DescriptorSetHi(0), PushConstant(0)],
+            &[],
+        );
+        let moved = layout(
+            &[PushConstant(0), DescriptorSet(0), DescriptorSetHi(0)],
+            &[],
+        );
+        let want: Vec<u32> = (0..3).map(|g| DESC_VALUE + PC0 + g).collect();
+        assert_eq!(
+            run(&link(&[&elf], &reference).unwrap().elf, &reference),
+            want,
+            "{t}"
+        );
+        let linked = link(&[&elf], &moved).unwrap();
+        assert_eq!(linked.placed.len(), 2);
+        assert_eq!(run(&linked.elf, &moved), want, "{t}");
     }
 }

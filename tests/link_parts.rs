@@ -164,6 +164,16 @@ fn metadata_is_merged_and_prelink_removed() {
         let cs = &p.hardware_stages[&HwStage::Cs];
         assert_eq!(cs.sgpr_count, 16, "{t}: max(main 16, prolog 6)");
         assert_eq!(cs.entry_point, "_amdgpu_cs_main");
+        if t == Target::Gfx1100 {
+            // INST_PREF_SIZE (RSRC3 9:4, 128-byte units) covers the linked entry.
+            let entry = elf.entry(HwStage::Cs).unwrap().size;
+            let r3 = p.registers[&gcnc::binary::registers::COMPUTE_PGM_RSRC3];
+            assert_eq!(
+                (r3 >> 4) & 0x3f,
+                entry.div_ceil(128) as u32,
+                "entry {entry} bytes"
+            );
+        }
 
         let Some(readelf) = oracle("llvm-readelf-19") else {
             continue;

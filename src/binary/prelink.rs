@@ -35,10 +35,14 @@ pub enum UserSgpr {
     GlobalTable,
     /// Low half of the pointer to descriptor set N.
     DescriptorSet(u32),
+    /// High half of the pointer to descriptor set N (64-bit pointers in an SGPR pair).
+    DescriptorSetHi(u32),
     /// Push-constant dword N, inline.
     PushConstant(u32),
     /// Low half of the pointer to the push-constant block.
     PushConstantPointer,
+    /// High half of the pointer to the push-constant block.
+    PushConstantPointerHi,
     /// Low half of the spill table.
     SpillTable,
     /// Pointer to the dispatch dimensions (lo, then hi in the next SGPR).
@@ -52,8 +56,10 @@ impl UserSgpr {
         match self {
             UserSgpr::GlobalTable => ("global_table", 0),
             UserSgpr::DescriptorSet(n) => ("descriptor_set", *n),
+            UserSgpr::DescriptorSetHi(n) => ("descriptor_set_hi", *n),
             UserSgpr::PushConstant(n) => ("push_constant", *n),
             UserSgpr::PushConstantPointer => ("push_constant_pointer", 0),
+            UserSgpr::PushConstantPointerHi => ("push_constant_pointer_hi", 0),
             UserSgpr::SpillTable => ("spill_table", 0),
             UserSgpr::Workgroup => ("workgroup", 0),
             UserSgpr::Other(s, n) => (s.as_str(), *n),
@@ -64,8 +70,10 @@ impl UserSgpr {
         match kind.as_str() {
             "global_table" if index == 0 => UserSgpr::GlobalTable,
             "descriptor_set" => UserSgpr::DescriptorSet(index),
+            "descriptor_set_hi" => UserSgpr::DescriptorSetHi(index),
             "push_constant" => UserSgpr::PushConstant(index),
             "push_constant_pointer" if index == 0 => UserSgpr::PushConstantPointer,
+            "push_constant_pointer_hi" if index == 0 => UserSgpr::PushConstantPointerHi,
             "spill_table" if index == 0 => UserSgpr::SpillTable,
             "workgroup" if index == 0 => UserSgpr::Workgroup,
             _ => UserSgpr::Other(kind, index),

@@ -65,10 +65,14 @@ pub enum Item {
     GlobalTable,
     /// Low half of the pointer to descriptor set N.
     DescriptorSet(u32),
+    /// High half of the pointer to descriptor set N.
+    DescriptorSetHi(u32),
     /// Push-constant dword N.
     PushConstant(u32),
     /// Low half of the pointer to the push-constant block.
     PushConstantPointer,
+    /// High half of the pointer to the push-constant block.
+    PushConstantPointerHi,
     /// Low half of the spill table.
     SpillTable,
     /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
@@ -81,8 +85,10 @@ impl Item {
         Some(match u {
             UserSgpr::GlobalTable => Item::GlobalTable,
             UserSgpr::DescriptorSet(n) => Item::DescriptorSet(*n),
+            UserSgpr::DescriptorSetHi(n) => Item::DescriptorSetHi(*n),
             UserSgpr::PushConstant(n) => Item::PushConstant(*n),
             UserSgpr::PushConstantPointer => Item::PushConstantPointer,
+            UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
             UserSgpr::SpillTable => Item::SpillTable,
             UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
         })
@@ -93,8 +99,10 @@ impl Item {
         match self {
             Item::GlobalTable => "global_table".into(),
             Item::DescriptorSet(n) => format!("descriptor_set:{n}"),
+            Item::DescriptorSetHi(n) => format!("descriptor_set_hi:{n}"),
             Item::PushConstant(n) => format!("push_constant:{n}"),
             Item::PushConstantPointer => "push_constant_pointer".into(),
+            Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
             Item::SpillTable => "spill_table".into(),
             Item::DescriptorTable => "descriptor_table".into(),
         }
