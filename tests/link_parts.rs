@@ -243,3 +243,23 @@ fn parts_are_built_once_per_key() {
     assert_eq!(a.elf, b.elf, "deterministic");
     assert_eq!(cache.stats(), (1, 1), "built once, then a hit");
 }
+
+#[test]
+fn concurrent_links_build_each_part_once() {
+    let cache = gcnc::parts::PartCache::new();
+    let elfs: Vec<Vec<u8>> = Target::ALL
+        .iter()
+        .map(|&t| main_part(t).elf(&main_lines(t)))
+        .collect();
+    let st = state(STATE);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for e in &elfs {
+                    gcnc::link::link(&[e], &st, &cache).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(cache.stats(), (3, 9), "one prolog per target, built once");
+}

@@ -102,9 +102,12 @@ pub struct CacheStats {
     pub disk_writes: u64,
 }
 
+/// Entries held in memory.
+type MemoryEntries = BTreeMap<(EntryKind, CacheKey), Arc<Vec<u8>>>;
+
 /// The cache.
 pub struct ShaderCache {
-    mem: Mutex<BTreeMap<(EntryKind, CacheKey), Arc<Vec<u8>>>>,
+    mem: Mutex<MemoryEntries>,
     dir: Option<PathBuf>,
     memory_hits: AtomicU64,
     disk_hits: AtomicU64,

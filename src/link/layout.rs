@@ -151,7 +151,7 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
     // (absolute offset of the part, part) for relocation resolution.
     let mut pending: Vec<(u64, usize, Vec<Relocation>, u64)> = Vec::new();
     for chain in chains {
-        while text.len() as u64 % ENTRY_ALIGN != 0 {
+        while !(text.len() as u64).is_multiple_of(ENTRY_ALIGN) {
             push_word(&mut text, filler);
         }
         let start = text.len() as u64;
@@ -194,7 +194,7 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
                 pad_left = 0;
             }
             let at = text.len() as u64;
-            debug_assert!(!p.is_main || at % ENTRY_ALIGN == 0);
+            debug_assert!(!p.is_main || at.is_multiple_of(ENTRY_ALIGN));
             if symbols.insert(p.symbol.clone(), at).is_some() {
                 return Err(Error::NotUnlinked {
                     input: p.input,
@@ -327,7 +327,7 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
     // s_code_end padding (pal-abi §6).
     if let Some(end) = code_end_word(gen) {
         let line = if gen == Gen::Gfx11 { 128 } else { 64 };
-        while text.len() % line != 0 {
+        while !text.len().is_multiple_of(line) {
             push_word(&mut text, end);
         }
         for _ in 0..3 * line / 4 {

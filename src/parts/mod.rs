@@ -208,17 +208,19 @@ impl PartCache {
         G.get_or_init(PartCache::new)
     }
 
-    /// The part for `key`, built on first use.
+    /// The part for `key`, built on first use. The lock is held while building (a part
+    /// takes microseconds), so each key is built exactly once even under concurrent links.
     pub fn get(&self, key: &PartKey) -> Result<Arc<Part>, PartError> {
         let h = key.hash();
-        if let Some(p) = self.parts.lock().expect("part cache lock").get(&h) {
+        let mut m = self.parts.lock().expect("part cache lock");
+        if let Some(p) = m.get(&h) {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(p.clone());
         }
         let p = Arc::new(key.build()?);
         self.built.fetch_add(1, Ordering::Relaxed);
-        let mut m = self.parts.lock().expect("part cache lock");
-        Ok(m.entry(h).or_insert(p).clone())
+        m.insert(h, p.clone());
+        Ok(p)
     }
 
     /// Inserts a part obtained elsewhere (e.g. the disk cache).
