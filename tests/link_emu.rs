@@ -274,5 +274,28 @@ fn sgpr_pair_pointers_move_as_two_items() {
         let linked = link(&[&elf], &moved).unwrap();
         assert_eq!(linked.placed.len(), 2);
         assert_eq!(run(&linked.elf, &moved), want, "{t}");
+        // The pair from the table: one 64-bit load, plus the TGID SGPR moving s1 -> s3
+        // before the load overwrites s1.
+        let table = layout(
+            &[DescriptorTable],
+            &[DescriptorSet(0), DescriptorSetHi(0), PushConstant(0)],
+        );
+        let linked = link(&[&elf], &table).unwrap();
+        let prolog = &linked.placed[0];
+        let code =
+            &linked.object.text[prolog.offset as usize..(prolog.offset + prolog.size) as usize];
+        let it = link_support::isa_target(t, mp.wave);
+        let text: Vec<String> = gcnc::isa::decode_all(code, it)
+            .unwrap()
+            .iter()
+            .map(|(_, i)| gcnc::isa::print(i, it).unwrap())
+            .collect();
+        let x2 = if t == Target::Gfx1100 {
+            "s_load_b64 s[0:1]"
+        } else {
+            "s_load_dwordx2 s[0:1]"
+        };
+        assert!(text.iter().any(|l| l.starts_with(x2)), "{t}: {text:?}");
+        assert_eq!(run(&linked.elf, &table), want, "{t} from the table");
     }
 }

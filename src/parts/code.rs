@@ -77,6 +77,25 @@ impl Code {
         )
     }
 
+    /// `s_load_dwordx2 s[dst:dst+1], s[base:base+1], offset` (`s_load_b64` on GFX11);
+    /// `dst` must be even.
+    pub fn s_load_dwordx2(&mut self, dst: u16, base: u16, offset: u32) -> Result<(), EncodeError> {
+        let name = if self.t.gen == Gen::Gfx11 {
+            "s_load_b64"
+        } else {
+            "s_load_dwordx2"
+        };
+        self.inst(
+            name,
+            Format::Smem,
+            &[
+                Operand::Reg(Reg::s(dst, 2)),
+                Operand::Reg(Reg::s(base, 2)),
+                Operand::Imm(offset),
+            ],
+        )
+    }
+
     /// `s_waitcnt lgkmcnt(0)`.
     pub fn wait_lgkm(&mut self) -> Result<(), EncodeError> {
         let v = simm16::parse_waitcnt(self.t.gen, "lgkmcnt(0)").ok_or("waitcnt")?;

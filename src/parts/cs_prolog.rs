@@ -16,7 +16,8 @@
 //!    destination; when only cycles remain, one destination is saved to a fresh scratch
 //!    SGPR and its readers read the scratch instead;
 //! 3. the loads, `s_load_dword s[j], s[t:t+1], 4*k` — after the moves, because they
-//!    overwrite move sources; then `s_waitcnt lgkmcnt(0)`;
+//!    overwrite move sources — merged into `s_load_dwordx2` where an even SGPR and its odd
+//!    neighbour take consecutive table dwords; then `s_waitcnt lgkmcnt(0)`;
 //! 4. `s_branch <next>` with an `R_AMDGPU_REL16` relocation (removed by the link stage
 //!    when the next part is laid out right after).
 //!
@@ -229,13 +230,31 @@ impl CsPrologKey {
                 }
             }
         }
+        // Table loads, in destination order; an even destination whose odd neighbour takes
+        // the next table dword is one s_load_dwordx2 (a 64-bit pointer pair, typically).
+        let mut table_loads: Vec<(u16, u16)> = plan
+            .moves
+            .iter()
+            .filter_map(|&(d, s)| match s {
+                Source::Table(k) => Some((d, k)),
+                Source::Sgpr(_) => None,
+            })
+            .collect();
+        table_loads.sort();
         let mut loads = 0;
-        for &(d, s) in &plan.moves {
-            if let Source::Table(k) = s {
-                let base = table_base.expect("loads have a table base");
+        let mut i = 0;
+        while i < table_loads.len() {
+            let (d, k) = table_loads[i];
+            let base = table_base.expect("loads have a table base");
+            let pair = d % 2 == 0 && table_loads.get(i + 1) == Some(&(d + 1, k + 1));
+            if pair {
+                c.s_load_dwordx2(d, base, 4 * k as u32).map_err(enc)?;
+                i += 2;
+            } else {
                 c.s_load_dword(d, base, 4 * k as u32).map_err(enc)?;
-                loads += 1;
+                i += 1;
             }
+            loads += 1;
         }
         if loads > 0 {
             c.wait_lgkm().map_err(enc)?;
