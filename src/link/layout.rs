@@ -227,6 +227,17 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
             },
         );
     }
+    // Shaders repeat symbols (one spec constant used many times): each name is parsed and
+    // looked up once. `None`: not a pre-link symbol; `Some(None)`: the state lacks it.
+    let mut memo: BTreeMap<String, Option<Option<u32>>> = BTreeMap::new();
+    let mut state_value = |name: &str| -> Option<Option<u32>> {
+        if let Some(&v) = memo.get(name) {
+            return v;
+        }
+        let v = PrelinkSymbol::parse(name).map(|s| state.resolve(&s));
+        memo.insert(name.to_string(), v);
+        v
+    };
     for (at, input, relocs, len) in pending {
         for r in relocs {
             let bad = |reason: String| Error::BadRelocation {
@@ -262,8 +273,8 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
                         })
                     }
                 },
-                RelocKind::Abs32 | RelocKind::Abs32Lo => match PrelinkSymbol::parse(&r.symbol) {
-                    Some(sym) => match state.resolve(&sym) {
+                RelocKind::Abs32 | RelocKind::Abs32Lo => match state_value(&r.symbol) {
+                    Some(val) => match val {
                         Some(v) => r
                             .kind
                             .resolve(v as u64, r.addend, p)
