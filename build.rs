@@ -505,12 +505,18 @@ fn main() {
                 .map(|t| operand_desc(t).unwrap())
                 .collect();
             let (mut abs, mut neg, mut sext, mut fix) = (0u8, 0u8, 0u8, (0u32, 0u32));
+            let mut opsel: u8 = if r.mods.iter().any(|m| m == "opsel") {
+                0xf
+            } else {
+                0
+            };
             for m in &r.mods {
                 if let Some((k, v)) = m.split_once('=') {
                     match k {
                         "abs" => abs = v.parse().unwrap(),
                         "neg" => neg = v.parse().unwrap(),
                         "sext" => sext = v.parse().unwrap(),
+                        "opsel" => opsel = v.parse().unwrap(),
                         _ => {
                             let (a, b) = v.split_once(',').unwrap();
                             let h = |x: &str| {
@@ -576,7 +582,7 @@ fn main() {
             };
             writeln!(
                 o,
-                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, fixed: [{:#x}, {:#x}], mem: MemFlags::from_bits_retain({mem}), addr: {addr} }},",
+                "    EncDesc {{ opcode: Opcode::{}, format: Format::{}, vop3b: {}, op: {:#x}, mnemonic: {:?}, operands: &[{}], mods: ModSet::from_bits_retain({}), abs_mask: {abs}, neg_mask: {neg}, sext_mask: {sext}, opsel_mask: {opsel}, fixed: [{:#x}, {:#x}], mem: MemFlags::from_bits_retain({mem}), addr: {addr} }},",
                 camel(&r.base),
                 r.variant,
                 r.fmt.starts_with("vop3b"),

@@ -18,6 +18,9 @@
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
 pub mod binary;
 pub mod cache;
+pub mod front;
+pub mod ir;
 pub mod isa;
 pub mod link;
 pub mod parts;
+pub mod passes;

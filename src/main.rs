@@ -65,6 +65,8 @@ enum Command {
         #[arg(long, short = 'v')]
         verbose: bool,
     },
+    /// Print a shader's IR, optionally after running the middle end up to a pass.
+    Ir(cli::ir::Args),
 }
 
 fn main() -> ExitCode {
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
             cache_dir,
             verbose,
         }),
+        Command::Ir(a) => cli::ir::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

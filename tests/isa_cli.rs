@@ -106,3 +106,41 @@ fn isa_coverage_reports_every_generation() {
         assert!(text.contains(&format!("{gen}: {n} encodings")), "{text}");
     }
 }
+
+#[test]
+fn disasm_reads_the_text_section_of_an_elf() {
+    let Some(mc) = support::llvm_mc() else { return };
+    let src = format!("{}/examples/hello_gfx1100.s", env!("CARGO_MANIFEST_DIR"));
+    let obj = tmp("hello.o");
+    let st = Command::new(&mc)
+        .args([
+            "-arch=amdgcn",
+            "-mcpu=gfx1100",
+            "-filetype=obj",
+            &src,
+            "-o",
+            &obj,
+        ])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let bin = tmp("hello_elf_raw.bin");
+    let r = gcnc(&["asm", "--target", "gfx1100", &src, "-o", &bin]);
+    assert!(r.status.success());
+    let from_elf = gcnc(&["disasm", "--target", "gfx1100", &obj]);
+    let from_raw = gcnc(&["disasm", "--target", "gfx1100", "--raw", &bin]);
+    assert!(
+        from_elf.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_elf.stderr)
+    );
+    assert_eq!(
+        from_elf.stdout, from_raw.stdout,
+        "the ELF's .text is the assembled code"
+    );
+    // --raw on the ELF treats the header as code: an error with an offset, not a panic
+    let raw = gcnc(&["disasm", "--target", "gfx1100", "--raw", &obj]);
+    if !raw.status.success() {
+        assert!(String::from_utf8_lossy(&raw.stderr).contains("byte offset"));
+    }
+}

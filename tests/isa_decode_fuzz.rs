@@ -61,14 +61,7 @@ fn random_words_decode_like_llvm() {
         for (name, mask, value) in prefixes(gen) {
             let items: Vec<Vec<u8>> = (0..400)
                 .map(|_| {
-                    let mut w0 = (r.next() & !mask) | value;
-                    // s_waitcnt_depctr's symbolic operand is not implemented: keep it out
-                    if w0 >> 23 == 0x17f {
-                        let d = tables::lookup(gen, Format::Sopp, (w0 >> 16) & 0x7f);
-                        if d.is_some_and(|d| d.opcode.name() == "s_waitcnt_depctr") {
-                            w0 &= !(0x7f << 16);
-                        }
-                    }
+                    let w0 = (r.next() & !mask) | value;
                     [w0, r.next(), r.next()]
                         .iter()
                         .flat_map(|w| w.to_le_bytes())

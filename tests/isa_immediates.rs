@@ -119,6 +119,13 @@ fn structured_immediates_print_like_llvm() {
                 &(0..0x800).collect::<Vec<_>>(),
             );
         }
+        if gen != Gen::Gfx9 {
+            let vals: Vec<u32> = spread(600, 0x10000)
+                .into_iter()
+                .map(|v| if v & 1 == 0 { v & !0x60 } else { v })
+                .collect();
+            total += check(t, Opcode::SWaitcntDepctr, Format::Sopp, &imm, &vals);
+        }
         if gen == Gen::Gfx9 {
             total += check(
                 t,

@@ -81,7 +81,7 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
         }
         if let Some(k) = od.imm {
             ops.push(match k {
-                ImmKind::Depctr => return None,
+                ImmKind::Depctr => Operand::Imm([0x0f9f, 0xff83, 0x0000, 0xff9e][variant as usize]),
                 ImmKind::Hwreg => Operand::Imm([0xf801, 0x1841, 0x0805, 0x003f][variant as usize]),
                 ImmKind::Sendmsg => Operand::Imm([0x1, 0x22, 0x3, 0x80][variant as usize]),
                 ImmKind::GprIdx => Operand::Imm(if variant == 1 { 9 } else { 3 }),

@@ -118,3 +118,70 @@ fn flipped_bits_decode_like_llvm() {
         all_bad.join("\n")
     );
 }
+
+/// Arbitrary words with each memory format's prefix (and up to four further dwords) never
+/// panic the decoder or printer: they decode and print, or return an `isa::Error` with
+/// the byte offset.
+#[test]
+fn random_words_are_decoded_or_rejected() {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 16) as u32
+    };
+    let mut decoded = 0;
+    for gen in Gen::ALL {
+        for wave in [Wave::W32, Wave::W64] {
+            let Ok(t) = Target::with_wave(gen, wave) else {
+                continue;
+            };
+            // (mask, value) of the fixed bits of each memory/export/interpolation format
+            let mut prefixes: Vec<(u32, u32)> = vec![
+                (0xfc00_0000, 0xd800_0000), // DS
+                (0xfc00_0000, 0xe000_0000), // MUBUF
+                (0xfc00_0000, 0xe800_0000), // MTBUF
+                (0xfc00_0000, 0xdc00_0000), // FLAT/GLOBAL/SCRATCH
+                (0xfc00_0000, 0xf000_0000), // MIMG
+            ];
+            prefixes.extend(match gen {
+                // EXP, VINTRP
+                Gen::Gfx9 => vec![(0xfc00_0000, 0xc400_0000), (0xfc00_0000, 0xd400_0000)],
+                Gen::Gfx10 => vec![(0xfc00_0000, 0xf800_0000), (0xfc00_0000, 0xc800_0000)],
+                // EXP, LDSDIR, VINTERP
+                Gen::Gfx11 => vec![
+                    (0xfc00_0000, 0xf800_0000),
+                    (0xff00_0000, 0xce00_0000),
+                    (0xff00_0000, 0xcd00_0000),
+                ],
+            });
+            for &(mask, value) in &prefixes {
+                for _ in 0..3000 {
+                    let n = 1 + (next() % 5) as usize;
+                    let mut bytes = Vec::new();
+                    for i in 0..n {
+                        let w = if i == 0 {
+                            next() & !mask | value
+                        } else {
+                            next()
+                        };
+                        bytes.extend_from_slice(&w.to_le_bytes());
+                    }
+                    match decode(&bytes, 0, t) {
+                        Ok((inst, len)) => {
+                            assert!(len <= bytes.len());
+                            print(&inst, t).unwrap_or_else(|e| {
+                                panic!("{gen} {bytes:02x?}: decoded {inst:?} but cannot print: {e}")
+                            });
+                            decoded += 1;
+                        }
+                        Err(e) => assert_eq!(e.loc, Loc::Byte(0), "{gen} {bytes:02x?}: {e}"),
+                    }
+                }
+            }
+        }
+    }
+    println!("{decoded} random memory-format words decoded");
+    assert!(decoded > 10_000);
+}

@@ -147,3 +147,29 @@ fn memory_properties() {
         );
     }
 }
+
+/// Every memory, export and interpolation encoding in the tables has its unit and counter:
+/// a new mnemonic from the sweep cannot slip through without properties.
+#[test]
+fn every_memory_instruction_has_a_unit_and_a_counter() {
+    use Props as P;
+    let mut missing = Vec::new();
+    for gen in Gen::ALL {
+        for d in tables::encodings(gen).iter().filter(|d| d.format.is_mem()) {
+            let p = d.opcode.props_on(gen);
+            let unit = match d.format {
+                Format::Ds => P::LDS,
+                Format::Exp => P::EXPORT,
+                Format::Vintrp | Format::Vinterp => P::VALU,
+                Format::Ldsdir => P::LDS,
+                _ => P::VMEM,
+            };
+            let counted = p.intersects(P::LGKM_CNT | P::VM_CNT | P::VS_CNT | P::EXP_CNT);
+            let valu = unit == P::VALU;
+            if !p.contains(unit) || (!counted && !valu) {
+                missing.push(format!("{gen} {} {p:?}", d.mnemonic));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

@@ -86,7 +86,9 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
                     let text = gcnc::isa::simm16::print_sendmsg(t.gen, v);
                     Operand::Imm(gcnc::isa::simm16::parse_sendmsg(t.gen, &text).unwrap_or(v))
                 }
-                ImmKind::Depctr => return None,
+                ImmKind::Depctr => {
+                    Operand::Imm(r.below(0x10000) as u32 & if r.below(2) == 0 { !0x60 } else { !0 })
+                }
                 ImmKind::Waitcnt => Operand::Imm(gcnc::isa::simm16::parse_waitcnt(
                     t.gen,
                     &format!("vmcnt({}) lgkmcnt({})", r.below(16), r.below(16)),

@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod disasm;
+pub mod ir;
 pub mod isa_coverage;
 pub mod link;
 

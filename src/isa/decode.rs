@@ -87,6 +87,7 @@ fn decode_fields(w: &[u32], t: Target) -> Result<(Inst, usize)> {
     let cx = Dec {
         t,
         valu: format.is_some_and(Format::is_valu),
+        packed: format == Some(Format::Vop3p),
     };
     match format {
         Some(Format::Sop1) => format::sop1::decode(&cx, w),

@@ -1,6 +1,7 @@
 //! Encoding: `Inst` → dwords, by table lookup and bit packing (no strings on this path).
 //!
-//! `encode` verifies the instruction against the table in debug builds, dispatches on the
+//! `encode` verifies the instruction against the table in debug builds (release builds
+//! check only its shape: the parser verifies untrusted text itself), dispatches on the
 //! format, and reports fields left for the code buffer as `Fixup`s (offsets relative to the
 //! start of this instruction).
 
@@ -36,7 +37,26 @@ pub fn encode_into(
     words: &mut Vec<u32>,
     fixups: &mut Vec<Fixup>,
 ) -> Result<()> {
-    let d = inst.verify(t)?;
+    // The full LLVM-legality check runs in debug builds (and always in the parser);
+    // release builds trust the compiler's own instructions and only check the shape.
+    let d = if cfg!(debug_assertions) {
+        inst.verify(t)?
+    } else {
+        let d = inst.desc(t.gen)?;
+        if d.format.is_mem() {
+            // the memory formats' operand layout depends on modifiers: their check is the
+            // shape check
+            format::mem::check(inst, d, t)?;
+        } else if inst.operands.len() != d.n_explicit() && inst.op_y.is_none() {
+            return Err(super::error::Error::new(
+                super::error::ErrorKind::OperandCount {
+                    expected: d.n_explicit(),
+                    found: inst.operands.len(),
+                },
+            ));
+        }
+        d
+    };
     let start = words.len();
     let mut local = Vec::new();
     let mut cx = Enc {

@@ -402,6 +402,7 @@ impl Inst {
         }
         if d.format.is_vop3() {
             need(m.op_sel & !srcs & 7 == 0, "op_sel on absent sources")?;
+            need(m.op_sel & !d.opsel_mask == 0, "op_sel on that operand")?;
         }
         let hi_default = if d.format == Format::Vop3p && !self.op.is_mix() {
             7

@@ -186,7 +186,7 @@ fn parse_imm(t: Target, kind: ImmKind, s: &str) -> Option<Operand> {
         ImmKind::GprIdx => simm16::parse_gpr_idx(s)?,
         ImmKind::Hwreg => simm16::parse_hwreg(t.gen, s)?,
         ImmKind::Sendmsg => simm16::parse_sendmsg(t.gen, s)?,
-        ImmKind::Depctr => simm16::parse_num(s)?,
+        ImmKind::Depctr => simm16::parse_depctr(s)?,
         _ => simm16::parse_num(s)?,
     };
     let v = match kind {
@@ -330,6 +330,7 @@ fn try_form(
         // a VOPD half is judged with its partner
         inst.verify(t).map_err(|e| (last_col, e))?;
     } else {
+        inst.verify(t).map_err(|e| (last_col, e))?;
         encode::encode(&inst, t).map_err(|e| (last_col, e))?;
     }
     Ok(inst)
@@ -420,6 +421,7 @@ pub fn parse_line(src: &str, line: u32, t: Target) -> Result<Option<Inst>> {
         let mut inst = x;
         inst.operands.extend(y.operands.iter().copied());
         inst.op_y = Some(y.op);
+        inst.verify(t).map_err(|e| e.at(at(lead)))?;
         encode::encode(&inst, t).map_err(|e| e.at(at(lead)))?;
         return Ok(Some(inst));
     }

@@ -55,11 +55,7 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
         ImmKind::GprIdx => simm16::print_gpr_idx(v).unwrap_or_else(|| format!("{v:#x}")),
         ImmKind::Hwreg => simm16::print_hwreg(t.gen, v),
         ImmKind::Sendmsg => simm16::print_sendmsg(t.gen, v),
-        ImmKind::Depctr => {
-            return Err(Error::bad(format!(
-                "printing {kind:?} operands is not implemented"
-            )))
-        }
+        ImmKind::Depctr => simm16::print_depctr(v),
     })
 }
 

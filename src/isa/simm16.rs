@@ -1,8 +1,7 @@
 //! The structured 16-bit immediates of SOPP/SOPK: `s_waitcnt` counters and `s_delay_alu`
 //! fields, printed and parsed in LLVM's syntax. Per-generation counter layouts live here.
 //! `hwreg(...)` and `sendmsg(...)` use the names the sweep recorded in
-//! `isa_tables/<gen>_symbols.txt`. (The depctr form of s_waitcnt_depctr is not implemented:
-//! printing it is an error, so nothing claims to match LLVM where it would not.)
+//! `isa_tables/<gen>_symbols.txt`; s_waitcnt_depctr's fields are below.
 
 use super::target::Gen;
 
@@ -339,6 +338,58 @@ pub fn parse_version(s: &str) -> Option<u32> {
             "UC_VERSION_MDP_BIT" => 1 << 15,
             n => parse_num(n)?,
         };
+    }
+    Some(v)
+}
+
+/// s_waitcnt_depctr fields (GFX10.3/GFX11): (name, shift, width), in LLVM's print order.
+const DEPCTR: [(&str, u32, u32); 7] = [
+    ("depctr_hold_cnt", 7, 1),
+    ("depctr_sa_sdst", 0, 1),
+    ("depctr_va_vdst", 12, 4),
+    ("depctr_va_sdst", 9, 3),
+    ("depctr_va_ssrc", 8, 1),
+    ("depctr_va_vcc", 1, 1),
+    ("depctr_vm_vsrc", 2, 3),
+];
+
+/// Fields not at their maximum, or all when all are; hex when the unused bits 5/6 are set.
+pub fn print_depctr(v: u32) -> String {
+    if v & 0x60 != 0 || v > 0xffff {
+        return format!("{v:#x}");
+    }
+    let get = |&(_, sh, w): &(&str, u32, u32)| ((v >> sh) & ((1 << w) - 1), (1 << w) - 1);
+    let all_max = DEPCTR.iter().all(|f| {
+        let (x, m) = get(f);
+        x == m
+    });
+    let parts: Vec<String> = DEPCTR
+        .iter()
+        .filter(|f| {
+            let (x, m) = get(f);
+            x != m || all_max
+        })
+        .map(|f| format!("{}({})", f.0, get(f).0))
+        .collect();
+    parts.join(" ")
+}
+
+pub fn parse_depctr(s: &str) -> Option<u32> {
+    if let Some(v) = parse_num(s) {
+        return Some(v);
+    }
+    // fields not named keep their maximum; the unused bits stay zero
+    let mut v = DEPCTR
+        .iter()
+        .fold(0u32, |a, &(_, sh, w)| a | ((1 << w) - 1) << sh);
+    for part in s.split_whitespace() {
+        let (name, rest) = part.split_once('(')?;
+        let n = parse_num(rest.strip_suffix(')')?)?;
+        let &(_, sh, w) = DEPCTR.iter().find(|f| f.0 == name)?;
+        if n >= 1 << w {
+            return None;
+        }
+        v = (v & !(((1 << w) - 1) << sh)) | n << sh;
     }
     Some(v)
 }

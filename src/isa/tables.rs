@@ -426,6 +426,8 @@ pub struct EncDesc {
     pub abs_mask: u8,
     pub neg_mask: u8,
     pub sext_mask: u8,
+    /// VOP3 op_sel bits the instruction has (bit 3 = destination); LLVM ignores the others.
+    pub opsel_mask: u8,
     /// Bits LLVM sets in fields this instruction does not use (word 0, word 1), e.g. the
     /// exec_lo vdst of GFX10+ v_cmpx_*_e64. Encoders OR them in; decoders ignore them.
     pub fixed: [u32; 2],

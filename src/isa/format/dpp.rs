@@ -73,10 +73,10 @@ pub fn encode_vop3(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     Ok(())
 }
 
-fn set_dpp16(inst: &mut Inst, d1: u32, with_mods: bool) {
+fn set_dpp16(gen: Gen, inst: &mut Inst, d1: u32, with_mods: bool) {
     let m = &mut inst.mods;
     m.dpp.ctrl = ((d1 >> 8) & 0x1ff) as u16;
-    m.dpp.fi = (d1 >> 18) & 1 == 1;
+    m.dpp.fi = (d1 >> 18) & 1 == 1 && gen != Gen::Gfx9; // GFX9 has no fi: LLVM ignores the bit
     m.dpp.bound_ctrl = (d1 >> 19) & 1 == 1;
     m.dpp.bank_mask = ((d1 >> 24) & 0xf) as u8;
     m.dpp.row_mask = (d1 >> 28) as u8;
@@ -114,7 +114,7 @@ pub fn decode(cx: &Dec, w: &[u32], base: Format) -> Result<(Inst, usize)> {
         inst.mods.dpp.sel8 = d1 >> 8;
         inst.mods.dpp.fi = code == 0xea;
     } else {
-        set_dpp16(&mut inst, d1, true);
+        set_dpp16(cx.gen(), &mut inst, d1, true);
     }
     Ok((inst, 2))
 }
@@ -134,7 +134,7 @@ pub fn decode_vop3(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
         inst.mods.dpp.sel8 = d2 >> 8;
         inst.mods.dpp.fi = code == 0xea;
     } else {
-        set_dpp16(&mut inst, d2, false);
+        set_dpp16(cx.gen(), &mut inst, d2, false);
     }
     let _ = d;
     Ok((inst, 3))

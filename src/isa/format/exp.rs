@@ -147,6 +147,7 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     m.done = (w0 >> 11) & 1 == 1;
     m.vm = !gfx11 && (w0 >> 12) & 1 == 1;
     m.row_en = gfx11 && (w0 >> 13) & 1 == 1;
+    super::mem::check(&inst, d, cx.t).map_err(|e| Error::invalid(e.to_string()))?;
     Ok((inst, 2))
 }
 

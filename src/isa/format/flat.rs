@@ -218,7 +218,6 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     // FLAT has no saddr; GLOBAL takes a 64-bit scalar pair (LLVM ignores the low bit; m0
     // and null are not pairs); SCRATCH any 32-bit scalar register
     let m0 = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::M0) as u32;
-    let null = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::NULL) as u32;
     let bad_pair = f == Format::Global
         && match gen {
             // 0x7d prints as `null` on GFX9 (0x7f is off)
@@ -226,7 +225,6 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
             Gen::Gfx10 => code == m0 || code == 0x7f,
             Gen::Gfx11 => code & !1 == m0 & !1,
         };
-    let _ = null;
     if (f == Format::Flat && !saddr_is_off) || (!saddr_is_off && bad_pair) {
         return Err(Error::invalid(format!("saddr code {code:#x}")));
     }

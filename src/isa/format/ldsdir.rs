@@ -57,5 +57,6 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     }
     let mut inst = Inst::new(d.opcode, d.format, &ops);
     inst.mods.mem.wait = ((w0 >> 16) & 0xf) as u8;
+    super::mem::check(&inst, d, cx.t).map_err(|e| Error::invalid(e.to_string()))?;
     Ok((inst, 1))
 }

@@ -20,7 +20,6 @@ use super::sop2::lookup;
 use super::{word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
-use crate::isa::operand::Operand;
 use crate::isa::tables::{EncDesc, Field, Format, MemFlags, OpDesc};
 use crate::isa::target::{Gen, Target};
 
@@ -337,7 +336,6 @@ pub fn decode(cx: &Dec, ws: &[u32]) -> Result<(Inst, usize)> {
     }
     inst.operands = ops.into_iter().collect();
     super::mem::check(&inst, d, cx.t).map_err(|e| Error::invalid(e.to_string()))?;
-    let _ = Operand::Off;
     Ok((inst, 2 + extra))
 }
 

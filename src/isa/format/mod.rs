@@ -98,6 +98,8 @@ pub struct Dec {
     pub t: Target,
     /// Decoding a VALU encoding (some sources are only valid there).
     pub valu: bool,
+    /// Decoding VOP3P (packed 16-bit operands take 32-bit literals).
+    pub packed: bool,
 }
 
 impl Dec {
@@ -112,8 +114,9 @@ impl Dec {
             255 => w
                 .get(lit_at)
                 .map(|&v| match od.ty {
-                    // LLVM keeps only the low half of a literal for a 16-bit operand
-                    ValTy::F16 | ValTy::I16 => Operand::Literal(v & 0xffff),
+                    // LLVM keeps only the low half of a literal for a 16-bit operand (packed
+                    // VOP3P operands keep all 32 bits)
+                    ValTy::F16 | ValTy::I16 if !self.packed => Operand::Literal(v & 0xffff),
                     _ => Operand::Literal(v),
                 })
                 .ok_or(Error::new(ErrorKind::Truncated {
@@ -147,7 +150,8 @@ impl Dec {
             0..=105 if n < sgprs => PhysReg(n & !(count.min(4) as u16 - 1)),
             108..=123 => PhysReg(n & !(count.min(4) as u16 - 1)),
             102 | 104 if gen == Gen::Gfx9 && count == 2 => base,
-            106 | 125 | 126 if count == 2 => base,
+            106 | 126 if count == 2 => base,
+            125 => base, // null stands for a tuple of any size
             _ if base.is_vgpr() => base,
             _ => return invalid("not a register pair"),
         };

@@ -7,7 +7,6 @@
 //! LLVM prints the format symbolically (`format:[BUF_FMT_32_FLOAT]`), omits the default
 //! (1), and prints unnamed values as numbers; the texts come from isa_tables/buf_formats.txt.
 
-use super::mem::layout;
 use super::mubuf::{check_common, decode_common, encode_common, print_flags};
 use super::sop2::lookup;
 use super::{word, Dec, Enc};
@@ -41,7 +40,6 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
     if f >= 128 || text(t.gen, f) == "!" || inst.mods.mem.lds {
         return Err(Error::bad(format!("buffer format {f}")));
     }
-    let _ = layout;
     Ok(())
 }
 

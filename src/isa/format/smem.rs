@@ -126,14 +126,6 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
                 "GFX11 SMEM cache bit the instruction does not have",
             ));
         }
-        // GFX11 checks the fields an instruction does not use
-        let unused = |f: Field, set: bool| set && !d.operands.iter().any(|o| o.field == f);
-        if unused(Field::Sdata, (w0 >> 6) & 0x7f != 0)
-            || unused(Field::Sbase, w0 & 0x3f != 0)
-            || unused(Field::Offset, w1 != 0)
-        {
-            return Err(Error::invalid("unused SMEM field is not zero"));
-        }
     }
     if gen == Gen::Gfx9 && d.slot(Field::Offset).is_none() && (w0 >> 17) & 1 == 1 {
         return Err(Error::invalid(

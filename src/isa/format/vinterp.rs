@@ -78,6 +78,7 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     inst.mods.op_sel = ((w0 >> 11) & 0xf) as u8;
     inst.mods.mem.wait = ((w0 >> 8) & 7) as u8;
     inst.mods.neg = ((w1 >> 29) & 7) as u8;
+    super::mem::check(&inst, d, cx.t).map_err(|e| Error::invalid(e.to_string()))?;
     Ok((inst, 2))
 }
 

@@ -112,8 +112,8 @@ pub(super) fn decode_as(
         // LLVM ignores op_sel and abs bits an instruction does not have
         if super::super::print::permlane_op_sel(d) {
             m.op_sel = ((w0 >> 11) & 3) as u8;
-        } else if d.mods.contains(crate::isa::tables::ModSet::OP_SEL) {
-            m.op_sel = ((w0 >> 11) & 0xf) as u8;
+        } else {
+            m.op_sel = ((w0 >> 11) & 0xf) as u8 & d.opsel_mask;
         }
         m.abs = ((w0 >> 8) & 7) as u8 & d.abs_mask;
     }
@@ -129,6 +129,9 @@ pub(super) fn decode_as(
     let neg = ((w1 >> 29) & 7) as u8;
     if neg & !srcs != 0 {
         return Err(Error::invalid("neg on an absent source"));
+    }
+    if d.vop3b && neg != 0 && d.neg_mask | d.sext_mask == 0 {
+        return Err(Error::invalid("neg on a VOP3b instruction without it"));
     }
     m.neg = neg & (d.neg_mask | d.sext_mask);
     m.omod = ((w1 >> 27) & 3) as u8;

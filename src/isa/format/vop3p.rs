@@ -8,6 +8,7 @@ use super::vop1::{dec_vdst, vdst};
 use super::{collect, word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
+use crate::isa::operand::Operand;
 use crate::isa::tables::{EncDesc, Field, Format};
 use crate::isa::target::Gen;
 
@@ -66,6 +67,14 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
         cx.src(od, code as u16, w, 2)
     })?;
     let (mut inst, _) = finish(d, ops, false)?;
+    if d.opcode.is_mix() {
+        // the mix instructions read scalar f16 sources: LLVM keeps a literal's low half
+        for (od, o) in d.explicit().zip(inst.operands.iter_mut()) {
+            if let (crate::isa::tables::ValTy::F16, Operand::Literal(v)) = (od.ty, *o) {
+                *o = Operand::Literal(v & 0xffff);
+            }
+        }
+    }
     let m = &mut inst.mods;
     m.clamp = (w0 >> 15) & 1 == 1;
     m.op_sel_hi = (((w0 >> 14) & 1) << 2 | (w1 >> 27) & 3) as u8;

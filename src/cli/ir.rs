@@ -1,0 +1,125 @@
+//! `gcnc ir FILE [--entry NAME] [--stage STAGE] [--spec ID=VALUE]... [--after PASS|all] [--divergence]`:
+//! prints a shader's IR, as read or after the middle end ran up to (and including) the first
+//! run of PASS, or all of it; `--divergence` marks the values the divergence analysis finds
+//! divergent.
+//!
+//! Input is SPIR-V (`.spv`, or any file starting with the SPIR-V magic number), translated
+//! by the front-end (`src/front/spirv`), or the IR text form (`.ir`).
+
+use clap::Args as ClapArgs;
+use gcnc::front::spirv::{translate, words_from_bytes, Options, MAGIC};
+use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
+use gcnc::passes;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Input file: SPIR-V (.spv) or IR text (.ir).
+    pub input: PathBuf,
+    /// SPIR-V entry point name (default: the first supported one).
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// SPIR-V entry point stage: compute, vertex or fragment (default: any).
+    #[arg(long)]
+    pub stage: Option<String>,
+    /// Specialization constant value, `SPEC_ID=VALUE` (decimal, `-`decimal, `0x`hex, or a
+    /// 32-bit float with an `f` suffix such as `1.5f`). Repeatable.
+    #[arg(long = "spec", value_name = "ID=VALUE")]
+    pub spec: Vec<String>,
+    /// Run the pipeline up to this pass (its first run), or `all`.
+    #[arg(long)]
+    pub after: Option<String>,
+    /// Mark divergent values with `; divergent` (divergence analysis).
+    #[arg(long)]
+    pub divergence: bool,
+}
+
+fn parse_spec(s: &str) -> Result<(u32, u64), String> {
+    let bad = |what: &str| format!("--spec {}: {}", s, what);
+    let (id, v) = s.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
+    let id: u32 = id.trim().parse().map_err(|_| bad("bad id"))?;
+    let v = v.trim();
+    let val = if let Some(f) = v.strip_suffix('f') {
+        f.parse::<f32>().map_err(|_| bad("bad float"))?.to_bits() as u64
+    } else if let Some(h) = v.strip_prefix("0x") {
+        u64::from_str_radix(h, 16).map_err(|_| bad("bad hex"))?
+    } else if let Some(n) = v.strip_prefix('-') {
+        n.parse::<i64>()
+            .map_err(|_| bad("bad integer"))?
+            .wrapping_neg() as u64
+    } else {
+        v.parse::<u64>().map_err(|_| bad("bad integer"))?
+    };
+    Ok((id, val))
+}
+
+fn load(args: &Args) -> Result<Module, String> {
+    let path = &args.input;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), e))?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let is_spirv = ext == "spv" || bytes.get(..4) == Some(&MAGIC.to_le_bytes()[..]);
+    if is_spirv {
+        let words = words_from_bytes(&bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
+        let mut spec = BTreeMap::new();
+        for s in &args.spec {
+            let (id, v) = parse_spec(s)?;
+            spec.insert(id, v);
+        }
+        let stage =
+            match args.stage.as_deref() {
+                None => None,
+                Some(s) => Some(gcnc::ir::Stage::from_name(s).ok_or_else(|| {
+                    format!("--stage {}: expected compute, vertex or fragment", s)
+                })?),
+            };
+        let opts = Options {
+            entry: args.entry.clone(),
+            spec,
+            stage,
+        };
+        return translate(&words, &opts).map_err(|e| format!("{}: {}", path.display(), e));
+    }
+    match ext {
+        "ir" => {
+            let text =
+                String::from_utf8(bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
+            let m = parse_module(&text).map_err(|e| format!("{}:{}", path.display(), e))?;
+            verify_module(&m).map_err(|e| format!("{}: {}", path.display(), e))?;
+            Ok(m)
+        }
+        _ => Err(format!(
+            "{}: unsupported input (expected .spv or .ir)",
+            path.display()
+        )),
+    }
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let mut m = load(args)?;
+    match args.after.as_deref() {
+        None => {}
+        Some("all") => passes::run_pipeline(&mut m).map_err(|e| e.to_string())?,
+        Some(p) => {
+            if passes::pass_by_name(p).is_none() {
+                let names: Vec<&str> = passes::PASSES.iter().map(|p| p.0).collect();
+                return Err(format!(
+                    "unknown pass {:?}; passes: {}, or all",
+                    p,
+                    names.join(", ")
+                ));
+            }
+            passes::run_pipeline_until(&mut m, Some(p)).map_err(|e| e.to_string())?;
+        }
+    }
+    if args.divergence {
+        let d = passes::divergence::analyze(&m);
+        print!(
+            "{}",
+            print_module_annotated(&m, &|f, i| d.is_divergent(f, i).then(|| "divergent".into()))
+        );
+    } else {
+        print!("{}", print_module(&m));
+    }
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! Middle-end passes over the IR, one file each, and the pipeline that runs them.
+//!
+//! Every pass is `fn run(m: &mut Module) -> bool` (true when it changed something) and
+//! works on every function of the module. [`run_pipeline`] is the whole middle end in one
+//! readable function; in debug builds and tests the verifier runs after every pass and a
+//! failure names the pass that broke the IR. Analyses (divergence) are side tables
+//! returned to the caller, not stored in the IR.
+//!
+//! Shared CF-editing helpers live in [`cf`]. `GCNC_TIME_PASSES=1` prints each pass's
+//! run time to stderr; `GCNC_VERIFY=1` turns the verifier on in release builds.
+
+pub mod cf;
+pub mod copy_prop;
+pub mod cse;
+pub mod dce;
+pub mod divergence;
+pub mod fold_constants;
+pub mod if_to_select;
+pub mod inline;
+pub mod lower_explicit_io;
+pub mod lower_io_to_temporaries;
+pub mod mem2reg;
+pub mod scalarize_mem;
+pub mod simplify_algebraic;
+pub mod unroll_loops;
+pub mod vectorize_mem;
+
+use crate::ir::{verify_module, Module, VerifyError};
+use std::fmt;
+
+/// A pass left the IR broken (a compiler bug, reported with the pass name).
+#[derive(Clone, Debug)]
+pub struct PassError {
+    pub pass: &'static str,
+    pub err: VerifyError,
+}
+
+impl fmt::Display for PassError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "IR invalid after pass {}: {}", self.pass, self.err)
+    }
+}
+impl std::error::Error for PassError {}
+
+/// A pass: its name and entry point.
+pub type Pass = (&'static str, fn(&mut Module) -> bool);
+
+/// Every pass, by name (for filetests and `gcnc ir --after`).
+pub const PASSES: &[Pass] = &[
+    ("inline", inline::run),
+    ("mem2reg", mem2reg::run),
+    ("copy_prop", copy_prop::run),
+    ("fold_constants", fold_constants::run),
+    ("simplify_algebraic", simplify_algebraic::run),
+    ("cse", cse::run),
+    ("dce", dce::run),
+    ("unroll_loops", unroll_loops::run),
+    ("if_to_select", if_to_select::run),
+    ("lower_io_to_temporaries", lower_io_to_temporaries::run),
+    ("lower_explicit_io", lower_explicit_io::run),
+    ("vectorize_mem", vectorize_mem::run),
+    ("scalarize_mem", scalarize_mem::run),
+];
+
+/// Looks a pass up by name.
+pub fn pass_by_name(name: &str) -> Option<Pass> {
+    PASSES.iter().copied().find(|p| p.0 == name)
+}
+
+/// Whether to verify after every pass: debug builds, tests, or `GCNC_VERIFY=1`.
+fn verify_each() -> bool {
+    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1")
+}
+
+/// Runs one pass, then the verifier when enabled.
+pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
+    let timing = std::env::var_os("GCNC_TIME_PASSES").is_some();
+    let start = timing.then(std::time::Instant::now);
+    let progress = (pass.1)(m);
+    if let Some(t) = start {
+        eprintln!(
+            "{:>20} {:>10.3?} {}",
+            pass.0,
+            t.elapsed(),
+            if progress { "changed" } else { "" }
+        );
+    }
+    if verify_each() {
+        verify_module(m).map_err(|err| PassError { pass: pass.0, err })?;
+    }
+    Ok(progress)
+}
+
+/// Runs the pipeline, stopping after the first run of `stop_after` if given (for
+/// `gcnc ir --after PASS`). Returns whether the stop point was reached.
+struct Runner<'a> {
+    stop_after: Option<&'a str>,
+    stopped: bool,
+}
+
+impl Runner<'_> {
+    fn pass(&mut self, m: &mut Module, p: Pass) -> Result<bool, PassError> {
+        if self.stopped {
+            return Ok(false);
+        }
+        let r = run_pass(m, p)?;
+        if self.stop_after == Some(p.0) {
+            self.stopped = true;
+        }
+        Ok(r)
+    }
+
+    /// The scalar clean-up loop, until nothing changes (bounded).
+    fn optimize(&mut self, m: &mut Module) -> Result<(), PassError> {
+        for _ in 0..8 {
+            let mut progress = false;
+            progress |= self.pass(m, ("copy_prop", copy_prop::run))?;
+            progress |= self.pass(m, ("fold_constants", fold_constants::run))?;
+            progress |= self.pass(m, ("simplify_algebraic", simplify_algebraic::run))?;
+            progress |= self.pass(m, ("cse", cse::run))?;
+            progress |= self.pass(m, ("dce", dce::run))?;
+            if !progress || self.stopped {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The middle end: SPIR-V-translated IR in, IR ready for instruction selection out.
+pub fn run_pipeline(m: &mut Module) -> Result<(), PassError> {
+    run_pipeline_until(m, None).map(|_| ())
+}
+
+/// [`run_pipeline`], stopping after the first run of the named pass. Returns true when
+/// it stopped early.
+pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bool, PassError> {
+    let mut r = Runner {
+        stop_after,
+        stopped: false,
+    };
+    // 1. One function: inline every call, lower returns.
+    r.pass(m, ("inline", inline::run))?;
+    // Outputs are written once, at the end, from locals.
+    r.pass(m, ("lower_io_to_temporaries", lower_io_to_temporaries::run))?;
+    // 2. Function/private variables to SSA (copy_prop first folds the casts of pointer
+    //    arguments back into plain derefs), then scalar clean-up.
+    r.pass(m, ("copy_prop", copy_prop::run))?;
+    r.pass(m, ("dce", dce::run))?;
+    r.pass(m, ("mem2reg", mem2reg::run))?;
+    r.optimize(m)?;
+    // 3. Control flow: unroll small constant loops, flatten small ifs into selects.
+    if r.pass(m, ("unroll_loops", unroll_loops::run))? {
+        // Unrolled indices fold to constants, which lets mem2reg split more arrays.
+        r.optimize(m)?;
+        r.pass(m, ("mem2reg", mem2reg::run))?;
+        r.optimize(m)?;
+    }
+    r.pass(m, ("if_to_select", if_to_select::run))?;
+    r.optimize(m)?;
+    // 4. Memory: derefs to byte offsets from the carried layout, then access shaping for
+    //    the back-end, and a final clean-up (offset arithmetic folds and CSEs).
+    r.pass(m, ("lower_explicit_io", lower_explicit_io::run))?;
+    if let Some(err) = lower_explicit_io::unlowered(m).filter(|_| !r.stopped) {
+        return Err(PassError {
+            pass: "lower_explicit_io",
+            err,
+        });
+    }
+    r.optimize(m)?;
+    r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
+    r.pass(m, ("scalarize_mem", scalarize_mem::run))?;
+    r.optimize(m)?;
+    Ok(r.stopped)
+}

@@ -1,0 +1,306 @@
+//! Full unrolling of small loops with a constant trip count.
+//!
+//! Recognised shape (what structured SPIR-V `for` loops become after mem2reg):
+//!
+//! ```text
+//! loop {
+//!   header:  %i = phi pre: INIT, latch: %next   ; other phis allowed
+//!            %c = CMP %i, LIMIT                 ; ilt/ige/ult/uge/ieq/ine, either order
+//!   if %c { break } else { }                    ; or the arms swapped
+//!   rest… latch: %next = iadd %i, STEP          ; no other break/continue
+//! }
+//! ```
+//!
+//! The trip count is found by running the exit test on constants (at most [`MAX_TRIP`]
+//! iterations, at most [`MAX_INSTS`] instructions after unrolling). The body is then
+//! cloned once per iteration in straight line (header instructions, then the rest,
+//! with header phis bound to the previous iteration's values), followed by the header
+//! once more (the iteration that exits); exit phis and later uses of header values take
+//! that last copy. `dont_unroll` loops are kept.
+
+use super::cf::{self, clone_list};
+use super::fold_constants::eval_alu;
+use crate::ir::*;
+
+pub const MAX_TRIP: u32 = 32;
+pub const MAX_INSTS: usize = 512;
+
+pub fn run(m: &mut Module) -> bool {
+    let mut progress = false;
+    for (_, f) in m.functions.iter_mut() {
+        let mut body = std::mem::take(&mut f.body);
+        let mut rw: cf::ValueMap = SecondaryMap::new(None);
+        let changed = walk(f, &mut body, &mut rw);
+        f.body = body;
+        if changed {
+            // If conditions after an unrolled loop may name its header values.
+            f.rewrite_uses(&rw);
+            progress = true;
+        }
+    }
+    progress
+}
+
+fn walk(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap) -> bool {
+    let mut changed = false;
+    let mut k = 0;
+    while k < list.len() {
+        match &mut list[k] {
+            CfNode::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                changed |= walk(f, then_body, rw);
+                changed |= walk(f, else_body, rw);
+            }
+            CfNode::Loop { body, .. } => {
+                changed |= walk(f, body, rw);
+            }
+            CfNode::Block(_) => {}
+        }
+        if matches!(list[k], CfNode::Loop { .. }) && unroll(f, list, k, rw) {
+            changed = true;
+            continue;
+        }
+        k += 1;
+    }
+    changed
+}
+
+struct Shape {
+    header: Block,
+    rest: Vec<CfNode>,
+    trip: u32,
+    break_block: Block,
+}
+
+fn count_insts(f: &Function, list: &[CfNode]) -> usize {
+    let mut n = 0;
+    for node in list {
+        match node {
+            CfNode::Block(b) => n += f.blocks[*b].insts.len(),
+            CfNode::If {
+                then_body,
+                else_body,
+                ..
+            } => n += count_insts(f, then_body) + count_insts(f, else_body),
+            CfNode::Loop { body, .. } => n += count_insts(f, body),
+        }
+    }
+    n
+}
+
+fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
+    let CfNode::Loop { body, control } = &list[k] else {
+        return None;
+    };
+    if *control == Control::Avoid || body.len() < 3 {
+        return None;
+    }
+    let pre = list[k - 1].as_block()?;
+    let header = body[0].as_block()?;
+    let CfNode::If {
+        cond,
+        then_body,
+        else_body,
+        ..
+    } = &body[1]
+    else {
+        return None;
+    };
+    let rest = body[2..].to_vec();
+    let latch = func::last_block(body);
+    let is_break = |arm: &[CfNode]| {
+        arm.len() == 1
+            && arm[0].as_block().is_some_and(|b| {
+                f.blocks[b].insts.len() == 1
+                    && matches!(f.block_jump(b), Some((JumpKind::Break, _)))
+            })
+    };
+    let is_empty = |arm: &[CfNode]| {
+        arm.len() == 1
+            && arm[0]
+                .as_block()
+                .is_some_and(|b| f.blocks[b].insts.is_empty())
+    };
+    let (break_on, break_block) = if is_break(then_body) && is_empty(else_body) {
+        (true, then_body[0].as_block()?)
+    } else if is_break(else_body) && is_empty(then_body) {
+        (false, else_body[0].as_block()?)
+    } else {
+        return None;
+    };
+    if cf::has_jump(f, &rest, JumpKind::Break)
+        || cf::has_jump(f, &rest, JumpKind::Continue)
+        || cf::has_jump(f, &rest, JumpKind::Return)
+    {
+        return None;
+    }
+    let r0 = rest[0].as_block()?;
+    if f.blocks[r0]
+        .insts
+        .first()
+        .is_some_and(|&i| f.insts[i].kind.is_phi())
+    {
+        return None;
+    }
+    // The exit test: CMP of a header phi against a constant.
+    let (op, a, b) = match &f.insts[*cond].kind {
+        InstKind::Alu { op, srcs } if srcs.len() == 2 => (*op, srcs[0], srcs[1]),
+        _ => return None,
+    };
+    if !matches!(
+        op,
+        AluOp::Ilt | AluOp::Ige | AluOp::Ult | AluOp::Uge | AluOp::Ieq | AluOp::Ine
+    ) || f.insts[*cond].block != Some(header)
+    {
+        return None;
+    }
+    let (phi, phi_first) = if f.as_scalar_const(b).is_some() {
+        (a, true)
+    } else if f.as_scalar_const(a).is_some() {
+        (b, false)
+    } else {
+        return None;
+    };
+    let limit = f.as_scalar_const(if phi_first { b } else { a })?;
+    let InstKind::Phi(srcs) = &f.insts[phi].kind else {
+        return None;
+    };
+    if f.insts[phi].block != Some(header) || srcs.len() != 2 {
+        return None;
+    }
+    let init = f.as_scalar_const(srcs.iter().find(|s| s.0 == pre)?.1)?;
+    let next = srcs.iter().find(|s| s.0 == latch)?.1;
+    let step = match &f.insts[next].kind {
+        InstKind::Alu {
+            op: AluOp::Iadd,
+            srcs: s,
+        } if s[0] == phi => f.as_scalar_const(s[1])?,
+        InstKind::Alu {
+            op: AluOp::Iadd,
+            srcs: s,
+        } if s[1] == phi => f.as_scalar_const(s[0])?,
+        _ => return None,
+    };
+    let ty = f.insts[phi].ty;
+    let mut i = init;
+    let mut trip = None;
+    for n in 0..=MAX_TRIP {
+        let (x, y) = if phi_first { (i, limit) } else { (limit, i) };
+        let r = eval_alu(op, ValType::B1, &[(ty, &[x]), (ty, &[y])])?;
+        if (r[0] != 0) == break_on {
+            trip = Some(n);
+            break;
+        }
+        i = i.wrapping_add(step) & ty.mask();
+    }
+    let trip = trip?;
+    let size = count_insts(f, body) * (trip as usize + 1);
+    if size > MAX_INSTS {
+        return None;
+    }
+    Some(Shape {
+        header,
+        rest,
+        trip,
+        break_block,
+    })
+}
+
+fn unroll(f: &mut Function, list: &mut Vec<CfNode>, k: usize, acc: &mut cf::ValueMap) -> bool {
+    let Some(s) = analyze(f, list, k) else {
+        return false;
+    };
+    let pre = list[k - 1].as_block().unwrap();
+    let after = list[k + 1].as_block().unwrap();
+    let CfNode::Loop { body, .. } = &list[k] else {
+        unreachable!()
+    };
+    let body = body.clone();
+    let latch = func::last_block(&body);
+    let snap = f.clone();
+    let header_insts: Vec<Inst> = f.blocks[s.header].insts.clone();
+    let phis: Vec<Inst> = header_insts
+        .iter()
+        .copied()
+        .filter(|&i| f.insts[i].kind.is_phi())
+        .collect();
+    let src_of = |f: &Function, p: Inst, b: Block| match &f.insts[p].kind {
+        InstKind::Phi(srcs) => srcs.iter().find(|x| x.0 == b).map(|x| x.1),
+        _ => None,
+    };
+    let mut vmap: cf::ValueMap = SecondaryMap::new(None);
+    let mut bmap: cf::BlockMap = SecondaryMap::new(None);
+    for &p in &phis {
+        vmap[p] = src_of(f, p, pre);
+    }
+    let mut middle: Vec<CfNode> = Vec::new();
+    let mut tail = pre;
+    let mapped = |vmap: &cf::ValueMap, v: Value| vmap[v].unwrap_or(v);
+    let clone_header = |f: &mut Function, vmap: &mut cf::ValueMap, tail: Block| {
+        for &h in &header_insts {
+            if f.insts[h].kind.is_phi() {
+                continue;
+            }
+            let mut kind = f.insts[h].kind.clone();
+            kind.for_each_operand_mut(|v| *v = vmap[*v].unwrap_or(*v));
+            let ty = f.insts[h].ty;
+            let n = f.append(tail, kind, ty);
+            vmap[h] = Some(n);
+        }
+    };
+    for _ in 0..s.trip {
+        clone_header(f, &mut vmap, tail);
+        let new = clone_list(&snap, f, &s.rest, &mut vmap, &mut bmap, &|v| v);
+        let first = func::first_block(&new);
+        let last = func::last_block(&new);
+        cf::merge_blocks(f, tail, first);
+        if new.len() > 1 {
+            middle.extend(new[1..].iter().cloned());
+            tail = last;
+        }
+        // Next iteration's phis: this iteration's latch values.
+        let next: Vec<Option<Value>> = phis
+            .iter()
+            .map(|&p| src_of(&snap, p, latch).map(|v| mapped(&vmap, v)))
+            .collect();
+        for (&p, n) in phis.iter().zip(next) {
+            vmap[p] = n;
+        }
+    }
+    clone_header(f, &mut vmap, tail);
+    // Exit phis (their only predecessor was the break block) and later uses of header
+    // values take the last copies.
+    let mut rw: cf::ValueMap = SecondaryMap::new(None);
+    let exit_phis: Vec<Inst> = f.blocks[after]
+        .insts
+        .iter()
+        .copied()
+        .take_while(|&i| f.insts[i].kind.is_phi())
+        .collect();
+    for p in exit_phis {
+        let v = src_of(f, p, s.break_block);
+        if let Some(v) = v {
+            rw[p] = Some(mapped(&vmap, v));
+        }
+        f.remove(p);
+    }
+    for &h in &header_insts {
+        if let Some(n) = vmap[h] {
+            rw[h] = Some(n);
+        }
+    }
+    super::dce::kill_list(f, &body);
+    cf::merge_blocks(f, tail, after);
+    list.splice(k..k + 2, middle);
+    cf::merge_adjacent_blocks(f, list);
+    f.rewrite_uses_in_list(&rw);
+    for (i, _) in f.insts.iter() {
+        if let Some(v) = rw[i] {
+            acc[i] = Some(v);
+        }
+    }
+    true
+}

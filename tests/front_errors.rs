@@ -1,0 +1,320 @@
+//! Malformed and unsupported SPIR-V: each gets its specific typed error, at the right word,
+//! and nothing panics. Inputs are the corpus module `frag/solid.spv` (a constant-colour
+//! fragment shader) with single, targeted edits.
+
+mod front_support;
+
+use front_support::*;
+use gcnc::front::spirv::{translate, Options};
+use gcnc::front::{Error, ErrorKind};
+use rspirv::spirv::Op;
+
+fn base() -> Vec<u32> {
+    shader("frag/solid.spv")
+}
+
+fn err(words: &[u32]) -> Error {
+    translate(words, &Options::default()).expect_err("translation should fail")
+}
+
+/// Offset of the first instruction with opcode `op`.
+fn find(words: &[u32], op: Op) -> usize {
+    insts(words)
+        .into_iter()
+        .find(|i| i.1 == op as u16)
+        .unwrap_or_else(|| panic!("no {op:?}"))
+        .0
+}
+
+#[test]
+fn base_module_translates() {
+    translate(&base(), &Options::default()).unwrap();
+}
+
+#[test]
+fn empty_binary() {
+    let e = err(&[]);
+    assert_eq!((e.kind, e.word), (ErrorKind::Malformed, 0));
+}
+
+#[test]
+fn bad_magic() {
+    let mut w = base();
+    w[0] = 0xdead_beef;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Malformed, 0));
+    assert!(e.reason.contains("magic"), "{e}");
+}
+
+#[test]
+fn byte_swapped_magic_is_named() {
+    let mut w = base();
+    w[0] = w[0].swap_bytes();
+    let e = err(&w);
+    assert!(e.reason.contains("byte-swapped"), "{e}");
+}
+
+#[test]
+fn truncated_header() {
+    let e = err(&base()[..3]);
+    assert_eq!(e.kind, ErrorKind::Malformed);
+    assert!(e.reason.contains("header"), "{e}");
+}
+
+#[test]
+fn module_ends_inside_a_function() {
+    // Dropping the final OpFunctionEnd.
+    let w = base();
+    let e = err(&w[..w.len() - 1]);
+    assert_eq!(e.kind, ErrorKind::Malformed, "{e}");
+    assert!(e.reason.contains("ends inside a function"), "{e}");
+}
+
+#[test]
+fn truncated_in_the_middle() {
+    let w = base();
+    let store = find(&w, Op::Store);
+    let e = err(&w[..store + 2]);
+    assert_eq!((e.kind, e.word), (ErrorKind::Malformed, store), "{e}");
+}
+
+#[test]
+fn zero_word_count() {
+    let mut w = base();
+    let at = find(&w, Op::Store);
+    w[at] &= 0xffff;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Malformed, at), "{e}");
+}
+
+#[test]
+fn unknown_opcode() {
+    let mut w = base();
+    let at = find(&w, Op::Store);
+    w[at] = (w[at] & 0xffff_0000) | 0x7ff0;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Unsupported, at), "{e}");
+}
+
+#[test]
+fn id_beyond_the_bound() {
+    let mut w = base();
+    let at = find(&w, Op::Store);
+    w[at + 2] = w[3] + 5; // the stored object
+    let e = err(&w);
+    assert_eq!(
+        (e.kind, e.word, e.opcode.as_deref()),
+        (ErrorKind::BadId, at, Some("Store")),
+        "{e}"
+    );
+}
+
+#[test]
+fn undefined_id_below_the_bound() {
+    let mut w = base();
+    w[3] += 10; // raise the bound, then use an id nobody defines
+    let at = find(&w, Op::Store);
+    w[at + 1] = w[3] - 1;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, at), "{e}");
+}
+
+#[test]
+fn result_id_defined_twice() {
+    let mut w = base();
+    let ti = insts(&w)
+        .into_iter()
+        .filter(|i| i.1 == Op::TypeFloat as u16 || i.1 == Op::TypeVoid as u16)
+        .collect::<Vec<_>>();
+    let (void_at, float_at) = (
+        ti.iter().find(|i| i.1 == Op::TypeVoid as u16).unwrap().0,
+        ti.iter().find(|i| i.1 == Op::TypeFloat as u16).unwrap().0,
+    );
+    w[float_at + 1] = w[void_at + 1];
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, float_at), "{e}");
+    assert!(e.reason.contains("twice"), "{e}");
+}
+
+#[test]
+fn missing_operand() {
+    // OpStore with one operand (word count 2): rspirv reports the missing pointer/object.
+    let mut w = base();
+    let at = find(&w, Op::Store);
+    w[at] = (2 << 16) | Op::Store as u32;
+    w.remove(at + 2);
+    let e = err(&w);
+    assert_eq!(
+        (e.kind, e.word, e.opcode.as_deref()),
+        (ErrorKind::BadOperands, at, Some("Store")),
+        "{e}"
+    );
+}
+
+#[test]
+fn extra_operand() {
+    // OpTypeVector with a third operand.
+    let mut w = base();
+    let at = find(&w, Op::TypeVector);
+    let wc = (w[at] >> 16) as usize;
+    w[at] = (((wc + 1) as u32) << 16) | Op::TypeVector as u32;
+    w.insert(at + wc, 7);
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadOperands, at), "{e}");
+}
+
+#[test]
+fn unsupported_capability() {
+    let mut w = base();
+    let at = find(&w, Op::Capability);
+    w[at + 1] = rspirv::spirv::Capability::Geometry as u32;
+    let e = err(&w);
+    assert_eq!(
+        (e.kind, e.word, e.opcode.as_deref()),
+        (ErrorKind::Unsupported, at, Some("Capability")),
+        "{e}"
+    );
+    assert!(e.reason.contains("Geometry"), "{e}");
+}
+
+#[test]
+fn unsupported_execution_model() {
+    let mut w = base();
+    let at = find(&w, Op::EntryPoint);
+    w[at + 1] = rspirv::spirv::ExecutionModel::TessellationControl as u32;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Unsupported, at), "{e}");
+}
+
+#[test]
+fn ill_typed_store() {
+    // Store the vec4 colour constant's *type* id: not a value.
+    let mut w = base();
+    let at = find(&w, Op::Store);
+    let vec4 = find(&w, Op::TypeVector);
+    w[at + 2] = w[vec4 + 1];
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, at), "{e}");
+}
+
+#[test]
+fn wrong_type_for_vector_component() {
+    // OpTypeVector of a vector type.
+    let mut w = base();
+    let at = find(&w, Op::TypeVector);
+    w[at + 2] = w[at + 1];
+    let e = err(&w);
+    assert!(
+        matches!(e.kind, ErrorKind::BadId | ErrorKind::BadType),
+        "{e}"
+    );
+    assert_eq!(e.word, at, "{e}");
+}
+
+#[test]
+fn unstructured_branch() {
+    // In the compute module do_while, make the loop's conditional branch target two
+    // ordinary blocks: its merge edge goes to the loop body instead.
+    let w0 = shader("front/control_flow.spv");
+    let list = insts(&w0);
+    let mut hit = None;
+    for (k, i) in list.iter().enumerate() {
+        if i.1 == Op::BranchConditional as u16
+            && list[k - 1].1 != Op::SelectionMerge as u16
+            && list[k - 1].1 != Op::LoopMerge as u16
+        {
+            hit = Some(i.0);
+            break;
+        }
+    }
+    let at = hit.expect("a conditional branch without a merge");
+    let mut w = w0.clone();
+    // Point both targets at the same non-exit block: legal (an unconditional branch).
+    w[at + 3] = w[at + 2];
+    translate(&w, &Options::default()).expect("both targets equal is a plain branch");
+    let e = err(&{
+        let mut w = w0.clone();
+        // First label of the function: an ordinary block, not an exit.
+        let label = list.iter().find(|i| i.1 == Op::Label as u16).unwrap().0;
+        let (t, f) = (w[at + 2], w[at + 3]);
+        let _ = f;
+        w[at + 3] = w[label + 1];
+        if w[at + 3] == t {
+            w[at + 3] = w[at + 2];
+        }
+        w
+    });
+    assert!(matches!(e.kind, ErrorKind::BadControlFlow), "{e}");
+}
+
+#[test]
+fn unknown_entry_point_name() {
+    let e = translate(
+        &base(),
+        &Options {
+            entry: Some("other".into()),
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NoEntryPoint);
+}
+
+#[test]
+fn error_display_names_word_and_opcode() {
+    let mut w = base();
+    let at = find(&w, Op::Capability);
+    w[at + 1] = rspirv::spirv::Capability::Kernel as u32;
+    let text = err(&w).to_string();
+    assert!(
+        text.contains(&format!("word {at}")) && text.contains("OpCapability"),
+        "{text}"
+    );
+}
+
+#[test]
+fn store_to_an_input_variable() {
+    // passthrough.vert: `color = in_color` → store into the vec4 input `in_pos` instead.
+    let mut w = shader("vert/passthrough.spv");
+    let list = insts(&w);
+    let input_vec4 = list
+        .iter()
+        .filter(|i| {
+            i.1 == Op::Variable as u16 && w[i.0 + 3] == rspirv::spirv::StorageClass::Input as u32
+        })
+        .map(|i| w[i.0 + 2])
+        .next()
+        .unwrap();
+    let stores: Vec<usize> = list
+        .iter()
+        .filter(|i| i.1 == Op::Store as u16)
+        .map(|i| i.0)
+        .collect();
+    let at = *stores.last().unwrap();
+    w[at + 1] = input_vec4;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadOperands, at), "{e}");
+    assert!(e.reason.contains("read-only input"), "{e}");
+}
+
+#[test]
+fn constant_index_past_a_vector() {
+    // frag/discard_alpha.frag reads `col.a` through an access chain with constant 3: make it 7.
+    let mut w = shader("frag/discard_alpha.spv");
+    let list = insts(&w);
+    let chain = list
+        .iter()
+        .find(|i| i.1 == Op::AccessChain as u16 && i.2 == 5)
+        .unwrap()
+        .0;
+    // Point the index at a fresh constant 7 by reusing an existing OpConstant's slot value.
+    let k = list
+        .iter()
+        .find(|i| i.1 == Op::Constant as u16 && w[i.0 + 2] == w[chain + 4])
+        .expect("the index is an OpConstant")
+        .0;
+    w[k + 3] = 7;
+    let e = err(&w);
+    assert_eq!(e.kind, ErrorKind::BadOperands, "{e}");
+    assert!(e.reason.contains("out of range"), "{e}");
+}
