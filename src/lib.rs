@@ -18,8 +18,11 @@
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
 pub mod amdgpu;
 pub mod binary;
+pub mod cache;
 pub mod compile;
 pub mod front;
 pub mod ir;
 pub mod isa;
+pub mod link;
+pub mod parts;
 pub mod passes;

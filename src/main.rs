@@ -80,6 +80,23 @@ enum Command {
         #[arg(long)]
         max_vgprs: Option<u16>,
     },
+    /// Link unlinked shader ELFs with the pipeline state into one PAL pipeline ELF.
+    Link {
+        /// Unlinked ELFs (one per hardware stage).
+        #[arg(required = true, num_args = 1..=2)]
+        inputs: Vec<String>,
+        /// Pipeline state JSON (docs/link.md).
+        #[arg(long)]
+        state: String,
+        #[arg(short = 'o')]
+        output: String,
+        /// Shader cache directory for built parts.
+        #[arg(long)]
+        cache_dir: Option<String>,
+        /// Print where each part went.
+        #[arg(long, short = 'v')]
+        verbose: bool,
+    },
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
 }
@@ -133,6 +150,19 @@ fn main() -> ExitCode {
             no_opt,
             max_sgprs,
             max_vgprs,
+    },
+        Command::Link {
+            inputs,
+            state,
+            output,
+            cache_dir,
+            verbose,
+        } => cli::link::run(&cli::link::Opts {
+            inputs,
+            state,
+            output,
+            cache_dir,
+            verbose,
         }),
         Command::Ir(a) => cli::ir::run(&a),
         Command::IsaCoverage => {

@@ -15,6 +15,8 @@
 //!   .missing_state: ["descriptor_layout", "spec_constants", ...]
 //!   <other keys>: kept verbatim in `extra` for the link stage's own use
 //! ```
+//! Relocation symbols of unlinked code are named by [`PrelinkSymbol`] (`gcnc.desc.*`,
+//! `gcnc.spec.*`, `gcnc.item.*`, `gcnc.choice.*`).
 //!
 //! Invariant: `from_value(&p.to_value()) == p`.
 
@@ -33,10 +35,14 @@ pub enum UserSgpr {
     GlobalTable,
     /// Low half of the pointer to descriptor set N.
     DescriptorSet(u32),
+    /// High half of the pointer to descriptor set N (64-bit pointers in an SGPR pair).
+    DescriptorSetHi(u32),
     /// Push-constant dword N, inline.
     PushConstant(u32),
     /// Low half of the pointer to the push-constant block.
     PushConstantPointer,
+    /// High half of the pointer to the push-constant block.
+    PushConstantPointerHi,
     /// Low half of the spill table.
     SpillTable,
     /// Pointer to the dispatch dimensions (lo, then hi in the next SGPR).
@@ -50,8 +56,10 @@ impl UserSgpr {
         match self {
             UserSgpr::GlobalTable => ("global_table", 0),
             UserSgpr::DescriptorSet(n) => ("descriptor_set", *n),
+            UserSgpr::DescriptorSetHi(n) => ("descriptor_set_hi", *n),
             UserSgpr::PushConstant(n) => ("push_constant", *n),
             UserSgpr::PushConstantPointer => ("push_constant_pointer", 0),
+            UserSgpr::PushConstantPointerHi => ("push_constant_pointer_hi", 0),
             UserSgpr::SpillTable => ("spill_table", 0),
             UserSgpr::Workgroup => ("workgroup", 0),
             UserSgpr::Other(s, n) => (s.as_str(), *n),
@@ -62,8 +70,10 @@ impl UserSgpr {
         match kind.as_str() {
             "global_table" if index == 0 => UserSgpr::GlobalTable,
             "descriptor_set" => UserSgpr::DescriptorSet(index),
+            "descriptor_set_hi" => UserSgpr::DescriptorSetHi(index),
             "push_constant" => UserSgpr::PushConstant(index),
             "push_constant_pointer" if index == 0 => UserSgpr::PushConstantPointer,
+            "push_constant_pointer_hi" if index == 0 => UserSgpr::PushConstantPointerHi,
             "spill_table" if index == 0 => UserSgpr::SpillTable,
             "workgroup" if index == 0 => UserSgpr::Workgroup,
             _ => UserSgpr::Other(kind, index),
@@ -168,5 +178,186 @@ impl PreLinkMetadata {
             missing_state,
             extra: m,
         })
+    }
+}
+
+/// Kind of descriptor a relocated descriptor offset or stride refers to. The same binding
+/// can hold more than one kind (a combined image+sampler has a resource part and a sampler
+/// part), so the kind is part of the symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DescKind {
+    /// Buffer descriptor (V#).
+    Buffer,
+    /// Image resource descriptor (T#), also the resource half of a combined image+sampler.
+    Image,
+    /// Sampler descriptor (S#), also the sampler half of a combined image+sampler.
+    Sampler,
+    /// Texel-buffer descriptor.
+    TexelBuffer,
+}
+
+impl DescKind {
+    /// Every kind.
+    pub const ALL: [DescKind; 4] = [
+        DescKind::Buffer,
+        DescKind::Image,
+        DescKind::Sampler,
+        DescKind::TexelBuffer,
+    ];
+
+    /// Name used in symbols and the state JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            DescKind::Buffer => "buffer",
+            DescKind::Image => "image",
+            DescKind::Sampler => "sampler",
+            DescKind::TexelBuffer => "texel_buffer",
+        }
+    }
+
+    /// From [`DescKind::name`].
+    pub fn from_name(s: &str) -> Option<DescKind> {
+        DescKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+}
+
+/// The symbol of a relocation an unlinked shader leaves for the link stage (issue 7). Each
+/// resolves to a 32-bit value the link stage computes from the pipeline state, written into
+/// an instruction literal by an `R_AMDGPU_ABS32_LO` / `ABS32` relocation.
+///
+/// Names (all start with `gcnc.`, so they never clash with PAL's `_amdgpu_*` symbols):
+/// ```text
+/// gcnc.desc.<set>.<binding>.<kind>.offset   byte offset of the descriptor in its set
+/// gcnc.desc.<set>.<binding>.<kind>.stride   byte stride between array elements
+/// gcnc.spec.<id>                            specialization constant <id> (32-bit bits)
+/// gcnc.item.<name>                          a relocatable pipeline-state item
+/// gcnc.choice.<name>                        1 or 0: which alternative of a both-ways choice
+/// ```
+/// Invariant: `PrelinkSymbol::parse(&s.name()) == Some(s)`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PrelinkSymbol {
+    /// Byte offset of a descriptor within its set.
+    DescOffset {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+        /// Kind.
+        kind: DescKind,
+    },
+    /// Array stride of a binding, in bytes.
+    DescStride {
+        /// Descriptor set.
+        set: u32,
+        /// Binding.
+        binding: u32,
+        /// Kind.
+        kind: DescKind,
+    },
+    /// A specialization constant by SPIR-V SpecId.
+    SpecConst(u32),
+    /// A relocatable item by name.
+    Item(String),
+    /// The condition of a both-alternatives choice, by name.
+    Choice(String),
+}
+
+fn ident_ok(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+}
+
+impl PrelinkSymbol {
+    /// The symbol name.
+    pub fn name(&self) -> String {
+        match self {
+            PrelinkSymbol::DescOffset { set, binding, kind } => {
+                format!("gcnc.desc.{set}.{binding}.{}.offset", kind.name())
+            }
+            PrelinkSymbol::DescStride { set, binding, kind } => {
+                format!("gcnc.desc.{set}.{binding}.{}.stride", kind.name())
+            }
+            PrelinkSymbol::SpecConst(id) => format!("gcnc.spec.{id}"),
+            PrelinkSymbol::Item(n) => format!("gcnc.item.{n}"),
+            PrelinkSymbol::Choice(n) => format!("gcnc.choice.{n}"),
+        }
+    }
+
+    /// Parses a symbol name; `None` for names that are not pre-link symbols.
+    pub fn parse(name: &str) -> Option<PrelinkSymbol> {
+        let rest = name.strip_prefix("gcnc.")?;
+        if let Some(d) = rest.strip_prefix("desc.") {
+            let parts: Vec<&str> = d.split('.').collect();
+            let [set, binding, kind, what] = parts.as_slice() else {
+                return None;
+            };
+            let (set, binding) = (set.parse().ok()?, binding.parse().ok()?);
+            let kind = DescKind::from_name(kind)?;
+            return match *what {
+                "offset" => Some(PrelinkSymbol::DescOffset { set, binding, kind }),
+                "stride" => Some(PrelinkSymbol::DescStride { set, binding, kind }),
+                _ => None,
+            };
+        }
+        if let Some(id) = rest.strip_prefix("spec.") {
+            return id.parse().ok().map(PrelinkSymbol::SpecConst);
+        }
+        if let Some(n) = rest.strip_prefix("item.") {
+            return ident_ok(n).then(|| PrelinkSymbol::Item(n.to_string()));
+        }
+        if let Some(n) = rest.strip_prefix("choice.") {
+            return ident_ok(n).then(|| PrelinkSymbol::Choice(n.to_string()));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbol_names_round_trip() {
+        let syms = [
+            PrelinkSymbol::DescOffset {
+                set: 1,
+                binding: 7,
+                kind: DescKind::Sampler,
+            },
+            PrelinkSymbol::DescStride {
+                set: 0,
+                binding: 2,
+                kind: DescKind::TexelBuffer,
+            },
+            PrelinkSymbol::SpecConst(42),
+            PrelinkSymbol::Item("shadow_desc_hi".into()),
+            PrelinkSymbol::Choice("per_sample".into()),
+        ];
+        for s in syms {
+            assert_eq!(
+                PrelinkSymbol::parse(&s.name()),
+                Some(s.clone()),
+                "{}",
+                s.name()
+            );
+        }
+        assert_eq!(
+            PrelinkSymbol::DescOffset {
+                set: 1,
+                binding: 7,
+                kind: DescKind::Buffer
+            }
+            .name(),
+            "gcnc.desc.1.7.buffer.offset"
+        );
+        for bad in [
+            "gcnc.desc.1.x.buffer.offset",
+            "gcnc.spec.",
+            "gcnc.item.",
+            "_amdgpu_cs_main",
+        ] {
+            assert_eq!(PrelinkSymbol::parse(bad), None, "{bad}");
+        }
     }
 }

@@ -5,6 +5,7 @@ pub mod compile;
 pub mod disasm;
 pub mod ir;
 pub mod isa_coverage;
+pub mod link;
 
 use gcnc::isa::{Gen, Target, Wave};
 

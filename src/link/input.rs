@@ -1,0 +1,174 @@
+//! Reading one unlinked input: the checks that turn a byte buffer into a main part the
+//! layout can place. Everything is range-checked; problems are `link::Error`s that name
+//! the input and the byte offset or metadata path.
+
+use super::error::{Error, Result};
+use crate::binary::merge::take_prelink;
+use crate::binary::prelink::PreLinkMetadata;
+use crate::binary::registers::{self, Rsrc2};
+use crate::binary::{ElfFile, HwStage, PalMetadata, Relocation, Target, Value, WaveSize};
+
+/// One unlinked shader, ready for layout.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// Index among the inputs.
+    pub index: usize,
+    /// Target.
+    pub target: Target,
+    /// Hardware stage.
+    pub stage: HwStage,
+    /// Wave size.
+    pub wave: WaveSize,
+    /// The main part's code: the entry symbol's bytes, without the trailing padding.
+    pub code: Vec<u8>,
+    /// Its relocations, offsets relative to `code`.
+    pub relocations: Vec<Relocation>,
+    /// The metadata tree without `gcnc.prelink`.
+    pub metadata: Value,
+    /// The pre-link section.
+    pub prelink: PreLinkMetadata,
+    /// System SGPRs after the user SGPRs (CS: TGID x/y/z, TG_SIZE, scratch offset).
+    pub system_sgprs: u16,
+}
+
+impl Input {
+    /// The symbol of the main part inside the linked object.
+    pub fn main_symbol(&self) -> String {
+        format!("gcnc.main.{}", self.stage.short())
+    }
+}
+
+/// Reads input `index`.
+pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
+    let elf_err = |source| Error::Elf {
+        input: index,
+        source,
+    };
+    let not = |reason: String| Error::NotUnlinked {
+        input: index,
+        reason,
+    };
+    let elf = ElfFile::parse(bytes).map_err(elf_err)?;
+    let target = elf.target().ok_or_else(|| Error::TargetMismatch {
+        input: index,
+        reason: format!(
+            "e_flags {:#x} names no target gcnc links for (gfx900, gfx1030, gfx1100)",
+            elf.e_flags
+        ),
+    })?;
+    let mut tree = elf
+        .metadata
+        .clone()
+        .ok_or_else(|| not("no NT_AMDGPU_METADATA note".into()))?;
+    let prelink = take_prelink(&mut tree)
+        .map_err(elf_err)?
+        .ok_or_else(|| not("no gcnc.prelink section in the metadata".into()))?;
+    let md = PalMetadata::from_value(&tree).map_err(elf_err)?;
+    let stage = prelink.stage;
+    let entry = elf
+        .entry(stage)
+        .ok_or_else(|| not(format!("no {} entry symbol", stage.entry_symbol())))?
+        .clone();
+    let text_sec = elf
+        .section_by_name(".text")
+        .ok_or_else(|| not("no .text section".into()))?
+        .index;
+    let text = elf.section_data(text_sec);
+    let (start, end) = (entry.value, entry.value.checked_add(entry.size));
+    let end = match end {
+        Some(e) if e <= text.len() as u64 && start % 4 == 0 && entry.size % 4 == 0 => e,
+        _ => {
+            return Err(not(format!(
+                "entry {} at {start:#x} size {:#x} is not a dword range inside .text ({:#x} bytes)",
+                entry.name,
+                entry.size,
+                text.len()
+            )))
+        }
+    };
+    if entry.size == 0 {
+        return Err(not(format!("entry {} is empty", entry.name)));
+    }
+    let code = text[start as usize..end as usize].to_vec();
+    let mut relocations = Vec::new();
+    for r in &elf.relocations {
+        if r.target_section != text_sec {
+            return Err(Error::BadRelocation {
+                input: index,
+                offset: r.offset,
+                reason: format!(
+                    "relocation of section {} (only .text is relocated)",
+                    r.target_section
+                ),
+            });
+        }
+        let fend = r.offset + r.kind.field_size() as u64;
+        if r.offset < start || fend > end {
+            return Err(Error::BadRelocation {
+                input: index,
+                offset: r.offset,
+                reason: format!(
+                    "{} field lies outside the entry's code [{start:#x}, {end:#x})",
+                    r.kind.name()
+                ),
+            });
+        }
+        relocations.push(Relocation {
+            offset: r.offset - start,
+            kind: r.kind,
+            symbol: r.symbol_name.clone(),
+            addend: r.addend,
+        });
+    }
+    let hw = md.pipeline.hardware_stages.get(&stage);
+    let wave = match hw.and_then(|h| h.wavefront_size) {
+        Some(w) => w,
+        None if md
+            .pipeline
+            .registers
+            .get(&registers::COMPUTE_DISPATCH_INITIATOR)
+            .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0) =>
+        {
+            WaveSize::W32
+        }
+        None => WaveSize::W64,
+    };
+    if !target.supports_wave(wave.lanes()) {
+        return Err(Error::TargetMismatch {
+            input: index,
+            reason: format!("wave{} on {target}", wave.lanes()),
+        });
+    }
+    let mut system_sgprs = 0;
+    if stage == HwStage::Cs {
+        let r2 = md
+            .pipeline
+            .registers
+            .get(&registers::COMPUTE_PGM_RSRC2)
+            .copied()
+            .ok_or_else(|| not("no COMPUTE_PGM_RSRC2 register".into()))?;
+        let r2 = Rsrc2::unpack(r2);
+        if r2.user_sgprs as usize != prelink.user_sgprs.len() {
+            return Err(not(format!(
+                "RSRC2.USER_SGPR is {} but gcnc.prelink.user_sgprs lists {}",
+                r2.user_sgprs,
+                prelink.user_sgprs.len()
+            )));
+        }
+        // TGID x/y/z, TG_SIZE, and on GFX9/10 the scratch wave offset (pal-abi §4.2).
+        system_sgprs = r2.tgid_en.iter().filter(|&&e| e).count() as u16
+            + r2.tg_size_en as u16
+            + (r2.scratch_en && target.gfx_major() < 11) as u16;
+    }
+    Ok(Input {
+        index,
+        target,
+        stage,
+        wave,
+        code,
+        relocations,
+        metadata: tree,
+        prelink,
+        system_sgprs,
+    })
+}

@@ -1,0 +1,318 @@
+//! The pipeline state the link stage completes unlinked shaders with, and its JSON form
+//! (the `--state` file of `gcnc link`).
+//!
+//! ```json
+//! {
+//!   "descriptor_layout": [
+//!     {"set": 0, "binding": 1, "kind": "buffer", "offset": 32, "stride": 16}
+//!   ],
+//!   "user_data": {
+//!     "sgprs": [ {"item": "global_table"},
+//!                {"item": "descriptor_table", "entry": 0},
+//!                {"item": {"push_constant": 0}, "entry": 1} ],
+//!     "table": [ {"descriptor_set": 1}, {"descriptor_set": 0} ]
+//!   },
+//!   "spec_constants": {"3": 1065353216},
+//!   "relocatable": {"shadow_desc_hi": 65535},
+//!   "choices": {"per_sample": true}
+//! }
+//! ```
+//!
+//! - `descriptor_layout`: where each (set, binding, kind) descriptor sits in its set's
+//!   memory: byte `offset` and array `stride`. Resolves `gcnc.desc.*` relocations.
+//! - `user_data`: the final user-SGPR layout of the compute stage. `sgprs[i]` is what the
+//!   driver puts in user SGPR i (`item`), and `entry` is the PAL user-data entry it comes
+//!   from (required for everything but the global and spill tables, which PAL supplies).
+//!   `table` lists what dword i of the descriptor table (pointed to by the
+//!   `descriptor_table` SGPR, a 32-bit low address) holds. When absent, the shader keeps the
+//!   placement it assumed and no CS prolog is built.
+//! - `spec_constants` (SpecId → 32-bit value), `relocatable` items and `choices` resolve
+//!   `gcnc.spec.*`, `gcnc.item.*` and `gcnc.choice.*` (true = 1).
+//!
+//! Invariant after [`PipelineState::validate`]: (set, binding, kind) keys are unique, the
+//! user-SGPR list fits the 16 compute user-data registers, the global table is only in
+//! user SGPR 0, every driver-set slot names its entry, and a `table` needs a
+//! `descriptor_table` slot.
+
+use super::error::{Error, Result};
+use crate::binary::prelink::{DescKind, PrelinkSymbol, UserSgpr};
+use crate::binary::UserData;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One descriptor's place in its set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindingLayout {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding.
+    pub binding: u32,
+    /// `buffer`, `image`, `sampler` or `texel_buffer`.
+    pub kind: String,
+    /// Byte offset of element 0 in the set.
+    pub offset: u32,
+    /// Byte stride between array elements.
+    #[serde(default)]
+    pub stride: u32,
+}
+
+/// What one user SGPR (or one dword of the descriptor table) holds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Item {
+    /// Low half of the global internal table (PAL: must be user SGPR 0).
+    GlobalTable,
+    /// Low half of the pointer to descriptor set N.
+    DescriptorSet(u32),
+    /// High half of the pointer to descriptor set N.
+    DescriptorSetHi(u32),
+    /// Push-constant dword N.
+    PushConstant(u32),
+    /// Low half of the pointer to the push-constant block.
+    PushConstantPointer,
+    /// High half of the pointer to the push-constant block.
+    PushConstantPointerHi,
+    /// Low half of the spill table.
+    SpillTable,
+    /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
+    DescriptorTable,
+}
+
+impl Item {
+    /// The item a main part's assumed user SGPR names, if the layout can express it.
+    pub fn from_assumed(u: &UserSgpr) -> Option<Item> {
+        Some(match u {
+            UserSgpr::GlobalTable => Item::GlobalTable,
+            UserSgpr::DescriptorSet(n) => Item::DescriptorSet(*n),
+            UserSgpr::DescriptorSetHi(n) => Item::DescriptorSetHi(*n),
+            UserSgpr::PushConstant(n) => Item::PushConstant(*n),
+            UserSgpr::PushConstantPointer => Item::PushConstantPointer,
+            UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
+            UserSgpr::SpillTable => Item::SpillTable,
+            UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
+        })
+    }
+
+    /// Stable text, used in part keys and metadata.
+    pub fn text(&self) -> String {
+        match self {
+            Item::GlobalTable => "global_table".into(),
+            Item::DescriptorSet(n) => format!("descriptor_set:{n}"),
+            Item::DescriptorSetHi(n) => format!("descriptor_set_hi:{n}"),
+            Item::PushConstant(n) => format!("push_constant:{n}"),
+            Item::PushConstantPointer => "push_constant_pointer".into(),
+            Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
+            Item::SpillTable => "spill_table".into(),
+            Item::DescriptorTable => "descriptor_table".into(),
+        }
+    }
+}
+
+/// One final user SGPR.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserSlot {
+    /// What it holds.
+    pub item: Item,
+    /// PAL user-data entry it is loaded from (driver-set items).
+    #[serde(default)]
+    pub entry: Option<u32>,
+}
+
+impl UserSlot {
+    /// The PAL mapping value (COMPUTE_USER_DATA_i).
+    pub fn pal(&self) -> Option<UserData> {
+        match (&self.item, self.entry) {
+            (Item::GlobalTable, None) => Some(UserData::GlobalTable),
+            (Item::SpillTable, None) => Some(UserData::SpillTable),
+            (_, Some(n)) => Some(UserData::Entry(n)),
+            _ => None,
+        }
+    }
+}
+
+/// The final user-data layout of the compute stage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserDataLayout {
+    /// User SGPR i holds `sgprs[i]`.
+    pub sgprs: Vec<UserSlot>,
+    /// Dword i of the descriptor table holds `table[i]`.
+    #[serde(default)]
+    pub table: Vec<Item>,
+}
+
+/// The complete (or completed) pipeline state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineState {
+    /// Descriptor placement.
+    #[serde(default)]
+    pub descriptor_layout: Vec<BindingLayout>,
+    /// Final user-data layout (compute).
+    #[serde(default)]
+    pub user_data: Option<UserDataLayout>,
+    /// Specialization constants by SpecId.
+    #[serde(default)]
+    pub spec_constants: BTreeMap<u32, u32>,
+    /// Relocatable items by name.
+    #[serde(default)]
+    pub relocatable: BTreeMap<String, u32>,
+    /// Both-alternatives choices by name.
+    #[serde(default)]
+    pub choices: BTreeMap<String, bool>,
+}
+
+impl PipelineState {
+    /// Parses and validates the JSON form.
+    pub fn from_json(text: &str) -> Result<PipelineState> {
+        let s: PipelineState = serde_json::from_str(text).map_err(|e| Error::StateJson {
+            line: e.line(),
+            column: e.column(),
+            reason: e.to_string(),
+        })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// The JSON form (keys in a fixed order, so equal states give equal text).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("state serialises")
+    }
+
+    /// Checks the invariants in the module doc.
+    pub fn validate(&self) -> Result<()> {
+        let mut seen = BTreeSet::new();
+        for (i, b) in self.descriptor_layout.iter().enumerate() {
+            let p = format!("descriptor_layout[{i}]");
+            DescKind::from_name(&b.kind).ok_or_else(|| {
+                Error::state(
+                    &p,
+                    format!(
+                        "kind `{}` is not buffer, image, sampler or texel_buffer",
+                        b.kind
+                    ),
+                )
+            })?;
+            if !seen.insert((b.set, b.binding, b.kind.clone())) {
+                return Err(Error::state(
+                    p,
+                    format!("set {} binding {} {} given twice", b.set, b.binding, b.kind),
+                ));
+            }
+        }
+        if let Some(u) = &self.user_data {
+            if u.sgprs.len() > 16 {
+                return Err(Error::state(
+                    "user_data.sgprs",
+                    format!("{} user SGPRs; compute has 16", u.sgprs.len()),
+                ));
+            }
+            for (i, s) in u.sgprs.iter().enumerate() {
+                let p = format!("user_data.sgprs[{i}]");
+                if s.item == Item::GlobalTable && i != 0 {
+                    return Err(Error::state(p, "the global table must be user SGPR 0"));
+                }
+                if s.pal().is_none() {
+                    return Err(Error::state(
+                        p,
+                        format!(
+                            "{} needs an `entry` (the PAL user-data entry)",
+                            s.item.text()
+                        ),
+                    ));
+                }
+                if matches!(s.entry, Some(n) if n > 127) {
+                    return Err(Error::state(p, "user-data entries are 0..=127"));
+                }
+            }
+            if !u.table.is_empty() && !u.sgprs.iter().any(|s| s.item == Item::DescriptorTable) {
+                return Err(Error::state(
+                    "user_data.table",
+                    "a descriptor table is listed but no user SGPR points to it",
+                ));
+            }
+            if u.table.contains(&Item::DescriptorTable) {
+                return Err(Error::state(
+                    "user_data.table",
+                    "the descriptor table cannot contain itself",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a pre-link relocation symbol, if the state defines it.
+    pub fn resolve(&self, sym: &PrelinkSymbol) -> Option<u32> {
+        let binding = |set: u32, binding: u32, kind: DescKind| {
+            self.descriptor_layout
+                .iter()
+                .find(|b| b.set == set && b.binding == binding && b.kind == kind.name())
+        };
+        match sym {
+            PrelinkSymbol::DescOffset {
+                set,
+                binding: b,
+                kind,
+            } => binding(*set, *b, *kind).map(|b| b.offset),
+            PrelinkSymbol::DescStride {
+                set,
+                binding: b,
+                kind,
+            } => binding(*set, *b, *kind).map(|b| b.stride),
+            PrelinkSymbol::SpecConst(id) => self.spec_constants.get(id).copied(),
+            PrelinkSymbol::Item(n) => self.relocatable.get(n).copied(),
+            PrelinkSymbol::Choice(n) => self.choices.get(n).map(|&b| b as u32),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_resolution() {
+        let text = r#"{
+          "descriptor_layout": [{"set": 0, "binding": 1, "kind": "buffer", "offset": 32, "stride": 16}],
+          "user_data": {"sgprs": [{"item": "global_table"}, {"item": "descriptor_table", "entry": 0}],
+                        "table": [{"descriptor_set": 1}]},
+          "spec_constants": {"3": 7},
+          "choices": {"per_sample": true}
+        }"#;
+        let s = PipelineState::from_json(text).unwrap();
+        assert_eq!(PipelineState::from_json(&s.to_json()).unwrap(), s);
+        let off = PrelinkSymbol::DescOffset {
+            set: 0,
+            binding: 1,
+            kind: DescKind::Buffer,
+        };
+        assert_eq!(s.resolve(&off), Some(32));
+        assert_eq!(s.resolve(&PrelinkSymbol::SpecConst(3)), Some(7));
+        assert_eq!(
+            s.resolve(&PrelinkSymbol::Choice("per_sample".into())),
+            Some(1)
+        );
+        assert_eq!(s.resolve(&PrelinkSymbol::SpecConst(4)), None);
+    }
+
+    #[test]
+    fn bad_states_are_typed_errors() {
+        let e = PipelineState::from_json("{\"spec_constants\": {\"1\": }").unwrap_err();
+        assert!(matches!(e, Error::StateJson { line: 1, .. }), "{e}");
+        let e = PipelineState::from_json(
+            r#"{"user_data": {"sgprs": [{"item": {"descriptor_set": 0}}]}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, Error::State { ref path, .. } if path == "user_data.sgprs[0]"),
+            "{e}"
+        );
+        let e = PipelineState::from_json(
+            r#"{"user_data": {"sgprs": [{"item": {"push_constant": 0}, "entry": 0}, {"item": "global_table"}]}}"#,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("user SGPR 0"), "{e}");
+    }
+}

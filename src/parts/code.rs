@@ -1,0 +1,148 @@
+//! The little code buffer part encoders write into: instructions built by name on the ISA
+//! layer's encoder, plus `binary::Relocation`s for fields that name another part.
+//!
+//! Parts are short, straight-line SALU/SMEM sequences, so this is all they need: no labels
+//! inside a part, one relocation per symbol-referencing instruction. Opcodes are looked up
+//! by mnemonic per generation (GFX11 renamed the SMEM loads), so encoders stay readable and
+//! no opcode number appears here.
+
+use crate::binary::{RelocKind, Relocation};
+use crate::isa::{self, simm16, Format, Gen, Inst, Opcode, Operand, Reg, Target};
+
+/// Code of one part under construction.
+pub struct Code {
+    /// Target (generation and wave size).
+    pub t: Target,
+    /// Instruction bytes.
+    pub bytes: Vec<u8>,
+    /// Relocations, offsets relative to `bytes`.
+    pub relocs: Vec<Relocation>,
+}
+
+/// An encoder error is a bug in a part generator (it builds only instructions it knows to
+/// be valid), so it is reported as the ISA layer's error text.
+pub type EncodeError = String;
+
+fn opcode(name: &str) -> Result<Opcode, EncodeError> {
+    Opcode::from_name(name).ok_or_else(|| format!("no opcode {name}"))
+}
+
+impl Code {
+    /// An empty buffer.
+    pub fn new(t: Target) -> Code {
+        Code {
+            t,
+            bytes: Vec::new(),
+            relocs: Vec::new(),
+        }
+    }
+
+    /// Encodes one instruction.
+    pub fn inst(&mut self, name: &str, format: Format, ops: &[Operand]) -> Result<(), EncodeError> {
+        let inst = Inst::new(opcode(name)?, format, ops);
+        let b = isa::encode(&inst, self.t).map_err(|e| format!("{name}: {e:?}"))?;
+        self.bytes.extend(b);
+        Ok(())
+    }
+
+    /// `s_mov_b32 s[dst], s[src]`.
+    pub fn s_mov(&mut self, dst: u16, src: u16) -> Result<(), EncodeError> {
+        self.inst(
+            "s_mov_b32",
+            Format::Sop1,
+            &[Operand::Reg(Reg::s(dst, 1)), Operand::Reg(Reg::s(src, 1))],
+        )
+    }
+
+    /// `s_getpc_b64 s[dst:dst+1]`.
+    pub fn s_getpc(&mut self, dst: u16) -> Result<(), EncodeError> {
+        self.inst("s_getpc_b64", Format::Sop1, &[Operand::Reg(Reg::s(dst, 2))])
+    }
+
+    /// `s_load_dword s[dst], s[base:base+1], offset` (`s_load_b32` on GFX11).
+    pub fn s_load_dword(&mut self, dst: u16, base: u16, offset: u32) -> Result<(), EncodeError> {
+        let name = if self.t.gen == Gen::Gfx11 {
+            "s_load_b32"
+        } else {
+            "s_load_dword"
+        };
+        self.inst(
+            name,
+            Format::Smem,
+            &[
+                Operand::Reg(Reg::s(dst, 1)),
+                Operand::Reg(Reg::s(base, 2)),
+                Operand::Imm(offset),
+            ],
+        )
+    }
+
+    /// `s_load_dwordx2 s[dst:dst+1], s[base:base+1], offset` (`s_load_b64` on GFX11);
+    /// `dst` must be even.
+    pub fn s_load_dwordx2(&mut self, dst: u16, base: u16, offset: u32) -> Result<(), EncodeError> {
+        let name = if self.t.gen == Gen::Gfx11 {
+            "s_load_b64"
+        } else {
+            "s_load_dwordx2"
+        };
+        self.inst(
+            name,
+            Format::Smem,
+            &[
+                Operand::Reg(Reg::s(dst, 2)),
+                Operand::Reg(Reg::s(base, 2)),
+                Operand::Imm(offset),
+            ],
+        )
+    }
+
+    /// `s_waitcnt lgkmcnt(0)`.
+    pub fn wait_lgkm(&mut self) -> Result<(), EncodeError> {
+        let v = simm16::parse_waitcnt(self.t.gen, "lgkmcnt(0)").ok_or("waitcnt")?;
+        self.inst("s_waitcnt", Format::Sopp, &[Operand::Imm(v)])
+    }
+
+    /// `s_nop 0`.
+    pub fn s_nop(&mut self) -> Result<(), EncodeError> {
+        self.inst("s_nop", Format::Sopp, &[Operand::Imm(0)])
+    }
+
+    /// `s_branch` to `symbol`, with an `R_AMDGPU_REL16` relocation at the instruction and
+    /// a zero field (PAL reads the REL16 field as the addend, pal-abi.md §5.3).
+    pub fn s_branch_to(&mut self, symbol: &str) -> Result<(), EncodeError> {
+        let at = self.bytes.len() as u64;
+        self.inst("s_branch", Format::Sopp, &[Operand::Imm(0)])?;
+        self.relocs.push(Relocation {
+            offset: at,
+            kind: RelocKind::Rel16,
+            symbol: symbol.to_string(),
+            addend: 0,
+        });
+        Ok(())
+    }
+}
+
+/// The encoding of `s_nop 0` for `gen` (padding).
+pub fn nop_word(gen: Gen) -> u32 {
+    let mut c = Code::new(Target::new(gen));
+    c.s_nop().expect("s_nop encodes");
+    u32::from_le_bytes(c.bytes[..4].try_into().unwrap())
+}
+
+/// The encoding of `s_branch` skipping `dwords` dwords after itself.
+pub fn branch_word(gen: Gen, dwords: u16) -> u32 {
+    let mut c = Code::new(Target::new(gen));
+    c.inst("s_branch", Format::Sopp, &[Operand::Imm(dwords as u32)])
+        .expect("s_branch encodes");
+    u32::from_le_bytes(c.bytes[..4].try_into().unwrap())
+}
+
+/// The `s_code_end` word (GFX10+; padding after the last part), 0xBF9F0000 on GFX10 and
+/// GFX11 (pal-abi.md §6, checked with llvm-mc). The ISA tables do not list `s_code_end` yet
+/// (the sweep skips it), so this is the one encoding spelled outside them; GFX9 has none.
+pub fn code_end_word(gen: Gen) -> Option<u32> {
+    match gen {
+        Gen::Gfx9 => None,
+        Gen::Gfx10 | Gen::Gfx11 => Some(0xBF9F_0000),
+    }
+}

@@ -1,0 +1,249 @@
+//! Shader parts: the small pieces of code that depend on pipeline state a shader was
+//! compiled without (issue 7), emitted by hand-written encoders on the ISA layer — no IR,
+//! no register allocation.
+//!
+//! Design:
+//! - A [`PartKey`] is everything a part depends on; [`PartKey::canonical`] is its stable
+//!   text and [`PartKey::hash`] the stable 128-bit hash of that text, the part's identity in
+//!   the in-process [`PartCache`] and in the on-disk shader cache (`crate::cache`).
+//! - [`PartKey::build`] runs the part's generator and returns a [`Part`]: code, the
+//!   `R_AMDGPU_REL16` relocation of its final `s_branch` to the next part's symbol (a part
+//!   that continues never ends in `s_endpgm`), its SGPR/VGPR needs, and its register
+//!   interface (inputs, outputs, clobbers, exit state) which the link stage records in the
+//!   part's metadata and docs/link.md specifies.
+//! - Only the compute prolog exists now ([`cs_prolog`]). The graphics parts fit the same
+//!   shape: a vertex-fetch prolog keyed by the vertex-input state and the VGPRs the main
+//!   part expects its inputs in, a parameter-export epilog keyed by the VS outputs' VGPRs
+//!   and the FS's packing, a color-export epilog keyed by the FS's color VGPRs and the
+//!   color-export state — each a new `PartKey` variant with a generator module.
+//!
+//! Invariants: `build` is a pure function of the key (same key, same bytes), so caching by
+//! hash is sound; every generated part leaves no outstanding memory counter and no pending
+//! hazard at its final branch (it waits first), which is the boundary contract.
+
+pub mod code;
+pub mod cs_prolog;
+
+use crate::binary::{
+    msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Target, Value, WaveSize,
+};
+use crate::cache::hash::StableHasher;
+pub use cs_prolog::CsPrologKey;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a part depends on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PartKey {
+    /// Compute prolog: user-data loads and moves.
+    CsProlog(CsPrologKey),
+}
+
+/// Why a part cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartError {
+    /// The state cannot provide what the main part assumed.
+    Unsatisfiable(String),
+    /// The generator produced an instruction the encoder refused (a generator bug).
+    Encode(String),
+    /// A cached part's bytes do not decode as a part.
+    Corrupt(String),
+}
+
+impl fmt::Display for PartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartError::Unsatisfiable(s) => write!(f, "{s}"),
+            PartError::Encode(s) => write!(f, "part encoder: {s}"),
+            PartError::Corrupt(s) => write!(f, "cached part: {s}"),
+        }
+    }
+}
+
+/// A built part.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// Generator name (`cs_prolog`).
+    pub kind: &'static str,
+    /// Symbol of the part's first instruction.
+    pub symbol: String,
+    /// Symbol its final `s_branch` targets.
+    pub next: Option<String>,
+    /// Code (no padding).
+    pub code: Vec<u8>,
+    /// Relocations (offsets into `code`).
+    pub relocations: Vec<Relocation>,
+    /// SGPRs used (highest + 1).
+    pub sgprs: u32,
+    /// VGPRs used.
+    pub vgprs: u32,
+    /// Register interface, for the metadata (name → list of entries).
+    pub interface: Vec<(&'static str, Vec<String>)>,
+    /// Target.
+    pub target: Target,
+    /// Wave size.
+    pub wave: WaveSize,
+    /// Scalar loads it issues (statistics).
+    pub loads: u32,
+}
+
+/// Metadata key of a part's interface.
+pub const KEY_PART: &str = "gcnc.part";
+
+impl PartKey {
+    /// Stable text of the key.
+    pub fn canonical(&self) -> String {
+        match self {
+            PartKey::CsProlog(k) => k.canonical(),
+        }
+    }
+
+    /// Stable 128-bit hash of the key.
+    pub fn hash(&self) -> u128 {
+        StableHasher::new()
+            .field(b"gcnc-part-v1")
+            .field(self.canonical().as_bytes())
+            .finish()
+    }
+
+    /// The part's symbol: generator name plus the key hash, so different parts never
+    /// share a name within a pipeline.
+    pub fn symbol(&self) -> String {
+        let kind = match self {
+            PartKey::CsProlog(_) => "cs_prolog",
+        };
+        format!("gcnc.part.{kind}.{:016x}", (self.hash() >> 64) as u64)
+    }
+
+    /// Runs the generator.
+    pub fn build(&self) -> Result<Part, PartError> {
+        match self {
+            PartKey::CsProlog(k) => k.build(&self.symbol()),
+        }
+    }
+}
+
+impl Part {
+    /// The part's interface as a metadata tree (`gcnc.part`).
+    pub fn interface_value(&self) -> Value {
+        let mut m = BTreeMap::new();
+        m.insert(Key::str(".kind"), Value::str(self.kind));
+        m.insert(Key::str(".symbol"), Value::str(&self.symbol));
+        if let Some(n) = &self.next {
+            m.insert(Key::str(".next"), Value::str(n));
+        }
+        m.insert(Key::str(".sgpr_count"), Value::from(self.sgprs));
+        m.insert(Key::str(".vgpr_count"), Value::from(self.vgprs));
+        for (k, v) in &self.interface {
+            m.insert(
+                Key::str(&format!(".{k}")),
+                Value::Array(v.iter().map(|s| Value::str(s)).collect()),
+            );
+        }
+        Value::Map(m)
+    }
+
+    /// A code object holding just this part (for the on-disk cache and for inspection):
+    /// one FUNC symbol, its relocations, and `{gcnc.part: interface}` as metadata.
+    pub fn to_code_object(&self) -> CodeObject {
+        let mut md = BTreeMap::new();
+        md.insert(Key::str(KEY_PART), self.interface_value());
+        CodeObject {
+            target: self.target,
+            text: self.code.clone(),
+            functions: vec![FuncSymbol {
+                name: self.symbol.clone(),
+                offset: 0,
+                size: self.code.len() as u64,
+            }],
+            relocations: self.relocations.clone(),
+            metadata: Value::Map(md),
+        }
+    }
+
+    /// Reads a part back from [`Part::to_code_object`]'s ELF bytes, checking that it is the
+    /// part `key` builds (same symbol, target and interface).
+    pub fn from_elf(key: &PartKey, bytes: &[u8]) -> Result<Part, PartError> {
+        let bad = |s: String| PartError::Corrupt(s);
+        let elf = ElfFile::parse(bytes).map_err(|e| bad(e.to_string()))?;
+        let obj = elf.to_code_object().map_err(|e| bad(e.to_string()))?;
+        // Rebuild the interface from the key (cheap) and compare the stored one, so a stale
+        // or foreign entry is never used.
+        let want = key.build()?;
+        let iface = obj.metadata.get(KEY_PART).cloned();
+        if obj.target != want.target
+            || iface.as_ref() != Some(&want.interface_value())
+            || obj.functions.len() != 1
+            || obj.functions[0].name != want.symbol
+        {
+            return Err(bad("entry does not match its key".into()));
+        }
+        Ok(Part {
+            code: obj.text,
+            relocations: obj.relocations,
+            ..want
+        })
+    }
+}
+
+/// Parts built in this process, by key hash: each distinct part is built once.
+#[derive(Default)]
+pub struct PartCache {
+    parts: Mutex<BTreeMap<u128, Arc<Part>>>,
+    built: AtomicU64,
+    hits: AtomicU64,
+}
+
+impl PartCache {
+    /// An empty cache.
+    pub fn new() -> PartCache {
+        PartCache::default()
+    }
+
+    /// The process-wide cache.
+    pub fn global() -> &'static PartCache {
+        static G: std::sync::OnceLock<PartCache> = std::sync::OnceLock::new();
+        G.get_or_init(PartCache::new)
+    }
+
+    /// The part for `key`, built on first use. The lock is held while building (a part
+    /// takes microseconds), so each key is built exactly once even under concurrent links.
+    pub fn get(&self, key: &PartKey) -> Result<Arc<Part>, PartError> {
+        let h = key.hash();
+        let mut m = self.parts.lock().expect("part cache lock");
+        if let Some(p) = m.get(&h) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(p.clone());
+        }
+        let p = Arc::new(key.build()?);
+        self.built.fetch_add(1, Ordering::Relaxed);
+        m.insert(h, p.clone());
+        Ok(p)
+    }
+
+    /// Inserts a part obtained elsewhere (e.g. the disk cache).
+    pub fn insert(&self, key: &PartKey, part: Part) -> Arc<Part> {
+        let mut m = self.parts.lock().expect("part cache lock");
+        m.entry(key.hash())
+            .or_insert_with(|| Arc::new(part))
+            .clone()
+    }
+
+    /// Whether the part for `key` is cached.
+    pub fn contains(&self, key: &PartKey) -> bool {
+        self.parts
+            .lock()
+            .expect("part cache lock")
+            .contains_key(&key.hash())
+    }
+
+    /// (parts built, cache hits).
+    pub fn stats(&self) -> (u64, u64) {
+        (
+            self.built.load(Ordering::Relaxed),
+            self.hits.load(Ordering::Relaxed),
+        )
+    }
+}

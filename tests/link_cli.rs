@@ -1,0 +1,104 @@
+//! `gcnc link` on files: the output equals the library's link, the part cache directory is
+//! filled and reused, and bad input is a message naming the file and the place.
+
+mod link_support;
+
+use gcnc::binary::prelink::UserSgpr;
+use gcnc::binary::Target;
+use link_support::*;
+use std::process::Command;
+
+const STATE: &str = r#"{
+  "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}],
+  "user_data": {"sgprs": [{"item": "descriptor_table", "entry": 0}],
+                "table": [{"descriptor_set": 0}]}
+}"#;
+
+fn gcnc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn link_files_with_a_part_cache() {
+    let t = Target::Gfx1100;
+    let mp = MainPart::new(t, vec![UserSgpr::DescriptorSet(0)]);
+    let mut lines = vec![(
+        "s_add_u32 s4, s0, 0x5eed0000",
+        Some("gcnc.desc.0.0.buffer.offset"),
+    )];
+    lines.extend(endpgm(t));
+    let elf = mp.elf(&lines);
+    let a = temp_path("cli_a.elf");
+    let st = temp_path("cli_state.json");
+    let out = temp_path("cli_out.elf");
+    let cache = temp_path("cli_cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::write(&a, &elf).unwrap();
+    std::fs::write(&st, STATE).unwrap();
+    let args = [
+        "link",
+        a.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
+        "-v",
+    ];
+    for round in 0..2 {
+        let r = gcnc(&args);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(
+            err.contains("gcnc.part.cs_prolog.") && err.contains("falls through"),
+            "{err}"
+        );
+        let want = link(&[&elf], &state(STATE)).unwrap().elf;
+        assert_eq!(std::fs::read(&out).unwrap(), want, "round {round}");
+        let parts: Vec<_> = std::fs::read_dir(&cache).unwrap().collect();
+        assert_eq!(parts.len(), 1, "one part entry");
+    }
+}
+
+#[test]
+fn bad_input_names_the_file() {
+    let a = temp_path("cli_bad.elf");
+    std::fs::write(&a, b"\x7fELF\x02\x01").unwrap();
+    let st = temp_path("cli_bad_state.json");
+    std::fs::write(&st, STATE).unwrap();
+    let out = temp_path("cli_bad_out.elf");
+    let r = gcnc(&[
+        "link",
+        a.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("cli_bad.elf") && err.contains("truncated"),
+        "{err}"
+    );
+
+    std::fs::write(&st, "{\n  \"spec_constants\": [1,\n").unwrap();
+    let r = gcnc(&[
+        "link",
+        a.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains("cli_bad_state.json") && err.contains("JSON 2:"),
+        "{err}"
+    );
+}
