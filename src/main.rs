@@ -150,7 +150,7 @@ fn main() -> ExitCode {
             no_opt,
             max_sgprs,
             max_vgprs,
-    },
+        }),
         Command::Link {
             inputs,
             state,
