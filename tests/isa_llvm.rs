@@ -278,7 +278,10 @@ fn every_table_entry_matches_llvm() {
                 }
             }
             let wave = (gen != Gen::Gfx9).then_some(if t.wave == Wave::W64 { 64 } else { 32 });
-            let lines: Vec<String> = items.iter().map(|x| x.2.clone()).collect();
+            let lines: Vec<String> = items
+                .iter()
+                .map(|x| support::assembler_text(&x.1, &x.2, t))
+                .collect();
             let asm = support::assemble(&mc, gen.mcpu(), wave, &lines);
             let dis = support::disassemble(
                 &mc,

@@ -299,7 +299,12 @@ fn random_instructions_disassemble_like_llvm() {
             let w = (gen != Gen::Gfx9).then_some(wave.lanes());
             let llvm = support::disassemble(&mc, gen.mcpu(), w, &bytes);
             let texts: Vec<String> = insts.iter().map(|i| print(i, t).unwrap()).collect();
-            let asm = support::assemble(&mc, gen.mcpu(), w, &texts);
+            let asm_texts: Vec<String> = insts
+                .iter()
+                .zip(&texts)
+                .map(|(i, s)| support::assembler_text(i, s, t))
+                .collect();
+            let asm = support::assemble(&mc, gen.mcpu(), w, &asm_texts);
             let mut bad = Vec::new();
             for ((ours, l), (b, a)) in texts.iter().zip(&llvm).zip(bytes.iter().zip(&asm)) {
                 if l.as_deref() != Some(ours.as_str()) {

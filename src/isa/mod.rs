@@ -33,5 +33,6 @@ pub use operand::Operand;
 pub use parse::{parse, parse_line};
 pub use print::print;
 pub use reg::{PhysReg, Reg};
+pub use simm16::Waitcnt;
 pub use tables::{EncDesc, Field, Format, ImmKind, MemFlags, ModSet, OpDesc, Opcode, Props, ValTy};
 pub use target::{Gen, Target, Wave};

@@ -1,8 +1,10 @@
 //! The structured 16-bit immediates of SOPP/SOPK: `s_waitcnt` counters and `s_delay_alu`
 //! fields, printed and parsed in LLVM's syntax. Per-generation counter layouts live here.
 //! `hwreg(...)` and `sendmsg(...)` use the names the sweep recorded in
-//! `isa_tables/<gen>_symbols.txt`; s_waitcnt_depctr's fields are below.
+//! `isa_tables/<gen>_symbols.txt`; s_waitcnt_depctr's fields are below. `Waitcnt` is the
+//! typed view of an `s_waitcnt` immediate for the emulator and the waitcnt pass.
 
+use super::error::{Error, Result};
 use super::target::Gen;
 
 struct Cnt {
@@ -77,6 +79,73 @@ fn set(c: &Cnt, v: u32, x: u32) -> u32 {
         at += w;
     }
     v
+}
+
+/// The counters of an `s_waitcnt` immediate: wait until each outstanding count is at most
+/// its value. A counter at its generation's maximum (`Waitcnt::none(gen)`) does not wait.
+/// GFX10+ `vscnt` has its own instruction (`s_waitcnt_vscnt`, a plain SOPK immediate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Waitcnt {
+    pub vmcnt: u32,
+    pub expcnt: u32,
+    pub lgkmcnt: u32,
+}
+
+impl Waitcnt {
+    /// Every counter at its maximum on `gen`: waits for nothing.
+    pub fn none(gen: Gen) -> Waitcnt {
+        let [vm, exp, lgkm] = Waitcnt::max_fields(gen);
+        Waitcnt {
+            vmcnt: vm,
+            expcnt: exp,
+            lgkmcnt: lgkm,
+        }
+    }
+
+    /// Largest encodable value of (vmcnt, expcnt, lgkmcnt) on `gen`.
+    pub fn max_fields(gen: Gen) -> [u32; 3] {
+        let cs = counters(gen);
+        [0, 1, 2].map(|i| get(&cs[i], 0xffff).1)
+    }
+
+    /// The fields of `simm16` on `gen`; bits outside the counters are ignored (as the
+    /// hardware and LLVM's printer do).
+    pub fn decode(gen: Gen, simm16: u16) -> Waitcnt {
+        let cs = counters(gen);
+        let v = simm16 as u32;
+        Waitcnt {
+            vmcnt: get(&cs[0], v).0,
+            expcnt: get(&cs[1], v).0,
+            lgkmcnt: get(&cs[2], v).0,
+        }
+    }
+
+    /// The `s_waitcnt` immediate on `gen`, with the bits outside the counters zero (what
+    /// LLVM's assembler emits). A field above its maximum is a range error.
+    pub fn encode(self, gen: Gen) -> Result<u16> {
+        let cs = counters(gen);
+        let mut v = 0;
+        for (c, x) in cs.iter().zip([self.vmcnt, self.expcnt, self.lgkmcnt]) {
+            let max = get(c, 0xffff).1;
+            if x > max {
+                return Err(Error::range(format!(
+                    "{} {x} exceeds {max} on {gen}",
+                    c.name
+                )));
+            }
+            v = set(c, v, x);
+        }
+        Ok(v as u16)
+    }
+
+    /// Per counter, the smaller (stricter) of the two waits.
+    pub fn min(self, o: Waitcnt) -> Waitcnt {
+        Waitcnt {
+            vmcnt: self.vmcnt.min(o.vmcnt),
+            expcnt: self.expcnt.min(o.expcnt),
+            lgkmcnt: self.lgkmcnt.min(o.lgkmcnt),
+        }
+    }
 }
 
 /// `vmcnt(0) expcnt(0) lgkmcnt(0)`: counters not at their maximum, or all when all are.

@@ -132,8 +132,9 @@ pub fn disassemble(
     {
         if l == "v_mov_b32_e32 v255, v254" {
             let i = res.len();
+            // the pad alone = the item did not decode; v_nop itself prints v_nop twice
             let ok = !cur.is_empty()
-                && cur[0] != "v_nop"
+                && (cur[0] != "v_nop" || cur == ["v_nop", "v_nop"])
                 && cur.len() <= 2
                 && !bad.contains(&(2 * i + 1));
             res.push(if ok { Some(cur[0].clone()) } else { None });
@@ -199,4 +200,21 @@ pub fn disassemble_prefix(mc: &str, mcpu: &str, items: &[Vec<u8>]) -> Vec<Option
     }
     res.resize(items.len(), None);
     res
+}
+
+/// The text to give LLVM's assembler for `inst` printed as `text`: LLVM prints the VOP3
+/// form of an operand-less VOP1 (v_nop, v_clrexcp, v_pipeflush) without `_e64`, and that
+/// text assembles to the VOP1 form; only the suffixed name selects VOP3 (our parser takes
+/// both).
+pub fn assembler_text(inst: &gcnc::isa::Inst, text: &str, t: gcnc::isa::Target) -> String {
+    use gcnc::isa::Format;
+    let d = inst.desc(t.gen).expect("encodable instruction");
+    if d.format == Format::Vop3 && d.explicit().next().is_none() {
+        let e64 = format!("{text}_e64");
+        let back = gcnc::isa::parse_line(&e64, 1, t).expect("parses the _e64 name");
+        assert_eq!(back.as_ref(), Some(inst), "`{e64}` parses to the VOP3 form");
+        e64
+    } else {
+        text.to_string()
+    }
 }

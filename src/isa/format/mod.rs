@@ -227,7 +227,9 @@ pub fn need<'a>(inst: &'a Inst, d: &EncDesc, field: Field) -> Result<&'a Operand
 fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
     use super::tables::Format::*;
     match f {
-        // scalar formats: LLVM ignores unused fields
+        // scalar formats: LLVM ignores unused register fields, but an operand-less SOPP
+        // (s_barrier, s_code_end) needs a zero simm16
+        Sopp => &[(Field::Simm16, 0, 0xffff)],
         Vop1 => &[(Field::Vdst, 0, 0xff << 17), (Field::Src0, 0, 0x1ff)],
         Vop2 => &[
             (Field::Vdst, 0, 0xff << 17),
@@ -252,7 +254,8 @@ fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
 }
 
 /// LLVM's decoder only accepts a VALU encoding whose unused operand fields hold their fixed
-/// value (zero, or `EncDesc::fixed`); scalar formats ignore them. Checks that.
+/// value (zero, or `EncDesc::fixed`); scalar formats ignore them except the SOPP simm16.
+/// Checks that.
 pub fn check_unused(d: &EncDesc, w: &[u32]) -> Result<()> {
     for &(field, i, mask) in field_bits(d.format) {
         if d.operands.iter().any(|o| o.field == field) || w.len() <= i {
