@@ -25,7 +25,7 @@ pub mod tables;
 pub mod target;
 
 pub use decode::{decode, decode_all, decode_words};
-pub use encode::{encode, encode_into, Fixup, FixupKind};
+pub use encode::{code_end_word, encode, encode_into, Fixup, FixupKind};
 pub use error::{Error, ErrorKind, Loc, Result};
 pub use format::mem::MemMods;
 pub use inst::{Inst, Mods};

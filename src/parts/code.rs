@@ -137,12 +137,7 @@ pub fn branch_word(gen: Gen, dwords: u16) -> u32 {
     u32::from_le_bytes(c.bytes[..4].try_into().unwrap())
 }
 
-/// The `s_code_end` word (GFX10+; padding after the last part), 0xBF9F0000 on GFX10 and
-/// GFX11 (pal-abi.md §6, checked with llvm-mc). The ISA tables do not list `s_code_end` yet
-/// (the sweep skips it), so this is the one encoding spelled outside them; GFX9 has none.
+/// The `s_code_end` word (GFX10+; padding after the last part); GFX9 has none.
 pub fn code_end_word(gen: Gen) -> Option<u32> {
-    match gen {
-        Gen::Gfx9 => None,
-        Gen::Gfx10 | Gen::Gfx11 => Some(0xBF9F_0000),
-    }
+    isa::code_end_word(gen)
 }

@@ -21,11 +21,6 @@ use crate::amdgpu::mir::{Arg, Op, Program};
 use crate::amdgpu::Error;
 use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Operand, ValTy};
 
-/// `s_code_end`, the GFX10+ padding word. The ISA tables do not carry this operand-less
-/// SOPP yet, so the word is spelled here; `tests/backend_elf.rs` checks that
-/// llvm-objdump decodes it as `s_code_end`.
-const S_CODE_END: u32 = 0xbf9f_0000;
-
 /// RADV-named statistics of one shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -201,12 +196,12 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
         Gen::Gfx10 => 16,
         Gen::Gfx11 => 32,
     };
-    if line > 0 {
+    if let Some(code_end) = isa::code_end_word(t.gen) {
         while words.len() % line != 0 {
-            words.push(S_CODE_END);
+            words.push(code_end);
         }
         for _ in 0..3 * line {
-            words.push(S_CODE_END);
+            words.push(code_end);
         }
     }
     Ok(Code {
