@@ -108,11 +108,11 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
             args.push("--mattr=+wavefrontsize64");
         }
         args.push(p);
-        let (ok, out) = backend_support::run(objdump, &args);
+        let (ok, out) = backend_support::run_status(&objdump, &args);
         if !ok || out.contains("<unknown>") || out.contains("invalid") {
             return Outcome::Fail(format!("llvm-objdump:\n{out}"));
         }
-        let (ok, notes) = backend_support::run(readelf, &["--notes", p]);
+        let (ok, notes) = backend_support::run_status(&readelf, &["--notes", p]);
         if !ok || !notes.contains("amdpal.pipelines") {
             return Outcome::Fail(format!("llvm-readelf:\n{notes}"));
         }

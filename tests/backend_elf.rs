@@ -56,7 +56,7 @@ fn objdump_and_readelf_agree() {
             }
             args.push(p.into());
             let a: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-            let (ok, out) = run(objdump, &a);
+            let (ok, out) = run_status(&objdump, &a);
             assert!(ok, "{name} {}: objdump failed:\n{out}", g.mcpu());
             let insts: Vec<&str> = out
                 .lines()
@@ -103,7 +103,7 @@ fn objdump_and_readelf_agree() {
             for l in &insts[ours.len()..] {
                 assert_eq!(*l, "s_code_end", "{name} {}: padding", g.mcpu());
             }
-            let (ok, notes) = run(readelf, &["--notes", p]);
+            let (ok, notes) = run_status(&readelf, &["--notes", p]);
             assert!(ok, "{name}: readelf failed:\n{notes}");
             assert!(
                 notes.contains("amdpal.pipelines"),

@@ -1,5 +1,5 @@
 //! Our PAL-ABI ELFs as LLVM 19's tools see them, and LLVM-written ELFs as our reader sees
-//! them. Every test needs an oracle; see `binary_support::oracle` for the skip/fail rule.
+//! them. Every test needs an oracle; see `support::oracle` for the skip/fail rule.
 
 mod binary_support;
 

@@ -242,6 +242,28 @@ struct FNames {
     blocks: SecondaryMap<BlockData, u32>,
 }
 
+impl FNames {
+    /// Blocks numbered in layout order; values (instructions with a type) numbered in the
+    /// order they appear; everything else `u32::MAX`.
+    fn new(f: &Function) -> FNames {
+        let mut fnames = FNames {
+            vals: SecondaryMap::with_len(f.insts.len(), u32::MAX),
+            blocks: SecondaryMap::with_len(f.blocks.len(), u32::MAX),
+        };
+        let mut nv = 0;
+        for (k, b) in f.blocks_in_order().into_iter().enumerate() {
+            fnames.blocks[b] = k as u32;
+            for &i in &f.blocks[b].insts {
+                if !f.insts[i].ty.is_none() {
+                    fnames.vals[i] = nv;
+                    nv += 1;
+                }
+            }
+        }
+        fnames
+    }
+}
+
 fn print_function(
     out: &mut String,
     m: &Module,
@@ -250,20 +272,7 @@ fn print_function(
     f: &Function,
     ann: Annotate,
 ) {
-    let mut fnames = FNames {
-        vals: SecondaryMap::with_len(f.insts.len(), u32::MAX),
-        blocks: SecondaryMap::with_len(f.blocks.len(), u32::MAX),
-    };
-    let mut nv = 0;
-    for (k, b) in f.blocks_in_order().into_iter().enumerate() {
-        fnames.blocks[b] = k as u32;
-        for &i in &f.blocks[b].insts {
-            if !f.insts[i].ty.is_none() {
-                fnames.vals[i] = nv;
-                nv += 1;
-            }
-        }
-    }
+    let fnames = FNames::new(f);
     if m.entry == Some(fh) {
         out.push_str("entry ");
     }
@@ -581,20 +590,7 @@ fn print_inst(out: &mut String, m: &Module, names: &Names, fnames: &FNames, f: &
 /// Prints one value's defining instruction (for error messages and debugging).
 pub fn describe(m: &Module, f: &Function, i: Inst) -> String {
     let names = Names::new(m);
-    let mut fnames = FNames {
-        vals: SecondaryMap::with_len(f.insts.len(), u32::MAX),
-        blocks: SecondaryMap::with_len(f.blocks.len(), u32::MAX),
-    };
-    let mut nv = 0;
-    for (k, b) in f.blocks_in_order().into_iter().enumerate() {
-        fnames.blocks[b] = k as u32;
-        for &x in &f.blocks[b].insts {
-            if !f.insts[x].ty.is_none() {
-                fnames.vals[x] = nv;
-                nv += 1;
-            }
-        }
-    }
+    let fnames = FNames::new(f);
     let mut out = String::new();
     print_inst(&mut out, m, &names, &fnames, f, i);
     out

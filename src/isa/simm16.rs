@@ -7,59 +7,43 @@
 use super::error::{Error, Result};
 use super::target::Gen;
 
+/// A named counter or field of a structured immediate.
 struct Cnt {
     name: &'static str,
     /// (shift, width) pieces, low bits first.
     parts: &'static [(u32, u32)],
 }
 
+const fn cnt(name: &'static str, parts: &'static [(u32, u32)]) -> Cnt {
+    Cnt { name, parts }
+}
+
+/// The `s_waitcnt` counters per generation, in the order of [`Waitcnt`]'s fields.
+const WAITCNT_GFX9: [Cnt; 3] = [
+    cnt("vmcnt", &[(0, 4), (14, 2)]),
+    cnt("expcnt", &[(4, 3)]),
+    cnt("lgkmcnt", &[(8, 4)]),
+];
+const WAITCNT_GFX10: [Cnt; 3] = [
+    cnt("vmcnt", &[(0, 4), (14, 2)]),
+    cnt("expcnt", &[(4, 3)]),
+    cnt("lgkmcnt", &[(8, 6)]),
+];
+const WAITCNT_GFX11: [Cnt; 3] = [
+    cnt("vmcnt", &[(10, 6)]),
+    cnt("expcnt", &[(0, 3)]),
+    cnt("lgkmcnt", &[(4, 6)]),
+];
+
 fn counters(gen: Gen) -> &'static [Cnt] {
     match gen {
-        Gen::Gfx9 => &[
-            Cnt {
-                name: "vmcnt",
-                parts: &[(0, 4), (14, 2)],
-            },
-            Cnt {
-                name: "expcnt",
-                parts: &[(4, 3)],
-            },
-            Cnt {
-                name: "lgkmcnt",
-                parts: &[(8, 4)],
-            },
-        ],
-        Gen::Gfx10 => &[
-            Cnt {
-                name: "vmcnt",
-                parts: &[(0, 4), (14, 2)],
-            },
-            Cnt {
-                name: "expcnt",
-                parts: &[(4, 3)],
-            },
-            Cnt {
-                name: "lgkmcnt",
-                parts: &[(8, 6)],
-            },
-        ],
-        Gen::Gfx11 => &[
-            Cnt {
-                name: "vmcnt",
-                parts: &[(10, 6)],
-            },
-            Cnt {
-                name: "expcnt",
-                parts: &[(0, 3)],
-            },
-            Cnt {
-                name: "lgkmcnt",
-                parts: &[(4, 6)],
-            },
-        ],
+        Gen::Gfx9 => &WAITCNT_GFX9,
+        Gen::Gfx10 => &WAITCNT_GFX10,
+        Gen::Gfx11 => &WAITCNT_GFX11,
     }
 }
 
+/// The field's value in `v` and its maximum.
 fn get(c: &Cnt, v: u32) -> (u32, u32) {
     let (mut x, mut max, mut at) = (0, 0, 0);
     for &(s, w) in c.parts {
@@ -70,6 +54,7 @@ fn get(c: &Cnt, v: u32) -> (u32, u32) {
     (x, max)
 }
 
+/// `v` with the field replaced by `x` (bits of `x` above the field's width dropped).
 fn set(c: &Cnt, v: u32, x: u32) -> u32 {
     let mut v = v;
     let mut at = 0;
@@ -150,19 +135,39 @@ impl Waitcnt {
 
 /// `vmcnt(0) expcnt(0) lgkmcnt(0)`: counters not at their maximum, or all when all are.
 pub fn print_waitcnt(gen: Gen, v: u32) -> String {
-    let cs = counters(gen);
-    let all_max = cs.iter().all(|c| {
+    print_fields(counters(gen), v)
+}
+
+/// `name(x)` for each field of `v` not at its maximum, or for all when all are (LLVM's
+/// printing rule for s_waitcnt and s_waitcnt_depctr).
+fn print_fields(fields: &[Cnt], v: u32) -> String {
+    let all_max = fields.iter().all(|c| {
         let (x, m) = get(c, v);
         x == m
     });
     let mut out = Vec::new();
-    for c in cs {
+    for c in fields {
         let (x, m) = get(c, v);
         if x != m || all_max {
             out.push(format!("{}({})", c.name, x));
         }
     }
     out.join(" ")
+}
+
+/// Parses `name(N)` fields (separated where `sep` holds) over `v`, which holds the
+/// defaults; None on an unknown name or a value above the field's maximum.
+fn parse_fields(fields: &[Cnt], s: &str, sep: impl Fn(char) -> bool, mut v: u32) -> Option<u32> {
+    for part in s.split(sep).filter(|p| !p.is_empty()) {
+        let (name, rest) = part.split_once('(')?;
+        let n = parse_num(rest.strip_suffix(')')?)?;
+        let c = fields.iter().find(|c| c.name == name)?;
+        if n > get(c, 0xffff).1 {
+            return None;
+        }
+        v = set(c, v, n);
+    }
+    Some(v)
 }
 
 /// Parses `vmcnt(N) expcnt(N) lgkmcnt(N)` (any subset, separated by spaces, `&` or `,`) or
@@ -172,25 +177,9 @@ pub fn parse_waitcnt(gen: Gen, s: &str) -> Option<u32> {
         return Some(v);
     }
     let cs = counters(gen);
-    let mut v = cs
-        .iter()
-        .fold(0xffff_u32, |v, c| set(c, v, get(c, 0xffff).1));
-    // bits outside the counters are zero in LLVM's default
-    let mask = cs.iter().fold(0u32, |m, c| set(c, m, get(c, 0xffff).1));
-    v &= mask;
-    for part in s
-        .split(|c: char| c == ' ' || c == '&' || c == ',')
-        .filter(|p| !p.is_empty())
-    {
-        let (name, rest) = part.split_once('(')?;
-        let n = parse_num(rest.strip_suffix(')')?)?;
-        let c = cs.iter().find(|c| c.name == name)?;
-        if n > get(c, 0xffff).1 {
-            return None;
-        }
-        v = set(c, v, n);
-    }
-    Some(v)
+    // every counter at its maximum; bits outside the counters are zero in LLVM's default
+    let v = cs.iter().fold(0u32, |m, c| set(c, m, get(c, 0xffff).1));
+    parse_fields(cs, s, |c| c == ' ' || c == '&' || c == ',', v)
 }
 
 const INSTID: [&str; 12] = [
@@ -411,15 +400,15 @@ pub fn parse_version(s: &str) -> Option<u32> {
     Some(v)
 }
 
-/// s_waitcnt_depctr fields (GFX10.3/GFX11): (name, shift, width), in LLVM's print order.
-const DEPCTR: [(&str, u32, u32); 7] = [
-    ("depctr_hold_cnt", 7, 1),
-    ("depctr_sa_sdst", 0, 1),
-    ("depctr_va_vdst", 12, 4),
-    ("depctr_va_sdst", 9, 3),
-    ("depctr_va_ssrc", 8, 1),
-    ("depctr_va_vcc", 1, 1),
-    ("depctr_vm_vsrc", 2, 3),
+/// s_waitcnt_depctr fields (GFX10.3/GFX11), in LLVM's print order.
+const DEPCTR: [Cnt; 7] = [
+    cnt("depctr_hold_cnt", &[(7, 1)]),
+    cnt("depctr_sa_sdst", &[(0, 1)]),
+    cnt("depctr_va_vdst", &[(12, 4)]),
+    cnt("depctr_va_sdst", &[(9, 3)]),
+    cnt("depctr_va_ssrc", &[(8, 1)]),
+    cnt("depctr_va_vcc", &[(1, 1)]),
+    cnt("depctr_vm_vsrc", &[(2, 3)]),
 ];
 
 /// Fields not at their maximum, or all when all are; hex when the unused bits 5/6 are set.
@@ -427,20 +416,7 @@ pub fn print_depctr(v: u32) -> String {
     if v & 0x60 != 0 || v > 0xffff {
         return format!("{v:#x}");
     }
-    let get = |&(_, sh, w): &(&str, u32, u32)| ((v >> sh) & ((1 << w) - 1), (1 << w) - 1);
-    let all_max = DEPCTR.iter().all(|f| {
-        let (x, m) = get(f);
-        x == m
-    });
-    let parts: Vec<String> = DEPCTR
-        .iter()
-        .filter(|f| {
-            let (x, m) = get(f);
-            x != m || all_max
-        })
-        .map(|f| format!("{}({})", f.0, get(f).0))
-        .collect();
-    parts.join(" ")
+    print_fields(&DEPCTR, v)
 }
 
 pub fn parse_depctr(s: &str) -> Option<u32> {
@@ -448,17 +424,6 @@ pub fn parse_depctr(s: &str) -> Option<u32> {
         return Some(v);
     }
     // fields not named keep their maximum; the unused bits stay zero
-    let mut v = DEPCTR
-        .iter()
-        .fold(0u32, |a, &(_, sh, w)| a | ((1 << w) - 1) << sh);
-    for part in s.split_whitespace() {
-        let (name, rest) = part.split_once('(')?;
-        let n = parse_num(rest.strip_suffix(')')?)?;
-        let &(_, sh, w) = DEPCTR.iter().find(|f| f.0 == name)?;
-        if n >= 1 << w {
-            return None;
-        }
-        v = (v & !(((1 << w) - 1) << sh)) | n << sh;
-    }
-    Some(v)
+    let v = DEPCTR.iter().fold(0u32, |m, c| set(c, m, get(c, 0xffff).1));
+    parse_fields(&DEPCTR, s, char::is_whitespace, v)
 }

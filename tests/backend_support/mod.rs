@@ -1,11 +1,16 @@
-//! Shared helpers for the backend tests: the LLVM oracles (llvm-objdump-19,
-//! llvm-readelf-19) — missing tools fail the test when `GCNC_REQUIRE_ORACLES=1`, else the
-//! caller skips with a printed notice — and compiling the IR test shaders.
+//! Shared helpers for the backend tests: compiling the IR test shaders and building MIR
+//! from assembly. The oracle rule (llvm-objdump-19, llvm-readelf-19) and the tool/temp
+//! helpers come from `tests/support` (re-exported here).
 #![allow(dead_code)]
+
+#[path = "../support/mod.rs"]
+pub mod support;
+
+#[allow(unused_imports)]
+pub use support::{oracle, run_status, temp_path};
 
 use gcnc::compile::{compile_compute, Compiled, Options};
 use gcnc::isa::{Gen, Wave};
-use std::process::Command;
 
 /// The configurations every test shader is compiled for.
 pub const CONFIGS: [(Gen, Wave); 5] = [
@@ -16,22 +21,6 @@ pub const CONFIGS: [(Gen, Wave); 5] = [
     (Gen::Gfx11, Wave::W64),
 ];
 
-/// The tool's name if it runs; None (after a notice) when it is absent and not required.
-pub fn oracle(tool: &str) -> Option<&str> {
-    let ok = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(tool);
-    }
-    if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
-        panic!("{tool} is required (GCNC_REQUIRE_ORACLES=1) but not installed");
-    }
-    eprintln!("NOTICE: {tool} not found; skipping this oracle check");
-    None
-}
-
 /// Parses and compiles an IR test shader (no middle-end passes: the IR is the test).
 pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
     let m = gcnc::ir::parse_module(text).expect("test IR parses");
@@ -39,21 +28,6 @@ pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
     let mut o = Options::new(gen);
     o.wave = Some(wave);
     compile_compute(&m, &o).unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave))
-}
-
-/// Runs a tool on a file, returning stdout+stderr and the status.
-pub fn run(tool: &str, args: &[&str]) -> (bool, String) {
-    let o = Command::new(tool).args(args).output().expect("run oracle");
-    let mut s = String::from_utf8_lossy(&o.stdout).to_string();
-    s.push_str(&String::from_utf8_lossy(&o.stderr));
-    (o.status.success(), s)
-}
-
-/// A fresh temp file path for this test process.
-pub fn temp_path(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gcnc-backend-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// A one-block program from assembly text (one instruction per line), for pass tests

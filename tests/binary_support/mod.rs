@@ -1,57 +1,16 @@
-//! Shared by the `binary_*` tests: the oracle lookup (the one place that decides between
-//! failing and skipping when an LLVM tool is missing) and the sample code objects.
+//! Shared by the `binary_*` tests: the sample code objects. The oracle lookup (fail vs
+//! skip when an LLVM tool is missing) and the tool/temp helpers come from `tests/support`.
 #![allow(dead_code)]
+
+#[path = "../support/mod.rs"]
+pub mod support;
+
+#[allow(unused_imports)]
+pub use support::{oracle, run, temp_path};
 
 use gcnc::binary::registers::{UserData, WaveSize};
 use gcnc::binary::ComputeShaderInfo;
 use gcnc::binary::{CodeObject, FuncSymbol, RelocKind, Relocation, Target};
-use std::path::PathBuf;
-use std::process::Command;
-
-/// Finds an oracle tool on PATH. Missing: panics when GCNC_REQUIRE_ORACLES=1 (CI), otherwise
-/// prints a notice and returns None so the caller can skip.
-pub fn oracle(name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join(name))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
-            panic!("oracle {name} is not installed and GCNC_REQUIRE_ORACLES=1 (install llvm-19)");
-        }
-        // Written to the real stderr (not the captured test output) so the skip is visible.
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "NOTICE: {name} not installed; oracle check SKIPPED (not a pass). \
-             Set GCNC_REQUIRE_ORACLES=1 to make this a failure."
-        );
-    }
-    found
-}
-
-/// Runs a tool and returns its stdout; panics with stderr on failure.
-pub fn run(tool: &PathBuf, args: &[&str]) -> String {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tool.display()));
-    assert!(
-        out.status.success(),
-        "{} {args:?} failed:\n{}",
-        tool.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// A scratch file path under Cargo's per-target temp dir.
-pub fn temp_path(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("binary_tests");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
 
 fn words(ws: &[u32]) -> Vec<u8> {
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()

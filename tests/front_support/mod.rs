@@ -1,24 +1,14 @@
 //! Shared helpers for the front-end tests: corpus discovery, loading, oracle lookup.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+#[path = "../support/mod.rs"]
+pub mod support;
 
-/// Finds an oracle tool on PATH. Missing: panics when GCNC_REQUIRE_ORACLES=1 (CI), otherwise
-/// prints a notice and returns None (the caller skips that check).
-pub fn oracle(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        let p = dir.join(name);
-        if p.is_file() {
-            return Some(p);
-        }
-    }
-    if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") {
-        panic!("oracle {name} is not installed and GCNC_REQUIRE_ORACLES=1 (apt-get install glslang-tools spirv-tools)");
-    }
-    eprintln!("NOTICE: oracle {name} not found; check skipped. Set GCNC_REQUIRE_ORACLES=1 to make this a failure.");
-    None
-}
+/// The oracle rule (fail under GCNC_REQUIRE_ORACLES=1, else skip with a notice).
+#[allow(unused_imports)]
+pub use support::oracle;
+
+use std::path::{Path, PathBuf};
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

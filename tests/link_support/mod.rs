@@ -1,6 +1,6 @@
 //! Shared by the `link_*` tests: hand-built unlinked main parts (assembled with gcnc's own
 //! ISA layer into a `binary::CodeObject` with relocations and `gcnc.prelink` metadata),
-//! and the oracle lookup shared with the binary tests (one place decides fail vs skip).
+//! and the oracle lookup of `tests/support` (one place decides fail vs skip).
 #![allow(dead_code)]
 
 #[path = "../binary_support/mod.rs"]

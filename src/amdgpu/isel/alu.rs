@@ -7,7 +7,7 @@
 //! GFX9's "no literal in VOP3" by moving the excess into VGPRs.
 
 use super::{Isel, Kind, MV};
-use crate::amdgpu::mir::{Arg, MInst, RegClass};
+use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
 use crate::isa::operand::Operand;
@@ -289,7 +289,7 @@ impl Isel<'_> {
             return Err(unsup(&format!("on {sbits}-bit sources")));
         }
         let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
-            let kk = if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+            let kk = src_comp(f, srcs[k], c);
             s.arg(srcs[k], kk)
         };
         // uniform integer ops on the SALU
@@ -353,15 +353,11 @@ impl Isel<'_> {
                 };
                 self.salu(cmp, &[], vec![x, y])?;
                 let d = self.tmp(RegClass::S1);
-                self.hw(
-                    "s_cselect_b32",
-                    &[Arg::Temp(d)],
-                    &[Arg::Const(1), Arg::Const(0)],
-                )?;
+                self.scc_to_bool(d)?;
                 return Ok(MV::T(d, Kind::UBool));
             }
             if op == Bcsel {
-                let cnd = self.ubool(srcs[0], if f.ty(srcs[0]).comps == 1 { 0 } else { c })?;
+                let cnd = self.ubool(srcs[0], src_comp(f, srcs[0], c))?;
                 let cnd = self.sgpr_or_const(cnd)?;
                 let x = a(self, 1)?;
                 let y = a(self, 2)?;
@@ -382,22 +378,10 @@ impl Isel<'_> {
         match r {
             MV::T(t, Kind::Mask) => {
                 let d = self.tmp(RegClass::S1);
-                let w = self.mask_rc().dwords;
                 // uniform compare computed on the VALU: all active lanes agree
-                let e = self.p.exec();
                 let m = self.tmp(self.mask_rc());
-                let b = if w == 2 { "b64" } else { "b32" };
-                self.hw(&format!("s_and_{b}"), &[Arg::Temp(m)], &[Arg::Temp(t), e])?;
-                self.hw(
-                    &format!("s_cmp_lg_u{}", if w == 2 { 64 } else { 32 }),
-                    &[],
-                    &[Arg::Temp(m), Arg::Const(0)],
-                )?;
-                self.hw(
-                    "s_cselect_b32",
-                    &[Arg::Temp(d)],
-                    &[Arg::Const(1), Arg::Const(0)],
-                )?;
+                self.any_active_to_scc(t, m)?;
+                self.scc_to_bool(d)?;
                 Ok(MV::T(d, Kind::UBool))
             }
             MV::T(t, k) => {
@@ -406,6 +390,33 @@ impl Isel<'_> {
             }
             x => Ok(x),
         }
+    }
+
+    /// SCC as a uniform bool: `s_cselect_b32 d, 1, 0` (the caller allocates the S1 `d`, so
+    /// the temps keep their order).
+    pub(super) fn scc_to_bool(&mut self, d: Temp) -> Result<(), Error> {
+        self.hw(
+            "s_cselect_b32",
+            &[Arg::Temp(d)],
+            &[Arg::Const(1), Arg::Const(0)],
+        )
+    }
+
+    /// SCC = whether any active lane of the lane mask `mask` is set (`m` = mask & exec, a
+    /// mask-class temp the caller allocates): a uniform compare computed on the VALU.
+    fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
+        let e = self.p.exec();
+        let b = if self.mask_rc().dwords == 2 { 64 } else { 32 };
+        self.hw(
+            &format!("s_and_b{b}"),
+            &[Arg::Temp(m)],
+            &[Arg::Temp(mask), e],
+        )?;
+        self.hw(
+            &format!("s_cmp_lg_u{b}"),
+            &[],
+            &[Arg::Temp(m), Arg::Const(0)],
+        )
     }
 
     fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
@@ -420,7 +431,7 @@ impl Isel<'_> {
         let f = self.f;
         let at = Some(i.index() as u32);
         let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
-            let kk = if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+            let kk = src_comp(f, srcs[k], c);
             s.arg(srcs[k], kk)
         };
         let v1 = |s: &mut Self| s.tmp(RegClass::V1);
@@ -679,7 +690,7 @@ impl Isel<'_> {
                 self.valu("v_max_i32", &[dt], vec![x, Arg::Temp(n)])?;
             }
             Bcsel => {
-                let kk = if f.ty(srcs[0]).comps == 1 { 0 } else { c };
+                let kk = src_comp(f, srcs[0], c);
                 let m = self.mask(srcs[0], kk)?;
                 let x = a(self, 1)?;
                 let y = a(self, 2)?;
@@ -732,7 +743,7 @@ impl Isel<'_> {
         use AluOp::*;
         let f = self.f;
         let at = Some(i.index() as u32);
-        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let kk = |k: usize| src_comp(f, srcs[k], c);
         let w = self.mask_rc().dwords;
         let b = if w == 2 { "b64" } else { "b32" };
         if f.ty(i).bits == 64 {
@@ -845,7 +856,7 @@ impl Isel<'_> {
         c: usize,
     ) -> Result<MV, Error> {
         let f = self.f;
-        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let kk = |k: usize| src_comp(f, srcs[k], c);
         let cnd = self.ubool(srcs[0], kk(0))?;
         let cnd = Arg::Temp(self.to_sgpr(cnd)?);
         let (x, y) = match op {
@@ -881,7 +892,7 @@ impl Isel<'_> {
         use AluOp::*;
         let f = self.f;
         let at = Some(i.index() as u32);
-        let kk = |k: usize| if f.ty(srcs[k]).comps == 1 { 0 } else { c };
+        let kk = |k: usize| src_comp(f, srcs[k], c);
         let halves = |s: &mut Self, k: usize| -> Result<(Arg, Arg), Error> {
             match s.get(srcs[k], kk(k))? {
                 MV::C(x) => Ok((Arg::Const(x as u32), Arg::Const((x >> 32) as u32))),
@@ -1011,21 +1022,9 @@ impl Isel<'_> {
                     Ok(MV::T(d, Kind::Mask))
                 } else {
                     let m = self.tmp(self.mask_rc());
-                    let e = self.p.exec();
-                    let w = self.mask_rc().dwords;
-                    let b = if w == 2 { 64 } else { 32 };
-                    self.hw(&format!("s_and_b{b}"), &[Arg::Temp(m)], &[Arg::Temp(d), e])?;
-                    self.hw(
-                        &format!("s_cmp_lg_u{b}"),
-                        &[],
-                        &[Arg::Temp(m), Arg::Const(0)],
-                    )?;
+                    self.any_active_to_scc(d, m)?;
                     let r = self.tmp(RegClass::S1);
-                    self.hw(
-                        "s_cselect_b32",
-                        &[Arg::Temp(r)],
-                        &[Arg::Const(1), Arg::Const(0)],
-                    )?;
+                    self.scc_to_bool(r)?;
                     Ok(MV::T(r, Kind::UBool))
                 }
             }
@@ -1066,4 +1065,14 @@ fn vector_cmp(op: AluOp) -> Option<&'static str> {
         Uge => "v_cmp_ge_u32",
         _ => return None,
     })
+}
+
+/// The component of source `v` that component `c` of a result reads: a scalar source is
+/// broadcast to every component.
+fn src_comp(f: &crate::ir::Function, v: Value, c: usize) -> usize {
+    if f.ty(v).comps == 1 {
+        0
+    } else {
+        c
+    }
 }

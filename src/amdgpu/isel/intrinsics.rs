@@ -72,14 +72,7 @@ impl Isel<'_> {
     /// `base + off` for a 64-bit SGPR address and a uniform 32-bit byte offset.
     fn add_addr(&mut self, base: Temp, off: Arg) -> Result<Temp, Error> {
         let p = self.split(base, 2)?;
-        let lo = self.tmp(RegClass::S1);
-        let hi = self.tmp(RegClass::S1);
-        self.salu("s_add_u32", &[Arg::Temp(lo)], vec![Arg::Temp(p[0]), off])?;
-        self.salu(
-            "s_addc_u32",
-            &[Arg::Temp(hi)],
-            vec![Arg::Temp(p[1]), Arg::Const(0)],
-        )?;
+        let (lo, hi) = self.add_lo_hi(p[0], p[1], off)?;
         let d = self.tmp(RegClass::S2);
         self.push(MInst::pseudo(
             Pseudo::CreateVector,
@@ -87,6 +80,19 @@ impl Isel<'_> {
             &[Arg::Temp(lo), Arg::Temp(hi)],
         ));
         Ok(d)
+    }
+
+    /// The 64-bit SGPR pair `lo:hi` plus a uniform 32-bit `off` (`s_add_u32`/`s_addc_u32`):
+    /// the new low and high halves.
+    fn add_lo_hi(&mut self, lo: Temp, hi: Temp, off: Arg) -> Result<(Temp, Temp), Error> {
+        let (l, h) = (self.tmp(RegClass::S1), self.tmp(RegClass::S1));
+        self.salu("s_add_u32", &[Arg::Temp(l)], vec![Arg::Temp(lo), off])?;
+        self.salu(
+            "s_addc_u32",
+            &[Arg::Temp(h)],
+            vec![Arg::Temp(hi), Arg::Const(0)],
+        )?;
+        Ok((l, h))
     }
 
     /// Loads `comps` dwords at a uniform byte offset from a 64-bit pointer, as dword temps.
@@ -383,18 +389,7 @@ impl Isel<'_> {
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 // fold the offset into the V#'s 48-bit base address
                 let p = self.split(res, 4)?;
-                let lo = self.tmp(RegClass::S1);
-                let hi = self.tmp(RegClass::S1);
-                self.salu(
-                    "s_add_u32",
-                    &[Arg::Temp(lo)],
-                    vec![Arg::Temp(p[0]), Arg::Temp(t)],
-                )?;
-                self.salu(
-                    "s_addc_u32",
-                    &[Arg::Temp(hi)],
-                    vec![Arg::Temp(p[1]), Arg::Const(0)],
-                )?;
+                let (lo, hi) = self.add_lo_hi(p[0], p[1], Arg::Temp(t))?;
                 let d = self.tmp(RegClass::S4);
                 self.push(MInst::pseudo(
                     Pseudo::CreateVector,

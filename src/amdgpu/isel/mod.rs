@@ -422,11 +422,7 @@ impl Isel<'_> {
                     &[],
                     &[m, Arg::Const(0)],
                 )?;
-                self.hw(
-                    "s_cselect_b32",
-                    &[Arg::Temp(d)],
-                    &[Arg::Const(1), Arg::Const(0)],
-                )?;
+                self.scc_to_bool(d)?;
                 Ok(Arg::Temp(d))
             }
         }

@@ -28,11 +28,7 @@ impl Isel<'_> {
         let cmp = if zero { "eq" } else { "lg" };
         self.hw(&format!("s_cmp_{cmp}_u{n}"), &[], &[m, Arg::Const(0)])?;
         let d = self.tmp(RegClass::S1);
-        self.hw(
-            "s_cselect_b32",
-            &[Arg::Temp(d)],
-            &[Arg::Const(1), Arg::Const(0)],
-        )?;
+        self.scc_to_bool(d)?;
         Ok(MV::T(d, Kind::UBool))
     }
 

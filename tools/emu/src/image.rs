@@ -145,15 +145,16 @@ impl ImageDesc {
         self.base + z as u64 * slice + y as u64 * pitch + x as u64 * self.bpp()
     }
 
+    /// Whether (x, y, z) is a texel of the image.
+    fn contains(&self, x: i64, y: i64, z: i64) -> bool {
+        (0..self.width as i64).contains(&x)
+            && (0..self.height as i64).contains(&y)
+            && (0..self.depth as i64).contains(&z)
+    }
+
     /// The texel as RGBA floats, or None outside the image.
     fn texel(&self, env: &Env, x: i64, y: i64, z: i64) -> Result<Option<[f32; 4]>> {
-        if x < 0
-            || y < 0
-            || z < 0
-            || x >= self.width as i64
-            || y >= self.height as i64
-            || z >= self.depth as i64
-        {
+        if !self.contains(x, y, z) {
             return Ok(None);
         }
         let v = env.mem.read_u32(self.addr(x as u32, y as u32, z as u32))?;
@@ -167,13 +168,7 @@ impl ImageDesc {
     }
 
     fn store(&self, env: &mut Env, x: i64, y: i64, z: i64, c: [f32; 4]) -> Result<()> {
-        if x < 0
-            || y < 0
-            || z < 0
-            || x >= self.width as i64
-            || y >= self.height as i64
-            || z >= self.depth as i64
-        {
+        if !self.contains(x, y, z) {
             return Ok(());
         }
         let v = match self.fmt {

@@ -381,6 +381,52 @@ pub(crate) fn run(
     Ok(())
 }
 
+/// v_cndmask: each active lane takes source 1 where the mask bit is set and source 0
+/// elsewhere, sources typed `ty`, result written as `out`. The select only reads the source
+/// each lane picks; `lanes_uninit` is the uninitialised-lane check of the lane view.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cndmask(
+    w: &mut Wave,
+    inst: &Inst,
+    d: &EncDesc,
+    env: &Env,
+    ty: Ty,
+    lanes_uninit: bool,
+    out: Ty,
+) -> Result<()> {
+    let m = mask_in(w, inst, d)?;
+    let exec = w.regs.exec();
+    let so = sources(inst, d);
+    let s0 = load(
+        w,
+        nth(&so, 0)?,
+        ty,
+        exec & !m,
+        chk(inst, 0, env.checks.uninit),
+    )?;
+    let s1 = load(w, nth(&so, 1)?, ty, exec & m, env.checks.uninit)?;
+    let mut res = Vec::new();
+    {
+        let l = Lanes::new(w, vec![(s0, ty), (s1, ty)], inst, lanes_uninit)?;
+        for lane in 0..w.lanes() {
+            if l.live >> lane & 1 == 1 {
+                res.push((
+                    lane,
+                    if m >> lane & 1 == 1 {
+                        l.get(1, lane)
+                    } else {
+                        l.get(0, lane)
+                    },
+                ));
+            }
+        }
+    }
+    for (lane, r) in res {
+        write_vdst(w, inst, d, lane, r, out)?;
+    }
+    Ok(())
+}
+
 /// `run` for operations that implement every rounding mode themselves.
 fn run_rm(
     w: &mut Wave,
@@ -1136,40 +1182,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         }),
         O::VCvtPkU16U32 => iop!([B32, B32], B32, |s| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
         O::VCvtPkI16I32 => iop!([B32, B32], B32, |s| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
-        O::VCndmaskB32 => {
-            let m = mask_in(w, inst, d)?;
-            let exec = w.regs.exec();
-            let so = sources(inst, d);
-            // the select only reads the source each lane picks
-            let s0 = load(
-                w,
-                nth(&so, 0)?,
-                F32,
-                exec & !m,
-                chk(inst, 0, env.checks.uninit),
-            )?;
-            let s1 = load(w, nth(&so, 1)?, F32, exec & m, env.checks.uninit)?;
-            let mut res = Vec::new();
-            {
-                let l = Lanes::new(w, vec![(s0, F32), (s1, F32)], inst, env.checks.uninit)?;
-                for lane in 0..w.lanes() {
-                    if l.live >> lane & 1 == 1 {
-                        res.push((
-                            lane,
-                            if m >> lane & 1 == 1 {
-                                l.get(1, lane)
-                            } else {
-                                l.get(0, lane)
-                            },
-                        ));
-                    }
-                }
-            }
-            for (lane, r) in res {
-                write_vdst(w, inst, d, lane, r, B32)?;
-            }
-            Ok(())
-        }
+        O::VCndmaskB32 => cndmask(w, inst, d, env, F32, env.checks.uninit, B32),
         // ---------------- 16-bit integer
         O::VAddU16 | O::VAddNcU16 => iop!([I16, I16], I16, |s| if clamp {
             (s[0] + s[1]).min(0xffff)

@@ -16,8 +16,8 @@
 use crate::error::{Error, Result};
 use crate::float::*;
 use crate::valu::{
-    b32, b64, bh, chk, f32s, f64s, h, load, mask_in, mask_out, med3, nth, run, sources, write_vdst,
-    Lanes, Ty,
+    b32, b64, bh, chk, cndmask, f32s, f64s, h, load, mask_in, mask_out, med3, nth, run, sources,
+    write_vdst, Lanes, Ty,
 };
 use crate::wave::{Env, Wave};
 use gcnc::isa::{EncDesc, Field, Inst, Opcode as O, Operand};
@@ -408,39 +408,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         O::VNotB16 => iop!([I16], I16, |s| !s[0] & 0xffff),
         O::VCvtI32I16 => iop!([I16], B32, |s| s16(s[0]) as u32 as u64),
         O::VCvtU32U16 => iop!([I16], B32, |s| s[0] & 0xffff),
-        O::VCndmaskB16 => {
-            let m = mask_in(w, inst, d)?;
-            let exec = w.regs.exec();
-            let so = sources(inst, d);
-            let s0 = load(
-                w,
-                nth(&so, 0)?,
-                F16,
-                exec & !m,
-                chk(inst, 0, env.checks.uninit),
-            )?;
-            let s1 = load(w, nth(&so, 1)?, F16, exec & m, env.checks.uninit)?;
-            let mut res = Vec::new();
-            {
-                let l = Lanes::new(w, vec![(s0, F16), (s1, F16)], inst, false)?;
-                for lane in 0..w.lanes() {
-                    if l.live >> lane & 1 == 1 {
-                        res.push((
-                            lane,
-                            if m >> lane & 1 == 1 {
-                                l.get(1, lane)
-                            } else {
-                                l.get(0, lane)
-                            },
-                        ));
-                    }
-                }
-            }
-            for (lane, r) in res {
-                write_vdst(w, inst, d, lane, r, F16)?;
-            }
-            Ok(())
-        }
+        O::VCndmaskB16 => cndmask(w, inst, d, env, F16, false, F16),
         // ---- packing conversions
         O::VCvtPknormI16F32 | O::VCvtPkNormI16F32 => {
             iop!([F32, F32], B32, |s| (pknorm_i16(f32s(s[0])) as u64)
