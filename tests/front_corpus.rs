@@ -48,11 +48,7 @@ fn every_corpus_shader_translates_verifies_and_round_trips() {
 /// Middle-end gaps the corpus exposes, as (module, expected error text). Each must still
 /// fail with exactly that error — when the middle end learns the case, the test fails and
 /// the entry must be removed.
-const KNOWN_PIPELINE_GAPS: &[(&str, &str)] = &[
-    // A vertex input vector indexed by a loop counter (`bones[k]`): lower_explicit_io does
-    // not lower a dynamic component index of an input yet (and unroll_loops keeps the loop).
-    ("vert/skinning.spv", "input memory access left unlowered"),
-];
+const KNOWN_PIPELINE_GAPS: &[(&str, &str)] = &[];
 
 #[test]
 fn every_corpus_shader_survives_the_pipeline() {

@@ -26,6 +26,9 @@
 //! matrix one per column, arrays and structs the sum of their elements. Built-in inputs
 //! become their system-value intrinsics; built-in outputs are stored to the fixed slots
 //! [`builtin_slot`]. Fragment inputs interpolate through `load_barycentric_*` unless flat.
+//! A dynamic array index into stage I/O becomes the slot-offset source; a dynamic vector
+//! component of an input loads the whole vector and selects with a `bcsel` chain (inputs
+//! are registers, not addressable memory); a dynamic component of an output is not lowered.
 //! Image and sampler derefs (mode `uniform`) are left for instruction selection.
 
 use crate::ir::*;
@@ -674,6 +677,8 @@ fn lower_io(
     let mut comp: u32 = var.component;
     let mut lt = var.ty;
     let mut const_indices: SmallVec<[u32; 4]> = SmallVec::new();
+    // A dynamically indexed vector component: (index, vector length, vector type).
+    let mut dyn_comp: Option<(Value, u32, Type)> = None;
     for &s in &steps[1..] {
         let dd = deref(&m.functions[fh], s).unwrap().clone();
         match dd.kind {
@@ -689,8 +694,17 @@ fn lower_io(
             }
             DerefKind::Array { index, .. } => {
                 let c = m.functions[fh].as_scalar_const(index);
-                if let TypeKind::Vector { .. } = m.types.kind(lt) {
-                    let Some(c) = c else { return false };
+                if let TypeKind::Vector { len, .. } = m.types.kind(lt) {
+                    let Some(c) = c else {
+                        // A dynamic component: load the whole vector, select below.
+                        if dyn_comp.is_some() || var.builtin.is_some() {
+                            return false;
+                        }
+                        dyn_comp = Some((index, *len as u32, lt));
+                        const_indices.push(u32::MAX);
+                        lt = m.types.element(lt).unwrap();
+                        continue;
+                    };
                     comp += c as u32;
                     const_indices.push(c as u32);
                     lt = m.types.element(lt).unwrap();
@@ -789,6 +803,22 @@ fn lower_io(
         // Dual-source blending outputs need their own export; not modelled yet.
         return false;
     }
+    // Stage I/O lives in per-slot registers, so a dynamic vector component cannot be
+    // an address: a load reads the whole vector and selects the component with a bcsel
+    // chain on the index (as NIR does for indirect I/O). A store would need one
+    // conditional store per component and is not lowered.
+    let load_ty = match dyn_comp {
+        None => ty,
+        Some((_, len, vt)) => {
+            if var.mode != Mode::Input || op == Intrinsic::StoreDeref || ty.comps != 1 {
+                return false;
+            }
+            match m.types.value_type(vt) {
+                Some(vty) if vty.bits == ty.bits && vty.comps as u32 == len => vty,
+                _ => return false,
+            }
+        }
+    };
     match (var.mode, op) {
         (Mode::Output, Intrinsic::StoreDeref) => {
             e.intr(
@@ -843,20 +873,47 @@ fn lower_io(
                 )),
                 _ => return false,
             };
-            let r = match bary {
-                None => e.intr(Intrinsic::LoadInput, ty, &[offset], &[loc, comp]),
+            let mut r = match bary {
+                None => e.intr(Intrinsic::LoadInput, load_ty, &[offset], &[loc, comp]),
                 Some(b) => e.intr(
                     Intrinsic::LoadInterpolatedInput,
-                    ty,
+                    load_ty,
                     &[b, offset],
                     &[loc, comp],
                 ),
             };
+            if let Some((index, len, _)) = dyn_comp {
+                r = select_component(&mut e, r, index, len, ty);
+            }
             rw[i] = Some(r);
             true
         }
         _ => false,
     }
+}
+
+/// Component `index` of the `len`-component vector `full`: the last component, then
+/// `bcsel(index == c, full.c, …)` for each lower `c` (an out-of-range index, undefined
+/// in SPIR-V, reads the last component).
+fn select_component(e: &mut E, full: Value, index: Value, len: u32, ty: ValType) -> Value {
+    let swz = |e: &mut E, c: u32| {
+        e.push(
+            InstKind::Swizzle {
+                src: full,
+                comps: smallvec::smallvec![c as u8],
+            },
+            ty,
+        )
+    };
+    let it = e.f.insts[index].ty;
+    let mut r = swz(e, len - 1);
+    for c in (0..len - 1).rev() {
+        let x = swz(e, c);
+        let k = e.konst(it, c as u64);
+        let eq = e.alu(AluOp::Ieq, ValType::B1, &[index, k]);
+        r = e.alu(AluOp::Bcsel, ty, &[eq, x, r]);
+    }
+    r
 }
 
 /// The scalar/vector leaf of a built-in's type (through one array level).
@@ -898,7 +955,7 @@ fn pick(
 }
 
 /// The first deref-based memory access the pass could not lower (an unsupported shape:
-/// reading back an output, a dynamic component of an I/O vector, a cast of a 32-bit
+/// reading back an output, a dynamic component of an output vector, a cast of a 32-bit
 /// address, …), as an error naming the instruction. Image and sampler accesses are
 /// expected to remain and are not reported.
 pub fn unlowered(m: &Module) -> Option<VerifyError> {
