@@ -129,7 +129,8 @@ fn lds_is_shared_by_the_waves_of_a_workgroup() {
     if !llvm() {
         return;
     }
-    // s_barrier is not in the ISA tables yet, so the waves meet through an LDS counter
+    // the waves meet through an LDS atomic counter they spin on (no s_barrier: this
+    // covers ds_add_u32 across waves; s_barrier itself is covered by tests/barrier.rs)
     for (gen, w64) in [
         (Gen::Gfx9, true),
         (Gen::Gfx10, false),
