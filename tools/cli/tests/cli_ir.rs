@@ -1,6 +1,9 @@
 //! `gcnc ir`: prints IR as read, after a given pass, or after the whole middle end;
 //! bad input and unknown passes are errors with a non-zero exit code.
 
+/// The workspace root: test inputs are named relative to it.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
 use std::process::Command;
 
 const SHADER: &str = "shader compute local_size=4,1,1
@@ -23,6 +26,7 @@ entry fn main() {
 
 fn gcnc(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .current_dir(ROOT)
         .args(args)
         .output()
         .unwrap();

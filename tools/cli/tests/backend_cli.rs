@@ -1,10 +1,14 @@
 //! `gcnc compile` end to end: IR text in, ELF + statistics + disassembly out; SPIR-V goes
 //! through the front-end; unsupported input is a located error, not a crash.
 
+/// The workspace root: test inputs are named relative to it.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
 use std::process::Command;
 
 fn gcnc(args: &[&str]) -> (bool, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .current_dir(ROOT)
         .args(args)
         .output()
         .unwrap();

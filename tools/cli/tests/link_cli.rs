@@ -1,6 +1,10 @@
 //! `gcnc link` on files: the output equals the library's link, the part cache directory is
 //! filled and reused, and bad input is a message naming the file and the place.
 
+/// The workspace root: test inputs are named relative to it.
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+#[path = "../../../tests/link_support/mod.rs"]
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
@@ -16,6 +20,7 @@ const STATE: &str = r#"{
 
 fn gcnc(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .current_dir(ROOT)
         .args(args)
         .output()
         .unwrap()
