@@ -99,6 +99,11 @@ pub struct Config {
     pub wave: u32,
     /// `RADV_DEBUG=nocache` (on by default; [`cache_check`] turns it off to see the cache).
     pub nocache: bool,
+    /// Runs the worker with glibc's malloc told to return freed memory to the system at
+    /// once (`GLIBC_TUNABLES` trim and mmap thresholds), so that the resident-set growth
+    /// [`Worker::peak_memory`] measures follows what a compile allocates. Off by default:
+    /// timing workers keep the ordinary allocator.
+    pub memory_probe: bool,
 }
 
 impl Config {
@@ -108,6 +113,7 @@ impl Config {
             backend,
             wave,
             nocache: true,
+            memory_probe: false,
         }
     }
 
@@ -143,6 +149,13 @@ impl Config {
             env.push(("RADV_PERFTEST", "cswave32".to_string()));
         }
         env.push(("VKREF_WAVE", self.wave.to_string()));
+        if self.memory_probe {
+            env.push((
+                "GLIBC_TUNABLES",
+                "glibc.malloc.trim_threshold=0:glibc.malloc.mmap_threshold=65536:glibc.malloc.top_pad=0"
+                    .to_string(),
+            ));
+        }
         env
     }
 }
@@ -158,6 +171,9 @@ impl std::fmt::Display for Config {
         )?;
         if !self.nocache {
             write!(f, "/cache-on")?;
+        }
+        if self.memory_probe {
+            write!(f, "/memory-probe")?;
         }
         Ok(())
     }
@@ -361,6 +377,8 @@ const TAG_ERR: u8 = 0;
 const TAG_HELLO: u8 = 1;
 const TAG_COMPILE: u8 = 2;
 const TAG_CACHE: u8 = 3;
+const TAG_TIME: u8 = 4;
+const TAG_MEMORY: u8 = 5;
 
 impl Worker {
     /// Starts a worker and waits for it to open the device.
@@ -516,6 +534,41 @@ impl Worker {
                     representations,
                     subgroup_size,
                 })
+            }
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
+            t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
+        }
+    }
+
+    /// Times `n` pipeline creations (fresh module each) and nothing else: no statistics
+    /// capture, so a benchmark can ask for exactly the creations it times.
+    pub fn time(&mut self, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        self.u64_list(TAG_TIME, spirv, entry, n)
+    }
+
+    /// For each of `n` creations (fresh module each): how far the worker's resident set
+    /// rose above where it stood before the creation, in bytes (`VmHWM` after, with the
+    /// high-water mark reset through `/proc/self/clear_refs`, minus `VmRSS` before). Page
+    /// granular and a lower bound — memory the allocator already holds is reused without
+    /// showing — which is why a [`Config::memory_probe`] worker should be used.
+    pub fn peak_memory(&mut self, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        self.u64_list(TAG_MEMORY, spirv, entry, n)
+    }
+
+    fn u64_list(&mut self, tag: u8, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        let mut w = Writer::default();
+        w.u8(tag).bytes(spirv).str(entry).u32(n);
+        let reply = self.request(&w.buf)?;
+        let mut r = Reader::new(&reply);
+        match r.u8().map_err(proto)? {
+            t if t == tag => {
+                let k = r.count(8).map_err(proto)?;
+                let v = (0..k)
+                    .map(|_| r.u64())
+                    .collect::<Result<_, _>>()
+                    .map_err(proto)?;
+                r.end().map_err(proto)?;
+                Ok(v)
             }
             TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
@@ -754,9 +807,40 @@ fn serve(gpu: &Gpu, wave: u32, frame: &[u8], counter: &mut u32) -> Result<Vec<u8
                 w.u64(t);
             }
         }
+        TAG_TIME => {
+            w.u8(TAG_TIME).u32(n);
+            for _ in 0..n {
+                *counter += 1;
+                w.u64(p.create(*counter, false)?.0);
+            }
+        }
+        TAG_MEMORY => {
+            w.u8(TAG_MEMORY).u32(n);
+            for _ in 0..n {
+                *counter += 1;
+                let before = proc_status_kib("VmRSS")?;
+                std::fs::write("/proc/self/clear_refs", b"5")
+                    .map_err(|e| Error::Worker(format!("resetting VmHWM: {e}")))?;
+                p.create(*counter, false)?;
+                let peak = proc_status_kib("VmHWM")?;
+                w.u64(peak.saturating_sub(before) * 1024);
+            }
+        }
         t => return Err(Error::Worker(format!("unknown request tag {t}"))),
     }
     Ok(w.buf)
+}
+
+/// A `kB` field of `/proc/self/status`.
+fn proc_status_kib(field: &str) -> Result<u64, Error> {
+    let s = std::fs::read_to_string("/proc/self/status")
+        .map_err(|e| Error::Worker(format!("/proc/self/status: {e}")))?;
+    s.lines()
+        .find_map(|l| {
+            let v = l.strip_prefix(field)?.strip_prefix(':')?;
+            v.trim().strip_suffix("kB")?.trim().parse().ok()
+        })
+        .ok_or_else(|| Error::Worker(format!("no {field} in /proc/self/status")))
 }
 
 /// Pipeline layout for one shader plus the objects of the last creation.
