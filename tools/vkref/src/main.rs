@@ -13,10 +13,7 @@
 
 use std::process::ExitCode;
 
-/// Counts heap bytes while `vkref compare` measures gcnc's peak memory; a plain forward to
-/// the system allocator otherwise.
-#[global_allocator]
-static ALLOC: vkref::compare::alloc::Counting = vkref::compare::alloc::Counting;
+mod interpose_malloc;
 
 /// `println!` that ignores a closed stdout (`vkref ... | head`) instead of panicking.
 macro_rules! say {

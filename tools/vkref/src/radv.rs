@@ -19,7 +19,9 @@
 //!
 //! Timing covers `vkCreateComputePipelines` only, without capture flags; statistics and
 //! internal representations come from one extra creation with
-//! `CAPTURE_STATISTICS | CAPTURE_INTERNAL_REPRESENTATIONS`.
+//! `CAPTURE_STATISTICS | CAPTURE_INTERNAL_REPRESENTATIONS`. [`Worker::time`] asks for timed
+//! creations alone (benchmarks), [`Worker::peak_memory`] for the heap high-water mark of a
+//! creation (see [`crate::compare::heap`]).
 
 use crate::device::{vkc, Error, Gpu, Pick};
 use crate::reflect::{self, DescriptorKind, Stage};
@@ -99,11 +101,6 @@ pub struct Config {
     pub wave: u32,
     /// `RADV_DEBUG=nocache` (on by default; [`cache_check`] turns it off to see the cache).
     pub nocache: bool,
-    /// Runs the worker with glibc's malloc told to return freed memory to the system at
-    /// once (`GLIBC_TUNABLES` trim and mmap thresholds), so that the resident-set growth
-    /// [`Worker::peak_memory`] measures follows what a compile allocates. Off by default:
-    /// timing workers keep the ordinary allocator.
-    pub memory_probe: bool,
 }
 
 impl Config {
@@ -113,7 +110,6 @@ impl Config {
             backend,
             wave,
             nocache: true,
-            memory_probe: false,
         }
     }
 
@@ -149,13 +145,6 @@ impl Config {
             env.push(("RADV_PERFTEST", "cswave32".to_string()));
         }
         env.push(("VKREF_WAVE", self.wave.to_string()));
-        if self.memory_probe {
-            env.push((
-                "GLIBC_TUNABLES",
-                "glibc.malloc.trim_threshold=0:glibc.malloc.mmap_threshold=65536:glibc.malloc.top_pad=0"
-                    .to_string(),
-            ));
-        }
         env
     }
 }
@@ -171,9 +160,6 @@ impl std::fmt::Display for Config {
         )?;
         if !self.nocache {
             write!(f, "/cache-on")?;
-        }
-        if self.memory_probe {
-            write!(f, "/memory-probe")?;
         }
         Ok(())
     }
@@ -546,11 +532,9 @@ impl Worker {
         self.u64_list(TAG_TIME, spirv, entry, n)
     }
 
-    /// For each of `n` creations (fresh module each): how far the worker's resident set
-    /// rose above where it stood before the creation, in bytes (`VmHWM` after, with the
-    /// high-water mark reset through `/proc/self/clear_refs`, minus `VmRSS` before). Page
-    /// granular and a lower bound — memory the allocator already holds is reused without
-    /// showing — which is why a [`Config::memory_probe`] worker should be used.
+    /// For each of `n` creations (fresh module each): the peak heap bytes it allocated, as
+    /// [`crate::compare::heap::measure`] counts them. Fails when the worker executable does
+    /// not interpose `malloc` (the `vkref` binary does).
     pub fn peak_memory(&mut self, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
         self.u64_list(TAG_MEMORY, spirv, entry, n)
     }
@@ -818,29 +802,17 @@ fn serve(gpu: &Gpu, wave: u32, frame: &[u8], counter: &mut u32) -> Result<Vec<u8
             w.u8(TAG_MEMORY).u32(n);
             for _ in 0..n {
                 *counter += 1;
-                let before = proc_status_kib("VmRSS")?;
-                std::fs::write("/proc/self/clear_refs", b"5")
-                    .map_err(|e| Error::Worker(format!("resetting VmHWM: {e}")))?;
-                p.create(*counter, false)?;
-                let peak = proc_status_kib("VmHWM")?;
-                w.u64(peak.saturating_sub(before) * 1024);
+                let (r, peak) = crate::compare::heap::measure(|| p.create(*counter, false));
+                r?;
+                let peak = peak.ok_or_else(|| {
+                    Error::Worker("this worker executable does not interpose malloc".into())
+                })?;
+                w.u64(peak);
             }
         }
         t => return Err(Error::Worker(format!("unknown request tag {t}"))),
     }
     Ok(w.buf)
-}
-
-/// A `kB` field of `/proc/self/status`.
-fn proc_status_kib(field: &str) -> Result<u64, Error> {
-    let s = std::fs::read_to_string("/proc/self/status")
-        .map_err(|e| Error::Worker(format!("/proc/self/status: {e}")))?;
-    s.lines()
-        .find_map(|l| {
-            let v = l.strip_prefix(field)?.strip_prefix(':')?;
-            v.trim().strip_suffix("kB")?.trim().parse().ok()
-        })
-        .ok_or_else(|| Error::Worker(format!("no {field} in /proc/self/status")))
 }
 
 /// Pipeline layout for one shader plus the objects of the last creation.

@@ -16,10 +16,10 @@
 //! - RADV's cache is defeated (fresh module with a differing bound word each creation,
 //!   `RADV_DEBUG=nocache`, `MESA_SHADER_CACHE_DISABLE=true`); [`CacheLine`] records the proof
 //!   per target and backend: a measured cache hit against the median fresh creation.
-//! - Peak memory is measured differently on the two sides, and the table says so: gcnc's
-//!   is the exact heap high-water mark of one compile ([`alloc::measure`], when the binary
-//!   installs [`alloc::Counting`]); RADV's is the growth of the worker's resident set over
-//!   one creation ([`crate::radv::Worker::peak_memory`], a page-granular lower bound).
+//! - Peak memory per compile is the heap high-water mark at the `malloc` level
+//!   ([`heap::measure`]), the same rule for gcnc (in this process) and RADV (in its worker,
+//!   [`crate::radv::Worker::peak_memory`]). It needs an executable that interposes `malloc`
+//!   (`vkref` does); elsewhere it is absent from the table, not zero.
 //! - A shader gcnc rejects is kept with its error message and counted; a RADV failure
 //!   (its GFX9 LLVM backend crashes on some shaders) likewise. Totals, ratios, the
 //!   helped/hurt summary and the time-per-word fit use only the shaders all three compiled.
@@ -27,7 +27,7 @@
 //! Output is deterministic apart from the measured numbers: shaders in name order, targets
 //! in the order given, no maps with unstable order.
 
-pub mod alloc;
+pub mod heap;
 pub mod summary;
 pub mod table;
 
@@ -443,19 +443,16 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
     }
     // Peak memory, one compile each.
     let gcnc_peak = if ok[0] {
-        alloc::measure(|| gcnc_compile(spirv, family)).1
+        heap::measure(|| gcnc_compile(spirv, family)).1
     } else {
         None
     };
     let mut radv_peak = [None, None];
     for (i, backend) in [Backend::Aco, Backend::Llvm].into_iter().enumerate() {
         if ok[i + 1] && failed[i + 1].is_none() {
-            let cfg = Config {
-                memory_probe: true,
-                ..config(family, backend)
-            };
+            let cfg = config(family, backend);
             let e = entry.expect("RADV compiled, so reflection worked");
-            radv_peak[i] = radv::with_worker(cfg, |w| w.peak_memory(spirv, e, 3))
+            radv_peak[i] = radv::with_worker(cfg, |w| w.peak_memory(spirv, e, 1))
                 .ok()
                 .map(|v| median(&v));
         }

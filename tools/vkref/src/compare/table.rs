@@ -197,7 +197,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         }
     }
     s += "\n### Peak memory per compile\n\n";
-    s += "gcnc: exact heap high-water mark of one compile (counting allocator, in process). RADV: growth of the worker's resident set over one pipeline creation (VmHWM reset through /proc/self/clear_refs; glibc told to return freed memory; page-granular, a lower bound). Different measures: compare orders of magnitude, not percents.\n\n";
+    s += "Heap high-water mark of one compile, by one rule for both sides: the tool's executable interposes `malloc`, so every block allocated during the compile (gcnc in process; RADV in its worker: the pipeline creation, ACO/LLVM included) counts at its usable size while live.\n\n";
     s += &header(&[
         "target",
         "compiler",
