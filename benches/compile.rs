@@ -83,51 +83,56 @@ fn benches(c: &mut Criterion, radv_ok: bool) {
             .expect("cache-check shader in the corpus");
         assert_cache_defeated(s);
     }
+    // Which pairs gcnc compiles, listed before anything is measured.
+    let mut accepted = Vec::new();
     let mut rejected = Vec::new();
     for s in &shaders {
         for family in Family::ALL {
-            let target = family.gfx_target();
-            if let Err(e) = gcnc_compile(&s.spirv, family) {
-                rejected.push(format!("{}/{target}: {e}", s.name));
-                continue;
+            match gcnc_compile(&s.spirv, family) {
+                Ok(_) => accepted.push((s, family)),
+                Err(e) => rejected.push(format!("{}/{}: {e}", s.name, family.gfx_target())),
             }
-            let mut g = c.benchmark_group(format!("{}/{target}", s.name));
-            g.bench_function("gcnc", |b| {
-                b.iter(|| {
-                    gcnc_compile(std::hint::black_box(&s.spirv), family).expect("compiled before")
-                })
-            });
-            if radv_ok {
-                for backend in [Backend::Aco, Backend::Llvm] {
-                    let cfg = Config::new(family, backend, wave_for(family));
-                    // RADV's GFX9 LLVM backend crashes on some shaders: say so, go on.
-                    if let Err(e) = radv::with_worker(cfg, |w| w.time(&s.spirv, &s.entry, 1)) {
-                        println!(
-                            "RADV fails {}/{target} with {}: {e}",
-                            s.name,
-                            backend.name()
-                        );
-                        continue;
-                    }
-                    g.bench_function(format!("radv_{}", backend.name()), |b| {
-                        b.iter_custom(|iters| {
-                            let n = u32::try_from(iters).expect("iteration count");
-                            let times = radv::with_worker(cfg, |w| w.time(&s.spirv, &s.entry, n))
-                                .unwrap_or_else(|e| panic!("{}/{cfg}: {e}", s.name));
-                            Duration::from_nanos(times.iter().sum())
-                        })
-                    });
-                }
-            }
-            g.finish();
         }
     }
     println!(
-        "gcnc rejects {} shader×target pairs (not benchmarked):",
+        "gcnc compiles {} shader×target pairs; it rejects {} (not benchmarked):",
+        accepted.len(),
         rejected.len()
     );
     for r in &rejected {
         println!("  {r}");
+    }
+    for (s, family) in accepted {
+        let target = family.gfx_target();
+        let mut g = c.benchmark_group(format!("{}/{target}", s.name));
+        g.bench_function("gcnc", |b| {
+            b.iter(|| {
+                gcnc_compile(std::hint::black_box(&s.spirv), family).expect("compiled before")
+            })
+        });
+        if radv_ok {
+            for backend in [Backend::Aco, Backend::Llvm] {
+                let cfg = Config::new(family, backend, wave_for(family));
+                // RADV's GFX9 LLVM backend crashes on some shaders: say so, go on.
+                if let Err(e) = radv::with_worker(cfg, |w| w.time(&s.spirv, &s.entry, 1)) {
+                    println!(
+                        "RADV fails {}/{target} with {}: {e}",
+                        s.name,
+                        backend.name()
+                    );
+                    continue;
+                }
+                g.bench_function(format!("radv_{}", backend.name()), |b| {
+                    b.iter_custom(|iters| {
+                        let n = u32::try_from(iters).expect("iteration count");
+                        let times = radv::with_worker(cfg, |w| w.time(&s.spirv, &s.entry, n))
+                            .unwrap_or_else(|e| panic!("{}/{cfg}: {e}", s.name));
+                        Duration::from_nanos(times.iter().sum())
+                    })
+                });
+            }
+        }
+        g.finish();
     }
 }
 

@@ -131,6 +131,15 @@ fn the_table_parses_back_to_the_reports_numbers() {
     let ratio: f64 = r[scol("gcnc/ACO")].parse().unwrap();
     assert!((g / a - ratio).abs() < 0.002, "{g} / {a} vs {ratio}");
 
+    // The phases add up to (about) the whole: medians of parts against the median whole.
+    let ph = table(&tables, "gcnc time by phase");
+    assert_eq!(ph.rows.len(), 1);
+    let parts: f64 = (1..4).map(|i| ph.rows[0][i].parse::<f64>().unwrap()).sum();
+    assert!(
+        parts > 0.5 * g && parts < 1.5 * g,
+        "phases {parts} µs, whole {g} µs"
+    );
+
     // Helped/hurt: one row per statistic; helped + hurt + same = the complete shaders.
     let hh = table(&tables, "Helped / hurt against ACO");
     assert_eq!(hh.rows.len(), compare::STATS.len());
@@ -178,6 +187,7 @@ fn the_command_measures_both_heaps_and_writes_what_it_prints() {
     assert!(o.status.success(), "{stderr}");
     assert!(stderr.contains("cache defeated"), "{stderr}");
     let md = std::fs::read_to_string(&out).unwrap();
+    assert!(md.contains("- machine: "), "{md}");
     assert_eq!(String::from_utf8_lossy(&o.stdout), md);
     let tables = table::parse(&md).unwrap();
     let per = table(&tables, "Per shader, gfx900 (wave64)");

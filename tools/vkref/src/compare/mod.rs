@@ -11,7 +11,9 @@
 //!   size). [`wave_for`] is the one place that decides.
 //! - Compile times are medians of `reps` runs taken interleaved — gcnc, ACO, LLVM, gcnc,
 //!   ACO, LLVM, … — after one untimed warm-up run each (which also yields the statistics),
-//!   so drift of a shared machine hits all three alike. gcnc's time covers SPIR-V words →
+//!   so drift of a shared machine hits all three alike. A compiler whose warm-up says that
+//!   `reps` runs would take over [`BUDGET_NS`] gets fewer (at least [`MIN_RUNS`]), dropping
+//!   out of the round-robin early, so the whole comparison stays within minutes. gcnc's time covers SPIR-V words →
 //!   ELF bytes; RADV's covers `vkCreateComputePipelines` with a fresh shader module.
 //! - RADV's cache is defeated (fresh module with a differing bound word each creation,
 //!   `RADV_DEBUG=nocache`, `MESA_SHADER_CACHE_DISABLE=true`); [`CacheLine`] records the proof
@@ -51,7 +53,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             targets: Family::ALL.to_vec(),
-            reps: 11,
+            reps: 21,
             only: Vec::new(),
         }
     }
@@ -119,6 +121,8 @@ pub const STATS: [(&str, fn(&Quality) -> u64); 6] = [
 pub struct Measured {
     /// The timed runs, nanoseconds, in the order taken.
     pub times_ns: Vec<u64>,
+    /// gcnc only: each timed run split into front-end, middle-end and backend.
+    pub phases_ns: Vec<[u64; 3]>,
     pub quality: Quality,
     /// Peak memory of one compile in bytes (see the module doc for what each side measures).
     pub peak_bytes: Option<u64>,
@@ -127,6 +131,10 @@ pub struct Measured {
 impl Measured {
     pub fn median_ns(&self) -> u64 {
         median(&self.times_ns)
+    }
+    /// Median of one phase (0 front-end, 1 middle-end, 2 backend) over the timed runs.
+    pub fn phase_median_ns(&self, phase: usize) -> u64 {
+        median(&self.phases_ns.iter().map(|p| p[phase]).collect::<Vec<_>>())
     }
 }
 
@@ -205,6 +213,36 @@ pub struct Report {
     pub drivers: Vec<(Family, String)>,
     /// Wall time of the whole comparison, seconds.
     pub elapsed_s: f64,
+    /// CPU model and count, from `/proc/cpuinfo`.
+    pub cpu: String,
+    /// `/proc/loadavg`'s 1-minute load at the start and at the end: a busy machine makes
+    /// every absolute time noisy (the ratios less so, the runs being interleaved).
+    pub load: (f64, f64),
+}
+
+/// CPU model name and logical CPU count.
+pub fn cpu_description() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")?
+                .split_once(':')
+                .map(|x| x.1.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let n = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
+    format!("{model}, {n} logical CPUs")
+}
+
+/// The 1-minute load average (0 when unknown).
+pub fn load_average() -> f64 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
 }
 
 pub(crate) fn median(v: &[u64]) -> u64 {
@@ -251,7 +289,27 @@ fn stem(p: &Path) -> String {
 /// default options (the middle-end pipeline, the default wave size for the target). The
 /// error names the layer that refused.
 pub fn gcnc_compile(spirv: &[u8], family: Family) -> Result<gcnc::compile::Compiled, String> {
+    gcnc_compile_phases(spirv, family).0
+}
+
+/// [`gcnc_compile`], also returning the nanoseconds spent in each phase: front-end
+/// (SPIR-V → IR), middle-end (IR passes), backend (IR → ELF); a phase not reached is 0.
+pub fn gcnc_compile_phases(
+    spirv: &[u8],
+    family: Family,
+) -> (Result<gcnc::compile::Compiled, String>, [u64; 3]) {
+    let mut phases = [0u64; 3];
+    let r = gcnc_phases(spirv, family, &mut phases);
+    (r, phases)
+}
+
+fn gcnc_phases(
+    spirv: &[u8],
+    family: Family,
+    phases: &mut [u64; 3],
+) -> Result<gcnc::compile::Compiled, String> {
     let gen: gcnc::isa::Gen = family.gfx_target().parse()?;
+    let t = Instant::now();
     let words =
         gcnc::front::spirv::words_from_bytes(spirv).map_err(|e| format!("front-end: {e}"))?;
     let fopts = gcnc::front::spirv::Options {
@@ -261,13 +319,19 @@ pub fn gcnc_compile(spirv: &[u8], family: Family) -> Result<gcnc::compile::Compi
     };
     let mut m =
         gcnc::front::spirv::translate(&words, &fopts).map_err(|e| format!("front-end: {e}"))?;
+    phases[0] = t.elapsed().as_nanos() as u64;
+    let t = Instant::now();
     gcnc::passes::run_pipeline(&mut m).map_err(|e| format!("middle-end: {e}"))?;
+    phases[1] = t.elapsed().as_nanos() as u64;
+    let t = Instant::now();
     let mut o = gcnc::compile::Options::new(gen);
     o.wave = Some(match wave_for(family) {
         32 => gcnc::isa::Wave::W32,
         _ => gcnc::isa::Wave::W64,
     });
-    gcnc::compile::compile_compute(&m, &o).map_err(|e| format!("backend: {e}"))
+    let r = gcnc::compile::compile_compute(&m, &o).map_err(|e| format!("backend: {e}"));
+    phases[2] = t.elapsed().as_nanos() as u64;
+    r
 }
 
 fn gcnc_quality(s: &gcnc::amdgpu::emit::Stats) -> Quality {
@@ -302,13 +366,13 @@ pub fn compute_entry(spirv: &[u8]) -> Result<String, String> {
         .ok_or_else(|| "no compute entry point".to_string())
 }
 
-/// Times one gcnc compile, nanoseconds.
-fn time_gcnc(spirv: &[u8], family: Family) -> u64 {
+/// Times one gcnc compile: total and per phase, nanoseconds.
+fn time_gcnc(spirv: &[u8], family: Family) -> (u64, [u64; 3]) {
     let t = Instant::now();
-    let r = gcnc_compile(spirv, family);
+    let (r, phases) = gcnc_compile_phases(spirv, family);
     let ns = t.elapsed().as_nanos() as u64;
     drop(std::hint::black_box(r));
-    ns
+    (ns, phases)
 }
 
 /// The timing worker configuration for a compiler on a target.
@@ -319,9 +383,21 @@ fn config(family: Family, backend: Backend) -> Config {
 /// Same-module and fresh-module creations in each cache check.
 const CACHE_REPEATS: u32 = 5;
 
+/// Timed runs one compiler gets on one shader and target: `reps`, fewer when they would
+/// take more than [`BUDGET_NS`] (RADV's LLVM backend needs over a second for the spilling
+/// shaders), never fewer than [`MIN_RUNS`].
+pub const BUDGET_NS: u64 = 1_500_000_000;
+pub const MIN_RUNS: u32 = 3;
+
+pub fn runs_within_budget(warm_up_ns: u64, reps: u32) -> u32 {
+    let fit = BUDGET_NS / warm_up_ns.max(1);
+    (fit.min(reps as u64) as u32).max(MIN_RUNS.min(reps))
+}
+
 /// Runs the comparison. `progress` receives one line per shader and target as it goes.
 pub fn run(dir: &Path, opts: &Options, mut progress: impl FnMut(&str)) -> Result<Report, String> {
     let start = Instant::now();
+    let load_start = load_average();
     let files = shader_files(dir, &opts.only)?;
     let reps = opts.reps.max(1);
     let mut shaders = Vec::new();
@@ -384,6 +460,8 @@ pub fn run(dir: &Path, opts: &Options, mut progress: impl FnMut(&str)) -> Result
         cache,
         drivers,
         elapsed_s: start.elapsed().as_secs_f64(),
+        cpu: cpu_description(),
+        load: (load_start, load_average()),
     })
 }
 
@@ -404,17 +482,24 @@ pub(crate) fn first_line(s: &str) -> &str {
 
 /// Measures one shader on one target with all three compilers.
 fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps: u32) -> Cell {
-    // Warm-up and statistics.
+    // Warm-up and statistics; the warm-up's time sets how many runs fit the budget.
+    let mut warm = [0u64; 3];
+    let t = Instant::now();
     let gcnc_first = gcnc_compile(spirv, family).map(|c| gcnc_quality(&c.stats));
+    warm[0] = t.elapsed().as_nanos() as u64;
     let mut radv_first: [Result<Quality, String>; 2] = [Err(String::new()), Err(String::new())];
     for (i, backend) in [Backend::Aco, Backend::Llvm].into_iter().enumerate() {
         radv_first[i] = match entry {
-            Ok(e) => radv::with_worker(config(family, backend), |w| w.compile(spirv, e, 0))
-                .map(|c| radv_quality(&c))
+            Ok(e) => radv::with_worker(config(family, backend), |w| w.compile(spirv, e, 1))
+                .map(|c| {
+                    warm[i + 1] = c.compile_ns.first().copied().unwrap_or(0);
+                    radv_quality(&c)
+                })
                 .map_err(|e| radv_error(&e)),
             Err(e) => Err(format!("reflection: {e}")),
         };
     }
+    let runs = warm.map(|w| runs_within_budget(w, reps));
     let ok = [
         gcnc_first.is_ok(),
         radv_first[0].is_ok(),
@@ -423,14 +508,19 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
     // Interleaved timed runs.
     let mut times: [Vec<u64>; 3] = Default::default();
     let mut failed: [Option<String>; 3] = Default::default();
-    for _ in 0..reps {
+    let mut phases = Vec::new();
+    for r in 0..reps {
         for c in Compiler::ALL {
             let i = c as usize;
-            if !ok[i] || failed[i].is_some() {
+            if !ok[i] || failed[i].is_some() || r >= runs[i] {
                 continue;
             }
             match c.backend() {
-                None => times[i].push(time_gcnc(spirv, family)),
+                None => {
+                    let (ns, ph) = time_gcnc(spirv, family);
+                    times[i].push(ns);
+                    phases.push(ph);
+                }
                 Some(b) => {
                     let e = entry.expect("RADV compiled, so reflection worked");
                     match radv::with_worker(config(family, b), |w| w.time(spirv, e, 1)) {
@@ -465,6 +555,11 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
         }
         firsts[i].clone().map(|quality| Measured {
             times_ns: std::mem::take(&mut times[i]),
+            phases_ns: if i == 0 {
+                std::mem::take(&mut phases)
+            } else {
+                Vec::new()
+            },
             quality,
             peak_bytes: peaks[i],
         })
@@ -480,12 +575,15 @@ fn radv_error(e: &Error) -> String {
 }
 
 /// The `vkref compare` command line: `DIR [--targets gfx900,gfx1030,gfx1100] [--reps N]
-/// [--only NAME,...] [--out FILE]`. Prints progress to stderr and the table to stdout (and
-/// to `--out`). Fails when the cache-defeat check does.
+/// [--only NAME,...] [--out FILE] [--splice FILE]`. Prints progress to stderr and the table
+/// to stdout (and to `--out`; `--splice` replaces the part of a markdown file between the
+/// [`table::BEGIN`] and [`table::END`] markers, as BENCHMARKS.md has). Fails when the
+/// cache-defeat check does.
 pub fn main(args: &[String]) -> Result<(), String> {
     let mut opts = Options::default();
     let mut dir = None;
     let mut out = None;
+    let mut splice = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -499,15 +597,21 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--reps" => opts.reps = val()?.parse().map_err(|_| "--reps takes a number")?,
             "--only" => opts.only = val()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--out" => out = Some(val()?),
+            "--splice" => splice = Some(val()?),
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => dir = Some(PathBuf::from(s)),
         }
     }
-    let dir = dir.ok_or("usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]")?;
+    let dir = dir.ok_or("usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE] [--splice FILE]")?;
     let report = run(&dir, &opts, |l| eprintln!("{l}"))?;
     let md = table::render(&report);
     if let Some(o) = &out {
         std::fs::write(o, &md).map_err(|e| format!("{o}: {e}"))?;
+    }
+    if let Some(f) = &splice {
+        let old = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        let new = table::splice(&old, &md).map_err(|e| format!("{f}: {e}"))?;
+        std::fs::write(f, new).map_err(|e| format!("{f}: {e}"))?;
     }
     {
         use std::io::Write;

@@ -62,12 +62,31 @@ fn triple(ms: [Option<&Measured>; 3], get: impl Fn(&Measured) -> Option<String>)
         .join(" / ")
 }
 
+/// The marker lines between which `--splice` puts the table.
+pub const BEGIN: &str = "<!-- vkref compare: begin (generated, do not edit) -->";
+pub const END: &str = "<!-- vkref compare: end -->";
+
+/// `doc` with the text between its [`BEGIN`] and [`END`] lines replaced by `table`.
+pub fn splice(doc: &str, table: &str) -> Result<String, String> {
+    let b = doc.find(BEGIN).ok_or(format!("no {BEGIN:?} line"))?;
+    let e = doc[b..]
+        .find(END)
+        .ok_or(format!("no {END:?} line after the begin marker"))?
+        + b;
+    Ok(format!(
+        "{}{BEGIN}\n\n{}\n{}",
+        &doc[..b],
+        table.trim_end(),
+        &doc[e..]
+    ))
+}
+
 /// Renders the whole report.
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
     s += "## gcnc vs RADV/ACO vs RADV/LLVM\n\n";
     s += &format!(
-        "{} shaders × {} targets ({}); compile time is the median of {} runs per compiler, taken interleaved (gcnc, ACO, LLVM, gcnc, …) after one untimed warm-up; the comparison took {:.0} s. \
+        "{} shaders × {} targets ({}); compile time is the median of {} runs per compiler (fewer, at least {}, where they would take over {:.1} s), taken interleaved (gcnc, ACO, LLVM, gcnc, …) after one untimed warm-up; the comparison took {:.0} s. \
 Wave size like with like: wave64 on gfx900, wave32 on gfx1030 and gfx1100, for gcnc and RADV alike. \
 gcnc's time is SPIR-V words → PAL ELF bytes in process (front-end, middle-end, backend, ELF); RADV's is `vkCreateComputePipelines` on its null device with a fresh shader module each time. \
 Totals and ratios cover only shaders all three compiled.\n\n",
@@ -75,7 +94,13 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         r.targets.len(),
         r.targets.iter().map(|f| f.gfx_target()).collect::<Vec<_>>().join(", "),
         r.reps,
+        super::MIN_RUNS.min(r.reps),
+        super::BUDGET_NS as f64 / 1e9,
         r.elapsed_s
+    );
+    s += &format!(
+        "- machine: {}; 1-minute load average {:.2} at the start, {:.2} at the end\n",
+        r.cpu, r.load.0, r.load.1
     );
     for (f, d) in &r.drivers {
         s += &format!("- RADV on {}: {}\n", f.gfx_target(), cell_text(d));
@@ -145,6 +170,30 @@ Totals and ratios cover only shaders all three compiled.\n\n",
             x(t.median_ratio[0]),
             x(t.median_ratio[1]),
         ]);
+    }
+    s += "\n### gcnc time by phase\n\n";
+    s += "Per-shader medians of each phase, summed over the shaders all three compiled: front-end (SPIR-V → IR), middle-end (IR passes), backend (instruction selection → register allocation → ELF).\n\n";
+    s += &header(&[
+        "target",
+        "front-end µs",
+        "middle-end µs",
+        "backend µs",
+        "front %",
+        "middle %",
+        "backend %",
+    ]);
+    for ti in 0..r.targets.len() {
+        let mut ph = [0u64; 3];
+        for (_, m) in summary::complete(r, ti) {
+            for (k, p) in ph.iter_mut().enumerate() {
+                *p += m[0].phase_median_ns(k);
+            }
+        }
+        let all: u64 = ph.iter().sum();
+        let mut cells = vec![r.targets[ti].gfx_target().to_string()];
+        cells.extend(ph.iter().map(|p| us(*p)));
+        cells.extend(ph.iter().map(|p| format!("{:.1}", 100.0 * ratio(*p, all))));
+        s += &row(&cells);
     }
     s += "\n### Helped / hurt against ACO\n\n";
     s += "fossil-db style, per statistic over the shaders all three compiled: helped = gcnc lower than ACO, hurt = higher; change = gcnc total against ACO total.\n\n";
@@ -403,6 +452,18 @@ mod tests {
         assert!(e.contains("line 3"), "{e}");
         let e = parse("| a | b |\n| 1 | 2 |\n").unwrap_err();
         assert!(e.contains("separator"), "{e}");
+    }
+
+    #[test]
+    fn splice_replaces_only_between_the_markers() {
+        let doc = format!("intro\n{BEGIN}\nold table\n{END}\nafter\n");
+        let out = splice(&doc, "| a |\n| --- |\n").unwrap();
+        assert_eq!(
+            out,
+            format!("intro\n{BEGIN}\n\n| a |\n| --- |\n{END}\nafter\n")
+        );
+        assert_eq!(splice(&out, "| a |\n| --- |\n").unwrap(), out);
+        assert!(splice("no markers", "x").is_err());
     }
 
     #[test]
