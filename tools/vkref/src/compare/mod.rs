@@ -23,7 +23,8 @@
 //!   [`crate::radv::Worker::peak_memory`]). It needs an executable that interposes `malloc`
 //!   (`vkref` does); elsewhere it is absent from the table, not zero.
 //! - A shader gcnc rejects is kept with its error message and counted; a RADV failure
-//!   (its GFX9 LLVM backend crashes on some shaders) likewise. Totals, ratios, the
+//!   (its GFX9 LLVM backend crashes on some shaders, and takes minutes on others: a request
+//!   over [`RADV_DEADLINE`] kills the worker) likewise. Totals, ratios, the
 //!   helped/hurt summary and the time-per-word fit use only the shaders all three compiled.
 //!
 //! Output is deterministic apart from the measured numbers: shaders in name order, targets
@@ -37,7 +38,9 @@ use crate::device::Error;
 use crate::radv::{self, Backend, CacheCheck, Config, Family};
 use crate::reflect::{self, Stage};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
 /// What to compare.
 #[derive(Debug, Clone)]
@@ -490,12 +493,10 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
     let mut radv_first: [Result<Quality, String>; 2] = [Err(String::new()), Err(String::new())];
     for (i, backend) in [Backend::Aco, Backend::Llvm].into_iter().enumerate() {
         radv_first[i] = match entry {
-            Ok(e) => radv::with_worker(config(family, backend), |w| w.compile(spirv, e, 1))
-                .map(|c| {
-                    warm[i + 1] = c.compile_ns.first().copied().unwrap_or(0);
-                    radv_quality(&c)
-                })
-                .map_err(|e| radv_error(&e)),
+            Ok(e) => with_deadline(config(family, backend), |w| w.compile(spirv, e, 1)).map(|c| {
+                warm[i + 1] = c.compile_ns.first().copied().unwrap_or(0);
+                radv_quality(&c)
+            }),
             Err(e) => Err(format!("reflection: {e}")),
         };
     }
@@ -523,9 +524,9 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
                 }
                 Some(b) => {
                     let e = entry.expect("RADV compiled, so reflection worked");
-                    match radv::with_worker(config(family, b), |w| w.time(spirv, e, 1)) {
+                    match with_deadline(config(family, b), |w| w.time(spirv, e, 1)) {
                         Ok(t) => times[i].extend(t),
-                        Err(e) => failed[i] = Some(radv_error(&e)),
+                        Err(e) => failed[i] = Some(e),
                     }
                 }
             }
@@ -542,7 +543,7 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
         if ok[i + 1] && failed[i + 1].is_none() {
             let cfg = config(family, backend);
             let e = entry.expect("RADV compiled, so reflection worked");
-            radv_peak[i] = radv::with_worker(cfg, |w| w.peak_memory(spirv, e, 1))
+            radv_peak[i] = with_deadline(cfg, |w| w.peak_memory(spirv, e, 1))
                 .ok()
                 .map(|v| median(&v));
         }
@@ -565,6 +566,44 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
         })
     });
     Cell { family, outcomes }
+}
+
+/// How long one request to a RADV worker may take before the worker is killed and the
+/// compile recorded as timed out (RADV's GFX9 LLVM backend takes minutes on spill_vgpr).
+pub const RADV_DEADLINE: Duration = Duration::from_secs(60);
+
+/// [`radv::with_worker`] with [`RADV_DEADLINE`]: a watchdog thread kills the worker (by
+/// its pid, which stays reserved until the worker is reaped) when the request overruns;
+/// the error then says so.
+fn with_deadline<T>(
+    cfg: Config,
+    f: impl FnOnce(&mut radv::Worker) -> Result<T, Error>,
+) -> Result<T, String> {
+    let fired = Arc::new(AtomicBool::new(false));
+    let r = radv::with_worker(cfg, |w| {
+        let pid = w.pid().to_string();
+        let (done, wait) = mpsc::channel::<()>();
+        let flag = fired.clone();
+        let dog = std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(RADV_DEADLINE) {
+                flag.store(true, Ordering::SeqCst);
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &pid])
+                    .status();
+            }
+        });
+        let r = f(w);
+        let _ = done.send(());
+        let _ = dog.join();
+        r
+    });
+    r.map_err(|e| {
+        if fired.load(Ordering::SeqCst) {
+            format!("RADV timed out (over {} s)", RADV_DEADLINE.as_secs())
+        } else {
+            radv_error(&e)
+        }
+    })
 }
 
 fn radv_error(e: &Error) -> String {
@@ -630,4 +669,28 @@ pub fn main(args: &[String]) -> Result<(), String> {
         return Err(format!("cache-defeat check failed: {}", bad.join("; ")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_compilers_get_fewer_runs_but_never_below_the_minimum() {
+        // 1 ms a compile: all 21 fit in 1.5 s.
+        assert_eq!(runs_within_budget(1_000_000, 21), 21);
+        // 100 ms: 15 fit.
+        assert_eq!(runs_within_budget(100_000_000, 21), 15);
+        // 2 s: none fit, the minimum runs anyway.
+        assert_eq!(runs_within_budget(2_000_000_000, 21), MIN_RUNS);
+        // Fewer reps than the minimum asked for: the reps.
+        assert_eq!(runs_within_budget(2_000_000_000, 2), 2);
+    }
+
+    #[test]
+    fn waves_compared_like_with_like() {
+        assert_eq!(wave_for(Family::Vega10), 64);
+        assert_eq!(wave_for(Family::Navi21), 32);
+        assert_eq!(wave_for(Family::Gfx1100), 32);
+    }
 }
