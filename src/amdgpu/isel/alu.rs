@@ -154,6 +154,9 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let div = self.div.is_divergent(i);
         let mut out = SmallVec::new();
+        if let Some(v) = self.alu_pack(i, op, srcs)? {
+            return Ok(v);
+        }
         match op {
             AluOp::Mov => {
                 for c in 0..ty.comps as usize {
@@ -279,6 +282,11 @@ impl Isel<'_> {
         let ty = f.ty(i);
         let sbits = f.ty(srcs[0]).bits;
         let unsup = |what: &str| Error::unsupported(at, format!("{} {what}", op.name()));
+        if super::alu16::is_narrow(sbits)
+            || super::alu16::is_narrow(ty.bits) && !matches!(op, Bcsel | B2i)
+        {
+            return self.alu_narrow(i, op, srcs, c, div);
+        }
         if sbits == 1 || ty.bits == 1 && !matches!(op.shape(), crate::ir::Shape::Cmp) {
             return self.bool_op(i, op, srcs, c, div);
         }
@@ -404,7 +412,7 @@ impl Isel<'_> {
 
     /// SCC = whether any active lane of the lane mask `mask` is set (`m` = mask & exec, a
     /// mask-class temp the caller allocates): a uniform compare computed on the VALU.
-    fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
+    pub(super) fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
         let e = self.p.exec();
         let b = if self.mask_rc().dwords == 2 { 64 } else { 32 };
         self.hw(
@@ -419,7 +427,7 @@ impl Isel<'_> {
         )
     }
 
-    fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
+    pub(super) fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
         match a {
             Arg::Const(_) => Ok(a),
             _ => Ok(Arg::Temp(self.to_sgpr(a)?)),
@@ -474,6 +482,8 @@ impl Isel<'_> {
                 BitfieldReverse => "v_bfrev_b32",
                 F2i => "v_cvt_i32_f32",
                 F2u => "v_cvt_u32_f32",
+                FfrexpSig => "v_frexp_mant_f32",
+                FfrexpExp => "v_frexp_exp_i32_f32",
                 I2f => "v_cvt_f32_i32",
                 U2f => "v_cvt_f32_u32",
                 _ => return None,
@@ -1069,7 +1079,7 @@ fn vector_cmp(op: AluOp) -> Option<&'static str> {
 
 /// The component of source `v` that component `c` of a result reads: a scalar source is
 /// broadcast to every component.
-fn src_comp(f: &crate::ir::Function, v: Value, c: usize) -> usize {
+pub(super) fn src_comp(f: &crate::ir::Function, v: Value, c: usize) -> usize {
     if f.ty(v).comps == 1 {
         0
     } else {

@@ -63,7 +63,13 @@ impl Isel<'_> {
         Ok(out)
     }
 
-    fn mubuf(&mut self, name: &str, defs: &[Arg], ops: &[Arg], imm: u32) -> Result<(), Error> {
+    pub(super) fn mubuf(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        ops: &[Arg],
+        imm: u32,
+    ) -> Result<(), Error> {
         let o = self.op(name)?;
         let mut m = MInst::hw(o, crate::isa::Format::Mubuf, defs, ops);
         m.mods.mem.offen = true;
@@ -73,7 +79,7 @@ impl Isel<'_> {
     }
 
     /// The byte offset as a VGPR plus the immediate part (< 4096).
-    fn vaddr(&mut self, off: MV) -> Result<(Temp, u32), Error> {
+    pub(super) fn vaddr(&mut self, off: MV) -> Result<(Temp, u32), Error> {
         match off {
             MV::C(c) if c < 4096 => Ok((self.to_vgpr(Arg::Const(0))?, c as u32)),
             MV::C(c) => Ok((self.to_vgpr(Arg::Const(c as u32))?, 0)),
@@ -82,7 +88,7 @@ impl Isel<'_> {
     }
 
     /// `va + byte`, keeping the immediate below 4096.
-    fn rebase(&mut self, va: Temp, byte: u32) -> Result<(Temp, u32), Error> {
+    pub(super) fn rebase(&mut self, va: Temp, byte: u32) -> Result<(Temp, u32), Error> {
         if byte < 4096 {
             return Ok((va, byte));
         }

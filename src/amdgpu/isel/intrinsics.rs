@@ -309,6 +309,11 @@ impl Isel<'_> {
             LoadUbo | LoadSsbo => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
+                if ty.bits == 8 || ty.bits == 16 {
+                    let words = self.buffer_load_narrow(res, off, ty.bits, ty.comps)?;
+                    out.extend(self.regroup(i, words, ty)?);
+                    return Ok(out);
+                }
                 if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
                         at,
@@ -362,7 +367,11 @@ impl Isel<'_> {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;
                 let mask = idx.first().copied().unwrap_or(0xf);
-                self.buffer_store(srcs[0], res, off, mask, at)?;
+                if matches!(self.f.ty(srcs[0]).bits, 8 | 16) {
+                    self.buffer_store_narrow(srcs[0], res, off, mask)?;
+                } else {
+                    self.buffer_store(srcs[0], res, off, mask, at)?;
+                }
             }
             _ => {
                 return Err(Error::unsupported(

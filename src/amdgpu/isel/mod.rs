@@ -19,11 +19,14 @@
 //! Invariant on exit: the program passes `mir::verify::verify(p, false)`.
 
 mod alu;
+mod alu16;
 mod buffers;
+mod buffers16;
 mod cf;
 pub mod divergence;
 mod divide;
 mod intrinsics;
+mod pack;
 mod subgroup;
 
 use super::abi::PipelineLayout;
@@ -609,7 +612,7 @@ impl Isel<'_> {
         let f = self.f;
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
-        if !ty.is_none() && !matches!(ty.bits, 1 | 32 | 64) {
+        if !ty.is_none() && !matches!(ty.bits, 1 | 8 | 16 | 32 | 64) {
             return Err(Error::unsupported(at, format!("{}-bit values", ty.bits)));
         }
         let v: SmallVec<[MV; 4]> = match f.kind(i) {
