@@ -22,13 +22,29 @@
 //!   as do `pow` and `ldexp`.
 
 use super::{Isel, Kind, MV};
-use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass};
+use crate::amdgpu::mir::{Arg, BlockId, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
+use std::collections::BTreeMap;
 
 /// Whether a bit width is one of the narrow ones this file selects.
 pub(super) fn is_narrow(bits: u8) -> bool {
     bits == 8 || bits == 16
+}
+
+/// Extensions already computed: (temp, bits, signed) → the 32-bit extended temp and the
+/// block it was made in (`None`: valid everywhere, e.g. a zero-extending load's own
+/// result). Only reused within its block, so every use is dominated by the definition.
+#[derive(Default)]
+pub(crate) struct NarrowCache {
+    ext: BTreeMap<(Temp, u8, bool), (Option<BlockId>, Temp)>,
+}
+
+impl NarrowCache {
+    /// Records that `t` already holds its `bits`-bit value zero-extended.
+    pub(super) fn zero_extended(&mut self, t: Temp, bits: u8) {
+        self.ext.insert((t, bits, false), (None, t));
+    }
 }
 
 /// f16 constants.
@@ -43,7 +59,14 @@ impl Isel<'_> {
             return Ok(x);
         }
         let m = (1u32 << bits) - 1;
-        match x {
+        if let Arg::Temp(t) = x {
+            if let Some(&(b, e)) = self.narrow.ext.get(&(t, bits, signed)) {
+                if b.is_none() || b == Some(self.cur) {
+                    return Ok(Arg::Temp(e));
+                }
+            }
+        }
+        let r = match x {
             Arg::Const(c) => {
                 let v = c & m;
                 Ok(Arg::Const(if signed && v >> (bits - 1) & 1 == 1 {
@@ -79,7 +102,12 @@ impl Isel<'_> {
                 }
                 Ok(Arg::Temp(d))
             }
+        }?;
+        if let (Arg::Temp(t), Arg::Temp(e)) = (x, r) {
+            let b = self.cur;
+            self.narrow.ext.insert((t, bits, signed), (Some(b), e));
         }
+        Ok(r)
     }
 
     /// A 32-bit integer operation on the SALU (uniform) or the VALU (divergent).
@@ -100,6 +128,34 @@ impl Isel<'_> {
             self.salu(s, &[Arg::Temp(d)], vec![x, y])?;
             Ok(Arg::Temp(d))
         }
+    }
+
+    /// Whether `x` is known to hold its `bits`-bit value zero-extended.
+    fn is_zext(&self, x: Arg, bits: u8) -> bool {
+        match x {
+            Arg::Const(c) => c >> bits == 0,
+            Arg::Temp(t) => {
+                matches!(self.narrow.ext.get(&(t, bits, false)), Some(&(None, e)) if e == t)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the IR value `v` is known to be below `limit` (a power of two): an `iand`
+    /// with a constant mask below it (so a shift amount needs no masking).
+    fn below(&self, v: Value, limit: u32) -> bool {
+        let f = self.f;
+        let crate::ir::InstKind::Alu {
+            op: AluOp::Iand,
+            srcs,
+        } = f.kind(v)
+        else {
+            return false;
+        };
+        srcs.iter().any(|&s| {
+            matches!(f.kind(s), crate::ir::InstKind::Const(c)
+                if f.ty(s).comps == 1 && c.first().is_some_and(|&k| k < limit as u64))
+        })
     }
 
     /// A one-dword VALU result in a fresh VGPR.
@@ -158,6 +214,25 @@ impl Isel<'_> {
         // integer operations
         let w = sb.max(if db == 1 { 0 } else { db });
         let vmul = "v_mul_u32_u24";
+        if div && w == 16 {
+            if let Some((n, is_cmp)) = native16(op) {
+                // these read only the low 16 bits (shifts: amount bits 3:0)
+                let (x, y) = (a(self, 0)?, a(self, 1)?);
+                let (x, y) = if matches!(op, Ishl | Ushr | Ishr) {
+                    (y, x)
+                } else {
+                    (x, y)
+                };
+                return if is_cmp {
+                    let d = self.tmp(self.mask_rc());
+                    self.valu(n, &[Arg::Temp(d)], vec![x, y])?;
+                    Ok(MV::T(d, Kind::Mask))
+                } else {
+                    let r = self.v1op(n, vec![x, y])?;
+                    self.narrow_result(r, Kind::Plain, div)
+                };
+            }
+        }
         let (r, kind) = match op {
             Iadd | Isub | Imul | Iand | Ior | Ixor => {
                 let (x, y) = (a(self, 0)?, a(self, 1)?);
@@ -169,7 +244,19 @@ impl Isel<'_> {
                     Ior => ("s_or_b32", "v_or_b32"),
                     _ => ("s_xor_b32", "v_xor_b32"),
                 };
-                (self.int2(div, s, v, x, y)?, Kind::Plain)
+                let r = self.int2(div, s, v, x, y)?;
+                // logic keeps zero-extension: `and` when either side has it, `or`/`xor`
+                // when both do
+                let (zx, zy) = (self.is_zext(x, w), self.is_zext(y, w));
+                let clean = match op {
+                    Iand => zx || zy,
+                    Ior | Ixor => zx && zy,
+                    _ => false,
+                };
+                if let (true, Arg::Temp(t)) = (clean, r) {
+                    self.narrow.zero_extended(t, w);
+                }
+                (r, Kind::Plain)
             }
             Inot => {
                 let x = a(self, 0)?;
@@ -190,6 +277,7 @@ impl Isel<'_> {
                 let y = a(self, 1)?;
                 let amt = match y {
                     Arg::Const(k) => Arg::Const(k & (w as u32 - 1)),
+                    _ if self.below(srcs[1], w as u32) => y,
                     _ => self.int2(div, "s_and_b32", "v_and_b32", y, Arg::Const(w as u32 - 1))?,
                 };
                 let x = match op {
@@ -557,6 +645,28 @@ impl Isel<'_> {
         };
         Ok((r, Kind::Plain))
     }
+}
+
+/// The 16-bit VALU instruction of a divergent 16-bit integer op that reads only the low
+/// halves of its sources, and whether it is a compare.
+fn native16(op: AluOp) -> Option<(&'static str, bool)> {
+    use AluOp::*;
+    Some(match op {
+        Imin => ("v_min_i16", false),
+        Imax => ("v_max_i16", false),
+        Umin => ("v_min_u16", false),
+        Umax => ("v_max_u16", false),
+        Ishl => ("v_lshlrev_b16", false),
+        Ushr => ("v_lshrrev_b16", false),
+        Ishr => ("v_ashrrev_i16", false),
+        Ieq => ("v_cmp_eq_u16", true),
+        Ine => ("v_cmp_ne_u16", true),
+        Ilt => ("v_cmp_lt_i16", true),
+        Ige => ("v_cmp_ge_i16", true),
+        Ult => ("v_cmp_lt_u16", true),
+        Uge => ("v_cmp_ge_u16", true),
+        _ => return None,
+    })
 }
 
 /// How an f16 operation is selected.

@@ -41,6 +41,7 @@ impl Isel<'_> {
                 &[Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
                 at,
             )?;
+            self.narrow.zero_extended(d, bits);
             out.push(MV::T(d, Kind::Plain));
         }
         Ok(out)

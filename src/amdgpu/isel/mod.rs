@@ -87,6 +87,8 @@ pub struct Isel<'a> {
     pub(crate) end_patches: Vec<(BlockId, usize)>,
     /// Hardware-initialised inputs, created on first use.
     pub(crate) inputs: Inputs,
+    /// Extensions of 8/16-bit values already made (`alu16.rs`).
+    pub(crate) narrow: alu16::NarrowCache,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).
@@ -129,6 +131,7 @@ pub fn select(m: &Module, t: Target, layout: &PipelineLayout) -> Result<Program,
         dead: false,
         end_patches: Vec::new(),
         inputs: Inputs::default(),
+        narrow: Default::default(),
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);

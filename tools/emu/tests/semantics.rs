@@ -506,6 +506,39 @@ fn narrow_arithmetic_and_packing() {
         let want = (0xab_1234u64 * 0xcd_5678u64) as u32;
         assert_eq!(ex("v_mul_u32_u24_e32 v0, v1, v2", &[x, y]), want);
         assert_eq!(want & 0xffff, 0x1234u32.wrapping_mul(0x5678) & 0xffff);
+        // 16-bit integer ops read only the low halves; shifts take amount bits 3:0
+        let (ashr, lshr, min) = if gen == Gen::Gfx9 {
+            ("v_ashrrev_i16_e32", "v_lshrrev_b16_e32", "v_min_i16_e32")
+        } else {
+            ("v_ashrrev_i16", "v_lshrrev_b16", "v_min_i16")
+        };
+        assert_eq!(
+            h(&format!("{ashr} v0, v1, v2"), &[0xff13, 0x1234_8000]),
+            0xf000
+        );
+        assert_eq!(
+            h(&format!("{lshr} v0, v1, v2"), &[0x0013, 0x1234_8000]),
+            0x1000
+        );
+        assert_eq!(
+            h(&format!("{min} v0, v1, v2"), &[0x0000_0001, 0x1234_8000]),
+            0x8000
+        );
+        // -32768 < 1 as i16 (upper bits of the first source are garbage)
+        let (_, s10, _) = exec(
+            gen,
+            KEEP,
+            "v_cmp_lt_i16_e64 s[10:11], v1, v2",
+            &[0x1234_8000, 0x0000_0001],
+        );
+        assert_eq!(s10 & 1, 1, "{gen}");
+        let (_, s10, _) = exec(
+            gen,
+            KEEP,
+            "v_cmp_lt_u16_e64 s[10:11], v1, v2",
+            &[0x1234_8000, 0x0000_0001],
+        );
+        assert_eq!(s10 & 1, 0, "{gen}");
         // SALU extension and packing
         let s = |body: &str, args: &[u32]| ex(&format!("{body}\nv_mov_b32 v0, s4"), args);
         assert_eq!(s("s_sext_i32_i16 s4, s0", &[0x1234_8001]), 0xffff_8001);
