@@ -21,6 +21,11 @@ const DATA: u64 = 0x100_0000;
 const WGCOUNT: u64 = 0x30_0000;
 
 const PASSING: &[&str] = &[
+    "arith_f64",
+    "arith_i64",
+    "atomics_i64",
+    "bda_linked_list",
+    "bda_pointer",
     "atomic_cas",
     "atomic_compact",
     "atomics_buffer",

@@ -19,10 +19,14 @@
 //! Invariant on exit: the program passes `mir::verify::verify(p, false)`.
 
 mod alu;
+mod alu64;
 mod buffers;
 mod cf;
 pub mod divergence;
 mod divide;
+mod divide64;
+mod f64;
+mod global;
 mod intrinsics;
 mod subgroup;
 
