@@ -1,20 +1,15 @@
 //! Double-precision selection (VALU only; uniform results are read back into SGPRs).
 //!
-//! - add/sub/mul/fma/min/max: `v_add_f64` (sub via the `neg` source modifier is not
-//!   modelled in MIR, so `x - y` is `x + (y ^ sign)`), `v_mul_f64`, `v_fma_f64`,
-//!   `v_min_f64`/`v_max_f64`.
+//! - add/sub/mul/fma/min/max: `v_add_f64` (`x - y` with the `neg` modifier on `y`),
+//!   `v_mul_f64`, `v_fma_f64`, `v_min_f64`/`v_max_f64`.
 //! - floor/ceil/trunc/round-even/fract: the VOP1 `_f64` forms (all present on GFX9+).
 //! - neg/abs: the sign bit of the high dword.
 //! - compares: `v_cmp_*_f64`; conversions `v_cvt_f64_{f32,i32,u32}`,
 //!   `v_cvt_{f32,i32,u32}_f64`.
-//! - division: `v_rcp_f64`, two Newton–Raphson steps on the reciprocal, the quotient and
-//!   one residual correction (`q + r·(1/y)` with `r = fma(-y, q, x)`), then
-//!   `v_div_fixup_f64` for zeros, infinities, NaN and overflow. Not the
-//!   `v_div_scale`/`v_div_fmas` sequence: results are correctly rounded except when `x`
-//!   or `y` is within a factor 2^53 of the exponent range ends (no pre-scaling).
+//! - division: correctly rounded, `v_div_scale_f64` ×2, `v_rcp_f64`, Newton–Raphson,
+//!   `v_div_fmas_f64` (VCC from the dividend's scale), `v_div_fixup_f64` (see `fdiv64`).
 //! - square root: `v_rsq_f64`, Goldschmidt's iteration (g = x·r, h = r/2, two residual
-//!   corrections), as LLVM expands it, and `x` itself for ±0 and +inf; inputs below
-//!   2^-767 are not pre-scaled (precision loss for tiny subnormal-range inputs).
+//!   corrections) with range scaling, as LLVM expands it (see `fsqrt64`).
 //!
 //! No 64-bit constant is encoded inline: constants are materialised in SGPR pairs.
 
@@ -27,6 +22,8 @@ use crate::ir::{AluOp, Value};
 const SIGN_HI: u32 = 0x8000_0000;
 const ONE: u64 = 0x3ff0_0000_0000_0000;
 const HALF: u64 = 0x3fe0_0000_0000_0000;
+/// 2^-767: below it, sqrt's input is scaled up first.
+const TINY: u64 = 0x1000_0000_0000_0000;
 
 impl Isel<'_> {
     /// A 64-bit operand of component `c` of source `k`.
@@ -150,8 +147,9 @@ impl Isel<'_> {
             }
             Fsub => {
                 let y = self.f64_src(srcs, 1, c)?;
-                let ny = self.fneg64(y)?;
-                self.v64("v_add_f64", &[x, Arg::Temp(ny)])?
+                let d = self.v64("v_add_f64", &[x, y])?;
+                self.set_neg_last(2);
+                d
             }
             Ffma => {
                 let y = self.f64_src(srcs, 1, c)?;
@@ -187,48 +185,97 @@ impl Isel<'_> {
         self.v64("v_fma_f64", &[a, b, c])
     }
 
-    /// x / y: reciprocal refined twice, quotient corrected once, special cases fixed up.
+    /// `v_fma_f64` with the `neg` source-modifier bits `neg` (bit k negates source k).
+    fn fma64_neg(&mut self, a: Arg, b: Arg, c: Arg, neg: u8) -> Result<Temp, Error> {
+        let d = self.fma64(a, b, c)?;
+        self.set_neg_last(neg);
+        Ok(d)
+    }
+
+    /// Sets the `neg` source modifiers of the instruction just pushed (a VOP3 form).
+    fn set_neg_last(&mut self, neg: u8) {
+        let cur = self.cur;
+        let last = self
+            .p
+            .block_mut(cur)
+            .insts
+            .last_mut()
+            .expect("an instruction was just pushed");
+        last.mods.neg = neg;
+    }
+
+    /// x / y, correctly rounded: LLVM's expansion. `v_div_scale_f64` scales the divisor
+    /// and the dividend away from the exponent range ends (the dividend's scaling flag
+    /// goes to VCC), the reciprocal is refined twice by Newton–Raphson, the quotient once,
+    /// `v_div_fmas_f64` applies the final correction and undoes the scaling (reading
+    /// VCC), and `v_div_fixup_f64` handles zeros, infinities and NaN. VCC is never
+    /// allocated to a temp, and nothing between the scale and the fmas writes it.
     fn fdiv64(&mut self, x: Arg, y: Arg) -> Result<Temp, Error> {
         let x = Arg::Temp(self.to_vgpr(x)?);
         let y = Arg::Temp(self.to_vgpr(y)?);
         let one = Arg::Temp(self.const64(ONE)?);
-        let ny = Arg::Temp(self.fneg64(y)?);
-        let r0 = Arg::Temp(self.v64("v_rcp_f64", &[y])?);
-        // r' = r + r·(1 - y·r), twice
-        let e0 = Arg::Temp(self.fma64(ny, r0, one)?);
-        let r1 = Arg::Temp(self.fma64(r0, e0, r0)?);
-        let e1 = Arg::Temp(self.fma64(ny, r1, one)?);
+        let vcc = Arg::Reg(crate::isa::Reg::vcc(self.t().wave));
+        let den = self.tmp(RegClass::V2);
+        let unused = self.tmp(self.mask_rc());
+        self.valu(
+            "v_div_scale_f64",
+            &[Arg::Temp(den), Arg::Temp(unused)],
+            vec![y, y, x],
+        )?;
+        let num = self.tmp(RegClass::V2);
+        self.valu("v_div_scale_f64", &[Arg::Temp(num), vcc], vec![x, y, x])?;
+        let (den, num) = (Arg::Temp(den), Arg::Temp(num));
+        let rcp = Arg::Temp(self.v64("v_rcp_f64", &[den])?);
+        let e0 = Arg::Temp(self.fma64_neg(den, rcp, one, 1)?);
+        let r1 = Arg::Temp(self.fma64(rcp, e0, rcp)?);
+        let e1 = Arg::Temp(self.fma64_neg(den, r1, one, 1)?);
         let r2 = Arg::Temp(self.fma64(r1, e1, r1)?);
-        let q0 = Arg::Temp(self.v64("v_mul_f64", &[x, r2])?);
-        let res = Arg::Temp(self.fma64(ny, q0, x)?);
-        let q1 = Arg::Temp(self.fma64(res, r2, q0)?);
-        self.v64("v_div_fixup_f64", &[q1, y, x])
+        let q = Arg::Temp(self.v64("v_mul_f64", &[num, r2])?);
+        let rem = Arg::Temp(self.fma64_neg(den, q, num, 1)?);
+        let fmas = Arg::Temp(self.v64("v_div_fmas_f64", &[rem, r2, q])?);
+        self.v64("v_div_fixup_f64", &[fmas, y, x])
     }
 
-    /// sqrt(x): g = x·rsq(x), h = rsq(x)/2, refined; x for ±0 and +inf.
+    /// sqrt(x), LLVM's expansion: inputs below 2^-767 are scaled by 2^256 (and the root
+    /// by 2^-128), g = x·rsq(x) and h = rsq(x)/2 are refined by Goldschmidt's iteration
+    /// and two residual corrections; ±0 and +inf pass through (`v_cmp_class_f64`).
     fn fsqrt64(&mut self, x: Arg) -> Result<Temp, Error> {
         let x = Arg::Temp(self.to_vgpr(x)?);
         let half = Arg::Temp(self.const64(HALF)?);
-        let y = Arg::Temp(self.v64("v_rsq_f64", &[x])?);
-        let g0 = Arg::Temp(self.v64("v_mul_f64", &[x, y])?);
+        let tiny = Arg::Temp(self.const64(TINY)?);
+        let small = self.tmp(self.mask_rc());
+        self.valu("v_cmp_gt_f64", &[Arg::Temp(small)], vec![tiny, x])?;
+        let sc = self.tmp(RegClass::V1);
+        self.valu(
+            "v_cndmask_b32",
+            &[Arg::Temp(sc)],
+            vec![Arg::Const(0), Arg::Const(256), Arg::Temp(small)],
+        )?;
+        let xs = Arg::Temp(self.v64("v_ldexp_f64", &[x, Arg::Temp(sc)])?);
+        let y = Arg::Temp(self.v64("v_rsq_f64", &[xs])?);
+        let g0 = Arg::Temp(self.v64("v_mul_f64", &[xs, y])?);
         let h0 = Arg::Temp(self.v64("v_mul_f64", &[y, half])?);
-        let nh0 = Arg::Temp(self.fneg64(h0)?);
-        let r = Arg::Temp(self.fma64(nh0, g0, half)?);
+        let r = Arg::Temp(self.fma64_neg(h0, g0, half, 1)?);
         let g1 = Arg::Temp(self.fma64(g0, r, g0)?);
         let h1 = Arg::Temp(self.fma64(h0, r, h0)?);
         let mut g = g1;
         for _ in 0..2 {
-            let ng = Arg::Temp(self.fneg64(g)?);
-            let d = Arg::Temp(self.fma64(ng, g, x)?);
+            let d = Arg::Temp(self.fma64_neg(g, g, xs, 1)?);
             g = Arg::Temp(self.fma64(d, h1, g)?);
         }
+        let un = self.tmp(RegClass::V1);
+        self.valu(
+            "v_cndmask_b32",
+            &[Arg::Temp(un)],
+            vec![Arg::Const(0), Arg::Const(-128i32 as u32), Arg::Temp(small)],
+        )?;
+        let g = self.v64("v_ldexp_f64", &[g, Arg::Temp(un)])?;
         // ±0 and +inf (class bits 5, 6, 9) pass through
         let m = self.tmp(self.mask_rc());
         let cls = Arg::Temp(self.to_vgpr(Arg::Const(0x260))?);
-        self.valu("v_cmp_class_f64", &[Arg::Temp(m)], vec![x, cls])?;
-        let Arg::Temp(gt) = g else { unreachable!() };
-        let (gl, gh) = self.halves64(MV::T(gt, Kind::Plain))?;
-        let (xl, xh) = self.halves64(MV::T(x.temp().unwrap(), Kind::Plain))?;
+        self.valu("v_cmp_class_f64", &[Arg::Temp(m)], vec![xs, cls])?;
+        let (gl, gh) = self.halves64(MV::T(g, Kind::Plain))?;
+        let (xl, xh) = self.halves64(MV::T(xs.temp().unwrap(), Kind::Plain))?;
         let lo = self.tmp(RegClass::V1);
         let hi = self.tmp(RegClass::V1);
         self.valu(
