@@ -21,6 +21,11 @@ const DATA: u64 = 0x100_0000;
 const WGCOUNT: u64 = 0x30_0000;
 
 const PASSING: &[&str] = &[
+    "arith_f64",
+    "arith_i64",
+    "atomics_i64",
+    "bda_linked_list",
+    "bda_pointer",
     "atomic_cas",
     "atomic_compact",
     "atomics_buffer",
@@ -31,6 +36,7 @@ const PASSING: &[&str] = &[
     "arith_i32",
     "arith_i8",
     "arith_u32_bits",
+    "convert",
     "do_while",
     "early_return",
     "function_calls",

@@ -83,6 +83,7 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
         Arg::Reg(r) => Operand::Reg(r),
         Arg::Imm(v) => Operand::Imm(v),
         Arg::Label(b) => Operand::Label(b.0),
+        Arg::Off => Operand::Off,
         Arg::Const(c) => {
             if od.imm.is_some() {
                 Operand::Imm(c)

@@ -272,12 +272,13 @@ impl Isel<'_> {
                 }
             }
             LoadPushConstant => {
-                if ty.bits != 32 {
+                if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
                         at,
-                        "push constant loads other than 32-bit",
+                        format!("{}-bit push constant loads", ty.bits),
                     ));
                 }
+                let dwords = ty.comps * (ty.bits / 32);
                 let base = idx.first().copied().unwrap_or(0) as u64;
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
                 let off = match self.get(srcs[0], 0)? {
@@ -297,7 +298,8 @@ impl Isel<'_> {
                         }
                     }
                 };
-                out.extend(self.load_dwords(p, off, ty.comps, at)?);
+                let words = self.load_dwords(p, off, dwords, at)?;
+                out.extend(self.regroup(i, words, ty)?);
             }
             VulkanResourceIndex => {
                 let index = self.get(srcs[0], 0)?;
@@ -336,13 +338,23 @@ impl Isel<'_> {
             SsboAtomic | SsboAtomicSwap => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
-                if ty.bits != 32 {
+                if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit buffer atomics", ty.bits),
                     ));
                 }
-                let t = if op == SsboAtomic {
+                let t = if ty.bits == 64 {
+                    let aop = (op == SsboAtomic).then(|| {
+                        crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize]
+                    });
+                    let (a, b) = if op == SsboAtomic {
+                        (self.arg(srcs[2], 0)?, None)
+                    } else {
+                        (self.arg(srcs[3], 0)?, Some(self.arg(srcs[2], 0)?))
+                    };
+                    self.buffer_atomic64(res, off, aop, a, b, at)?
+                } else if op == SsboAtomic {
                     let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
                     let data = self.arg(srcs[2], 0)?;
                     self.buffer_atomic(res, off, aop, &[data], true, at)?
@@ -362,6 +374,38 @@ impl Isel<'_> {
             VoteAll | VoteAny | VoteIeq | VoteFeq | ReadFirstInvocation | Ballot
             | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
                 out.extend(self.subgroup(i, op, srcs)?);
+            }
+            LoadGlobal => {
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit global loads", ty.bits),
+                    ));
+                }
+                let words = self.global_load(srcs[0], ty.comps * (ty.bits / 32))?;
+                out.extend(self.regroup(i, words, ty)?);
+            }
+            StoreGlobal => {
+                let mask = idx.first().copied().unwrap_or(0xf);
+                self.global_store(srcs[0], srcs[1], mask, at)?;
+            }
+            GlobalAtomic | GlobalAtomicSwap => {
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit global atomics", ty.bits),
+                    ));
+                }
+                let (aop, data, cmp) = if op == GlobalAtomic {
+                    let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
+                    (Some(aop), self.arg(srcs[1], 0)?, None)
+                } else {
+                    (None, self.arg(srcs[2], 0)?, Some(self.arg(srcs[1], 0)?))
+                };
+                let t = self.global_atomic(srcs[0], aop, data, cmp, ty.bits == 64, at)?;
+                let words = self.split(t, self.p.rc(t).dwords)?;
+                let words = words.into_iter().map(|w| MV::T(w, Kind::Plain)).collect();
+                out.extend(self.regroup(i, words, ty)?);
             }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;

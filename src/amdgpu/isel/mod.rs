@@ -20,11 +20,15 @@
 
 mod alu;
 mod alu16;
+mod alu64;
 mod buffers;
 mod buffers16;
 mod cf;
 pub mod divergence;
 mod divide;
+mod divide64;
+mod f64;
+mod global;
 mod intrinsics;
 mod pack;
 mod subgroup;

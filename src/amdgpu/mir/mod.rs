@@ -103,6 +103,9 @@ pub enum Arg {
     Imm(u32),
     /// A branch target.
     Label(BlockId),
+    /// An address operand the instruction does not use (`off`: GLOBAL `saddr` with a
+    /// 64-bit `vaddr`).
+    Off,
 }
 
 impl Arg {
