@@ -92,7 +92,7 @@ fn expect(t: u32, p: u32) -> [u32; 16] {
 #[test]
 fn narrow_values_on_emulator() {
     let ir = std::fs::read_to_string("tests/backend/narrow.ir").unwrap();
-    for p in [0u32, 0xfff0, 40000, 7] {
+    for p in [0u32, 0xfff0, 40000, 7, 0x8765_4321] {
         for (g, w) in CONFIGS {
             let c = compile_ir(&ir, g, w);
             let mut d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
@@ -147,6 +147,12 @@ fn narrow_values_on_emulator() {
                     "{}",
                     at(17)
                 );
+                // 16-bit push constant at byte 2, 8-bit at byte 1, quantizeToF16
+                let lo = f16_bits(t as f32 * f32::from_bits(0x3dcc_cccd));
+                assert_eq!(rd(18), (p >> 16) as u16 as i16 as i32 as u32, "{}", at(18));
+                assert_eq!(rd(19), 0, "{}: t·1e-7 is an f16 denormal → +0", at(19));
+                assert_eq!(rd(20), f16_value(lo).to_bits(), "{}", at(20));
+                assert_eq!(rd(21), (p >> 8) & 0xff, "{}", at(21));
             }
         }
     }

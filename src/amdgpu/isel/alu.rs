@@ -293,6 +293,9 @@ impl Isel<'_> {
         if sbits == 64 || ty.bits == 64 {
             return self.alu64(i, op, srcs, c, div);
         }
+        if op == Fquantize2f16 {
+            return self.quantize_f16(srcs, c, div);
+        }
         if sbits != 32 && !matches!(op, B2f | B2i) {
             return Err(unsup(&format!("on {sbits}-bit sources")));
         }

@@ -424,6 +424,31 @@ impl Isel<'_> {
         self.narrow_result(r, kind, div)
     }
 
+    /// SPIR-V `OpQuantizeToF16` on f32: through f16 and back (rounding to nearest even,
+    /// overflow to ±inf), with results too small for a normal f16 made ±0.
+    pub(super) fn quantize_f16(
+        &mut self,
+        srcs: &[Value],
+        c: usize,
+        div: bool,
+    ) -> Result<MV, Error> {
+        let kk = super::alu::src_comp(self.f, srcs[0], c);
+        let x = self.arg(srcs[0], kk)?;
+        let h = self.v1op("v_cvt_f16_f32", vec![x])?;
+        let r = self.v1op("v_cvt_f32_f16", vec![h])?;
+        let a = self.v1op("v_and_b32", vec![Arg::Const(0x7fff_ffff), r])?;
+        let tiny = self.tmp(self.mask_rc());
+        // 2^-14, the smallest normal f16; NaN compares false and stays
+        self.valu(
+            "v_cmp_gt_f32",
+            &[Arg::Temp(tiny)],
+            vec![Arg::Const(0x3880_0000), a],
+        )?;
+        let s = self.v1op("v_and_b32", vec![Arg::Const(0x8000_0000), r])?;
+        let d = self.v1op("v_cndmask_b32", vec![r, s, Arg::Temp(tiny)])?;
+        self.narrow_result(d, Kind::Plain, div)
+    }
+
     /// f16 arithmetic and the float conversions touching 8/16-bit types, on the VALU.
     fn narrow_float(
         &mut self,

@@ -96,7 +96,7 @@ impl Isel<'_> {
     }
 
     /// Loads `comps` dwords at a uniform byte offset from a 64-bit pointer, as dword temps.
-    fn load_dwords(
+    pub(super) fn load_dwords(
         &mut self,
         base: Temp,
         off: MV,
@@ -272,7 +272,7 @@ impl Isel<'_> {
                 }
             }
             LoadPushConstant => {
-                if ty.bits != 32 && ty.bits != 64 {
+                if ty.bits != 32 && ty.bits != 64 && ty.bits != 8 && ty.bits != 16 {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit push constant loads", ty.bits),
@@ -298,6 +298,10 @@ impl Isel<'_> {
                         }
                     }
                 };
+                if ty.bits == 8 || ty.bits == 16 {
+                    out.extend(self.push_constant_narrow(p, off, ty, at)?);
+                    return Ok(out);
+                }
                 let words = self.load_dwords(p, off, dwords, at)?;
                 out.extend(self.regroup(i, words, ty)?);
             }
