@@ -112,11 +112,20 @@ fn wide64_on_emulator() {
             if old == 0 {
                 cas_winners += 1;
             } else {
-                assert!(input[..64].contains(&old), "{} {w:?}: cmpswap returned {old:#x}", g.mcpu());
+                assert!(
+                    input[..64].contains(&old),
+                    "{} {w:?}: cmpswap returned {old:#x}",
+                    g.mcpu()
+                );
             }
         }
         let sum = input[..64].iter().fold(0u64, |a, b| a.wrapping_add(*b));
-        assert_eq!(rd(OUT + 0x4000), sum, "{} {w:?}: 64-bit atomic add", g.mcpu());
+        assert_eq!(
+            rd(OUT + 0x4000),
+            sum,
+            "{} {w:?}: 64-bit atomic add",
+            g.mcpu()
+        );
         assert_eq!(
             mem.read_u32(OUT + 0x4008).unwrap(),
             63,
@@ -172,7 +181,12 @@ fn wide64_selection_forms() {
             "{} {w:?}\n{asm}",
             g.mcpu()
         );
-        for op in ["v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64", "v_rsq_f64"] {
+        for op in [
+            "v_div_scale_f64",
+            "v_div_fmas_f64",
+            "v_div_fixup_f64",
+            "v_rsq_f64",
+        ] {
             assert!(has(op), "{} {w:?}: no {op}\n{asm}", g.mcpu());
         }
     }
