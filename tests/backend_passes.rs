@@ -207,3 +207,53 @@ fn hazards_per_generation() {
         ]
     );
 }
+
+#[test]
+fn gfx9_vcc_write_before_div_fmas() {
+    let scale = "v_div_scale_f64 v[0:1], vcc, v[2:3], v[4:5], v[2:3]";
+    let fmas = "v_div_fmas_f64 v[6:7], v[0:1], v[8:9], v[10:11]";
+    let mov = "v_mov_b32_e32 v12, 0";
+    // adjacent: 4 wait states missing
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        &format!("{scale}\n{fmas}"),
+        &format!("{scale}\ns_nop 3\n{fmas}"),
+    );
+    // two instructions between: two wait states missing
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        &format!("{scale}\n{mov}\n{mov}\n{fmas}"),
+        &format!("{scale}\n{mov}\n{mov}\ns_nop 1\n{fmas}"),
+    );
+    // four between, or a VALU that writes another SGPR pair: nothing to do
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        &format!("{scale}\n{mov}\n{mov}\n{mov}\n{mov}\n{fmas}"),
+        &format!("{scale}\n{mov}\n{mov}\n{mov}\n{mov}\n{fmas}"),
+    );
+    let other = "v_div_scale_f64 v[0:1], s[4:5], v[2:3], v[4:5], v[2:3]";
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        &format!("{other}\n{fmas}"),
+        &format!("{other}\n{fmas}"),
+    );
+    // an implicit VCC write (VOPC e32) counts too
+    let cmp = "v_cmp_lt_f32_e32 vcc, v0, v1";
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        &format!("{cmp}\n{mov}\n{fmas}"),
+        &format!("{cmp}\n{mov}\ns_nop 2\n{fmas}"),
+    );
+    // GFX10.3 has no such rule
+    check(
+        resolve_hazards,
+        Gen::Gfx10,
+        "v_div_scale_f64 v[0:1], vcc_lo, v[2:3], v[4:5], v[2:3]\nv_div_fmas_f64 v[6:7], v[0:1], v[8:9], v[10:11]",
+        "v_div_scale_f64 v[0:1], vcc_lo, v[2:3], v[4:5], v[2:3]\nv_div_fmas_f64 v[6:7], v[0:1], v[8:9], v[10:11]",
+    );
+}

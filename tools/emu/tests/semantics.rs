@@ -610,3 +610,232 @@ fn narrow_arithmetic_and_packing() {
         assert_eq!(ex("v_ldexp_f32 v0, v1, v2", &[f(0.75), 4]), f(12.0));
     }
 }
+
+/// Runs a wave64 program with s0..s3 = the halves of `a` and `b` (v[2:3] = a, v[4:5] = b
+/// after the prologue); returns v[0:1] of lane 0.
+fn run_f64(gen: Gen, body: &str, a: f64, b: f64) -> u64 {
+    let t = target(gen, true);
+    // GFX11 VALUTransUse: a transcendental's result needs va_vdst(0) before its next use
+    let body = if gen == Gen::Gfx11 {
+        body.lines()
+            .map(|l| {
+                if l.starts_with("v_rcp_f64") || l.starts_with("v_rsq_f64") {
+                    format!("{l}\ns_waitcnt_depctr 0xfff")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        body.to_string()
+    };
+    let src = format!(
+        "v_mov_b32 v2, s0\nv_mov_b32 v3, s1\nv_mov_b32 v4, s2\nv_mov_b32 v5, s3\n{body}\ns_endpgm\n"
+    );
+    let (a, b) = (a.to_bits(), b.to_bits());
+    let args = [a as u32, (a >> 32) as u32, b as u32, (b >> 32) as u32];
+    let mut mem = Memory::new();
+    let w =
+        run(t, ours(t, &src), 1, &args, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}\n{body}"));
+    w[0].regs.v(0, 0) as u64 | (w[0].regs.v(1, 0) as u64) << 32
+}
+
+fn same_f64(got: u64, want: f64) -> bool {
+    let g = f64::from_bits(got);
+    (g.is_nan() && want.is_nan()) || got == want.to_bits()
+}
+
+/// The f64 division the backend selects (LLVM's expansion): scale, reciprocal, two
+/// Newton–Raphson steps, fmas with the dividend's scale flag in VCC, fixup. The result
+/// must be Rust's correctly rounded quotient, across scaling cases and special values.
+#[test]
+fn f64_division_sequence_is_correctly_rounded() {
+    let body = "v_div_scale_f64 v[6:7], s[20:21], v[4:5], v[4:5], v[2:3]\n\
+                v_div_scale_f64 v[8:9], vcc, v[2:3], v[4:5], v[2:3]\n\
+                v_rcp_f64_e32 v[10:11], v[6:7]\n\
+                v_fma_f64 v[12:13], -v[6:7], v[10:11], 1.0\n\
+                v_fma_f64 v[10:11], v[10:11], v[12:13], v[10:11]\n\
+                v_fma_f64 v[12:13], -v[6:7], v[10:11], 1.0\n\
+                v_fma_f64 v[10:11], v[10:11], v[12:13], v[10:11]\n\
+                v_mul_f64 v[12:13], v[8:9], v[10:11]\n\
+                v_fma_f64 v[14:15], -v[6:7], v[12:13], v[8:9]\n\
+                v_div_fmas_f64 v[14:15], v[14:15], v[10:11], v[12:13]\n\
+                v_div_fixup_f64 v[0:1], v[14:15], v[4:5], v[2:3]";
+    let cases = [
+        (1.0, 3.0),
+        (-7.25, 0.1),
+        (2.5e300, 1e-10),
+        (1e-300, 3e250),
+        (4.9e-324, 3.0),
+        (1.0, 4.9e-324),
+        (3.0e-310, 7.0e-320),
+        (f64::MAX, 0.5),
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (-1.0, -0.0),
+        (f64::NEG_INFINITY, 2.0),
+        (f64::INFINITY, f64::INFINITY),
+        (5.0, f64::NAN),
+        (123456789.0, 987654321.0),
+    ];
+    for gen in Gen::ALL {
+        for (a, b) in cases {
+            let got = run_f64(gen, body, a, b);
+            assert!(
+                same_f64(got, a / b),
+                "{gen}: {a:e} / {b:e} = {:e}, want {:e}",
+                f64::from_bits(got),
+                a / b
+            );
+        }
+    }
+}
+
+/// The f64 square root the backend selects: inputs below 2^-767 scaled by 2^256, rsq,
+/// Goldschmidt refinement with two residual corrections, rescaled by 2^-128; ±0 and +inf
+/// pass through (class mask 0x260). Compared with Rust's correctly rounded sqrt.
+#[test]
+fn f64_sqrt_sequence() {
+    let body = "s_mov_b32 s20, 0\ns_mov_b32 s21, 0x10000000\n\
+                v_cmp_gt_f64_e64 s[22:23], s[20:21], v[2:3]\n\
+                v_mov_b32 v20, 0x100\n\
+                v_cndmask_b32_e64 v6, 0, v20, s[22:23]\n\
+                v_ldexp_f64 v[2:3], v[2:3], v6\n\
+                v_rsq_f64_e32 v[8:9], v[2:3]\n\
+                v_mul_f64 v[10:11], v[2:3], v[8:9]\n\
+                v_mul_f64 v[8:9], v[8:9], 0.5\n\
+                v_fma_f64 v[12:13], -v[8:9], v[10:11], 0.5\n\
+                v_fma_f64 v[10:11], v[10:11], v[12:13], v[10:11]\n\
+                v_fma_f64 v[8:9], v[8:9], v[12:13], v[8:9]\n\
+                v_fma_f64 v[12:13], -v[10:11], v[10:11], v[2:3]\n\
+                v_fma_f64 v[10:11], v[12:13], v[8:9], v[10:11]\n\
+                v_fma_f64 v[12:13], -v[10:11], v[10:11], v[2:3]\n\
+                v_fma_f64 v[10:11], v[12:13], v[8:9], v[10:11]\n\
+                v_mov_b32 v21, 0xffffff80\n\
+                v_cndmask_b32_e64 v6, 0, v21, s[22:23]\n\
+                v_ldexp_f64 v[10:11], v[10:11], v6\n\
+                v_mov_b32 v22, 0x260\n\
+                v_cmp_class_f64_e64 s[24:25], v[2:3], v22\n\
+                v_cndmask_b32_e64 v0, v10, v2, s[24:25]\n\
+                v_cndmask_b32_e64 v1, v11, v3, s[24:25]";
+    let cases = [
+        2.0,
+        0.1,
+        12345.678,
+        1e300,
+        f64::MAX,
+        1e-320,
+        4.9e-324,
+        2.2e-308,
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        -1.0,
+        f64::NAN,
+    ];
+    for gen in Gen::ALL {
+        for x in cases {
+            let got = run_f64(gen, body, x, 0.0);
+            assert!(
+                same_f64(got, x.sqrt()),
+                "{gen}: sqrt({x:e}) = {:e}, want {:e}",
+                f64::from_bits(got),
+                x.sqrt()
+            );
+        }
+    }
+}
+
+/// The other f64 and 64-bit integer instructions the backend selects, against Rust.
+#[test]
+fn f64_rounding_conversion_compare_and_i64_shifts() {
+    for gen in Gen::ALL {
+        for x in [
+            2.5f64,
+            -2.5,
+            -0.0,
+            1e20,
+            -7.75,
+            0.49999999999999994,
+            f64::NAN,
+        ] {
+            let one = |op: &str| run_f64(gen, &format!("{op} v[0:1], v[2:3]"), x, 0.0);
+            assert!(
+                same_f64(one("v_floor_f64_e32"), x.floor()),
+                "{gen} floor {x}"
+            );
+            assert!(same_f64(one("v_ceil_f64_e32"), x.ceil()), "{gen} ceil {x}");
+            assert!(
+                same_f64(one("v_trunc_f64_e32"), x.trunc()),
+                "{gen} trunc {x}"
+            );
+            assert!(
+                same_f64(one("v_rndne_f64_e32"), x.round_ties_even()),
+                "{gen} rndne {x}"
+            );
+            let f = run_f64(gen, "v_cvt_f32_f64_e32 v0, v[2:3]\nv_mov_b32 v1, 0", x, 0.0);
+            assert!(same_f32(f as u32, x as f32), "{gen} cvt_f32_f64 {x}");
+        }
+        // min/max return the other operand for one NaN
+        let mm = run_f64(gen, "v_min_f64 v[0:1], v[2:3], v[4:5]", f64::NAN, -3.0);
+        assert_eq!(f64::from_bits(mm), -3.0, "{gen}");
+        let mm = run_f64(gen, "v_max_f64 v[0:1], v[2:3], v[4:5]", 1.5, -3.0);
+        assert_eq!(f64::from_bits(mm), 1.5, "{gen}");
+        // conversions from 32-bit
+        let c = run_f64(
+            gen,
+            "v_cvt_f64_i32_e32 v[0:1], v2",
+            f64::from_bits(0xffff_fff9),
+            0.0,
+        );
+        assert_eq!(f64::from_bits(c), -7.0, "{gen}");
+        let c = run_f64(
+            gen,
+            "v_cvt_f64_u32_e32 v[0:1], v2",
+            f64::from_bits(0xffff_fff9),
+            0.0,
+        );
+        assert_eq!(f64::from_bits(c), 4294967289.0, "{gen}");
+        let c = run_f64(
+            gen,
+            "v_cvt_i32_f64_e32 v0, v[2:3]\nv_mov_b32 v1, 0",
+            -7.9,
+            0.0,
+        );
+        assert_eq!(c as u32 as i32, -7, "{gen}");
+        // ordered compare: false on NaN; neq: true on NaN
+        let lt = "v_cmp_lt_f64_e64 s[20:21], v[2:3], v[4:5]\n\
+                  v_cndmask_b32_e64 v0, 0, 1, s[20:21]\nv_mov_b32 v1, 0";
+        assert_eq!(run_f64(gen, lt, -1.0, 2.0), 1, "{gen}");
+        assert_eq!(run_f64(gen, lt, f64::NAN, 2.0), 0, "{gen}");
+        let neq = "v_cmp_neq_f64_e64 s[20:21], v[2:3], v[4:5]\n\
+                   v_cndmask_b32_e64 v0, 0, 1, s[20:21]\nv_mov_b32 v1, 0";
+        assert_eq!(run_f64(gen, neq, f64::NAN, 2.0), 1, "{gen}");
+        // 64-bit integer shifts take the amount first; signed/unsigned 64-bit compares
+        let x = f64::from_bits(0x8000_0000_0000_0001);
+        let amt = f64::from_bits(33);
+        let sh = |op: &str| run_f64(gen, &format!("{op} v[0:1], v4, v[2:3]"), x, amt);
+        assert_eq!(sh("v_lshlrev_b64"), 0x8000_0000_0000_0001u64 << 33, "{gen}");
+        assert_eq!(sh("v_lshrrev_b64"), 0x8000_0000_0000_0001u64 >> 33, "{gen}");
+        assert_eq!(
+            sh("v_ashrrev_i64"),
+            (0x8000_0000_0000_0001u64 as i64 >> 33) as u64,
+            "{gen}"
+        );
+        let cmp = |op: &str| {
+            run_f64(
+                gen,
+                &format!(
+                    "{op} s[20:21], v[2:3], v[4:5]\n\
+                     v_cndmask_b32_e64 v0, 0, 1, s[20:21]\nv_mov_b32 v1, 0"
+                ),
+                x,
+                amt,
+            )
+        };
+        assert_eq!(cmp("v_cmp_lt_i64_e64"), 1, "{gen}: negative < 33 signed");
+        assert_eq!(cmp("v_cmp_lt_u64_e64"), 0, "{gen}: 2^63+1 > 33 unsigned");
+        assert_eq!(cmp("v_cmp_ge_u64_e64"), 1, "{gen}");
+    }
+}
