@@ -358,6 +358,15 @@ impl Isel<'_> {
             | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
                 out.extend(self.subgroup(i, op, srcs)?);
             }
+            Reduce | InclusiveScan | ExclusiveScan => {
+                out.extend(self.subgroup_collective(i, op, srcs, idx)?);
+            }
+            Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast
+            | QuadSwapHorizontal | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation
+            | BallotBitExtract | BallotBitCountInclusive | BallotBitCountExclusive
+            | BallotFindLsb | BallotFindMsb | InverseBallot => {
+                out.extend(self.subgroup_lanes(i, op, srcs)?);
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

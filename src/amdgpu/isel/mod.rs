@@ -25,6 +25,8 @@ pub mod divergence;
 mod divide;
 mod intrinsics;
 mod subgroup;
+mod subgroup_reduce;
+mod subgroup_shuffle;
 
 use super::abi::PipelineLayout;
 use super::mir::{Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp};
