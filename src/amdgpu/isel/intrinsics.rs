@@ -364,7 +364,9 @@ impl Isel<'_> {
             Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast
             | QuadSwapHorizontal | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation
             | BallotBitExtract | BallotBitCountInclusive | BallotBitCountExclusive
-            | BallotFindLsb | BallotFindMsb | InverseBallot => {
+            | BallotFindLsb | BallotFindMsb | InverseBallot | LoadSubgroupEqMask
+            | LoadSubgroupGeMask | LoadSubgroupGtMask | LoadSubgroupLeMask
+            | LoadSubgroupLtMask => {
                 out.extend(self.subgroup_lanes(i, op, srcs)?);
             }
             StoreSsbo => {

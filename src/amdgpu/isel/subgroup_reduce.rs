@@ -211,6 +211,8 @@ impl Isel<'_> {
             Arg::Temp(t) if self.p.rc(t).dwords == 2 => {
                 self.split(t, 2)?.into_iter().map(Arg::Temp).collect()
             }
+            // a constant lane mask (0 or -1) is sign-extended to the wave
+            Arg::Const(k) => vec![Arg::Const(k), Arg::Const(k)],
             a => vec![a, Arg::Const(0)],
         };
         let lo = self.tmp(RegClass::V1);

@@ -416,6 +416,38 @@ impl Isel<'_> {
                 }
                 out.push(MV::T(d, Kind::Plain));
             }
+            LoadSubgroupEqMask | LoadSubgroupGeMask | LoadSubgroupGtMask
+            | LoadSubgroupLeMask | LoadSubgroupLtMask => {
+                // eq = 1 << lane, ge = -1 << lane, gt = -2 << lane, lt = ~ge, le = ~gt
+                let lane = self.lane_id()?;
+                let (base, invert) = match op {
+                    LoadSubgroupEqMask => (1, false),
+                    LoadSubgroupGeMask => (u32::MAX, false),
+                    LoadSubgroupGtMask => (u32::MAX - 1, false),
+                    LoadSubgroupLtMask => (u32::MAX, true),
+                    _ => (u32::MAX - 1, true),
+                };
+                let n = self.mask_rc().dwords;
+                let t = self.tmp(RegClass::v(n));
+                let name = if n == 2 { "v_lshlrev_b64" } else { "v_lshlrev_b32" };
+                self.valu(name, &[Arg::Temp(t)], vec![Arg::Temp(lane), Arg::Const(base)])?;
+                for (c, p) in self.split(t, n)?.into_iter().enumerate() {
+                    if c >= ty.comps as usize {
+                        break;
+                    }
+                    let p = if invert {
+                        let d = self.tmp(RegClass::V1);
+                        self.valu("v_not_b32", &[Arg::Temp(d)], vec![Arg::Temp(p)])?;
+                        d
+                    } else {
+                        p
+                    };
+                    out.push(MV::T(p, Kind::Plain));
+                }
+                while out.len() < ty.comps as usize {
+                    out.push(MV::C(0));
+                }
+            }
             InverseBallot => {
                 let m = self.ballot_mask(srcs[0])?;
                 let d = self.tmp(self.mask_rc());

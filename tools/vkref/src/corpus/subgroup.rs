@@ -136,7 +136,8 @@ fn broadcast_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             sub[3],
             sub[0],
             if even { first * 2 } else { first + 1 },
-            lane as u32 + 256,
+            // bitCount(gl_SubgroupEqMask.x): the lane's bit is in .x only below lane 32
+            lane as u32 + if lane < 32 { 256 } else { 0 },
         ]
     });
     vec![exact(1, to_bytes(&o.concat()))]
