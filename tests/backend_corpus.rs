@@ -46,6 +46,7 @@ const PASSING: &[&str] = &[
     "subgroup_basic",
     "subgroup_broadcast",
     "subgroup_divergent",
+    "subgroup_ops",
     "subgroup_reduce",
     "subgroup_scan",
     "subgroup_shuffle",
