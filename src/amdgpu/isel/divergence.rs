@@ -119,6 +119,14 @@ impl Walk<'_> {
                     div |= phis_div;
                     inst.kind.for_each_operand(|v| div |= self.d.divergent[v]);
                 }
+                // a clustered reduction is uniform per cluster only
+                InstKind::Intrinsic {
+                    op: crate::ir::Intrinsic::Reduce,
+                    srcs,
+                    idx,
+                } if idx.get(1).is_some_and(|&c| c != 0) => {
+                    srcs.iter().for_each(|&v| div |= self.d.divergent[v])
+                }
                 InstKind::Intrinsic { op, srcs, .. } => match op.divergence() {
                     Div::Uniform => {}
                     Div::Divergent => div = true,

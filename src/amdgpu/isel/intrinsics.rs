@@ -361,11 +361,25 @@ impl Isel<'_> {
             Reduce | InclusiveScan | ExclusiveScan => {
                 out.extend(self.subgroup_collective(i, op, srcs, idx)?);
             }
-            Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast
-            | QuadSwapHorizontal | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation
-            | BallotBitExtract | BallotBitCountInclusive | BallotBitCountExclusive
-            | BallotFindLsb | BallotFindMsb | InverseBallot | LoadSubgroupEqMask
-            | LoadSubgroupGeMask | LoadSubgroupGtMask | LoadSubgroupLeMask
+            Shuffle
+            | ShuffleXor
+            | ShuffleUp
+            | ShuffleDown
+            | QuadBroadcast
+            | QuadSwapHorizontal
+            | QuadSwapVertical
+            | QuadSwapDiagonal
+            | ReadInvocation
+            | BallotBitExtract
+            | BallotBitCountInclusive
+            | BallotBitCountExclusive
+            | BallotFindLsb
+            | BallotFindMsb
+            | InverseBallot
+            | LoadSubgroupEqMask
+            | LoadSubgroupGeMask
+            | LoadSubgroupGtMask
+            | LoadSubgroupLeMask
             | LoadSubgroupLtMask => {
                 out.extend(self.subgroup_lanes(i, op, srcs)?);
             }

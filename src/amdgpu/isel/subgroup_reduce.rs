@@ -253,7 +253,11 @@ impl Isel<'_> {
                 let n = self.exec_count()?;
                 let f = if rop == Ixor {
                     let p = self.tmp(RegClass::S1);
-                    self.salu("s_and_b32", &[Arg::Temp(p)], vec![Arg::Temp(n), Arg::Const(1)])?;
+                    self.salu(
+                        "s_and_b32",
+                        &[Arg::Temp(p)],
+                        vec![Arg::Temp(n), Arg::Const(1)],
+                    )?;
                     p
                 } else {
                     n

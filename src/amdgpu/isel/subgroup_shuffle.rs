@@ -53,11 +53,7 @@ impl Isel<'_> {
 
     fn times4(&mut self, a: Arg) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::V1);
-        self.valu(
-            "v_lshlrev_b32",
-            &[Arg::Temp(d)],
-            vec![Arg::Const(2), a],
-        )?;
+        self.valu("v_lshlrev_b32", &[Arg::Temp(d)], vec![Arg::Const(2), a])?;
         Ok(d)
     }
 
@@ -221,11 +217,7 @@ impl Isel<'_> {
             self.split(t, 2)?[0]
         } else {
             let t = self.tmp(RegClass::V1);
-            self.valu(
-                "v_lshrrev_b32",
-                &[Arg::Temp(t)],
-                vec![index, Arg::Temp(m)],
-            )?;
+            self.valu("v_lshrrev_b32", &[Arg::Temp(t)], vec![index, Arg::Temp(m)])?;
             t
         };
         let d = self.tmp(RegClass::V1);
@@ -251,8 +243,8 @@ impl Isel<'_> {
         let b = if self.p.wave64() { "b64" } else { "b32" };
         let mut out = SmallVec::new();
         match op {
-            Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast
-            | QuadSwapHorizontal | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation => {
+            Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
+            | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation => {
                 if ty.bits != 32 && ty.bits != 1 {
                     return Err(Error::unsupported(
                         at,
@@ -313,10 +305,9 @@ impl Isel<'_> {
                                     let d = self.tmp(RegClass::V1);
                                     let (name, ops) = match op {
                                         ShuffleXor => ("v_xor_b32", vec![s, Arg::Temp(lane)]),
-                                        ShuffleUp => (
-                                            "v_sub_u32|v_sub_nc_u32",
-                                            vec![Arg::Temp(lane), s],
-                                        ),
+                                        ShuffleUp => {
+                                            ("v_sub_u32|v_sub_nc_u32", vec![Arg::Temp(lane), s])
+                                        }
                                         ShuffleDown => {
                                             ("v_add_u32|v_add_nc_u32", vec![s, Arg::Temp(lane)])
                                         }
@@ -362,7 +353,11 @@ impl Isel<'_> {
                             MV::T(t, _) => Arg::Temp(t),
                         };
                         let sh = self.tmp(self.mask_rc());
-                        self.salu(&format!("s_lshr_{b}"), &[Arg::Temp(sh)], vec![Arg::Temp(m), k])?;
+                        self.salu(
+                            &format!("s_lshr_{b}"),
+                            &[Arg::Temp(sh)],
+                            vec![Arg::Temp(m), k],
+                        )?;
                         let lo = self.split(sh, self.mask_rc().dwords)?[0];
                         let d = self.tmp(RegClass::S1);
                         self.salu(
@@ -416,8 +411,8 @@ impl Isel<'_> {
                 }
                 out.push(MV::T(d, Kind::Plain));
             }
-            LoadSubgroupEqMask | LoadSubgroupGeMask | LoadSubgroupGtMask
-            | LoadSubgroupLeMask | LoadSubgroupLtMask => {
+            LoadSubgroupEqMask | LoadSubgroupGeMask | LoadSubgroupGtMask | LoadSubgroupLeMask
+            | LoadSubgroupLtMask => {
                 // eq = 1 << lane, ge = -1 << lane, gt = -2 << lane, lt = ~ge, le = ~gt
                 let lane = self.lane_id()?;
                 let (base, invert) = match op {
@@ -429,8 +424,16 @@ impl Isel<'_> {
                 };
                 let n = self.mask_rc().dwords;
                 let t = self.tmp(RegClass::v(n));
-                let name = if n == 2 { "v_lshlrev_b64" } else { "v_lshlrev_b32" };
-                self.valu(name, &[Arg::Temp(t)], vec![Arg::Temp(lane), Arg::Const(base)])?;
+                let name = if n == 2 {
+                    "v_lshlrev_b64"
+                } else {
+                    "v_lshlrev_b32"
+                };
+                self.valu(
+                    name,
+                    &[Arg::Temp(t)],
+                    vec![Arg::Temp(lane), Arg::Const(base)],
+                )?;
                 for (c, p) in self.split(t, n)?.into_iter().enumerate() {
                     if c >= ty.comps as usize {
                         break;
@@ -452,7 +455,11 @@ impl Isel<'_> {
                 let m = self.ballot_mask(srcs[0])?;
                 let d = self.tmp(self.mask_rc());
                 let exec = self.p.exec();
-                self.hw(&format!("s_and_{b}"), &[Arg::Temp(d)], &[Arg::Temp(m), exec])?;
+                self.hw(
+                    &format!("s_and_{b}"),
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(m), exec],
+                )?;
                 out.push(MV::T(d, Kind::Mask));
             }
             _ => unreachable!(),

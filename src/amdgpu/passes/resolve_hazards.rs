@@ -117,14 +117,20 @@ fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Forma
     };
     if fmt.is_dpp16() {
         let src: Vec<u16> = regs(&i.ops[..1.min(i.ops.len())], true);
-        want(2, since(&|r: &Gfx9Rec| r.vgprs.iter().any(|v| src.contains(v))));
+        want(
+            2,
+            since(&|r: &Gfx9Rec| r.vgprs.iter().any(|v| src.contains(v))),
+        );
         want(5, since(&|r: &Gfx9Rec| r.exec));
     }
     let n = i.opcode().map_or("", |o| o.name());
     if n.starts_with("v_readlane") || n.starts_with("v_writelane") {
         let sel: Vec<u16> = regs(i.ops.get(1..2).unwrap_or(&[]), false);
         if !sel.is_empty() {
-            want(4, since(&|r: &Gfx9Rec| r.sgprs.iter().any(|s| sel.contains(s))));
+            want(
+                4,
+                since(&|r: &Gfx9Rec| r.sgprs.iter().any(|s| sel.contains(s))),
+            );
         }
     }
     need

@@ -118,7 +118,13 @@ fn dpp_row_controls_and_bound_ctrl() {
             gen,
             w64,
             &format!("{add} v2, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf"),
-            |l| if l % 16 >= 1 { val(l - 1) + val(l) } else { OLD },
+            |l| {
+                if l % 16 >= 1 {
+                    val(l - 1) + val(l)
+                } else {
+                    OLD
+                }
+            },
         );
         if gen == Gen::Gfx9 {
             check(
@@ -132,7 +138,13 @@ fn dpp_row_controls_and_bound_ctrl() {
                 gen,
                 w64,
                 "v_mov_b32_dpp v2, v1 row_bcast:15 row_mask:0xa bank_mask:0xf",
-                |l| if (l / 16) % 2 == 1 { val(l / 16 * 16 - 1) } else { OLD },
+                |l| {
+                    if (l / 16) % 2 == 1 {
+                        val(l / 16 * 16 - 1)
+                    } else {
+                        OLD
+                    }
+                },
             );
             check(
                 gen,
@@ -198,7 +210,9 @@ fn permlanes() {
         check(
             gen,
             w64,
-            &format!("s_mov_b32 s4, {lo:#x}\ns_mov_b32 s5, {hi:#x}\nv_permlanex16_b32 v2, v1, s4, s5"),
+            &format!(
+                "s_mov_b32 s4, {lo:#x}\ns_mov_b32 s5, {hi:#x}\nv_permlanex16_b32 v2, v1, s4, s5"
+            ),
             |l| val((l / 16 ^ 1) * 16 + sel[(l % 16) as usize]),
         );
         if gen == Gen::Gfx11 && w64 {

@@ -267,10 +267,20 @@ fn ops_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             sub.iter().map(|v| *v as i32).max().unwrap() as u32,
             imul(&mut upto.iter().map(|v| ((v >> 4) & 2) | 1)),
             sub.iter().map(|v| g(*v)).product::<f32>().to_bits(),
-            sub.iter().map(|v| f(*v)).fold(f32::INFINITY, f32::min).to_bits(),
-            sub.iter().map(|v| f(*v)).fold(f32::NEG_INFINITY, f32::max).to_bits(),
+            sub.iter()
+                .map(|v| f(*v))
+                .fold(f32::INFINITY, f32::min)
+                .to_bits(),
+            sub.iter()
+                .map(|v| f(*v))
+                .fold(f32::NEG_INFINITY, f32::max)
+                .to_bits(),
             upto.iter().map(|v| f(*v)).sum::<f32>().to_bits(),
-            before.iter().map(|v| f(*v)).fold(f32::NEG_INFINITY, f32::max).to_bits(),
+            before
+                .iter()
+                .map(|v| f(*v))
+                .fold(f32::NEG_INFINITY, f32::max)
+                .to_bits(),
             upto.iter().map(|v| *v as i32).min().unwrap() as u32,
             before.iter().fold(u32::MAX, |a, b| a & b),
             before.iter().map(|v| *v as i32).fold(i32::MIN, i32::max) as u32,
