@@ -4,8 +4,9 @@
 //! A subgroup is the wave. Votes combine the condition's lane mask with exec on the SALU;
 //! `ballot` returns the masked lane mask (zero-extended to four dwords);
 //! `read_first_invocation` is `v_readfirstlane_b32`; the subgroup id is the first active
-//! lane's local index divided by the wave size. Shuffles, `read_invocation`, reductions and
-//! scans (DPP / permute) are not selected yet.
+//! lane's local index divided by the wave size. Reductions and scans are in
+//! `subgroup_reduce.rs` (DPP), shuffles, `read_invocation`, quad operations and per-lane
+//! ballot queries in `subgroup_shuffle.rs`.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass};
