@@ -1,6 +1,6 @@
 //! Subgroup operations compiled from tests/backend/subgroup.ir (clustered reductions of
 //! every size, read_invocation, shuffles with variable index / mask / delta, quad
-//! broadcast of a variable lane) run on the emulator for gfx900 wave64 and gfx1030 /
+//! broadcast of a variable lane, boolean reductions) run on the emulator for gfx900 wave64 and gfx1030 /
 //! gfx1100 in wave32 and wave64; each invocation's outputs are compared with values
 //! computed here from the input and the subgroup layout (lanes t % size of subgroup
 //! t / size). Results the operations leave undefined (shuffle sources outside the
@@ -21,8 +21,8 @@ const CONFIGS: [(Gen, Wave); 5] = [
     (Gen::Gfx11, Wave::W64),
 ];
 
-/// The expected 12 output dwords of invocation `t` (None: undefined, not compared).
-fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 12] {
+/// The expected 16 output dwords of invocation `t` (None: undefined, not compared).
+fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 16] {
     let lane = t % sz;
     let sub = t - lane;
     let cluster = |n: usize| {
@@ -30,6 +30,9 @@ fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 12] {
         &x[t / n * n..t / n * n + n]
     };
     let in_sub = |l: usize| x[sub + l];
+    let whole = &x[sub..sub + sz];
+    let lt = |v: &u32, k: u32| *v < k;
+    let n_lt = |k: u32| whole.iter().filter(|v| lt(v, k)).count();
     [
         Some(cluster(2).iter().fold(0u32, |a, b| a.wrapping_add(*b))),
         cluster(4).iter().min().copied(),
@@ -47,6 +50,10 @@ fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 12] {
         Some(in_sub((lane & !3) | ((lane + 1) & 3))),
         Some(in_sub(lane ^ ((lane >> 3) & 7))),
         (lane + 9 < sz).then(|| in_sub(lane + 9)),
+        Some((n_lt(0xf000_0000) == sz) as u32),
+        Some((n_lt(0xf000_0000) > 0) as u32),
+        Some((n_lt(0xf000_0000) % 2) as u32),
+        Some((n_lt(0x1000_0000) == sz) as u32),
     ]
 }
 
@@ -57,7 +64,9 @@ fn subgroup_lane_ops_on_emulator() {
     const OUT: u64 = 0x20_0000;
     let ir = std::fs::read_to_string("tests/backend/subgroup.ir").unwrap();
     let input: Vec<u32> = (0..64u32)
-        .map(|k| k.wrapping_mul(2654435761).rotate_left(k % 13) ^ 0x5bd1_e995)
+        .map(|k| (k, k.wrapping_mul(2654435761).rotate_left(k % 13) ^ 0x5bd1_e995))
+        // the first 32 are small, so an all-lanes vote holds for some subgroups only
+        .map(|(k, v)| if k < 32 { v & 0x0fff_ffff } else { v })
         .collect();
     for (g, w) in CONFIGS {
         let c = compile_ir(&ir, g, w);

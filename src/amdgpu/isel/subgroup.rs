@@ -24,7 +24,7 @@ impl Isel<'_> {
     }
 
     /// SCC-based uniform bool: `s_cmp_{eq|lg}_uN m, 0`.
-    fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
+    pub(super) fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
         let (_, n) = self.mask_bits();
         let cmp = if zero { "eq" } else { "lg" };
         self.hw(&format!("s_cmp_{cmp}_u{n}"), &[], &[m, Arg::Const(0)])?;
@@ -33,7 +33,7 @@ impl Isel<'_> {
         Ok(MV::T(d, Kind::UBool))
     }
 
-    fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
+    pub(super) fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
         let (b, _) = self.mask_bits();
         let t = self.tmp(self.mask_rc());
         let exec = self.p.exec();

@@ -416,6 +416,9 @@ impl Isel<'_> {
             _ => What::Exclusive,
         };
         let ty = self.f.ty(srcs[0]);
+        if ty.bits == 1 && what == What::Reduce(lanes) && ty.comps == 1 {
+            return Ok(smallvec::smallvec![self.bool_reduce(rop, srcs[0], at)?]);
+        }
         if ty.bits != 32 {
             return Err(Error::unsupported(
                 at,
@@ -466,6 +469,32 @@ impl Isel<'_> {
             out.push(self.finish(r, divergent_out)?);
         }
         Ok(out)
+    }
+
+    /// Whole-wave logical and / or / xor of a boolean: on the lane mask, as a uniform bool.
+    fn bool_reduce(&mut self, rop: ReduceOp, v: Value, at: Option<u32>) -> Result<MV, Error> {
+        let b = if self.p.wave64() { "b64" } else { "b32" };
+        let m = self.mask(v, 0)?;
+        match rop {
+            ReduceOp::Iand => self.vote_all_mask(m),
+            ReduceOp::Ior | ReduceOp::Ixor => {
+                let t = self.tmp(self.mask_rc());
+                let exec = self.p.exec();
+                self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                if rop == ReduceOp::Ior {
+                    return self.mask_test(Arg::Temp(t), false);
+                }
+                let n = self.tmp(RegClass::S1);
+                self.hw(&format!("s_bcnt1_i32_{b}"), &[Arg::Temp(n)], &[Arg::Temp(t)])?;
+                let d = self.tmp(RegClass::S1);
+                self.salu("s_and_b32", &[Arg::Temp(d)], vec![Arg::Temp(n), Arg::Const(1)])?;
+                Ok(MV::T(d, Kind::UBool))
+            }
+            _ => Err(Error::unsupported(
+                at,
+                format!("boolean subgroup reduce {}", rop.name()),
+            )),
+        }
     }
 
     /// The result in the file its uniformity asks for.
