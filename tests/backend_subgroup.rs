@@ -21,8 +21,8 @@ const CONFIGS: [(Gen, Wave); 5] = [
     (Gen::Gfx11, Wave::W64),
 ];
 
-/// The expected 16 output dwords of invocation `t` (None: undefined, not compared).
-fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 16] {
+/// The expected 17 output dwords of invocation `t` (None: undefined, not compared).
+fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 17] {
     let lane = t % sz;
     let sub = t - lane;
     let cluster = |n: usize| {
@@ -54,6 +54,8 @@ fn expect(x: &[u32], t: usize, sz: usize) -> [Option<u32>; 16] {
         Some((n_lt(0xf000_0000) > 0) as u32),
         Some((n_lt(0xf000_0000) % 2) as u32),
         Some((n_lt(0x1000_0000) == sz) as u32),
+        // shuffle with a uniform index: workgroup id (0) + 9
+        Some(in_sub(9)),
     ]
 }
 
@@ -64,7 +66,12 @@ fn subgroup_lane_ops_on_emulator() {
     const OUT: u64 = 0x20_0000;
     let ir = std::fs::read_to_string("tests/backend/subgroup.ir").unwrap();
     let input: Vec<u32> = (0..64u32)
-        .map(|k| (k, k.wrapping_mul(2654435761).rotate_left(k % 13) ^ 0x5bd1_e995))
+        .map(|k| {
+            (
+                k,
+                k.wrapping_mul(2654435761).rotate_left(k % 13) ^ 0x5bd1_e995,
+            )
+        })
         // the first 32 are small, so an all-lanes vote holds for some subgroups only
         .map(|(k, v)| if k < 32 { v & 0x0fff_ffff } else { v })
         .collect();
@@ -74,14 +81,14 @@ fn subgroup_lane_ops_on_emulator() {
         let mut mem = Memory::new();
         mem.map(SETS, 4096);
         mem.map(IN, 4096);
-        mem.map(OUT, 64 * 64);
+        mem.map(OUT, 64 * 128);
         for (k, v) in input.iter().enumerate() {
             mem.write_u32(IN + 4 * k as u64, *v).unwrap();
         }
         for (k, v) in BufferDesc::raw(g, IN, 256).iter().enumerate() {
             mem.write_u32(SETS + 4 * k as u64, *v).unwrap();
         }
-        for (k, v) in BufferDesc::raw(g, OUT, 64 * 64).iter().enumerate() {
+        for (k, v) in BufferDesc::raw(g, OUT, 64 * 128).iter().enumerate() {
             mem.write_u32(SETS + 16 + 4 * k as u64, *v).unwrap();
         }
         assert_eq!(
@@ -94,7 +101,7 @@ fn subgroup_lane_ops_on_emulator() {
         let sz = w.lanes() as usize;
         for t in 0..64usize {
             for (j, want) in expect(&input, t, sz).into_iter().enumerate() {
-                let got = mem.read_u32(OUT + 64 * t as u64 + 4 * j as u64).unwrap();
+                let got = mem.read_u32(OUT + 128 * t as u64 + 4 * j as u64).unwrap();
                 if let Some(want) = want {
                     assert_eq!(
                         got,

@@ -485,9 +485,17 @@ impl Isel<'_> {
                     return self.mask_test(Arg::Temp(t), false);
                 }
                 let n = self.tmp(RegClass::S1);
-                self.hw(&format!("s_bcnt1_i32_{b}"), &[Arg::Temp(n)], &[Arg::Temp(t)])?;
+                self.hw(
+                    &format!("s_bcnt1_i32_{b}"),
+                    &[Arg::Temp(n)],
+                    &[Arg::Temp(t)],
+                )?;
                 let d = self.tmp(RegClass::S1);
-                self.salu("s_and_b32", &[Arg::Temp(d)], vec![Arg::Temp(n), Arg::Const(1)])?;
+                self.salu(
+                    "s_and_b32",
+                    &[Arg::Temp(d)],
+                    vec![Arg::Temp(n), Arg::Const(1)],
+                )?;
                 Ok(MV::T(d, Kind::UBool))
             }
             _ => Err(Error::unsupported(

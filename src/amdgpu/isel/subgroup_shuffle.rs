@@ -14,7 +14,8 @@
 //!   inactive reads 0 and is still written): shuffle_xor 1–3 and the quad swaps as
 //!   quad_perm; shuffle_xor 4–15 as row_xmask on GFX10+; quad_broadcast of a constant
 //!   lane as quad_perm; shuffle_xor 32 on GFX11 wave64 as `v_permlane64_b32`.
-//! - read_invocation is `v_readlane_b32` with a uniform lane select.
+//! - read_invocation, and a shuffle whose index is uniform, are `v_readlane_b32` with a
+//!   uniform lane select.
 //! - Ballot bit counts use `v_mbcnt_lo/hi_u32_b32`; find LSB / MSB are `s_ff1` /
 //!   `s_flbit` (GFX11: `s_ctz` / `s_clz`) on the wave's mask dwords.
 //!
@@ -284,6 +285,18 @@ impl Isel<'_> {
                                 out.push(MV::T(d, Kind::Plain));
                                 continue;
                             }
+                        }
+                        // a uniform index reads one lane for everybody
+                        (Shuffle, Some(MV::C(k))) => {
+                            let d = self.tmp(RegClass::S1);
+                            let lane = Arg::Const(k as u32 & (lanes - 1));
+                            self.hw("v_readlane_b32", &[Arg::Temp(d)], &[x, lane])?;
+                            self.to_vgpr(Arg::Temp(d))?
+                        }
+                        (Shuffle, Some(MV::T(t, _))) if self.p.rc(t).is_sgpr() => {
+                            let d = self.tmp(RegClass::S1);
+                            self.hw("v_readlane_b32", &[Arg::Temp(d)], &[x, Arg::Temp(t)])?;
+                            self.to_vgpr(Arg::Temp(d))?
                         }
                         (ShuffleXor, Some(MV::C(m))) => self.shuffle_xor_const(x, m as u32)?,
                         (QuadSwapHorizontal, _) => self.shuffle_xor_const(x, 1)?,
