@@ -257,3 +257,42 @@ fn gfx9_vcc_write_before_div_fmas() {
         "v_div_scale_f64 v[0:1], vcc_lo, v[2:3], v[4:5], v[2:3]\nv_div_fmas_f64 v[6:7], v[0:1], v[8:9], v[10:11]",
     );
 }
+
+#[test]
+fn gfx9_dpp_and_lane_select_wait_states() {
+    // a VALU result read as a DPP source one instruction later: 2 wait states
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        "v_mov_b32_e32 v1, 0\nv_add_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_e32 v1, 0\ns_nop 1\nv_add_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+    );
+    // one unrelated instruction in between leaves one wait state to add
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        "v_mov_b32_e32 v1, 0\ns_mov_b32 s4, 0\nv_mov_b32_dpp v2, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_e32 v1, 0\ns_mov_b32 s4, 0\ns_nop 0\nv_mov_b32_dpp v2, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+    );
+    // a VALU writing another register, or only src1, needs nothing
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        "v_mov_b32_e32 v3, 0\nv_mov_b32_e32 v4, 0\nv_mov_b32_e32 v5, 0\nv_mov_b32_e32 v2, 0\nv_add_u32_dpp v2, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_e32 v3, 0\nv_mov_b32_e32 v4, 0\nv_mov_b32_e32 v5, 0\nv_mov_b32_e32 v2, 0\nv_add_u32_dpp v2, v1, v2 row_shr:1 row_mask:0xf bank_mask:0xf",
+    );
+    // a VALU-written SGPR as v_readlane lane select: 4 wait states; a constant needs none
+    check(
+        resolve_hazards,
+        Gen::Gfx9,
+        "v_readfirstlane_b32 s4, v0\nv_readlane_b32 s5, v1, s4\nv_readlane_b32 s6, v1, 63",
+        "v_readfirstlane_b32 s4, v0\ns_nop 3\nv_readlane_b32 s5, v1, s4\nv_readlane_b32 s6, v1, 63",
+    );
+    // GFX10 has none of these rules
+    check(
+        resolve_hazards,
+        Gen::Gfx10,
+        "v_mov_b32_e32 v1, 0\nv_add_nc_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_e32 v1, 0\nv_add_nc_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
+    );
+}

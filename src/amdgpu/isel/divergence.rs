@@ -125,6 +125,14 @@ impl Walk<'_> {
                     op: crate::ir::Intrinsic::LoadScratch,
                     ..
                 } => div = true,
+                // a clustered reduction is uniform per cluster only
+                InstKind::Intrinsic {
+                    op: crate::ir::Intrinsic::Reduce,
+                    srcs,
+                    idx,
+                } if idx.get(1).is_some_and(|&c| c != 0) => {
+                    srcs.iter().for_each(|&v| div |= self.d.divergent[v])
+                }
                 InstKind::Intrinsic { op, srcs, .. } => match op.divergence() {
                     Div::Uniform => {}
                     Div::Divergent => div = true,

@@ -423,6 +423,31 @@ impl Isel<'_> {
                 let words = words.into_iter().map(|w| MV::T(w, Kind::Plain)).collect();
                 out.extend(self.regroup(i, words, ty)?);
             }
+            Reduce | InclusiveScan | ExclusiveScan => {
+                out.extend(self.subgroup_collective(i, op, srcs, idx)?);
+            }
+            Shuffle
+            | ShuffleXor
+            | ShuffleUp
+            | ShuffleDown
+            | QuadBroadcast
+            | QuadSwapHorizontal
+            | QuadSwapVertical
+            | QuadSwapDiagonal
+            | ReadInvocation
+            | BallotBitExtract
+            | BallotBitCountInclusive
+            | BallotBitCountExclusive
+            | BallotFindLsb
+            | BallotFindMsb
+            | InverseBallot
+            | LoadSubgroupEqMask
+            | LoadSubgroupGeMask
+            | LoadSubgroupGtMask
+            | LoadSubgroupLeMask
+            | LoadSubgroupLtMask => {
+                out.extend(self.subgroup_lanes(i, op, srcs)?);
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

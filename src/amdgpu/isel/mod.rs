@@ -31,9 +31,11 @@ mod f64;
 mod global;
 mod intrinsics;
 mod lds;
-pub mod scratch;
 mod pack;
+pub mod scratch;
 mod subgroup;
+mod subgroup_reduce;
+mod subgroup_shuffle;
 
 use super::abi::PipelineLayout;
 use super::mir::{Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp};

@@ -4,8 +4,9 @@
 //! A subgroup is the wave. Votes combine the condition's lane mask with exec on the SALU;
 //! `ballot` returns the masked lane mask (zero-extended to four dwords);
 //! `read_first_invocation` is `v_readfirstlane_b32`; the subgroup id is the first active
-//! lane's local index divided by the wave size. Shuffles, `read_invocation`, reductions and
-//! scans (DPP / permute) are not selected yet.
+//! lane's local index divided by the wave size. Reductions and scans are in
+//! `subgroup_reduce.rs` (DPP), shuffles, `read_invocation`, quad operations and per-lane
+//! ballot queries in `subgroup_shuffle.rs`.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass};
@@ -23,7 +24,7 @@ impl Isel<'_> {
     }
 
     /// SCC-based uniform bool: `s_cmp_{eq|lg}_uN m, 0`.
-    fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
+    pub(super) fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
         let (_, n) = self.mask_bits();
         let cmp = if zero { "eq" } else { "lg" };
         self.hw(&format!("s_cmp_{cmp}_u{n}"), &[], &[m, Arg::Const(0)])?;
@@ -32,7 +33,7 @@ impl Isel<'_> {
         Ok(MV::T(d, Kind::UBool))
     }
 
-    fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
+    pub(super) fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
         let (b, _) = self.mask_bits();
         let t = self.tmp(self.mask_rc());
         let exec = self.p.exec();

@@ -2,14 +2,12 @@
 //! software separates them. Rules (facts as ACO's aco_insert_NOPs.cpp and LLVM's
 //! GCNHazardRecognizer.cpp state them; docs/backend.md lists them with sources):
 //!
-//! GFX9 — VALUWriteVCC→DivFmas: `v_div_fmas_*` reads VCC implicitly and needs 4 wait
-//! states after a VALU wrote VCC (explicitly, or implicitly through a VOP2/VOPC form):
-//! `s_nop` fills what the instructions in between do not (a block with predecessors starts
-//! as if VCC had just been written). None of the other GFX9 rules (VALU-written SGPR read
-//! by VMEM/readlane lane select, VALU exec write before DPP or execz, m0 before
-//! GDS/movrel, s_setreg before s_getreg) can arise from the instructions this backend
-//! emits; the pass checks that the emitted program contains none of their trigger
-//! instructions (DPP, readlane/writelane with an SGPR lane select, movrel, setreg).
+//! GFX9 — `s_nop` gives the wait states a VALU write needs before a DPP instruction reads
+//! the VGPR (2) or runs after an EXEC write (5), before `v_readlane`/`v_writelane` uses
+//! the SGPR as lane select (4), and before `v_div_fmas_*` reads VCC after a VALU wrote it
+//! (explicitly, or implicitly through a VOP2/VOPC form) (4). The other GFX9 rules (m0
+//! before GDS/movrel, s_setreg before s_getreg) cannot arise: the pass rejects their
+//! trigger instructions (movrel, setreg).
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
@@ -69,6 +67,94 @@ fn writes_exec(i: &MInst) -> bool {
             .is_some_and(|o| o.props().contains(Props::WRITES_EXEC))
 }
 
+/// GFX9 wait-state history entry: whether a VALU issued it, the registers it wrote, and
+/// how many wait states it provides.
+struct Gfx9Rec {
+    valu: bool,
+    sgprs: Vec<u16>,
+    vgprs: Vec<u16>,
+    exec: bool,
+    /// Writes VCC (explicitly, or implicitly as a VOP2/VOPC form).
+    vcc: bool,
+    wait_states: u32,
+}
+
+impl Gfx9Rec {
+    fn nop(n: u32) -> Gfx9Rec {
+        Gfx9Rec {
+            valu: false,
+            sgprs: Vec::new(),
+            vgprs: Vec::new(),
+            exec: false,
+            vcc: false,
+            wait_states: n,
+        }
+    }
+    fn of(i: &MInst, valu: bool, fmt: Format) -> Gfx9Rec {
+        let sgprs = regs(&i.defs, false);
+        let vcc = crate::isa::PhysReg::VCC_LO.0;
+        let implicit = i
+            .opcode()
+            .is_some_and(|o| o.props().contains(Props::WRITES_VCC))
+            && matches!(fmt, Format::Vop2 | Format::Vopc);
+        Gfx9Rec {
+            valu,
+            vcc: implicit || sgprs.iter().any(|r| *r == vcc || *r == vcc + 1),
+            sgprs,
+            vgprs: regs(&i.defs, true),
+            exec: writes_exec(i),
+            wait_states: 1,
+        }
+    }
+}
+
+/// GFX9 (LLVM `checkDPPHazards` / `checkVALUHazards`, ACO `handle_instruction_gfx6`):
+/// a VALU writing a DPP source VGPR needs 2 wait states before the DPP instruction, a
+/// VALU writing EXEC 5; a VALU writing the SGPR lane select of `v_readlane` /
+/// `v_writelane` needs 4, a VALU writing VCC before `v_div_fmas_*` (LLVM
+/// `checkDivFMasHazards`) 4. A block with predecessors assumes a VALU wrote everything just
+/// before it. Returns the wait states still missing before `i`.
+fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Format) -> u32 {
+    let since = |f: &dyn Fn(&Gfx9Rec) -> bool| -> Option<u32> {
+        let mut ws = 0;
+        for r in hist.iter().rev() {
+            if r.valu && f(r) {
+                return Some(ws);
+            }
+            ws += r.wait_states;
+        }
+        unknown_start.then_some(ws)
+    };
+    let mut need = 0u32;
+    let mut want = |n: u32, ws: Option<u32>| {
+        if let Some(ws) = ws {
+            need = need.max(n.saturating_sub(ws));
+        }
+    };
+    if fmt.is_dpp16() {
+        let src: Vec<u16> = regs(&i.ops[..1.min(i.ops.len())], true);
+        want(
+            2,
+            since(&|r: &Gfx9Rec| r.vgprs.iter().any(|v| src.contains(v))),
+        );
+        want(5, since(&|r: &Gfx9Rec| r.exec));
+    }
+    let n = i.opcode().map_or("", |o| o.name());
+    if n.starts_with("v_readlane") || n.starts_with("v_writelane") {
+        let sel: Vec<u16> = regs(i.ops.get(1..2).unwrap_or(&[]), false);
+        if !sel.is_empty() {
+            want(
+                4,
+                since(&|r: &Gfx9Rec| r.sgprs.iter().any(|s| sel.contains(s))),
+            );
+        }
+    }
+    if n.starts_with("v_div_fmas") {
+        want(4, since(&|r: &Gfx9Rec| r.vcc));
+    }
+    need
+}
+
 /// Inserts the hazard fixes into `p`; returns the number of instructions added.
 pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
     let gen = p.target.gen;
@@ -94,8 +180,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut exec_written = !b.linear_preds.is_empty();
         let mut mask_read_by_valu: BTreeSet<u16> = BTreeSet::new();
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
-        // GFX9: wait states since the last VALU write of VCC
-        let mut since_vcc: u32 = if b.linear_preds.is_empty() { 4 } else { 0 };
+        // GFX9: recent instructions (wait-state history) of this block
+        let mut gfx9_hist: Vec<Gfx9Rec> = Vec::new();
+        let gfx9_unknown = !b.linear_preds.is_empty();
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
                 return Err(Error::Verify(
@@ -108,39 +195,23 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             match gen {
                 Gen::Gfx9 => {
                     let n = op.name();
-                    if n.starts_with("v_readlane")
-                        || n.starts_with("v_writelane")
-                        || n.starts_with("s_movrel")
-                        || n.starts_with("s_setreg")
-                    {
+                    if n.starts_with("s_movrel") || n.starts_with("s_setreg") {
                         return Err(Error::Verify(format!(
                             "{n}: GFX9 hazard rules for it are not implemented"
                         )));
                     }
-                    if n.starts_with("v_div_fmas") && since_vcc < 4 {
-                        let nop = Opcode::from_name("s_nop").unwrap();
+                    let need = gfx9_wait_states(&gfx9_hist, gfx9_unknown, &i, fmt);
+                    if need > 0 {
                         out.push(MInst::hw(
-                            nop,
+                            Opcode::from_name("s_nop").unwrap(),
                             Format::Sopp,
                             &[],
-                            &[Arg::Imm(3 - since_vcc)],
+                            &[Arg::Imm(need - 1)],
                         ));
                         added += 1;
-                        since_vcc = 4;
+                        gfx9_hist.push(Gfx9Rec::nop(need));
                     }
-                    since_vcc = since_vcc.saturating_add(match (n, i.ops.first()) {
-                        ("s_nop", Some(Arg::Imm(k))) => k + 1,
-                        _ => 1,
-                    });
-                    let vcc = crate::isa::PhysReg::VCC_LO.0;
-                    let explicit = regs(&i.defs, false)
-                        .iter()
-                        .any(|r| *r == vcc || *r == vcc + 1);
-                    let implicit = props.contains(Props::WRITES_VCC)
-                        && matches!(fmt, Format::Vop2 | Format::Vopc);
-                    if is_valu && (explicit || implicit) {
-                        since_vcc = 0;
-                    }
+                    gfx9_hist.push(Gfx9Rec::of(&i, is_valu, fmt));
                 }
                 Gen::Gfx10 => {
                     if is_valu {

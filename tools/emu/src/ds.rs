@@ -118,7 +118,12 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 continue;
             }
             let a = (read_v(w, addr, lane) as u32).wrapping_add(off);
-            let other = (a / 4) % lanes;
+            // GFX10+ wave64: the permute reaches only the lane's own 32-lane half
+            let other = if lanes == 64 && w.t.gen != gcnc::isa::Gen::Gfx9 {
+                (lane & 32) | ((a / 4) & 31)
+            } else {
+                (a / 4) % lanes
+            };
             if rest == "bpermute_b32" {
                 // pull: read data0 of the addressed lane (0 if that lane is inactive)
                 let v = if exec >> other & 1 == 1 {

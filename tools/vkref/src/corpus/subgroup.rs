@@ -136,7 +136,8 @@ fn broadcast_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             sub[3],
             sub[0],
             if even { first * 2 } else { first + 1 },
-            lane as u32 + 256,
+            // bitCount(gl_SubgroupEqMask.x): the lane's bit is in .x only below lane 32
+            lane as u32 + if lane < 32 { 256 } else { 0 },
         ]
     });
     vec![exact(1, to_bytes(&o.concat()))]
@@ -239,6 +240,73 @@ fn divergent_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o.concat()))]
 }
 
+fn ops_inputs() -> Inputs {
+    inputs_with(57, 24, |r, _| r.u32())
+}
+
+fn ops_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let sz = env.subgroup_size as usize;
+    let f = |v: u32| ((v & 15) as i32 - 7) as f32;
+    let g = |v: u32| match v & 3 {
+        0 => 0.5f32,
+        1 => -1.0,
+        2 => 2.0,
+        _ => 1.0,
+    };
+    let o = per_lane(&d, env, |sub, lane, i| {
+        let (before, upto) = (&sub[..lane], &sub[..=lane]);
+        let w = (i / WG) as u32;
+        let x = sub[lane];
+        let imul = |it: &mut dyn Iterator<Item = u32>| it.fold(1u32, |a, b| a.wrapping_mul(b));
+        let odd: Vec<u32> = sub.iter().copied().filter(|v| v & 1 != 0).collect();
+        let even_upto = upto.iter().filter(|v| *v & 1 == 0).count() as u32;
+        let even_min = sub.iter().filter(|v| *v & 1 == 0).map(|v| v & 255).min();
+        [
+            imul(&mut sub.iter().map(|v| (v & 6) | 1)),
+            sub.iter().map(|v| *v as i32).max().unwrap() as u32,
+            imul(&mut upto.iter().map(|v| ((v >> 4) & 2) | 1)),
+            sub.iter().map(|v| g(*v)).product::<f32>().to_bits(),
+            sub.iter()
+                .map(|v| f(*v))
+                .fold(f32::INFINITY, f32::min)
+                .to_bits(),
+            sub.iter()
+                .map(|v| f(*v))
+                .fold(f32::NEG_INFINITY, f32::max)
+                .to_bits(),
+            upto.iter().map(|v| f(*v)).sum::<f32>().to_bits(),
+            before
+                .iter()
+                .map(|v| f(*v))
+                .fold(f32::NEG_INFINITY, f32::max)
+                .to_bits(),
+            upto.iter().map(|v| *v as i32).min().unwrap() as u32,
+            before.iter().fold(u32::MAX, |a, b| a & b),
+            before.iter().map(|v| *v as i32).fold(i32::MIN, i32::max) as u32,
+            imul(&mut before.iter().map(|v| (v & 2) | 1)),
+            5 * sz as u32 + if sz % 2 == 1 { 7000 } else { 0 },
+            3 * lane as u32 + (w + 1) * (lane as u32 + 1) * 1000,
+            w + 7 + (w + 9) * 100,
+            if x & 1 != 0 {
+                9 * odd.len() as u32
+            } else {
+                2 * even_upto + 1000 * even_min.unwrap_or(0)
+            },
+            sub[lane ^ (sz / 2)],
+            sub[lane ^ 2],
+            sub[lane ^ 4],
+            sub[(lane & !3) + 2],
+            sub[lane ^ 1],
+            sub[lane ^ 2],
+            sub[lane ^ 3],
+            before.iter().map(|v| g(*v)).product::<f32>().to_bits()
+                ^ upto.iter().map(|v| *v as i32).max().unwrap() as u32,
+        ]
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("subgroup_basic", basic_inputs, basic_expect),
@@ -249,5 +317,6 @@ pub fn cases() -> Vec<Case> {
         case!("subgroup_reduce", reduce_inputs, reduce_expect),
         case!("subgroup_scan", scan_inputs, scan_expect),
         case!("subgroup_divergent", divergent_inputs, divergent_expect),
+        case!("subgroup_ops", ops_inputs, ops_expect),
     ]
 }
