@@ -56,6 +56,7 @@ const PASSING: &[&str] = &[
     "shared_prefix",
     "shared_reduce",
     "shared_transpose",
+    "spec_constants",
     "spec_local_size",
     "spill_sgpr",
     "spill_vgpr",
