@@ -57,16 +57,19 @@ fn compile_ir_with_stats_and_asm() {
 
 #[test]
 fn errors_are_located() {
-    // shared memory (DS) is not selected yet: a clean, located error
-    let (ok, _, stderr) = gcnc(&[
-        "compile",
-        "tests/shaders/compute/atomics_shared.spv",
-        "--target",
-        "gfx1030",
-    ]);
+    // a shared-memory wrapping increment has no DS selection: a clean, located error
+    let ir = std::env::temp_dir().join(format!("gcnc-cli-inc-{}.ir", std::process::id()));
+    std::fs::write(
+        &ir,
+        "shader compute local_size=64,1,1 shared_size=4\n\
+         entry fn main() {\n  block_0:\n    32x1 %0 = const 0\n    \
+         32x1 %1 = shared_atomic %0, %0 op=inc base=0\n}\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = gcnc(&["compile", ir.to_str().unwrap(), "--target", "gfx1030"]);
     assert!(!ok);
     assert!(
-        stderr.contains("unsupported at IR instruction #"),
+        stderr.contains("unsupported at IR instruction #1: 32-bit shared atomic inc"),
         "{stderr}"
     );
     // a register budget too small
