@@ -229,6 +229,12 @@ pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec
     };
     info.vgprs = vgprs.max(1);
     info.sgprs = sgprs.max(1);
+    if p.target.gen == Gen::Gfx9 && p.scratch_bytes > 0 {
+        // GFX9 places VCC, FLAT_SCRATCH and XNACK_MASK at the top of the wave's SGPR
+        // allocation: the FLAT_SCRATCH setup (isel::scratch) writes s102/s103, so the
+        // granted count must include those six
+        info.sgprs = sgprs + 6;
+    }
     info.user_data = p.abi.user_sgprs.clone();
     info.tgid_en = p.abi.tgid_en;
     info.tidig_comp_cnt = p.abi.tidig_comp_cnt;

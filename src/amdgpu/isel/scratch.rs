@@ -118,10 +118,11 @@ fn operands(p: &mut Program, addr: Addr, extra: u32, out: &mut Vec<MInst>) -> (A
             } else {
                 "v_add_nc_u32"
             };
+            // VOP2: the literal goes in src0 (GFX9's VOP3 cannot take one)
             out.push(hw(
                 p,
                 add,
-                Format::Vop3,
+                Format::Vop2,
                 &[Arg::Temp(t)],
                 &[Arg::Const(k), Arg::Temp(v)],
             ));

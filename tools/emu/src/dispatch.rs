@@ -7,7 +7,7 @@
 //! enabled workgroup-id dimension (x, y, z); EXEC = the wave's live lanes; local ids in
 //! v0/v1/v2 (GFX9, GFX10) or packed into v0 as x | y << 10 | z << 20 (GFX11); MODE =
 //! `float_mode`. Scratch (`scratch_bytes` > 0): every lane gets a private zeroed window;
-//! on GFX9/GFX10.3 the wave also gets its scratch wave offset in the SGPR after the
+//! with `pal_scratch` (PAL ELFs) on GFX9/GFX10.3 the wave also gets its scratch wave offset in the SGPR after the
 //! workgroup ids, and the run writes PAL's global table at `global_table` (the scratch
 //! ring descriptor at byte 16, base `scratch_ring`) — the wave must then set FLAT_SCRATCH
 //! to ring base + wave offset before its first scratch access (checked). Barrier rule: waves waiting at `s_barrier` are released when every wave
@@ -45,6 +45,10 @@ pub struct Dispatch {
     /// GPU address of PAL's global table; in the code's 4 GiB (the shader forms it from
     /// `s_getpc_b64`'s high half and the `GlobalTable` user SGPR).
     pub global_table: u64,
+    /// Apply the PAL ABI's GFX9/GFX10.3 scratch setup (wave offset SGPR, global table,
+    /// FLAT_SCRATCH check). `from_elf` turns it on; hand-built dispatches of raw programs
+    /// leave it off and address scratch without FLAT_SCRATCH.
+    pub pal_scratch: bool,
     pub vgprs: usize,
     /// Initial MODE register (FLOAT_MODE byte: round [3:0], denorm [7:4]).
     pub float_mode: u32,
@@ -69,6 +73,7 @@ impl Dispatch {
             scratch_bytes: 0,
             scratch_ring: 0x6000_0000_0000,
             global_table: 0x7000_1000_0000,
+            pal_scratch: false,
             vgprs: 256,
             float_mode: 0xc0,
             budget: 1_000_000,
@@ -96,6 +101,7 @@ impl Dispatch {
         let entry = elf.entry(HwStage::Cs).map(|s| (s.value, s.size));
         let mut t = Target::new(gen);
         let mut d = Dispatch::new(t, text);
+        d.pal_scratch = true;
         if let Some((off, _)) = entry {
             d.entry = off;
         }
@@ -146,7 +152,7 @@ impl Dispatch {
 
     /// Whether waves get the GFX9/GFX10.3 scratch setup (wave offset, global table).
     fn scratch_setup(&self) -> bool {
-        self.scratch_bytes > 0 && self.target.gen != Gen::Gfx11
+        self.pal_scratch && self.scratch_bytes > 0 && self.target.gen != Gen::Gfx11
     }
 
     /// The scratch wave offset of wave `wi` of workgroup `wg`: the bytes of scratch of
