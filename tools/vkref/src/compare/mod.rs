@@ -575,7 +575,7 @@ pub const RADV_DEADLINE: Duration = Duration::from_secs(60);
 /// [`radv::with_worker`] with [`RADV_DEADLINE`]: a watchdog thread kills the worker (by
 /// its pid, which stays reserved until the worker is reaped) when the request overruns;
 /// the error then says so.
-fn with_deadline<T>(
+pub fn with_deadline<T>(
     cfg: Config,
     f: impl FnOnce(&mut radv::Worker) -> Result<T, Error>,
 ) -> Result<T, String> {
