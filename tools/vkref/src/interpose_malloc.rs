@@ -93,7 +93,7 @@ pub unsafe extern "C" fn aligned_alloc(align: usize, size: usize) -> *mut c_void
 /// The C `posix_memalign` contract.
 #[no_mangle]
 pub unsafe extern "C" fn posix_memalign(out: *mut *mut c_void, align: usize, size: usize) -> c_int {
-    if !align.is_power_of_two() || align % std::mem::size_of::<*mut c_void>() != 0 {
+    if !align.is_power_of_two() || !align.is_multiple_of(std::mem::size_of::<*mut c_void>()) {
         return EINVAL;
     }
     let p = took(__libc_memalign(align, size));

@@ -109,8 +109,11 @@ pub struct Quality {
     pub spilled_vgprs: u64,
 }
 
+/// Reads one statistic out of a [`Quality`].
+pub type StatFn = fn(&Quality) -> u64;
+
 /// The statistics compared, in table order: (column name, accessor).
-pub const STATS: [(&str, fn(&Quality) -> u64); 6] = [
+pub const STATS: [(&str, StatFn); 6] = [
     ("Instructions", |q| q.instructions),
     ("Code size", |q| q.code_size),
     ("VGPRs", |q| q.vgprs),
@@ -270,7 +273,7 @@ pub fn shader_files(dir: &Path, only: &[String]) -> Result<Vec<PathBuf>, String>
         let p = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if p.extension().is_some_and(|x| x == "spv") {
             let stem = stem(&p);
-            if only.is_empty() || only.iter().any(|o| *o == stem) {
+            if only.is_empty() || only.contains(&stem) {
                 files.push(p);
             }
         }
@@ -575,7 +578,7 @@ pub const RADV_DEADLINE: Duration = Duration::from_secs(60);
 /// [`radv::with_worker`] with [`RADV_DEADLINE`]: a watchdog thread kills the worker (by
 /// its pid, which stays reserved until the worker is reaped) when the request overruns;
 /// the error then says so.
-fn with_deadline<T>(
+pub fn with_deadline<T>(
     cfg: Config,
     f: impl FnOnce(&mut radv::Worker) -> Result<T, Error>,
 ) -> Result<T, String> {

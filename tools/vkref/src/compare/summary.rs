@@ -201,7 +201,7 @@ pub fn memory(r: &Report, ti: usize) -> [Option<(u64, u64)>; 3] {
 }
 
 /// The rejections and failures of one compiler on one target: (shader, message).
-pub fn failures<'r>(r: &'r Report, ti: usize, c: Compiler) -> Vec<(&'r str, &'r str)> {
+pub fn failures(r: &Report, ti: usize, c: Compiler) -> Vec<(&str, &str)> {
     r.shaders
         .iter()
         .filter_map(|s| {
