@@ -2,7 +2,10 @@
 //! software separates them. Rules (facts as ACO's aco_insert_NOPs.cpp and LLVM's
 //! GCNHazardRecognizer.cpp state them; docs/backend.md lists them with sources):
 //!
-//! GFX9 — none of the GFX9 rules (VALU-written SGPR read by VMEM/readlane lane select,
+//! GFX9 — VMEMStoreData (LLVM's `checkVALUHazards` / `has12DWordStoreHazard`): a VMEM
+//! instruction with more than 64 bits of data VGPRs reads them one cycle late, so a VALU
+//! writing one of them right after it needs one wait state: insert `s_nop 0`.
+//! None of the other GFX9 rules (VALU-written SGPR read by VMEM/readlane lane select,
 //! VALU exec write before DPP or execz, VCC before v_div_fmas, m0 before GDS/movrel,
 //! s_setreg before s_getreg) can arise from the instructions this backend emits; the pass
 //! checks that the emitted program contains none of their trigger instructions
@@ -54,6 +57,15 @@ fn depctr(v: u32) -> MInst {
     )
 }
 
+fn nop() -> MInst {
+    MInst::hw(
+        Opcode::from_name("s_nop").expect("s_nop"),
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    )
+}
+
 fn writes_exec(i: &MInst) -> bool {
     i.defs
         .iter()
@@ -78,6 +90,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut exec_written = !b.linear_preds.is_empty();
         let mut mask_read_by_valu: BTreeSet<u16> = BTreeSet::new();
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
+        // GFX9: data VGPRs of the previous instruction, a VMEM with > 64 bits of data
+        let mut wide_store_data: Vec<u16> = Vec::new();
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
                 return Err(Error::Verify(
@@ -89,6 +103,33 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             let is_salu = props.contains(Props::SALU) && !props.contains(Props::SMEM);
             match gen {
                 Gen::Gfx9 => {
+                    if is_valu
+                        && regs(&i.defs, true)
+                            .iter()
+                            .any(|r| wide_store_data.contains(r))
+                    {
+                        out.push(nop());
+                        added += 1;
+                    }
+                    wide_store_data.clear();
+                    if matches!(
+                        fmt,
+                        Format::Mubuf
+                            | Format::Mtbuf
+                            | Format::Global
+                            | Format::Flat
+                            | Format::Scratch
+                            | Format::Mimg
+                    ) {
+                        for a in &i.ops {
+                            if let Arg::Reg(r) = a {
+                                if r.base.is_vgpr() && r.count > 2 {
+                                    wide_store_data
+                                        .extend((0..r.count as u16).map(|k| r.base.0 + k));
+                                }
+                            }
+                        }
+                    }
                     let n = op.name();
                     if n.starts_with("v_readlane")
                         || n.starts_with("v_writelane")
@@ -204,6 +245,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // hazards may cross into a successor whose history is not tracked: resolve what
         // is still open before the block's trailing branches
         let mut flush = Vec::new();
+        if !wide_store_data.is_empty() {
+            flush.push(nop());
+        }
         if !sgprs_read_by_vmem.is_empty() {
             flush.push(depctr(0xffe3));
         }

@@ -14,7 +14,6 @@
 
 use crate::atomic;
 use crate::error::{Error, Result};
-use crate::track::Counter;
 use crate::wave::{Env, Wave};
 use gcnc::isa::format::mem;
 use gcnc::isa::{EncDesc, Field, Gen, Inst, Operand};
@@ -281,12 +280,6 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         .flatten()
         .map(|(n, c)| (n + 256, c as u16))
         .collect();
-    w.track.issue(
-        &[(Counter::Lgkm, false)],
-        w.cur_pc,
-        w.cur_text.clone(),
-        dsts,
-        srcs,
-    );
+    w.track.issue_lds(w.cur_pc, w.cur_text.clone(), dsts, srcs);
     Ok(())
 }

@@ -254,6 +254,19 @@ impl Wave {
             for &(b, c) in &uses.writes {
                 self.track.check_write(b, c, || range_name(gen, b, c))?;
             }
+            // LDS accesses before a barrier must be complete (lgkmcnt), or the other waves
+            // may not see them after it
+            if props.contains(Props::BARRIER) {
+                if let Some(p) = self.track.pending_lds() {
+                    return Err(Error::new(ErrorKind::MissingWait {
+                        reg: "LDS (at s_barrier)".into(),
+                        counter: "lgkmcnt",
+                        pending: p.text.clone(),
+                        pending_pc: p.pc,
+                        overwrite: false,
+                    }));
+                }
+            }
         }
         if inst.format == Format::VopdX {
             crate::vopd::exec(self, inst, env)?;
