@@ -347,9 +347,9 @@ mod round_tests {
 // Every result below is carried as an f64 `x` plus the sign of the exact remainder
 // (`err`: exact result − x, possibly 0), then rounded once to the destination format in
 // MODE's direction. The f64 carrier is exact for f16 add/sub/mul, f32·f32 products, and
-// integer → f32 conversions; sums get their remainder from TwoSum, quotients and square
-// roots from a fused multiply-add (the remainder of a correctly rounded f64 quotient or
-// root of f32 inputs is exactly representable).
+// integer → f32 conversions; sums get their remainder from TwoSum, square
+// roots from a fused multiply-add (the remainder of a correctly rounded f64 square root
+// of an f32 input is exactly representable).
 
 /// The exact error of `a + b` (TwoSum): returns (a + b rounded, remainder).
 pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
@@ -474,17 +474,6 @@ pub fn fma32_rm(a: f32, b: f32, c: f32, rm: u32) -> f32 {
     round_to_f32(s, e, rm)
 }
 
-/// f32 a / b in direction `rm` (the ISA's v_div_fixup result is the correctly rounded
-/// quotient).
-pub fn div32_rm(a: f32, b: f32, rm: u32) -> f32 {
-    let (a, b) = (a as f64, b as f64);
-    let q = a / b;
-    if rm == 0 || !q.is_finite() || q == 0.0 {
-        return round_to_f32(q, 0.0, rm);
-    }
-    round_to_f32(q, (-q).mul_add(b, a) * b.signum(), rm)
-}
-
 /// f32 square root in direction `rm`.
 pub fn sqrt32_rm(a: f32, rm: u32) -> f32 {
     let a = a as f64;
@@ -507,14 +496,8 @@ mod directed_tests {
 
     #[test]
     fn f32_results_bracket_the_exact_value() {
-        // 1/3, sqrt(2), 1 + 2^-30 (fma): the up/down results are neighbours around the
-        // exact value, toward-zero is the smaller magnitude
-        let third = div32_rm(1.0, 3.0, 0);
-        assert_eq!(div32_rm(1.0, 3.0, 1), third.next_up());
-        assert_eq!(div32_rm(1.0, 3.0, 2), third);
-        assert_eq!(div32_rm(-1.0, 3.0, 3), -third);
-        assert_eq!(div32_rm(-1.0, 3.0, 2), -third.next_up());
-        assert_eq!(div32_rm(1.0, 4.0, 1), 0.25, "exact quotients do not move");
+        // sqrt(2), 1 + 2^-30 (fma): the up/down results are the neighbours around the
+        // exact value, toward-zero the smaller magnitude
         let r2 = 2f32.sqrt();
         assert!(
             (r2 as f64) < 2f64.sqrt(),
