@@ -50,6 +50,7 @@ pub mod smem;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;
+pub mod valu_legacy;
 pub mod vmem;
 pub mod vopd;
 pub mod wave;

@@ -1407,6 +1407,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             Ok(())
         }
+        _ if crate::valu_legacy::handles(inst.op) => crate::valu_legacy::exec(w, inst, d, env),
         _ if inst.format == Format::Vop3p && !name.starts_with("v_dot") => {
             crate::packed::exec(w, inst, d, env)
         }
