@@ -1,23 +1,9 @@
 //! `gcnc compile` end to end: IR text in, ELF + statistics + disassembly out; SPIR-V goes
 //! through the front-end; unsupported input is a located error, not a crash.
 
-/// The workspace root: test inputs are named relative to it.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod cli_support;
 
-use std::process::Command;
-
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(ROOT)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+use cli_support::gcnc;
 
 #[test]
 fn compile_ir_with_stats_and_asm() {

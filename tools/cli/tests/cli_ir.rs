@@ -1,10 +1,9 @@
 //! `gcnc ir`: prints IR as read, after a given pass, or after the whole middle end;
 //! bad input and unknown passes are errors with a non-zero exit code.
 
-/// The workspace root: test inputs are named relative to it.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod cli_support;
 
-use std::process::Command;
+use cli_support::gcnc;
 
 const SHADER: &str = "shader compute local_size=4,1,1
 struct $0 { [u32, stride=4] @0 }
@@ -23,19 +22,6 @@ entry fn main() {
     store_deref %5, %2 write_mask=0x1
 }
 ";
-
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(ROOT)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn ir_subcommand() {

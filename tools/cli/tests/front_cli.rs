@@ -1,23 +1,9 @@
 //! `gcnc ir` on SPIR-V: prints verified IR, honours --entry/--spec/--after, and reports
 //! bad input as an error naming the file, word and opcode (exit status 1).
 
-/// The workspace root: test inputs are named relative to it.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod cli_support;
 
-use std::process::Command;
-
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(ROOT)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use cli_support::{gcnc, ROOT};
 
 #[test]
 fn prints_the_front_end_ir() {

@@ -2,21 +2,14 @@
 //! `gcnc disasm` must print exactly llvm-mc's disassembly; bad input is an error with a
 //! location, not a panic.
 
-/// The workspace root: test inputs are named relative to it.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod cli_support;
+
+use cli_support::{gcnc_output as gcnc, ROOT};
 
 #[path = "../../../tests/support/mod.rs"]
 mod support;
 
 use std::process::Command;
-
-fn gcnc(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(ROOT)
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn tmp(name: &str) -> String {
     let d = std::env::temp_dir().join(format!("gcnc-isa-cli-{}", std::process::id()));

@@ -1,8 +1,9 @@
 //! `gcnc link` on files: the output equals the library's link, the part cache directory is
 //! filled and reused, and bad input is a message naming the file and the place.
 
-/// The workspace root: test inputs are named relative to it.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+mod cli_support;
+
+use cli_support::gcnc_output as gcnc;
 
 #[path = "../../../tests/link_support/mod.rs"]
 mod link_support;
@@ -10,21 +11,12 @@ mod link_support;
 use gcnc::binary::prelink::UserSgpr;
 use gcnc::binary::Target;
 use link_support::*;
-use std::process::Command;
 
 const STATE: &str = r#"{
   "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}],
   "user_data": {"sgprs": [{"item": "descriptor_table", "entry": 0}],
                 "table": [{"descriptor_set": 0}]}
 }"#;
-
-fn gcnc(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(ROOT)
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn link_files_with_a_part_cache() {

@@ -13,7 +13,9 @@
 //! forms are not modelled (an `Unimplemented` / `Unsupported` error).
 
 use crate::atomic;
+use crate::error::ErrorKind;
 use crate::error::{Error, Result};
+use crate::track::Counter;
 use crate::wave::{Env, Wave};
 use gcnc::isa::format::mem;
 use gcnc::isa::{EncDesc, Field, Gen, Inst, Operand};
@@ -280,6 +282,34 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         .flatten()
         .map(|(n, c)| (n + 256, c as u16))
         .collect();
-    w.track.issue_lds(w.cur_pc, w.cur_text.clone(), dsts, srcs);
+    w.track.issue(
+        &[(Counter::Lgkm, false)],
+        w.cur_pc,
+        w.cur_text.clone(),
+        dsts,
+        srcs,
+    );
     Ok(())
+}
+
+/// `s_barrier` with an LDS access of this wave still outstanding (no `s_waitcnt
+/// lgkmcnt(0)` since it issued): another wave released by the barrier could miss its
+/// write, or the access could see a later wave's write. The emulator performs LDS
+/// accesses at issue, so this check is what catches the missing wait.
+pub fn check_barrier(w: &Wave) -> Result<()> {
+    match w
+        .track
+        .pending(Counter::Lgkm)
+        .iter()
+        .find(|p| p.text.starts_with("ds_"))
+    {
+        Some(p) => Err(Error::new(ErrorKind::MissingWait {
+            reg: "LDS (s_barrier)".into(),
+            counter: Counter::Lgkm.name(),
+            pending: p.text.clone(),
+            pending_pc: p.pc,
+            overwrite: false,
+        })),
+        None => Ok(()),
+    }
 }

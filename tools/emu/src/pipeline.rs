@@ -6,7 +6,8 @@
 //! set/binding or reached by device address, the workgroup count, the pipeline layout);
 //! [`prepare`] places everything in a fresh sparse [`Memory`] at fixed, documented
 //! addresses, writes the V# of every bound buffer at its layout offset in its set's
-//! descriptor memory, and fills the user SGPRs from the ELF's PAL user-data mapping;
+//! descriptor memory, and fills the user SGPRs from the ELF's PAL user-data mapping
+//! (push-constant and set pointers, the workgroup count, PAL's global table);
 //! [`run_elf`] also dispatches. Invariants: every resource gets its own mapping (so an
 //! access past a buffer's end faults or is range-checked, never lands in a neighbour), the
 //! placement depends only on the `Setup` (deterministic addresses), and a user-data entry
@@ -208,6 +209,8 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
                 half(SETS_BASE + (n as u64 - 2) / 2 * SET_STRIDE, n % 2 == 1)
             }
             UserData::Workgroup => WGCOUNT_BASE as u32,
+            // PAL's global table (the scratch ring descriptor), which the dispatch writes
+            UserData::GlobalTable => d.global_table_lo(),
             // the high half of the workgroup-count pointer follows `Workgroup`
             UserData::Unused => (WGCOUNT_BASE >> 32) as u32,
             other => {

@@ -50,8 +50,6 @@ pub struct Pending {
     pub srcs: Vec<Range>,
     /// Returns out of order with respect to others on the same counter.
     pub ooo: bool,
-    /// An LDS access (DS format): must be complete before `s_barrier`.
-    pub lds: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -92,27 +90,17 @@ impl Tracker {
                 dsts: dsts.clone(),
                 srcs: srcs.clone(),
                 ooo,
-                lds: false,
             });
         }
     }
 
-    /// Records an LDS operation (lgkmcnt, in order), which `s_barrier` requires complete.
-    pub fn issue_lds(&mut self, pc: u64, text: String, dsts: Vec<Range>, srcs: Vec<Range>) {
-        self.issue(&[(Counter::Lgkm, false)], pc, text, dsts, srcs);
-        if let Some(p) = self.queues[Counter::Lgkm as usize].last_mut() {
-            p.lds = true;
-        }
-    }
-
-    /// The oldest LDS operation still outstanding (an `s_barrier` now would let other
-    /// waves miss its effect).
-    pub fn pending_lds(&self) -> Option<&Pending> {
-        self.queues[Counter::Lgkm as usize].iter().find(|p| p.lds)
-    }
-
     pub fn outstanding(&self, c: Counter) -> usize {
         self.queues[c as usize].len()
+    }
+
+    /// The operations still pending on `c`, oldest first.
+    pub fn pending(&self, c: Counter) -> &[Pending] {
+        &self.queues[c as usize]
     }
 
     /// `s_waitcnt` on one counter with value `n`.
