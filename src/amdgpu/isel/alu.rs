@@ -154,6 +154,9 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let div = self.div.is_divergent(i);
         let mut out = SmallVec::new();
+        if let Some(v) = self.alu_pack(i, op, srcs)? {
+            return Ok(v);
+        }
         match op {
             AluOp::Mov => {
                 for c in 0..ty.comps as usize {
@@ -279,11 +282,19 @@ impl Isel<'_> {
         let ty = f.ty(i);
         let sbits = f.ty(srcs[0]).bits;
         let unsup = |what: &str| Error::unsupported(at, format!("{} {what}", op.name()));
+        if super::alu16::is_narrow(sbits)
+            || super::alu16::is_narrow(ty.bits) && !matches!(op, Bcsel | B2i)
+        {
+            return self.alu_narrow(i, op, srcs, c, div);
+        }
         if sbits == 1 || ty.bits == 1 && !matches!(op.shape(), crate::ir::Shape::Cmp) {
             return self.bool_op(i, op, srcs, c, div);
         }
         if sbits == 64 || ty.bits == 64 {
             return self.alu64(i, op, srcs, c, div);
+        }
+        if op == Fquantize2f16 {
+            return self.quantize_f16(srcs, c, div);
         }
         if sbits != 32 && !matches!(op, B2f | B2i) {
             return Err(unsup(&format!("on {sbits}-bit sources")));
@@ -404,7 +415,7 @@ impl Isel<'_> {
 
     /// SCC = whether any active lane of the lane mask `mask` is set (`m` = mask & exec, a
     /// mask-class temp the caller allocates): a uniform compare computed on the VALU.
-    fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
+    pub(super) fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
         let e = self.p.exec();
         let b = if self.mask_rc().dwords == 2 { 64 } else { 32 };
         self.hw(
@@ -419,7 +430,7 @@ impl Isel<'_> {
         )
     }
 
-    fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
+    pub(super) fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
         match a {
             Arg::Const(_) => Ok(a),
             _ => Ok(Arg::Temp(self.to_sgpr(a)?)),
@@ -474,6 +485,8 @@ impl Isel<'_> {
                 BitfieldReverse => "v_bfrev_b32",
                 F2i => "v_cvt_i32_f32",
                 F2u => "v_cvt_u32_f32",
+                FfrexpSig => "v_frexp_mant_f32",
+                FfrexpExp => "v_frexp_exp_i32_f32",
                 I2f => "v_cvt_f32_i32",
                 U2f => "v_cvt_f32_u32",
                 _ => return None,
@@ -747,7 +760,7 @@ impl Isel<'_> {
         let w = self.mask_rc().dwords;
         let b = if w == 2 { "b64" } else { "b32" };
         if f.ty(i).bits == 64 {
-            return Err(Error::unsupported(at, format!("64-bit {}", op.name())));
+            return self.alu64(i, op, srcs, c, div);
         }
         if f.ty(i).bits != 1 {
             // bcsel on non-bool data with a bool condition
@@ -879,158 +892,6 @@ impl Isel<'_> {
         self.salu("s_cselect_b32", &[Arg::Temp(d)], vec![x, y])?;
         Ok(MV::T(d, Kind::Plain))
     }
-
-    /// 64-bit integer add/sub, conversions between 32 and 64 bits, moves.
-    fn alu64(
-        &mut self,
-        i: Value,
-        op: AluOp,
-        srcs: &[Value],
-        c: usize,
-        div: bool,
-    ) -> Result<MV, Error> {
-        use AluOp::*;
-        let f = self.f;
-        let at = Some(i.index() as u32);
-        let kk = |k: usize| src_comp(f, srcs[k], c);
-        let halves = |s: &mut Self, k: usize| -> Result<(Arg, Arg), Error> {
-            match s.get(srcs[k], kk(k))? {
-                MV::C(x) => Ok((Arg::Const(x as u32), Arg::Const((x >> 32) as u32))),
-                MV::T(t, _) => {
-                    let p = s.split(t, 2)?;
-                    Ok((Arg::Temp(p[0]), Arg::Temp(p[1])))
-                }
-            }
-        };
-        let join = |s: &mut Self, lo: Arg, hi: Arg, div: bool| -> Result<MV, Error> {
-            let (lo, hi) = if div {
-                (s.to_vgpr(lo)?, s.to_vgpr(hi)?)
-            } else {
-                (s.to_sgpr(lo)?, s.to_sgpr(hi)?)
-            };
-            let d = s.tmp(if div { RegClass::V2 } else { RegClass::S2 });
-            s.push(MInst::pseudo(
-                crate::amdgpu::mir::Pseudo::CreateVector,
-                &[Arg::Temp(d)],
-                &[Arg::Temp(lo), Arg::Temp(hi)],
-            ));
-            Ok(MV::T(d, Kind::Plain))
-        };
-        let ty = f.ty(i);
-        match op {
-            Iadd | Isub if ty.bits == 64 => {
-                let (xl, xh) = halves(self, 0)?;
-                let (yl, yh) = halves(self, 1)?;
-                let lo = self.tmp(if div { RegClass::V1 } else { RegClass::S1 });
-                let hi = self.tmp(if div { RegClass::V1 } else { RegClass::S1 });
-                if div {
-                    let carry = self.tmp(self.mask_rc());
-                    let (n0, n1) = if op == Iadd {
-                        ("v_add_co_u32", "v_addc_co_u32|v_add_co_ci_u32")
-                    } else {
-                        ("v_sub_co_u32", "v_subb_co_u32|v_sub_co_ci_u32")
-                    };
-                    let yl = Arg::Temp(self.to_vgpr(yl)?);
-                    let yh = Arg::Temp(self.to_vgpr(yh)?);
-                    self.valu(n0, &[Arg::Temp(lo), Arg::Temp(carry)], vec![xl, yl])?;
-                    let c2 = self.tmp(self.mask_rc());
-                    self.valu(
-                        n1,
-                        &[Arg::Temp(hi), Arg::Temp(c2)],
-                        vec![xh, yh, Arg::Temp(carry)],
-                    )?;
-                } else {
-                    let (xl, xh, yl, yh) = (
-                        self.sgpr_or_const(xl)?,
-                        self.sgpr_or_const(xh)?,
-                        self.sgpr_or_const(yl)?,
-                        self.sgpr_or_const(yh)?,
-                    );
-                    let (n0, n1) = if op == Iadd {
-                        ("s_add_u32", "s_addc_u32")
-                    } else {
-                        ("s_sub_u32", "s_subb_u32")
-                    };
-                    self.salu(n0, &[Arg::Temp(lo)], vec![xl, yl])?;
-                    self.salu(n1, &[Arg::Temp(hi)], vec![xh, yh])?;
-                }
-                join(self, Arg::Temp(lo), Arg::Temp(hi), div)
-            }
-            Iand | Ior | Ixor if ty.bits == 64 => {
-                let (xl, xh) = halves(self, 0)?;
-                let (yl, yh) = halves(self, 1)?;
-                let n = match op {
-                    Iand => "and",
-                    Ior => "or",
-                    _ => "xor",
-                };
-                let mut r: std::vec::Vec<Arg> = std::vec::Vec::new();
-                for (x, y) in [(xl, yl), (xh, yh)] {
-                    if div {
-                        let d = self.tmp(RegClass::V1);
-                        self.valu(&format!("v_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
-                        r.push(Arg::Temp(d));
-                    } else {
-                        let d = self.tmp(RegClass::S1);
-                        let (x, y) = (self.sgpr_or_const(x)?, self.sgpr_or_const(y)?);
-                        self.salu(&format!("s_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
-                        r.push(Arg::Temp(d));
-                    }
-                }
-                join(self, r[0], r[1], div)
-            }
-            U2u | I2i if ty.bits == 64 && f.ty(srcs[0]).bits == 32 => {
-                let x = self.arg(srcs[0], kk(0))?;
-                let hi = if op == U2u {
-                    Arg::Const(0)
-                } else if div {
-                    let d = self.tmp(RegClass::V1);
-                    self.valu("v_ashrrev_i32", &[Arg::Temp(d)], vec![Arg::Const(31), x])?;
-                    Arg::Temp(d)
-                } else {
-                    let d = self.tmp(RegClass::S1);
-                    let xs = self.sgpr_or_const(x)?;
-                    self.salu("s_ashr_i32", &[Arg::Temp(d)], vec![xs, Arg::Const(31)])?;
-                    Arg::Temp(d)
-                };
-                join(self, x, hi, div)
-            }
-            U2u | I2i if ty.bits == 32 && f.ty(srcs[0]).bits == 64 => {
-                let (lo, _) = halves(self, 0)?;
-                match lo {
-                    Arg::Const(x) => Ok(MV::C(x as u64)),
-                    Arg::Temp(t) => Ok(MV::T(t, Kind::Plain)),
-                    _ => unreachable!(),
-                }
-            }
-            Ieq | Ine if f.ty(srcs[0]).bits == 64 => {
-                let x = self.arg(srcs[0], kk(0))?;
-                let y = self.arg(srcs[1], kk(1))?;
-                let n = if op == Ieq {
-                    "v_cmp_eq_u64"
-                } else {
-                    "v_cmp_ne_u64"
-                };
-                let x = Arg::Temp(self.to_vgpr(x)?);
-                let y = match y {
-                    Arg::Const(k) if k as i32 >= -16 && k <= 64 => Arg::Const(k),
-                    other => Arg::Temp(self.to_vgpr(other)?),
-                };
-                let d = self.tmp(self.mask_rc());
-                self.valu(n, &[Arg::Temp(d)], vec![x, y])?;
-                if div {
-                    Ok(MV::T(d, Kind::Mask))
-                } else {
-                    let m = self.tmp(self.mask_rc());
-                    self.any_active_to_scc(d, m)?;
-                    let r = self.tmp(RegClass::S1);
-                    self.scc_to_bool(r)?;
-                    Ok(MV::T(r, Kind::UBool))
-                }
-            }
-            _ => Err(Error::unsupported(at, format!("64-bit {}", op.name()))),
-        }
-    }
 }
 
 fn scalar_cmp(op: AluOp) -> Option<&'static str> {
@@ -1069,7 +930,7 @@ fn vector_cmp(op: AluOp) -> Option<&'static str> {
 
 /// The component of source `v` that component `c` of a result reads: a scalar source is
 /// broadcast to every component.
-fn src_comp(f: &crate::ir::Function, v: Value, c: usize) -> usize {
+pub(super) fn src_comp(f: &crate::ir::Function, v: Value, c: usize) -> usize {
     if f.ty(v).comps == 1 {
         0
     } else {

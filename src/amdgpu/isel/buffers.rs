@@ -63,7 +63,13 @@ impl Isel<'_> {
         Ok(out)
     }
 
-    fn mubuf(&mut self, name: &str, defs: &[Arg], ops: &[Arg], imm: u32) -> Result<(), Error> {
+    pub(super) fn mubuf(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        ops: &[Arg],
+        imm: u32,
+    ) -> Result<(), Error> {
         let o = self.op(name)?;
         let mut m = MInst::hw(o, crate::isa::Format::Mubuf, defs, ops);
         m.mods.mem.offen = true;
@@ -73,7 +79,7 @@ impl Isel<'_> {
     }
 
     /// The byte offset as a VGPR plus the immediate part (< 4096).
-    fn vaddr(&mut self, off: MV) -> Result<(Temp, u32), Error> {
+    pub(super) fn vaddr(&mut self, off: MV) -> Result<(Temp, u32), Error> {
         match off {
             MV::C(c) if c < 4096 => Ok((self.to_vgpr(Arg::Const(0))?, c as u32)),
             MV::C(c) => Ok((self.to_vgpr(Arg::Const(c as u32))?, 0)),
@@ -82,7 +88,7 @@ impl Isel<'_> {
     }
 
     /// `va + byte`, keeping the immediate below 4096.
-    fn rebase(&mut self, va: Temp, byte: u32) -> Result<(Temp, u32), Error> {
+    pub(super) fn rebase(&mut self, va: Temp, byte: u32) -> Result<(Temp, u32), Error> {
         if byte < 4096 {
             return Ok((va, byte));
         }
@@ -285,5 +291,56 @@ impl Isel<'_> {
         // cmpswap returns the old value in the first dword
         let p = self.split(d, n)?;
         Ok(Some(p[0]))
+    }
+
+    /// A returning 64-bit `buffer_atomic_*_x2` (compare-swap when `cmp` is given): the
+    /// data tuple (new value, then the compare value) is tied to the result like the
+    /// 32-bit forms; the old value comes back in its first two dwords.
+    pub(super) fn buffer_atomic64(
+        &mut self,
+        res: Temp,
+        off: MV,
+        op: Option<crate::ir::AtomicOp>,
+        data: Arg,
+        cmp: Option<Arg>,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
+        let name = match op {
+            Some(op) => super::global::atomic_names("buffer", op, true).ok_or_else(|| {
+                Error::unsupported(at, format!("64-bit buffer atomic {}", op.name()))
+            })?,
+            None => "buffer_atomic_cmpswap_x2|buffer_atomic_cmpswap_b64".into(),
+        };
+        let (va, imm) = self.vaddr(off)?;
+        let mut parts = vec![Arg::Temp(self.to_vgpr(data)?)];
+        if let Some(c) = cmp {
+            parts.push(Arg::Temp(self.to_vgpr(c)?));
+        }
+        let n = 2 * parts.len() as u8;
+        let d = self.tmp(RegClass::v(n));
+        self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+        self.p.multi_def.insert(d);
+        let o = self.op(&name)?;
+        let mut m = MInst::hw(
+            o,
+            crate::isa::Format::Mubuf,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(d), Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
+        );
+        m.mods.mem.offen = true;
+        m.mods.mem.offset = imm as i32;
+        m.mods.glc = true;
+        self.push(m);
+        if n == 2 {
+            return Ok(d);
+        }
+        let p = self.split(d, n)?;
+        let r = self.tmp(RegClass::V2);
+        self.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[Arg::Temp(r)],
+            &[Arg::Temp(p[0]), Arg::Temp(p[1])],
+        ));
+        Ok(r)
     }
 }

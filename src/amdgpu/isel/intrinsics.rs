@@ -96,7 +96,7 @@ impl Isel<'_> {
     }
 
     /// Loads `comps` dwords at a uniform byte offset from a 64-bit pointer, as dword temps.
-    fn load_dwords(
+    pub(super) fn load_dwords(
         &mut self,
         base: Temp,
         off: MV,
@@ -272,12 +272,13 @@ impl Isel<'_> {
                 }
             }
             LoadPushConstant => {
-                if ty.bits != 32 {
+                if ty.bits != 32 && ty.bits != 64 && ty.bits != 8 && ty.bits != 16 {
                     return Err(Error::unsupported(
                         at,
-                        "push constant loads other than 32-bit",
+                        format!("{}-bit push constant loads", ty.bits),
                     ));
                 }
+                let dwords = ty.comps * (ty.bits / 32);
                 let base = idx.first().copied().unwrap_or(0) as u64;
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
                 let off = match self.get(srcs[0], 0)? {
@@ -297,7 +298,12 @@ impl Isel<'_> {
                         }
                     }
                 };
-                out.extend(self.load_dwords(p, off, ty.comps, at)?);
+                if ty.bits == 8 || ty.bits == 16 {
+                    out.extend(self.push_constant_narrow(p, off, ty, at)?);
+                    return Ok(out);
+                }
+                let words = self.load_dwords(p, off, dwords, at)?;
+                out.extend(self.regroup(i, words, ty)?);
             }
             VulkanResourceIndex => {
                 let index = self.get(srcs[0], 0)?;
@@ -309,6 +315,11 @@ impl Isel<'_> {
             LoadUbo | LoadSsbo => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
+                if ty.bits == 8 || ty.bits == 16 {
+                    let words = self.buffer_load_narrow(res, off, ty.bits, ty.comps)?;
+                    out.extend(self.regroup(i, words, ty)?);
+                    return Ok(out);
+                }
                 if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
                         at,
@@ -331,13 +342,23 @@ impl Isel<'_> {
             SsboAtomic | SsboAtomicSwap => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
-                if ty.bits != 32 {
+                if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit buffer atomics", ty.bits),
                     ));
                 }
-                let t = if op == SsboAtomic {
+                let t = if ty.bits == 64 {
+                    let aop = (op == SsboAtomic).then(|| {
+                        crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize]
+                    });
+                    let (a, b) = if op == SsboAtomic {
+                        (self.arg(srcs[2], 0)?, None)
+                    } else {
+                        (self.arg(srcs[3], 0)?, Some(self.arg(srcs[2], 0)?))
+                    };
+                    self.buffer_atomic64(res, off, aop, a, b, at)?
+                } else if op == SsboAtomic {
                     let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
                     let data = self.arg(srcs[2], 0)?;
                     self.buffer_atomic(res, off, aop, &[data], true, at)?
@@ -370,11 +391,47 @@ impl Isel<'_> {
                 let mask = idx.get(1).copied().unwrap_or(0xf);
                 self.store_scratch(srcs[0], srcs[1], base, mask, at)?;
             }
+            LoadGlobal => {
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit global loads", ty.bits),
+                    ));
+                }
+                let words = self.global_load(srcs[0], ty.comps * (ty.bits / 32))?;
+                out.extend(self.regroup(i, words, ty)?);
+            }
+            StoreGlobal => {
+                let mask = idx.first().copied().unwrap_or(0xf);
+                self.global_store(srcs[0], srcs[1], mask, at)?;
+            }
+            GlobalAtomic | GlobalAtomicSwap => {
+                if ty.bits != 32 && ty.bits != 64 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit global atomics", ty.bits),
+                    ));
+                }
+                let (aop, data, cmp) = if op == GlobalAtomic {
+                    let aop = crate::ir::AtomicOp::ALL[idx.first().copied().unwrap_or(0) as usize];
+                    (Some(aop), self.arg(srcs[1], 0)?, None)
+                } else {
+                    (None, self.arg(srcs[2], 0)?, Some(self.arg(srcs[1], 0)?))
+                };
+                let t = self.global_atomic(srcs[0], aop, data, cmp, ty.bits == 64, at)?;
+                let words = self.split(t, self.p.rc(t).dwords)?;
+                let words = words.into_iter().map(|w| MV::T(w, Kind::Plain)).collect();
+                out.extend(self.regroup(i, words, ty)?);
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;
                 let mask = idx.first().copied().unwrap_or(0xf);
-                self.buffer_store(srcs[0], res, off, mask, at)?;
+                if matches!(self.f.ty(srcs[0]).bits, 8 | 16) {
+                    self.buffer_store_narrow(srcs[0], res, off, mask)?;
+                } else {
+                    self.buffer_store(srcs[0], res, off, mask, at)?;
+                }
             }
             _ => {
                 return Err(Error::unsupported(

@@ -19,12 +19,19 @@
 //! Invariant on exit: the program passes `mir::verify::verify(p, false)`.
 
 mod alu;
+mod alu16;
+mod alu64;
 mod buffers;
+mod buffers16;
 mod cf;
 pub mod divergence;
 mod divide;
+mod divide64;
+mod f64;
+mod global;
 mod intrinsics;
 mod lds;
+mod pack;
 pub mod scratch;
 mod subgroup;
 
@@ -86,6 +93,8 @@ pub struct Isel<'a> {
     pub(crate) end_patches: Vec<(BlockId, usize)>,
     /// Hardware-initialised inputs, created on first use.
     pub(crate) inputs: Inputs,
+    /// Extensions of 8/16-bit values already made (`alu16.rs`).
+    pub(crate) narrow: alu16::NarrowCache,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).
@@ -128,6 +137,7 @@ pub fn select(m: &Module, t: Target, layout: &PipelineLayout) -> Result<Program,
         dead: false,
         end_patches: Vec::new(),
         inputs: Inputs::default(),
+        narrow: Default::default(),
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);
@@ -611,7 +621,7 @@ impl Isel<'_> {
         let f = self.f;
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
-        if !ty.is_none() && !matches!(ty.bits, 1 | 32 | 64) {
+        if !ty.is_none() && !matches!(ty.bits, 1 | 8 | 16 | 32 | 64) {
             return Err(Error::unsupported(at, format!("{}-bit values", ty.bits)));
         }
         let v: SmallVec<[MV; 4]> = match f.kind(i) {

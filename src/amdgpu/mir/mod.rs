@@ -103,7 +103,8 @@ pub enum Arg {
     Imm(u32),
     /// A branch target.
     Label(BlockId),
-    /// An unused address operand LLVM prints as `off` (FLAT/SCRATCH `vaddr` or `saddr`).
+    /// An address operand the instruction does not use, printed `off` (FLAT/SCRATCH
+    /// `vaddr` or `saddr`; GLOBAL `saddr` with a 64-bit `vaddr`).
     Off,
 }
 

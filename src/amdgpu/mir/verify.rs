@@ -173,7 +173,14 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     continue;
                 }
                 if let Some((ty, n)) = reg_of(p, a) {
-                    let want = od.dwords(t.wave);
+                    let mut want = od.dwords(t.wave);
+                    // GLOBAL with `saddr` off takes a 64-bit `vaddr`
+                    if fmt == crate::isa::Format::Global
+                        && od.field == crate::isa::Field::Vaddr
+                        && i.ops.contains(&Arg::Off)
+                    {
+                        want = 2;
+                    }
                     if n != want {
                         return Err(fail(
                             p,

@@ -2,14 +2,18 @@
 //! software separates them. Rules (facts as ACO's aco_insert_NOPs.cpp and LLVM's
 //! GCNHazardRecognizer.cpp state them; docs/backend.md lists them with sources):
 //!
-//! GFX9 — VMEMStoreData (LLVM's `checkVALUHazards` / `has12DWordStoreHazard`): a VMEM
-//! instruction with more than 64 bits of data VGPRs reads them one cycle late, so a VALU
-//! writing one of them right after it needs one wait state: insert `s_nop 0`.
-//! None of the other GFX9 rules (VALU-written SGPR read by VMEM/readlane lane select,
-//! VALU exec write before DPP or execz, VCC before v_div_fmas, m0 before GDS/movrel,
-//! s_setreg before s_getreg) can arise from the instructions this backend emits; the pass
-//! checks that the emitted program contains none of their trigger instructions
-//! (DPP, readlane/writelane with an SGPR lane select, v_div_fmas, movrel, setreg).
+//! GFX9 — VALUWriteVCC→DivFmas: `v_div_fmas_*` reads VCC implicitly and needs 4 wait
+//! states after a VALU wrote VCC (explicitly, or implicitly through a VOP2/VOPC form):
+//! `s_nop` fills what the instructions in between do not (a block with predecessors starts
+//! as if VCC had just been written). VMEMStoreData (LLVM's `checkVALUHazards` /
+//! `has12DWordStoreHazard`): a VMEM instruction with more than 64 bits of data VGPRs reads
+//! them one cycle late, so a VALU writing one of them right after it needs one wait state:
+//! `s_nop 0` (also before leaving a block that ends with such a store). None of the other
+//! GFX9 rules (VALU-written SGPR read by VMEM/readlane lane select, VALU exec write before
+//! DPP or execz, m0 before GDS/movrel, s_setreg before s_getreg) can arise from the
+//! instructions this backend emits; the pass checks that the emitted program contains
+//! none of their trigger instructions (DPP, readlane/writelane with an SGPR lane select,
+//! movrel, setreg).
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
@@ -105,6 +109,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
         // GFX9: data VGPRs of the previous instruction, a VMEM with > 64 bits of data
         let mut wide_store_data: Vec<u16> = Vec::new();
+        // GFX9: wait states since the last VALU write of VCC
+        let mut since_vcc: u32 = if b.linear_preds.is_empty() { 4 } else { 0 };
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
                 return Err(Error::Verify(
@@ -146,13 +152,36 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                     let n = op.name();
                     if n.starts_with("v_readlane")
                         || n.starts_with("v_writelane")
-                        || n.starts_with("v_div_fmas")
                         || n.starts_with("s_movrel")
                         || n.starts_with("s_setreg")
                     {
                         return Err(Error::Verify(format!(
                             "{n}: GFX9 hazard rules for it are not implemented"
                         )));
+                    }
+                    if n.starts_with("v_div_fmas") && since_vcc < 4 {
+                        let nop = Opcode::from_name("s_nop").unwrap();
+                        out.push(MInst::hw(
+                            nop,
+                            Format::Sopp,
+                            &[],
+                            &[Arg::Imm(3 - since_vcc)],
+                        ));
+                        added += 1;
+                        since_vcc = 4;
+                    }
+                    since_vcc = since_vcc.saturating_add(match (n, i.ops.first()) {
+                        ("s_nop", Some(Arg::Imm(k))) => k + 1,
+                        _ => 1,
+                    });
+                    let vcc = crate::isa::PhysReg::VCC_LO.0;
+                    let explicit = regs(&i.defs, false)
+                        .iter()
+                        .any(|r| *r == vcc || *r == vcc + 1);
+                    let implicit = props.contains(Props::WRITES_VCC)
+                        && matches!(fmt, Format::Vop2 | Format::Vopc);
+                    if is_valu && (explicit || implicit) {
+                        since_vcc = 0;
                     }
                 }
                 Gen::Gfx10 => {

@@ -47,10 +47,10 @@ fn compile_ir_with_stats_and_asm() {
 
 #[test]
 fn errors_are_located() {
-    // shared memory (DS) is not selected yet: a clean, located error
+    // images are not selected yet: a clean, located error
     let (ok, _, stderr) = gcnc(&[
         "compile",
-        "tests/shaders/compute/atomics_shared.spv",
+        "tests/shaders/front/image_store.spv",
         "--target",
         "gfx1030",
     ]);

@@ -464,3 +464,149 @@ fn round_modes_from_mode_register() {
         assert_eq!(got, f(f32::MAX), "{gen} overflow toward zero");
     }
 }
+
+/// What the backend's 8/16-bit and packing selection (isel/alu16.rs, isel/pack.rs) relies
+/// on. f16 encodings are hand-derived: 1.5 = 0x3e00, 2.25 = 0x4080, −0.75 = 0xba00,
+/// 3.375 = 0x42c0, 2.625 = 0x4140, 1.0 = 0x3c00, 0.75 = 0x3a00, 12.0 = 0x4a00.
+#[test]
+fn narrow_arithmetic_and_packing() {
+    for gen in Gen::ALL {
+        let g11 = gen == Gen::Gfx11;
+        let ex = |body: &str, args: &[u32]| exec(gen, KEEP, body, args).0;
+        // f16 arithmetic (low half of the result)
+        let h = |body: &str, args: &[u32]| ex(body, args) & 0xffff;
+        assert_eq!(h("v_sub_f16_e32 v0, v1, v2", &[0x3e00, 0x4080]), 0xba00);
+        assert_eq!(h("v_mul_f16_e32 v0, v1, v2", &[0x3e00, 0x4080]), 0x42c0);
+        assert_eq!(h("v_min_f16_e32 v0, v1, v2", &[0x3e00, 0xba00]), 0xba00);
+        assert_eq!(h("v_max_f16_e32 v0, v1, v2", &[0x3e00, 0xba00]), 0x3e00);
+        assert_eq!(
+            h("v_fma_f16 v0, v1, v2, v3", &[0x3e00, 0x4080, 0xba00]),
+            0x4140
+        );
+        assert_eq!(
+            h("v_med3_f16 v0, v1, 0, v2", &[0x4080, 0x3c00]),
+            0x3c00,
+            "fsat"
+        );
+        // f16 compare into a lane mask: 1.5 < 2.25
+        let (_, s10, _) = exec(
+            gen,
+            KEEP,
+            "v_cmp_lt_f16_e64 s[10:11], v1, v2",
+            &[0x3e00, 0x4080],
+        );
+        assert_eq!(s10 & 1, 1, "{gen}");
+        // the upper 16 bits of an f16 source are ignored
+        assert_eq!(
+            h("v_add_f16_e32 v0, v1, v2", &[0xdead_3e00, 0xbeef_4080]),
+            0x4380
+        );
+        // v_mul_u32_u24: low 16 bits of a 16-bit product whatever bits 16..23 hold
+        let (x, y) = (0x00ab_1234u32, 0x00cd_5678u32);
+        let want = (0xab_1234u64 * 0xcd_5678u64) as u32;
+        assert_eq!(ex("v_mul_u32_u24_e32 v0, v1, v2", &[x, y]), want);
+        assert_eq!(want & 0xffff, 0x1234u32.wrapping_mul(0x5678) & 0xffff);
+        // 16-bit integer ops read only the low halves; shifts take amount bits 3:0
+        let (ashr, lshr, min) = if gen == Gen::Gfx9 {
+            ("v_ashrrev_i16_e32", "v_lshrrev_b16_e32", "v_min_i16_e32")
+        } else {
+            ("v_ashrrev_i16", "v_lshrrev_b16", "v_min_i16")
+        };
+        assert_eq!(
+            h(&format!("{ashr} v0, v1, v2"), &[0xff13, 0x1234_8000]),
+            0xf000
+        );
+        assert_eq!(
+            h(&format!("{lshr} v0, v1, v2"), &[0x0013, 0x1234_8000]),
+            0x1000
+        );
+        assert_eq!(
+            h(&format!("{min} v0, v1, v2"), &[0x0000_0001, 0x1234_8000]),
+            0x8000
+        );
+        // -32768 < 1 as i16 (upper bits of the first source are garbage)
+        let (_, s10, _) = exec(
+            gen,
+            KEEP,
+            "v_cmp_lt_i16_e64 s[10:11], v1, v2",
+            &[0x1234_8000, 0x0000_0001],
+        );
+        assert_eq!(s10 & 1, 1, "{gen}");
+        let (_, s10, _) = exec(
+            gen,
+            KEEP,
+            "v_cmp_lt_u16_e64 s[10:11], v1, v2",
+            &[0x1234_8000, 0x0000_0001],
+        );
+        assert_eq!(s10 & 1, 0, "{gen}");
+        // SALU extension and packing
+        let s = |body: &str, args: &[u32]| ex(&format!("{body}\nv_mov_b32 v0, s4"), args);
+        assert_eq!(s("s_sext_i32_i16 s4, s0", &[0x1234_8001]), 0xffff_8001);
+        assert_eq!(s("s_sext_i32_i8 s4, s0", &[0x1234_5680]), 0xffff_ff80);
+        assert_eq!(
+            s("s_pack_ll_b32_b16 s4, s0, s1", &[0xaaaa_1234, 0xbbbb_5678]),
+            0x5678_1234
+        );
+        assert_eq!(ex("v_bfe_i32 v0, v1, 0, 16", &[0x1234_8001]), 0xffff_8001);
+        assert_eq!(
+            ex("v_lshl_or_b32 v0, v1, 16, v2", &[0x1234, 0x5678]),
+            0x1234_5678
+        );
+        // f32 → f16 round to nearest even vs truncation: 1 + 3·2^-12 is 0.75 ulp above 1.0
+        let x = f(1.0 + 3.0 * 2f32.powi(-12));
+        assert_eq!(ex("v_cvt_f16_f32_e32 v0, v1", &[x]) & 0xffff, 0x3c01);
+        let rtz = if g11 {
+            "v_cvt_pk_rtz_f16_f32_e64 v0, v1, v2"
+        } else {
+            "v_cvt_pkrtz_f16_f32_e64 v0, v1, v2"
+        };
+        // -65520 rounds to -inf to nearest, to -65504 (0xfbff) toward zero
+        assert_eq!(ex(rtz, &[x, f(-65520.0)]), 0xfbff_3c00, "{gen}");
+        // v_pack_b32_f16 is a bit copy with f16 denormals kept
+        assert_eq!(
+            ex("v_pack_b32_f16 v0, v1, v2", &[0x3c00, 0x0001]),
+            0x0001_3c00
+        );
+        // unorm8: byte 2 of the accumulator; 200.5 ties to 200, 201.5 to 202
+        assert_eq!(
+            ex("v_cvt_pk_u8_f32 v0, v1, 2, v2", &[f(200.5), 0x1122_3344]),
+            0x11c8_3344
+        );
+        assert_eq!(
+            ex("v_cvt_pk_u8_f32 v0, v1, 0, v2", &[f(201.5), 0x1122_3344]),
+            0x1122_33ca
+        );
+        // snorm16 / unorm16 pairs: -0.75·32767 = -24575.25 → -24575 (0xa001); 2.0 clamps
+        // to 32767; 0.5·65535 = 32767.5 ties to 32768; -1 clamps to 0
+        let (pki, pku) = if g11 {
+            ("v_cvt_pk_norm_i16_f32", "v_cvt_pk_norm_u16_f32")
+        } else {
+            ("v_cvt_pknorm_i16_f32", "v_cvt_pknorm_u16_f32")
+        };
+        assert_eq!(
+            ex(&format!("{pki} v0, v1, v2"), &[f(-0.75), f(2.0)]),
+            0x7fff_a001
+        );
+        assert_eq!(
+            ex(&format!("{pku} v0, v1, v2"), &[f(0.5), f(-1.0)]),
+            0x0000_8000
+        );
+        assert_eq!(ex("v_cvt_f32_ubyte2_e32 v0, v1", &[0x1122_3344]), f(34.0));
+        // frexp: 12 = 0.75·2^4; -0.1f = -(0.1f·8)·2^-3 exactly; a denormal 71362·2^-149
+        // = (71362/2^17)·2^-132; 0 → (0, 0)
+        let fx = |x: f32| {
+            (
+                ex("v_frexp_mant_f32_e32 v0, v1", &[f(x)]),
+                ex("v_frexp_exp_i32_f32_e32 v0, v1", &[f(x)]) as i32,
+            )
+        };
+        assert_eq!(fx(12.0), (f(0.75), 4));
+        assert_eq!(fx(-0.1), (f(-0.1 * 8.0), -3));
+        let den = f32::from_bits(71362);
+        assert_eq!(fx(den), (f(71362.0 / 131072.0), -132));
+        assert_eq!(fx(0.0), (0, 0));
+        assert_eq!(h("v_frexp_mant_f16_e32 v0, v1", &[0x4a00]), 0x3a00);
+        assert_eq!(h("v_frexp_exp_i16_f16_e32 v0, v1", &[0x4a00]), 4);
+        assert_eq!(ex("v_ldexp_f32 v0, v1, v2", &[f(0.75), 4]), f(12.0));
+    }
+}

@@ -1,0 +1,304 @@
+//! Buffer device addresses: loads, stores and atomics on 64-bit pointers through the
+//! GLOBAL encodings (`global_load_dword*` / `global_store_dword*` / `global_atomic_*`).
+//!
+//! Addressing (ACO's `global_load` selection, reduced): a GLOBAL instruction adds a signed
+//! immediate (13 bits on GFX9/GFX11, 12 on GFX10) to either
+//! - `saddr` (a 64-bit SGPR pair) + a 32-bit VGPR offset, zero-extended — chosen when the
+//!   pointer is uniform, or is `iadd(uniform, u2u64(x))` of a 32-bit `x`; or
+//! - a 64-bit VGPR `vaddr` with `saddr` `off` (`Arg::Off`) — every other divergent
+//!   pointer.
+//!
+//! A constant addend `iadd(p, c)` whose bytes fit the immediate (with every dword of the
+//! access) is folded into the offset. The pointer arithmetic that the pattern consumed was
+//! already selected with its IR value (no MIR dead-code elimination yet).
+//!
+//! Atomics return through a separate `vdst` (with `glc`), unlike MUBUF's tied data
+//! register. Uniform results are read back into SGPRs by `regroup`.
+//!
+//! Invariant: every instruction emitted here is a `Format::Global` form of the ISA
+//! tables; the operand order is the table's (`vdst vaddr [vdata] saddr`).
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::Error;
+use crate::ir::{AluOp, AtomicOp, InstKind, Value};
+use crate::isa::{Format, Gen};
+use smallvec::SmallVec;
+
+/// A GLOBAL address: (`vaddr`, `saddr` or `Arg::Off`, immediate byte offset).
+#[derive(Clone, Copy)]
+pub(super) struct GAddr {
+    vaddr: Temp,
+    saddr: Arg,
+    imm: i32,
+}
+
+/// The `buffer_`/`global_` atomic mnemonics for `op` on 32- or 64-bit data, GFX9/10 name
+/// first, GFX11 second (`Isel::op` takes the first the generation has).
+pub(super) fn atomic_names(prefix: &str, op: AtomicOp, wide: bool) -> Option<String> {
+    use AtomicOp::*;
+    let (old, new) = match op {
+        Add => ("add", "add_u"),
+        Imin => ("smin", "min_i"),
+        Umin => ("umin", "min_u"),
+        Imax => ("smax", "max_i"),
+        Umax => ("umax", "max_u"),
+        And => ("and", "and_b"),
+        Or => ("or", "or_b"),
+        Xor => ("xor", "xor_b"),
+        Xchg => ("swap", "swap_b"),
+        _ => return None,
+    };
+    Some(if wide {
+        format!("{prefix}_atomic_{old}_x2|{prefix}_atomic_{new}64")
+    } else {
+        format!("{prefix}_atomic_{old}|{prefix}_atomic_{new}32")
+    })
+}
+
+impl Isel<'_> {
+    /// Signed immediate range of a GLOBAL offset on this generation.
+    fn global_imm_range(&self) -> (i64, i64) {
+        match self.t().gen {
+            Gen::Gfx10 => (-2048, 2047),
+            _ => (-4096, 4095),
+        }
+    }
+
+    /// The IR sources of `v` when it is a 64-bit `iadd`.
+    fn as_iadd64(&self, v: Value) -> Option<(Value, Value)> {
+        match self.f.kind(v) {
+            InstKind::Alu {
+                op: AluOp::Iadd,
+                srcs,
+            } if self.f.ty(v).bits == 64 && self.f.ty(v).comps == 1 => Some((srcs[0], srcs[1])),
+            _ => None,
+        }
+    }
+
+    fn is_uniform_temp(&self, v: Value) -> Option<Temp> {
+        match self.get(v, 0).ok()? {
+            MV::T(t, _) if self.p.rc(t).is_sgpr() && self.p.rc(t).dwords == 2 => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The address of a GLOBAL access of `bytes` bytes at pointer `ptr`.
+    pub(super) fn global_addr(&mut self, ptr: Value, bytes: u32) -> Result<GAddr, Error> {
+        let (lo, hi) = self.global_imm_range();
+        // peel a constant addend that fits the immediate
+        let mut base = ptr;
+        let mut imm = 0i64;
+        if let Some((a, b)) = self.as_iadd64(ptr) {
+            for (p, q) in [(a, b), (b, a)] {
+                if let Ok(MV::C(c)) = self.get(q, 0) {
+                    let c = c as i64;
+                    if c >= lo && c + bytes as i64 - 4 <= hi {
+                        base = p;
+                        imm = c;
+                        break;
+                    }
+                }
+            }
+        }
+        // saddr + 32-bit offset
+        if let Some((a, b)) = self.as_iadd64(base) {
+            for (p, q) in [(a, b), (b, a)] {
+                let Some(s) = self.is_uniform_temp(p) else {
+                    continue;
+                };
+                if let InstKind::Alu {
+                    op: AluOp::U2u,
+                    srcs,
+                } = self.f.kind(q)
+                {
+                    if self.f.ty(srcs[0]).bits == 32 {
+                        let x = self.arg(srcs[0], 0)?;
+                        let v = self.to_vgpr(x)?;
+                        return Ok(GAddr {
+                            vaddr: v,
+                            saddr: Arg::Temp(s),
+                            imm: imm as i32,
+                        });
+                    }
+                }
+            }
+        }
+        let a = self.arg(base, 0)?;
+        let Arg::Temp(t) = a else {
+            unreachable!("64-bit values are temps")
+        };
+        if self.p.rc(t).is_sgpr() {
+            let v = self.to_vgpr(Arg::Const(0))?;
+            Ok(GAddr {
+                vaddr: v,
+                saddr: Arg::Temp(t),
+                imm: imm as i32,
+            })
+        } else {
+            Ok(GAddr {
+                vaddr: t,
+                saddr: Arg::Off,
+                imm: imm as i32,
+            })
+        }
+    }
+
+    fn global_inst(
+        &mut self,
+        name: &str,
+        defs: &[Arg],
+        ops: &[Arg],
+        imm: i32,
+        glc: bool,
+    ) -> Result<(), Error> {
+        let o = self.op(name)?;
+        let mut m = MInst::hw(o, Format::Global, defs, ops);
+        m.mods.mem.offset = imm;
+        m.mods.glc = glc;
+        self.push(m);
+        Ok(())
+    }
+
+    /// `global_load_dword*` of `dwords` dwords at pointer `ptr`.
+    pub(super) fn global_load(
+        &mut self,
+        ptr: Value,
+        dwords: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let a = self.global_addr(ptr, 4 * dwords as u32)?;
+        let mut out = SmallVec::new();
+        let mut k = 0u8;
+        while k < dwords {
+            let n = (dwords - k).min(4);
+            let d = self.tmp(RegClass::v(n));
+            let name = match n {
+                1 => "global_load_dword|global_load_b32",
+                2 => "global_load_dwordx2|global_load_b64",
+                3 => "global_load_dwordx3|global_load_b96",
+                _ => "global_load_dwordx4|global_load_b128",
+            };
+            self.global_inst(
+                name,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(a.vaddr), a.saddr],
+                a.imm + 4 * k as i32,
+                false,
+            )?;
+            for p in self.split(d, n)? {
+                out.push(MV::T(p, Kind::Plain));
+            }
+            k += n;
+        }
+        Ok(out)
+    }
+
+    /// `global_store_dword*` of the components of `v` selected by `mask` at pointer `ptr`,
+    /// one store per contiguous run of at most four dwords.
+    pub(super) fn global_store(
+        &mut self,
+        v: Value,
+        ptr: Value,
+        mask: u32,
+        at: Option<u32>,
+    ) -> Result<(), Error> {
+        let ty = self.f.ty(v);
+        if ty.bits != 32 && ty.bits != 64 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit global stores", ty.bits),
+            ));
+        }
+        let per = ty.bits / 32;
+        let a = self.global_addr(ptr, 4 * per as u32 * ty.comps as u32)?;
+        let comps = ty.comps as u32;
+        let mut c = 0u32;
+        while c < comps {
+            if mask >> c & 1 == 0 {
+                c += 1;
+                continue;
+            }
+            let mut end = c;
+            while end + 1 < comps && mask >> (end + 1) & 1 == 1 && (end + 2 - c) * per as u32 <= 4 {
+                end += 1;
+            }
+            let mut parts = Vec::new();
+            for k in c..=end {
+                let x = self.arg(v, k as usize)?;
+                let t = self.to_vgpr(x)?;
+                let n = self.p.rc(t).dwords;
+                for p in self.split(t, n)? {
+                    parts.push(Arg::Temp(p));
+                }
+            }
+            let n = parts.len() as u8;
+            let data = if n == 1 {
+                parts[0]
+            } else {
+                let d = self.tmp(RegClass::v(n));
+                self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+                Arg::Temp(d)
+            };
+            let name = match n {
+                1 => "global_store_dword|global_store_b32",
+                2 => "global_store_dwordx2|global_store_b64",
+                3 => "global_store_dwordx3|global_store_b96",
+                _ => "global_store_dwordx4|global_store_b128",
+            };
+            self.global_inst(
+                name,
+                &[],
+                &[Arg::Temp(a.vaddr), data, a.saddr],
+                a.imm + 4 * (per as u32 * c) as i32,
+                false,
+            )?;
+            c = end + 1;
+        }
+        Ok(())
+    }
+
+    /// A returning `global_atomic_*` (or `*_cmpswap*` when `cmp` is given) of 32- or 64-bit
+    /// `data` at pointer `ptr`; the old value as one temp (V1 or V2).
+    pub(super) fn global_atomic(
+        &mut self,
+        ptr: Value,
+        op: Option<AtomicOp>,
+        data: Arg,
+        cmp: Option<Arg>,
+        wide: bool,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
+        let bytes = if wide { 8 } else { 4 };
+        let a = self.global_addr(ptr, bytes)?;
+        let name = match op {
+            Some(op) => atomic_names("global", op, wide)
+                .ok_or_else(|| Error::unsupported(at, format!("global atomic {}", op.name())))?,
+            None if wide => "global_atomic_cmpswap_x2|global_atomic_cmpswap_b64".into(),
+            None => "global_atomic_cmpswap|global_atomic_cmpswap_b32".into(),
+        };
+        let data = self.to_vgpr(data)?;
+        let vdata = match cmp {
+            None => data,
+            Some(c) => {
+                let c = self.to_vgpr(c)?;
+                let n = self.p.rc(data).dwords * 2;
+                let d = self.tmp(RegClass::v(n));
+                self.push(MInst::pseudo(
+                    Pseudo::CreateVector,
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(data), Arg::Temp(c)],
+                ));
+                d
+            }
+        };
+        let r = self.tmp(if wide { RegClass::V2 } else { RegClass::V1 });
+        self.global_inst(
+            &name,
+            &[Arg::Temp(r)],
+            &[Arg::Temp(a.vaddr), Arg::Temp(vdata), a.saddr],
+            a.imm,
+            true,
+        )?;
+        Ok(r)
+    }
+}
