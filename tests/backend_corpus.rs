@@ -11,14 +11,9 @@ mod backend_support;
 use backend_support::CONFIGS;
 use gcnc::compile::{compile_compute, Options};
 use gcnc::isa::Wave;
-use gcnc_emu::{BufferDesc, Dispatch, Memory};
+use gcnc_emu::pipeline::{self, Place, Setup};
 use vkref::corpus::{self, AddressTarget, Env, SpecValue};
 use vkref::lavapipe::Resource;
-
-const PUSH: u64 = 0x10_0000;
-const SETS: u64 = 0x20_0000;
-const DATA: u64 = 0x100_0000;
-const WGCOUNT: u64 = 0x30_0000;
 
 const PASSING: &[&str] = &[
     "arith_f64",
@@ -144,90 +139,40 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
             return Outcome::Fail(format!("llvm-readelf:\n{notes}"));
         }
     }
-    let mut d = match Dispatch::from_elf(&c.elf, Some(wave == Wave::W64)) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Fail(format!("dispatch: {e}")),
-    };
-    d.groups = inputs.groups;
-    let mut mem = Memory::new();
-    mem.map(PUSH, 4096);
-    mem.map(SETS, 8 * 4096);
-    mem.map(WGCOUNT, 4096);
-    for k in 0..3 {
-        mem.write_u32(WGCOUNT + 4 * k as u64, inputs.groups[k])
-            .unwrap();
-    }
-    let mut push = inputs.push.clone();
-    push.resize(4096, 0);
-    // place every resource, then patch device addresses
-    let mut addrs = Vec::new();
-    let mut next = DATA;
+    let mut setup = Setup::new(inputs.groups);
+    setup.push = inputs.push.clone();
+    setup.wave64 = Some(wave == Wave::W64);
     for r in &inputs.resources {
-        let len = r.data().len().max(16) as u64;
-        mem.map(next, len.next_multiple_of(256));
-        mem.write(next, r.data()).unwrap();
-        addrs.push(next);
-        next += len.next_multiple_of(0x1_0000);
-    }
-    for (k, r) in inputs.resources.iter().enumerate() {
-        match r {
-            Resource::Buffer { set, binding, .. } => {
-                let v = BufferDesc::raw(gen, addrs[k], r.data().len() as u32);
-                for (j, w) in v.iter().enumerate() {
-                    mem.write_u32(
-                        SETS + 4096 * *set as u64 + 16 * *binding as u64 + 4 * j as u64,
-                        *w,
-                    )
-                    .unwrap();
-                }
-            }
-            Resource::Address { target, .. } => match *target {
-                AddressTarget::Push(off) => {
-                    push[off as usize..off as usize + 8].copy_from_slice(&addrs[k].to_le_bytes())
-                }
-                AddressTarget::Resource { index, offset } => mem
-                    .write(addrs[index] + offset as u64, &addrs[k].to_le_bytes())
-                    .unwrap(),
+        let place = match r {
+            Resource::Buffer { set, binding, .. } => Place::Binding {
+                set: *set,
+                binding: *binding,
             },
-        }
-    }
-    mem.write(PUSH, &push).unwrap();
-    let mut sg = Vec::new();
-    for u in &c.program.abi.user_sgprs {
-        sg.push(match *u {
-            gcnc::binary::UserData::Entry(n) if n < 2 => {
-                if n == 0 {
-                    PUSH as u32
-                } else {
-                    (PUSH >> 32) as u32
+            Resource::Address { target, .. } => match *target {
+                AddressTarget::Push(off) => Place::PushAddress(off),
+                AddressTarget::Resource { index, offset } => {
+                    Place::ResourceAddress { index, offset }
                 }
-            }
-            gcnc::binary::UserData::Entry(n) => {
-                let a = SETS + 4096 * ((n as u64 - 2) / 2);
-                if n % 2 == 0 {
-                    a as u32
-                } else {
-                    (a >> 32) as u32
-                }
-            }
-            gcnc::binary::UserData::Workgroup => WGCOUNT as u32,
-            gcnc::binary::UserData::GlobalTable => d.global_table_lo(),
-            gcnc::binary::UserData::Unused => (WGCOUNT >> 32) as u32,
-            other => {
-                return Outcome::Fail(format!("user data {other:?} not set up by this runner"))
-            }
+            },
+        };
+        setup.resources.push(pipeline::Resource {
+            data: r.data().to_vec(),
+            place,
         });
     }
-    d.user_sgprs = sg;
-    if let Err(e) = gcnc_emu::run(&d, &mut mem) {
-        return Outcome::Fail(format!("emulator: {e}"));
-    }
+    let ran = match pipeline::run_elf(&c.elf, &setup) {
+        Ok((p, _)) => p,
+        Err(e) => return Outcome::Fail(format!("emulator: {e}")),
+    };
     let env = Env {
         subgroup_size: wave.lanes(),
     };
     let expects = (case.expect)(&inputs, &env);
     for e in &expects {
-        let got = mem.read_vec(addrs[e.resource], e.bytes.len()).unwrap();
+        let got = ran
+            .mem
+            .read_vec(ran.addrs[e.resource], e.bytes.len())
+            .unwrap();
         if let Err(msg) = corpus::compare(&got, e) {
             return Outcome::Fail(format!("resource {}: {msg}", e.resource));
         }
@@ -243,7 +188,10 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
             Err(e) => return Outcome::Fail(format!("lavapipe: {e}")),
         };
         for e in &expects {
-            let got = mem.read_vec(addrs[e.resource], e.bytes.len()).unwrap();
+            let got = ran
+                .mem
+                .read_vec(ran.addrs[e.resource], e.bytes.len())
+                .unwrap();
             let theirs = corpus::Expect {
                 resource: e.resource,
                 bytes: reference[e.resource].clone(),

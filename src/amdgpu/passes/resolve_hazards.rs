@@ -5,9 +5,12 @@
 //! GFX9 — `s_nop` gives the wait states a VALU write needs before a DPP instruction reads
 //! the VGPR (2) or runs after an EXEC write (5), before `v_readlane`/`v_writelane` uses
 //! the SGPR as lane select (4), and before `v_div_fmas_*` reads VCC after a VALU wrote it
-//! (explicitly, or implicitly through a VOP2/VOPC form) (4). The other GFX9 rules (m0
-//! before GDS/movrel, s_setreg before s_getreg) cannot arise: the pass rejects their
-//! trigger instructions (movrel, setreg).
+//! (explicitly, or implicitly through a VOP2/VOPC form) (4). VMEMStoreData (LLVM's
+//! `checkVALUHazards` / `has12DWordStoreHazard`): a VMEM instruction with more than 64
+//! bits of data VGPRs reads them one cycle late, so a VALU writing one of them right after
+//! it needs one wait state: `s_nop 0` (also before leaving a block that ends with such a
+//! store). The other GFX9 rules (m0 before GDS/movrel, s_setreg before s_getreg) cannot
+//! arise: the pass rejects their trigger instructions (movrel, setreg).
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
@@ -56,6 +59,15 @@ fn depctr(v: u32) -> MInst {
         Format::Sopp,
         &[],
         &[Arg::Imm(v)],
+    )
+}
+
+fn nop() -> MInst {
+    MInst::hw(
+        Opcode::from_name("s_nop").expect("s_nop"),
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
     )
 }
 
@@ -183,6 +195,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // GFX9: recent instructions (wait-state history) of this block
         let mut gfx9_hist: Vec<Gfx9Rec> = Vec::new();
         let gfx9_unknown = !b.linear_preds.is_empty();
+        // GFX9: data VGPRs of the previous instruction, a VMEM with > 64 bits of data
+        let mut wide_store_data: Vec<u16> = Vec::new();
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
                 return Err(Error::Verify(
@@ -194,6 +208,33 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             let is_salu = props.contains(Props::SALU) && !props.contains(Props::SMEM);
             match gen {
                 Gen::Gfx9 => {
+                    if is_valu
+                        && regs(&i.defs, true)
+                            .iter()
+                            .any(|r| wide_store_data.contains(r))
+                    {
+                        out.push(nop());
+                        added += 1;
+                    }
+                    wide_store_data.clear();
+                    if matches!(
+                        fmt,
+                        Format::Mubuf
+                            | Format::Mtbuf
+                            | Format::Global
+                            | Format::Flat
+                            | Format::Scratch
+                            | Format::Mimg
+                    ) {
+                        for a in &i.ops {
+                            if let Arg::Reg(r) = a {
+                                if r.base.is_vgpr() && r.count > 2 {
+                                    wide_store_data
+                                        .extend((0..r.count as u16).map(|k| r.base.0 + k));
+                                }
+                            }
+                        }
+                    }
                     let n = op.name();
                     if n.starts_with("s_movrel") || n.starts_with("s_setreg") {
                         return Err(Error::Verify(format!(
@@ -323,6 +364,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // hazards may cross into a successor whose history is not tracked: resolve what
         // is still open before the block's trailing branches
         let mut flush = Vec::new();
+        if !wide_store_data.is_empty() {
+            flush.push(nop());
+        }
         if !sgprs_read_by_vmem.is_empty() {
             flush.push(depctr(0xffe3));
         }

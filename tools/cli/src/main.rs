@@ -101,6 +101,8 @@ enum Command {
     },
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
+    /// Compile a compute shader (or load a PAL ELF) and run one dispatch on the emulator.
+    Run(cli::run::Args),
 }
 
 fn main() -> ExitCode {
@@ -167,6 +169,7 @@ fn main() -> ExitCode {
             verbose,
         }),
         Command::Ir(a) => cli::ir::run(&a),
+        Command::Run(a) => cli::run::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

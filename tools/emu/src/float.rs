@@ -341,3 +341,207 @@ mod round_tests {
         assert_eq!(add_rm(1.0, 1.0, 3), 2.0);
     }
 }
+
+// ---- directed rounding beyond f32 add/sub/mul -------------------------------------------
+//
+// Every result below is carried as an f64 `x` plus the sign of the exact remainder
+// (`err`: exact result − x, possibly 0), then rounded once to the destination format in
+// MODE's direction. The f64 carrier is exact for f16 add/sub/mul, f32·f32 products, and
+// integer → f32 conversions; sums get their remainder from TwoSum, square
+// roots from a fused multiply-add (the remainder of a correctly rounded f64 square root
+// of an f32 input is exactly representable).
+
+/// The exact error of `a + b` (TwoSum): returns (a + b rounded, remainder).
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// f64 `x` (+ remainder `err`) rounded to f32 in direction `rm` (0 nearest even, 1 +inf,
+/// 2 −inf, 3 zero).
+pub fn round_to_f32(x: f64, err: f64, rm: u32) -> f32 {
+    let r = x as f32;
+    if rm == 0 || x.is_nan() {
+        return r;
+    }
+    // x − r is exact (r is x rounded to fewer bits); a non-zero one dominates `err`
+    let e = if r.is_finite() { x - r as f64 } else { 0.0 };
+    let e = if e != 0.0 { e } else { err };
+    // only the remainder's sign matters (its f32 value could underflow to 0)
+    let sign = if e > 0.0 {
+        1.0
+    } else if e < 0.0 {
+        -1.0
+    } else {
+        0.0
+    };
+    directed(r, sign, rm, x.is_finite())
+}
+
+/// f64 `x` (+ remainder `err`) rounded to f16 bits in direction `rm`.
+pub fn round_to_f16(x: f64, err: f64, rm: u32) -> u16 {
+    let r = f64_to_f16(x);
+    if rm == 0 || x.is_nan() {
+        return r;
+    }
+    let rv = f16_to_f64(r);
+    let e = if rv.is_finite() { x - rv } else { 0.0 };
+    let e = if e != 0.0 { e } else { err };
+    let neg = r >> 15 == 1;
+    if rv.is_infinite() {
+        if !x.is_finite() {
+            return r;
+        }
+        // overflowed under nearest-even: toward zero (or away from the infinity's side)
+        // gives the largest finite value
+        return match (rm, neg) {
+            (3, _) | (2, false) | (1, true) => (r & 0x8000) | 0x7bff,
+            _ => r,
+        };
+    }
+    let up = |h: u16| f16_step(h, true);
+    let down = |h: u16| f16_step(h, false);
+    match rm {
+        1 if e > 0.0 => up(r),
+        2 if e < 0.0 => down(r),
+        3 if rv > 0.0 && e < 0.0 => down(r),
+        3 if rv < 0.0 && e > 0.0 => up(r),
+        _ => r,
+    }
+}
+
+/// The next f16 toward +inf (`up`) or −inf, for finite `h`.
+fn f16_step(h: u16, up: bool) -> u16 {
+    let mag = h & 0x7fff;
+    let neg = h >> 15 == 1;
+    if mag == 0 {
+        return if up { 0x0001 } else { 0x8001 };
+    }
+    // moving away from zero increments the magnitude
+    if up != neg {
+        h + 1
+    } else {
+        h - 1
+    }
+}
+
+/// f64 result with remainder, rounded to f64 in direction `rm`.
+fn directed64(r: f64, err: f64, rm: u32, finite_inputs: bool) -> f64 {
+    if r.is_nan() || rm == 0 {
+        return r;
+    }
+    if r.is_infinite() {
+        if !finite_inputs {
+            return r;
+        }
+        return match (rm, r > 0.0) {
+            (3, _) | (2, true) => f64::MAX.copysign(r),
+            (1, false) => -f64::MAX,
+            _ => r,
+        };
+    }
+    match rm {
+        1 if err > 0.0 => r.next_up(),
+        2 if err < 0.0 => r.next_down(),
+        3 if r > 0.0 && err < 0.0 => r.next_down(),
+        3 if r < 0.0 && err > 0.0 => r.next_up(),
+        _ => r,
+    }
+}
+
+/// f64 a + b in direction `rm`.
+pub fn add64_rm(a: f64, b: f64, rm: u32) -> f64 {
+    let (s, e) = two_sum(a, b);
+    directed64(s, e, rm, a.is_finite() && b.is_finite())
+}
+
+/// f64 a · b in direction `rm` (remainder by fused multiply-add).
+pub fn mul64_rm(a: f64, b: f64, rm: u32) -> f64 {
+    let p = a * b;
+    if rm == 0 || !p.is_finite() {
+        return directed64(p, 0.0, rm, a.is_finite() && b.is_finite());
+    }
+    directed64(p, a.mul_add(b, -p), rm, true)
+}
+
+/// f32 fused a · b + c in direction `rm`.
+pub fn fma32_rm(a: f32, b: f32, c: f32, rm: u32) -> f32 {
+    if rm == 0 {
+        return a.mul_add(b, c);
+    }
+    let (s, e) = two_sum(a as f64 * b as f64, c as f64);
+    round_to_f32(s, e, rm)
+}
+
+/// f32 square root in direction `rm`.
+pub fn sqrt32_rm(a: f32, rm: u32) -> f32 {
+    let a = a as f64;
+    let q = a.sqrt();
+    if rm == 0 || !q.is_finite() || q == 0.0 {
+        return round_to_f32(q, 0.0, rm);
+    }
+    round_to_f32(q, (-q).mul_add(q, a), rm)
+}
+
+/// f16 fused a · b + c (operands already widened) in direction `rm`, as f16 bits.
+pub fn fma16_rm(a: f64, b: f64, c: f64, rm: u32) -> u16 {
+    let (s, e) = two_sum(a * b, c);
+    round_to_f16(s, e, rm)
+}
+
+#[cfg(test)]
+mod directed_tests {
+    use super::*;
+
+    #[test]
+    fn f32_results_bracket_the_exact_value() {
+        // sqrt(2), 1 + 2^-30 (fma): the up/down results are the neighbours around the
+        // exact value, toward-zero the smaller magnitude
+        let r2 = 2f32.sqrt();
+        assert!(
+            (r2 as f64) < 2f64.sqrt(),
+            "nearest-even rounds sqrt(2) down"
+        );
+        assert_eq!(sqrt32_rm(2.0, 1), r2.next_up());
+        assert_eq!(sqrt32_rm(2.0, 2), r2);
+        assert_eq!(sqrt32_rm(2.0, 3), r2);
+        assert_eq!(sqrt32_rm(4.0, 2), 2.0);
+        let tiny = 2f32.powi(-30);
+        assert_eq!(fma32_rm(1.0, 1.0, tiny, 0), 1.0);
+        assert_eq!(fma32_rm(1.0, 1.0, tiny, 1), 1.0f32.next_up());
+        assert_eq!(fma32_rm(1.0, 1.0, -tiny, 3), 1.0f32.next_down());
+        assert_eq!(fma32_rm(f32::MAX, 2.0, 0.0, 3), f32::MAX);
+        // remainder below an f64 ulp: 1 + 2^-60 is 1.0 in f64, but rounds up under +inf
+        assert_eq!(round_to_f32(1.0, 2f64.powi(-60), 1), 1.0f32.next_up());
+        assert_eq!(round_to_f32(1.0, -2f64.powi(-60), 2), 1.0f32.next_down());
+        assert_eq!(round_to_f32(1.0, -2f64.powi(-60), 1), 1.0);
+    }
+
+    #[test]
+    fn f64_and_f16_directed() {
+        let tiny = 2f64.powi(-80);
+        assert_eq!(add64_rm(1.0, tiny, 1), 1.0f64.next_up());
+        assert_eq!(add64_rm(1.0, tiny, 2), 1.0);
+        assert_eq!(add64_rm(1.0, -tiny, 3), 1.0f64.next_down());
+        assert_eq!(mul64_rm(1.0 / 3.0, 3.0, 0), 1.0);
+        assert!(mul64_rm(1.0 / 3.0, 3.0, 2) < 1.0);
+        assert_eq!(add64_rm(f64::MAX, f64::MAX, 3), f64::MAX);
+        // f16: 1 + 2^-12 lies between 1.0 (0x3c00) and 1 + 2^-10 (0x3c01)
+        let x = 1.0 + 2f64.powi(-12);
+        assert_eq!(round_to_f16(x, 0.0, 0), 0x3c00);
+        assert_eq!(round_to_f16(x, 0.0, 1), 0x3c01);
+        assert_eq!(round_to_f16(-x, 0.0, 2), 0xbc01);
+        assert_eq!(round_to_f16(-x, 0.0, 3), 0xbc00);
+        assert_eq!(round_to_f16(70000.0, 0.0, 3), 0x7bff);
+        assert_eq!(round_to_f16(70000.0, 0.0, 1), 0x7c00);
+        assert_eq!(round_to_f16(-70000.0, 0.0, 1), 0xfbff);
+        assert_eq!(
+            round_to_f16(2f64.powi(-30), 0.0, 1),
+            0x0001,
+            "up to the smallest denormal"
+        );
+        assert_eq!(round_to_f16(-2f64.powi(-30), 0.0, 1), 0x8000);
+        assert_eq!(fma16_rm(1.0, 1.0, 2f64.powi(-40), 1), 0x3c01);
+    }
+}

@@ -45,6 +45,9 @@ pub struct Rec {
     pub vscnt0: bool,
     /// VALU: reads an SGPR (not EXEC, not as mask) or a literal — expires VALUMaskWrite.
     pub valu_other_sgpr_or_lit: bool,
+    /// VMEM (buffer, image, flat, global, scratch) whose data operand is wider than 64
+    /// bits: the data VGPRs, which GFX9 reads one cycle after issue.
+    pub wide_store_data: Option<(u16, u16)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -146,6 +149,26 @@ impl Hazards {
                         if let Some((ws, rec)) = self.since(hit) {
                             if ws < 2 {
                                 return Err(hazard("VALUWriteVGPR→DPP", format!("DPP source written by a VALU {ws} wait state(s) earlier, 2 needed"), rec));
+                            }
+                        }
+                    }
+                }
+                // VMEM with more than 64 bits of data reads them after issue: a VALU may
+                // not overwrite them in the next wait state (LLVM checkVALUHazards,
+                // has12DWordStoreHazard; GFX10+ has no data-dependency hazards)
+                if valu {
+                    for &(b, n) in uses.writes.iter().filter(|r| r.0 >= 256) {
+                        let hit = |x: &Rec| {
+                            x.wide_store_data
+                                .is_some_and(|(b2, n2)| b < b2 + n2 && b2 < b + n)
+                        };
+                        if let Some((ws, rec)) = self.since(hit) {
+                            if ws < 1 {
+                                return Err(hazard(
+                                    "VMEMStoreData→VALUWrite",
+                                    "a VALU overwrites the >64-bit data of the VMEM instruction right before it, 1 wait state needed".into(),
+                                    rec,
+                                ));
                             }
                         }
                     }
@@ -444,7 +467,18 @@ impl Hazards {
         let vscnt0 = inst.op == O::SWaitcntVscnt
             && matches!(inst.operands.first(), Some(Operand::Reg(r)) if r.base.0 == 125)
             && imm == Some(0);
+        let wide_store_data = if vmem_any(inst.format) {
+            match inst.get(_d, gcnc::isa::Field::Vdata) {
+                Some(Operand::Reg(r)) if r.base.is_vgpr() && r.count > 2 => {
+                    Some((r.base.0, r.count as u16))
+                }
+                _ => None,
+            }
+        } else {
+            None
+        };
         let rec = Rec {
+            wide_store_data,
             ds: inst.format == gcnc::isa::Format::Ds,
             vmem_nonflat: vmem_nonflat(inst.format),
             branch: props.contains(Props::BRANCH),
@@ -480,6 +514,10 @@ impl Hazards {
             self.hist.pop_front();
         }
     }
+}
+
+fn vmem_any(f: gcnc::isa::Format) -> bool {
+    vmem_nonflat(f) || f == gcnc::isa::Format::Flat
 }
 
 fn vmem_nonflat(f: gcnc::isa::Format) -> bool {

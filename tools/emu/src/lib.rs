@@ -9,7 +9,8 @@
 //! one `Wave` per 32/64 lanes (`regs`: SGPRs, VGPRs, EXEC, VCC, SCC, M0, with written-flags
 //! per register and lane); memory is a sparse address space (`memory`); a workgroup's
 //! waves share an `Lds` and are interleaved one instruction at a time so `s_barrier`
-//! works (`dispatch`). Strictness is layered on the same step: never-written reads
+//! works (`dispatch`); `pipeline` lays out push constants, descriptor sets and user SGPRs
+//! for a PAL ELF as docs/abi.md says. Strictness is layered on the same step: never-written reads
 //! (`regs`), missing `s_waitcnt` (`track`), per-generation hazards (`hazard`), running off
 //! the code and the instruction budget (`wave`). Every failure is an `Error` with the
 //! wave, pc, instruction text and a register dump — never a panic, never a hang.
@@ -42,12 +43,14 @@ pub mod image;
 pub mod lanes;
 pub mod memory;
 pub mod packed;
+pub mod pipeline;
 pub mod regs;
 pub mod salu;
 pub mod smem;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;
+pub mod valu_legacy;
 pub mod vmem;
 pub mod vopd;
 pub mod wave;

@@ -29,7 +29,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
         return Err(Error::unsupported("MODE.FP_ROUND other than nearest-even"));
     }
     let op = inst.op;
-    if matches!(op, O::VFmaMixF32 | O::VFmaMixloF16 | O::VFmaMixhiF16) {
+    if matches!(
+        op,
+        O::VFmaMixF32
+            | O::VFmaMixloF16
+            | O::VFmaMixhiF16
+            | O::VMadMixF32
+            | O::VMadMixloF16
+            | O::VMadMixhiF16
+    ) {
         return fma_mix(w, inst, d, &srcs, exec);
     }
     let f: fn(u64, u64, u64, bool) -> u64 = match op {
@@ -150,9 +158,10 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
     Ok(())
 }
 
-/// v_fma_mix*: each source is f32, or (op_sel_hi bit set) the f16 half op_sel picks,
-/// widened; neg negates, neg_hi is abs; the fused result is f32 (mix_f32) or rounded to
-/// f16 into the low (mixlo) or high (mixhi) half, the other half kept.
+/// v_fma_mix* / v_mad_mix* (GFX9): each source is f32, or (op_sel_hi bit set) the f16
+/// half op_sel picks, widened; neg negates, neg_hi is abs; the result (fused for fma_mix;
+/// for mad_mix the product is rounded and flushed first, as v_mad_f32's) is f32 (mix_f32)
+/// or rounded to f16 into the low (mixlo) or high (mixhi) half, the other half kept.
 fn fma_mix(w: &mut Wave, inst: &Inst, d: &EncDesc, srcs: &[Operand], exec: u64) -> Result<()> {
     let m = inst.mods;
     if (w.mode & 3) != 0 {
@@ -188,14 +197,18 @@ fn fma_mix(w: &mut Wave, inst: &Inst, d: &EncDesc, srcs: &[Operand], exec: u64) 
             }
             v[i] = x;
         }
-        let mut r = v[0].mul_add(v[1], v[2]);
+        let mut r = if matches!(inst.op, O::VMadMixF32 | O::VMadMixloF16 | O::VMadMixhiF16) {
+            flush32(v[0] * v[1]) + v[2]
+        } else {
+            v[0].mul_add(v[1], v[2])
+        };
         if m.clamp {
             r = if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) };
         }
         let old = w.regs.v(n, lane);
         let out = match inst.op {
-            O::VFmaMixF32 => r.to_bits(),
-            O::VFmaMixloF16 => (old & 0xffff_0000) | f32_to_f16(r) as u32,
+            O::VFmaMixF32 | O::VMadMixF32 => r.to_bits(),
+            O::VFmaMixloF16 | O::VMadMixloF16 => (old & 0xffff_0000) | f32_to_f16(r) as u32,
             _ => (old & 0xffff) | (f32_to_f16(r) as u32) << 16,
         };
         res.push((lane, out));

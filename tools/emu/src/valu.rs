@@ -174,6 +174,71 @@ pub(crate) fn mode_round_ok(w: &Wave, ty: Ty) -> Result<()> {
     Ok(())
 }
 
+/// Float operations whose result MODE.FP_ROUND does not affect: exact ones (min/max,
+/// floor/ceil/trunc/rndne/fract, frexp mantissa, widening and byte conversions) and AMD's
+/// approximations (rcp, rsq, exp, log, sin, cos, f64/f16 sqrt), whose documented error
+/// bound is stated without reference to a rounding direction. Every other float result
+/// either implements the directions (`run_rm` callers) or is `Unsupported` under a
+/// non-default direction.
+pub(crate) fn round_exempt(op: O) -> bool {
+    matches!(
+        op,
+        O::VMinF32
+            | O::VMaxF32
+            | O::VMin3F32
+            | O::VMax3F32
+            | O::VMed3F32
+            | O::VMinF64
+            | O::VMaxF64
+            | O::VMinF16
+            | O::VMaxF16
+            | O::VMin3F16
+            | O::VMax3F16
+            | O::VMed3F16
+            | O::VFloorF32
+            | O::VCeilF32
+            | O::VTruncF32
+            | O::VRndneF32
+            | O::VFractF32
+            | O::VFloorF64
+            | O::VCeilF64
+            | O::VTruncF64
+            | O::VRndneF64
+            | O::VFractF64
+            | O::VFloorF16
+            | O::VCeilF16
+            | O::VTruncF16
+            | O::VRndneF16
+            | O::VFractF16
+            | O::VFrexpMantF32
+            | O::VFrexpMantF64
+            | O::VFrexpMantF16
+            | O::VExpF32
+            | O::VLogF32
+            | O::VRcpF32
+            | O::VRcpIflagF32
+            | O::VRsqF32
+            | O::VSinF32
+            | O::VCosF32
+            | O::VRcpF64
+            | O::VRsqF64
+            | O::VSqrtF64
+            | O::VRcpF16
+            | O::VRsqF16
+            | O::VSqrtF16
+            | O::VExpF16
+            | O::VLogF16
+            | O::VCvtF64F32
+            | O::VCvtF32F16
+            | O::VCvtF64I32
+            | O::VCvtF64U32
+            | O::VCvtF32Ubyte0
+            | O::VCvtF32Ubyte1
+            | O::VCvtF32Ubyte2
+            | O::VCvtF32Ubyte3
+    )
+}
+
 pub(crate) fn denorm_in(w: &Wave, ty: Ty) -> bool {
     match ty {
         Ty::F32 => w.mode >> 4 & 1 == 1,
@@ -345,7 +410,7 @@ pub(crate) fn run(
             .ok_or_else(|| Error::unsupported("mac without destination"))?;
         srcs.push((load(w, &dst, out, exec, uninit)?, out));
     }
-    if out.float() {
+    if out.float() && !round_exempt(inst.op) {
         mode_round_ok(w, out)?;
     }
     let dout = denorm_out(w, out);
@@ -427,6 +492,23 @@ pub(crate) fn cndmask(
     Ok(())
 }
 
+/// `run_rm` for accumulating forms (v_mac/v_fmac: the destination is the third source).
+fn run_rm_acc(
+    w: &mut Wave,
+    inst: &Inst,
+    d: &EncDesc,
+    env: &Env,
+    tys: &[Ty],
+    out: Ty,
+    f: impl Fn(&[u64]) -> u64,
+) -> Result<()> {
+    let saved = w.mode;
+    w.mode &= !0xf;
+    let r = run(w, inst, d, env, tys, out, true, f);
+    w.mode = saved;
+    r
+}
+
 /// `run` for operations that implement every rounding mode themselves.
 fn run_rm(
     w: &mut Wave,
@@ -439,7 +521,7 @@ fn run_rm(
 ) -> Result<()> {
     let saved = w.mode;
     // the closure applies the direction; `run` only checks for nearest-even
-    w.mode &= !3;
+    w.mode &= !0xf;
     let r = run(w, inst, d, env, tys, out, false, f);
     w.mode = saved;
     r
@@ -766,9 +848,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     };
     // f32 add/sub/mul honour every MODE.FP_ROUND direction (exact error terms)
     let rm = w.mode & 3;
+    // f64 and f16 share MODE.FP_ROUND[3:2]
+    let rm64 = (w.mode >> 2) & 3;
     macro_rules! f32rm {
         (|$s:ident| $e:expr) => {
             run_rm(w, inst, d, env, &[F32, F32], F32, |$s| b32($e))
+        };
+        ($n:expr, |$s:ident| $e:expr) => {
+            run_rm(w, inst, d, env, &[F32; 3][..$n], F32, |$s| b32($e))
         };
     }
     match inst.op {
@@ -786,17 +873,25 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
         }),
         O::VFmaF32 | O::VFmamkF32 | O::VFmaakF32 => {
-            f32op!(3, |s| a32(s, 0).mul_add(a32(s, 1), a32(s, 2)))
+            f32rm!(3, |s| fma32_rm(a32(s, 0), a32(s, 1), a32(s, 2), rm))
         }
         O::VMadF32 | O::VMadmkF32 | O::VMadakF32 => {
             // unfused: the product is rounded (and flushed) before the add
-            f32op!(3, |s| flush32(a32(s, 0) * a32(s, 1)) + a32(s, 2))
+            f32rm!(3, |s| add_rm(
+                flush32(mul_rm(a32(s, 0), a32(s, 1), rm)),
+                a32(s, 2),
+                rm
+            ))
         }
-        O::VMacF32 => run(w, inst, d, env, &[F32, F32], F32, true, |s| {
-            b32(flush32(a32(s, 0) * a32(s, 1)) + a32(s, 2))
+        O::VMacF32 => run_rm_acc(w, inst, d, env, &[F32, F32], F32, |s| {
+            b32(add_rm(
+                flush32(mul_rm(a32(s, 0), a32(s, 1), rm)),
+                a32(s, 2),
+                rm,
+            ))
         }),
-        O::VFmacF32 => run(w, inst, d, env, &[F32, F32], F32, true, |s| {
-            b32(a32(s, 0).mul_add(a32(s, 1), a32(s, 2)))
+        O::VFmacF32 => run_rm_acc(w, inst, d, env, &[F32, F32], F32, |s| {
+            b32(fma32_rm(a32(s, 0), a32(s, 1), a32(s, 2), rm))
         }),
         O::VMinF32 => f32op!(2, |s| min_num(a32(s, 0), a32(s, 1), nan32)),
         O::VMaxF32 => f32op!(2, |s| max_num(a32(s, 0), a32(s, 1), nan32)),
@@ -818,8 +913,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 med3(x, y, z)
             }
         }),
-        O::VLdexpF32 => run(w, inst, d, env, &[F32, B32], F32, false, |s| {
-            b32((a32(s, 0) as f64 * 2f64.powi((s[1] as i32).clamp(-400, 400))) as f32)
+        O::VLdexpF32 => run_rm(w, inst, d, env, &[F32, B32], F32, |s| {
+            // exact in f64 for every f32 and clamped exponent; one rounding to f32
+            b32(round_to_f32(
+                a32(s, 0) as f64 * 2f64.powi((s[1] as i32).clamp(-400, 400)),
+                0.0,
+                rm,
+            ))
         }),
         O::VFractF32 => f32op!(1, |s| {
             let x = a32(s, 0);
@@ -837,14 +937,18 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         O::VLogF32 => f32op!(1, |s| log2_32(a32(s, 0))),
         O::VRcpF32 | O::VRcpIflagF32 => f32op!(1, |s| 1.0 / a32(s, 0)),
         O::VRsqF32 => f32op!(1, |s| (1.0 / (a32(s, 0) as f64).sqrt()) as f32),
-        O::VSqrtF32 => f32op!(1, |s| a32(s, 0).sqrt()),
+        O::VSqrtF32 => f32rm!(1, |s| sqrt32_rm(a32(s, 0), rm)),
         O::VSinF32 => f32op!(1, |s| sin_rev(a32(s, 0))),
         O::VCosF32 => f32op!(1, |s| cos_rev(a32(s, 0))),
         O::VFrexpMantF32 => f32op!(1, |s| frexp_mant64(a32(s, 0) as f64) as f32),
         O::VFrexpExpI32F32 => iop!([F32], B32, |s| frexp_exp64(a32(s, 0) as f64) as u32 as u64),
         // ---------------- f64
-        O::VAddF64 => f64op!(2, |s| a64(s, 0) + a64(s, 1)),
-        O::VMulF64 => f64op!(2, |s| a64(s, 0) * a64(s, 1)),
+        O::VAddF64 => run_rm(w, inst, d, env, &[F64, F64], F64, |s| {
+            b64(add64_rm(a64(s, 0), a64(s, 1), rm64))
+        }),
+        O::VMulF64 => run_rm(w, inst, d, env, &[F64, F64], F64, |s| {
+            b64(mul64_rm(a64(s, 0), a64(s, 1), rm64))
+        }),
         O::VFmaF64 => f64op!(3, |s| a64(s, 0).mul_add(a64(s, 1), a64(s, 2))),
         O::VMinF64 => f64op!(2, |s| min_num(a64(s, 0), a64(s, 1), nan64)),
         O::VMaxF64 => f64op!(2, |s| max_num(a64(s, 0), a64(s, 1), nan64)),
@@ -871,11 +975,22 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         O::VFrexpMantF64 => f64op!(1, |s| frexp_mant64(a64(s, 0))),
         O::VFrexpExpI32F64 => iop!([F64], B32, |s| frexp_exp64(a64(s, 0)) as u32 as u64),
         // ---------------- f16
-        O::VAddF16 => f16op!(2, |s| h(s[0]) + h(s[1])),
-        O::VSubF16 => f16op!(2, |s| h(s[0]) - h(s[1])),
-        O::VSubrevF16 => f16op!(2, |s| h(s[1]) - h(s[0])),
-        O::VMulF16 => f16op!(2, |s| h(s[0]) * h(s[1])),
-        O::VFmaF16 => f16op!(3, |s| h(s[0]).mul_add(h(s[1]), h(s[2]))),
+        // f16 sums and products are exact in f64: one directed rounding to f16
+        O::VAddF16 => run_rm(w, inst, d, env, &[F16, F16], F16, |s| {
+            round_to_f16(h(s[0]) + h(s[1]), 0.0, rm64) as u64
+        }),
+        O::VSubF16 => run_rm(w, inst, d, env, &[F16, F16], F16, |s| {
+            round_to_f16(h(s[0]) - h(s[1]), 0.0, rm64) as u64
+        }),
+        O::VSubrevF16 => run_rm(w, inst, d, env, &[F16, F16], F16, |s| {
+            round_to_f16(h(s[1]) - h(s[0]), 0.0, rm64) as u64
+        }),
+        O::VMulF16 => run_rm(w, inst, d, env, &[F16, F16], F16, |s| {
+            round_to_f16(h(s[0]) * h(s[1]), 0.0, rm64) as u64
+        }),
+        O::VFmaF16 => run_rm(w, inst, d, env, &[F16; 3], F16, |s| {
+            fma16_rm(h(s[0]), h(s[1]), h(s[2]), rm64) as u64
+        }),
         O::VFmacF16 => run(w, inst, d, env, &[F16, F16], F16, true, |s| {
             bh(h(s[0]).mul_add(h(s[1]), h(s[2])))
         }),
@@ -894,15 +1009,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         O::VCeilF16 => f16op!(1, |s| h(s[0]).ceil()),
         O::VTruncF16 => f16op!(1, |s| h(s[0]).trunc()),
         O::VRndneF16 => f16op!(1, |s| h(s[0]).round_ties_even()),
-        O::VCvtF16F32 => run(w, inst, d, env, &[F32], F16, false, |s| {
-            f32_to_f16(a32(s, 0)) as u64
+        O::VCvtF16F32 => run_rm(w, inst, d, env, &[F32], F16, |s| {
+            round_to_f16(a32(s, 0) as f64, 0.0, rm64) as u64
         }),
         O::VCvtF32F16 => run(w, inst, d, env, &[F16], F32, false, |s| b32(h(s[0]) as f32)),
-        O::VCvtF16I16 => run(w, inst, d, env, &[I16], F16, false, |s| {
-            bh(s[0] as u16 as i16 as f64)
+        O::VCvtF16I16 => run_rm(w, inst, d, env, &[I16], F16, |s| {
+            round_to_f16(s[0] as u16 as i16 as f64, 0.0, rm64) as u64
         }),
-        O::VCvtF16U16 => run(w, inst, d, env, &[I16], F16, false, |s| {
-            bh(s[0] as u16 as f64)
+        O::VCvtF16U16 => run_rm(w, inst, d, env, &[I16], F16, |s| {
+            round_to_f16(s[0] as u16 as f64, 0.0, rm64) as u64
         }),
         O::VCvtI16F16 => iop!([F16], I16, |s| (h(s[0]) as i16) as u16 as u64),
         O::VCvtU16F16 => iop!([F16], I16, |s| (h(s[0]) as u16) as u64),
@@ -911,8 +1026,12 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         }),
         O::VPackB32F16 => iop!([F16, F16], B32, |s| (s[0] & 0xffff) | (s[1] & 0xffff) << 16),
         // ---------------- conversions
-        O::VCvtF32I32 => run(w, inst, d, env, &[B32], F32, false, |s| b32(i(s, 0) as f32)),
-        O::VCvtF32U32 => run(w, inst, d, env, &[B32], F32, false, |s| b32(u(s, 0) as f32)),
+        O::VCvtF32I32 => run_rm(w, inst, d, env, &[B32], F32, |s| {
+            b32(round_to_f32(i(s, 0) as f64, 0.0, rm))
+        }),
+        O::VCvtF32U32 => run_rm(w, inst, d, env, &[B32], F32, |s| {
+            b32(round_to_f32(u(s, 0) as f64, 0.0, rm))
+        }),
         O::VCvtI32F32 => iop!([F32], B32, |s| f32_to_i32(a32(s, 0)) as u32 as u64),
         O::VCvtU32F32 => iop!([F32], B32, |s| f32_to_u32(a32(s, 0)) as u64),
         O::VCvtRpiI32F32 | O::VCvtNearestI32F32 => {
@@ -925,8 +1044,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         O::VCvtF64F32 => run(w, inst, d, env, &[F32], F64, false, |s| {
             b64(a32(s, 0) as f64)
         }),
-        O::VCvtF32F64 => run(w, inst, d, env, &[F64], F32, false, |s| {
-            b32(a64(s, 0) as f32)
+        O::VCvtF32F64 => run_rm(w, inst, d, env, &[F64], F32, |s| {
+            b32(round_to_f32(a64(s, 0), 0.0, rm))
         }),
         O::VCvtF64I32 => run(w, inst, d, env, &[B32], F64, false, |s| b64(i(s, 0) as f64)),
         O::VCvtF64U32 => run(w, inst, d, env, &[B32], F64, false, |s| b64(u(s, 0) as f64)),
@@ -1288,6 +1407,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             Ok(())
         }
+        _ if crate::valu_legacy::handles(inst.op) => crate::valu_legacy::exec(w, inst, d, env),
         _ if inst.format == Format::Vop3p && !name.starts_with("v_dot") => {
             crate::packed::exec(w, inst, d, env)
         }

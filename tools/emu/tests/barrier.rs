@@ -41,6 +41,9 @@ enum Variant {
     EndsWhileWaiting,
     /// Wave 3 spins forever and never reaches the barrier.
     NeverArrives,
+    /// The release waits for vmcnt only: the LDS store may still be in flight at the
+    /// barrier.
+    NoLdsWait,
 }
 
 /// The exchange program. s[0:1] = output address. Each taking-part wave `w` (of `n`
@@ -51,7 +54,7 @@ fn program(gen: Gen, w64: bool, v: Variant) -> String {
     let lanes = if w64 { 64 } else { 32 };
     let shift = if w64 { 6 } else { 5 };
     let n = match v {
-        Variant::Barrier | Variant::NoBarrier => 4,
+        Variant::Barrier | Variant::NoBarrier | Variant::NoLdsWait => 4,
         _ => 3,
     };
     let (st, ld, gst, add) = match gen {
@@ -76,7 +79,7 @@ fn program(gen: Gen, w64: bool, v: Variant) -> String {
     };
     // what LLVM emits around a workgroup-scope barrier: on GFX10+ stores are counted
     // by vscnt (release) and the acquire side invalidates the GL0 cache
-    let (release, acquire) = if gen == Gen::Gfx9 {
+    let (mut release, acquire) = if gen == Gen::Gfx9 {
         ("s_waitcnt vmcnt(0) lgkmcnt(0)\n", "")
     } else {
         (
@@ -84,6 +87,9 @@ fn program(gen: Gen, w64: bool, v: Variant) -> String {
             "buffer_gl0_inv\n",
         )
     };
+    if v == Variant::NoLdsWait {
+        release = "s_waitcnt vmcnt(0)\n";
+    }
     let barrier = if v == Variant::NoBarrier {
         ""
     } else {
@@ -181,6 +187,31 @@ fn barrier_orders_lds_exchange_between_waves() {
                 "{gen} w64={w64}: thread {tid}"
             );
         }
+    }
+}
+
+#[test]
+fn lds_access_outstanding_at_the_barrier_is_reported() {
+    if !llvm() {
+        return;
+    }
+    for (gen, w64) in CONFIGS {
+        let (r, _) = exchange(gen, w64, Variant::NoLdsWait);
+        let e = r.expect_err("LDS store outstanding at s_barrier");
+        match &e.kind {
+            gcnc_emu::ErrorKind::MissingWait {
+                reg,
+                counter,
+                pending,
+                ..
+            } => {
+                assert_eq!(*counter, "lgkmcnt", "{gen}");
+                assert!(reg.contains("s_barrier"), "{gen}: {e}");
+                assert!(pending.starts_with("ds_"), "{gen}: {e}");
+            }
+            k => panic!("{gen} w64={w64}: {k}"),
+        }
+        assert!(e.inst.as_deref().unwrap_or("").contains("s_barrier"), "{e}");
     }
 }
 

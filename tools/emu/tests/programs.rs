@@ -203,6 +203,54 @@ fn hazards_are_reported_per_generation() {
     let good = "  v_add_u32_e32 v1, 1, v0\n  s_nop 1\n  v_mov_b32_dpp v2, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n  s_endpgm\n";
     run(t, llvm_asm(t, good), 64, &[], &mut Memory::new()).unwrap();
 
+    // GFX9: a VALU overwriting the data of a >64-bit store in the next wait state; a
+    // 64-bit store's data is read at issue
+    let mut mem = Memory::new();
+    mem.map(0x1000, 64);
+    let desc = gcnc_emu::BufferDesc::raw(Gen::Gfx9, 0x1000, 64);
+    let store = |data: &str, nop: &str| {
+        format!("  v_mov_b32_e32 v0, 0\n  v_mov_b32_e32 v1, 1\n  v_mov_b32_e32 v2, 2\n  v_mov_b32_e32 v3, 3\n  v_mov_b32_e32 v4, 4\n  buffer_store_{data} v0, s[0:3], 0 offen\n{nop}  v_mov_b32_e32 v3, 0\n  s_waitcnt vmcnt(0)\n  s_endpgm\n")
+    };
+    let e = run(
+        t,
+        llvm_asm(t, &store("dwordx4 v[1:4],", "")),
+        64,
+        &desc,
+        &mut mem,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if *name == "VMEMStoreData→VALUWrite"),
+        "{e}"
+    );
+    run(
+        t,
+        llvm_asm(t, &store("dwordx4 v[1:4],", "  s_nop 0\n")),
+        64,
+        &desc,
+        &mut mem,
+    )
+    .unwrap();
+    run(
+        t,
+        llvm_asm(t, &store("dwordx2 v[2:3],", "")),
+        64,
+        &desc,
+        &mut mem,
+    )
+    .unwrap();
+    // GFX10 has no such hazard
+    let t10 = target(Gen::Gfx10, true);
+    let desc10 = gcnc_emu::BufferDesc::raw(Gen::Gfx10, 0x1000, 64);
+    run(
+        t10,
+        llvm_asm(t10, &store("dwordx4 v[1:4],", "")),
+        64,
+        &desc10,
+        &mut mem,
+    )
+    .unwrap();
+
     // GFX10: SMEM reads an SGPR that a VALU then overwrites
     let t = target(Gen::Gfx10, true);
     let bad = "  s_load_dword s4, s[0:1], 0x0\n  v_readfirstlane_b32 s0, v0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n";

@@ -51,7 +51,8 @@ fn parse_spec(s: &str) -> Result<(u32, u64), String> {
     Ok((id, val))
 }
 
-pub fn run(a: &Args) -> Result<(), String> {
+/// Compiles the input as `gcnc compile` does (also used by `gcnc run`).
+pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
     let gen: Gen = a.target.parse()?;
     let wave = match a.wave {
         None => None,
@@ -110,7 +111,11 @@ pub fn run(a: &Args) -> Result<(), String> {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
     }
-    let c = compile_compute(&m, &opts).map_err(|e| format!("{}: {e}", a.input))?;
+    compile_compute(&m, &opts).map_err(|e| format!("{}: {e}", a.input))
+}
+
+pub fn run(a: &Args) -> Result<(), String> {
+    let c = build(a)?;
     if a.asm {
         print!("{}", c.asm);
     }

@@ -6,6 +6,7 @@ pub mod disasm;
 pub mod ir;
 pub mod isa_coverage;
 pub mod link;
+pub mod run;
 
 use gcnc::isa::{Gen, Target, Wave};
 

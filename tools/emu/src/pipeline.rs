@@ -1,0 +1,237 @@
+//! Running a compiled compute pipeline (a PAL ELF) the way a driver would: the memory
+//! layout and user-SGPR setup of docs/abi.md, shared by `gcnc run`, the backend corpus test
+//! and anything else that runs gcnc's output with descriptor sets and push constants.
+//!
+//! Design: a [`Setup`] says what the application binds (push-constant bytes, buffers by
+//! set/binding or reached by device address, the workgroup count, the pipeline layout);
+//! [`prepare`] places everything in a fresh sparse [`Memory`] at fixed, documented
+//! addresses, writes the V# of every bound buffer at its layout offset in its set's
+//! descriptor memory, and fills the user SGPRs from the ELF's PAL user-data mapping
+//! (push-constant and set pointers, the workgroup count, PAL's global table);
+//! [`run_elf`] also dispatches. Invariants: every resource gets its own mapping (so an
+//! access past a buffer's end faults or is range-checked, never lands in a neighbour), the
+//! placement depends only on the `Setup` (deterministic addresses), and a user-data entry
+//! the setup cannot provide is a `Setup` error, not a zero.
+
+use crate::dispatch::{Dispatch, Stats};
+use crate::error::{Error, Result};
+use crate::memory::{BufferDesc, Memory};
+use crate::wave::Checks;
+use gcnc::amdgpu::abi::{PipelineLayout, DESCRIPTOR_BYTES, MAX_SETS};
+use gcnc::binary::{ComputeShaderInfo, ElfFile, UserData};
+
+/// Address of the push-constant block.
+pub const PUSH_BASE: u64 = 0x10_0000;
+/// Address of the dispatch's workgroup count (three u32) for `gl_NumWorkGroups`.
+pub const WGCOUNT_BASE: u64 = 0x30_0000;
+/// Descriptor memory of set `s` is at `SETS_BASE + s * SET_STRIDE`.
+pub const SETS_BASE: u64 = 0x100_0000;
+/// Room per set: the ABI's largest binding offset (1 MiB) plus a descriptor, rounded up.
+pub const SET_STRIDE: u64 = 0x20_0000;
+/// Resources are placed from here, each 64 KiB aligned.
+pub const DATA_BASE: u64 = 0x1000_0000;
+
+/// Where the application makes a resource visible to the shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A raw buffer descriptor at (set, binding) (storage and uniform buffers alike).
+    Binding { set: u32, binding: u32 },
+    /// Only through its 64-bit device address, written at this byte offset of the
+    /// push-constant block.
+    PushAddress(u32),
+    /// Only through its device address, written into resource `index` at byte `offset`
+    /// (linked structures).
+    ResourceAddress { index: usize, offset: u32 },
+}
+
+/// One buffer with its initial contents.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    pub data: Vec<u8>,
+    pub place: Place,
+}
+
+/// What the application provides for one dispatch.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub groups: [u32; 3],
+    pub push: Vec<u8>,
+    pub resources: Vec<Resource>,
+    pub layout: PipelineLayout,
+    /// Force wave32/wave64 (None: the ELF's metadata decides).
+    pub wave64: Option<bool>,
+    pub checks: Checks,
+    /// Instruction budget per wave (None: the emulator's default).
+    pub budget: Option<u64>,
+}
+
+impl Setup {
+    pub fn new(groups: [u32; 3]) -> Setup {
+        Setup {
+            groups,
+            push: Vec::new(),
+            resources: Vec::new(),
+            layout: PipelineLayout::default(),
+            wave64: None,
+            checks: Checks::default(),
+            budget: None,
+        }
+    }
+}
+
+/// A prepared dispatch: run it with `crate::run(&p.dispatch, &mut p.mem)`.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub dispatch: Dispatch,
+    pub mem: Memory,
+    /// GPU address of each `Setup::resources` entry.
+    pub addrs: Vec<u64>,
+    /// Byte size of each resource.
+    pub sizes: Vec<usize>,
+}
+
+impl Prepared {
+    /// The current contents of resource `index`.
+    pub fn resource(&self, index: usize) -> Result<Vec<u8>> {
+        let (a, n) = self
+            .addrs
+            .get(index)
+            .zip(self.sizes.get(index))
+            .ok_or_else(|| Error::setup(format!("no resource {index}")))?;
+        self.mem.read_vec(*a, *n)
+    }
+}
+
+/// The user-data mapping of the ELF's compute shader (which entry each user SGPR holds).
+pub fn user_data(elf: &[u8]) -> Result<Vec<UserData>> {
+    let f = ElfFile::parse(elf).map_err(|e| Error::setup(format!("ELF: {e}")))?;
+    let target = f
+        .target()
+        .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
+    let md = f
+        .pal_metadata()
+        .map_err(|e| Error::setup(format!("PAL metadata: {e}")))?
+        .ok_or_else(|| Error::setup("ELF has no PAL metadata"))?;
+    let size = f
+        .entry(gcnc::binary::HwStage::Cs)
+        .map(|s| s.size)
+        .ok_or_else(|| Error::setup("ELF has no compute shader entry"))?;
+    let info = ComputeShaderInfo::from_metadata(&md, target, size)
+        .map_err(|e| Error::setup(format!("PAL metadata: {e}")))?;
+    Ok(info.user_data)
+}
+
+fn map_bytes(mem: &mut Memory, addr: u64, data: &[u8], min: u64) -> Result<()> {
+    mem.map(addr, (data.len() as u64).max(min).next_multiple_of(256));
+    mem.write(addr, data)
+}
+
+/// Places the setup's memory and builds the dispatch for `elf` (docs/abi.md).
+pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
+    let mut d = Dispatch::from_elf(elf, setup.wave64)?;
+    let gen = d.target.gen;
+    d.groups = setup.groups;
+    d.checks = setup.checks;
+    if let Some(b) = setup.budget {
+        d.budget = b;
+    }
+    let mut mem = Memory::new();
+    map_bytes(&mut mem, PUSH_BASE, &setup.push, 4096)?;
+    let mut wg = [0u8; 12];
+    for k in 0..3 {
+        wg[4 * k..4 * k + 4].copy_from_slice(&setup.groups[k].to_le_bytes());
+    }
+    map_bytes(&mut mem, WGCOUNT_BASE, &wg, 256)?;
+    // resources, then the descriptors and device addresses pointing at them
+    let mut addrs = Vec::new();
+    let mut next = DATA_BASE;
+    for r in &setup.resources {
+        map_bytes(&mut mem, next, &r.data, 16)?;
+        addrs.push(next);
+        next += (r.data.len() as u64).max(16).next_multiple_of(0x1_0000);
+    }
+    let mut set_bytes = [0u64; MAX_SETS as usize];
+    for r in &setup.resources {
+        if let Place::Binding { set, binding } = r.place {
+            let off = setup
+                .layout
+                .binding_offset(set, binding)
+                .map_err(|e| Error::setup(e.to_string()))?;
+            let end = off as u64 + DESCRIPTOR_BYTES as u64;
+            set_bytes[set as usize] = set_bytes[set as usize].max(end);
+        }
+    }
+    for (s, &n) in set_bytes.iter().enumerate() {
+        mem.map(SETS_BASE + s as u64 * SET_STRIDE, n.max(4096));
+    }
+    let mut push_patch = Vec::new();
+    for (k, r) in setup.resources.iter().enumerate() {
+        match r.place {
+            Place::Binding { set, binding } => {
+                let size = u32::try_from(r.data.len()).map_err(|_| {
+                    Error::setup(format!("set {set} binding {binding}: buffer above 4 GiB"))
+                })?;
+                let off = setup
+                    .layout
+                    .binding_offset(set, binding)
+                    .map_err(|e| Error::setup(e.to_string()))?;
+                let base = SETS_BASE + set as u64 * SET_STRIDE + off as u64;
+                for (j, w) in BufferDesc::raw(gen, addrs[k], size).iter().enumerate() {
+                    mem.write_u32(base + 4 * j as u64, *w)?;
+                }
+            }
+            Place::PushAddress(off) => push_patch.push((PUSH_BASE + off as u64, addrs[k])),
+            Place::ResourceAddress { index, offset } => {
+                let (a, n) = addrs
+                    .get(index)
+                    .zip(setup.resources.get(index).map(|r| r.data.len()))
+                    .ok_or_else(|| {
+                        Error::setup(format!("resource {k}: address target {index} missing"))
+                    })?;
+                if offset as usize + 8 > n {
+                    return Err(Error::setup(format!(
+                        "resource {k}: address at byte {offset} of a {n}-byte resource"
+                    )));
+                }
+                push_patch.push((a + offset as u64, addrs[k]));
+            }
+        }
+    }
+    for (at, addr) in push_patch {
+        mem.write(at, &addr.to_le_bytes())?;
+    }
+    let mut sg = Vec::new();
+    for (i, u) in user_data(elf)?.into_iter().enumerate() {
+        let half = |a: u64, hi: bool| if hi { (a >> 32) as u32 } else { a as u32 };
+        sg.push(match u {
+            UserData::Entry(n) if n < 2 => half(PUSH_BASE, n == 1),
+            UserData::Entry(n) if n < 2 + 2 * MAX_SETS => {
+                half(SETS_BASE + (n as u64 - 2) / 2 * SET_STRIDE, n % 2 == 1)
+            }
+            UserData::Workgroup => WGCOUNT_BASE as u32,
+            // PAL's global table (the scratch ring descriptor), which the dispatch writes
+            UserData::GlobalTable => d.global_table_lo(),
+            // the high half of the workgroup-count pointer follows `Workgroup`
+            UserData::Unused => (WGCOUNT_BASE >> 32) as u32,
+            other => {
+                return Err(Error::setup(format!(
+                    "user SGPR s{i} holds {other:?}, which this setup does not provide"
+                )))
+            }
+        });
+    }
+    d.user_sgprs = sg;
+    Ok(Prepared {
+        dispatch: d,
+        mem,
+        addrs,
+        sizes: setup.resources.iter().map(|r| r.data.len()).collect(),
+    })
+}
+
+/// Prepares and runs `elf`; the returned memory holds what the shader wrote.
+pub fn run_elf(elf: &[u8], setup: &Setup) -> Result<(Prepared, Stats)> {
+    let mut p = prepare(elf, setup)?;
+    let stats = crate::run(&p.dispatch, &mut p.mem)?;
+    Ok((p, stats))
+}
