@@ -103,6 +103,10 @@ pub enum Arg {
     Imm(u32),
     /// A branch target.
     Label(BlockId),
+    /// A 32-bit literal the link stage fills in: index into `Program::symbols` (unlinked
+    /// compiles, docs/link.md). Emitted as the instruction's literal with an
+    /// `R_AMDGPU_ABS32_LO` relocation.
+    Symbol(u32),
 }
 
 impl Arg {
@@ -213,6 +217,8 @@ pub struct Program {
     pub abi: Abi,
     pub workgroup_size: [u32; 3],
     pub lds_bytes: u32,
+    /// Pre-link symbols referenced by `Arg::Symbol` (unlinked compiles only).
+    pub symbols: Vec<crate::binary::prelink::PrelinkSymbol>,
 }
 
 impl Program {
@@ -226,6 +232,17 @@ impl Program {
             abi: Abi::default(),
             workgroup_size: [1, 1, 1],
             lds_bytes: 0,
+            symbols: Vec::new(),
+        }
+    }
+    /// The `Arg::Symbol` of `s` (interned).
+    pub fn symbol(&mut self, s: crate::binary::prelink::PrelinkSymbol) -> Arg {
+        match self.symbols.iter().position(|x| *x == s) {
+            Some(i) => Arg::Symbol(i as u32),
+            None => {
+                self.symbols.push(s);
+                Arg::Symbol(self.symbols.len() as u32 - 1)
+            }
         }
     }
     pub fn new_temp(&mut self, rc: RegClass) -> Temp {
