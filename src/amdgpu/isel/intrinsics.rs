@@ -365,6 +365,7 @@ impl Isel<'_> {
             | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
                 out.extend(self.subgroup(i, op, srcs)?);
             }
+            LoadSpecConstant => out.push(self.spec_constant(ty, idx, at)?),
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

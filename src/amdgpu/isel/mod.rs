@@ -24,6 +24,7 @@ mod cf;
 pub mod divergence;
 mod divide;
 mod intrinsics;
+mod spec;
 mod subgroup;
 
 use super::abi::PipelineLayout;
