@@ -125,6 +125,8 @@ pub struct Compiled {
     pub program: mir::Program,
     /// Disassembly of the entry point's code in `elf` (our printer).
     pub asm: String,
+    /// Where the link put each part (whole-pipeline compiles; empty for unlinked ones).
+    pub placed: Vec<crate::link::layout::PlacedPart>,
 }
 
 /// The parts a process builds, shared by every whole-pipeline compile and link.
@@ -161,6 +163,7 @@ pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Erro
         stats: main.stats,
         program: main.program,
         asm,
+        placed: linked.placed,
     })
 }
 
@@ -250,6 +253,7 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         stats,
         program: p,
         asm,
+        placed: Vec::new(),
     })
 }
 

@@ -14,6 +14,10 @@
 //! on gfx900 w64, gfx1030 w32/w64, gfx1100 w32/w64; every resource must equal the
 //! corpus expectation and the whole-pipeline build's bytes, and the linked ELF must
 //! disassemble cleanly with llvm-objdump-19 (decoding every word, no relocation left).
+//! One code path: the whole-pipeline compile given the same final user-data layout
+//! (`Options::user_data`) splices the same CS prolog in front of its main part; in both
+//! linked builds the prolog falls through into the main part (no branch inside it, main
+//! right after it on a 256-byte boundary) and the results are the same.
 //! A shader the unlinked compile refuses to leave the user-data layout open for (it reads
 //! the dispatch dimensions, which no user-data layout supplies) is compiled with only the
 //! descriptor layout missing and linked keeping its placement; the table says so.
@@ -191,6 +195,34 @@ fn objdump_clean(elf: &[u8], tag: &str, gen: Gen, wave: Wave) -> Result<(), Stri
     Ok(())
 }
 
+/// A whole-pipeline build with a prolog: the prolog fell through into the main part,
+/// which follows it directly, and no instruction of the prolog is a branch.
+fn check_splice(
+    placed: &[gcnc::link::layout::PlacedPart],
+    text: &[u8],
+    gen: Gen,
+) -> Result<(), String> {
+    let [prolog, main] = placed else {
+        return Err(format!("expected prolog + main, placed {placed:?}"));
+    };
+    if !prolog.symbol.starts_with("gcnc.part.") || !prolog.fell_through {
+        return Err(format!("prolog not spliced by fall-through: {prolog:?}"));
+    }
+    if main.offset != prolog.offset + prolog.size || main.offset % 256 != 0 {
+        return Err(format!("main part at {:#x} after {prolog:?}", main.offset));
+    }
+    let t = gcnc::isa::Target::new(gen);
+    let mut off = prolog.offset as usize;
+    while off < main.offset as usize {
+        let (inst, len) = gcnc::isa::decode(text, off, t).map_err(|e| e.to_string())?;
+        if inst.op.name().starts_with("s_branch") || inst.op.name().starts_with("s_cbranch") {
+            return Err(format!("{} at {off:#x} inside the prolog", inst.op.name()));
+        }
+        off += len;
+    }
+    Ok(())
+}
+
 /// One case on one configuration: `Ok(note)` or a failure.
 fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, String> {
     let inputs = (case.inputs)();
@@ -348,6 +380,33 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
     .map_err(|e| format!("linked: {e}"))?;
     if got != want {
         return Err("linked results differ from the whole-pipeline build's".into());
+    }
+    // the whole-pipeline compile with the same final layout: one code path, the same
+    // prolog, spliced by fall-through (no branch left between prolog and main)
+    if let Some(ud) = &state.user_data {
+        o.missing = Missing::default();
+        o.user_data = Some(ud.clone());
+        let w2 = compile_compute(&m, &o).map_err(|e| format!("whole with layout: {e}"))?;
+        check_splice(&w2.placed, &w2.text, gen)?;
+        objdump_clean(&w2.elf, &format!("{tag}-whole"), gen, wave)?;
+        let got2 = run(
+            case,
+            gen,
+            wave,
+            &w2.elf,
+            &Placement {
+                sets: SETS_LINKED,
+                offset: whole_offset,
+            },
+            &linked_sgprs,
+        )
+        .map_err(|e| format!("whole with layout: {e}"))?;
+        if got2 != want {
+            return Err("whole-pipeline results with the prolog differ".into());
+        }
+    }
+    if linked.placed.len() > 1 {
+        check_splice(&linked.placed, &linked.object.text, gen)?;
     }
     let prolog = linked
         .placed

@@ -374,7 +374,7 @@ impl Spv {
         if let Some(sid) = self.late.get(&id) {
             return Err(inst.err(
                 ErrorKind::NeedsWholePipeline,
-                format!("specialization constant {sid} is needed at compile time here"),
+                format!("specialization constant {sid} is needed at compile time here; compile the whole pipeline"),
             ));
         }
         match self.constant(id) {
@@ -413,7 +413,7 @@ impl Spv {
                     return Err(i.err(
                         ErrorKind::NeedsWholePipeline,
                         format!(
-                            "specialization constant {sid} is not a bool or 32-bit scalar (one relocated literal)"
+                            "specialization constant {sid} is not a bool or 32-bit scalar (one relocated literal); compile the whole pipeline"
                         ),
                     ))
                 }
@@ -434,7 +434,7 @@ impl Spv {
                     if let Some(sid) = self.late.get(r) {
                         return Err(i.err(
                             ErrorKind::NeedsWholePipeline,
-                            format!("specialization constant {sid} determines {what}"),
+                            format!("specialization constant {sid} determines {what}; compile the whole pipeline"),
                         ));
                     }
                 }
