@@ -28,6 +28,7 @@ use crate::amdgpu::{self, abi::PipelineLayout, emit, mir, passes, regalloc, Erro
 use crate::binary::prelink::{PreLinkMetadata, UserSgpr};
 use crate::binary::{HwStage, UserData};
 use crate::ir::Module;
+use crate::isa::{Gen, Target, Wave};
 use crate::link::state::{Item, PipelineState, UserDataLayout};
 use std::collections::BTreeSet;
 
@@ -71,7 +72,6 @@ impl Missing {
         v
     }
 }
-use crate::isa::{Gen, Target, Wave};
 
 /// Compilation options.
 #[derive(Clone, Debug)]
@@ -185,8 +185,10 @@ fn assumed_user_sgpr(u: &UserData, prev: Option<&UserSgpr>) -> UserSgpr {
         }
         UserData::Entry(n) if n > set_entry(0) => UserSgpr::DescriptorSetHi((n - set_entry(0)) / 2),
         UserData::Workgroup => UserSgpr::Workgroup,
+        UserData::GlobalTable => UserSgpr::GlobalTable,
         _ => match prev {
             Some(UserSgpr::Workgroup) => UserSgpr::Other("workgroup_hi".into(), 0),
+            Some(UserSgpr::GlobalTable) => UserSgpr::Unused,
             _ => UserSgpr::Other(format!("{u:?}"), 0),
         },
     }
@@ -200,6 +202,8 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         descriptor_layout: missing.descriptor_layout,
     };
     let mut p = amdgpu::isel::select_with(module, t, &opts.layout, &link_time)?;
+    mir::verify::verify(&p, false)?;
+    amdgpu::isel::scratch::insert_setup(&mut p)?;
     let mut assumed: Vec<UserSgpr> = Vec::new();
     for u in &p.abi.user_sgprs {
         let a = assumed_user_sgpr(u, assumed.last());
@@ -213,7 +217,6 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
             )));
         }
     }
-    mir::verify::verify(&p, false)?;
     let usage = regalloc::allocate(&mut p, budget)?;
     mir::verify::verify(&p, true)?;
     let copies = passes::lower_to_hw(&mut p)?;
@@ -228,7 +231,7 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         vgprs: usage.vgprs,
         spilled_sgprs: 0,
         spilled_vgprs: 0,
-        scratch_size: 0,
+        scratch_size: p.scratch_bytes,
         lds_size: p.lds_bytes,
         subgroups_per_simd: emit::subgroups_per_simd(t, usage.sgprs, usage.vgprs),
         copies,

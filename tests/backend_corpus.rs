@@ -24,22 +24,31 @@ const PASSING: &[&str] = &[
     "atomic_cas",
     "atomic_compact",
     "atomics_buffer",
+    "atomics_shared",
     "arith_f32",
     "arith_f32_divsqrt",
     "arith_i32",
     "arith_u32_bits",
     "do_while",
+    "dynamic_index",
     "early_return",
     "function_calls",
     "int_hash",
     "loop_break_continue",
     "math_std450",
+    "memory_model",
     "mul_extended",
     "nested_if",
     "nested_loops",
     "push_constants",
     "row_major",
+    "shared_phases",
+    "shared_prefix",
+    "shared_reduce",
+    "shared_transpose",
     "spec_local_size",
+    "spill_sgpr",
+    "spill_vgpr",
     "std140_ubo",
     "std430_struct",
     "subgroup_basic",
@@ -184,6 +193,7 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
                 }
             }
             gcnc::binary::UserData::Workgroup => WGCOUNT as u32,
+            gcnc::binary::UserData::GlobalTable => d.global_table_lo(),
             gcnc::binary::UserData::Unused => (WGCOUNT >> 32) as u32,
             other => {
                 return Outcome::Fail(format!("user data {other:?} not set up by this runner"))
@@ -197,13 +207,98 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
     let env = Env {
         subgroup_size: wave.lanes(),
     };
-    for e in (case.expect)(&inputs, &env) {
+    let expects = (case.expect)(&inputs, &env);
+    for e in &expects {
         let got = mem.read_vec(addrs[e.resource], e.bytes.len()).unwrap();
-        if let Err(msg) = corpus::compare(&got, &e) {
+        if let Err(msg) = corpus::compare(&got, e) {
             return Outcome::Fail(format!("resource {}: {msg}", e.resource));
         }
     }
+    // The same dispatch on lavapipe must agree with the emulator, wherever the result does
+    // not depend on the subgroup size (lavapipe's subgroups are 8 wide; see
+    // ../shared/reference/lavapipe-quirks.md). Both results lie within the expectation's
+    // tolerance of the exact answer, so they may differ by twice that tolerance.
+    if subgroup_size_independent(case, &inputs) {
+        let reference = match lavapipe_outputs(case) {
+            Ok(Some(r)) => r,
+            Ok(None) => return Outcome::Pass,
+            Err(e) => return Outcome::Fail(format!("lavapipe: {e}")),
+        };
+        for e in &expects {
+            let got = mem.read_vec(addrs[e.resource], e.bytes.len()).unwrap();
+            let theirs = corpus::Expect {
+                resource: e.resource,
+                bytes: reference[e.resource].clone(),
+                check: twice(e.check),
+            };
+            if let Err(msg) = corpus::compare(&got, &theirs) {
+                return Outcome::Fail(format!(
+                    "resource {} disagrees with lavapipe: {msg}",
+                    e.resource
+                ));
+            }
+        }
+        COMPARED_WITH_LAVAPIPE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     Outcome::Pass
+}
+
+/// Case × configuration runs whose outputs were compared with lavapipe's.
+static COMPARED_WITH_LAVAPIPE: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(0);
+
+/// True when the case's expectations are the same for every subgroup size a device may have.
+fn subgroup_size_independent(case: &corpus::Case, inputs: &corpus::Inputs) -> bool {
+    let at = |n| (case.expect)(inputs, &Env { subgroup_size: n });
+    let base = at(8);
+    base == at(32) && base == at(64)
+}
+
+/// A comparison bound twice as wide as `c` (exact checks stay exact).
+fn twice(c: corpus::Check) -> corpus::Check {
+    use corpus::Check::*;
+    match c {
+        F32 { ulp, abs } => F32 {
+            ulp: 2 * ulp,
+            abs: 2.0 * abs,
+        },
+        F64 { ulp, abs } => F64 {
+            ulp: 2 * ulp,
+            abs: 2.0 * abs,
+        },
+        F16 { ulp, abs } => F16 {
+            ulp: 2 * ulp,
+            abs: 2.0 * abs,
+        },
+        other => other,
+    }
+}
+
+/// Every resource after the case's dispatch on lavapipe, run once per case per process.
+/// `Ok(None)`: lavapipe is missing and oracles are not required (the oracle helper printed
+/// the notice; with GCNC_REQUIRE_ORACLES=1 it fails the test instead).
+fn lavapipe_outputs(case: &corpus::Case) -> Result<Option<Vec<Vec<u8>>>, String> {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static RUNS: Mutex<BTreeMap<&'static str, Result<Vec<Vec<u8>>, String>>> =
+        Mutex::new(BTreeMap::new());
+    if vkref::oracle::lavapipe().is_none() {
+        return Ok(None);
+    }
+    let mut runs = RUNS.lock().unwrap_or_else(|p| p.into_inner());
+    let r = runs.entry(case.name).or_insert_with(|| {
+        let i = (case.inputs)();
+        vkref::lavapipe::run_compute(
+            case.spirv,
+            case.entry,
+            i.groups,
+            &i.resources,
+            &i.push,
+            &i.spec,
+        )
+        .map_err(|e| e.to_string())
+    });
+    r.clone().map(Some)
 }
 
 #[test]
@@ -240,6 +335,10 @@ fn corpus_on_emulator() {
         summary.push('\n');
     }
     println!("{summary}");
+    println!(
+        "{} case x configuration runs also agreed with lavapipe (the rest depend on the subgroup size)",
+        COMPARED_WITH_LAVAPIPE.load(std::sync::atomic::Ordering::Relaxed)
+    );
     if !newly.is_empty() {
         println!("newly passing (add to PASSING): {newly:?}");
     }

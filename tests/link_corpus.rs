@@ -84,7 +84,7 @@ fn run(
     wave: Wave,
     elf: &[u8],
     place: &Placement,
-    user_sgprs: &dyn Fn(&mut Memory) -> Vec<u32>,
+    user_sgprs: &dyn Fn(&Dispatch, &mut Memory) -> Vec<u32>,
 ) -> Result<Vec<Vec<u8>>, String> {
     let inputs = (case.inputs)();
     let mut d = Dispatch::from_elf(elf, Some(wave == Wave::W64)).map_err(|e| e.to_string())?;
@@ -128,7 +128,7 @@ fn run(
         }
     }
     mem.write(PUSH, &push).unwrap();
-    d.user_sgprs = user_sgprs(&mut mem);
+    d.user_sgprs = user_sgprs(&d, &mut mem);
     gcnc_emu::run(&d, &mut mem).map_err(|e| format!("emulator: {e}"))?;
     let env = Env {
         subgroup_size: wave.lanes(),
@@ -145,8 +145,10 @@ fn run(
 }
 
 /// The 32-bit value the driver would put in a user SGPR (or table dword) holding `item`.
-fn value(item: &Item, sets: u64) -> u32 {
+fn value(item: &Item, sets: u64, d: &Dispatch) -> u32 {
     match item {
+        Item::GlobalTable => d.global_table_lo(),
+        Item::Unused => 0,
         Item::PushConstantPointer => PUSH as u32,
         Item::PushConstantPointerHi => (PUSH >> 32) as u32,
         Item::DescriptorSet(s) => (sets + 4096 * *s as u64) as u32,
@@ -156,19 +158,30 @@ fn value(item: &Item, sets: u64) -> u32 {
     }
 }
 
-/// The linked run's layout: table pointer first, the first two assumed items in the
-/// table, the rest in user SGPRs in reverse order.
+/// The linked run's layout: the global table stays in user SGPR 0 (PAL's rule), then the
+/// descriptor table pointer; the first two other assumed items come from the table, the
+/// rest sit in user SGPRs in reverse order.
 fn differing_layout(assumed: &[Item]) -> UserDataLayout {
+    let mut sgprs = Vec::new();
+    if assumed.first() == Some(&Item::GlobalTable) {
+        sgprs.push(Item::GlobalTable);
+    }
+    let rest: Vec<Item> = assumed
+        .iter()
+        .filter(|i| !matches!(i, Item::GlobalTable | Item::Unused))
+        .cloned()
+        .collect();
+    let assumed = rest.as_slice();
     let k = assumed.len().min(2);
-    let mut sgprs = vec![Item::DescriptorTable];
+    sgprs.push(Item::DescriptorTable);
     sgprs.extend(assumed[k..].iter().rev().cloned());
     UserDataLayout {
         sgprs: sgprs
             .into_iter()
             .enumerate()
             .map(|(i, item)| UserSlot {
+                entry: (item != Item::GlobalTable).then_some(i as u32),
                 item,
-                entry: Some(i as u32),
             })
             .collect(),
         table: assumed[..k].to_vec(),
@@ -250,7 +263,7 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
     // whole pipeline
     let whole = compile_compute(&m, &o).map_err(|e| format!("whole: {e}"))?;
     let abi = whole.program.abi.user_sgprs.clone();
-    let whole_sgprs = |_: &mut Memory| -> Vec<u32> {
+    let whole_sgprs = |d: &Dispatch, _: &mut Memory| -> Vec<u32> {
         abi.iter()
             .map(|u| match *u {
                 gcnc::binary::UserData::Entry(0) => PUSH as u32,
@@ -264,6 +277,7 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
                     }
                 }
                 gcnc::binary::UserData::Workgroup => WGCOUNT as u32,
+                gcnc::binary::UserData::GlobalTable => d.global_table_lo(),
                 _ => (WGCOUNT >> 32) as u32,
             })
             .collect()
@@ -340,20 +354,20 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
     let tag = format!("{}-{}-{}", case.name, gen.mcpu(), wave.lanes());
     objdump_clean(&linked.elf, &tag, gen, wave)?;
     let assumed = prelink.user_sgprs.clone();
-    let linked_sgprs = |mem: &mut Memory| -> Vec<u32> {
+    let linked_sgprs = |d: &Dispatch, mem: &mut Memory| -> Vec<u32> {
         match &state.user_data {
             Some(ud) => {
                 mem.map(PC_HI + TABLE_LO as u64, 4096);
                 for (k, it) in ud.table.iter().enumerate() {
                     mem.write_u32(
                         PC_HI + TABLE_LO as u64 + 4 * k as u64,
-                        value(it, SETS_LINKED),
+                        value(it, SETS_LINKED, d),
                     )
                     .unwrap();
                 }
                 ud.sgprs
                     .iter()
-                    .map(|s| value(&s.item, SETS_LINKED))
+                    .map(|s| value(&s.item, SETS_LINKED, d))
                     .collect()
             }
             None => assumed
@@ -361,7 +375,7 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
                 .map(|u| match u {
                     UserSgpr::Workgroup => WGCOUNT as u32,
                     UserSgpr::Other(..) => (WGCOUNT >> 32) as u32,
-                    u => value(&Item::from_assumed(u).unwrap(), SETS_LINKED),
+                    u => value(&Item::from_assumed(u).unwrap(), SETS_LINKED, d),
                 })
                 .collect(),
         }

@@ -82,6 +82,8 @@ pub enum Item {
     SpillTable,
     /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
     DescriptorTable,
+    /// Nothing the main part reads (an assumed padding SGPR; the prolog leaves it alone).
+    Unused,
 }
 
 impl Item {
@@ -95,6 +97,7 @@ impl Item {
             UserSgpr::PushConstantPointer => Item::PushConstantPointer,
             UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
             UserSgpr::SpillTable => Item::SpillTable,
+            UserSgpr::Unused => Item::Unused,
             UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
         })
     }
@@ -110,6 +113,7 @@ impl Item {
             Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
             Item::SpillTable => "spill_table".into(),
             Item::DescriptorTable => "descriptor_table".into(),
+            Item::Unused => "unused".into(),
         }
     }
 }

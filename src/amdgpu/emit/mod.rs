@@ -85,6 +85,7 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
         Arg::Reg(r) => Operand::Reg(r),
         Arg::Imm(v) => Operand::Imm(v),
         Arg::Label(b) => Operand::Label(b.0),
+        Arg::Off => Operand::Off,
         Arg::Const(c) => {
             if od.imm.is_some() {
                 Operand::Imm(c)
@@ -260,6 +261,7 @@ pub fn code_object(
     info.tidig_comp_cnt = p.abi.tidig_comp_cnt;
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
+    info.scratch_bytes_per_lane = p.scratch_bytes;
     binary::CodeObject::compute(
         &info,
         code.text.clone(),

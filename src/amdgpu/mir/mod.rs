@@ -107,6 +107,8 @@ pub enum Arg {
     /// compiles, docs/link.md). Emitted as the instruction's literal with an
     /// `R_AMDGPU_ABS32_LO` relocation.
     Symbol(u32),
+    /// An unused address operand LLVM prints as `off` (FLAT/SCRATCH `vaddr` or `saddr`).
+    Off,
 }
 
 impl Arg {
@@ -219,6 +221,8 @@ pub struct Program {
     pub lds_bytes: u32,
     /// Pre-link symbols referenced by `Arg::Symbol` (unlinked compiles only).
     pub symbols: Vec<crate::binary::prelink::PrelinkSymbol>,
+    /// Per-lane scratch bytes the program addresses (`isel::scratch`).
+    pub scratch_bytes: u32,
 }
 
 impl Program {
@@ -233,6 +237,7 @@ impl Program {
             workgroup_size: [1, 1, 1],
             lds_bytes: 0,
             symbols: Vec::new(),
+            scratch_bytes: 0,
         }
     }
     /// The `Arg::Symbol` of `s` (interned).

@@ -29,6 +29,7 @@ fn arg(p: &Program, a: &Arg) -> String {
             Some(s) => format!("{}@abs32@lo", s.name()),
             None => format!("<bad symbol {k}>"),
         },
+        Arg::Off => "off".into(),
     }
 }
 

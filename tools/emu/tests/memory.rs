@@ -190,8 +190,22 @@ fn scratch_is_private_per_lane() {
         } else {
             ("scratch_store_dword", "scratch_load_dword")
         };
+        // GFX9/GFX10.3: the wave points FLAT_SCRATCH at its scratch (the dispatch's ring
+        // base plus the wave's offset, 0 for the only wave) before the first access
+        let ring = gcnc_emu::Dispatch::new(t, Vec::new()).scratch_ring;
+        let (lo, hi) = (ring as u32, (ring >> 32) as u32);
+        let init = match gen {
+            Gen::Gfx9 => format!(
+                "  s_mov_b32 flat_scratch_lo, {lo:#x}\n  s_mov_b32 flat_scratch_hi, {hi:#x}\n"
+            ),
+            Gen::Gfx10 => format!(
+                "  s_mov_b32 s20, {lo:#x}\n  s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s20\n\
+                   s_mov_b32 s20, {hi:#x}\n  s_setreg_b32 hwreg(HW_REG_FLAT_SCR_HI), s20\n"
+            ),
+            Gen::Gfx11 => String::new(),
+        };
         let src = format!(
-            "  v_mov_b32_e32 v1, 8\n\
+            "{init}  v_mov_b32_e32 v1, 8\n\
                v_mul_u32_u24_e32 v2, 3, v0\n\
                {st} v1, v2, off\n\
                s_waitcnt vmcnt(0)\n\
@@ -210,7 +224,7 @@ fn scratch_is_private_per_lane() {
             assert_eq!(w[0].regs.v(3, lane), 0, "{gen}: untouched scratch reads 0");
         }
         // past the per-lane allocation: a fault, not silent corruption
-        let bad = format!("  v_mov_b32_e32 v1, 0x100\n  {st} v1, v0, off\n  s_endpgm\n");
+        let bad = format!("{init}  v_mov_b32_e32 v1, 0x100\n  {st} v1, v0, off\n  s_endpgm\n");
         let e = run_cfg(t, llvm_asm(t, &bad), 64, &[], &mut Memory::new(), |d| {
             d.scratch_bytes = 64
         })

@@ -6,11 +6,14 @@
 //! - [`radv`]: compiles a compute pipeline with RADV (ACO or LLVM) on its null device, in a
 //!   child process per configuration, returning compile time, statistics and disassembly.
 //! - [`corpus`]: the project's compute-shader corpus with driver-independent expectations.
+//! - [`compare`]: gcnc against RADV/ACO and RADV/LLVM over a directory of SPIR-V: compile
+//!   time, statistics, peak memory, as a markdown table (`vkref compare`).
 //! - [`oracle`]: the one place that decides whether a missing oracle skips or fails a test.
 //!
 //! Vulkan is reached through `ash`, which loads `libvulkan.so.1` at run time, so nothing
 //! here links against Vulkan at build time.
 
+pub mod compare;
 pub mod corpus;
 pub mod device;
 pub mod lavapipe;

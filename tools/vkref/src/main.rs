@@ -6,10 +6,14 @@
 //!                       [--entry main] [--repeats N] [--asm]
 //! vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]
 //! vkref corpus [NAME...]        run corpus cases on lavapipe against their expectations
+//! vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]
+//!                               gcnc vs RADV/ACO vs RADV/LLVM, a markdown table
 //! vkref radv-worker             (internal) a RADV worker serving requests on stdin/stdout
 //! ```
 
 use std::process::ExitCode;
+
+mod interpose_malloc;
 
 /// `println!` that ignores a closed stdout (`vkref ... | head`) instead of panicking.
 macro_rules! say {
@@ -22,7 +26,7 @@ use vkref::radv::{self, Backend, Config, Family};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]"
+        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]"
     );
     ExitCode::from(2)
 }
@@ -168,6 +172,15 @@ fn main() -> ExitCode {
     };
     if cmd == "radv-worker" {
         return ExitCode::from(radv::worker_main() as u8);
+    }
+    if cmd == "compare" {
+        return match vkref::compare::main(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("vkref compare: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let o = match parse(&args[1..]) {
         Ok(o) => o,

@@ -19,7 +19,9 @@
 //!
 //! Timing covers `vkCreateComputePipelines` only, without capture flags; statistics and
 //! internal representations come from one extra creation with
-//! `CAPTURE_STATISTICS | CAPTURE_INTERNAL_REPRESENTATIONS`.
+//! `CAPTURE_STATISTICS | CAPTURE_INTERNAL_REPRESENTATIONS`. [`Worker::time`] asks for timed
+//! creations alone (benchmarks), [`Worker::peak_memory`] for the heap high-water mark of a
+//! creation (see [`crate::compare::heap`]).
 
 use crate::device::{vkc, Error, Gpu, Pick};
 use crate::reflect::{self, DescriptorKind, Stage};
@@ -361,6 +363,8 @@ const TAG_ERR: u8 = 0;
 const TAG_HELLO: u8 = 1;
 const TAG_COMPILE: u8 = 2;
 const TAG_CACHE: u8 = 3;
+const TAG_TIME: u8 = 4;
+const TAG_MEMORY: u8 = 5;
 
 impl Worker {
     /// Starts a worker and waits for it to open the device.
@@ -516,6 +520,39 @@ impl Worker {
                     representations,
                     subgroup_size,
                 })
+            }
+            TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
+            t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
+        }
+    }
+
+    /// Times `n` pipeline creations (fresh module each) and nothing else: no statistics
+    /// capture, so a benchmark can ask for exactly the creations it times.
+    pub fn time(&mut self, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        self.u64_list(TAG_TIME, spirv, entry, n)
+    }
+
+    /// For each of `n` creations (fresh module each): the peak heap bytes it allocated, as
+    /// [`crate::compare::heap::measure`] counts them. Fails when the worker executable does
+    /// not interpose `malloc` (the `vkref` binary does).
+    pub fn peak_memory(&mut self, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        self.u64_list(TAG_MEMORY, spirv, entry, n)
+    }
+
+    fn u64_list(&mut self, tag: u8, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
+        let mut w = Writer::default();
+        w.u8(tag).bytes(spirv).str(entry).u32(n);
+        let reply = self.request(&w.buf)?;
+        let mut r = Reader::new(&reply);
+        match r.u8().map_err(proto)? {
+            t if t == tag => {
+                let k = r.count(8).map_err(proto)?;
+                let v = (0..k)
+                    .map(|_| r.u64())
+                    .collect::<Result<_, _>>()
+                    .map_err(proto)?;
+                r.end().map_err(proto)?;
+                Ok(v)
             }
             TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
@@ -752,6 +789,25 @@ fn serve(gpu: &Gpu, wave: u32, frame: &[u8], counter: &mut u32) -> Result<Vec<u8
             w.u32(fresh.len() as u32);
             for t in fresh {
                 w.u64(t);
+            }
+        }
+        TAG_TIME => {
+            w.u8(TAG_TIME).u32(n);
+            for _ in 0..n {
+                *counter += 1;
+                w.u64(p.create(*counter, false)?.0);
+            }
+        }
+        TAG_MEMORY => {
+            w.u8(TAG_MEMORY).u32(n);
+            for _ in 0..n {
+                *counter += 1;
+                let (r, peak) = crate::compare::heap::measure(|| p.create(*counter, false));
+                r?;
+                let peak = peak.ok_or_else(|| {
+                    Error::Worker("this worker executable does not interpose malloc".into())
+                })?;
+                w.u64(peak);
             }
         }
         t => return Err(Error::Worker(format!("unknown request tag {t}"))),

@@ -1,20 +1,9 @@
 //! `gcnc ir` on SPIR-V: prints verified IR, honours --entry/--spec/--after, and reports
 //! bad input as an error naming the file, word and opcode (exit status 1).
 
-use std::process::Command;
+mod cli_support;
 
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use cli_support::{gcnc, ROOT};
 
 #[test]
 fn prints_the_front_end_ir() {
@@ -74,11 +63,7 @@ fn spec_values_are_applied() {
 fn bad_input_is_an_error_with_position() {
     let dir = std::env::temp_dir().join(format!("gcnc_front_cli_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut bytes = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/shaders/frag/solid.spv"
-    ))
-    .unwrap();
+    let mut bytes = std::fs::read(format!("{ROOT}/tests/shaders/frag/solid.spv")).unwrap();
     bytes.truncate(bytes.len() - 8);
     let p = dir.join("cut.spv");
     std::fs::write(&p, &bytes).unwrap();

@@ -1,19 +1,9 @@
 //! `gcnc compile` end to end: IR text in, ELF + statistics + disassembly out; SPIR-V goes
 //! through the front-end; unsupported input is a located error, not a crash.
 
-use std::process::Command;
+mod cli_support;
 
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
-}
+use cli_support::gcnc;
 
 #[test]
 fn compile_ir_with_stats_and_asm() {
@@ -57,10 +47,10 @@ fn compile_ir_with_stats_and_asm() {
 
 #[test]
 fn errors_are_located() {
-    // shared memory (DS) is not selected yet: a clean, located error
+    // images are not selected yet: a clean, located error
     let (ok, _, stderr) = gcnc(&[
         "compile",
-        "tests/shaders/compute/atomics_shared.spv",
+        "tests/shaders/front/image_store.spv",
         "--target",
         "gfx1030",
     ]);

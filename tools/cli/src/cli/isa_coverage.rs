@@ -6,7 +6,7 @@
 
 use gcnc::isa::{tables, Gen};
 
-const MISMATCHES: &str = include_str!("../../isa_tables/llvm_mismatches.txt");
+const MISMATCHES: &str = include_str!("../../../../isa_tables/llvm_mismatches.txt");
 
 pub fn report() -> String {
     let mut s = String::new();

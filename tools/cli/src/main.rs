@@ -1,4 +1,6 @@
-//! The `gcnc` command line. Each subcommand lives in `src/cli/<name>.rs`; this file only
+//! The `gcnc` command line (package `gcnc-cli`, binary `gcnc`). It is a package of its own so
+//! that it may use the emulator (`tools/emu`), which itself depends on the `gcnc` library.
+//! Each subcommand lives in `src/cli/<name>.rs`; this file only
 //! parses arguments and dispatches, so the list below is the whole user interface.
 
 mod cli;

@@ -1,7 +1,9 @@
 //! `gcnc ir`: prints IR as read, after a given pass, or after the whole middle end;
 //! bad input and unknown passes are errors with a non-zero exit code.
 
-use std::process::Command;
+mod cli_support;
+
+use cli_support::gcnc;
 
 const SHADER: &str = "shader compute local_size=4,1,1
 struct $0 { [u32, stride=4] @0 }
@@ -20,18 +22,6 @@ entry fn main() {
     store_deref %5, %2 write_mask=0x1
 }
 ";
-
-fn gcnc(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn ir_subcommand() {

@@ -2,16 +2,14 @@
 //! `gcnc disasm` must print exactly llvm-mc's disassembly; bad input is an error with a
 //! location, not a panic.
 
+mod cli_support;
+
+use cli_support::{gcnc_output as gcnc, ROOT};
+
+#[path = "../../../tests/support/mod.rs"]
 mod support;
 
 use std::process::Command;
-
-fn gcnc(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 fn tmp(name: &str) -> String {
     let d = std::env::temp_dir().join(format!("gcnc-isa-cli-{}", std::process::id()));
@@ -29,7 +27,7 @@ fn examples_assemble_and_disassemble_like_llvm() {
         ("gfx1030", "examples/memory_gfx1030.s"),
         ("gfx1100", "examples/memory_gfx1100.s"),
     ] {
-        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/{file}", ROOT);
         let out = tmp(&format!("{mcpu}.bin"));
         let r = gcnc(&["asm", "--target", mcpu, &path, "-o", &out]);
         assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
@@ -110,7 +108,7 @@ fn isa_coverage_reports_every_generation() {
 #[test]
 fn disasm_reads_the_text_section_of_an_elf() {
     let Some(mc) = support::llvm_mc() else { return };
-    let src = format!("{}/examples/hello_gfx1100.s", env!("CARGO_MANIFEST_DIR"));
+    let src = format!("{}/examples/hello_gfx1100.s", ROOT);
     let obj = tmp("hello.o");
     let st = Command::new(&mc)
         .args([

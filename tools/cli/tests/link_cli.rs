@@ -1,25 +1,22 @@
 //! `gcnc link` on files: the output equals the library's link, the part cache directory is
 //! filled and reused, and bad input is a message naming the file and the place.
 
+mod cli_support;
+
+use cli_support::gcnc_output as gcnc;
+
+#[path = "../../../tests/link_support/mod.rs"]
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
 use gcnc::binary::Target;
 use link_support::*;
-use std::process::Command;
 
 const STATE: &str = r#"{
   "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}],
   "user_data": {"sgprs": [{"item": "descriptor_table", "entry": 0}],
                 "table": [{"descriptor_set": 0}]}
 }"#;
-
-fn gcnc(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn link_files_with_a_part_cache() {

@@ -1,0 +1,221 @@
+//! `vkref compare` on a few shaders: the markdown it writes parses back into well-formed
+//! tables whose numbers are the report's; RADV's cache is shown defeated; a shader gcnc
+//! cannot read is counted as rejected with its error; peak memory is measured for both
+//! sides by the `vkref` executable and left out (not zeroed) where `malloc` is not
+//! interposed.
+
+use std::path::{Path, PathBuf};
+use vkref::compare::{self, table, Compiler, Options};
+use vkref::radv::{self, Family};
+
+fn setup() -> Option<()> {
+    radv::set_worker_exe(env!("CARGO_BIN_EXE_vkref"));
+    vkref::oracle::radv()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/shaders/compute")
+        .join(format!("{name}.spv"))
+}
+
+/// A directory with two corpus shaders and one truncated SPIR-V file.
+fn shader_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vkref-compare-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    for n in ["arith_i32", "nested_if"] {
+        std::fs::copy(corpus(n), d.join(format!("{n}.spv"))).unwrap();
+    }
+    let mut broken = std::fs::read(corpus("nested_if")).unwrap();
+    broken.truncate(64);
+    std::fs::write(d.join("broken.spv"), broken).unwrap();
+    d
+}
+
+fn table<'t>(tables: &'t [table::Parsed], heading: &str) -> &'t table::Parsed {
+    tables
+        .iter()
+        .find(|t| t.heading == heading)
+        .unwrap_or_else(|| panic!("no table under {heading:?}"))
+}
+
+fn us(ns: u64) -> String {
+    format!("{:.1}", ns as f64 / 1e3)
+}
+
+#[test]
+fn the_table_parses_back_to_the_reports_numbers() {
+    if setup().is_none() {
+        return;
+    }
+    let dir = shader_dir("inproc");
+    let opts = Options {
+        targets: vec![Family::Navi21],
+        reps: 3,
+        only: Vec::new(),
+    };
+    let report = compare::run(&dir, &opts, |l| println!("{l}")).expect("compare");
+    let md = table::render(&report);
+    println!("{md}");
+    let tables = table::parse(&md).expect("well-formed markdown tables");
+
+    // Every shader has a row, in name order, then the total.
+    let per = table(&tables, "Per shader, gfx1030 (wave32)");
+    let names: Vec<&str> = per.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["arith_i32", "broken", "nested_if", "total (2)"]);
+    let col = |n: &str| per.column(n).unwrap_or_else(|| panic!("no column {n}"));
+    for (row, sh) in per.rows.iter().zip(&report.shaders) {
+        assert_eq!(row[col("words")], sh.words.to_string());
+        let cell = &sh.cells[0];
+        for (c, head) in Compiler::ALL.iter().zip(["gcnc µs", "ACO µs", "LLVM µs"]) {
+            let want = match cell.get(*c) {
+                Ok(m) => us(m.median_ns()),
+                Err(_) => "—".into(),
+            };
+            assert_eq!(row[col(head)], want, "{} {head}", sh.name);
+        }
+        let instrs: Vec<&str> = row[col("Instructions")].split(" / ").collect();
+        assert_eq!(instrs.len(), 3, "{row:?}");
+        for (c, v) in Compiler::ALL.iter().zip(&instrs) {
+            match cell.get(*c) {
+                Ok(m) => {
+                    assert_eq!(*v, m.quality.instructions.to_string());
+                    assert!(m.quality.instructions >= 3, "{} {c:?}", sh.name);
+                    assert_eq!(m.times_ns.len(), 3, "{} {c:?}", sh.name);
+                }
+                Err(_) => assert_eq!(*v, "—"),
+            }
+        }
+        // gcnc's heap is not measured in this test binary (no malloc interposer): absent,
+        // not zero. RADV's is measured in the vkref worker.
+        let peak: Vec<&str> = row[col("peak KiB")].split(" / ").collect();
+        assert_eq!(peak[0], "—", "{row:?}");
+        if cell.complete().is_some() {
+            for v in &peak[1..] {
+                assert!(v.parse::<u64>().unwrap() > 16, "{row:?}");
+            }
+        }
+    }
+
+    // The truncated file: rejected by gcnc's front-end, listed with the error.
+    let broken = &report.shaders[1];
+    let e = broken.cells[0].get(Compiler::Gcnc).as_ref().unwrap_err();
+    assert!(e.starts_with("front-end:"), "{e}");
+    let rejects = table(&tables, "gcnc rejects");
+    let listed: Vec<&str> = rejects.rows.iter().map(|r| r[1].as_str()).collect();
+    let expect: Vec<&str> = report
+        .shaders
+        .iter()
+        .filter(|s| s.cells[0].get(Compiler::Gcnc).is_err())
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(listed, expect);
+    assert!(listed.contains(&"broken"));
+
+    // Summary: counts agree with the per-shader rows; ratio = total / total.
+    let sum = table(&tables, "Summary");
+    assert_eq!(sum.rows.len(), 1);
+    let r = &sum.rows[0];
+    let scol = |n: &str| sum.column(n).unwrap();
+    let complete = report
+        .shaders
+        .iter()
+        .filter(|s| s.cells[0].complete().is_some())
+        .count();
+    assert_eq!(r[scol("compiled by all")], complete.to_string());
+    assert_eq!(r[scol("gcnc rejects")], expect.len().to_string());
+    assert_eq!(r[scol("wave")], "32");
+    let g: f64 = r[scol("gcnc total µs")].parse().unwrap();
+    let a: f64 = r[scol("ACO total µs")].parse().unwrap();
+    let ratio: f64 = r[scol("gcnc/ACO")].parse().unwrap();
+    assert!((g / a - ratio).abs() < 0.002, "{g} / {a} vs {ratio}");
+
+    // The phases add up to (about) the whole: medians of parts against the median whole.
+    let ph = table(&tables, "gcnc time by phase");
+    assert_eq!(ph.rows.len(), 1);
+    let parts: f64 = (1..4).map(|i| ph.rows[0][i].parse::<f64>().unwrap()).sum();
+    assert!(
+        parts > 0.5 * g && parts < 1.5 * g,
+        "phases {parts} µs, whole {g} µs"
+    );
+
+    // Helped/hurt: one row per statistic; helped + hurt + same = the complete shaders.
+    let hh = table(&tables, "Helped / hurt against ACO");
+    assert_eq!(hh.rows.len(), compare::STATS.len());
+    for row in &hh.rows {
+        let n: usize = (2..5).map(|i| row[i].parse::<usize>().unwrap()).sum();
+        assert_eq!(n, complete, "{row:?}");
+    }
+    assert_eq!(table(&tables, "Compile time per SPIR-V word").rows.len(), 3);
+
+    // Cache defeat, printed per backend.
+    let cache = table(&tables, "Cache defeat");
+    assert_eq!(cache.rows.len(), 2);
+    for row in &cache.rows {
+        assert_eq!(row.last().unwrap(), "defeated", "{row:?}");
+        let hit: f64 = row[4].parse().unwrap();
+        let bench: f64 = row[6].parse().unwrap();
+        assert!(bench >= 10.0 * hit, "{row:?}");
+    }
+    for l in &report.cache {
+        l.verdict().unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_measures_both_heaps_and_writes_what_it_prints() {
+    if setup().is_none() {
+        return;
+    }
+    let dir = shader_dir("cli");
+    let out = dir.join("table.md");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vkref"))
+        .args([
+            "compare",
+            dir.to_str().unwrap(),
+            "--targets",
+            "gfx900",
+            "--reps",
+            "3",
+        ])
+        .args(["--only", "arith_i32,broken", "--out", out.to_str().unwrap()])
+        .output()
+        .expect("run vkref compare");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("cache defeated"), "{stderr}");
+    let md = std::fs::read_to_string(&out).unwrap();
+    assert!(md.contains("- machine: "), "{md}");
+    assert_eq!(String::from_utf8_lossy(&o.stdout), md);
+    let tables = table::parse(&md).unwrap();
+    let per = table(&tables, "Per shader, gfx900 (wave64)");
+    let names: Vec<&str> = per.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["arith_i32", "broken", "total (1)"]);
+    let peak = per.column("peak KiB").unwrap();
+    let kib: Vec<u64> = per.rows[0][peak]
+        .split(" / ")
+        .map(|v| v.parse().unwrap_or_else(|_| panic!("{:?}", per.rows[0])))
+        .collect();
+    assert!(kib.iter().all(|k| *k > 16), "{kib:?}");
+    let mem = table(&tables, "Peak memory per compile");
+    assert_eq!(mem.rows.len(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_command_lines_are_errors() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vkref"))
+        .args(["compare", "/nonexistent-dir", "--reps", "x"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--reps"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vkref"))
+        .args(["compare", "/nonexistent-dir"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent-dir"));
+}
