@@ -104,7 +104,7 @@ fn bad_input_names_the_file() {
 fn compile_unlinked_then_link() {
     let spv = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/shaders/link/spec_choice.spv"
+        "/../../tests/shaders/link/spec_choice.spv"
     );
     let u = temp_path("cli_unlinked.elf");
     let st = temp_path("cli_unlinked_state.json");
@@ -150,7 +150,7 @@ fn compile_unlinked_then_link() {
     // a spec constant that sizes an array cannot be left open: a clear error, no output
     let spv = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/shaders/link/spec_array.spv"
+        "/../../tests/shaders/link/spec_array.spv"
     );
     let bad = temp_path("cli_unlinked_bad.elf");
     let _ = std::fs::remove_file(&bad);
