@@ -2,6 +2,12 @@
 //! needs the CS prolog, per target — cold (a fresh part cache, so the prolog is built) and
 //! warm (the part is cached, as on every link after the first in a process). Short mode for
 //! CI: `cargo bench --bench link -- --test`.
+//!
+//! Group `unlinked_vs_whole`: for a few corpus shaders (the module after the middle-end
+//! prepared once) on gfx1030, the backend's unlinked compile, the link of that ELF with a
+//! state that differs from what it assumed (descriptor offsets, a user-data layout that
+//! needs the CS prolog; warm part cache), and the whole-pipeline compile (which itself
+//! includes a link without a prolog) — so link time reads beside compile time.
 
 #[path = "../tests/link_support/mod.rs"]
 mod link_support;
@@ -53,5 +59,87 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+fn corpus_module(name: &str) -> gcnc::ir::Module {
+    let case = vkref::corpus::cases()
+        .into_iter()
+        .find(|c| c.name == name)
+        .expect("corpus case");
+    let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
+    let opts = gcnc::front::spirv::Options {
+        entry: Some(case.entry.to_string()),
+        ..Default::default()
+    };
+    let mut m = gcnc::front::spirv::translate(&words, &opts).unwrap();
+    gcnc::passes::run_pipeline(&mut m).unwrap();
+    m
+}
+
+/// A state for `elf`: every assumed set's bindings 0..8 at `64 + 32·b`, the descriptor
+/// table in user SGPR 0 holding the first assumed item, the rest reversed.
+fn differing_state(elf: &[u8]) -> PipelineState {
+    use gcnc::link::state::{BindingLayout, Item, UserDataLayout, UserSlot};
+    let input = gcnc::link::input::read_input(0, elf).unwrap();
+    let assumed: Vec<Item> = input
+        .prelink
+        .user_sgprs
+        .iter()
+        .map(|u| Item::from_assumed(u).unwrap())
+        .collect();
+    let mut sgprs = vec![Item::DescriptorTable];
+    sgprs.extend(assumed.iter().skip(1).rev().cloned());
+    let mut descriptor_layout = Vec::new();
+    for set in 0..7 {
+        for binding in 0..8 {
+            descriptor_layout.push(BindingLayout {
+                set,
+                binding,
+                kind: "buffer".into(),
+                offset: 64 + 32 * binding,
+                stride: 32,
+            });
+        }
+    }
+    PipelineState {
+        descriptor_layout,
+        user_data: Some(UserDataLayout {
+            sgprs: sgprs
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| UserSlot {
+                    item,
+                    entry: Some(i as u32),
+                })
+                .collect(),
+            table: assumed.into_iter().take(1).collect(),
+        }),
+        ..Default::default()
+    }
+}
+
+fn unlinked_vs_whole(c: &mut Criterion) {
+    use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
+    let mut g = c.benchmark_group("unlinked_vs_whole");
+    for name in ["arith_f32", "nested_loops", "std430_struct"] {
+        let m = corpus_module(name);
+        let whole = Options::new(gcnc::isa::Gen::Gfx10);
+        let mut unl = whole.clone();
+        unl.missing = Missing::all();
+        let elf = compile_unlinked(&m, &unl).unwrap().elf;
+        let state = differing_state(&elf);
+        let parts = PartCache::new();
+        link(&[&elf], &state, &parts).unwrap();
+        g.bench_function(format!("compile_unlinked/{name}"), |b| {
+            b.iter(|| compile_unlinked(&m, &unl).unwrap())
+        });
+        g.bench_function(format!("link/{name}"), |b| {
+            b.iter(|| link(&[&elf], &state, &parts).unwrap())
+        });
+        g.bench_function(format!("compile_whole/{name}"), |b| {
+            b.iter(|| compile_compute(&m, &whole).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, unlinked_vs_whole);
 criterion_main!(benches);

@@ -294,3 +294,124 @@ fn layout_that_cannot_supply_the_assumed_data() {
         other => panic!("{other}"),
     }
 }
+
+/// An unlinked ELF from the backend (tests/shaders/link/spec_choice.comp: two descriptor
+/// offsets, two spec constants left to the link), as a code object to damage.
+fn backend_unlinked() -> gcnc::binary::CodeObject {
+    let words =
+        gcnc::front::spirv::words_from_bytes(include_bytes!("shaders/link/spec_choice.spv"))
+            .unwrap();
+    let opts = gcnc::front::spirv::Options::default();
+    let mut m =
+        gcnc::front::spirv::translate_unlinked(&words, &opts, &[0, 1].into_iter().collect())
+            .unwrap();
+    gcnc::passes::run_pipeline(&mut m).unwrap();
+    let mut o = gcnc::compile::Options::new(gcnc::isa::Gen::Gfx10);
+    o.missing = gcnc::compile::Missing::all();
+    let u = gcnc::compile::compile_unlinked(&m, &o).unwrap();
+    ElfFile::parse(&u.elf).unwrap().to_code_object().unwrap()
+}
+
+const BACKEND_STATE: &str = r#"{
+  "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 64},
+                        {"set": 1, "binding": 2, "kind": "buffer", "offset": 128}],
+  "spec_constants": {"0": 1, "1": 3}
+}"#;
+
+#[test]
+fn backend_relocations_link_and_name_what_is_missing() {
+    let obj = backend_unlinked();
+    let elf = obj.write().unwrap();
+    link(&[&elf], &state(BACKEND_STATE)).unwrap();
+    // the state lacks a binding the shader's relocation names
+    let st = state(
+        r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 64}],
+            "spec_constants": {"0": 1, "1": 3}}"#,
+    );
+    let e = link(&[&elf], &st).unwrap_err();
+    assert!(
+        matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "gcnc.desc.1.2.buffer.offset"),
+        "{e}"
+    );
+    // a spec constant the state does not give
+    let st = state(
+        r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 64},
+                                  {"set": 1, "binding": 2, "kind": "buffer", "offset": 128}],
+            "spec_constants": {"0": 1}}"#,
+    );
+    let e = link(&[&elf], &st).unwrap_err();
+    assert!(
+        matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "gcnc.spec.1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_prelink_symbol() {
+    for bad in [
+        "gcnc.desc.0.0.bogus.offset",
+        "gcnc.desc.0.x.buffer.offset",
+        "gcnc.nothing.0",
+        "gcnc.spec.",
+    ] {
+        let mut obj = backend_unlinked();
+        let at = obj.relocations[0].offset;
+        obj.relocations[0].symbol = bad.into();
+        let elf = obj.write().unwrap();
+        let e = link(&[&elf], &state(BACKEND_STATE)).unwrap_err();
+        assert_eq!(
+            e,
+            Error::MissingSymbol {
+                input: 0,
+                offset: at,
+                symbol: bad.into()
+            },
+            "{bad}"
+        );
+        assert!(e.to_string().contains(bad), "{e}");
+    }
+}
+
+#[test]
+fn relocated_offset_out_of_range() {
+    // the relocated field beyond the main part's code (the writer refuses to produce
+    // that, so the REL record's r_offset is patched in the file)
+    let obj = backend_unlinked();
+    let size = obj.functions[0].size;
+    let mut elf = obj.write().unwrap();
+    let rel = ElfFile::parse(&elf)
+        .unwrap()
+        .section_by_name(".rel.text")
+        .expect(".rel.text")
+        .offset as usize;
+    elf[rel..rel + 8].copy_from_slice(&size.to_le_bytes());
+    let e = link(&[&elf], &state(BACKEND_STATE)).unwrap_err();
+    assert!(
+        matches!(e, Error::BadRelocation { offset, .. } if offset == size),
+        "{e}"
+    );
+    assert!(e.to_string().contains("outside"), "{e}");
+    // a descriptor offset or stride the literal must not carry: misaligned or beyond the
+    // set's descriptor memory
+    for (json, path) in [
+        (
+            r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 66}]}"#,
+            "descriptor_layout[0].offset",
+        ),
+        (
+            r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 1048576}]}"#,
+            "descriptor_layout[0].offset",
+        ),
+        (
+            r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 0, "stride": 6}]}"#,
+            "descriptor_layout[0].stride",
+        ),
+    ] {
+        let e = gcnc::link::PipelineState::from_json(json).unwrap_err();
+        assert!(
+            matches!(e, Error::State { path: ref p, .. } if p == path),
+            "{e}"
+        );
+        assert!(e.to_string().contains("out of range"), "{e}");
+    }
+}

@@ -23,6 +23,12 @@ pub enum Error {
     Binary(String),
     /// The MIR verifier found a broken invariant (a backend bug).
     Verify(String),
+    /// An unlinked compile cannot leave this to the link stage (a specialization constant
+    /// that shapes control flow or sizes, an input no user-data layout can supply): the
+    /// caller must compile the whole pipeline. Nothing was produced.
+    NeedsWholePipeline(String),
+    /// The link stage rejected the compiled main part with the given state.
+    Link(String),
 }
 
 impl fmt::Display for Error {
@@ -45,6 +51,11 @@ impl fmt::Display for Error {
             Error::Encode(m) => write!(f, "encoding: {m}"),
             Error::Binary(m) => write!(f, "binary: {m}"),
             Error::Verify(m) => write!(f, "MIR verifier: {m}"),
+            Error::NeedsWholePipeline(m) => write!(
+                f,
+                "cannot compile unlinked ({m}); compile the whole pipeline instead"
+            ),
+            Error::Link(m) => write!(f, "link: {m}"),
         }
     }
 }

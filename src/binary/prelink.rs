@@ -47,6 +47,8 @@ pub enum UserSgpr {
     SpillTable,
     /// Pointer to the dispatch dimensions (lo, then hi in the next SGPR).
     Workgroup,
+    /// Nothing: alignment padding the main part never reads (e.g. after the global table).
+    Unused,
     /// Anything else, by name and index.
     Other(String, u32),
 }
@@ -62,6 +64,7 @@ impl UserSgpr {
             UserSgpr::PushConstantPointerHi => ("push_constant_pointer_hi", 0),
             UserSgpr::SpillTable => ("spill_table", 0),
             UserSgpr::Workgroup => ("workgroup", 0),
+            UserSgpr::Unused => ("unused", 0),
             UserSgpr::Other(s, n) => (s.as_str(), *n),
         }
     }
@@ -76,6 +79,7 @@ impl UserSgpr {
             "push_constant_pointer_hi" if index == 0 => UserSgpr::PushConstantPointerHi,
             "spill_table" if index == 0 => UserSgpr::SpillTable,
             "workgroup" if index == 0 => UserSgpr::Workgroup,
+            "unused" if index == 0 => UserSgpr::Unused,
             _ => UserSgpr::Other(kind, index),
         }
     }

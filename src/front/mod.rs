@@ -40,6 +40,10 @@ pub enum ErrorKind {
     BadControlFlow,
     /// The entry point asked for does not exist.
     NoEntryPoint,
+    /// Unlinked translation (`spirv::translate_unlinked`): a specialization constant left
+    /// to the link stage decides something the compile needs now (a size, a folded
+    /// constant); the caller must compile the whole pipeline.
+    NeedsWholePipeline,
     /// The translation produced IR the verifier rejects (a front-end bug, reported rather
     /// than returned).
     Internal,

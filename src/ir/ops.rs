@@ -236,6 +236,8 @@ intrinsics! {
     SsboAtomicSwap "ssbo_atomic_swap" 4 true NONE Divergent [];
     GetSsboSize "get_ssbo_size" 1 true PURE Srcs [];
     LoadPushConstant "load_push_constant" 1 true PURE Srcs [base:Num, range:Num];
+    // a specialization constant known only at link (unlinked compiles): a relocated literal
+    LoadSpecConstant "load_spec_constant" 0 true PURE Uniform [spec_id:Num];
     LoadShared "load_shared" 1 true ELIM Srcs [base:Num, align:Num];
     StoreShared "store_shared" 2 false NONE Divergent [base:Num, write_mask:Hex, align:Num];
     SharedAtomic "shared_atomic" 2 true NONE Divergent [op:Atomic, base:Num];

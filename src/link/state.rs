@@ -29,7 +29,8 @@
 //! - `spec_constants` (SpecId → 32-bit value), `relocatable` items and `choices` resolve
 //!   `gcnc.spec.*`, `gcnc.item.*` and `gcnc.choice.*` (true = 1).
 //!
-//! Invariant after [`PipelineState::validate`]: (set, binding, kind) keys are unique, the
+//! Invariant after [`PipelineState::validate`]: (set, binding, kind) keys are unique, their
+//! offsets and strides are multiples of 4 below 1 MiB, the
 //! user-SGPR list fits the 16 compute user-data registers, the global table is only in
 //! user SGPR 0, every driver-set slot names its entry, and a `table` needs a
 //! `descriptor_table` slot.
@@ -39,6 +40,10 @@ use crate::binary::prelink::{DescKind, PrelinkSymbol, UserSgpr};
 use crate::binary::UserData;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Descriptor offsets and strides are below this (1 MiB of descriptor memory per set,
+/// the backend ABI's limit).
+pub const MAX_DESCRIPTOR_BYTES: u32 = 1 << 20;
 
 /// One descriptor's place in its set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,6 +82,8 @@ pub enum Item {
     SpillTable,
     /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
     DescriptorTable,
+    /// Nothing the main part reads (an assumed padding SGPR; the prolog leaves it alone).
+    Unused,
 }
 
 impl Item {
@@ -90,6 +97,7 @@ impl Item {
             UserSgpr::PushConstantPointer => Item::PushConstantPointer,
             UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
             UserSgpr::SpillTable => Item::SpillTable,
+            UserSgpr::Unused => Item::Unused,
             UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
         })
     }
@@ -105,6 +113,7 @@ impl Item {
             Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
             Item::SpillTable => "spill_table".into(),
             Item::DescriptorTable => "descriptor_table".into(),
+            Item::Unused => "unused".into(),
         }
     }
 }
@@ -195,6 +204,18 @@ impl PipelineState {
                     ),
                 )
             })?;
+            // The values land in relocated literals that address descriptor memory with
+            // dword loads: the same rule as the backend's PipelineLayout (docs/abi.md).
+            for (what, v) in [("offset", b.offset), ("stride", b.stride)] {
+                if v % 4 != 0 || v >= MAX_DESCRIPTOR_BYTES {
+                    return Err(Error::state(
+                        format!("{p}.{what}"),
+                        format!(
+                            "{v} is out of range: a multiple of 4 below {MAX_DESCRIPTOR_BYTES} is required"
+                        ),
+                    ));
+                }
+            }
             if !seen.insert((b.set, b.binding, b.kind.clone())) {
                 return Err(Error::state(
                     p,

@@ -125,6 +125,9 @@ impl CsPrologKey {
         let mut table_ptr = None;
         for (j, want) in self.outputs.iter().enumerate() {
             let j = j as u16;
+            if *want == Item::Unused {
+                continue;
+            }
             let src = if let Some(i) = self.inputs.iter().position(|x| x == want) {
                 Source::Sgpr(i as u16)
             } else if let Some(k) = self.table.iter().position(|x| x == want) {

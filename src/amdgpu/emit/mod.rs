@@ -6,8 +6,10 @@
 //! - branches are encoded with a `Branch16` fixup and patched once every label is known:
 //!   `simm16 = target − (branch + 1)` in dwords; a distance outside ±32 Ki dwords is an
 //!   error (no long-branch fallback yet);
-//! - relocations: none are produced for compute shaders today (no symbols are
-//!   referenced); the `binary::Relocation` list passed to the ELF writer is empty;
+//! - relocations: an `Arg::Symbol` operand (unlinked compiles, docs/link.md) is encoded as
+//!   the instruction's literal, left 0 (the REL implicit addend), with an
+//!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol; whole-state compiles
+//!   reference no symbol;
 //! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6): `s_code_end` up to the
 //!   instruction-cache line, then three more lines (GFX10: 64-byte lines, GFX11: 128).
 //!
@@ -102,6 +104,7 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
                 Operand::Literal(c)
             }
         }
+        Arg::Symbol(k) => Operand::Symbol(k),
         Arg::Temp(t) => return Err(Error::Verify(format!("temp %{} at emission", t.0))),
     })
 }
@@ -134,6 +137,8 @@ pub struct Code {
     pub code_bytes: u32,
     pub instructions: u32,
     pub branches: u32,
+    /// `R_AMDGPU_ABS32_LO` relocations of `Arg::Symbol` literals, in code order.
+    pub relocations: Vec<crate::binary::Relocation>,
 }
 
 /// Encodes `p` (fully lowered) into bytes.
@@ -170,6 +175,7 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
             }
         }
     }
+    let mut relocations = Vec::new();
     for (start, f) in fixups {
         let at = start * 4 + f.offset;
         match f.kind {
@@ -185,9 +191,16 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
                 *w = (*w & 0xffff_0000) | (rel as i16 as u16 as u32);
             }
             FixupKind::Abs32 => {
-                return Err(Error::Encode(
-                    "symbol references are not produced by compute shaders".into(),
-                ))
+                let sym = p.symbols.get(f.target as usize).ok_or_else(|| {
+                    Error::Encode(format!("symbol {} is not in the program", f.target))
+                })?;
+                words[at / 4] = 0;
+                relocations.push(crate::binary::Relocation {
+                    offset: at as u64,
+                    kind: crate::binary::RelocKind::Abs32Lo,
+                    symbol: sym.name(),
+                    addend: 0,
+                });
             }
         }
     }
@@ -210,11 +223,25 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
         code_bytes,
         instructions,
         branches,
+        relocations,
     })
 }
 
 /// The PAL ELF for a compiled compute shader.
 pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec<u8>, Error> {
+    code_object(p, code, sgprs, vgprs)?
+        .write()
+        .map_err(|e| Error::Binary(e.to_string()))
+}
+
+/// The PAL code object for a compiled compute shader (its relocations included; the
+/// caller adds a `gcnc.prelink` section for an unlinked shader).
+pub fn code_object(
+    p: &Program,
+    code: &Code,
+    sgprs: u32,
+    vgprs: u32,
+) -> Result<crate::binary::CodeObject, Error> {
     use crate::binary::{self, ComputeShaderInfo, WaveSize};
     let bt = match p.target.gen {
         Gen::Gfx9 => binary::Target::Gfx900,
@@ -241,10 +268,13 @@ pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
     info.scratch_bytes_per_lane = p.scratch_bytes;
-    let obj =
-        binary::CodeObject::compute(&info, code.text.clone(), code.code_bytes as u64, Vec::new())
-            .map_err(|e| Error::Binary(e.to_string()))?;
-    obj.write().map_err(|e| Error::Binary(e.to_string()))
+    binary::CodeObject::compute(
+        &info,
+        code.text.clone(),
+        code.code_bytes as u64,
+        code.relocations.clone(),
+    )
+    .map_err(|e| Error::Binary(e.to_string()))
 }
 
 /// Disassembly text of the code (our own printer, llvm-mc syntax), one instruction per

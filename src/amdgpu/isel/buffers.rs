@@ -4,14 +4,66 @@
 //! Uniform loads of UBOs at uniform offsets use SMEM (`intrinsics.rs`); SSBO loads always
 //! go through the vector memory path because the scalar cache is not coherent with vector
 //! stores. A uniform IR value loaded through the VALU is read back into SGPRs.
+//!
+//! Descriptor loads of an unlinked compile (the descriptor layout is missing,
+//! docs/link.md): the binding's byte offset and array stride are 32-bit SALU literals
+//! relocated against `gcnc.desc.<set>.<binding>.buffer.{offset,stride}`; the V# is then
+//! `s_load_dwordx4` at `set pointer + index · stride + offset`. One literal per instruction
+//! (every SALU encoding allows exactly one).
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
+use crate::binary::prelink::{DescKind, PrelinkSymbol};
 use crate::ir::{ValType, Value};
 use smallvec::SmallVec;
 
 impl Isel<'_> {
+    /// The V# of `set`/`binding` element `index` from the set pointer `ptr`, its offset
+    /// and stride left to the link stage.
+    pub(super) fn descriptor_relocated(
+        &mut self,
+        ptr: Temp,
+        set: u32,
+        binding: u32,
+        index: MV,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
+        let kind = DescKind::Buffer;
+        let off = self
+            .p
+            .symbol(PrelinkSymbol::DescOffset { set, binding, kind });
+        let scaled = match index {
+            MV::C(0) => None,
+            MV::C(c) => {
+                let c = c as u32;
+                let n = if c <= 64 {
+                    Arg::Const(c)
+                } else {
+                    Arg::Temp(self.to_sgpr(Arg::Const(c))?)
+                };
+                Some(n)
+            }
+            MV::T(t, _) if self.p.rc(t).is_sgpr() => Some(Arg::Temp(t)),
+            MV::T(..) => return Err(Error::unsupported(at, "divergent descriptor index")),
+        };
+        let byte = match scaled {
+            None => off,
+            Some(n) => {
+                let stride = self
+                    .p
+                    .symbol(PrelinkSymbol::DescStride { set, binding, kind });
+                let s = self.tmp(RegClass::S1);
+                self.hw("s_mul_i32", &[Arg::Temp(s)], &[n, stride])?;
+                let d = self.tmp(RegClass::S1);
+                self.hw("s_add_u32", &[Arg::Temp(d)], &[Arg::Temp(s), off])?;
+                Arg::Temp(d)
+            }
+        };
+        let a = self.add_addr(ptr, byte)?;
+        self.s_load(a, 0, 4)
+    }
+
     /// The V# of a buffer resource value (uniform).
     pub(super) fn resource(&mut self, v: Value, at: Option<u32>) -> Result<Temp, Error> {
         match self.get(v, 0)? {

@@ -57,7 +57,7 @@ impl Isel<'_> {
     }
 
     /// An SMEM load of `dwords` from a 64-bit address temp plus a constant byte offset.
-    fn s_load(&mut self, base: Temp, offset: u32, dwords: u8) -> Result<Temp, Error> {
+    pub(super) fn s_load(&mut self, base: Temp, offset: u32, dwords: u8) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::s(dwords));
         let n = match dwords {
             1 => "s_load_dword|s_load_b32",
@@ -70,7 +70,7 @@ impl Isel<'_> {
     }
 
     /// `base + off` for a 64-bit SGPR address and a uniform 32-bit byte offset.
-    fn add_addr(&mut self, base: Temp, off: Arg) -> Result<Temp, Error> {
+    pub(super) fn add_addr(&mut self, base: Temp, off: Arg) -> Result<Temp, Error> {
         let p = self.split(base, 2)?;
         let (lo, hi) = self.add_lo_hi(p[0], p[1], off)?;
         let d = self.tmp(RegClass::S2);
@@ -139,7 +139,10 @@ impl Isel<'_> {
         index: MV,
         at: Option<u32>,
     ) -> Result<Temp, Error> {
-        let off = self.layout.binding_offset(set, binding)?;
+        if set >= super::super::abi::MAX_SETS {
+            // the layout check below gives the error
+            self.layout.binding_offset(set, binding)?;
+        }
         let ptr = match set {
             0 => self.input(|i| &mut i.set_ptr[0], RegClass::S2),
             1 => self.input(|i| &mut i.set_ptr[1], RegClass::S2),
@@ -149,6 +152,10 @@ impl Isel<'_> {
             5 => self.input(|i| &mut i.set_ptr[5], RegClass::S2),
             _ => self.input(|i| &mut i.set_ptr[6], RegClass::S2),
         };
+        if self.link.descriptor_layout {
+            return self.descriptor_relocated(ptr, set, binding, index, at);
+        }
+        let off = self.layout.binding_offset(set, binding)?;
         match index {
             MV::C(c) => {
                 let o = off as u64 + 16 * c;
@@ -379,6 +386,7 @@ impl Isel<'_> {
             | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
                 out.extend(self.subgroup(i, op, srcs)?);
             }
+            LoadSpecConstant => out.push(self.spec_constant(ty, idx, at)?),
             LoadShared | StoreShared | SharedAtomic | SharedAtomicSwap | Barrier => {
                 out.extend(self.lds(i, op, srcs, idx)?);
             }

@@ -33,6 +33,7 @@ mod intrinsics;
 mod lds;
 mod pack;
 pub mod scratch;
+mod spec;
 mod subgroup;
 mod subgroup_reduce;
 mod subgroup_shuffle;
@@ -97,6 +98,16 @@ pub struct Isel<'a> {
     pub(crate) inputs: Inputs,
     /// Extensions of 8/16-bit values already made (`alu16.rs`).
     pub(crate) narrow: alu16::NarrowCache,
+    /// What an unlinked compile leaves to the link stage (default: nothing).
+    pub(crate) link: LinkTime,
+}
+
+/// The state an unlinked compile does not have: each item becomes a relocated literal
+/// (docs/link.md) instead of a constant.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkTime {
+    /// Descriptor offsets and array strides come from `gcnc.desc.*` relocations.
+    pub descriptor_layout: bool,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).
@@ -111,6 +122,16 @@ pub(crate) struct Inputs {
 
 /// Selects the entry point of `m` for `t`.
 pub fn select(m: &Module, t: Target, layout: &PipelineLayout) -> Result<Program, Error> {
+    select_with(m, t, layout, &LinkTime::default())
+}
+
+/// [`select`], leaving what `link` names to the link stage (unlinked compiles).
+pub fn select_with(
+    m: &Module,
+    t: Target,
+    layout: &PipelineLayout,
+    link: &LinkTime,
+) -> Result<Program, Error> {
     let f = m.entry_function();
     if m.stage != ir::Stage::Compute {
         return Err(Error::unsupported(
@@ -140,6 +161,7 @@ pub fn select(m: &Module, t: Target, layout: &PipelineLayout) -> Result<Program,
         end_patches: Vec::new(),
         inputs: Inputs::default(),
         narrow: Default::default(),
+        link: link.clone(),
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);

@@ -103,6 +103,10 @@ pub enum Arg {
     Imm(u32),
     /// A branch target.
     Label(BlockId),
+    /// A 32-bit literal the link stage fills in: index into `Program::symbols` (unlinked
+    /// compiles, docs/link.md). Emitted as the instruction's literal with an
+    /// `R_AMDGPU_ABS32_LO` relocation.
+    Symbol(u32),
     /// An address operand the instruction does not use, printed `off` (FLAT/SCRATCH
     /// `vaddr` or `saddr`; GLOBAL `saddr` with a 64-bit `vaddr`).
     Off,
@@ -216,6 +220,8 @@ pub struct Program {
     pub abi: Abi,
     pub workgroup_size: [u32; 3],
     pub lds_bytes: u32,
+    /// Pre-link symbols referenced by `Arg::Symbol` (unlinked compiles only).
+    pub symbols: Vec<crate::binary::prelink::PrelinkSymbol>,
     /// Per-lane scratch bytes the program addresses (`isel::scratch`).
     pub scratch_bytes: u32,
 }
@@ -231,7 +237,18 @@ impl Program {
             abi: Abi::default(),
             workgroup_size: [1, 1, 1],
             lds_bytes: 0,
+            symbols: Vec::new(),
             scratch_bytes: 0,
+        }
+    }
+    /// The `Arg::Symbol` of `s` (interned).
+    pub fn symbol(&mut self, s: crate::binary::prelink::PrelinkSymbol) -> Arg {
+        match self.symbols.iter().position(|x| *x == s) {
+            Some(i) => Arg::Symbol(i as u32),
+            None => {
+                self.symbols.push(s);
+                Arg::Symbol(self.symbols.len() as u32 - 1)
+            }
         }
     }
     pub fn new_temp(&mut self, rc: RegClass) -> Temp {

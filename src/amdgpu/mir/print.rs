@@ -25,6 +25,10 @@ fn arg(p: &Program, a: &Arg) -> String {
         Arg::Const(c) => format!("0x{c:x}"),
         Arg::Imm(c) => format!("imm:0x{c:x}"),
         Arg::Label(b) => format!("BB{}", b.0),
+        Arg::Symbol(k) => match p.symbols.get(k as usize) {
+            Some(s) => format!("{}@abs32@lo", s.name()),
+            None => format!("<bad symbol {k}>"),
+        },
         Arg::Off => "off".into(),
     }
 }

@@ -93,6 +93,9 @@ pub fn verify(p: &Program, allocated: bool) -> Result<(), Error> {
                             format!("label BB{} out of range", l.0),
                         ))
                     }
+                    Arg::Symbol(k) if *k as usize >= p.symbols.len() => {
+                        return Err(fail(p, bi, Some(i), format!("symbol {k} out of range")))
+                    }
                     _ => {}
                 }
             }

@@ -73,9 +73,23 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<Vec<u32>, Error> {
 
 /// Translates the SPIR-V module `words` into IR for one entry point.
 pub fn translate(words: &[u32], opts: &Options) -> Result<Module, Error> {
+    translate_unlinked(words, opts, &std::collections::BTreeSet::new())
+}
+
+/// [`translate`] for an unlinked compile: the specialization constants whose SpecId is in
+/// `late` keep no value; function bodies read them with `load_spec_constant` (the backend
+/// emits a relocated literal). A late constant the translation needs now (an array length,
+/// the local size, another constant built from it, a literal operand) is an
+/// `ErrorKind::NeedsWholePipeline` error.
+pub fn translate_unlinked(
+    words: &[u32],
+    opts: &Options,
+    late: &std::collections::BTreeSet<u32>,
+) -> Result<Module, Error> {
     let parsed = parse::parse(words)?;
     let mut types = ir::TypeArena::new();
-    let spv = Spv::build(parsed.insts, parsed.bound, opts, &mut types)?;
+    let mut spv = Spv::build(parsed.insts, parsed.bound, opts, &mut types)?;
+    spv.mark_late(late)?;
     let ep = pick_entry(&spv, opts)?;
     let ei = &spv.insts[ep.inst];
     let stage = match ep.model {
@@ -520,6 +534,19 @@ impl<'a, 'm> Fx<'a, 'm> {
     }
 
     fn operand_const(&mut self, i: &Inst, id: u32) -> Result<Val, Error> {
+        if let Some(&sid) = self.spv.late.get(&id) {
+            let ty = self.spv.id_types.get(id as usize).copied().unwrap_or(0);
+            let vt = self
+                .spv
+                .val_type(ty)
+                .ok_or_else(|| module::bad_id(i, id, "a scalar specialization constant"))?;
+            return Ok(Val::V(self.b.intrinsic(
+                ir::Intrinsic::LoadSpecConstant,
+                vt,
+                &[],
+                &[sid],
+            )));
+        }
         let (c, ty) = self
             .spv
             .constant(id)

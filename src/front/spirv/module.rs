@@ -134,6 +134,9 @@ pub struct Spv {
     pub id_types: Vec<u32>,
     ir_types: BTreeMap<(u32, Option<(bool, u32)>), Type>,
     in_progress: BTreeSet<u32>,
+    /// Unlinked translation: result id → SpecId of the specialization constants whose
+    /// values come at link (function bodies read them with `load_spec_constant`).
+    pub late: BTreeMap<u32, u32>,
 }
 
 fn supported_capability(c: Capability) -> bool {
@@ -244,6 +247,7 @@ impl Spv {
             id_types: vec![0; bound as usize],
             ir_types: BTreeMap::new(),
             in_progress: BTreeSet::new(),
+            late: BTreeMap::new(),
         };
         s.scan(opts)?;
         for k in 0..s.insts.len() {
@@ -367,10 +371,76 @@ impl Spv {
 
     /// A scalar integer constant (for array lengths, literals passed by id, scopes).
     pub fn const_u64(&self, inst: &Inst, id: u32) -> Result<u64, Error> {
+        if let Some(sid) = self.late.get(&id) {
+            return Err(inst.err(
+                ErrorKind::NeedsWholePipeline,
+                format!("specialization constant {sid} is needed at compile time here; compile the whole pipeline"),
+            ));
+        }
         match self.constant(id) {
             Some((CVal::S(v), _)) => Ok(*v),
             _ => Err(bad_id(inst, id, "a scalar constant")),
         }
+    }
+
+    /// Unlinked translation: marks the scalar specialization constants whose SpecId is in
+    /// `late` as link-time values. A 1-bit or 32-bit scalar can ride in a relocated
+    /// literal; one that another constant, an array length or an execution mode is built
+    /// from is needed now (`ErrorKind::NeedsWholePipeline`, naming the user).
+    pub fn mark_late(&mut self, late: &BTreeSet<u32>) -> Result<(), Error> {
+        if late.is_empty() {
+            return Ok(());
+        }
+        for i in &self.insts {
+            if !matches!(
+                i.op,
+                Op::SpecConstant | Op::SpecConstantTrue | Op::SpecConstantFalse
+            ) {
+                continue;
+            }
+            let (Some(id), Some(ty)) = (i.id, i.ty) else {
+                continue;
+            };
+            let Some(&sid) = self.deco(id, Decoration::SpecId).and_then(|a| a.first()) else {
+                continue;
+            };
+            if !late.contains(&sid) {
+                continue;
+            }
+            match self.val_type(ty) {
+                Some(vt) if vt.comps == 1 && matches!(vt.bits, 1 | 32) => {}
+                _ => {
+                    return Err(i.err(
+                        ErrorKind::NeedsWholePipeline,
+                        format!(
+                            "specialization constant {sid} is not a bool or 32-bit scalar (one relocated literal); compile the whole pipeline"
+                        ),
+                    ))
+                }
+            }
+            self.late.insert(id, sid);
+        }
+        for i in &self.insts {
+            let what = match i.op {
+                Op::SpecConstantOp | Op::SpecConstantComposite | Op::ConstantComposite => {
+                    "a constant built from it"
+                }
+                Op::TypeArray => "an array length",
+                Op::ExecutionModeId => "an execution mode (local size)",
+                _ => continue,
+            };
+            for o in &i.ops {
+                if let Operand::IdRef(r) = o {
+                    if let Some(sid) = self.late.get(r) {
+                        return Err(i.err(
+                            ErrorKind::NeedsWholePipeline,
+                            format!("specialization constant {sid} determines {what}; compile the whole pipeline"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn scan(&mut self, opts: &Options) -> Result<(), Error> {

@@ -81,6 +81,13 @@ enum Command {
         /// Cap the VGPR budget of register allocation.
         #[arg(long)]
         max_vgprs: Option<u16>,
+        /// Compile unlinked (docs/link.md): descriptor and user-data layout left to
+        /// `gcnc link`; the ELF carries relocations and `gcnc.prelink`.
+        #[arg(long)]
+        unlinked: bool,
+        /// With --unlinked: a SpecId whose value comes at link (repeatable).
+        #[arg(long)]
+        link_spec: Vec<u32>,
     },
     /// Link unlinked shader ELFs with the pipeline state into one PAL pipeline ELF.
     Link {
@@ -141,6 +148,8 @@ fn main() -> ExitCode {
             no_opt,
             max_sgprs,
             max_vgprs,
+            unlinked,
+            link_spec,
         } => cli::compile::run(&cli::compile::Args {
             input,
             target,
@@ -154,6 +163,8 @@ fn main() -> ExitCode {
             no_opt,
             max_sgprs,
             max_vgprs,
+            unlinked,
+            link_spec,
         }),
         Command::Link {
             inputs,

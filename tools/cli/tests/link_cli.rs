@@ -99,3 +99,80 @@ fn bad_input_names_the_file() {
         "{err}"
     );
 }
+
+#[test]
+fn compile_unlinked_then_link() {
+    let spv = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/shaders/link/spec_choice.spv"
+    );
+    let u = temp_path("cli_unlinked.elf");
+    let st = temp_path("cli_unlinked_state.json");
+    let out = temp_path("cli_unlinked_out.elf");
+    let r = gcnc(&[
+        "compile",
+        spv,
+        "--target",
+        "gfx1030",
+        "--unlinked",
+        "--link-spec",
+        "0",
+        "--link-spec",
+        "1",
+        "-o",
+        u.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let state_text = r#"{
+      "descriptor_layout": [
+        {"set": 0, "binding": 0, "kind": "buffer", "offset": 64, "stride": 32},
+        {"set": 1, "binding": 2, "kind": "buffer", "offset": 128, "stride": 32}],
+      "user_data": {"sgprs": [{"item": "descriptor_table", "entry": 0},
+                              {"item": {"descriptor_set_hi": 1}, "entry": 1},
+                              {"item": {"descriptor_set": 1}, "entry": 2}],
+                    "table": [{"descriptor_set": 0}, {"descriptor_set_hi": 0}]},
+      "spec_constants": {"0": 1, "1": 5}
+    }"#;
+    std::fs::write(&st, state_text).unwrap();
+    let r = gcnc(&[
+        "link",
+        u.to_str().unwrap(),
+        "--state",
+        st.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let unlinked = std::fs::read(&u).unwrap();
+    let want = link(&[&unlinked], &state(state_text)).unwrap().elf;
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+
+    // a spec constant that sizes an array cannot be left open: a clear error, no output
+    let spv = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/shaders/link/spec_array.spv"
+    );
+    let bad = temp_path("cli_unlinked_bad.elf");
+    let _ = std::fs::remove_file(&bad);
+    let r = gcnc(&[
+        "compile",
+        spv,
+        "--target",
+        "gfx900",
+        "--unlinked",
+        "--link-spec",
+        "0",
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!r.status.success());
+    assert!(
+        err.contains("NeedsWholePipeline") && err.contains("compile the whole pipeline"),
+        "{err}"
+    );
+    assert!(!bad.exists(), "no output for a refused compile");
+    // --link-spec without --unlinked is refused
+    let r = gcnc(&["compile", spv, "--target", "gfx900", "--link-spec", "0"]);
+    assert!(!r.status.success());
+}

@@ -228,7 +228,13 @@ fn check_setup(d: &Dispatch) -> Result<()> {
     if d.group_size[0] > 1023 || d.group_size[1] > 1023 || d.group_size[2] > 1023 {
         return Err(Error::setup("a workgroup dimension does not fit 10 bits"));
     }
-    if d.vgprs < d.tid_dims as usize {
+    // GFX11 packs the local id into v0 whatever the dimension count
+    let id_vgprs = if d.target.gen == Gen::Gfx11 {
+        1
+    } else {
+        d.tid_dims as usize
+    };
+    if d.vgprs < id_vgprs {
         return Err(Error::setup("fewer VGPRs than local-id registers"));
     }
     Ok(())

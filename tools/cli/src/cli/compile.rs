@@ -4,9 +4,14 @@
 //! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
 //! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
 //! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
+//!
+//! `--unlinked` compiles without the descriptor and user-data layout (and without the
+//! values of the `--link-spec ID` specialization constants): the ELF is an unlinked shader
+//! for `gcnc link` (docs/link.md). A shader that cannot be compiled so fails with a message
+//! saying to compile the whole pipeline, and no output is written.
 
 use gcnc::amdgpu::abi::PipelineLayout;
-use gcnc::compile::{compile_compute, Options};
+use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
 use gcnc::isa::{Gen, Wave};
 
 /// Parsed `gcnc compile` arguments.
@@ -23,6 +28,8 @@ pub struct Args {
     pub no_opt: bool,
     pub max_sgprs: Option<u16>,
     pub max_vgprs: Option<u16>,
+    pub unlinked: bool,
+    pub link_spec: Vec<u32>,
 }
 
 fn parse_spec(s: &str) -> Result<(u32, u64), String> {
@@ -61,6 +68,9 @@ pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
         Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
     };
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
+    if !a.link_spec.is_empty() && !a.unlinked {
+        return Err("--link-spec needs --unlinked".into());
+    }
     let spirv = bytes.len() >= 4
         && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
     let mut m = if spirv {
@@ -76,7 +86,9 @@ pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
             spec,
             stage: Some(gcnc::ir::Stage::Compute),
         };
-        gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{}: {e}", a.input))?
+        let late = a.link_spec.iter().copied().collect();
+        gcnc::front::spirv::translate_unlinked(&words, &opts, &late)
+            .map_err(|e| format!("{}: {e}", a.input))?
     } else {
         if !a.spec.is_empty() {
             return Err("--spec applies to SPIR-V input only".into());
@@ -111,7 +123,14 @@ pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
     }
-    compile_compute(&m, &opts).map_err(|e| format!("{}: {e}", a.input))
+    if a.unlinked {
+        opts.missing = Missing::all();
+        opts.missing.spec_constants = a.link_spec.iter().copied().collect();
+        compile_unlinked(&m, &opts)
+    } else {
+        compile_compute(&m, &opts)
+    }
+    .map_err(|e| format!("{}: {e}", a.input))
 }
 
 pub fn run(a: &Args) -> Result<(), String> {

@@ -172,6 +172,8 @@ pub fn run(a: &Args) -> Result<(), String> {
             no_opt: a.no_opt,
             max_sgprs: None,
             max_vgprs: None,
+            unlinked: false,
+            link_spec: Vec::new(),
         })?;
         if a.asm {
             print!("{}", c.asm);
