@@ -56,6 +56,17 @@ enum Outcome {
 }
 
 fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
+    run_case_with(case, gen, wave, None, &mut None)
+}
+
+/// `run_case` under a register budget; `stats` receives the compiled shader's statistics.
+fn run_case_with(
+    case: &corpus::Case,
+    gen: gcnc::isa::Gen,
+    wave: Wave,
+    budget: Option<gcnc::amdgpu::regalloc::Budget>,
+    stats: &mut Option<gcnc::amdgpu::emit::Stats>,
+) -> Outcome {
     let inputs = (case.inputs)();
     let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
     let mut spec = std::collections::BTreeMap::new();
@@ -82,6 +93,7 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
     }
     let mut o = Options::new(gen);
     o.wave = Some(wave);
+    o.budget = budget;
     let c = match compile_compute(&m, &o) {
         Ok(c) => c,
         Err(e @ gcnc::amdgpu::Error::Unsupported { .. }) => {
@@ -89,6 +101,7 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
         }
         Err(e) => return Outcome::Fail(format!("backend: {e}")),
     };
+    *stats = Some(c.stats.clone());
     // the ELF must disassemble completely and its note decode (LLVM's tools)
     if let (Some(objdump), Some(readelf)) = (
         backend_support::oracle("llvm-objdump-19"),
@@ -244,4 +257,110 @@ fn corpus_on_emulator() {
         println!("newly passing (add to PASSING): {newly:?}");
     }
     assert!(failures.is_empty(), "{}\n\n{summary}", failures.join("\n"));
+}
+
+/// Spilling on ordinary shaders: every `PASSING` case again with the SGPR budget capped
+/// at the smallest cap that still compiles (searched downward from 24) and halfway
+/// between that and what the shader uses uncapped, on every configuration. Each must still match its expectation on the emulator, and the
+/// statistics must report spilled SGPRs whenever the uncapped shader used more SGPRs than
+/// the cap. (VGPR spilling needs scratch, which is not available yet, so the VGPR budget
+/// stays full.)
+#[test]
+fn corpus_with_tight_sgpr_budget() {
+    use gcnc::amdgpu::regalloc::Budget;
+    let mut failures = Vec::new();
+    let mut summary = String::new();
+    let mut spilled_cases = 0;
+    for case in corpus::cases() {
+        if !PASSING.contains(&case.name) {
+            continue;
+        }
+        let mut line = format!("{:24}", case.name);
+        for (g, w) in CONFIGS {
+            let tag = format!("{}w{}", g.mcpu(), w.lanes());
+            let mut full = None;
+            if !matches!(run_case_with(&case, g, w, None, &mut full), Outcome::Pass) {
+                failures.push(format!("{} {tag}: fails uncapped", case.name));
+                continue;
+            }
+            let used = full.unwrap().sgprs;
+            // the smallest SGPR cap that compiles
+            let compiles = |sgprs: u16| {
+                let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
+                let fopts = gcnc::front::spirv::Options {
+                    entry: Some(case.entry.to_string()),
+                    spec: (case.inputs)()
+                        .spec
+                        .iter()
+                        .map(|(id, v)| {
+                            (
+                                *id,
+                                match v {
+                                    SpecValue::U32(x) => *x as u64,
+                                    SpecValue::U64(x) => *x,
+                                },
+                            )
+                        })
+                        .collect(),
+                    stage: Some(gcnc::ir::Stage::Compute),
+                };
+                let mut m = gcnc::front::spirv::translate(&words, &fopts).unwrap();
+                gcnc::passes::run_pipeline(&mut m).unwrap();
+                let mut o = Options::new(g);
+                o.wave = Some(w);
+                o.budget = Some(Budget {
+                    sgprs,
+                    vgprs: Budget::full(g).vgprs,
+                });
+                compile_compute(&m, &o).is_ok()
+            };
+            let mut min = 24u16;
+            while min > 1 && compiles(min - 1) {
+                min -= 1;
+            }
+            let mut caps = vec![min];
+            let mid = ((used as u16).min(24) + min) / 2;
+            if mid > min {
+                caps.push(mid);
+            }
+            for cap in caps {
+                let budget = Budget {
+                    sgprs: cap,
+                    vgprs: Budget::full(g).vgprs,
+                };
+                let mut st = None;
+                match run_case_with(&case, g, w, Some(budget), &mut st) {
+                    Outcome::Pass => {
+                        let st = st.unwrap();
+                        if st.sgprs > cap as u32 {
+                            failures.push(format!(
+                                "{} {tag} cap {cap}: uses {} SGPRs",
+                                case.name, st.sgprs
+                            ));
+                        }
+                        if used > cap as u32 && st.spilled_sgprs == 0 {
+                            failures.push(format!(
+                                "{} {tag} cap {cap}: {used} SGPRs uncapped but no spill reported",
+                                case.name
+                            ));
+                        }
+                        if st.spilled_sgprs > 0 && cap == min {
+                            spilled_cases += 1;
+                        }
+                        line.push_str(&format!(" {tag}:{used}->{cap}:{}sp", st.spilled_sgprs));
+                    }
+                    Outcome::Unsupported(why) | Outcome::Fail(why) => {
+                        failures.push(format!("{} {tag} cap {cap}: {why}", case.name));
+                        line.push_str(&format!(" {tag}:cap{cap}:FAIL"));
+                    }
+                }
+            }
+        }
+        summary.push_str(&line);
+        summary.push('\n');
+    }
+    println!("{summary}");
+    println!("configurations that spilled at their minimum cap: {spilled_cases}");
+    assert!(failures.is_empty(), "{}\n\n{summary}", failures.join("\n"));
+    assert!(spilled_cases > 0, "no case spilled");
 }

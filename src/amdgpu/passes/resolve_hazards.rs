@@ -2,11 +2,15 @@
 //! software separates them. Rules (facts as ACO's aco_insert_NOPs.cpp and LLVM's
 //! GCNHazardRecognizer.cpp state them; docs/backend.md lists them with sources):
 //!
-//! GFX9 — none of the GFX9 rules (VALU-written SGPR read by VMEM/readlane lane select,
-//! VALU exec write before DPP or execz, VCC before v_div_fmas, m0 before GDS/movrel,
-//! s_setreg before s_getreg) can arise from the instructions this backend emits; the pass
-//! checks that the emitted program contains none of their trigger instructions
-//! (DPP, readlane/writelane with an SGPR lane select, v_div_fmas, movrel, setreg).
+//! GFX9 — VALUWriteSGPR→VMEM: an SGPR written by a VALU (`v_readlane_b32` of a reloaded
+//! spill, `v_readfirstlane_b32`, compares) and read by a VMEM instruction needs 5 wait
+//! states: `s_nop` makes up the difference (tracked within the block; an open lane read
+//! at a block end is padded before the trailing branches). None of the other GFX9 rules
+//! (readlane lane select written by a VALU, VALU exec write before DPP or execz, VCC
+//! before v_div_fmas, m0 before GDS/movrel, s_setreg before s_getreg) can arise from the
+//! instructions this backend emits; the pass checks that the program contains none of
+//! their triggers (DPP, readlane/writelane with an SGPR lane select, v_div_fmas, movrel,
+//! setreg).
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
@@ -54,6 +58,16 @@ fn depctr(v: u32) -> MInst {
     )
 }
 
+/// `s_nop n`: n + 1 wait states.
+fn s_nop(n: u32) -> MInst {
+    MInst::hw(
+        Opcode::from_name("s_nop").expect("s_nop"),
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(n)],
+    )
+}
+
 fn writes_exec(i: &MInst) -> bool {
     i.defs
         .iter()
@@ -78,6 +92,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         let mut exec_written = !b.linear_preds.is_empty();
         let mut mask_read_by_valu: BTreeSet<u16> = BTreeSet::new();
         let mut mask_then_salu_written: BTreeSet<u16> = BTreeSet::new();
+        // GFX9: SGPRs a VALU wrote (register, wait states since, written by readlane /
+        // readfirstlane)
+        let mut valu_sgpr_writes: Vec<(u16, u32, bool)> = Vec::new();
         for i in std::mem::take(&mut b.insts) {
             let Op::Hw(op, fmt) = i.op else {
                 return Err(Error::Verify(
@@ -90,8 +107,9 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             match gen {
                 Gen::Gfx9 => {
                     let n = op.name();
-                    if n.starts_with("v_readlane")
-                        || n.starts_with("v_writelane")
+                    let sgpr_lane = (n.starts_with("v_readlane") || n.starts_with("v_writelane"))
+                        && matches!(i.ops.get(1), Some(Arg::Reg(_)));
+                    if sgpr_lane
                         || n.starts_with("v_div_fmas")
                         || n.starts_with("s_movrel")
                         || n.starts_with("s_setreg")
@@ -99,6 +117,34 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                         return Err(Error::Verify(format!(
                             "{n}: GFX9 hazard rules for it are not implemented"
                         )));
+                    }
+                    // VALUWriteSGPR→VMEM: 5 wait states
+                    if props.contains(Props::VMEM) {
+                        let reads = regs(&i.ops, false);
+                        let need = valu_sgpr_writes
+                            .iter()
+                            .filter(|w| reads.contains(&w.0))
+                            .map(|w| 5 - w.1)
+                            .max()
+                            .unwrap_or(0);
+                        if need > 0 {
+                            out.push(s_nop(need - 1));
+                            added += 1;
+                            for w in &mut valu_sgpr_writes {
+                                w.1 += need;
+                            }
+                        }
+                    }
+                    for w in &mut valu_sgpr_writes {
+                        w.1 += 1;
+                    }
+                    valu_sgpr_writes.retain(|w| w.1 < 5);
+                    if is_valu {
+                        let lane_read = n.starts_with("v_read");
+                        for r in regs(&i.defs, false) {
+                            valu_sgpr_writes.retain(|w| w.0 != r);
+                            valu_sgpr_writes.push((r, 0, lane_read));
+                        }
                     }
                 }
                 Gen::Gfx10 => {
@@ -221,6 +267,10 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         }
         if !mask_then_salu_written.is_empty() || !mask_read_by_valu.is_empty() {
             flush.push(depctr(0xfffe));
+        }
+        // lane reads may feed a VMEM in the successor (lane masks from v_cmp never do)
+        if let Some(ws) = valu_sgpr_writes.iter().filter(|w| w.2).map(|w| w.1).min() {
+            flush.push(s_nop(4 - ws));
         }
         if !flush.is_empty() && !b.linear_succs.is_empty() {
             let at = out
