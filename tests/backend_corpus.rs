@@ -107,8 +107,10 @@ fn run_case_with(
         backend_support::oracle("llvm-objdump-19"),
         backend_support::oracle("llvm-readelf-19"),
     ) {
+        // the budgeted runs go to their own files (the tests run in parallel)
+        let cap = budget.map_or(String::new(), |b| format!("-s{}v{}", b.sgprs, b.vgprs));
         let path = backend_support::temp_path(&format!(
-            "{}-{}-{}.elf",
+            "{}-{}-{}{cap}.elf",
             case.name,
             gen.mcpu(),
             wave.lanes()
