@@ -9,7 +9,8 @@
 //!
 //! The other tests state properties: reloads define fresh temps used once, slots of
 //! tuples stay in one linear VGPR, the statistics report the spilled dwords, VGPR
-//! overflow is still a clean error.
+//! overflow is still a clean error, and fragmentation is resolved by a live-range split
+//! (a parallel copy) instead of a spill.
 
 mod backend_support;
 
@@ -242,4 +243,80 @@ fn a_budget_below_the_unspillable_minimum_is_a_clean_error() {
         ),
         "{e}"
     );
+}
+
+/// Four SGPRs; `a`, `b`, `c` take s0, s1, s2; `b` dies; the pair `d` then finds s1 and s3
+/// free but no aligned pair. Demand (a, c, d = 4 dwords) fits, so assignment must split —
+/// move `a` or `c` with a parallel copy — rather than spill.
+#[test]
+fn fragmentation_is_resolved_by_splitting_not_spilling() {
+    use gcnc::amdgpu::mir::{MInst, Pseudo, RegClass};
+    use gcnc::isa::{Format, Opcode, Reg};
+    let op = |n: &str| Opcode::from_name(n).unwrap();
+    let t = Target::with_wave(Gen::Gfx10, Wave::W32).unwrap();
+    let mut p = Program::new(t);
+    p.new_block(0);
+    let [a, b, c, e] = [(); 4].map(|_| p.new_temp(RegClass::S1));
+    let [d, g] = [(); 2].map(|_| p.new_temp(RegClass::S2));
+    let mov = |d, k| {
+        MInst::hw(
+            op("s_mov_b32"),
+            Format::Sop1,
+            &[Arg::Temp(d)],
+            &[Arg::Const(k)],
+        )
+    };
+    let ins = &mut p.blocks[0].insts;
+    ins.push(MInst::pseudo(Pseudo::StartPgm, &[], &[]));
+    ins.push(mov(a, 1));
+    ins.push(mov(b, 2));
+    ins.push(mov(c, 3));
+    ins.push(MInst::hw(
+        op("s_cmp_eq_u32"),
+        Format::Sopc,
+        &[],
+        &[Arg::Temp(b), Arg::Const(0)],
+    ));
+    ins.push(MInst::hw(
+        op("s_mov_b64"),
+        Format::Sop1,
+        &[Arg::Temp(d)],
+        &[Arg::Const(0)],
+    ));
+    ins.push(MInst::hw(
+        op("s_add_u32"),
+        Format::Sop2,
+        &[Arg::Temp(e)],
+        &[Arg::Temp(a), Arg::Temp(c)],
+    ));
+    ins.push(MInst::hw(
+        op("s_not_b64"),
+        Format::Sop1,
+        &[Arg::Temp(g)],
+        &[Arg::Temp(d)],
+    ));
+    ins.push(MInst::hw(op("s_endpgm"), Format::Sopp, &[], &[Arg::Imm(0)]));
+    verify(&p, false).unwrap();
+    let u = allocate(
+        &mut p,
+        Budget {
+            sgprs: 4,
+            vgprs: 256,
+        },
+    )
+    .unwrap();
+    verify(&p, true).unwrap();
+    assert_eq!(u.spilled_sgprs, 0, "{}", print_program(&p));
+    assert!(u.sgprs <= 4);
+    let insts = &p.blocks[0].insts;
+    let copy = insts
+        .iter()
+        .position(|i| i.op == Op::Pseudo(Pseudo::ParallelCopy))
+        .unwrap_or_else(|| panic!("no split copy:\n{}", print_program(&p)));
+    // the copy sits right before the pair's definition, and the pair is aligned
+    assert_eq!(insts[copy + 1].opcode(), Some(op("s_mov_b64")));
+    let Arg::Reg(Reg { base, .. }) = insts[copy + 1].defs[0] else {
+        panic!()
+    };
+    assert_eq!(base.0 % 2, 0);
 }

@@ -10,19 +10,22 @@
 //!    aligned for their class (s[2n:2n+1], s[4n:4n+3]), whose registers are all free at
 //!    that start (`busy_until[r] < start`).
 //! 4. Demand ≤ limit does not guarantee a fit: alignment can fragment the file. When a
-//!    temp finds no aligned hole, the limit of its file is lowered by its size and
-//!    spilling runs again on the (already spilled) program; this repeats until the
-//!    assignment succeeds or nothing more can be spilled (`Error::RegisterPressure`).
-//!    Live-range splitting (moving a live value with a parallel copy to open a hole) is
-//!    not done.
+//!    temp finds no aligned hole, `split` tries to open one: the temps occupying an
+//!    aligned window move to free registers through a parallel copy before the
+//!    instruction where the temp starts (only where that is sound without new phis; see
+//!    `split`). When no window can be opened, the limit of the file is lowered by the
+//!    temp's size and spilling runs again on the (already spilled) program; this repeats
+//!    until the assignment succeeds or nothing more can be spilled
+//!    (`Error::RegisterPressure`).
 //!
 //! Invariant on success, checked before rewriting: no two temps whose intervals overlap
 //! share a register, every register is inside the budget, and no `Arg::Temp` remains.
 
 pub mod live;
 pub mod spill;
+pub mod split;
 
-use super::mir::{Arg, Program, RegType, Temp};
+use super::mir::{Arg, Program, RegClass, RegType, Temp};
 use super::Error;
 use crate::isa::{Gen, PhysReg, Reg};
 use live::{intervals, Interval};
@@ -80,7 +83,9 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
         spill::spill(p, limit, &mut st)?;
         let iv = intervals(p);
         match assign(p, budget, &iv) {
-            Ok(regs) => {
+            Ok((mut regs, splits)) => {
+                split::apply(p, &splits, &mut regs);
+                let iv = intervals(p);
                 check_assignment(p, &iv, &regs, budget)?;
                 let mut usage = rewrite(p, &regs);
                 usage.spilled_sgprs = st.spilled_sgprs;
@@ -147,23 +152,29 @@ fn check_assignment(
     Ok(())
 }
 
-/// Chooses a register per temp with an interval.
+/// Chooses a register per temp with an interval; the moves it decided on (live-range
+/// splits) are returned for `split::apply`.
 fn assign(
     p: &Program,
     budget: Budget,
     iv: &[Option<Interval>],
-) -> Result<Vec<Option<PhysReg>>, Fail> {
-    let mut busy_s = vec![-1i64; budget.sgprs as usize];
-    let mut busy_v = vec![-1i64; budget.vgprs as usize];
+) -> Result<(Vec<Option<PhysReg>>, Vec<split::Split>), Fail> {
+    // per file and register: (busy until, occupant temp; usize::MAX for a moved copy)
+    let mut files = [
+        vec![(-1i64, usize::MAX); budget.sgprs as usize],
+        vec![(-1i64, usize::MAX); budget.vgprs as usize],
+    ];
     let mut assign: Vec<Option<PhysReg>> = vec![None; p.temps.len()];
+    let mut splits = Vec::new();
+    let facts = split::Facts::new(p);
     // precoloured first
     for (&t, &r) in &p.precolored {
         let rc = p.rc(t);
         let end = iv[t.0 as usize].map_or(1, |i| i.end) as i64;
         let (busy, base) = if r.is_vgpr() {
-            (&mut busy_v, r.0 - 256)
+            (&mut files[1], r.0 - 256)
         } else {
-            (&mut busy_s, r.0)
+            (&mut files[0], r.0)
         };
         for k in 0..rc.dwords as u16 {
             let slot =
@@ -177,7 +188,7 @@ fn assign(
                             budget.sgprs
                         } as u32,
                     }))?;
-            *slot = (*slot).max(end);
+            *slot = (slot.0.max(end), t.0 as usize);
         }
         assign[t.0 as usize] = Some(r);
     }
@@ -185,31 +196,112 @@ fn assign(
         .filter(|&t| iv[t].is_some() && assign[t].is_none())
         .collect();
     order.sort_by_key(|&t| (iv[t].unwrap().start, t));
+    let phys = |ty: RegType, b: usize| match ty {
+        RegType::Sgpr => PhysReg::sgpr(b as u16),
+        RegType::Vgpr => PhysReg::vgpr(b as u16),
+    };
     for t in order {
         let Interval { start, end } = iv[t].unwrap();
         let rc = p.temps[t];
-        let busy = match rc.ty {
-            RegType::Sgpr => &mut busy_s,
-            RegType::Vgpr => &mut busy_v,
-        };
+        let busy = &mut files[(rc.ty == RegType::Vgpr) as usize];
         let n = rc.dwords as usize;
         let a = rc.align() as usize;
-        let base = (0..busy.len())
+        let free = |busy: &[(i64, usize)], b: usize, n: usize, at: u32| {
+            b + n <= busy.len() && busy[b..b + n].iter().all(|&(u, _)| u < at as i64)
+        };
+        let base = match (0..busy.len())
             .step_by(a)
-            .find(|&b| b + n <= busy.len() && busy[b..b + n].iter().all(|&u| u < start as i64))
-            .ok_or(Fail::Fragmented {
-                ty: rc.ty,
-                dwords: n as u16,
-            })?;
+            .find(|&b| free(busy, b, n, start))
+        {
+            Some(b) => b,
+            None => {
+                let Some((b, moves)) = find_split(p, iv, &facts, busy, rc, start) else {
+                    return Err(Fail::Fragmented {
+                        ty: rc.ty,
+                        dwords: n as u16,
+                    });
+                };
+                let k = start / 2;
+                for (x, to) in moves {
+                    let xe = iv[x].unwrap().end as i64;
+                    let from = assign[x].unwrap();
+                    let from = if from.is_vgpr() { from.0 - 256 } else { from.0 } as usize;
+                    for r in 0..p.temps[x].dwords as usize {
+                        busy[from + r] = (2 * k as i64 - 1, x);
+                        busy[to + r] = (xe, usize::MAX);
+                    }
+                    splits.push(split::Split {
+                        temp: x,
+                        inst: k,
+                        reg: phys(rc.ty, to),
+                    });
+                }
+                b
+            }
+        };
         for u in &mut busy[base..base + n] {
-            *u = end as i64;
+            *u = (end as i64, t);
         }
-        assign[t] = Some(match rc.ty {
-            RegType::Sgpr => PhysReg::sgpr(base as u16),
-            RegType::Vgpr => PhysReg::vgpr(base as u16),
-        });
+        assign[t] = Some(phys(rc.ty, base));
     }
-    Ok(assign)
+    Ok((assign, splits))
+}
+
+/// An aligned window for `rc` at `start` that becomes free by moving the movable temps
+/// occupying it to registers free from the copy on: (window base, [(temp, new base)]).
+/// Picks the window that moves the fewest dwords, then the lowest.
+fn find_split(
+    p: &Program,
+    iv: &[Option<Interval>],
+    facts: &split::Facts,
+    busy: &[(i64, usize)],
+    rc: RegClass,
+    start: u32,
+) -> Option<(usize, Vec<(usize, usize)>)> {
+    let n = rc.dwords as usize;
+    let k = start / 2;
+    let mut best: Option<(usize, usize, Vec<(usize, usize)>)> = None;
+    'window: for b in (0..busy.len()).step_by(rc.align() as usize) {
+        if b + n > busy.len() {
+            break;
+        }
+        let mut occupants: Vec<usize> = Vec::new();
+        for &(u, x) in &busy[b..b + n] {
+            if u < start as i64 {
+                continue;
+            }
+            if x == usize::MAX || !facts.can_move(x, iv[x].unwrap(), rc.ty, k) {
+                continue 'window;
+            }
+            if !occupants.contains(&x) {
+                occupants.push(x);
+            }
+        }
+        // new homes: free before the copy (which sits before instruction k), outside the
+        // window, not taken by another occupant
+        let mut taken: Vec<bool> = (0..busy.len())
+            .map(|r| busy[r].0 >= 2 * k as i64 || (b..b + n).contains(&r))
+            .collect();
+        let mut moves = Vec::new();
+        let mut dwords = 0;
+        for &x in &occupants {
+            let xc = p.temps[x];
+            let xn = xc.dwords as usize;
+            let Some(to) = (0..busy.len())
+                .step_by(xc.align() as usize)
+                .find(|&r| r + xn <= busy.len() && taken[r..r + xn].iter().all(|&t| !t))
+            else {
+                continue 'window;
+            };
+            taken[to..to + xn].iter_mut().for_each(|t| *t = true);
+            moves.push((x, to));
+            dwords += xn;
+        }
+        if best.as_ref().is_none_or(|(d, _, _)| dwords < *d) {
+            best = Some((dwords, b, moves));
+        }
+    }
+    best.map(|(_, b, m)| (b, m))
 }
 
 /// Rewrites every temp to its register; returns the registers used.
