@@ -71,6 +71,7 @@ pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Erro
     let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
     let mut p = amdgpu::isel::select(module, t, &opts.layout)?;
     mir::verify::verify(&p, false)?;
+    amdgpu::isel::scratch::insert_setup(&mut p)?;
     let usage = regalloc::allocate(&mut p, budget)?;
     mir::verify::verify(&p, true)?;
     let copies = passes::lower_to_hw(&mut p)?;
@@ -85,7 +86,7 @@ pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Erro
         vgprs: usage.vgprs,
         spilled_sgprs: usage.spilled_sgprs,
         spilled_vgprs: usage.spilled_vgprs,
-        scratch_size: usage.scratch_bytes,
+        scratch_size: p.scratch_bytes,
         lds_size: p.lds_bytes,
         subgroups_per_simd: emit::subgroups_per_simd(t, usage.sgprs, usage.vgprs),
         copies,

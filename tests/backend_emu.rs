@@ -90,6 +90,7 @@ fn run_case(
                 addr(base, hi)
             }
             UserData::Workgroup => addr(WGCOUNT, false),
+            UserData::GlobalTable => d.global_table_lo(),
             UserData::Unused => addr(WGCOUNT, true),
             other => panic!("unexpected user data {other:?}"),
         });

@@ -83,6 +83,7 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
         Arg::Reg(r) => Operand::Reg(r),
         Arg::Imm(v) => Operand::Imm(v),
         Arg::Label(b) => Operand::Label(b.0),
+        Arg::Off => Operand::Off,
         Arg::Const(c) => {
             if od.imm.is_some() {
                 Operand::Imm(c)
@@ -233,6 +234,7 @@ pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec
     info.tidig_comp_cnt = p.abi.tidig_comp_cnt;
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
+    info.scratch_bytes_per_lane = p.scratch_bytes;
     let obj =
         binary::CodeObject::compute(&info, code.text.clone(), code.code_bytes as u64, Vec::new())
             .map_err(|e| Error::Binary(e.to_string()))?;

@@ -3,8 +3,9 @@
 //!
 //! The middle-end's divergence pass is still a stub, so isel computes its own conservative
 //! answer, as a side table over the function's instruction arena:
-//! - constants, uniform intrinsics (`Div::Uniform`) are uniform; divergent intrinsics are
-//!   divergent; everything else is divergent when any operand is;
+//! - constants, uniform intrinsics (`Div::Uniform`) are uniform; divergent intrinsics and
+//!   scratch loads (per-lane memory) are divergent; everything else is divergent when any
+//!   operand is;
 //! - a phi is divergent when a source is, when it merges a divergent `if`, or when it sits
 //!   in the header of (or right after) a divergent loop;
 //! - every value defined inside a divergent loop is divergent: lanes leave such a loop in
@@ -119,6 +120,11 @@ impl Walk<'_> {
                     div |= phis_div;
                     inst.kind.for_each_operand(|v| div |= self.d.divergent[v]);
                 }
+                // scratch is per-lane memory: a uniform address still reads lane data
+                InstKind::Intrinsic {
+                    op: crate::ir::Intrinsic::LoadScratch,
+                    ..
+                } => div = true,
                 InstKind::Intrinsic { op, srcs, .. } => match op.divergence() {
                     Div::Uniform => {}
                     Div::Divergent => div = true,

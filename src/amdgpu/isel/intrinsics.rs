@@ -358,6 +358,18 @@ impl Isel<'_> {
             | LoadNumSubgroups | LoadSubgroupId | Elect | BallotBitCountReduce => {
                 out.extend(self.subgroup(i, op, srcs)?);
             }
+            LoadShared | StoreShared | SharedAtomic | SharedAtomicSwap | Barrier => {
+                out.extend(self.lds(i, op, srcs, idx)?);
+            }
+            LoadScratch => {
+                let base = idx.first().copied().unwrap_or(0);
+                out.extend(self.load_scratch(i, srcs[0], base)?);
+            }
+            StoreScratch => {
+                let base = idx.first().copied().unwrap_or(0);
+                let mask = idx.get(1).copied().unwrap_or(0xf);
+                self.store_scratch(srcs[0], srcs[1], base, mask, at)?;
+            }
             StoreSsbo => {
                 let res = self.resource(srcs[1], at)?;
                 let off = self.get(srcs[2], 0)?;

@@ -24,6 +24,8 @@ mod cf;
 pub mod divergence;
 mod divide;
 mod intrinsics;
+mod lds;
+pub mod scratch;
 mod subgroup;
 
 use super::abi::PipelineLayout;

@@ -103,6 +103,8 @@ pub enum Arg {
     Imm(u32),
     /// A branch target.
     Label(BlockId),
+    /// An unused address operand LLVM prints as `off` (FLAT/SCRATCH `vaddr` or `saddr`).
+    Off,
 }
 
 impl Arg {
@@ -222,6 +224,8 @@ pub struct Program {
     pub abi: Abi,
     pub workgroup_size: [u32; 3],
     pub lds_bytes: u32,
+    /// Per-lane scratch bytes the program addresses (`isel::scratch`).
+    pub scratch_bytes: u32,
 }
 
 impl Program {
@@ -235,6 +239,7 @@ impl Program {
             abi: Abi::default(),
             workgroup_size: [1, 1, 1],
             lds_bytes: 0,
+            scratch_bytes: 0,
         }
     }
     pub fn new_temp(&mut self, rc: RegClass) -> Temp {

@@ -25,6 +25,7 @@ fn arg(p: &Program, a: &Arg) -> String {
         Arg::Const(c) => format!("0x{c:x}"),
         Arg::Imm(c) => format!("imm:0x{c:x}"),
         Arg::Label(b) => format!("BB{}", b.0),
+        Arg::Off => "off".into(),
     }
 }
 

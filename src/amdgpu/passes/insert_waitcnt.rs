@@ -188,6 +188,28 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
     if op.props().contains(Props::END_PGM) {
         return Ok(());
     }
+    // a wait already in the program (a barrier's) completes what it waits for
+    if let (Some("s_waitcnt" | "s_waitcnt_vscnt"), Some(Arg::Imm(v))) = (
+        Some(op.name()),
+        i.ops.iter().find(|a| matches!(a, Arg::Imm(_))),
+    ) {
+        if op.name() == "s_waitcnt" {
+            let w = simm16::Waitcnt::decode(gen, *v as u16);
+            let max = simm16::Waitcnt::max_fields(gen);
+            for (k, n, m) in [
+                (0, w.vmcnt, max[0]),
+                (1, w.lgkmcnt, max[2]),
+                (2, w.expcnt, max[1]),
+            ] {
+                if n < m {
+                    st.wait(k, n);
+                }
+            }
+        } else {
+            st.wait(3, *v);
+        }
+        return Ok(());
+    }
     let mut regs = regs_of(&i.ops);
     let defs = regs_of(&i.defs);
     regs.extend(defs.iter().copied());

@@ -16,6 +16,10 @@
 //! writes it, with no SALU in between: insert `s_mov_b32 null, 0`.
 //! VMEMtoScalarWriteHazard: a VMEM/DS instruction reads an SGPR and a later SALU/SMEM
 //! writes it with no VALU in between: insert `s_waitcnt_depctr vm_vsrc(0)` (0xffe3).
+//! LdsBranchVmemWARHazard: an LDS and a VMEM access on either side of a branch need an
+//! `s_waitcnt_vscnt null, 0` between them. Branches end blocks, so in a program that has
+//! both kinds, a block with an LDS or VMEM access after its last such wait gets one
+//! before its trailing branches (conservative: every block end counts as a branch).
 //!
 //! GFX11 —
 //! - VALUTransUseHazard: a VALU reads a VGPR written by a transcendental op with fewer than
@@ -81,8 +85,17 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
     let gen = p.target.gen;
     let wave64 = p.target.wave == Wave::W64;
     let mut added = 0;
+    let has = |p: &Program, f: Props| {
+        p.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+            i.opcode()
+                .is_some_and(|o| o.props().contains(f) && !o.name().ends_with("_inv"))
+        })
+    };
+    let lds_and_vmem = gen == Gen::Gfx10 && has(p, Props::LDS) && has(p, Props::VMEM);
     for b in &mut p.blocks {
         let mut out = Vec::with_capacity(b.insts.len());
+        // GFX10 LdsBranchVmemWAR: an LDS/VMEM access since the last `s_waitcnt_vscnt null, 0`
+        let mut lds_vmem_open = false;
         // GFX10
         let mut sgprs_read_by_smem: BTreeSet<u16> = BTreeSet::new();
         let mut sgprs_read_by_vmem: BTreeSet<u16> = BTreeSet::new();
@@ -181,6 +194,13 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                     }
                     if props.intersects(Props::VMEM | Props::LDS) {
                         sgprs_read_by_vmem.extend(regs(&i.ops, false));
+                        lds_vmem_open |= lds_and_vmem;
+                    }
+                    if op.name() == "s_waitcnt_vscnt"
+                        && i.defs.first() == Some(&Arg::Reg(Reg::null()))
+                        && i.ops.first() == Some(&Arg::Imm(0))
+                    {
+                        lds_vmem_open = false;
                     }
                 }
                 Gen::Gfx11 => {
@@ -271,6 +291,12 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // lane reads may feed a VMEM in the successor (lane masks from v_cmp never do)
         if let Some(ws) = valu_sgpr_writes.iter().filter(|w| w.2).map(|w| w.1).min() {
             flush.push(s_nop(4 - ws));
+        }
+        if lds_vmem_open {
+            flush.extend(crate::amdgpu::passes::insert_waitcnt::wait_insts(
+                gen,
+                [None, None, None, Some(0)],
+            )?);
         }
         if !flush.is_empty() && !b.linear_succs.is_empty() {
             let at = out

@@ -57,7 +57,7 @@ pub struct Usage {
     pub spilled_sgprs: u32,
     /// VGPR dwords spilled (to scratch).
     pub spilled_vgprs: u32,
-    /// Scratch bytes per lane used by spilling.
+    /// Scratch bytes per lane (spill slots and function-local arrays).
     pub scratch_bytes: u32,
 }
 
@@ -90,6 +90,7 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
                 let mut usage = rewrite(p, &regs);
                 usage.spilled_sgprs = st.spilled_sgprs;
                 usage.spilled_vgprs = st.spilled_vgprs;
+                usage.scratch_bytes = p.scratch_bytes;
                 return Ok(usage);
             }
             Err(Fail::Hard(e)) => return Err(e),

@@ -6,7 +6,11 @@
 //! Wave setup (docs/abi.md): user SGPRs s0..s(n-1) = `user_sgprs`; then one SGPR per
 //! enabled workgroup-id dimension (x, y, z); EXEC = the wave's live lanes; local ids in
 //! v0/v1/v2 (GFX9, GFX10) or packed into v0 as x | y << 10 | z << 20 (GFX11); MODE =
-//! `float_mode`. Barrier rule: waves waiting at `s_barrier` are released when every wave
+//! `float_mode`. Scratch (`scratch_bytes` > 0): every lane gets a private zeroed window;
+//! on GFX9/GFX10.3 the wave also gets its scratch wave offset in the SGPR after the
+//! workgroup ids, and the run writes PAL's global table at `global_table` (the scratch
+//! ring descriptor at byte 16, base `scratch_ring`) — the wave must then set FLAT_SCRATCH
+//! to ring base + wave offset before its first scratch access (checked). Barrier rule: waves waiting at `s_barrier` are released when every wave
 //! of the workgroup that has not ended is waiting.
 
 use crate::error::{Error, ErrorKind, Result};
@@ -36,6 +40,11 @@ pub struct Dispatch {
     pub lds_bytes: u32,
     /// Private memory per lane (scratch / spills).
     pub scratch_bytes: u64,
+    /// GFX9/GFX10.3: GPU address of the scratch ring (what FLAT_SCRATCH is based on).
+    pub scratch_ring: u64,
+    /// GPU address of PAL's global table; in the code's 4 GiB (the shader forms it from
+    /// `s_getpc_b64`'s high half and the `GlobalTable` user SGPR).
+    pub global_table: u64,
     pub vgprs: usize,
     /// Initial MODE register (FLOAT_MODE byte: round [3:0], denorm [7:4]).
     pub float_mode: u32,
@@ -58,6 +67,8 @@ impl Dispatch {
             tid_dims: 3,
             lds_bytes: 0,
             scratch_bytes: 0,
+            scratch_ring: 0x6000_0000_0000,
+            global_table: 0x7000_1000_0000,
             vgprs: 256,
             float_mode: 0xc0,
             budget: 1_000_000,
@@ -124,6 +135,62 @@ impl Dispatch {
     }
 }
 
+/// Byte offset of the scratch ring descriptor in the global table (compute).
+pub const GIT_SCRATCH_RING_OFFSET: u64 = 16;
+
+impl Dispatch {
+    /// The value of the `GlobalTable` user SGPR: the table's low 32 bits.
+    pub fn global_table_lo(&self) -> u32 {
+        self.global_table as u32
+    }
+
+    /// Whether waves get the GFX9/GFX10.3 scratch setup (wave offset, global table).
+    fn scratch_setup(&self) -> bool {
+        self.scratch_bytes > 0 && self.target.gen != Gen::Gfx11
+    }
+
+    /// The scratch wave offset of wave `wi` of workgroup `wg`: the bytes of scratch of
+    /// every wave before it in the dispatch.
+    pub fn scratch_wave_offset(&self, wg: [u32; 3], wi: u32) -> u64 {
+        let lanes = self.target.wave.lanes() as u64;
+        let threads: u32 = self.group_size.iter().product();
+        let nwaves = threads.div_ceil(self.target.wave.lanes()) as u64;
+        let [gx, gy, _] = self.groups;
+        let g = wg[0] as u64 + gx as u64 * (wg[1] as u64 + gy as u64 * wg[2] as u64);
+        (g * nwaves + wi as u64) * self.scratch_bytes * lanes
+    }
+
+    /// Writes the global table with the scratch ring descriptor (GFX9/GFX10.3 scratch).
+    fn write_global_table(&self, mem: &mut Memory) -> Result<()> {
+        if !self.scratch_setup() {
+            return Ok(());
+        }
+        if self.global_table >> 32 != self.code_base >> 32 {
+            return Err(Error::setup(
+                "the global table must be in the code's 4 GiB (s_getpc_b64 high half)",
+            ));
+        }
+        let len = GIT_SCRATCH_RING_OFFSET + 16;
+        if !mem.is_mapped(self.global_table, len) {
+            mem.map(self.global_table, len);
+        }
+        // base 47:0 plus a non-zero stride above it, which the shader must mask off
+        let words = [
+            self.scratch_ring as u32,
+            (self.scratch_ring >> 32) as u32 & 0xffff | 4 << 16,
+            u32::MAX,
+            0,
+        ];
+        for (k, v) in words.iter().enumerate() {
+            mem.write_u32(
+                self.global_table + GIT_SCRATCH_RING_OFFSET + 4 * k as u64,
+                *v,
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// What a run did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -164,6 +231,7 @@ fn check_setup(d: &Dispatch) -> Result<()> {
 /// Runs every workgroup of `d` against `mem`.
 pub fn run(d: &Dispatch, mem: &mut Memory) -> Result<Stats> {
     check_setup(d)?;
+    d.write_global_table(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
     for gz in 0..d.groups[2] {
@@ -200,6 +268,11 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
                 s += 1;
             }
         }
+        if d.scratch_setup() {
+            let off = d.scratch_wave_offset(wg, wi);
+            w.regs.set_s(s, off as u32)?;
+            w.scratch_expect = Some(d.scratch_ring + off);
+        }
         let mut exec = 0u64;
         for lane in 0..lanes {
             let t = wi * lanes + lane;
@@ -232,6 +305,7 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
 /// Runs one workgroup and returns its waves in their final state (tests, debugging).
 pub fn run_workgroup(d: &Dispatch, mem: &mut Memory, wg: [u32; 3]) -> Result<Vec<Wave>> {
     check_setup(d)?;
+    d.write_global_table(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
     let waves = make_waves(d, wg)?;

@@ -13,6 +13,7 @@
 //! forms are not modelled (an `Unimplemented` / `Unsupported` error).
 
 use crate::atomic;
+use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::track::Counter;
 use crate::wave::{Env, Wave};
@@ -289,4 +290,26 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         srcs,
     );
     Ok(())
+}
+
+/// `s_barrier` with an LDS access of this wave still outstanding (no `s_waitcnt
+/// lgkmcnt(0)` since it issued): another wave released by the barrier could miss its
+/// write, or the access could see a later wave's write. The emulator performs LDS
+/// accesses at issue, so this check is what catches the missing wait.
+pub fn check_barrier(w: &Wave) -> Result<()> {
+    match w
+        .track
+        .pending(Counter::Lgkm)
+        .iter()
+        .find(|p| p.text.starts_with("ds_"))
+    {
+        Some(p) => Err(Error::new(ErrorKind::MissingWait {
+            reg: "LDS (s_barrier)".into(),
+            counter: Counter::Lgkm.name(),
+            pending: p.text.clone(),
+            pending_pc: p.pc,
+            overwrite: false,
+        })),
+        None => Ok(()),
+    }
 }

@@ -44,6 +44,8 @@ pub enum ErrorKind {
     Setup(String),
     /// Waves of a workgroup wait on `s_barrier` while another has ended or is stuck.
     BarrierDeadlock(String),
+    /// A scratch access on GFX9/GFX10.3 without FLAT_SCRATCH set to the wave's base.
+    ScratchSetup(String),
 }
 
 /// An emulation failure with its location and a register dump.
@@ -127,6 +129,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Unsupported(m) => write!(f, "unsupported: {m}"),
             ErrorKind::Setup(m) => write!(f, "bad dispatch setup: {m}"),
             ErrorKind::BarrierDeadlock(m) => write!(f, "barrier deadlock: {m}"),
+            ErrorKind::ScratchSetup(m) => write!(f, "scratch setup: {m}"),
         }
     }
 }

@@ -578,6 +578,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         O::SGetregB32 | O::SSetregB32 | O::SSetregImm32B32 => hwreg(w, &ops)?,
         _ => {
             if inst.op.props().contains(gcnc::isa::Props::BARRIER) {
+                crate::ds::check_barrier(w)?;
                 w.status = Status::AtBarrier;
                 return Ok(());
             }
@@ -612,6 +613,15 @@ pub fn waitcnt(w: &mut Wave, v: u32) {
 fn hwreg(w: &mut Wave, ops: &Ops) -> Result<()> {
     let h = imm16(ops.get(Field::Simm16)?);
     let (id, off, size) = (h & 0x3f, (h >> 6) & 0x1f, ((h >> 11) & 0x1f) + 1);
+    // GFX10.3 FLAT_SCR_LO / FLAT_SCR_HI (ids 20, 21), whole-register writes only
+    if (id == 20 || id == 21) && w.t.gen == Gen::Gfx10 && ops.inst.op == O::SSetregB32 {
+        if off != 0 || size != 32 {
+            return Err(Error::unsupported("partial FLAT_SCR setreg"));
+        }
+        let v = w.s_read(ops.get(Field::Sdst)?, 1, false, false)? as u32;
+        w.flat_scr[(id - 20) as usize] = Some(v);
+        return Ok(());
+    }
     if id != 1 {
         return Err(Error::unsupported(format!("hardware register id {id}")));
     }

@@ -98,6 +98,11 @@ impl Tracker {
         self.queues[c as usize].len()
     }
 
+    /// The operations still pending on `c`, oldest first.
+    pub fn pending(&self, c: Counter) -> &[Pending] {
+        &self.queues[c as usize]
+    }
+
     /// `s_waitcnt` on one counter with value `n`.
     pub fn wait(&mut self, c: Counter, n: usize) {
         let q = &mut self.queues[c as usize];

@@ -221,6 +221,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
         }
         Format::Global | Format::Flat | Format::Scratch => {
+            if d.format == Format::Scratch {
+                w.check_flat_scratch()?;
+            }
             let saddr = get(Field::Saddr).filter(|o| *o != Operand::Off);
             let sbase = match saddr {
                 Some(Operand::Reg(r)) => {

@@ -122,6 +122,11 @@ pub struct Wave {
     /// Private (scratch) memory: `scratch_bytes` per lane, lane-major.
     pub scratch_bytes: u64,
     scratch: Vec<u8>,
+    /// GFX10.3 FLAT_SCRATCH (`hwreg(HW_REG_FLAT_SCR_LO/HI)`), unwritten at wave start.
+    pub flat_scr: [Option<u32>; 2],
+    /// GFX9/GFX10.3: the FLAT_SCRATCH value this wave's scratch accesses need (the
+    /// dispatch's scratch ring base plus the wave's offset); `None` = not checked.
+    pub scratch_expect: Option<u64>,
 }
 
 impl std::fmt::Debug for Wave {
@@ -159,6 +164,38 @@ impl Wave {
             cur_text: String::new(),
             scratch_bytes: 0,
             scratch: Vec::new(),
+            flat_scr: [None; 2],
+            scratch_expect: None,
+        }
+    }
+
+    /// Checks that FLAT_SCRATCH holds this wave's scratch base before a scratch access
+    /// (GFX9: s102/s103; GFX10.3: the hardware register; GFX11 is architected).
+    pub fn check_flat_scratch(&self) -> Result<()> {
+        let Some(want) = self.scratch_expect else {
+            return Ok(());
+        };
+        let have = match self.t.gen {
+            gcnc::isa::Gen::Gfx9 => match (self.regs.s(102), self.regs.s(103)) {
+                (Ok(lo), Ok(hi)) if self.regs.s_written(102) && self.regs.s_written(103) => {
+                    Some(lo as u64 | (hi as u64) << 32)
+                }
+                _ => None,
+            },
+            gcnc::isa::Gen::Gfx10 => match self.flat_scr {
+                [Some(lo), Some(hi)] => Some(lo as u64 | (hi as u64) << 32),
+                _ => None,
+            },
+            gcnc::isa::Gen::Gfx11 => return Ok(()),
+        };
+        match have {
+            Some(v) if v == want => Ok(()),
+            Some(v) => Err(Error::new(crate::error::ErrorKind::ScratchSetup(format!(
+                "FLAT_SCRATCH is {v:#x}, this wave's scratch base is {want:#x}"
+            )))),
+            None => Err(Error::new(crate::error::ErrorKind::ScratchSetup(
+                "scratch access before FLAT_SCRATCH was initialised".into(),
+            ))),
         }
     }
 
