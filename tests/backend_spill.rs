@@ -8,8 +8,8 @@
 //! assignment must succeed in it).
 //!
 //! The other tests state properties: reloads define fresh temps used once, slots of
-//! tuples stay in one linear VGPR, the statistics report the spilled dwords, VGPR
-//! overflow is still a clean error, and fragmentation is resolved by a live-range split
+//! tuples stay in one linear VGPR, the statistics report the spilled dwords, VGPRs go to
+//! scratch (and a budget of none is a clean error), and fragmentation is resolved by a live-range split
 //! (a parallel copy) instead of a spill.
 
 mod backend_support;
@@ -210,12 +210,33 @@ fn statistics_report_spills() {
 }
 
 #[test]
-fn vgpr_overflow_is_a_clean_error() {
+fn vgpr_spills_go_to_scratch() {
     let m = gcnc::ir::parse_module(shader()).unwrap();
+    for (gen, wave) in backend_support::CONFIGS {
+        let mut o = Options::new(gen);
+        o.wave = Some(wave);
+        let free = compile_compute(&m, &o).unwrap();
+        assert_eq!(free.stats.spilled_vgprs, 0);
+        assert_eq!(free.stats.scratch_size, 0);
+        o.budget = Some(Budget {
+            sgprs: 106,
+            vgprs: 2,
+        });
+        let c = compile_compute(&m, &o).unwrap();
+        assert!(c.stats.spilled_vgprs > 0, "{}", c.asm);
+        assert!(c.stats.vgprs <= 2);
+        assert!(c.stats.scratch_size >= 4 * c.stats.spilled_vgprs);
+        assert!(c.asm.contains("scratch_store") && c.asm.contains("scratch_load"));
+        assert!(c
+            .stats
+            .to_text()
+            .contains(&format!("Spilled VGPRs: {}\n", c.stats.spilled_vgprs)));
+    }
+    // no VGPR at all cannot hold a VGPR definition: a clean error
     let mut o = Options::new(Gen::Gfx10);
     o.budget = Some(Budget {
         sgprs: 106,
-        vgprs: 1,
+        vgprs: 0,
     });
     let e = compile_compute(&m, &o).unwrap_err();
     assert!(

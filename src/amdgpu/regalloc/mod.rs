@@ -4,7 +4,8 @@
 //! 1. `live`: positions (instruction k reads at `2k`, writes at `2k+1`, SMEM results
 //!    early-clobber), liveness on the *linear* CFG, one hull interval per temp.
 //! 2. `spill`: while some position needs more dwords of a file than its limit, spill
-//!    temps live there (SGPRs into lanes of linear VGPRs; VGPR spilling is not done).
+//!    temps live there (SGPRs into lanes of linear VGPRs, VGPRs to per-lane scratch,
+//!    followed by the scratch setup when it is new).
 //! 3. Assignment: precoloured temps (hardware inputs, defined by `p_startpgm`) are placed
 //!    first; the others in order of interval start take the lowest base register,
 //!    aligned for their class (s[2n:2n+1], s[4n:4n+3]), whose registers are all free at
@@ -81,6 +82,13 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
             vgprs: budget.vgprs.saturating_sub(slack[1]),
         };
         spill::spill(p, limit, &mut st)?;
+        // VGPR spills need the FLAT_SCRATCH setup (idempotent); it adds inputs and
+        // temps, so spilling runs again over it
+        let inputs = p.abi.user_sgprs.len();
+        crate::amdgpu::isel::scratch::insert_setup(p)?;
+        if p.abi.user_sgprs.len() != inputs {
+            continue;
+        }
         let iv = intervals(p);
         match assign(p, budget, &iv) {
             Ok((mut regs, splits)) => {

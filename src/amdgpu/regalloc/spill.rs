@@ -17,15 +17,22 @@
 //!   the whole linear CFG): one lane per dword, a tuple never straddles two VGPRs, wave32
 //!   has 32 lanes per VGPR and wave64 64. `v_writelane_b32` / `v_readlane_b32` ignore
 //!   exec, so divergent regions need no care.
-//! - VGPR values are not spilled (scratch is not available yet): a VGPR overflow is
-//!   `Error::RegisterPressure`.
+//! - VGPR slots are per-lane scratch (`isel::scratch`: `reserve`, `store`, `load` at a
+//!   constant offset). Stores and reloads run under the exec of the definition / use, like
+//!   the register they replace, so the lanes a use reads were written at the definition.
+//!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
+//! - The entry block's prologue (`p_startpgm`, `p_start_linear_vgpr`, the scratch setup)
+//!   is kept whole: stores of hardware inputs go after it, and temps it reads or defines
+//!   (other than `p_startpgm`'s) are never chosen.
 //!
-//! Invariants: the pass only adds instructions and temps; reload temps, linear VGPRs and
-//! tied operands are never chosen; each round spills at least one temp or fails, so it
-//! terminates. On success, demand ≤ limit at every position for both files.
+//! Invariants: the pass only adds instructions and temps; reload temps, linear VGPRs,
+//! the temps the scratch helpers create and tied operands are never chosen; each round
+//! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
+//! every position for both files.
 
 use super::live::{intervals, Interval};
 use super::Budget;
+use crate::amdgpu::isel::scratch;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
 use crate::amdgpu::Error;
 use smallvec::SmallVec;
@@ -61,8 +68,31 @@ struct Layout {
     refs: Vec<SmallVec<[Temp; 6]>>,
     /// Sorted read positions per temp.
     uses: Vec<Vec<u32>>,
-    /// Temps that an instruction both reads and defines (tied operands).
+    /// Temps that an instruction both reads and defines (tied operands), and temps the
+    /// prologue references (other than `p_startpgm`'s definitions).
     tied: BTreeSet<Temp>,
+}
+
+/// Index of the first instruction of block 0 after its prologue: `p_startpgm`, the
+/// linear VGPRs and the scratch setup (which ends with the last FLAT_SCRATCH write).
+pub fn prologue_end(p: &Program) -> usize {
+    let Some(b) = p.blocks.first() else { return 0 };
+    let mut end = 0;
+    for (k, i) in b.insts.iter().enumerate() {
+        let flat_scratch = i.defs.iter().any(|d| {
+            matches!(d, Arg::Reg(r) if r.base.0 == 102 || r.base.0 == 103)
+                && p.target.gen == crate::isa::Gen::Gfx9
+        }) || i.opcode().is_some_and(|o| o.name().starts_with("s_setreg"));
+        if flat_scratch
+            || matches!(
+                i.op,
+                Op::Pseudo(Pseudo::StartPgm) | Op::Pseudo(Pseudo::StartLinearVgpr)
+            )
+        {
+            end = k + 1;
+        }
+    }
+    end
 }
 
 fn layout(p: &Program) -> Layout {
@@ -72,9 +102,14 @@ fn layout(p: &Program) -> Layout {
         uses: vec![Vec::new(); p.temps.len()],
         tied: BTreeSet::new(),
     };
+    let pe = prologue_end(p);
     for b in &p.blocks {
         for i in &b.insts {
             let k = l.depth.len() as u32;
+            if k > 0 && (k as usize) < pe {
+                l.tied
+                    .extend(i.defs.iter().chain(&i.ops).filter_map(|a| a.temp()));
+            }
             l.depth.push(b.loop_depth);
             let mut r: SmallVec<[Temp; 6]> = SmallVec::new();
             for o in &i.ops {
@@ -144,10 +179,6 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
                 needed: demand,
                 budget: lim,
             };
-            if ty == RegType::Vgpr {
-                // VGPR spilling needs scratch, which this backend does not set up yet
-                return Err(pressure());
-            }
             let k = (pos / 2) as usize;
             let here = lay.refs.get(k).cloned().unwrap_or_default();
             let depth = lay.depth.get(k).copied().unwrap_or(0);
@@ -232,27 +263,68 @@ fn lane_slot(p: &mut Program, st: &mut State, dwords: u32) -> (Temp, u32) {
     (*st.linear.last().unwrap(), lane)
 }
 
+/// Where a spilled temp lives.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Lanes from `.1` on of the linear VGPR `.0`.
+    Lanes(Temp, u32),
+    /// Per-lane scratch at this byte offset.
+    Scratch(u32),
+}
+
+/// The instructions that store `t` to / reload `r` from its slot; temps they create are
+/// marked unspillable.
+fn spill_code(p: &mut Program, st: &mut State, slot: Slot, t: Temp, reload: bool) -> Vec<MInst> {
+    let before = p.temps.len();
+    let code = match (slot, reload) {
+        (Slot::Lanes(v, lane), false) => vec![MInst::pseudo(
+            Pseudo::Spill,
+            &[],
+            &[Arg::Temp(v), Arg::Temp(t), Arg::Imm(lane)],
+        )],
+        (Slot::Lanes(v, lane), true) => vec![MInst::pseudo(
+            Pseudo::Reload,
+            &[Arg::Temp(t)],
+            &[Arg::Temp(v), Arg::Imm(lane)],
+        )],
+        (Slot::Scratch(off), false) => scratch::store(p, t, scratch::Addr::Const(off)),
+        (Slot::Scratch(off), true) => scratch::load(p, t, scratch::Addr::Const(off)),
+    };
+    st.no_spill
+        .extend((before..p.temps.len()).map(|k| Temp(k as u32)));
+    code
+}
+
 fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
-    let mut slots: BTreeMap<Temp, (Temp, u32)> = BTreeMap::new();
+    let mut slots: BTreeMap<Temp, Slot> = BTreeMap::new();
     for &t in chosen {
+        // spilling a temp twice never helps (its hull stays from definition to store)
+        st.no_spill.insert(t);
         let rc = p.rc(t);
-        let slot = lane_slot(p, st, rc.dwords as u32);
-        st.spilled_sgprs += rc.dwords as u32;
+        let slot = if rc.is_sgpr() {
+            let (v, lane) = lane_slot(p, st, rc.dwords as u32);
+            st.spilled_sgprs += rc.dwords as u32;
+            Slot::Lanes(v, lane)
+        } else {
+            st.spilled_vgprs += rc.dwords as u32;
+            Slot::Scratch(scratch::reserve(p, 4 * rc.dwords as u32))
+        };
         slots.insert(t, slot);
     }
+    let pe = prologue_end(p);
     for bi in 0..p.blocks.len() {
         let insts = std::mem::take(&mut p.blocks[bi].insts);
         let mut out = Vec::with_capacity(insts.len());
-        // spills of p_startpgm's definitions wait until the linear VGPRs exist
+        // stores of p_startpgm's definitions wait for the end of the prologue
         let mut after_start: Vec<MInst> = Vec::new();
-        for mut i in insts {
-            if !after_start.is_empty() && i.op != Op::Pseudo(Pseudo::StartLinearVgpr) {
+        for (k, mut i) in insts.into_iter().enumerate() {
+            if bi == 0 && k == pe {
                 out.append(&mut after_start);
             }
             let mut reloaded: SmallVec<[(Temp, Temp); 4]> = SmallVec::new();
             for o in i.ops.iter_mut() {
                 let Arg::Temp(t) = *o else { continue };
-                let Some(&(v, lane)) = slots.get(&t) else {
+                let Some(&slot) = slots.get(&t) else {
                     continue;
                 };
                 let r = match reloaded.iter().find(|(old, _)| *old == t) {
@@ -261,11 +333,7 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
                         let r = p.new_temp(p.temps[t.0 as usize]);
                         st.no_spill.insert(r);
                         reloaded.push((t, r));
-                        out.push(MInst::pseudo(
-                            Pseudo::Reload,
-                            &[Arg::Temp(r)],
-                            &[Arg::Temp(v), Arg::Imm(lane)],
-                        ));
+                        out.extend(spill_code(p, st, slot, r, true));
                         r
                     }
                 };
@@ -274,12 +342,8 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
             let mut stores: Vec<MInst> = Vec::new();
             for d in &i.defs {
                 let Arg::Temp(t) = *d else { continue };
-                if let Some(&(v, lane)) = slots.get(&t) {
-                    stores.push(MInst::pseudo(
-                        Pseudo::Spill,
-                        &[],
-                        &[Arg::Temp(v), Arg::Temp(t), Arg::Imm(lane)],
-                    ));
+                if let Some(&slot) = slots.get(&t) {
+                    stores.extend(spill_code(p, st, slot, t, false));
                 }
             }
             let start = i.op == Op::Pseudo(Pseudo::StartPgm);
