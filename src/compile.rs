@@ -5,7 +5,7 @@
 //! IR module (after the middle-end)
 //!   isel::select            IR → MIR (SSA, virtual registers, logical + linear CFG)
 //!   mir::verify             (debug builds and tests)
-//!   regalloc::allocate      liveness on the linear CFG, tuple-aware assignment
+//!   regalloc::allocate      spilling to the budget, tuple-aware assignment
 //!   passes::lower_to_hw     pseudo → real, parallel copies sequentialised
 //!   passes::insert_waitcnt  memory counters
 //!   passes::resolve_hazards per-generation interlocks
@@ -229,8 +229,8 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         code_size: code.code_bytes,
         sgprs: usage.sgprs,
         vgprs: usage.vgprs,
-        spilled_sgprs: 0,
-        spilled_vgprs: 0,
+        spilled_sgprs: usage.spilled_sgprs,
+        spilled_vgprs: usage.spilled_vgprs,
         scratch_size: p.scratch_bytes,
         lds_size: p.lds_bytes,
         subgroups_per_simd: emit::subgroups_per_simd(t, usage.sgprs, usage.vgprs),

@@ -78,6 +78,17 @@ enum Outcome {
 }
 
 fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
+    run_case_with(case, gen, wave, None, &mut None)
+}
+
+/// `run_case` under a register budget; `stats` receives the compiled shader's statistics.
+fn run_case_with(
+    case: &corpus::Case,
+    gen: gcnc::isa::Gen,
+    wave: Wave,
+    budget: Option<gcnc::amdgpu::regalloc::Budget>,
+    stats: &mut Option<gcnc::amdgpu::emit::Stats>,
+) -> Outcome {
     let inputs = (case.inputs)();
     let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
     let mut spec = std::collections::BTreeMap::new();
@@ -104,6 +115,7 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
     }
     let mut o = Options::new(gen);
     o.wave = Some(wave);
+    o.budget = budget;
     let c = match compile_compute(&m, &o) {
         Ok(c) => c,
         Err(e @ gcnc::amdgpu::Error::Unsupported { .. }) => {
@@ -111,13 +123,16 @@ fn run_case(case: &corpus::Case, gen: gcnc::isa::Gen, wave: Wave) -> Outcome {
         }
         Err(e) => return Outcome::Fail(format!("backend: {e}")),
     };
+    *stats = Some(c.stats.clone());
     // the ELF must disassemble completely and its note decode (LLVM's tools)
     if let (Some(objdump), Some(readelf)) = (
         backend_support::oracle("llvm-objdump-19"),
         backend_support::oracle("llvm-readelf-19"),
     ) {
+        // the budgeted runs go to their own files (the tests run in parallel)
+        let cap = budget.map_or(String::new(), |b| format!("-s{}v{}", b.sgprs, b.vgprs));
         let path = backend_support::temp_path(&format!(
-            "{}-{}-{}.elf",
+            "{}-{}-{}{cap}.elf",
             case.name,
             gen.mcpu(),
             wave.lanes()
@@ -309,4 +324,143 @@ fn corpus_on_emulator() {
         println!("newly passing (add to PASSING): {newly:?}");
     }
     assert!(failures.is_empty(), "{}\n\n{summary}", failures.join("\n"));
+}
+
+/// Spilling on ordinary shaders: every `PASSING` case again under capped register
+/// budgets on every configuration — 10 SGPRs (VGPRs full), 4 VGPRs (SGPRs full), and both
+/// together; a cap is raised only while the shader does not compile under it (its
+/// unspillable minimum). Each run must still match its expectation on the
+/// emulator (all strict checks) and stay within its caps; a shader whose uncapped use fits
+/// the caps must not spill; and across the corpus both files must spill.
+#[test]
+fn corpus_with_tight_budgets() {
+    use gcnc::amdgpu::regalloc::Budget;
+    let mut failures = Vec::new();
+    let mut summary = String::new();
+    let (mut spilled_s, mut spilled_v) = (0, 0);
+    for case in corpus::cases() {
+        if !PASSING.contains(&case.name) {
+            continue;
+        }
+        let mut line = format!("{:24}", case.name);
+        let inputs = (case.inputs)();
+        let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
+        let fopts = gcnc::front::spirv::Options {
+            entry: Some(case.entry.to_string()),
+            spec: inputs
+                .spec
+                .iter()
+                .map(|(id, v)| {
+                    (
+                        *id,
+                        match v {
+                            SpecValue::U32(x) => *x as u64,
+                            SpecValue::U64(x) => *x,
+                        },
+                    )
+                })
+                .collect(),
+            stage: Some(gcnc::ir::Stage::Compute),
+        };
+        let mut m = gcnc::front::spirv::translate(&words, &fopts).unwrap();
+        gcnc::passes::run_pipeline(&mut m).unwrap();
+        for (g, w) in CONFIGS {
+            let tag = format!("{}w{}", g.mcpu(), w.lanes());
+            let full = Budget::full(g);
+            let mut o = Options::new(g);
+            o.wave = Some(w);
+            let Ok(uncapped) = compile_compute(&m, &o) else {
+                failures.push(format!("{} {tag}: fails uncapped", case.name));
+                continue;
+            };
+            let (used_s, used_v) = (uncapped.stats.sgprs as u16, uncapped.stats.vgprs as u16);
+            let compiles = |b: Budget| {
+                let mut o = o.clone();
+                o.budget = Some(b);
+                compile_compute(&m, &o).is_ok()
+            };
+            // tight fixed caps, raised only as far as the shader's unspillable minimum
+            // (hardware inputs, operands of one instruction) demands
+            let mut cap_s = used_s.min(10);
+            while cap_s < full.sgprs
+                && !compiles(Budget {
+                    sgprs: cap_s,
+                    ..full
+                })
+            {
+                cap_s += 1;
+            }
+            let mut cap_v = used_v.min(4);
+            while cap_v < full.vgprs
+                && !compiles(Budget {
+                    vgprs: cap_v,
+                    ..full
+                })
+            {
+                cap_v += 1;
+            }
+            let mut budgets = vec![
+                Budget {
+                    sgprs: cap_s,
+                    ..full
+                },
+                Budget {
+                    vgprs: cap_v,
+                    ..full
+                },
+            ];
+            if compiles(Budget {
+                sgprs: cap_s,
+                vgprs: cap_v,
+            }) {
+                budgets.push(Budget {
+                    sgprs: cap_s,
+                    vgprs: cap_v,
+                });
+            }
+            budgets.dedup();
+            for budget in budgets {
+                let cap = format!("s{}v{}", budget.sgprs, budget.vgprs);
+                let mut st = None;
+                match run_case_with(&case, g, w, Some(budget), &mut st) {
+                    Outcome::Pass => {
+                        let st = st.unwrap();
+                        if st.sgprs > budget.sgprs as u32 || st.vgprs > budget.vgprs as u32 {
+                            failures.push(format!(
+                                "{} {tag} {cap}: uses s{} v{}",
+                                case.name, st.sgprs, st.vgprs
+                            ));
+                        }
+                        // a shader that fit under the caps uncapped spills nothing
+                        // (SGPR spills take a VGPR, so this holds for both files at once)
+                        if used_s <= budget.sgprs
+                            && used_v <= budget.vgprs
+                            && st.spilled_sgprs + st.spilled_vgprs > 0
+                        {
+                            failures.push(format!(
+                                "{} {tag} {cap}: uncapped s{used_s} v{used_v} fits, yet it spilled",
+                                case.name
+                            ));
+                        }
+                        spilled_s += (st.spilled_sgprs > 0) as u32;
+                        spilled_v += (st.spilled_vgprs > 0) as u32;
+                        line.push_str(&format!(
+                            " {tag}:{cap}:{}s/{}v",
+                            st.spilled_sgprs, st.spilled_vgprs
+                        ));
+                    }
+                    Outcome::Unsupported(why) | Outcome::Fail(why) => {
+                        failures.push(format!("{} {tag} {cap}: {why}", case.name));
+                        line.push_str(&format!(" {tag}:{cap}:FAIL"));
+                    }
+                }
+            }
+        }
+        summary.push_str(&line);
+        summary.push('\n');
+    }
+    println!("{summary}");
+    println!("runs with spilled SGPRs: {spilled_s}, with spilled VGPRs: {spilled_v}");
+    assert!(failures.is_empty(), "{}\n\n{summary}", failures.join("\n"));
+    assert!(spilled_s > 0 && spilled_v > 0, "nothing spilled");
 }

@@ -133,6 +133,15 @@ pub enum Pseudo {
     CreateVector,
     /// `defs` are consecutive pieces of `ops[0]`.
     SplitVector,
+    /// `defs[0]` is a VGPR that holds spilled SGPRs in its lanes ("linear": live on the
+    /// linear CFG, written and read whatever exec is). Emits nothing.
+    StartLinearVgpr,
+    /// Stores `ops[1]` into spill slot `ops[2]` (`Arg::Imm`): for an SGPR value, one lane
+    /// per dword of the linear VGPR `ops[0]` from lane `ops[2]` on (`v_writelane_b32`).
+    Spill,
+    /// `defs[0]` = spill slot `ops[1]` (`Arg::Imm`) of the linear VGPR `ops[0]`
+    /// (`v_readlane_b32` per dword).
+    Reload,
 }
 
 /// What an instruction is.

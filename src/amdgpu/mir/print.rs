@@ -54,6 +54,9 @@ pub fn print_inst(p: &Program, i: &MInst) -> String {
         Op::Pseudo(Pseudo::ParallelCopy) => "p_parallelcopy".into(),
         Op::Pseudo(Pseudo::CreateVector) => "p_create_vector".into(),
         Op::Pseudo(Pseudo::SplitVector) => "p_split_vector".into(),
+        Op::Pseudo(Pseudo::StartLinearVgpr) => "p_start_linear_vgpr".into(),
+        Op::Pseudo(Pseudo::Spill) => "p_spill".into(),
+        Op::Pseudo(Pseudo::Reload) => "p_reload".into(),
     };
     let mut s = String::new();
     if !i.defs.is_empty() {

@@ -284,6 +284,42 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                 ));
             }
         }
+        Op::Pseudo(Pseudo::StartLinearVgpr) => {
+            if i.defs.len() != 1
+                || !i.ops.is_empty()
+                || reg_of(p, &i.defs[0]) != Some((RegType::Vgpr, 1))
+            {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "p_start_linear_vgpr defines one v1".into(),
+                ));
+            }
+        }
+        Op::Pseudo(Pseudo::Spill) | Op::Pseudo(Pseudo::Reload) => {
+            let spill = i.op == Op::Pseudo(Pseudo::Spill);
+            let (value, slot) = if spill {
+                (i.ops.get(1), i.ops.get(2))
+            } else {
+                (i.defs.first(), i.ops.get(1))
+            };
+            let shape = i.defs.len() == usize::from(!spill)
+                && i.ops.len() == if spill { 3 } else { 2 }
+                && i.ops.first().and_then(|a| reg_of(p, a)) == Some((RegType::Vgpr, 1))
+                && value
+                    .and_then(|a| reg_of(p, a))
+                    .is_some_and(|(t, _)| t == RegType::Sgpr)
+                && matches!(slot, Some(Arg::Imm(_)));
+            if !shape {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "spill/reload takes a linear v1, an SGPR value and an immediate lane".into(),
+                ));
+            }
+        }
         Op::Pseudo(Pseudo::StartPgm) => {
             if bi != 0 {
                 return Err(fail(

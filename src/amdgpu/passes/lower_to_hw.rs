@@ -7,6 +7,8 @@
 //!   three `s_xor_b32` for SGPRs — which clobber SCC, so copies are only placed where SCC
 //!   is dead: before a block's branch compare) and the cycle's other reads are renamed.
 //!   Identity moves vanish. Constants are written last-possible like any move.
+//! - `p_start_linear_vgpr` disappears; `p_spill` / `p_reload` of SGPRs become
+//!   `v_writelane_b32` / `v_readlane_b32`, one lane per dword (they ignore exec).
 //!
 //! Invariant: the result contains only `Op::Hw` instructions on physical registers.
 
@@ -109,6 +111,43 @@ pub fn sequentialise(
     Ok(emitted)
 }
 
+/// `p_spill` / `p_reload` of an SGPR value: one `v_writelane_b32` / `v_readlane_b32`
+/// per dword, lane `slot + k` of the linear VGPR. Both ignore exec, so the slot is
+/// written and read whatever lanes are active.
+fn lower_lane_spill(gen: crate::isa::Gen, i: &MInst, out: &mut Vec<MInst>) -> Result<(), Error> {
+    let spill = i.op == Op::Pseudo(Pseudo::Spill);
+    let (value, lane) = if spill {
+        (i.ops[1], i.ops[2])
+    } else {
+        (i.defs[0], i.ops[1])
+    };
+    let (Arg::Reg(v), Arg::Reg(s), Arg::Imm(lane)) = (i.ops[0], value, lane) else {
+        return Err(Error::Verify(format!(
+            "spill operands {i:?} after allocation"
+        )));
+    };
+    for k in 0..s.count as u16 {
+        let sk = r1(PhysReg(s.base.0 + k));
+        let l = Arg::Const(lane + k as u32);
+        out.push(if spill {
+            MInst::hw(
+                op(gen, "v_writelane_b32")?,
+                Format::Vop3,
+                &[r1(v.base)],
+                &[sk, l],
+            )
+        } else {
+            MInst::hw(
+                op(gen, "v_readlane_b32")?,
+                Format::Vop3,
+                &[sk],
+                &[r1(v.base), l],
+            )
+        });
+    }
+    Ok(())
+}
+
 /// Lowers every pseudo instruction of `p`; returns the number of copy instructions
 /// emitted (RADV's "Copies").
 pub fn lower_to_hw(p: &mut Program) -> Result<u32, Error> {
@@ -122,7 +161,11 @@ pub fn lower_to_hw(p: &mut Program) -> Result<u32, Error> {
                 continue;
             };
             let (dsts, srcs): (Vec<&Arg>, Vec<&Arg>) = match ps {
-                Pseudo::StartPgm => continue,
+                Pseudo::StartPgm | Pseudo::StartLinearVgpr => continue,
+                Pseudo::Spill | Pseudo::Reload => {
+                    lower_lane_spill(gen, &i, &mut out)?;
+                    continue;
+                }
                 Pseudo::ParallelCopy => (i.defs.iter().collect(), i.ops.iter().collect()),
                 Pseudo::CreateVector => (i.defs.iter().collect(), i.ops.iter().collect()),
                 Pseudo::SplitVector => (i.defs.iter().collect(), i.ops.iter().collect()),

@@ -9,7 +9,9 @@
 //! `checkVALUHazards` / `has12DWordStoreHazard`): a VMEM instruction with more than 64
 //! bits of data VGPRs reads them one cycle late, so a VALU writing one of them right after
 //! it needs one wait state: `s_nop 0` (also before leaving a block that ends with such a
-//! store). The other GFX9 rules (m0 before GDS/movrel, s_setreg before s_getreg) cannot
+//! store). VALUWriteSGPR→VMEM: an SGPR a VALU wrote (`v_readlane_b32` of a reloaded
+//! spill, `v_readfirstlane_b32`, compares) and a VMEM instruction reads needs 5 wait
+//! states. The other GFX9 rules (m0 before GDS/movrel, s_setreg before s_getreg) cannot
 //! arise: the pass rejects their trigger instructions (movrel, setreg).
 //!
 //! GFX10 — SMEMtoVectorWriteHazard: an SMEM instruction reads an SGPR and a later VALU
@@ -124,7 +126,7 @@ impl Gfx9Rec {
 /// a VALU writing a DPP source VGPR needs 2 wait states before the DPP instruction, a
 /// VALU writing EXEC 5; a VALU writing the SGPR lane select of `v_readlane` /
 /// `v_writelane` needs 4, a VALU writing VCC before `v_div_fmas_*` (LLVM
-/// `checkDivFMasHazards`) 4. A block with predecessors assumes a VALU wrote everything just
+/// `checkDivFMasHazards`) 4, a VALU writing an SGPR a VMEM instruction reads 5. A block with predecessors assumes a VALU wrote everything just
 /// before it. Returns the wait states still missing before `i`.
 fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Format) -> u32 {
     let since = |f: &dyn Fn(&Gfx9Rec) -> bool| -> Option<u32> {
@@ -163,6 +165,13 @@ fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Forma
     }
     if n.starts_with("v_div_fmas") {
         want(4, since(&|r: &Gfx9Rec| r.vcc));
+    }
+    if i.opcode().is_some_and(|o| o.props().contains(Props::VMEM)) {
+        let reads = regs(&i.ops, false);
+        want(
+            5,
+            since(&|r: &Gfx9Rec| r.sgprs.iter().any(|s| reads.contains(s))),
+        );
     }
     need
 }

@@ -1,0 +1,360 @@
+//! Spilling: lowers register demand to the budget before assignment.
+//!
+//! Design (after ACO's `aco_spill.cpp` in its choice of victims, simpler in placement):
+//! - Demand is measured in the model assignment uses (`live::intervals`: one hull
+//!   interval per temp on the linear CFG), per register file, in dwords, so tuples count
+//!   their full size. A round finds the first position where a file's demand exceeds its
+//!   limit and spills enough of the temps live there to get back under it: those not
+//!   used in the current loop first (ACO's preference), then the furthest next use, then
+//!   the largest, then the lowest temp number (deterministic).
+//! - A spilled temp is spilled *everywhere* (Chaitin style): `p_spill` right after each
+//!   of its definitions (every definition of a phi web, each with the exec of its own
+//!   definition), and before every instruction that reads it a `p_reload` into a fresh
+//!   temp that replaces the operand. The program stays SSA (reloads define new temps that
+//!   live only up to their one use), and because the slot is written exactly where the
+//!   register was, a value reaches every join through memory — no new phis are needed.
+//! - SGPR slots are lanes of "linear" VGPRs (`p_start_linear_vgpr` at the entry, live on
+//!   the whole linear CFG): one lane per dword, a tuple never straddles two VGPRs, wave32
+//!   has 32 lanes per VGPR and wave64 64. `v_writelane_b32` / `v_readlane_b32` ignore
+//!   exec, so divergent regions need no care.
+//! - VGPR slots are per-lane scratch (`isel::scratch`: `reserve`, `store`, `load` at a
+//!   constant offset). Stores and reloads run under the exec of the definition / use, like
+//!   the register they replace, so the lanes a use reads were written at the definition.
+//!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
+//! - The entry block's prologue (`p_startpgm`, `p_start_linear_vgpr`, the scratch setup)
+//!   is kept whole: stores of hardware inputs go after it, and temps it reads or defines
+//!   (other than `p_startpgm`'s) are never chosen.
+//!
+//! Invariants: the pass only adds instructions and temps; reload temps, linear VGPRs,
+//! the temps the scratch helpers create and tied operands are never chosen; each round
+//! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
+//! every position for both files.
+
+use super::live::{intervals, Interval};
+use super::Budget;
+use crate::amdgpu::isel::scratch;
+use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
+use crate::amdgpu::Error;
+use smallvec::SmallVec;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What spilling did so far; kept across rounds (and across the assignment retries).
+#[derive(Clone, Debug, Default)]
+pub struct State {
+    /// Temps that must not be chosen: reload results, linear VGPRs.
+    no_spill: BTreeSet<Temp>,
+    /// Linear VGPRs holding SGPR slots.
+    linear: Vec<Temp>,
+    /// Next free lane in the last linear VGPR.
+    next_lane: u32,
+    /// Spilled SGPR dwords.
+    pub spilled_sgprs: u32,
+    /// Spilled VGPR dwords.
+    pub spilled_vgprs: u32,
+}
+
+fn file_name(ty: RegType) -> &'static str {
+    match ty {
+        RegType::Sgpr => "SGPR",
+        RegType::Vgpr => "VGPR",
+    }
+}
+
+/// Per-instruction facts of one layout.
+struct Layout {
+    /// Loop depth of instruction k.
+    depth: Vec<u32>,
+    /// Temps read or written by instruction k.
+    refs: Vec<SmallVec<[Temp; 6]>>,
+    /// Sorted read positions per temp.
+    uses: Vec<Vec<u32>>,
+    /// Temps that an instruction both reads and defines (tied operands), and temps the
+    /// prologue references (other than `p_startpgm`'s definitions).
+    tied: BTreeSet<Temp>,
+}
+
+/// Index of the first instruction of block 0 after its prologue: `p_startpgm`, the
+/// linear VGPRs and the scratch setup (which ends with the last FLAT_SCRATCH write).
+pub fn prologue_end(p: &Program) -> usize {
+    let Some(b) = p.blocks.first() else { return 0 };
+    let mut end = 0;
+    for (k, i) in b.insts.iter().enumerate() {
+        let flat_scratch = i.defs.iter().any(|d| {
+            matches!(d, Arg::Reg(r) if r.base.0 == 102 || r.base.0 == 103)
+                && p.target.gen == crate::isa::Gen::Gfx9
+        }) || i.opcode().is_some_and(|o| o.name().starts_with("s_setreg"));
+        if flat_scratch
+            || matches!(
+                i.op,
+                Op::Pseudo(Pseudo::StartPgm) | Op::Pseudo(Pseudo::StartLinearVgpr)
+            )
+        {
+            end = k + 1;
+        }
+    }
+    end
+}
+
+fn layout(p: &Program) -> Layout {
+    let mut l = Layout {
+        depth: Vec::new(),
+        refs: Vec::new(),
+        uses: vec![Vec::new(); p.temps.len()],
+        tied: BTreeSet::new(),
+    };
+    let pe = prologue_end(p);
+    for b in &p.blocks {
+        for i in &b.insts {
+            let k = l.depth.len() as u32;
+            if k > 0 && (k as usize) < pe {
+                l.tied
+                    .extend(i.defs.iter().chain(&i.ops).filter_map(|a| a.temp()));
+            }
+            l.depth.push(b.loop_depth);
+            let mut r: SmallVec<[Temp; 6]> = SmallVec::new();
+            for o in &i.ops {
+                if let Arg::Temp(t) = *o {
+                    l.uses[t.0 as usize].push(2 * k);
+                    r.push(t);
+                }
+            }
+            for d in &i.defs {
+                if let Arg::Temp(t) = *d {
+                    if r.contains(&t) {
+                        l.tied.insert(t);
+                    }
+                    r.push(t);
+                }
+            }
+            l.refs.push(r);
+        }
+    }
+    l
+}
+
+/// First position where `ty`'s demand exceeds `limit`, with the demand there.
+fn first_overflow(
+    p: &Program,
+    iv: &[Option<Interval>],
+    ty: RegType,
+    limit: u32,
+    npos: usize,
+) -> Option<(u32, u32)> {
+    let mut diff = vec![0i64; npos + 2];
+    for (t, i) in iv.iter().enumerate() {
+        let (Some(i), rc) = (i, p.temps[t]) else {
+            continue;
+        };
+        if rc.ty == ty {
+            diff[i.start as usize] += rc.dwords as i64;
+            diff[i.end as usize + 1] -= rc.dwords as i64;
+        }
+    }
+    let mut d = 0i64;
+    for (pos, x) in diff.iter().enumerate() {
+        d += x;
+        if d > limit as i64 {
+            return Some((pos as u32, d as u32));
+        }
+    }
+    None
+}
+
+/// Spills until demand fits `limit` (per file, in dwords) everywhere.
+pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error> {
+    loop {
+        let iv = intervals(p);
+        let lay = layout(p);
+        let npos = 2 * lay.depth.len() + 2;
+        let mut chosen: Vec<Temp> = Vec::new();
+        for (ty, lim) in [
+            (RegType::Sgpr, limit.sgprs as u32),
+            (RegType::Vgpr, limit.vgprs as u32),
+        ] {
+            let Some((pos, demand)) = first_overflow(p, &iv, ty, lim, npos) else {
+                continue;
+            };
+            let pressure = || Error::RegisterPressure {
+                file: file_name(ty),
+                needed: demand,
+                budget: lim,
+            };
+            let k = (pos / 2) as usize;
+            let here = lay.refs.get(k).cloned().unwrap_or_default();
+            let depth = lay.depth.get(k).copied().unwrap_or(0);
+            let mut cands: Vec<(bool, std::cmp::Reverse<u32>, std::cmp::Reverse<u8>, Temp)> =
+                Vec::new();
+            for (t, i) in iv.iter().enumerate() {
+                let temp = Temp(t as u32);
+                let rc = p.temps[t];
+                let Some(i) = i else { continue };
+                if rc.ty != ty
+                    || i.start > pos
+                    || i.end < pos
+                    || st.no_spill.contains(&temp)
+                    || lay.tied.contains(&temp)
+                    || here.contains(&temp)
+                {
+                    continue;
+                }
+                let uses = &lay.uses[t];
+                let next = match uses.iter().find(|&&u| u >= pos) {
+                    Some(&u) => u - pos,
+                    // live only around a back edge: its next use is in the next iteration
+                    None => uses
+                        .first()
+                        .map_or(u32::MAX / 2, |&u| u32::MAX / 4 + (npos as u32 - pos) + u),
+                };
+                let in_loop =
+                    depth > 0 && uses.iter().any(|&u| lay.depth[(u / 2) as usize] >= depth);
+                cands.push((
+                    in_loop,
+                    std::cmp::Reverse(next),
+                    std::cmp::Reverse(rc.dwords),
+                    temp,
+                ));
+            }
+            cands.sort();
+            let mut freed = 0u32;
+            for c in cands {
+                if demand - freed <= lim {
+                    break;
+                }
+                freed += p.rc(c.3).dwords as u32;
+                chosen.push(c.3);
+            }
+            if demand - freed > lim {
+                return Err(pressure());
+            }
+        }
+        if chosen.is_empty() {
+            return Ok(());
+        }
+        rewrite(p, &chosen, st);
+    }
+}
+
+/// Lane slot of a new SGPR spill of `dwords` dwords: (linear VGPR, first lane).
+fn lane_slot(p: &mut Program, st: &mut State, dwords: u32) -> (Temp, u32) {
+    let lanes = p.target.wave.lanes();
+    if st.linear.is_empty() || st.next_lane + dwords > lanes {
+        let v = p.new_temp(RegClass::V1);
+        st.no_spill.insert(v);
+        st.linear.push(v);
+        st.next_lane = 0;
+        // right after p_startpgm (and the linear VGPRs made before)
+        let entry = &mut p.blocks[0].insts;
+        let at = entry
+            .iter()
+            .position(|i| {
+                !matches!(
+                    i.op,
+                    Op::Pseudo(Pseudo::StartPgm) | Op::Pseudo(Pseudo::StartLinearVgpr)
+                )
+            })
+            .unwrap_or(entry.len());
+        entry.insert(
+            at,
+            MInst::pseudo(Pseudo::StartLinearVgpr, &[Arg::Temp(v)], &[]),
+        );
+    }
+    let lane = st.next_lane;
+    st.next_lane += dwords;
+    (*st.linear.last().unwrap(), lane)
+}
+
+/// Where a spilled temp lives.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Lanes from `.1` on of the linear VGPR `.0`.
+    Lanes(Temp, u32),
+    /// Per-lane scratch at this byte offset.
+    Scratch(u32),
+}
+
+/// The instructions that store `t` to / reload `r` from its slot; temps they create are
+/// marked unspillable.
+fn spill_code(p: &mut Program, st: &mut State, slot: Slot, t: Temp, reload: bool) -> Vec<MInst> {
+    let before = p.temps.len();
+    let code = match (slot, reload) {
+        (Slot::Lanes(v, lane), false) => vec![MInst::pseudo(
+            Pseudo::Spill,
+            &[],
+            &[Arg::Temp(v), Arg::Temp(t), Arg::Imm(lane)],
+        )],
+        (Slot::Lanes(v, lane), true) => vec![MInst::pseudo(
+            Pseudo::Reload,
+            &[Arg::Temp(t)],
+            &[Arg::Temp(v), Arg::Imm(lane)],
+        )],
+        (Slot::Scratch(off), false) => scratch::store(p, t, scratch::Addr::Const(off)),
+        (Slot::Scratch(off), true) => scratch::load(p, t, scratch::Addr::Const(off)),
+    };
+    st.no_spill
+        .extend((before..p.temps.len()).map(|k| Temp(k as u32)));
+    code
+}
+
+fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
+    let mut slots: BTreeMap<Temp, Slot> = BTreeMap::new();
+    for &t in chosen {
+        // spilling a temp twice never helps (its hull stays from definition to store)
+        st.no_spill.insert(t);
+        let rc = p.rc(t);
+        let slot = if rc.is_sgpr() {
+            let (v, lane) = lane_slot(p, st, rc.dwords as u32);
+            st.spilled_sgprs += rc.dwords as u32;
+            Slot::Lanes(v, lane)
+        } else {
+            st.spilled_vgprs += rc.dwords as u32;
+            Slot::Scratch(scratch::reserve(p, 4 * rc.dwords as u32))
+        };
+        slots.insert(t, slot);
+    }
+    let pe = prologue_end(p);
+    for bi in 0..p.blocks.len() {
+        let insts = std::mem::take(&mut p.blocks[bi].insts);
+        let mut out = Vec::with_capacity(insts.len());
+        // stores of p_startpgm's definitions wait for the end of the prologue
+        let mut after_start: Vec<MInst> = Vec::new();
+        for (k, mut i) in insts.into_iter().enumerate() {
+            if bi == 0 && k == pe {
+                out.append(&mut after_start);
+            }
+            let mut reloaded: SmallVec<[(Temp, Temp); 4]> = SmallVec::new();
+            for o in i.ops.iter_mut() {
+                let Arg::Temp(t) = *o else { continue };
+                let Some(&slot) = slots.get(&t) else {
+                    continue;
+                };
+                let r = match reloaded.iter().find(|(old, _)| *old == t) {
+                    Some(&(_, r)) => r,
+                    None => {
+                        let r = p.new_temp(p.temps[t.0 as usize]);
+                        st.no_spill.insert(r);
+                        reloaded.push((t, r));
+                        out.extend(spill_code(p, st, slot, r, true));
+                        r
+                    }
+                };
+                *o = Arg::Temp(r);
+            }
+            let mut stores: Vec<MInst> = Vec::new();
+            for d in &i.defs {
+                let Arg::Temp(t) = *d else { continue };
+                if let Some(&slot) = slots.get(&t) {
+                    stores.extend(spill_code(p, st, slot, t, false));
+                }
+            }
+            let start = i.op == Op::Pseudo(Pseudo::StartPgm);
+            out.push(i);
+            if start {
+                after_start = stores;
+            } else {
+                out.append(&mut stores);
+            }
+        }
+        out.append(&mut after_start);
+        p.blocks[bi].insts = out;
+    }
+}
