@@ -204,6 +204,8 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
     let mut p = amdgpu::isel::select_with(module, t, &opts.layout, &link_time)?;
     mir::verify::verify(&p, false)?;
     amdgpu::isel::scratch::insert_setup(&mut p)?;
+    let usage = regalloc::allocate(&mut p, budget)?;
+    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
     let mut assumed: Vec<UserSgpr> = Vec::new();
     for u in &p.abi.user_sgprs {
         let a = assumed_user_sgpr(u, assumed.last());
@@ -217,7 +219,6 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
             )));
         }
     }
-    let usage = regalloc::allocate(&mut p, budget)?;
     mir::verify::verify(&p, true)?;
     let copies = passes::lower_to_hw(&mut p)?;
     passes::insert_waitcnt(&mut p)?;
