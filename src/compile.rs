@@ -202,7 +202,9 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         descriptor_layout: missing.descriptor_layout,
     };
     let mut p = amdgpu::isel::select_with(module, t, &opts.layout, &link_time)?;
-    mir::verify::verify(&p, false)?;
+    if crate::passes::verify_each() {
+        mir::verify::verify(&p, false)?;
+    }
     amdgpu::isel::scratch::insert_setup(&mut p)?;
     let usage = regalloc::allocate(&mut p, budget)?;
     // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
@@ -219,11 +221,15 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
             )));
         }
     }
-    mir::verify::verify(&p, true)?;
+    if crate::passes::verify_each() {
+        mir::verify::verify(&p, true)?;
+    }
     let copies = passes::lower_to_hw(&mut p)?;
     passes::insert_waitcnt(&mut p)?;
     passes::resolve_hazards(&mut p)?;
-    mir::verify::verify(&p, true)?;
+    if crate::passes::verify_each() {
+        mir::verify::verify(&p, true)?;
+    }
     let code = emit::encode(&p)?;
     let stats = emit::Stats {
         instructions: code.instructions,

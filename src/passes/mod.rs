@@ -67,14 +67,18 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
     PASSES.iter().copied().find(|p| p.0 == name)
 }
 
-/// Whether to verify after every pass: debug builds, tests, or `GCNC_VERIFY=1`.
-fn verify_each() -> bool {
-    cfg!(debug_assertions) || std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1")
+/// Whether to run the verifiers (IR after every pass, MIR between backend stages): debug
+/// builds and tests always, release builds with `GCNC_VERIFY=1` (read once per process).
+pub(crate) fn verify_each() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    cfg!(debug_assertions)
+        || *ON.get_or_init(|| std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1"))
 }
 
 /// Runs one pass, then the verifier when enabled.
 pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
-    let timing = std::env::var_os("GCNC_TIME_PASSES").is_some();
+    static TIMING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let timing = *TIMING.get_or_init(|| std::env::var_os("GCNC_TIME_PASSES").is_some());
     let start = timing.then(std::time::Instant::now);
     let progress = (pass.1)(m);
     if let Some(t) = start {
