@@ -11,6 +11,7 @@
 //! `s_load_dwordx4` at `set pointer + index · stride + offset`. One literal per instruction
 //! (every SALU encoding allows exactly one).
 
+use super::mask_runs;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -206,34 +207,10 @@ impl Isel<'_> {
         }
         let per = (ty.bits / 32) as u32;
         let (va, imm) = self.vaddr(off)?;
-        let comps = ty.comps as u32;
-        let mut c = 0u32;
-        while c < comps {
-            if mask >> c & 1 == 0 {
-                c += 1;
-                continue;
-            }
-            let mut end = c;
-            while end + 1 < comps && mask >> (end + 1) & 1 == 1 && (end + 2 - c) * per <= 4 {
-                end += 1;
-            }
-            let mut parts = Vec::new();
-            for k in c..=end {
-                let a = self.arg(v, k as usize)?;
-                let t = self.to_vgpr(a)?;
-                let n = self.p.rc(t).dwords;
-                for p in self.split(t, n)? {
-                    parts.push(Arg::Temp(p));
-                }
-            }
-            let n = parts.len() as u8;
-            let data = if n == 1 {
-                parts[0]
-            } else {
-                let d = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
-                Arg::Temp(d)
-            };
+        for (c, end) in mask_runs(ty.comps as u32, mask, per, 4) {
+            let dw = self.vgpr_dwords(v, c, end)?;
+            let n = dw.len();
+            let data = Arg::Temp(self.vgpr_tuple(&dw));
             let name = match n {
                 1 => "buffer_store_dword|buffer_store_b32",
                 2 => "buffer_store_dwordx2|buffer_store_b64",
@@ -247,7 +224,6 @@ impl Isel<'_> {
                 &[data, Arg::Temp(va2), Arg::Temp(res), Arg::Const(0)],
                 byte,
             )?;
-            c = end + 1;
         }
         Ok(())
     }

@@ -18,6 +18,7 @@
 //! Invariant: every instruction emitted here is a `Format::Global` form of the ISA
 //! tables; the operand order is the table's (`vdst vaddr [vdata] saddr`).
 
+use super::mask_runs;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -211,34 +212,10 @@ impl Isel<'_> {
         }
         let per = ty.bits / 32;
         let a = self.global_addr(ptr, 4 * per as u32 * ty.comps as u32)?;
-        let comps = ty.comps as u32;
-        let mut c = 0u32;
-        while c < comps {
-            if mask >> c & 1 == 0 {
-                c += 1;
-                continue;
-            }
-            let mut end = c;
-            while end + 1 < comps && mask >> (end + 1) & 1 == 1 && (end + 2 - c) * per as u32 <= 4 {
-                end += 1;
-            }
-            let mut parts = Vec::new();
-            for k in c..=end {
-                let x = self.arg(v, k as usize)?;
-                let t = self.to_vgpr(x)?;
-                let n = self.p.rc(t).dwords;
-                for p in self.split(t, n)? {
-                    parts.push(Arg::Temp(p));
-                }
-            }
-            let n = parts.len() as u8;
-            let data = if n == 1 {
-                parts[0]
-            } else {
-                let d = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
-                Arg::Temp(d)
-            };
+        for (c, end) in mask_runs(ty.comps as u32, mask, per as u32, 4) {
+            let dw = self.vgpr_dwords(v, c, end)?;
+            let n = dw.len();
+            let data = Arg::Temp(self.vgpr_tuple(&dw));
             let name = match n {
                 1 => "global_store_dword|global_store_b32",
                 2 => "global_store_dwordx2|global_store_b64",
@@ -252,7 +229,6 @@ impl Isel<'_> {
                 a.imm + 4 * (per as u32 * c) as i32,
                 false,
             )?;
-            c = end + 1;
         }
         Ok(())
     }

@@ -27,8 +27,9 @@
 //!   `Program::lds_bytes` → RSRC2 `LDS_SIZE` (512-byte granules), the metadata's
 //!   `.lds_size` and the "LDS size" statistic.
 
+use super::mask_runs;
 use super::{Isel, Kind, MV};
-use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::passes::insert_waitcnt::wait_insts;
 use crate::amdgpu::Error;
 use crate::ir::{AtomicOp, Intrinsic, Value};
@@ -192,25 +193,8 @@ impl Isel<'_> {
         let per = ty.bits as u32 / 32;
         let o = self.get(off, 0)?;
         let (va, imm) = self.lds_addr(o, base)?;
-        let comps = ty.comps as u32;
-        let mut c = 0u32;
-        while c < comps {
-            if mask >> c & 1 == 0 {
-                c += 1;
-                continue;
-            }
-            let mut end = c;
-            while end + 1 < comps && mask >> (end + 1) & 1 == 1 {
-                end += 1;
-            }
-            // the run's dwords as VGPRs
-            let mut dw: Vec<Temp> = Vec::new();
-            for k in c..=end {
-                let a = self.arg(v, k as usize)?;
-                let t = self.to_vgpr(a)?;
-                let n = self.p.rc(t).dwords;
-                dw.extend(self.split(t, n)?);
-            }
+        for (c, end) in mask_runs(ty.comps as u32, mask, per, u32::MAX) {
+            let dw = self.vgpr_dwords(v, c, end)?;
             // alignment of the run's start
             let run_align = if c == 0 {
                 align
@@ -245,13 +229,7 @@ impl Isel<'_> {
                     }
                     continue;
                 }
-                let data = if d == 1 {
-                    parts[0]
-                } else {
-                    let t = self.tmp(RegClass::v(d as u8));
-                    self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(t)], &parts));
-                    Arg::Temp(t)
-                };
+                let data = Arg::Temp(self.vgpr_tuple(&dw[k as usize..(k + d) as usize]));
                 let name = match d {
                     1 => "ds_write_b32|ds_store_b32",
                     2 => "ds_write_b64|ds_store_b64",
@@ -261,7 +239,6 @@ impl Isel<'_> {
                 let (va2, b) = self.lds_rebase(va, byte, MAX_OFFSET)?;
                 self.ds(name, &[], &[Arg::Temp(va2), data], b)?;
             }
-            c = end + 1;
         }
         Ok(())
     }

@@ -189,6 +189,27 @@ pub fn select_with(
     Ok(s.p)
 }
 
+/// The runs of consecutive components a store's write `mask` selects among `comps`
+/// components of `per` dwords each, every run at most `max_dwords` dwords long (`u32::MAX`:
+/// unbounded), as `(first, last)` component pairs in order.
+pub(crate) fn mask_runs(comps: u32, mask: u32, per: u32, max_dwords: u32) -> Vec<(u32, u32)> {
+    let mut runs = Vec::new();
+    let mut c = 0u32;
+    while c < comps {
+        if mask >> c & 1 == 0 {
+            c += 1;
+            continue;
+        }
+        let mut end = c;
+        while end + 1 < comps && mask >> (end + 1) & 1 == 1 && (end + 2 - c) * per <= max_dwords {
+            end += 1;
+        }
+        runs.push((c, end));
+        c = end + 1;
+    }
+    runs
+}
+
 impl Isel<'_> {
     pub(crate) fn t(&self) -> Target {
         self.p.target
@@ -422,6 +443,34 @@ impl Isel<'_> {
                 "operand cannot be moved to a VGPR",
             )),
         }
+    }
+
+    /// Components `first..=last` of `v` as VGPR dwords, in order (the data of a store).
+    pub(crate) fn vgpr_dwords(
+        &mut self,
+        v: Value,
+        first: u32,
+        last: u32,
+    ) -> Result<Vec<Temp>, Error> {
+        let mut dw = Vec::new();
+        for k in first..=last {
+            let a = self.arg(v, k as usize)?;
+            let t = self.to_vgpr(a)?;
+            let n = self.p.rc(t).dwords;
+            dw.extend(self.split(t, n)?);
+        }
+        Ok(dw)
+    }
+
+    /// One VGPR tuple holding `dwords` in order (a single dword stays itself).
+    pub(crate) fn vgpr_tuple(&mut self, dwords: &[Temp]) -> Temp {
+        if let [t] = dwords {
+            return *t;
+        }
+        let d = self.tmp(RegClass::v(dwords.len() as u8));
+        let parts: Vec<Arg> = dwords.iter().map(|t| Arg::Temp(*t)).collect();
+        self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+        d
     }
 
     /// Splits a tuple temp into `n` dword temps of its file.

@@ -34,6 +34,7 @@
 //! Invariant: every instruction produced passes `mir::verify` (operand classes from the
 //! tables); the immediate always fits the generation's signed offset field.
 
+use super::mask_runs;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Program, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -433,30 +434,9 @@ impl Isel<'_> {
         let per = ty.bits / 32;
         let o = self.get(off, 0)?;
         let a = self.scratch_addr(base, o)?;
-        let comps = ty.comps as u32;
-        let mut c = 0u32;
-        while c < comps {
-            if mask >> c & 1 == 0 {
-                c += 1;
-                continue;
-            }
-            let mut end = c;
-            while end + 1 < comps && mask >> (end + 1) & 1 == 1 {
-                end += 1;
-            }
-            let mut parts = Vec::new();
-            for k in c..=end {
-                let x = self.arg(v, k as usize)?;
-                parts.push(Arg::Temp(self.to_vgpr(x)?));
-            }
-            let n = (end + 1 - c) as u8 * per;
-            let data = if parts.len() == 1 {
-                parts[0].temp().unwrap()
-            } else {
-                let d = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
-                d
-            };
+        for (c, end) in mask_runs(ty.comps as u32, mask, per as u32, u32::MAX) {
+            let dw = self.vgpr_dwords(v, c, end)?;
+            let data = self.vgpr_tuple(&dw);
             let a2 = match a {
                 Addr::Const(x) => Addr::Const(x + 4 * per as u32 * c),
                 Addr::Vgpr(t, x) => Addr::Vgpr(t, x + 4 * per as u32 * c),
@@ -464,7 +444,6 @@ impl Isel<'_> {
             for m in store(&mut self.p, data, a2) {
                 self.push(m);
             }
-            c = end + 1;
         }
         Ok(())
     }
