@@ -151,7 +151,7 @@ pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Erro
         .find(|f| f.name == HwStage::Cs.entry_symbol())
         .map(|f| (f.offset, f.size))
         .ok_or_else(|| Error::Link("the linked object has no CS entry".into()))?;
-    let asm = disassemble_range(
+    let asm = emit::disassemble_range(
         main.program.target,
         &linked.object.text,
         entry.0 as usize,
@@ -171,7 +171,9 @@ pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Erro
 /// stage: an unlinked ELF (relocations + `gcnc.prelink`) for `link::link`. A shader that
 /// cannot be compiled this way gets `Error::NeedsWholePipeline` and nothing else.
 pub fn compile_unlinked(module: &Module, opts: &Options) -> Result<Compiled, Error> {
-    main_part(module, opts, &opts.missing)
+    let mut c = main_part(module, opts, &opts.missing)?;
+    c.asm = emit::disassemble_range(c.program.target, &c.text, 0, c.stats.code_size as usize)?;
+    Ok(c)
 }
 
 /// The prelink item pair of a user-data entry of the backend's ABI (docs/abi.md).
@@ -256,33 +258,13 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
             pl.to_value(),
         );
     let elf = obj.write().map_err(|e| Error::Binary(e.to_string()))?;
-    let asm = emit::disassemble(&p, &code)?;
+    // the caller disassembles what it returns (the main part, or the linked entry)
     Ok(Compiled {
         elf,
         text: code.text,
         stats,
         program: p,
-        asm,
+        asm: String::new(),
         placed: Vec::new(),
     })
-}
-
-/// Our disassembly of `text[start..end]`.
-fn disassemble_range(t: Target, text: &[u8], start: usize, end: usize) -> Result<String, Error> {
-    let mut out = String::new();
-    let mut off = start;
-    while off < end.min(text.len()) {
-        let (inst, len) =
-            crate::isa::decode(text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
-        let line = crate::isa::print(&inst, t).unwrap_or_else(|_| {
-            let ws: Vec<String> = text[off..off + len]
-                .chunks(4)
-                .map(|c| format!("0x{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                .collect();
-            format!("{} ; .long {}", inst.op.name(), ws.join(", "))
-        });
-        out.push_str(&format!("  {line}  ; {off:04x}\n"));
-        off += len;
-    }
-    Ok(out)
 }

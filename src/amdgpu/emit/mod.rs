@@ -277,25 +277,30 @@ pub fn code_object(
     .map_err(|e| Error::Binary(e.to_string()))
 }
 
-/// Disassembly text of the code (our own printer, llvm-mc syntax), one instruction per
-/// line with block labels.
-pub fn disassemble(p: &Program, code: &Code) -> Result<String, Error> {
-    let t = p.target;
+/// Our disassembly of `text[start..end]`, one instruction per line with its byte offset.
+/// An instruction the printer cannot spell yet (some depctr immediates) falls back to
+/// its raw words.
+pub fn disassemble_range(
+    t: crate::isa::Target,
+    text: &[u8],
+    start: usize,
+    end: usize,
+) -> Result<String, Error> {
     let mut out = String::new();
-    let mut off = 0usize;
-    while off < code.code_bytes as usize {
-        let (inst, len) =
-            isa::decode(&code.text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
-        // the ISA printer does not know every immediate syntax yet (depctr): fall back to
-        // the raw words
-        let text = isa::print(&inst, t).unwrap_or_else(|_| {
-            let ws: Vec<String> = code.text[off..off + len]
+    let mut off = start;
+    while off < end.min(text.len()) {
+        let (inst, len) = isa::decode(text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
+        let line = isa::print(&inst, t).unwrap_or_else(|_| {
+            let ws: Vec<String> = text[off..off + len]
                 .chunks(4)
                 .map(|c| format!("0x{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
                 .collect();
             format!("{} ; .long {}", inst.op.name(), ws.join(", "))
         });
-        out.push_str(&format!("  {text}  ; {off:04x}\n"));
+        out.push_str(&format!(
+            "  {line}  ; {off:04x}
+"
+        ));
         off += len;
     }
     Ok(out)
