@@ -584,15 +584,13 @@ pub fn with_deadline<T>(
 ) -> Result<T, String> {
     let fired = Arc::new(AtomicBool::new(false));
     let r = radv::with_worker(cfg, |w| {
-        let pid = w.pid().to_string();
+        let pid = w.pid();
         let (done, wait) = mpsc::channel::<()>();
         let flag = fired.clone();
         let dog = std::thread::spawn(move || {
             if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(RADV_DEADLINE) {
                 flag.store(true, Ordering::SeqCst);
-                let _ = std::process::Command::new("kill")
-                    .args(["-KILL", &pid])
-                    .status();
+                kill_worker(pid);
             }
         });
         let r = f(w);
@@ -607,6 +605,21 @@ pub fn with_deadline<T>(
             radv_error(&e)
         }
     })
+}
+
+/// Sends SIGKILL to a worker through libc's `kill(2)` (no `kill` binary needed; a worker
+/// that already ended makes it fail harmlessly: its pid is reserved until it is reaped).
+fn kill_worker(pid: u32) {
+    extern "C" {
+        fn kill(pid: i32, sig: i32) -> i32;
+    }
+    const SIGKILL: i32 = 9;
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+        unsafe {
+            kill(pid, SIGKILL);
+        }
+    }
 }
 
 fn radv_error(e: &Error) -> String {
