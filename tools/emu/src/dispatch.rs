@@ -18,6 +18,11 @@ use crate::memory::{Lds, Memory};
 use crate::wave::{Checks, Env, Program, Status, Wave};
 use gcnc::isa::{Gen, Target};
 
+/// Instructions a whole dispatch may execute, all waves together, unless the caller
+/// chooses another budget: the overall bound on a run's time (the per-wave budget bounds
+/// one wave, not how many there are).
+pub const DEFAULT_DISPATCH_BUDGET: u64 = 100_000_000;
+
 /// Flat-address aperture bases reported by src_shared_base / src_private_base.
 pub const SHARED_BASE: u64 = 0x1_0000_0000_0000;
 pub const PRIVATE_BASE: u64 = 0x2_0000_0000_0000;
@@ -54,6 +59,8 @@ pub struct Dispatch {
     pub float_mode: u32,
     /// Instruction budget per wave.
     pub budget: u64,
+    /// Instruction budget of the whole dispatch (all waves together).
+    pub dispatch_budget: u64,
     pub checks: Checks,
 }
 
@@ -77,6 +84,7 @@ impl Dispatch {
             vgprs: 256,
             float_mode: 0xc0,
             budget: 1_000_000,
+            dispatch_budget: DEFAULT_DISPATCH_BUDGET,
             checks: Checks::default(),
         }
     }
@@ -243,6 +251,16 @@ fn check_setup(d: &Dispatch) -> Result<()> {
 /// Runs every workgroup of `d` against `mem`.
 pub fn run(d: &Dispatch, mem: &mut Memory) -> Result<Stats> {
     check_setup(d)?;
+    // every wave executes at least one instruction
+    let threads: u64 = d.group_size.iter().map(|&x| x as u64).product();
+    let groups: u64 = d.groups.iter().map(|&x| x as u64).product();
+    let waves = groups.saturating_mul(threads.div_ceil(d.target.wave.lanes() as u64));
+    if waves > d.dispatch_budget {
+        return Err(Error::setup(format!(
+            "{} workgroups make {waves} waves, more than the dispatch budget of {} instructions can run",
+            groups, d.dispatch_budget
+        )));
+    }
     d.write_global_table(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
@@ -357,6 +375,13 @@ fn run_waves(
                 lds: &mut lds,
                 checks: d.checks,
             };
+            if stats.instructions >= d.dispatch_budget {
+                return Err(w.locate(
+                    Error::new(ErrorKind::DispatchBudget(d.dispatch_budget)),
+                    w.pc,
+                    None,
+                ));
+            }
             w.step(&mut env)?;
             stats.instructions += 1;
             progressed = true;

@@ -31,6 +31,10 @@ pub const SET_STRIDE: u64 = 0x20_0000;
 /// Resources are placed from here, each 64 KiB aligned.
 pub const DATA_BASE: u64 = 0x1000_0000;
 
+/// The most bytes the resources of one setup may hold together (256 MiB): the emulator
+/// keeps every byte in memory, so this bounds what a run allocates for its buffers.
+pub const MAX_RESOURCE_BYTES: usize = 256 << 20;
+
 /// Where the application makes a resource visible to the shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -63,6 +67,8 @@ pub struct Setup {
     pub checks: Checks,
     /// Instruction budget per wave (None: the emulator's default).
     pub budget: Option<u64>,
+    /// Instruction budget of the whole dispatch (None: `DEFAULT_DISPATCH_BUDGET`).
+    pub dispatch_budget: Option<u64>,
 }
 
 impl Setup {
@@ -75,6 +81,7 @@ impl Setup {
             wave64: None,
             checks: Checks::default(),
             budget: None,
+            dispatch_budget: None,
         }
     }
 }
@@ -134,6 +141,15 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
     d.checks = setup.checks;
     if let Some(b) = setup.budget {
         d.budget = b;
+    }
+    if let Some(b) = setup.dispatch_budget {
+        d.dispatch_budget = b;
+    }
+    let total: usize = setup.resources.iter().map(|r| r.data.len()).sum();
+    if total > MAX_RESOURCE_BYTES {
+        return Err(Error::setup(format!(
+            "the resources hold {total} bytes, above the limit of {MAX_RESOURCE_BYTES}"
+        )));
     }
     let mut mem = Memory::new();
     map_bytes(&mut mem, PUSH_BASE, &setup.push, 4096)?;
