@@ -4,6 +4,7 @@
 //! reported and replaced.
 
 use vkref::corpus;
+use gcnc::isa::Wave;
 use vkref::radv::{self, Backend, Config, Family, Worker};
 
 fn setup() -> Option<()> {
@@ -36,8 +37,8 @@ fn corpus_shaders_compile_for_every_family_backend_and_wave() {
     let mut crashed = Vec::new();
     for family in Family::ALL {
         for backend in [Backend::Aco, Backend::Llvm] {
-            for wave in [64, 32] {
-                if wave == 32 && family == Family::Vega10 {
+            for wave in [Wave::W64, Wave::W32] {
+                if !family.gen().supports(wave) {
                     continue;
                 }
                 let cfg = Config::new(family, backend, wave);
@@ -55,7 +56,7 @@ fn corpus_shaders_compile_for_every_family_backend_and_wave() {
                         Err(e) => panic!("{name} on {cfg}: {e}"),
                     };
                     let what = format!("{name} on {cfg}");
-                    assert_eq!(c.subgroup_size, wave, "{what}");
+                    assert_eq!(c.subgroup_size, wave.lanes(), "{what}");
                     assert_eq!(c.compile_ns.len(), 1, "{what}");
                     assert!(
                         c.compile_ns[0] > 1000,
@@ -123,7 +124,7 @@ fn the_spilling_cases_spill_with_aco() {
         return;
     }
     for family in [Family::Vega10, Family::Navi21, Family::Gfx1100] {
-        let cfg = Config::new(family, Backend::Aco, 64);
+        let cfg = Config::new(family, Backend::Aco, Wave::W64);
         let v = radv::with_worker(cfg, |w| w.compile(spirv("spill_vgpr"), "main", 0))
             .expect("spill_vgpr");
         assert!(
@@ -158,7 +159,7 @@ fn repeated_creations_are_real_compiles() {
         let mut hits = c.same_module_ns.clone();
         hits.sort_unstable();
         let hit = hits[hits.len() / 2];
-        let cfg = Config::new(Family::Navi21, backend, 64);
+        let cfg = Config::new(Family::Navi21, backend, Wave::W64);
         let timed =
             radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "main", 5)).expect("compile");
         for t in &timed.compile_ns {
@@ -175,7 +176,7 @@ fn a_dead_worker_is_reported_and_a_new_one_works() {
     if setup().is_none() {
         return;
     }
-    let cfg = Config::new(Family::Gfx1100, Backend::Aco, 32);
+    let cfg = Config::new(Family::Gfx1100, Backend::Aco, Wave::W32);
     let mut w = Worker::spawn(cfg).expect("spawn");
     assert!(
         w.device_name.to_uppercase().contains("GFX1100") || w.device_name.contains("RADV"),
@@ -201,10 +202,10 @@ fn bad_requests_are_errors_not_crashes() {
         return;
     }
     assert!(matches!(
-        Worker::spawn(Config::new(Family::Vega10, Backend::Aco, 32)),
+        Worker::spawn(Config::new(Family::Vega10, Backend::Aco, Wave::W32)),
         Err(vkref::Error::Usage(_))
     ));
-    let cfg = Config::new(Family::Navi21, Backend::Aco, 64);
+    let cfg = Config::new(Family::Navi21, Backend::Aco, Wave::W64);
     let e = radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "nope", 1)).unwrap_err();
     assert!(e.to_string().contains("nope"), "{e}");
     let e =
