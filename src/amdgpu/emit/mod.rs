@@ -21,7 +21,7 @@
 
 use crate::amdgpu::mir::{Arg, Op, Program};
 use crate::amdgpu::Error;
-use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Operand, ValTy};
+use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Opcode, Operand, ValTy};
 
 /// RADV-named statistics of one shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -134,7 +134,7 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
         labels[bi] = words.len() as u32;
         for i in &b.insts {
             if let (Some(o), Some(Arg::Label(l))) = (i.opcode(), i.ops.first()) {
-                if o.name() == "s_branch" && l.0 as usize == bi + 1 {
+                if o == Opcode::SBranch && l.0 as usize == bi + 1 {
                     continue;
                 }
             }
