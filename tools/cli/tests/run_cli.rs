@@ -279,6 +279,61 @@ fn requests_beyond_the_run_limits_are_errors() {
     );
 }
 
+/// A workgroup of 1024 invocations (Vulkan's largest), laid out 1024x1x1 and 1x1024x1,
+/// runs on every target and wave size: the local ids of the last invocation (1023) fit
+/// the launch's 10-bit fields, and every invocation exchanges its value through LDS.
+#[test]
+fn a_workgroup_of_1024_invocations_runs_in_either_dimension() {
+    let dir = temp_dir("wide");
+    let out = dir.join("o.bin");
+    let out_s = out.to_str().unwrap();
+    for (target, wave) in [
+        ("gfx900", "64"),
+        ("gfx1030", "32"),
+        ("gfx1030", "64"),
+        ("gfx1100", "32"),
+        ("gfx1100", "64"),
+    ] {
+        for (sx, sy) in [(1024u32, 1u32), (1, 1024)] {
+            let (ok, _, stderr) = gcnc(&strs(&[
+                "run",
+                "tests/shaders/emu/wide_workgroup.spv",
+                "--target",
+                target,
+                "--wave",
+                wave,
+                "--spec",
+                &format!("0={sx}"),
+                "--spec",
+                &format!("1={sy}"),
+                "--dispatch",
+                "2",
+                "--bind",
+                "0:0=@8192",
+                "--dump",
+                &format!("0:0={out_s}"),
+            ]));
+            assert!(ok, "{target} wave{wave} {sx}x{sy}: {stderr}");
+            let got: Vec<u32> = std::fs::read(&out)
+                .unwrap()
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            let want: Vec<u32> = (0..2u32)
+                .flat_map(|wg| {
+                    (0..1024u32).map(move |i| {
+                        let j = 1023 - i;
+                        let (x, y) = if sx == 1024 { (j, 0) } else { (0, j) };
+                        x * 7 + y * 3 + wg * 100_000
+                    })
+                })
+                .collect();
+            assert_eq!(got, want, "{target} wave{wave} {sx}x{sy}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     let dir = temp_dir("waitcnt");

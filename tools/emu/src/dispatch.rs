@@ -214,6 +214,8 @@ pub struct Stats {
 }
 
 fn check_setup(d: &Dispatch) -> Result<()> {
+    // At most 1024 threads: a dimension is at most 1024, so a local id is at most 1023
+    // and fits GFX11's 10-bit fields of v0.
     let threads = d.group_size.iter().map(|&x| x as u64).product::<u64>();
     if threads == 0 || threads > 1024 {
         return Err(Error::setup(format!(
@@ -232,9 +234,6 @@ fn check_setup(d: &Dispatch) -> Result<()> {
     }
     if d.lds_bytes > 65536 {
         return Err(Error::setup("LDS above 64 KiB"));
-    }
-    if d.group_size[0] > 1023 || d.group_size[1] > 1023 || d.group_size[2] > 1023 {
-        return Err(Error::setup("a workgroup dimension does not fit 10 bits"));
     }
     // GFX11 packs the local id into v0 whatever the dimension count
     let id_vgprs = if d.target.gen == Gen::Gfx11 {
