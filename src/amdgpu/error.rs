@@ -19,16 +19,14 @@ pub enum Error {
     Layout(String),
     /// The instruction encoder rejected an instruction (a backend bug surfaced as an error).
     Encode(String),
-    /// The ELF/metadata writer failed.
-    Binary(String),
+    /// The ELF/metadata writer refused the code object.
+    Binary(crate::binary::Error),
     /// The MIR verifier found a broken invariant (a backend bug).
     Verify(String),
     /// An unlinked compile cannot leave this to the link stage (a specialization constant
     /// that shapes control flow or sizes, an input no user-data layout can supply): the
     /// caller must compile the whole pipeline. Nothing was produced.
     NeedsWholePipeline(String),
-    /// The link stage rejected the compiled main part with the given state.
-    Link(String),
     /// The module has no entry function (IR text without an `entry fn`): nothing to compile.
     NoEntryPoint,
 }
@@ -57,7 +55,6 @@ impl fmt::Display for Error {
                 f,
                 "cannot compile unlinked ({m}); compile the whole pipeline instead"
             ),
-            Error::Link(m) => write!(f, "link: {m}"),
             Error::NoEntryPoint => write!(f, "the module has no entry function to compile"),
         }
     }

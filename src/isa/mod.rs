@@ -35,4 +35,4 @@ pub use print::print;
 pub use reg::{PhysReg, Reg};
 pub use simm16::Waitcnt;
 pub use tables::{EncDesc, Field, Format, ImmKind, MemFlags, ModSet, OpDesc, Opcode, Props, ValTy};
-pub use target::{Gen, Target, Wave};
+pub use target::{Gen, GenInfo, Target, TargetError, Wave};

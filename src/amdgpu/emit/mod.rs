@@ -203,7 +203,7 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
 pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec<u8>, Error> {
     code_object(p, code, sgprs, vgprs)?
         .write()
-        .map_err(|e| Error::Binary(e.to_string()))
+        .map_err(Error::Binary)
 }
 
 /// The PAL code object for a compiled compute shader (its relocations included; the
@@ -236,7 +236,7 @@ pub fn code_object(
         code.code_bytes as u64,
         code.relocations.clone(),
     )
-    .map_err(|e| Error::Binary(e.to_string()))
+    .map_err(Error::Binary)
 }
 
 /// Our disassembly of `text[start..end]`, one instruction per line with its byte offset.

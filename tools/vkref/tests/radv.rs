@@ -4,8 +4,8 @@
 //! given figures; a dying worker is
 //! reported and replaced.
 
-use vkref::corpus;
 use gcnc::isa::Wave;
+use vkref::corpus;
 use vkref::radv::{self, Backend, Config, Family, Worker};
 
 fn setup() -> Option<()> {
@@ -154,7 +154,10 @@ fn the_cache_check_times_every_creation() {
         assert_eq!(c.same_module_ns.len(), 5, "{backend:?}: {c:?}");
         assert_eq!(c.fresh_module_ns.len(), 5, "{backend:?}: {c:?}");
         assert_ne!(c.first_ns, 0, "{backend:?}: {c:?}");
-        assert!(c.fresh_module_ns.iter().all(|t| *t != 0), "{backend:?}: {c:?}");
+        assert!(
+            c.fresh_module_ns.iter().all(|t| *t != 0),
+            "{backend:?}: {c:?}"
+        );
         let cfg = Config::new(Family::Navi21, backend, Wave::W64);
         let timed =
             radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "main", 5)).expect("compile");
