@@ -33,6 +33,8 @@ pub enum Error {
     NeedsWholePipeline(String),
     /// The link stage rejected the compiled main part with the given state.
     Link(String),
+    /// The module has no entry function (IR text without an `entry fn`): nothing to compile.
+    NoEntryPoint,
 }
 
 impl fmt::Display for Error {
@@ -63,6 +65,7 @@ impl fmt::Display for Error {
                 "cannot compile unlinked ({m}); compile the whole pipeline instead"
             ),
             Error::Link(m) => write!(f, "link: {m}"),
+            Error::NoEntryPoint => write!(f, "the module has no entry function to compile"),
         }
     }
 }

@@ -568,7 +568,9 @@ impl Module {
     pub fn add_function(&mut self, name: &str, params: Vec<ValType>, ret: ValType) -> Func {
         self.functions.alloc(Function::new(name, params, ret))
     }
-    pub fn entry_function(&self) -> &Function {
-        &self.functions[self.entry.expect("module has no entry point")]
+    /// The entry point's function; `None` for a module without one (IR text need not
+    /// mark an `entry fn`: such a module can be printed and transformed, not compiled).
+    pub fn entry_function(&self) -> Option<&Function> {
+        self.entry.map(|e| &self.functions[e])
     }
 }

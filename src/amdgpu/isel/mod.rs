@@ -132,7 +132,7 @@ pub fn select_with(
     layout: &PipelineLayout,
     link: &LinkTime,
 ) -> Result<Program, Error> {
-    let f = m.entry_function();
+    let f = m.entry_function().ok_or(Error::NoEntryPoint)?;
     if m.stage != ir::Stage::Compute {
         return Err(Error::unsupported(
             None,

@@ -54,3 +54,24 @@ fn ir_subcommand() {
     assert!(err.contains("s.ir:9:16: expected a number"), "{}", err);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// IR text with no entry function is a valid module for `gcnc ir`, but there is nothing to
+/// compile or run: both say so with an error exit, not a panic (exit 101).
+#[test]
+fn a_module_without_an_entry_function_is_an_error_to_compile_or_run() {
+    let dir = std::env::temp_dir().join(format!("gcnc-cli-noentry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("empty.ir");
+    std::fs::write(&path, "shader compute local_size=1,1,1\n").unwrap();
+    let p = path.to_str().unwrap();
+
+    let (ok, _, _) = gcnc(&["ir", p]);
+    assert!(ok);
+    for cmd in ["compile", "run"] {
+        let o = cli_support::gcnc_output(&[cmd, "--target", "gfx1030", p]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "gcnc {cmd}: {err}");
+        assert!(err.contains("no entry function"), "gcnc {cmd}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,7 +9,6 @@ use cli_support::gcnc_output as gcnc;
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::Target;
 use link_support::*;
 
 const STATE: &str = r#"{
@@ -20,7 +19,7 @@ const STATE: &str = r#"{
 
 #[test]
 fn link_files_with_a_part_cache() {
-    let t = Target::Gfx1100;
+    let t = Gen::Gfx11;
     let mp = MainPart::new(t, vec![UserSgpr::DescriptorSet(0)]);
     let mut lines = vec![(
         "s_add_u32 s4, s0, 0x5eed0000",

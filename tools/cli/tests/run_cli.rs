@@ -3,7 +3,7 @@
 //! bytes; bad arguments and a shader missing an `s_waitcnt` give readable errors with the
 //! failing instruction and a register dump, never a panic.
 
-use gcnc::binary::{CodeObject, ComputeShaderInfo, Target as BTarget, UserData};
+use gcnc::binary::{CodeObject, ComputeShaderInfo, UserData};
 use gcnc::isa::{self, Gen, Target, Wave};
 use std::path::PathBuf;
 use std::process::Command;
@@ -219,6 +219,66 @@ fn bad_arguments_are_reported() {
     }
 }
 
+/// Requests beyond the documented limits (docs/emu.md) stop at once with an error naming
+/// the limit: no allocation abort, no reading until memory runs out, no endless dispatch.
+#[test]
+fn requests_beyond_the_run_limits_are_errors() {
+    let spv = "tests/shaders/compute/push_constants.spv";
+    let base = [
+        "run",
+        spv,
+        "--target",
+        "gfx1100",
+        "--push",
+        &"00".repeat(36),
+    ];
+    for (extra, want) in [
+        (
+            vec!["--bind", "0:0=@99999999999999"],
+            "exceed 268435456 bytes",
+        ),
+        (vec!["--bind", "0:0=/dev/zero"], "exceed 268435456 bytes"),
+        (
+            vec!["--bind", "0:0=@200000000", "--bind", "0:1=@100000000"],
+            "--bind 0:1=@100000000: the bound buffers would exceed 268435456 bytes",
+        ),
+        (
+            vec!["--dispatch", "65535,65535,65535"],
+            "more than the dispatch budget of 100000000 instructions",
+        ),
+        (
+            vec!["--dispatch", "300", "--dispatch-budget", "500"],
+            "more than the dispatch budget of 500 instructions",
+        ),
+        (
+            vec!["--dispatch", "10", "--dispatch-budget", "100"],
+            "budget of 100 instructions (all waves together) is exhausted",
+        ),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_gcnc"))
+            .current_dir(ROOT)
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {stderr}");
+        assert!(stderr.contains(want), "{extra:?}: {stderr}");
+    }
+    // within the budget the same dispatch runs
+    let args: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain(["--dispatch", "10", "--dispatch-budget", "100000"])
+        .collect();
+    let (ok, stdout, stderr) = gcnc(&strs(&args));
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("ran 10 workgroup(s), 20 wave(s)"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     let dir = temp_dir("waitcnt");
@@ -235,7 +295,7 @@ fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     for (line, inst) in isa::parse(src, t).unwrap() {
         code.extend(isa::encode(&inst, t).unwrap_or_else(|e| panic!("{line}: {e:?}")));
     }
-    let mut info = ComputeShaderInfo::new(BTarget::Gfx1100);
+    let mut info = ComputeShaderInfo::new(t);
     info.workgroup_size = [32, 1, 1];
     info.vgprs = 8;
     info.sgprs = 16;

@@ -18,6 +18,11 @@ use crate::memory::{Lds, Memory};
 use crate::wave::{Checks, Env, Program, Status, Wave};
 use gcnc::isa::{Gen, Target};
 
+/// Instructions a whole dispatch may execute, all waves together, unless the caller
+/// chooses another budget: the overall bound on a run's time (the per-wave budget bounds
+/// one wave, not how many there are).
+pub const DEFAULT_DISPATCH_BUDGET: u64 = 100_000_000;
+
 /// Flat-address aperture bases reported by src_shared_base / src_private_base.
 pub const SHARED_BASE: u64 = 0x1_0000_0000_0000;
 pub const PRIVATE_BASE: u64 = 0x2_0000_0000_0000;
@@ -54,6 +59,8 @@ pub struct Dispatch {
     pub float_mode: u32,
     /// Instruction budget per wave.
     pub budget: u64,
+    /// Instruction budget of the whole dispatch (all waves together).
+    pub dispatch_budget: u64,
     pub checks: Checks,
 }
 
@@ -77,27 +84,24 @@ impl Dispatch {
             vgprs: 256,
             float_mode: 0xc0,
             budget: 1_000_000,
+            dispatch_budget: DEFAULT_DISPATCH_BUDGET,
             checks: Checks::default(),
         }
     }
 
     /// A dispatch from a PAL ELF: `.text`, the compute entry symbol, and the PAL metadata
     /// (workgroup size, workgroup-id enables, LDS size, FLOAT_MODE, VGPR count).
-    pub fn from_elf(bytes: &[u8], wave64: Option<bool>) -> Result<Dispatch> {
+    /// `wave` forces a wave size; `None` takes the metadata's.
+    pub fn from_elf(bytes: &[u8], wave: Option<gcnc::isa::Wave>) -> Result<Dispatch> {
         use gcnc::binary::{ComputeShaderInfo, ElfFile, HwStage};
         let elf = ElfFile::parse(bytes).map_err(|e| Error::setup(format!("ELF: {e}")))?;
         let text = elf
             .text()
             .ok_or_else(|| Error::setup("ELF has no .text"))?
             .to_vec();
-        let btarget = elf
-            .target()
+        let gen = elf
+            .gen()
             .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
-        let gen: Gen = btarget
-            .to_string()
-            .parse()
-            .or_else(|_| format!("{btarget:?}").to_lowercase().parse())
-            .map_err(|e: String| Error::setup(e))?;
         let entry = elf.entry(HwStage::Cs).map(|s| (s.value, s.size));
         let mut t = Target::new(gen);
         let mut d = Dispatch::new(t, text);
@@ -107,7 +111,7 @@ impl Dispatch {
         }
         if let Ok(Some(md)) = elf.pal_metadata() {
             let size = entry.map(|e| e.1).unwrap_or(0);
-            if let Ok(info) = ComputeShaderInfo::from_metadata(&md, btarget, size) {
+            if let Ok(info) = ComputeShaderInfo::from_metadata(&md, gen, size) {
                 d.group_size = info.workgroup_size;
                 d.tgid_en = info.tgid_en;
                 d.tid_dims = info.tidig_comp_cnt + 1;
@@ -115,26 +119,11 @@ impl Dispatch {
                 d.scratch_bytes = info.scratch_bytes_per_lane as u64;
                 d.float_mode = info.float_mode.0 as u32;
                 d.vgprs = (info.vgprs as usize).clamp(1, 256);
-                if gen != Gen::Gfx9 {
-                    let w64 = format!("{:?}", info.wave).contains("64");
-                    t.wave = if w64 {
-                        gcnc::isa::Wave::W64
-                    } else {
-                        gcnc::isa::Wave::W32
-                    };
-                }
+                t = info.target;
             }
         }
-        if let Some(w64) = wave64 {
-            t = Target::with_wave(
-                gen,
-                if w64 {
-                    gcnc::isa::Wave::W64
-                } else {
-                    gcnc::isa::Wave::W32
-                },
-            )
-            .map_err(Error::setup)?;
+        if let Some(wave) = wave {
+            t = Target::with_wave(gen, wave).map_err(|e| Error::setup(e.to_string()))?;
         }
         d.target = t;
         Ok(d)
@@ -243,6 +232,16 @@ fn check_setup(d: &Dispatch) -> Result<()> {
 /// Runs every workgroup of `d` against `mem`.
 pub fn run(d: &Dispatch, mem: &mut Memory) -> Result<Stats> {
     check_setup(d)?;
+    // every wave executes at least one instruction
+    let threads: u64 = d.group_size.iter().map(|&x| x as u64).product();
+    let groups: u64 = d.groups.iter().map(|&x| x as u64).product();
+    let waves = groups.saturating_mul(threads.div_ceil(d.target.wave.lanes() as u64));
+    if waves > d.dispatch_budget {
+        return Err(Error::setup(format!(
+            "{} workgroups make {waves} waves, more than the dispatch budget of {} instructions can run",
+            groups, d.dispatch_budget
+        )));
+    }
     d.write_global_table(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
@@ -357,6 +356,13 @@ fn run_waves(
                 lds: &mut lds,
                 checks: d.checks,
             };
+            if stats.instructions >= d.dispatch_budget {
+                return Err(w.locate(
+                    Error::new(ErrorKind::DispatchBudget(d.dispatch_budget)),
+                    w.pc,
+                    None,
+                ));
+            }
             w.step(&mut env)?;
             stats.instructions += 1;
             progressed = true;

@@ -305,7 +305,6 @@ pub fn check_barrier(w: &Wave) -> Result<()> {
     match w
         .track
         .pending(Counter::Lgkm)
-        .iter()
         .find(|p| p.text.starts_with("ds_"))
     {
         Some(p) => Err(Error::new(ErrorKind::MissingWait {

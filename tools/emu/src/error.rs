@@ -14,6 +14,8 @@ pub enum ErrorKind {
     RanOffEnd { pc: u64, code_len: u64 },
     /// The instruction budget was used up (a hung or runaway shader).
     Budget(u64),
+    /// The dispatch's instruction budget (all its waves together) was used up.
+    DispatchBudget(u64),
     /// The instruction decodes but the emulator has no semantics for it.
     Unimplemented(String),
     /// A register, or some lanes of a VGPR, read before anything wrote them.
@@ -92,6 +94,10 @@ impl fmt::Display for ErrorKind {
                 "execution ran off the end of the code (pc {pc:#x}, code is {code_len:#x} bytes)"
             ),
             ErrorKind::Budget(n) => write!(f, "instruction budget of {n} exhausted (hung shader?)"),
+            ErrorKind::DispatchBudget(n) => write!(
+                f,
+                "the dispatch's budget of {n} instructions (all waves together) is exhausted"
+            ),
             ErrorKind::Unimplemented(m) => write!(f, "no semantics for {m}"),
             ErrorKind::UninitRead { reg, lanes } => {
                 if *lanes == 0 {

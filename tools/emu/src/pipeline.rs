@@ -31,6 +31,10 @@ pub const SET_STRIDE: u64 = 0x20_0000;
 /// Resources are placed from here, each 64 KiB aligned.
 pub const DATA_BASE: u64 = 0x1000_0000;
 
+/// The most bytes the resources of one setup may hold together (256 MiB): the emulator
+/// keeps every byte in memory, so this bounds what a run allocates for its buffers.
+pub const MAX_RESOURCE_BYTES: usize = 256 << 20;
+
 /// Where the application makes a resource visible to the shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -59,10 +63,12 @@ pub struct Setup {
     pub resources: Vec<Resource>,
     pub layout: PipelineLayout,
     /// Force wave32/wave64 (None: the ELF's metadata decides).
-    pub wave64: Option<bool>,
+    pub wave: Option<gcnc::isa::Wave>,
     pub checks: Checks,
     /// Instruction budget per wave (None: the emulator's default).
     pub budget: Option<u64>,
+    /// Instruction budget of the whole dispatch (None: `DEFAULT_DISPATCH_BUDGET`).
+    pub dispatch_budget: Option<u64>,
 }
 
 impl Setup {
@@ -72,9 +78,10 @@ impl Setup {
             push: Vec::new(),
             resources: Vec::new(),
             layout: PipelineLayout::default(),
-            wave64: None,
+            wave: None,
             checks: Checks::default(),
             budget: None,
+            dispatch_budget: None,
         }
     }
 }
@@ -105,8 +112,8 @@ impl Prepared {
 /// The user-data mapping of the ELF's compute shader (which entry each user SGPR holds).
 pub fn user_data(elf: &[u8]) -> Result<Vec<UserData>> {
     let f = ElfFile::parse(elf).map_err(|e| Error::setup(format!("ELF: {e}")))?;
-    let target = f
-        .target()
+    let gen = f
+        .gen()
         .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
     let md = f
         .pal_metadata()
@@ -116,7 +123,7 @@ pub fn user_data(elf: &[u8]) -> Result<Vec<UserData>> {
         .entry(gcnc::binary::HwStage::Cs)
         .map(|s| s.size)
         .ok_or_else(|| Error::setup("ELF has no compute shader entry"))?;
-    let info = ComputeShaderInfo::from_metadata(&md, target, size)
+    let info = ComputeShaderInfo::from_metadata(&md, gen, size)
         .map_err(|e| Error::setup(format!("PAL metadata: {e}")))?;
     Ok(info.user_data)
 }
@@ -128,12 +135,21 @@ fn map_bytes(mem: &mut Memory, addr: u64, data: &[u8], min: u64) -> Result<()> {
 
 /// Places the setup's memory and builds the dispatch for `elf` (docs/abi.md).
 pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
-    let mut d = Dispatch::from_elf(elf, setup.wave64)?;
+    let mut d = Dispatch::from_elf(elf, setup.wave)?;
     let gen = d.target.gen;
     d.groups = setup.groups;
     d.checks = setup.checks;
     if let Some(b) = setup.budget {
         d.budget = b;
+    }
+    if let Some(b) = setup.dispatch_budget {
+        d.dispatch_budget = b;
+    }
+    let total: usize = setup.resources.iter().map(|r| r.data.len()).sum();
+    if total > MAX_RESOURCE_BYTES {
+        return Err(Error::setup(format!(
+            "the resources hold {total} bytes, above the limit of {MAX_RESOURCE_BYTES}"
+        )));
     }
     let mut mem = Memory::new();
     map_bytes(&mut mem, PUSH_BASE, &setup.push, 4096)?;

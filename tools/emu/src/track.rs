@@ -16,8 +16,24 @@
 //! anything — the strict reading of the ISA documents' rule that SMEM can return out of
 //! order. An operation on two counters (FLAT: vmcnt and lgkmcnt) stays pending until both
 //! retire it.
+//!
+//! Cost is bounded, whatever the program does between waits:
+//! - A hardware counter saturates at its maximum (the field width of its `s_waitcnt`
+//!   operand): a wave issuing one more operation stalls until one completes. With only
+//!   in-order operations pending that is the oldest, so the queue retires it and never
+//!   holds more than the maximum.
+//! - With an out-of-order operation pending nothing short of a wait for 0 retires
+//!   anything, so the operations beyond the maximum move to the counter's `overflow`,
+//!   which keeps one entry per distinct (instruction text, registers): a loop adds
+//!   nothing new to it, so it is bounded by the program's size, and no register is
+//!   forgotten (the strict checks are unchanged).
+//! - Register checks read a per-counter count of pending operations per register
+//!   (`dst_refs`, `src_refs`), not the queues: O(registers checked). The queues are
+//!   searched only to name the operation in an error and for the barrier's LDS check.
 
 use crate::error::{Error, ErrorKind, Result};
+use gcnc::isa::{simm16::Waitcnt, Gen};
+use std::collections::{HashSet, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Counter {
@@ -28,6 +44,8 @@ pub enum Counter {
 }
 
 impl Counter {
+    pub const ALL: [Counter; 4] = [Counter::Vm, Counter::Lgkm, Counter::Exp, Counter::Vs];
+
     pub fn name(self) -> &'static str {
         match self {
             Counter::Vm => "vmcnt",
@@ -35,6 +53,17 @@ impl Counter {
             Counter::Exp => "expcnt",
             Counter::Vs => "vscnt",
         }
+    }
+
+    /// The hardware counter's maximum on `gen`: the largest value its `s_waitcnt` field
+    /// encodes. `vscnt` (GFX10+) is as wide as `vmcnt`.
+    pub fn max(self, gen: Gen) -> usize {
+        let [vm, exp, lgkm] = Waitcnt::max_fields(gen);
+        (match self {
+            Counter::Vm | Counter::Vs => vm,
+            Counter::Exp => exp,
+            Counter::Lgkm => lgkm,
+        }) as usize
     }
 }
 
@@ -52,9 +81,99 @@ pub struct Pending {
     pub ooo: bool,
 }
 
+/// One counter's pending operations and its per-register index.
+#[derive(Clone, Debug, Default)]
+struct Queue {
+    /// The hardware counter's maximum: `ops` never holds more.
+    max: usize,
+    /// Pending operations, oldest first.
+    ops: VecDeque<Pending>,
+    /// Operations pushed out of `ops` while an out-of-order one was pending, oldest first,
+    /// one per distinct (text, dsts, srcs). Emptied only by a wait for 0.
+    overflow: Vec<Pending>,
+    overflow_keys: HashSet<(String, Vec<Range>, Vec<Range>)>,
+    /// Per register: pending operations (in `ops` or folded into `overflow`) writing it.
+    dst_refs: Vec<u32>,
+    /// Per register: pending operations reading it.
+    src_refs: Vec<u32>,
+}
+
+fn count_in(refs: &mut Vec<u32>, ranges: &[Range]) {
+    for &(b, c) in ranges {
+        let end = b as usize + c as usize;
+        if refs.len() < end {
+            refs.resize(end, 0);
+        }
+        for r in &mut refs[b as usize..end] {
+            *r = r.saturating_add(1);
+        }
+    }
+}
+
+fn count_out(refs: &mut [u32], ranges: &[Range]) {
+    for &(b, c) in ranges {
+        for r in &mut refs[b as usize..b as usize + c as usize] {
+            *r = r.saturating_sub(1);
+        }
+    }
+}
+
+fn any_in(refs: &[u32], base: u16, count: u16) -> bool {
+    let end = (base as usize + count as usize).min(refs.len());
+    refs.get(base as usize..end)
+        .is_some_and(|s| s.iter().any(|&n| n != 0))
+}
+
+impl Queue {
+    /// No wait short of 0 can retire anything.
+    fn out_of_order(&self) -> bool {
+        !self.overflow.is_empty() || self.ops.iter().any(|p| p.ooo)
+    }
+
+    fn push(&mut self, p: Pending) {
+        let stalls = self.ops.len() >= self.max;
+        let ooo = self.out_of_order();
+        count_in(&mut self.dst_refs, &p.dsts);
+        count_in(&mut self.src_refs, &p.srcs);
+        self.ops.push_back(p);
+        if !stalls {
+            return;
+        }
+        let old = self.ops.pop_front().expect("a full queue");
+        if ooo {
+            // Some pending operation completed, which one is unknown: keep them all.
+            let key = (old.text.clone(), old.dsts.clone(), old.srcs.clone());
+            if self.overflow_keys.insert(key) {
+                self.overflow.push(old);
+            }
+        } else {
+            // In order: the oldest completed before this one could issue.
+            self.retire(&old);
+        }
+    }
+
+    fn retire(&mut self, p: &Pending) {
+        count_out(&mut self.dst_refs, &p.dsts);
+        count_out(&mut self.src_refs, &p.srcs);
+    }
+
+    fn clear(&mut self) {
+        self.ops.clear();
+        self.overflow.clear();
+        self.overflow_keys.clear();
+        self.dst_refs.iter_mut().for_each(|r| *r = 0);
+        self.src_refs.iter_mut().for_each(|r| *r = 0);
+    }
+
+    /// Oldest first: the folded operations, then the queue.
+    fn all(&self) -> impl Iterator<Item = &Pending> {
+        self.overflow.iter().chain(&self.ops)
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Tracker {
-    queues: [Vec<Pending>; 4],
+    queues: [Queue; 4],
     next_id: u64,
     pub war: bool,
 }
@@ -64,11 +183,15 @@ fn overlaps(r: Range, base: u16, count: u16) -> bool {
 }
 
 impl Tracker {
-    pub fn new(war: bool) -> Tracker {
-        Tracker {
+    pub fn new(war: bool, gen: Gen) -> Tracker {
+        let mut t = Tracker {
             war,
             ..Default::default()
+        };
+        for c in Counter::ALL {
+            t.queues[c as usize].max = c.max(gen);
         }
+        t
     }
 
     /// Records an operation on `counters`.
@@ -94,42 +217,45 @@ impl Tracker {
         }
     }
 
+    /// The hardware counter's value: operations issued and not proven complete, at most
+    /// the counter's maximum.
     pub fn outstanding(&self, c: Counter) -> usize {
-        self.queues[c as usize].len()
+        self.queues[c as usize].ops.len()
     }
 
-    /// The operations still pending on `c`, oldest first.
-    pub fn pending(&self, c: Counter) -> &[Pending] {
-        &self.queues[c as usize]
+    /// The operations still pending on `c`, oldest first (one per distinct instruction
+    /// among those beyond the counter's maximum).
+    pub fn pending(&self, c: Counter) -> impl Iterator<Item = &Pending> {
+        self.queues[c as usize].all()
     }
 
     /// `s_waitcnt` on one counter with value `n`.
     pub fn wait(&mut self, c: Counter, n: usize) {
         let q = &mut self.queues[c as usize];
-        if q.len() <= n {
-            return;
-        }
         if n == 0 {
             q.clear();
-        } else if !q.iter().any(|p| p.ooo) {
-            let k = q.len() - n;
-            q.drain(..k);
+        } else if q.ops.len() > n && !q.out_of_order() {
+            let k = q.ops.len() - n;
+            for p in q.ops.drain(..k).collect::<Vec<_>>() {
+                q.retire(&p);
+            }
         }
         // out of order with n > 0: nothing is provably complete
-        self.gc();
     }
 
-    /// Drop nothing; kept for symmetry (an op on two counters stays until both retire it).
-    fn gc(&mut self) {}
-
     fn find(&self, base: u16, count: u16, in_srcs: bool) -> Option<(Counter, &Pending)> {
-        for (ci, q) in self.queues.iter().enumerate() {
-            for p in q {
+        for c in Counter::ALL {
+            let q = &self.queues[c as usize];
+            let refs = if in_srcs { &q.src_refs } else { &q.dst_refs };
+            if !any_in(refs, base, count) {
+                continue;
+            }
+            let hit = q.all().find(|p| {
                 let set = if in_srcs { &p.srcs } else { &p.dsts };
-                if set.iter().any(|&r| overlaps(r, base, count)) {
-                    let c = [Counter::Vm, Counter::Lgkm, Counter::Exp, Counter::Vs][ci];
-                    return Some((c, p));
-                }
+                set.iter().any(|&r| overlaps(r, base, count))
+            });
+            if let Some(p) = hit {
+                return Some((c, p));
             }
         }
         None
@@ -176,7 +302,7 @@ mod tests {
     use super::*;
 
     fn t() -> Tracker {
-        Tracker::new(true)
+        Tracker::new(true, Gen::Gfx10)
     }
 
     #[test]
@@ -246,5 +372,96 @@ mod tests {
         assert!(tr.check_read(300, 1, || "v44".into()).is_err());
         tr.wait(Counter::Lgkm, 0);
         assert!(tr.check_read(300, 1, || "v44".into()).is_ok());
+    }
+
+    /// A wave issuing past a counter's maximum stalls until the oldest in-order operation
+    /// completes: the queue never holds more than the maximum, the oldest are retired.
+    #[test]
+    fn a_saturated_in_order_counter_retires_its_oldest() {
+        let mut tr = t();
+        assert_eq!(Counter::Vs.max(Gen::Gfx10), 63);
+        for i in 0..100u16 {
+            tr.issue(
+                &[(Counter::Vs, false)],
+                8 * i as u64,
+                format!("store {i}"),
+                vec![],
+                vec![(256 + i, 1)],
+            );
+        }
+        assert_eq!(tr.outstanding(Counter::Vs), 63);
+        assert_eq!(tr.pending(Counter::Vs).next().unwrap().text, "store 37");
+        assert!(tr.check_write(256 + 36, 1, || "v36".into()).is_ok());
+        let e = tr.check_write(256 + 37, 1, || "v37".into()).unwrap_err();
+        assert!(e.to_string().contains("store 37"), "{e}");
+        assert!(tr.check_write(256 + 99, 1, || "v99".into()).is_err());
+        tr.wait(Counter::Vs, 1);
+        assert!(tr.check_write(256 + 98, 1, || "v98".into()).is_ok());
+        assert!(tr.check_write(256 + 99, 1, || "v99".into()).is_err());
+    }
+
+    /// With an out-of-order operation pending, which one completes at saturation is
+    /// unknown: every register stays pending until a wait for 0, and a repeated
+    /// instruction is kept once.
+    #[test]
+    fn a_saturated_out_of_order_counter_forgets_no_register() {
+        let mut tr = t();
+        tr.issue(
+            &[(Counter::Lgkm, true)],
+            0,
+            "s_load".into(),
+            vec![(4, 2)],
+            vec![(0, 2)],
+        );
+        for i in 0..100u16 {
+            tr.issue(
+                &[(Counter::Lgkm, false)],
+                8,
+                format!("ds_read {i}"),
+                vec![(256 + i, 1)],
+                vec![],
+            );
+        }
+        for _ in 0..1000 {
+            tr.issue(
+                &[(Counter::Lgkm, true)],
+                16,
+                "s_sendmsg".into(),
+                vec![],
+                vec![],
+            );
+        }
+        assert_eq!(tr.outstanding(Counter::Lgkm), 63);
+        assert!(tr.pending(Counter::Lgkm).count() <= 63 + 102);
+        tr.wait(Counter::Lgkm, 1);
+        assert!(tr.check_read(4, 1, || "s4".into()).is_err());
+        for i in 0..100u16 {
+            assert!(
+                tr.check_read(256 + i, 1, || format!("v{i}")).is_err(),
+                "v{i}"
+            );
+        }
+        tr.wait(Counter::Lgkm, 0);
+        assert_eq!(tr.pending(Counter::Lgkm).count(), 0);
+        assert!(tr.check_read(4, 2, || "s[4:5]".into()).is_ok());
+        assert!(tr.check_read(256, 100, || "v[0:99]".into()).is_ok());
+        // in order again after the wait: a partial wait retires
+        tr.issue(
+            &[(Counter::Lgkm, false)],
+            0,
+            "ds_read a".into(),
+            vec![(256, 1)],
+            vec![],
+        );
+        tr.issue(
+            &[(Counter::Lgkm, false)],
+            8,
+            "ds_read b".into(),
+            vec![(257, 1)],
+            vec![],
+        );
+        tr.wait(Counter::Lgkm, 1);
+        assert!(tr.check_read(256, 1, || "v0".into()).is_ok());
+        assert!(tr.check_read(257, 1, || "v1".into()).is_err());
     }
 }

@@ -154,7 +154,7 @@ impl Wave {
             pc: 0,
             mode: 0,
             status: Status::Running,
-            track: Tracker::new(checks.war),
+            track: Tracker::new(checks.war, t.gen),
             hz: Hazards::default(),
             executed: 0,
             budget,

@@ -479,3 +479,67 @@ fn fma_mix() {
         );
     }
 }
+
+/// A loop of stores that never waits on the store counter (GFX10.3/GFX11 `vscnt`; vmcnt
+/// on GFX9) runs to its end at the default instruction budget: the hardware counter
+/// saturates at its maximum (the wave stalls at issue until the oldest store is done),
+/// so the tracker holds at most that many pending stores, however many were issued.
+/// The newest store is still tracked: overwriting its data without a wait is reported
+/// when the WAR check is on.
+#[test]
+fn a_store_loop_that_never_waits_keeps_the_pending_list_at_the_counters_maximum() {
+    use gcnc_emu::dispatch::{run_workgroup, Dispatch};
+    use gcnc_emu::track::Counter;
+    if !llvm() {
+        return;
+    }
+    const TRIPS: u32 = 240_000;
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let (store, counter, cmax) = match gen {
+            Gen::Gfx9 => ("global_store_dword", Counter::Vm, 63),
+            Gen::Gfx10 => ("global_store_dword", Counter::Vs, 63),
+            Gen::Gfx11 => ("global_store_b32", Counter::Vs, 63),
+        };
+        let src = format!(
+            "  v_mov_b32_e32 v1, 0\n\
+               v_mov_b32_e32 v2, 7\n\
+               s_mov_b32 s4, 0\n\
+             loop:\n\
+               {store} v1, v2, s[0:1]\n\
+               s_add_u32 s4, s4, 1\n\
+               s_cmp_lt_u32 s4, {TRIPS}\n\
+               s_cbranch_scc1 loop\n\
+               s_endpgm\n"
+        );
+        let mut d = Dispatch::new(t, llvm_asm(t, &src));
+        assert_eq!(d.budget, 1_000_000, "the default budget");
+        d.group_size = [1, 1, 1];
+        d.user_sgprs = vec![0x1000, 0];
+        d.tgid_en = [false; 3];
+        d.tid_dims = 1;
+        let mut mem = Memory::new();
+        mem.map(0x1000, 4);
+        let w = run_workgroup(&d, &mut mem, [0, 0, 0]).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        assert_eq!(w[0].executed, 3 + 4 * TRIPS as u64 + 1, "{gen}");
+        assert_eq!(
+            mem.read_vec(0x1000, 4).unwrap(),
+            7u32.to_le_bytes(),
+            "{gen}"
+        );
+        assert_eq!(w[0].track.outstanding(counter), cmax, "{gen}");
+
+        let war = src.replace("s_endpgm", "v_mov_b32_e32 v2, 0\n  s_endpgm");
+        d.code = llvm_asm(t, &war);
+        d.checks.war = true;
+        let e = run_workgroup(&d, &mut mem, [0, 0, 0]).unwrap_err();
+        assert!(
+            matches!(&e.kind, ErrorKind::MissingWait { reg, .. } if reg == "v2"),
+            "{gen}: {e}"
+        );
+        assert!(
+            e.inst.as_deref().unwrap().starts_with("v_mov_b32"),
+            "{gen}: {e}"
+        );
+    }
+}

@@ -5,8 +5,11 @@
 //! gcnc run SHADER.spv|SHADER.ir|SHADER.elf [--target GFX] [--wave 32|64] [--dispatch X,Y,Z]
 //!          [--bind SET:BINDING=FILE|@SIZE]... [--push HEX] [--spec ID=VALUE]...
 //!          [--layout L.json] [--dump SET:BINDING=OUT]... [--print SET:BINDING[:FMT]]...
-//!          [--asm] [--stats] [--budget N]
+//!          [--asm] [--stats] [--budget N] [--dispatch-budget N]
 //! ```
+//! Limits (docs/emu.md): the bound buffers hold at most `pipeline::MAX_RESOURCE_BYTES`
+//! together (checked before anything is allocated or read past it), and a dispatch runs
+//! at most `--dispatch-budget` instructions over all its waves.
 //! Design: compilation is `gcnc compile`'s (`cli::compile::build`, same options); the
 //! memory and register setup is the emulator library's `gcnc_emu::pipeline` (docs/abi.md),
 //! so this file only parses, reads files and reports. The emulator runs with all its
@@ -31,7 +34,7 @@ pub struct Args {
     #[arg(long, default_value = "1,1,1")]
     pub dispatch: String,
     /// Bind a storage/uniform buffer: SET:BINDING=FILE (its bytes) or SET:BINDING=@SIZE
-    /// (SIZE zero bytes). Repeatable.
+    /// (SIZE zero bytes). Repeatable; all bound buffers together hold at most 256 MiB.
     #[arg(long, value_name = "SET:BINDING=FILE|@SIZE")]
     pub bind: Vec<String>,
     /// Push-constant bytes as hex (`0a000000ff...`; spaces and `_` are ignored).
@@ -63,6 +66,39 @@ pub struct Args {
     /// Instruction budget per wave (default 1,000,000).
     #[arg(long)]
     pub budget: Option<u64>,
+    /// Instruction budget of the whole dispatch, all waves together (default 100,000,000).
+    #[arg(long)]
+    pub dispatch_budget: Option<u64>,
+}
+
+/// The bytes of `--bind` argument `b` (`@SIZE` or a file), refused before allocating or
+/// reading more than `room` bytes.
+fn bind_bytes(b: &str, what: &str, room: usize) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let over = || {
+        format!(
+            "--bind {b}: the bound buffers would exceed {} bytes together (docs/emu.md)",
+            pipeline::MAX_RESOURCE_BYTES
+        )
+    };
+    if let Some(n) = what.strip_prefix('@') {
+        let n: u64 = n
+            .parse()
+            .map_err(|_| format!("--bind `{b}`: `{n}` is not a byte count"))?;
+        if n > room as u64 {
+            return Err(over());
+        }
+        return Ok(vec![0u8; n as usize]);
+    }
+    let f = std::fs::File::open(what).map_err(|e| format!("--bind {b}: {what}: {e}"))?;
+    let mut data = Vec::new();
+    f.take(room as u64 + 1)
+        .read_to_end(&mut data)
+        .map_err(|e| format!("--bind {b}: {what}: {e}"))?;
+    if data.len() > room {
+        return Err(over());
+    }
+    Ok(data)
 }
 
 fn set_binding(s: &str, what: &str) -> Result<(u32, u32), String> {
@@ -184,13 +220,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         c.elf
     };
     let mut setup = Setup::new(triple(&a.dispatch)?);
-    setup.wave64 = match a.wave {
-        None => None,
-        Some(32) => Some(false),
-        Some(64) => Some(true),
-        Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
-    };
+    setup.wave = super::parse_wave(a.wave)?;
     setup.budget = a.budget;
+    setup.dispatch_budget = a.dispatch_budget;
     if let Some(l) = &a.layout {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         setup.layout =
@@ -208,14 +240,8 @@ pub fn run(a: &Args) -> Result<(), String> {
         if bound.contains(&(set, binding)) {
             return Err(format!("--bind: set {set} binding {binding} bound twice"));
         }
-        let data = if let Some(n) = what.strip_prefix('@') {
-            let n: usize = n
-                .parse()
-                .map_err(|_| format!("--bind `{b}`: `{n}` is not a byte count"))?;
-            vec![0u8; n]
-        } else {
-            std::fs::read(what).map_err(|e| format!("--bind {b}: {what}: {e}"))?
-        };
+        let used: usize = setup.resources.iter().map(|r| r.data.len()).sum();
+        let data = bind_bytes(b, what, pipeline::MAX_RESOURCE_BYTES - used)?;
         bound.push((set, binding));
         setup.resources.push(Resource {
             data,
