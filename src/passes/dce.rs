@@ -37,26 +37,8 @@ fn dead_insts(f: &mut Function) -> bool {
             work.push(i);
         }
     }
-    fn conds(list: &[CfNode], out: &mut Vec<Value>) {
-        for n in list {
-            match n {
-                CfNode::Block(_) => {}
-                CfNode::If {
-                    cond,
-                    then_body,
-                    else_body,
-                    ..
-                } => {
-                    out.push(*cond);
-                    conds(then_body, out);
-                    conds(else_body, out);
-                }
-                CfNode::Loop { body, .. } => conds(body, out),
-            }
-        }
-    }
     let mut cs = Vec::new();
-    conds(&f.body, &mut cs);
+    visit::for_each_if_cond(&f.body, |c| cs.push(c));
     for c in cs {
         if !live[c] {
             live[c] = true;
@@ -95,30 +77,20 @@ fn is_empty_arm(f: &Function, list: &[CfNode]) -> bool {
 
 /// Detaches every instruction of every block in `list`.
 pub fn kill_list(f: &mut Function, list: &[CfNode]) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => {
-                for i in std::mem::take(&mut f.blocks[*b].insts) {
-                    f.insts[i].block = None;
-                }
-            }
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                kill_list(f, then_body);
-                kill_list(f, else_body);
-            }
-            CfNode::Loop { body, .. } => kill_list(f, body),
+    visit::for_each_block(list, |b| {
+        for i in std::mem::take(&mut f.blocks[b].insts) {
+            f.insts[i].block = None;
         }
-    }
+    });
 }
 
 fn dead_cf(f: &mut Function) -> bool {
     let mut body = std::mem::take(&mut f.body);
     let mut rewrites: cf::ValueMap = SecondaryMap::new(None);
-    let changed = simplify_list(f, &mut body, &mut rewrites);
+    let mut changed = false;
+    visit::rewrite_lists(&mut body, &mut |list, k| {
+        simplify_at(f, list, k, &mut rewrites, &mut changed)
+    });
     f.body = body;
     if changed {
         f.rewrite_uses(&rewrites);
@@ -127,23 +99,16 @@ fn dead_cf(f: &mut Function) -> bool {
     changed
 }
 
-fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < list.len() {
-        // Recurse first.
-        match &mut list[k] {
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                changed |= simplify_list(f, then_body, rw);
-                changed |= simplify_list(f, else_body, rw);
-            }
-            CfNode::Loop { body, .. } => changed |= simplify_list(f, body, rw),
-            CfNode::Block(_) => {}
-        }
+/// Simplifies the `if` at position `k` of `list` (its arms are already simplified);
+/// returns the position to look at next.
+fn simplify_at(
+    f: &mut Function,
+    list: &mut Vec<CfNode>,
+    k: usize,
+    rw: &mut cf::ValueMap,
+    changed: &mut bool,
+) -> usize {
+    {
         let CfNode::If {
             cond,
             then_body,
@@ -151,8 +116,7 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
             ..
         } = &list[k]
         else {
-            k += 1;
-            continue;
+            return k + 1;
         };
         let cond = rw[*cond].unwrap_or(*cond);
         let merge = list[k + 1].as_block().unwrap();
@@ -197,9 +161,8 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
                 kill_list(f, &rest);
             }
             cf::merge_adjacent_blocks(f, list);
-            changed = true;
-            k = 0;
-            continue;
+            *changed = true;
+            return 0;
         }
         // Both arms jump away: everything after the if is unreachable.
         let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
@@ -209,10 +172,9 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
                 let rest: Vec<CfNode> = list.drain(k + 1..).collect();
                 kill_list(f, &rest);
                 list.push(CfNode::Block(merge));
-                changed = true;
+                *changed = true;
             }
-            k += 1;
-            continue;
+            return k + 1;
         }
         let merge_has_phis = f.blocks[merge]
             .insts
@@ -221,13 +183,11 @@ fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap
         if is_empty_arm(f, then_body) && is_empty_arm(f, else_body) && !merge_has_phis {
             list.remove(k);
             cf::merge_adjacent_blocks(f, list);
-            changed = true;
-            k = 0;
-            continue;
+            *changed = true;
+            return 0;
         }
-        k += 1;
+        k + 1
     }
-    changed
 }
 
 /// Drops phi sources from blocks that are no longer (reachable) predecessors; a phi left
