@@ -108,86 +108,84 @@ fn simplify_at(
     rw: &mut cf::ValueMap,
     changed: &mut bool,
 ) -> usize {
-    {
-        let CfNode::If {
-            cond,
-            then_body,
-            else_body,
-            ..
-        } = &list[k]
-        else {
-            return k + 1;
+    let CfNode::If {
+        cond,
+        then_body,
+        else_body,
+        ..
+    } = &list[k]
+    else {
+        return k + 1;
+    };
+    let cond = rw[*cond].unwrap_or(*cond);
+    let merge = list[k + 1].as_block().unwrap();
+    if let Some(c) = const_bool(f, cond) {
+        let (taken, other) = if c {
+            (then_body.clone(), else_body.clone())
+        } else {
+            (else_body.clone(), then_body.clone())
         };
-        let cond = rw[*cond].unwrap_or(*cond);
-        let merge = list[k + 1].as_block().unwrap();
-        if let Some(c) = const_bool(f, cond) {
-            let (taken, other) = if c {
-                (then_body.clone(), else_body.clone())
-            } else {
-                (else_body.clone(), then_body.clone())
-            };
-            kill_list(f, &other);
-            let taken_end = func::last_block(&taken);
-            let ends_in_jump = f.block_jump(taken_end).is_some();
-            // Merge phis take the taken arm's value.
-            let phis: Vec<Inst> = f.blocks[merge]
-                .insts
-                .iter()
-                .copied()
-                .take_while(|&i| f.insts[i].kind.is_phi())
-                .collect();
-            for p in phis {
-                if let InstKind::Phi(srcs) = &f.insts[p].kind {
-                    if let Some(&(_, v)) = srcs.iter().find(|s| s.0 == taken_end) {
-                        rw[p] = Some(v);
-                    } else {
-                        let ty = f.insts[p].ty;
-                        f.insts[p].kind = InstKind::Undef;
-                        let _ = ty;
-                    }
-                }
-                if rw[p].is_some() {
-                    f.remove(p);
-                }
-            }
-            list.splice(k..k + 1, taken);
-            if ends_in_jump {
-                // Everything after the arm's jump is unreachable.
-                let pos = list
-                    .iter()
-                    .position(|n| n.as_block() == Some(taken_end))
-                    .unwrap();
-                let rest: Vec<CfNode> = list.drain(pos + 1..).collect();
-                kill_list(f, &rest);
-            }
-            cf::merge_adjacent_blocks(f, list);
-            *changed = true;
-            return 0;
-        }
-        // Both arms jump away: everything after the if is unreachable.
-        let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
-        if ends_in_jump(then_body) && ends_in_jump(else_body) {
-            let has_code = k + 2 < list.len() || !f.blocks[merge].insts.is_empty();
-            if has_code {
-                let rest: Vec<CfNode> = list.drain(k + 1..).collect();
-                kill_list(f, &rest);
-                list.push(CfNode::Block(merge));
-                *changed = true;
-            }
-            return k + 1;
-        }
-        let merge_has_phis = f.blocks[merge]
+        kill_list(f, &other);
+        let taken_end = func::last_block(&taken);
+        let ends_in_jump = f.block_jump(taken_end).is_some();
+        // Merge phis take the taken arm's value.
+        let phis: Vec<Inst> = f.blocks[merge]
             .insts
-            .first()
-            .is_some_and(|&i| f.insts[i].kind.is_phi());
-        if is_empty_arm(f, then_body) && is_empty_arm(f, else_body) && !merge_has_phis {
-            list.remove(k);
-            cf::merge_adjacent_blocks(f, list);
-            *changed = true;
-            return 0;
+            .iter()
+            .copied()
+            .take_while(|&i| f.insts[i].kind.is_phi())
+            .collect();
+        for p in phis {
+            if let InstKind::Phi(srcs) = &f.insts[p].kind {
+                if let Some(&(_, v)) = srcs.iter().find(|s| s.0 == taken_end) {
+                    rw[p] = Some(v);
+                } else {
+                    let ty = f.insts[p].ty;
+                    f.insts[p].kind = InstKind::Undef;
+                    let _ = ty;
+                }
+            }
+            if rw[p].is_some() {
+                f.remove(p);
+            }
         }
-        k + 1
+        list.splice(k..k + 1, taken);
+        if ends_in_jump {
+            // Everything after the arm's jump is unreachable.
+            let pos = list
+                .iter()
+                .position(|n| n.as_block() == Some(taken_end))
+                .unwrap();
+            let rest: Vec<CfNode> = list.drain(pos + 1..).collect();
+            kill_list(f, &rest);
+        }
+        cf::merge_adjacent_blocks(f, list);
+        *changed = true;
+        return 0;
     }
+    // Both arms jump away: everything after the if is unreachable.
+    let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
+    if ends_in_jump(then_body) && ends_in_jump(else_body) {
+        let has_code = k + 2 < list.len() || !f.blocks[merge].insts.is_empty();
+        if has_code {
+            let rest: Vec<CfNode> = list.drain(k + 1..).collect();
+            kill_list(f, &rest);
+            list.push(CfNode::Block(merge));
+            *changed = true;
+        }
+        return k + 1;
+    }
+    let merge_has_phis = f.blocks[merge]
+        .insts
+        .first()
+        .is_some_and(|&i| f.insts[i].kind.is_phi());
+    if is_empty_arm(f, then_body) && is_empty_arm(f, else_body) && !merge_has_phis {
+        list.remove(k);
+        cf::merge_adjacent_blocks(f, list);
+        *changed = true;
+        return 0;
+    }
+    k + 1
 }
 
 /// Drops phi sources from blocks that are no longer (reachable) predecessors; a phi left
