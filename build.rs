@@ -8,7 +8,14 @@
 //! - per generation, `ENC_<GEN>: [EncDesc]`, every encoding with its operand list, sorted by
 //!   (format, opcode number), and per format a dense decode table opcode number → index;
 //! - per generation, `BY_OPCODE_<GEN>`: for each `Opcode`, the range of its encodings;
-//! - `PROPS: [Props]` per `Opcode` from the properties file.
+//! - `PROPS: [Props]` per `Opcode` from the properties file (a `-flag` removes a flag an
+//!   earlier line added);
+//! - `ON_GEN: [[u16; 3]]` per `Opcode`: the opcode that performs it on each generation, from
+//!   the opcode's own encodings and `isa_tables/renames.txt` (every name there is checked
+//!   against the generation whose column it is in);
+//! - `WIDE: [u16]` per `Opcode`: the 64-bit twin of a 32-bit scalar opcode (the mnemonic with
+//!   its last `32` replaced by `64`, when that mnemonic exists), which wave64 code uses for
+//!   lane masks where wave32 code uses the 32-bit form.
 //!
 //! The generator rejects malformed lines with the file and line number, so a bad table is a
 //! build error, never a silently wrong encoder.
@@ -343,7 +350,8 @@ fn operand_desc(tok: &str) -> Option<String> {
     ))
 }
 
-/// properties.txt: `pattern[,pattern...]  flag flag ...`; later lines add to earlier ones.
+/// properties.txt: `pattern[,pattern...]  flag flag ...`; later lines add to earlier ones
+/// (`-flag` removes it again).
 fn read_props(dir: &Path) -> Vec<(Vec<String>, Vec<String>)> {
     let file = "isa_tables/properties.txt";
     let text = std::fs::read_to_string(dir.join("properties.txt"))
@@ -358,7 +366,8 @@ fn read_props(dir: &Path) -> Vec<(Vec<String>, Vec<String>)> {
         let pats: Vec<String> = it.next().unwrap().split(',').map(str::to_string).collect();
         let flags: Vec<String> = it.map(str::to_string).collect();
         for f in &flags {
-            if !PROP_FLAGS.iter().any(|(n, _)| n == f) {
+            let f = f.strip_prefix('-').unwrap_or(f);
+            if !PROP_FLAGS.iter().any(|(n, _)| *n == f) {
                 fail(file, i + 1, &format!("unknown property {f}"));
             }
         }
@@ -393,7 +402,56 @@ const PROP_FLAGS: &[(&str, &str)] = &[
     ("endpgm", "END_PGM"),
     ("waitcnt", "WAITCNT"),
     ("lane", "CROSS_LANE"),
+    ("commutative", "COMMUTATIVE"),
+    ("mask_src", "MASK_SRC"),
+    ("lane_sel", "LANE_SELECT"),
+    ("cache_inv", "CACHE_INV"),
+    ("w_hwreg", "WRITES_HWREG"),
+    ("movrel", "MOVREL"),
 ];
+
+/// renames.txt: `gfx9_name gfx10_name gfx11_name` per line (`-` = none). Returns the lines
+/// as indices into `names`; a name missing on its generation, or on two lines, is an error.
+fn read_renames(
+    dir: &Path,
+    per_gen: &[BTreeSet<&str>],
+    index: &BTreeMap<&str, usize>,
+) -> Vec<[Option<usize>; 3]> {
+    let file = "isa_tables/renames.txt";
+    let text =
+        std::fs::read_to_string(dir.join("renames.txt")).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() != GENS.len() {
+            fail(file, i + 1, "expected one mnemonic (or `-`) per generation");
+        }
+        let mut row = [None; 3];
+        for (g, name) in cols.iter().enumerate() {
+            if *name == "-" {
+                continue;
+            }
+            if !per_gen[g].contains(name) {
+                fail(file, i + 1, &format!("{} has no {name}", GENS[g]));
+            }
+            let k = index[name];
+            if seen.insert(k, out.len()).is_some_and(|l| l != out.len()) {
+                fail(file, i + 1, &format!("{name} is on an earlier line too"));
+            }
+            row[g] = Some(k);
+        }
+        if row.iter().flatten().count() < 2 {
+            fail(file, i + 1, "a rename needs two generations");
+        }
+        out.push(row);
+    }
+    out
+}
 
 fn glob(pat: &str, s: &str) -> bool {
     match pat.split_once('*') {
@@ -470,7 +528,16 @@ fn main() {
         for (pats, fl) in &props {
             if pats.iter().any(|p| glob(p, n)) {
                 for f in fl {
-                    flags.insert(PROP_FLAGS.iter().find(|(a, _)| a == f).unwrap().1);
+                    let (del, f) = match f.strip_prefix('-') {
+                        Some(f) => (true, f),
+                        None => (false, f.as_str()),
+                    };
+                    let flag = PROP_FLAGS.iter().find(|(a, _)| *a == f).unwrap().1;
+                    if del {
+                        flags.remove(flag);
+                    } else {
+                        flags.insert(flag);
+                    }
                 }
             }
         }
@@ -482,6 +549,48 @@ fn main() {
         }
     }
     o.push_str("];\n\n");
+
+    // the opcode performing each opcode's operation per generation (itself, or its rename)
+    println!("cargo:rerun-if-changed=isa_tables/renames.txt");
+    let gen_names: Vec<BTreeSet<&str>> = per_gen
+        .iter()
+        .map(|rows| rows.iter().map(|r| r.base.as_str()).collect())
+        .collect();
+    let renames = read_renames(dir, &gen_names, &index);
+    let mut on_gen = vec![[u16::MAX; 3]; names.len()];
+    for (k, n) in names.iter().enumerate() {
+        for g in 0..GENS.len() {
+            if gen_names[g].contains(n.as_str()) {
+                on_gen[k][g] = k as u16;
+            }
+        }
+    }
+    for row in &renames {
+        for &k in row.iter().flatten() {
+            for g in 0..GENS.len() {
+                if on_gen[k][g] == u16::MAX {
+                    if let Some(r) = row[g] {
+                        on_gen[k][g] = r as u16;
+                    }
+                }
+            }
+        }
+    }
+    writeln!(o, "static ON_GEN: [[u16; 3]; OPCODE_COUNT] = {on_gen:?};").unwrap();
+    // 64-bit twins of 32-bit scalar opcodes (lane-mask operations follow the wave size)
+    let wide: Vec<u16> = names
+        .iter()
+        .map(|n| {
+            let twin = n
+                .starts_with("s_")
+                .then(|| n.rfind("32"))
+                .flatten()
+                .map(|p| format!("{}64{}", &n[..p], &n[p + 2..]));
+            twin.and_then(|t| index.get(t.as_str()).map(|&k| k as u16))
+                .unwrap_or(u16::MAX)
+        })
+        .collect();
+    writeln!(o, "static WIDE: [u16; OPCODE_COUNT] = {wide:?};").unwrap();
 
     for (gi, rows) in per_gen.iter().enumerate() {
         let gen = GENS[gi].to_uppercase();

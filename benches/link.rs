@@ -14,7 +14,7 @@ mod link_support;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::Target;
+use gcnc::isa::Gen;
 use gcnc::link::{link, PipelineState};
 use gcnc::parts::PartCache;
 use link_support::MainPart;
@@ -28,7 +28,7 @@ const STATE: &str = r#"{
   "spec_constants": {"0": 5}
 }"#;
 
-fn main_elf(t: Target) -> Vec<u8> {
+fn main_elf(t: Gen) -> Vec<u8> {
     let mp = MainPart::new(
         t,
         vec![UserSgpr::DescriptorSet(0), UserSgpr::PushConstant(0)],
@@ -47,7 +47,7 @@ fn main_elf(t: Target) -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let state = PipelineState::from_json(STATE).unwrap();
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let elf = main_elf(t);
         c.bench_function(&format!("link_cold_{t}"), |b| {
             b.iter(|| link(&[&elf], &state, &PartCache::new()).unwrap())

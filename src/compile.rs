@@ -242,7 +242,7 @@ fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compi
         spilled_vgprs: usage.spilled_vgprs,
         scratch_size: p.scratch_bytes,
         lds_size: p.lds_bytes,
-        subgroups_per_simd: emit::subgroups_per_simd(t, usage.sgprs, usage.vgprs),
+        subgroups_per_simd: t.waves_per_simd(usage.sgprs, usage.vgprs),
         copies,
         branches: code.branches,
     };

@@ -156,7 +156,7 @@ fn run_case_with(
     }
     let mut setup = Setup::new(inputs.groups);
     setup.push = inputs.push.clone();
-    setup.wave64 = Some(wave == Wave::W64);
+    setup.wave = Some(wave);
     for r in &inputs.resources {
         let place = match r {
             Resource::Buffer { set, binding, .. } => Place::Binding {

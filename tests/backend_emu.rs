@@ -54,7 +54,7 @@ fn run_case(
     expect: &dyn Fn(u32, [u32; 3]) -> Option<u32>,
 ) {
     let c = compile_ir(ir, gen, wave);
-    let mut d = Dispatch::from_elf(&c.elf, Some(wave == Wave::W64)).expect("dispatch from ELF");
+    let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch from ELF");
     let mut mem = Memory::new();
     mem.map(PUSH, 4096);
     mem.map(SETS, 8 * 4096);
@@ -244,7 +244,7 @@ fn buffers_on_emulator() {
     let ir = std::fs::read_to_string("tests/backend/buffers.ir").unwrap();
     for (g, w) in CONFIGS {
         let c = compile_ir(&ir, g, w);
-        let mut d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let mut d = Dispatch::from_elf(&c.elf, Some(w)).unwrap();
         let mut mem = Memory::new();
         mem.map(SETS, 4096);
         mem.map(IN, 0x2000);

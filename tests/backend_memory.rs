@@ -32,7 +32,7 @@ fn ir(name: &str) -> String {
 /// per thread.
 fn run_out(text: &str, gen: Gen, wave: Wave) -> Vec<[u32; 8]> {
     let c = compile_ir(text, gen, wave);
-    let mut d = Dispatch::from_elf(&c.elf, Some(wave == Wave::W64)).expect("dispatch");
+    let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch");
     let threads: u32 = c.program.workgroup_size.iter().product();
     let mut mem = Memory::new();
     mem.map(SETS, 4096);
@@ -108,13 +108,13 @@ fn sizes_in_metadata_and_statistics() {
         let c = compile_ir(&ir("lds.ir"), g, w);
         assert_eq!(c.stats.lds_size, 2576);
         assert_eq!(c.stats.scratch_size, 0);
-        let d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let d = Dispatch::from_elf(&c.elf, Some(w)).unwrap();
         // RSRC2 LDS_SIZE is in 512-byte granules; the metadata keeps the bytes
         assert_eq!(d.lds_bytes, 2576);
         let c = compile_ir(&ir("scratch.ir"), g, w);
         assert_eq!(c.stats.scratch_size, 6016);
         assert_eq!(c.stats.lds_size, 0);
-        let d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let d = Dispatch::from_elf(&c.elf, Some(w)).unwrap();
         assert_eq!(d.scratch_bytes, 6016);
         let git = c.program.abi.user_sgprs.first() == Some(&UserData::GlobalTable);
         assert_eq!(

@@ -6,7 +6,6 @@ mod backend_support;
 
 use backend_support::*;
 use gcnc::binary::UserData;
-use gcnc::isa::Wave;
 use gcnc_emu::{BufferDesc, Dispatch, Memory};
 
 const PUSH: u64 = 0x1_0000;
@@ -95,7 +94,7 @@ fn narrow_values_on_emulator() {
     for p in [0u32, 0xfff0, 40000, 7, 0x8765_4321] {
         for (g, w) in CONFIGS {
             let c = compile_ir(&ir, g, w);
-            let mut d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+            let mut d = Dispatch::from_elf(&c.elf, Some(w)).unwrap();
             let mut mem = Memory::new();
             mem.map(PUSH, 4096);
             mem.map(SETS, 4096);

@@ -77,7 +77,7 @@ fn subgroup_lane_ops_on_emulator() {
         .collect();
     for (g, w) in CONFIGS {
         let c = compile_ir(&ir, g, w);
-        let mut d = gcnc_emu::Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let mut d = gcnc_emu::Dispatch::from_elf(&c.elf, Some(w)).unwrap();
         let mut mem = Memory::new();
         mem.map(SETS, 4096);
         mem.map(IN, 4096);

@@ -9,7 +9,6 @@ mod backend_support;
 
 use backend_support::*;
 use gcnc::binary::UserData;
-use gcnc::isa::Wave;
 use gcnc_emu::{Dispatch, Memory};
 
 const PUSH: u64 = 0x1_0000;
@@ -76,7 +75,7 @@ fn wide64_on_emulator() {
     let u = input[64];
     for (g, w) in CONFIGS {
         let c = compile_ir(&ir, g, w);
-        let mut d = Dispatch::from_elf(&c.elf, Some(w == Wave::W64)).unwrap();
+        let mut d = Dispatch::from_elf(&c.elf, Some(w)).unwrap();
         let mut mem = Memory::new();
         mem.map(PUSH, 4096);
         mem.map(IN, 4096);

@@ -7,14 +7,15 @@ use binary_support::*;
 use gcnc::binary::elf::{SHT_NOTE, SHT_REL};
 use gcnc::binary::metadata::PalMetadata;
 use gcnc::binary::msgpack::{self, Key, Value};
-use gcnc::binary::registers::{Rsrc1, WaveSize};
-use gcnc::binary::{ElfFile, RelocKind, Target};
+use gcnc::binary::registers::Rsrc1;
+use gcnc::binary::{ElfFile, RelocKind};
+use gcnc::isa::{Gen, Target, Wave};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-fn write_sample(target: Target, wave: WaveSize) -> (PathBuf, Vec<u8>) {
-    let bytes = sample_object(target, wave).write().unwrap();
-    let path = temp_path(&format!("sample_{target}_w{}.o", wave.lanes()));
+fn write_sample(t: Target) -> (PathBuf, Vec<u8>) {
+    let bytes = sample_object(t).write().unwrap();
+    let path = temp_path(&format!("sample_{}_w{}.o", t.gen, t.wave.lanes()));
     std::fs::write(&path, &bytes).unwrap();
     (path, bytes)
 }
@@ -118,8 +119,9 @@ fn readelf_sees_header_sections_symbols_relocations_and_metadata() {
     let Some(readelf) = oracle("llvm-readelf-19") else {
         return;
     };
-    for (target, wave) in configurations() {
-        let (path, bytes) = write_sample(target, wave);
+    for tw in configurations() {
+        let (target, wave) = (tw.gen, tw.wave);
+        let (path, bytes) = write_sample(tw);
         let out = run(
             &readelf,
             &["-h", "-S", "-s", "-r", "--notes", path.to_str().unwrap()],
@@ -133,9 +135,9 @@ fn readelf_sees_header_sections_symbols_relocations_and_metadata() {
         assert_eq!(yaml_scalar(&out, "Machine"), "EM_AMDGPU", "{ctx}");
         let flags = yaml_scalar(&out, "Flags");
         let expected_flags = match target {
-            Target::Gfx900 => "0x12C, gfx900, xnack",
-            Target::Gfx1030 => "0x36, gfx1030",
-            Target::Gfx1100 => "0x41, gfx1100",
+            Gen::Gfx9 => "0x12C, gfx900, xnack",
+            Gen::Gfx10 => "0x36, gfx1030",
+            Gen::Gfx11 => "0x41, gfx1100",
         };
         assert_eq!(flags, expected_flags, "{ctx}");
         assert_eq!(yaml_scalar(&out, "Section header string table index"), "1");
@@ -217,7 +219,7 @@ fn readelf_sees_header_sections_symbols_relocations_and_metadata() {
             out.contains("NT_AMDGPU_METADATA (AMDGPU Metadata)"),
             "{ctx}"
         );
-        let info = pal2_info(target, wave);
+        let info = pal2_info(tw);
         assert_eq!(yaml_registers(&out), info.registers().unwrap(), "{ctx}");
         assert_eq!(yaml_scalar(&out, ".entry_point"), "_amdgpu_cs_main");
         assert_eq!(
@@ -243,8 +245,9 @@ fn objdump_disassembles_all_of_text_with_relocations() {
     let Some(objdump) = oracle("llvm-objdump-19") else {
         return;
     };
-    for (target, wave) in configurations() {
-        let (path, _) = write_sample(target, wave);
+    for tw in configurations() {
+        let (target, wave) = (tw.gen, tw.wave);
+        let (path, _) = write_sample(tw);
         let out = run(&objdump, &["-dr", path.to_str().unwrap()]);
         let ctx = format!("{target} wave{}", wave.lanes());
         assert!(
@@ -316,8 +319,9 @@ fn llvm_mc_encodes_our_metadata_tree_to_the_same_msgpack_bytes() {
     let Some(mc) = oracle("llvm-mc-19") else {
         return;
     };
-    for (target, wave) in configurations() {
-        let mut info = pal2_info(target, wave);
+    for tw in configurations() {
+        let (target, wave) = (tw.gen, tw.wave);
+        let mut info = pal2_info(tw);
         // Exercise wider integers too: a 64-bit hash, a 32-bit register value.
         info.pipeline_hash = [u64::MAX, 0x1_0000_0000];
         info.lds_bytes = 40000;
@@ -388,7 +392,7 @@ other_part:
         ],
     );
     let elf = ElfFile::parse(&std::fs::read(&o_path).unwrap()).unwrap();
-    assert_eq!(elf.target(), Some(Target::Gfx1030));
+    assert_eq!(elf.gen(), Some(Gen::Gfx10));
     let got: Vec<(u64, RelocKind, &str, i64)> = elf
         .relocations
         .iter()
@@ -438,7 +442,7 @@ define dllexport amdgpu_cs void @_amdgpu_cs_main(i32 inreg %a, <4 x i32> inreg %
 "#;
     let ll = temp_path("llc_cs.ll");
     std::fs::write(&ll, ir).unwrap();
-    for target in Target::ALL {
+    for target in Gen::ALL {
         let obj = temp_path(&format!("llc_cs_{target}.o"));
         run(
             &llc,
@@ -454,7 +458,7 @@ define dllexport amdgpu_cs void @_amdgpu_cs_main(i32 inreg %a, <4 x i32> inreg %
         let bytes = std::fs::read(&obj).unwrap();
         let elf = ElfFile::parse(&bytes).unwrap();
         let dump = run(&readelf, &["-s", "-r", obj.to_str().unwrap()]);
-        assert_eq!(elf.target(), Some(target));
+        assert_eq!(elf.gen(), Some(target));
         assert_eq!(elf.isa_name(), Some(target.isa_name()));
         let main = elf.symbol("_amdgpu_cs_main").unwrap();
         let (_, size, ..) = symbol_row(&dump, "_amdgpu_cs_main");
@@ -475,11 +479,11 @@ define dllexport amdgpu_cs void @_amdgpu_cs_main(i32 inreg %a, <4 x i32> inreg %
         let cs = &md.pipeline.hardware_stages[&gcnc::binary::HwStage::Cs];
         assert_eq!(cs.entry_point, "_amdgpu_cs_main");
         let wave = if target.is_gfx10_plus() {
-            WaveSize::W32
+            Wave::W32
         } else {
-            WaveSize::W64
+            Wave::W64
         };
-        let rsrc1 = Rsrc1::unpack(md.pipeline.registers[&0x2e12], target, wave);
+        let rsrc1 = Rsrc1::unpack(md.pipeline.registers[&0x2e12], target_of(target, wave));
         assert!(
             rsrc1.vgprs >= cs.vgpr_count && cs.vgpr_count > 0,
             "{target}"
@@ -507,7 +511,7 @@ fn readelf_shows_several_entry_points_and_the_prelink_section() {
     };
     // A VS at 0 and a PS at 0x100 on gfx1030, each `s_endpgm`, the gap and the tail filled
     // with s_code_end.
-    let target = Target::Gfx1030;
+    let target = Gen::Gfx10;
     let mut text = Vec::new();
     for _ in 0..2 {
         text.extend_from_slice(&0xBF81_0000u32.to_le_bytes());
@@ -515,7 +519,9 @@ fn readelf_shows_several_entry_points_and_the_prelink_section() {
             text.extend_from_slice(&0xBF9F_0000u32.to_le_bytes());
         }
     }
-    let mut md = pal2_info(target, WaveSize::W32).to_metadata().unwrap();
+    let mut md = pal2_info(target_of(target, Wave::W32))
+        .to_metadata()
+        .unwrap();
     md.pipeline.pipeline_type = "VsPs".into();
     md.pipeline.registers.clear();
     md.pipeline.hardware_stages.clear();
@@ -528,7 +534,7 @@ fn readelf_shows_several_entry_points_and_the_prelink_section() {
                 lds_size: 0,
                 sgpr_count: 4,
                 vgpr_count: 4,
-                wavefront_size: Some(WaveSize::W64),
+                wavefront_size: Some(Wave::W64),
                 threadgroup_dimensions: None,
                 extra: Default::default(),
             },
@@ -539,7 +545,7 @@ fn readelf_shows_several_entry_points_and_the_prelink_section() {
     pl.missing_state = vec!["color_export_formats".into()];
     md.prelink = Some(pl);
     let obj = CodeObject {
-        target,
+        gen: target,
         text,
         functions: vec![
             FuncSymbol {

@@ -9,11 +9,11 @@ type Edit<T> = Box<dyn Fn(&mut T)>;
 use binary_support::*;
 use gcnc::binary::metadata::PalMetadata;
 use gcnc::binary::msgpack::{self, Key, Value};
-use gcnc::binary::registers::WaveSize;
-use gcnc::binary::{CodeObject, ElfFile, Error, FuncSymbol, RelocKind, Relocation, Target};
+use gcnc::binary::{CodeObject, ElfFile, Error, FuncSymbol, RelocKind, Relocation};
+use gcnc::isa::{Gen, Wave};
 
 fn sample() -> Vec<u8> {
-    sample_object(Target::Gfx1030, WaveSize::W32)
+    sample_object(target_of(Gen::Gfx10, Wave::W32))
         .write()
         .unwrap()
 }
@@ -53,8 +53,9 @@ fn layout(bytes: &[u8]) -> Layout {
 
 #[test]
 fn every_truncation_is_a_truncated_error() {
-    for (target, wave) in configurations() {
-        let bytes = sample_object(target, wave).write().unwrap();
+    for tw in configurations() {
+        let target = tw.gen;
+        let bytes = sample_object(tw).write().unwrap();
         for len in 0..bytes.len() {
             match ElfFile::parse(&bytes[..len]) {
                 Err(Error::Truncated { len: l, .. }) => assert_eq!(l, len as u64),
@@ -149,7 +150,7 @@ fn random_byte_flips_never_panic() {
 
 #[test]
 fn random_msgpack_corruption_never_panics() {
-    let md = pal2_info(Target::Gfx1100, WaveSize::W32)
+    let md = pal2_info(target_of(Gen::Gfx11, Wave::W32))
         .to_metadata()
         .unwrap()
         .to_msgpack()
@@ -355,7 +356,7 @@ fn pipeline(v: &mut Value) -> &mut Value {
 
 #[test]
 fn malformed_metadata_trees_are_errors_with_paths() {
-    let good = pal2_info(Target::Gfx900, WaveSize::W64)
+    let good = pal2_info(target_of(Gen::Gfx9, Wave::W64))
         .to_metadata()
         .unwrap()
         .to_value();
@@ -449,7 +450,7 @@ fn malformed_metadata_trees_are_errors_with_paths() {
 
 #[test]
 fn the_writer_refuses_inconsistent_objects() {
-    let good = sample_object(Target::Gfx1100, WaveSize::W32);
+    let good = sample_object(target_of(Gen::Gfx11, Wave::W32));
     let cases: Vec<(&str, Edit<CodeObject>)> = vec![
         ("text not whole dwords", Box::new(|o| o.text.push(0))),
         (

@@ -13,15 +13,17 @@ use gcnc::binary::msgpack::{self, Key, Value};
 use gcnc::binary::prelink::{PreLinkMetadata, UserSgpr};
 use gcnc::binary::registers::*;
 use gcnc::binary::ComputeShaderInfo;
-use gcnc::binary::{ElfFile, Error, HwStage, PalMetadata, RelocKind, Target};
+use gcnc::binary::{ElfFile, Error, HwStage, PalMetadata, RelocKind};
+use gcnc::isa::{Gen, Target, Wave};
 
 #[test]
 fn write_read_write_is_the_identity() {
-    for (target, wave) in configurations() {
-        let obj = sample_object(target, wave);
+    for tw in configurations() {
+        let target = tw.gen;
+        let obj = sample_object(tw);
         let bytes = obj.write().unwrap();
         let elf = ElfFile::parse(&bytes).unwrap();
-        assert_eq!(elf.target(), Some(target));
+        assert_eq!(elf.gen(), Some(target));
         assert_eq!(elf.e_flags, target.e_flags());
         assert_eq!(elf.isa_name(), Some(target.isa_name()));
         assert_eq!(elf.text().unwrap().len(), obj.text.len());
@@ -40,22 +42,22 @@ fn write_read_write_is_the_identity() {
             "{target}: rewrite is byte-identical"
         );
         let md = elf.pal_metadata().unwrap().unwrap();
-        assert_eq!(md, pal2_info(target, wave).to_metadata().unwrap());
+        assert_eq!(md, pal2_info(tw).to_metadata().unwrap());
     }
 }
 
 #[test]
 fn output_is_deterministic() {
-    for (target, wave) in configurations() {
-        let a = sample_object(target, wave).write().unwrap();
-        let b = sample_object(target, wave).write().unwrap();
+    for tw in configurations() {
+        let a = sample_object(tw).write().unwrap();
+        let b = sample_object(tw).write().unwrap();
         assert_eq!(a, b);
         // Relocation input order does not leak into the output.
-        let mut obj = sample_object(target, wave);
+        let mut obj = sample_object(tw);
         obj.relocations.reverse();
         assert_eq!(obj.write().unwrap(), a);
         // Nor does the order in which a tree was built.
-        let md = pal2_info(target, wave).to_metadata().unwrap();
+        let md = pal2_info(tw).to_metadata().unwrap();
         let mut rebuilt = msgpack::decode(&md.to_msgpack().unwrap()).unwrap();
         let regs = rebuilt
             .get_mut("amdpal.pipelines")
@@ -78,8 +80,8 @@ fn registers_match_the_llc_samples() {
     // RSRC1 0x602F0040, RSRC2 0x18C, USER_DATA_0..5 = 0x10000000, 0..4. Our RSRC1 differs
     // only in SGPRS (bits 9:6), which is reserved on GFX10+: llc-19 writes 1, we write 0
     // (pal-abi.md §7 pitfall 3).
-    for target in [Target::Gfx1030, Target::Gfx1100] {
-        let regs = pal2_info(target, WaveSize::W32).registers().unwrap();
+    for target in [Gen::Gfx10, Gen::Gfx11] {
+        let regs = pal2_info(target_of(target, Wave::W32)).registers().unwrap();
         let llc = [
             (0x2e00, 0x8000),
             (0x2e07, 8),
@@ -113,14 +115,14 @@ fn registers_match_the_llc_samples() {
     }
     // The same inputs with wave64 on gfx1030: VGPRS in 4-granules, no wave32 bit
     // (pal-abi.md §3.5: RSRC1 0x602F0041 for the 7-VGPR sample).
-    let mut info = pal2_info(Target::Gfx1030, WaveSize::W64);
+    let mut info = pal2_info(target_of(Gen::Gfx10, Wave::W64));
     info.vgprs = 7;
     let regs = info.registers().unwrap();
     assert_eq!(regs[&COMPUTE_PGM_RSRC1] | 0x40, 0x602f_0041);
     assert!(!regs.contains_key(&COMPUTE_DISPATCH_INITIATOR));
     // cs_gfx900: 5 VGPRs, 15 SGPRs (with VCC and XNACK_MASK), float mode 0xF0 → 0x002F0041,
     // exactly (GFX9 encodes SGPRS as ceil(n/8)-1, like llc).
-    let mut info = ComputeShaderInfo::new(Target::Gfx900);
+    let mut info = ComputeShaderInfo::new(Target::new(Gen::Gfx9));
     info.vgprs = 5;
     info.sgprs = 15;
     let regs = info.registers().unwrap();
@@ -131,7 +133,7 @@ fn registers_match_the_llc_samples() {
     info.lds_bytes = 1000;
     assert_eq!(info.registers().unwrap()[&COMPUTE_PGM_RSRC2], 0x10000);
     // cs_pal3 float mode 0xC0 (LLPC style).
-    let mut info = ComputeShaderInfo::new(Target::Gfx1100);
+    let mut info = ComputeShaderInfo::new(Target::new(Gen::Gfx11));
     info.float_mode = FloatMode::FLUSH_F32_DENORMS;
     assert_eq!(FloatMode::new(0, 0, 0, 3), FloatMode(0xc0));
     assert_eq!(
@@ -143,25 +145,25 @@ fn registers_match_the_llc_samples() {
 #[test]
 fn register_fields_pack_and_unpack() {
     // VGPR granules per wave size and generation.
-    for (target, wave, vgprs, field) in [
-        (Target::Gfx900, WaveSize::W64, 1, 0),
-        (Target::Gfx900, WaveSize::W64, 4, 0),
-        (Target::Gfx900, WaveSize::W64, 5, 1),
-        (Target::Gfx900, WaveSize::W64, 256, 63),
-        (Target::Gfx1030, WaveSize::W32, 8, 0),
-        (Target::Gfx1030, WaveSize::W32, 9, 1),
-        (Target::Gfx1030, WaveSize::W32, 256, 31),
-        (Target::Gfx1030, WaveSize::W64, 9, 2),
-        (Target::Gfx1100, WaveSize::W32, 24, 2),
-        (Target::Gfx1100, WaveSize::W64, 24, 5),
+    for (target, vgprs, field) in [
+        (target_of(Gen::Gfx9, Wave::W64), 1, 0),
+        (target_of(Gen::Gfx9, Wave::W64), 4, 0),
+        (target_of(Gen::Gfx9, Wave::W64), 5, 1),
+        (target_of(Gen::Gfx9, Wave::W64), 256, 63),
+        (target_of(Gen::Gfx10, Wave::W32), 8, 0),
+        (target_of(Gen::Gfx10, Wave::W32), 9, 1),
+        (target_of(Gen::Gfx10, Wave::W32), 256, 31),
+        (target_of(Gen::Gfx10, Wave::W64), 9, 2),
+        (target_of(Gen::Gfx11, Wave::W32), 24, 2),
+        (target_of(Gen::Gfx11, Wave::W64), 24, 5),
     ] {
-        let r = Rsrc1::new(target, vgprs, 10, FloatMode::IEEE_DENORMS);
-        let v = r.pack(target, wave).unwrap();
-        assert_eq!(v & 0x3f, field, "{target} w{} {vgprs} VGPRs", wave.lanes());
-        let back = Rsrc1::unpack(v, target, wave);
-        assert!(back.vgprs >= vgprs && back.vgprs - vgprs < vgpr_granule(target, wave));
-        assert_eq!(back.wgp_mode, target.is_gfx10_plus());
-        assert_eq!(back.mem_ordered, target.is_gfx10_plus());
+        let r = Rsrc1::new(target.gen, vgprs, 10, FloatMode::IEEE_DENORMS);
+        let v = r.pack(target).unwrap();
+        assert_eq!(v & 0x3f, field, "{target} {vgprs} VGPRs");
+        let back = Rsrc1::unpack(v, target);
+        assert!(back.vgprs >= vgprs && back.vgprs - vgprs < target.vgpr_granule());
+        assert_eq!(back.wgp_mode, target.gen.is_gfx10_plus());
+        assert_eq!(back.mem_ordered, target.gen.is_gfx10_plus());
     }
     // RSRC2 fields round trip.
     let r2 = Rsrc2 {
@@ -179,28 +181,28 @@ fn register_fields_pack_and_unpack() {
     assert_eq!(v >> 15 & 0x1ff, 128, "64 KiB = 128 granules");
     assert_eq!(Rsrc2::unpack(v), r2);
     // RSRC3 INST_PREF_SIZE is GFX11 only, in 128-byte units.
-    assert_eq!(Rsrc3::inst_pref_size_for(Target::Gfx1100, 236), 2);
-    assert_eq!(Rsrc3::inst_pref_size_for(Target::Gfx1100, 1 << 20), 63);
-    assert_eq!(Rsrc3::inst_pref_size_for(Target::Gfx1030, 236), 0);
+    assert_eq!(Gen::Gfx11.info().inst_pref_size(236), 2);
+    assert_eq!(Gen::Gfx11.info().inst_pref_size(1 << 20), 63);
+    assert_eq!(Gen::Gfx10.info().inst_pref_size(236), 0);
     let r3 = Rsrc3 {
         inst_pref_size: 2,
         ..Default::default()
     };
-    assert_eq!(r3.pack(Target::Gfx1100, WaveSize::W32).unwrap(), 0x20);
-    assert!(r3.pack(Target::Gfx1030, WaveSize::W32).is_err());
+    assert_eq!(r3.pack(target_of(Gen::Gfx11, Wave::W32)).unwrap(), 0x20);
+    assert!(r3.pack(target_of(Gen::Gfx10, Wave::W32)).is_err());
     assert!(Rsrc3::default()
-        .pack(Target::Gfx900, WaveSize::W64)
+        .pack(target_of(Gen::Gfx9, Wave::W64))
         .is_err());
     // Wave32 bit; NUM_THREAD.
     assert_eq!(
-        dispatch_initiator(Target::Gfx1100, WaveSize::W32).unwrap(),
+        dispatch_initiator(target_of(Gen::Gfx11, Wave::W32)).unwrap(),
         Some(0x8000)
     );
     assert_eq!(
-        dispatch_initiator(Target::Gfx900, WaveSize::W64).unwrap(),
+        dispatch_initiator(target_of(Gen::Gfx9, Wave::W64)).unwrap(),
         None
     );
-    assert!(dispatch_initiator(Target::Gfx900, WaveSize::W32).is_err());
+    assert!(dispatch_initiator(target_of(Gen::Gfx9, Wave::W32)).is_err());
     assert_eq!(
         num_threads([64, 2, 1]).unwrap(),
         [(0x2e07, 64), (0x2e08, 2), (0x2e09, 1)]
@@ -222,13 +224,12 @@ fn register_fields_pack_and_unpack() {
 
 #[test]
 fn invalid_shader_facts_are_typed_errors() {
-    let base = ComputeShaderInfo::new(Target::Gfx1030);
+    let base = ComputeShaderInfo::new(Target::new(Gen::Gfx10));
     let cases: Vec<(&str, Edit<ComputeShaderInfo>)> = vec![
         (
             "wave32 on gfx900",
             Box::new(|i| {
-                i.target = Target::Gfx900;
-                i.wave = WaveSize::W32;
+                i.target = target_of(Gen::Gfx9, Wave::W32);
             }),
         ),
         ("257 VGPRs", Box::new(|i| i.vgprs = 257)),
@@ -272,7 +273,7 @@ fn invalid_shader_facts_are_typed_errors() {
 
 #[test]
 fn typed_metadata_round_trips_and_keeps_unknown_keys() {
-    let mut md = pal2_info(Target::Gfx1100, WaveSize::W32)
+    let mut md = pal2_info(target_of(Gen::Gfx11, Wave::W32))
         .to_metadata()
         .unwrap();
     md.pipeline.name = Some("demo".into());
@@ -301,7 +302,7 @@ fn typed_metadata_round_trips_and_keeps_unknown_keys() {
     // Accessors used by the emulator and the link stage.
     assert_eq!(
         md.pipeline.user_data_map(HwStage::Cs).unwrap(),
-        pal2_info(Target::Gfx1100, WaveSize::W32).user_data
+        pal2_info(target_of(Gen::Gfx11, Wave::W32)).user_data
     );
     assert_eq!(
         md.pipeline.float_mode(HwStage::Cs),
@@ -311,7 +312,7 @@ fn typed_metadata_round_trips_and_keeps_unknown_keys() {
 
 #[test]
 fn scratch_size_is_rounded_to_16_and_sets_scratch_en() {
-    let mut info = ComputeShaderInfo::new(Target::Gfx900);
+    let mut info = ComputeShaderInfo::new(Target::new(Gen::Gfx9));
     info.scratch_bytes_per_lane = 260;
     let md = info.to_metadata().unwrap();
     assert_eq!(
@@ -322,9 +323,8 @@ fn scratch_size_is_rounded_to_16_and_sets_scratch_en() {
 }
 
 /// A prolog part's metadata, as the link stage would build it.
-fn prolog_tree(target: Target, wave: WaveSize) -> Value {
+fn prolog_tree(target: Target) -> Value {
     let mut info = ComputeShaderInfo::new(target);
-    info.wave = wave;
     info.vgprs = 9;
     info.sgprs = 20;
     info.user_data = vec![UserData::GlobalTable, UserData::Entry(7)];
@@ -337,18 +337,17 @@ fn prolog_tree(target: Target, wave: WaveSize) -> Value {
 
 #[test]
 fn merge_takes_maxima_ors_enables_and_drops_prelink() {
-    let target = Target::Gfx1030;
-    let wave = WaveSize::W32;
-    let mut main = pal2_info(target, wave).to_metadata().unwrap();
+    let target = target_of(Gen::Gfx10, Wave::W32);
+    let mut main = pal2_info(target).to_metadata().unwrap();
     main.prelink = Some(PreLinkMetadata::new(HwStage::Cs));
     let mut tree = main.to_value();
     let pl = take_prelink(&mut tree.clone()).unwrap();
     assert_eq!(pl, main.prelink.clone());
-    merge_metadata(&mut tree, &prolog_tree(target, wave)).unwrap();
+    merge_metadata(&mut tree, &prolog_tree(target)).unwrap();
     assert!(tree.get(KEY_PRELINK).is_none(), "pre-link section removed");
     let merged = PalMetadata::from_value(&tree).unwrap();
     let regs = &merged.pipeline.registers;
-    let r1 = Rsrc1::unpack(regs[&COMPUTE_PGM_RSRC1], target, wave);
+    let r1 = Rsrc1::unpack(regs[&COMPUTE_PGM_RSRC1], target);
     assert_eq!(r1.vgprs, 16, "max(2, 9) VGPRs in 8-granules");
     let r2 = Rsrc2::unpack(regs[&COMPUTE_PGM_RSRC2]);
     assert_eq!(r2.user_sgprs, 6, "max(6, 2)");
@@ -387,22 +386,22 @@ fn merge_takes_maxima_ors_enables_and_drops_prelink() {
 
 #[test]
 fn merge_conflicts_are_errors_with_paths() {
-    let target = Target::Gfx1100;
-    let main = pal2_info(target, WaveSize::W32)
+    let target = Gen::Gfx11;
+    let main = pal2_info(target_of(target, Wave::W32))
         .to_metadata()
         .unwrap()
         .to_value();
     // Different wave size: DISPATCH_INITIATOR present only in one tree is not a conflict
     // by itself, but .wavefront_size is.
     let mut t = main.clone();
-    match merge_metadata(&mut t, &prolog_tree(target, WaveSize::W64)) {
+    match merge_metadata(&mut t, &prolog_tree(target_of(target, Wave::W64))) {
         Err(Error::Metadata { path, reason }) => {
             assert!(path.ends_with(".wavefront_size"), "{path}: {reason}")
         }
         other => panic!("{other:?}"),
     }
     // Different workgroup size: .threadgroup_dimensions (and NUM_THREAD_X) must be equal.
-    let mut other = pal2_info(target, WaveSize::W32);
+    let mut other = pal2_info(target_of(target, Wave::W32));
     other.workgroup_size = [64, 1, 1];
     let mut t = main.clone();
     match merge_metadata(&mut t, &other.to_metadata().unwrap().to_value()) {
@@ -477,20 +476,21 @@ fn relocation_resolution_matches_pal() {
 
 #[test]
 fn compute_info_survives_the_metadata_round_trip() {
-    for (target, wave) in configurations() {
-        let mut info = pal2_info(target, wave);
+    for tw in configurations() {
+        let mut info = pal2_info(tw);
         let check = |info: &ComputeShaderInfo| {
             let md = info.to_metadata().unwrap();
-            let back = ComputeShaderInfo::from_metadata(&md, info.target, info.code_bytes).unwrap();
+            let back =
+                ComputeShaderInfo::from_metadata(&md, info.target.gen, info.code_bytes).unwrap();
             assert_eq!(&back, info);
             // Through the ELF, as the emulator reads it.
-            let mut obj = sample_object(info.target, info.wave);
+            let mut obj = sample_object(info.target);
             obj.metadata = md.to_value();
             let elf = ElfFile::parse(&obj.write().unwrap()).unwrap();
             let md2 = elf.pal_metadata().unwrap().unwrap();
             let entry = elf.symbol("_amdgpu_cs_main").unwrap();
             assert_eq!(
-                ComputeShaderInfo::from_metadata(&md2, info.target, entry.size).unwrap(),
+                ComputeShaderInfo::from_metadata(&md2, info.target.gen, entry.size).unwrap(),
                 *info
             );
         };
@@ -509,26 +509,27 @@ fn compute_info_survives_the_metadata_round_trip() {
         check(&info);
     }
     // Without the hardware-stage map, counts come back as register granules.
-    let info = pal2_info(Target::Gfx1030, WaveSize::W32);
+    let info = pal2_info(target_of(Gen::Gfx10, Wave::W32));
     let mut md = info.to_metadata().unwrap();
     md.pipeline.hardware_stages.clear();
-    let back = ComputeShaderInfo::from_metadata(&md, Target::Gfx1030, 0).unwrap();
+    let back = ComputeShaderInfo::from_metadata(&md, Gen::Gfx10, 0).unwrap();
     assert_eq!(
-        (back.vgprs, back.wave, back.workgroup_size),
-        (8, WaveSize::W32, [8, 8, 1])
+        (back.vgprs, back.target.wave, back.workgroup_size),
+        (8, Wave::W32, [8, 8, 1])
     );
     // Inconsistent USER_SGPR and USER_DATA registers are an error.
     md.pipeline.registers.remove(&(COMPUTE_USER_DATA_0 + 5));
     assert!(matches!(
-        ComputeShaderInfo::from_metadata(&md, Target::Gfx1030, 0),
+        ComputeShaderInfo::from_metadata(&md, Gen::Gfx10, 0),
         Err(Error::Metadata { .. })
     ));
 }
 
 #[test]
 fn compute_constructor_and_entry_lookup() {
-    for (target, wave) in configurations() {
-        let info = pal2_info(target, wave);
+    for tw in configurations() {
+        let target = tw.gen;
+        let info = pal2_info(tw);
         let obj = gcnc::binary::CodeObject::compute(
             &info,
             sample_text(target),
@@ -546,6 +547,6 @@ fn compute_constructor_and_entry_lookup() {
         assert_eq!(back.user_data, info.user_data);
     }
     // Entry size past the text is refused.
-    let info = pal2_info(Target::Gfx900, WaveSize::W64);
+    let info = pal2_info(target_of(Gen::Gfx9, Wave::W64));
     assert!(gcnc::binary::CodeObject::compute(&info, vec![0; 8], 12, vec![]).is_err());
 }

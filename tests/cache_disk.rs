@@ -2,9 +2,8 @@
 //! process (disk); corrupt, truncated or foreign entries are detected, counted and ignored;
 //! concurrent writers — threads and processes — never tear an entry.
 
-use gcnc::binary::Target;
-use gcnc::binary::WaveSize;
 use gcnc::cache::{CacheKey, EntryKind, ShaderCache};
+use gcnc::isa::{Gen, Target};
 use gcnc::link::state::Item;
 use gcnc::parts::{CsPrologKey, PartKey};
 use std::path::PathBuf;
@@ -136,8 +135,7 @@ fn corrupt_and_truncated_entries_are_ignored_and_counted() {
 
 fn prolog_key(n: u32) -> PartKey {
     PartKey::CsProlog(CsPrologKey {
-        target: Target::Gfx1030,
-        wave: WaveSize::W32,
+        target: Target::new(Gen::Gfx10),
         inputs: vec![Item::PushConstant(n + 1), Item::PushConstant(n)],
         table: vec![],
         outputs: vec![Item::PushConstant(n), Item::PushConstant(n + 1)],

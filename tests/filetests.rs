@@ -1,14 +1,30 @@
-//! IR filetests: `tests/filetests/**/*.ir`.
+//! Filetests: `tests/filetests/**/*.ir` (IR inline) and `**/*.test` (input named by an
+//! `; INPUT:` line), one runner for every kind.
 //!
-//! A file starts with `; RUN: <step> [<step> …]`, then the input IR, then a line
-//! `; CHECK:` followed by the expected output, verbatim. Steps are pass names (see
-//! `gcnc::passes::PASSES`), `pipeline` (the whole middle end), or `divergence` (prints the
-//! IR with `; divergent` after every divergent value and `; divergent if` on ifs' condition
-//! definitions). The verifier runs on the input and after every step; the output must
-//! re-parse to itself. `GCNC_BLESS=1 cargo test --test filetests` rewrites expectations.
+//! A file starts with `; RUN: <step> [<step> …]`, then either the input IR or a line
+//! `; INPUT: <path>` naming a `.ir` or `.spv` file relative to the repository root (SPIR-V
+//! goes through the front-end first), then a line `; CHECK:` followed by the expected
+//! output, verbatim. Steps:
+//! - a pass name (see `gcnc::passes::PASSES`), or `pipeline` (the whole middle end);
+//! - `divergence`: prints the IR with `; divergent` after every divergent value and
+//!   `; divergent if` on ifs' condition definitions;
+//! - `asm:<target>[:w32|:w64]` (e.g. `asm:gfx1100`): compiles the module through the
+//!   backend for a whole compute pipeline and prints the linked code — a heading with the
+//!   statistics, then the disassembly (LLVM's syntax) with branch targets as labels; several
+//!   `asm:` steps print one section each. `asm:` steps come last.
+//!
+//! The verifier runs on the input and after every IR step; IR output must re-parse to
+//! itself. `GCNC_BLESS=1 cargo test --test filetests` rewrites expectations.
+//!
+//! Backend filetests live in `tests/filetests/backend/`: one per backend test shader
+//! (`tests/backend/*.ir`, `tests/shaders/compute/*.spv`), so that any change to selection,
+//! allocation or scheduling shows as a reviewable diff.
 
-use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module};
+use gcnc::compile::{compile_compute, Options};
+use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
+use gcnc::isa::{Gen, Operand, Props, Target, Wave};
 use gcnc::passes;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -20,13 +36,138 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "ir") {
+        } else if p.extension().is_some_and(|e| e == "ir" || e == "test") {
             out.push(p);
         }
     }
 }
 
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `asm:gfx1100`, `asm:gfx1030:w64` → the target (the generation's default wave if none).
+fn parse_asm_step(step: &str) -> Result<Option<Target>, String> {
+    let Some(rest) = step.strip_prefix("asm:") else {
+        return Ok(None);
+    };
+    let mut it = rest.split(':');
+    let gen: Gen = it.next().unwrap_or("").parse()?;
+    let t = match it.next() {
+        None => Target::new(gen),
+        Some("w32") => Target::with_wave(gen, Wave::W32)?,
+        Some("w64") => Target::with_wave(gen, Wave::W64)?,
+        Some(w) => return Err(format!("bad wave `{w}` in `{step}`")),
+    };
+    Ok(Some(t))
+}
+
+/// The module a filetest names with `; INPUT:` (IR text or SPIR-V through the front-end).
+fn load_input(path: &str) -> Result<Module, String> {
+    let p = root().join(path);
+    if path.ends_with(".spv") {
+        let bytes = std::fs::read(&p).map_err(|e| format!("{path}: {e}"))?;
+        let words = gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| e.to_string())?;
+        let opts = gcnc::front::spirv::Options {
+            stage: Some(gcnc::ir::Stage::Compute),
+            ..Default::default()
+        };
+        gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{path}: {e}"))
+    } else {
+        let text = std::fs::read_to_string(&p).map_err(|e| format!("{path}: {e}"))?;
+        parse_module(&text).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+/// One `asm:` section: a heading with the statistics, then the linked code of the
+/// pipeline, one instruction per line, with `.L<n>:` before every branch target and the
+/// target named after the branch. Offsets are left out so that a change shows only where
+/// the code changed.
+fn asm_section(m: &Module, t: Target) -> Result<String, String> {
+    let mut o = Options::new(t.gen);
+    o.wave = Some(t.wave);
+    let c = compile_compute(m, &o).map_err(|e| format!("{}: {e}", t.gen.mcpu()))?;
+    let s = &c.stats;
+    let end = c
+        .placed
+        .iter()
+        .map(|p| p.offset + p.size)
+        .max()
+        .unwrap_or(0) as usize;
+    let mut insts = Vec::new();
+    let mut off = 0;
+    while off < end {
+        let (inst, len) = gcnc::isa::decode(&c.text, off, t).map_err(|e| e.to_string())?;
+        insts.push((off, inst));
+        off += len;
+    }
+    // branch targets, numbered in address order
+    let target_of = |off: usize, inst: &gcnc::isa::Inst| -> Option<usize> {
+        if !inst.op.props().contains(Props::BRANCH) {
+            return None;
+        }
+        match inst.operands.as_slice() {
+            [Operand::Imm(v)] => Some((off as i64 + 4 + 4 * (*v as i16 as i64)) as usize),
+            _ => None,
+        }
+    };
+    let mut labels = BTreeMap::new();
+    for (off, inst) in &insts {
+        if let Some(to) = target_of(*off, inst) {
+            labels.insert(to, 0);
+        }
+    }
+    for (n, v) in labels.values_mut().enumerate() {
+        *v = n;
+    }
+    let mut out = format!(
+        "; {} wave{}: {} instructions, {} bytes, {} SGPRs, {} VGPRs, {} spilled SGPRs, {} spilled VGPRs, {} scratch bytes, {} LDS bytes\n",
+        t.gen.mcpu(),
+        t.wave.lanes(),
+        s.instructions,
+        s.code_size,
+        s.sgprs,
+        s.vgprs,
+        s.spilled_sgprs,
+        s.spilled_vgprs,
+        s.scratch_size,
+        s.lds_size
+    );
+    for (off, inst) in &insts {
+        if let Some(p) = c.placed.iter().find(|p| p.offset as usize == *off) {
+            out.push_str(&format!("; part {}\n", p.symbol));
+        }
+        if let Some(n) = labels.get(off) {
+            out.push_str(&format!(".L{n}:\n"));
+        }
+        let text = gcnc::isa::print(inst, t).map_err(|e| format!("{off:#x}: {e}"))?;
+        match target_of(*off, inst).and_then(|to| labels.get(&to)) {
+            Some(n) => out.push_str(&format!("  {text}  ; .L{n}\n")),
+            None => out.push_str(&format!("  {text}\n")),
+        }
+    }
+    Ok(out)
+}
+
 const CHECK: &str = "; CHECK:";
+
+/// Where two outputs first differ: the line number and a few lines of each around it.
+fn first_difference(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let at = (0..e.len().max(a.len()))
+        .find(|&i| e.get(i) != a.get(i))
+        .unwrap_or(e.len());
+    let window =
+        |v: &[&str]| v[at.saturating_sub(3).min(v.len())..(at + 4).min(v.len())].join("\n");
+    format!(
+        "first difference at output line {} (expected {} lines, got {})\n--- expected\n{}\n--- actual\n{}",
+        at + 1,
+        e.len(),
+        a.len(),
+        window(&e),
+        window(&a)
+    )
+}
 
 fn run_file(path: &Path, bless: bool) -> Result<(), String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
@@ -41,10 +182,26 @@ fn run_file(path: &Path, bless: bool) -> Result<(), String> {
         Some(k) => (&text[..k + 1], &text[k + CHECK.len() + 2..]),
         None => (text.as_str(), ""),
     };
-    let mut m = parse_module(input).map_err(|e| format!("input: {}", e))?;
+    let named = input
+        .lines()
+        .find_map(|l| l.strip_prefix("; INPUT:"))
+        .map(str::trim);
+    let mut m = match named {
+        Some(p) => load_input(p)?,
+        None => parse_module(input).map_err(|e| format!("input: {}", e))?,
+    };
     verify_module(&m).map_err(|e| format!("input does not verify: {}", e))?;
     let mut annotated = None;
+    let mut asm = None::<String>;
     for step in &steps {
+        if let Some(t) = parse_asm_step(step)? {
+            asm.get_or_insert_with(String::new)
+                .push_str(&asm_section(&m, t)?);
+            continue;
+        }
+        if asm.is_some() {
+            return Err(format!("`{step}` after an `asm:` step"));
+        }
         match *step {
             "pipeline" => passes::run_pipeline(&mut m).map_err(|e| e.to_string())?,
             "divergence" => {
@@ -59,29 +216,37 @@ fn run_file(path: &Path, bless: bool) -> Result<(), String> {
             }
         }
     }
-    let actual = annotated.unwrap_or_else(|| print_module(&m));
-    let reparsed = parse_module(&actual).map_err(|e| format!("output does not parse: {}", e))?;
-    if print_module(&reparsed) != print_module(&m) {
-        return Err("output does not round-trip".into());
-    }
+    let actual = match asm {
+        Some(a) => a,
+        None => {
+            let actual = annotated.unwrap_or_else(|| print_module(&m));
+            let reparsed =
+                parse_module(&actual).map_err(|e| format!("output does not parse: {}", e))?;
+            if print_module(&reparsed) != print_module(&m) {
+                return Err("output does not round-trip".into());
+            }
+            actual
+        }
+    };
     if actual != expected {
         if bless {
             std::fs::write(path, format!("{}{}\n{}", input, CHECK, actual)).unwrap();
             return Ok(());
         }
         return Err(format!(
-            "output differs (GCNC_BLESS=1 to accept)\n--- expected\n{}\n--- actual\n{}",
-            expected, actual
+            "output differs (GCNC_BLESS=1 to accept)\n{}",
+            first_difference(expected, &actual)
         ));
     }
     Ok(())
 }
 
-#[test]
-fn filetests() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/filetests");
+/// Runs every filetest under `dir` (relative to `tests/filetests`) whose path passes `keep`.
+fn run_dir(keep: &dyn Fn(&Path) -> bool) {
+    let dir = root().join("tests/filetests");
     let mut files = Vec::new();
     collect(&dir, &mut files);
+    files.retain(|f| keep(f));
     assert!(!files.is_empty(), "no filetests found");
     let bless = std::env::var_os("GCNC_BLESS").is_some_and(|v| v == "1");
     let mut failures = Vec::new();
@@ -96,6 +261,71 @@ fn filetests() {
     }
 }
 
+fn is_backend(f: &Path) -> bool {
+    f.starts_with(root().join("tests/filetests/backend"))
+}
+
+#[test]
+fn filetests() {
+    run_dir(&|f| !is_backend(f));
+}
+
+#[test]
+fn backend_filetests() {
+    run_dir(&is_backend);
+}
+
+/// The backend test shaders: the IR ones (`tests/backend/*.ir`, compiled as they are) and
+/// the SPIR-V compute corpus (through the front-end and the middle end).
+fn backend_shaders() -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    for (dir, ext, steps) in [
+        ("tests/backend", "ir", ""),
+        ("tests/shaders/compute", "spv", "pipeline "),
+    ] {
+        let mut names: Vec<_> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        names.sort();
+        for p in names {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let header = format!(
+                "; RUN: {steps}asm:gfx900 asm:gfx1030 asm:gfx1100\n; INPUT: {dir}/{stem}.{ext}\n"
+            );
+            v.push((format!("{stem}.test"), header));
+        }
+    }
+    v
+}
+
+/// Every backend test shader has a backend filetest (`GCNC_BLESS=1` creates missing ones,
+/// which `backend_filetests` then fills in).
+#[test]
+fn every_backend_test_shader_has_a_filetest() {
+    let dir = root().join("tests/filetests/backend");
+    let bless = std::env::var_os("GCNC_BLESS").is_some_and(|v| v == "1");
+    let mut missing = Vec::new();
+    for (name, header) in backend_shaders() {
+        let path = dir.join(&name);
+        if path.exists() {
+            continue;
+        }
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, format!("{header}{CHECK}\n")).unwrap();
+        } else {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "no backend filetest for: {}",
+        missing.join(", ")
+    );
+}
+
 /// Every filetest input, whatever its RUN line, must survive the whole pipeline with the
 /// verifier on after every pass (a cheap fuzz over hand-written shapes).
 #[test]
@@ -104,6 +334,7 @@ fn every_filetest_input_survives_the_pipeline() {
     let mut files = Vec::new();
     collect(&dir, &mut files);
     let mut failures = Vec::new();
+    files.retain(|f| f.extension().is_some_and(|e| e == "ir"));
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         let input = match text.find(&format!("\n{}\n", CHECK)) {

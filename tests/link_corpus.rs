@@ -87,7 +87,7 @@ fn run(
     user_sgprs: &dyn Fn(&Dispatch, &mut Memory) -> Vec<u32>,
 ) -> Result<Vec<Vec<u8>>, String> {
     let inputs = (case.inputs)();
-    let mut d = Dispatch::from_elf(elf, Some(wave == Wave::W64)).map_err(|e| e.to_string())?;
+    let mut d = Dispatch::from_elf(elf, Some(wave)).map_err(|e| e.to_string())?;
     d.groups = inputs.groups;
     let mut mem = Memory::new();
     mem.map(PUSH, 4096);

@@ -9,7 +9,6 @@
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::{Target, WaveSize};
 use gcnc::link::state::{Item, PipelineState, UserDataLayout, UserSlot};
 use gcnc_emu::dispatch::{run_workgroup, Dispatch};
 use gcnc_emu::Memory;
@@ -37,8 +36,8 @@ fn value(item: &Item) -> u32 {
 }
 
 /// s13 = pc0 - pc1 + workgroup_id_x + dword(set0 + desc offset) + spec0.
-fn lines(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
-    let load = if t == Target::Gfx1100 {
+fn lines(t: Gen) -> Vec<(&'static str, Option<&'static str>)> {
+    let load = if t == Gen::Gfx11 {
         "s_load_b32 s12, s[10:11], 0x0"
     } else {
         "s_load_dword s12, s[10:11], 0x0"
@@ -150,14 +149,8 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
             vec![],
         ),
     ];
-    let combos = [
-        (Target::Gfx900, WaveSize::W64),
-        (Target::Gfx1030, WaveSize::W32),
-        (Target::Gfx1030, WaveSize::W64),
-        (Target::Gfx1100, WaveSize::W32),
-        (Target::Gfx1100, WaveSize::W64),
-    ];
-    for (t, wave) in combos {
+    for target in binary_support::configurations() {
+        let t = target.gen;
         let mut mp = MainPart::new(
             t,
             vec![
@@ -166,7 +159,7 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
                 UserSgpr::DescriptorSet(0),
             ],
         );
-        mp.wave = wave;
+        mp.target = target;
         let elf = mp.elf(&lines(t));
         // The layout the compile assumed: no prolog; this is the reference result.
         let same = layout(&assumed, &[]);
@@ -174,17 +167,12 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
         assert_eq!(reference.placed.len(), 1);
         let want = run(&reference.elf, &same);
         let expect: Vec<u32> = (0..3).map(|g| PC0 - PC1 + g + DESC_VALUE + 3).collect();
-        assert_eq!(want, expect, "{t} wave{}: reference", wave.lanes());
+        assert_eq!(want, expect, "{target}: reference");
         for (name, sgprs, table) in &layouts {
             let st = layout(sgprs, table);
             let linked = link(&[&elf], &st).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(linked.placed.len(), 2, "{t} {name}: a prolog is needed");
-            assert_eq!(
-                run(&linked.elf, &st),
-                want,
-                "{t} wave{} {name}",
-                wave.lanes()
-            );
+            assert_eq!(run(&linked.elf, &st), want, "{target} {name}");
         }
     }
 }
@@ -193,7 +181,7 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
 /// relocated literal, so the same unlinked code takes either alternative after the link.
 #[test]
 fn both_alternatives_choice_follows_the_state() {
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let mp = MainPart::new(t, vec![]);
         let mut lines = vec![
             ("s_cmp_eq_u32 0x5eed0000, 1", Some("gcnc.choice.per_sample")),
@@ -230,7 +218,7 @@ fn both_alternatives_choice_follows_the_state() {
 #[test]
 fn sgpr_pair_pointers_move_as_two_items() {
     use Item::*;
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let mp = MainPart::new(
             t,
             vec![
@@ -239,7 +227,7 @@ fn sgpr_pair_pointers_move_as_two_items() {
                 UserSgpr::PushConstant(0),
             ],
         );
-        let load = if t == Target::Gfx1100 {
+        let load = if t == Gen::Gfx11 {
             "s_load_b32 s12, s[10:11], 0x0"
         } else {
             "s_load_dword s12, s[10:11], 0x0"
@@ -284,13 +272,13 @@ fn sgpr_pair_pointers_move_as_two_items() {
         let prolog = &linked.placed[0];
         let code =
             &linked.object.text[prolog.offset as usize..(prolog.offset + prolog.size) as usize];
-        let it = link_support::isa_target(t, mp.wave);
+        let it = mp.target;
         let text: Vec<String> = gcnc::isa::decode_all(code, it)
             .unwrap()
             .iter()
             .map(|(_, i)| gcnc::isa::print(i, it).unwrap())
             .collect();
-        let x2 = if t == Target::Gfx1100 {
+        let x2 = if t == Gen::Gfx11 {
             "s_load_b64 s[0:1]"
         } else {
             "s_load_dwordx2 s[0:1]"

@@ -7,7 +7,7 @@
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::{ComputeShaderInfo, ElfFile, RelocKind, Relocation, Target};
+use gcnc::binary::{ComputeShaderInfo, ElfFile, RelocKind, Relocation};
 use gcnc::link::Error;
 use link_support::*;
 
@@ -18,7 +18,7 @@ const STATE: &str = r#"{
   "spec_constants": {"0": 1}
 }"#;
 
-fn lines(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
+fn lines(t: Gen) -> Vec<(&'static str, Option<&'static str>)> {
     let mut v = vec![
         (
             "s_add_u32 s4, s0, 0x5eed0000",
@@ -30,17 +30,17 @@ fn lines(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
     v
 }
 
-fn main_part(t: Target) -> MainPart {
+fn main_part(t: Gen) -> MainPart {
     MainPart::new(t, vec![UserSgpr::DescriptorSet(0)])
 }
 
-fn good(t: Target) -> Vec<u8> {
+fn good(t: Gen) -> Vec<u8> {
     main_part(t).elf(&lines(t))
 }
 
 #[test]
 fn the_good_input_links() {
-    for t in Target::ALL {
+    for t in Gen::ALL {
         link(&[&good(t)], &state(STATE)).unwrap();
     }
 }
@@ -50,7 +50,7 @@ fn missing_symbol() {
     let st = state(
         r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}]}"#,
     );
-    let e = link(&[&good(Target::Gfx1030)], &st).unwrap_err();
+    let e = link(&[&good(Gen::Gfx10)], &st).unwrap_err();
     assert_eq!(
         e,
         Error::MissingSymbol {
@@ -65,7 +65,7 @@ fn missing_symbol() {
         r#"{"descriptor_layout": [{"set": 0, "binding": 0, "kind": "image", "offset": 16}],
                       "spec_constants": {"0": 1}}"#,
     );
-    let e = link(&[&good(Target::Gfx900)], &st).unwrap_err();
+    let e = link(&[&good(Gen::Gfx9)], &st).unwrap_err();
     assert!(
         matches!(e, Error::MissingSymbol { ref symbol, offset: 4, .. } if symbol == "gcnc.desc.0.0.buffer.offset"),
         "{e}"
@@ -74,16 +74,16 @@ fn missing_symbol() {
 
 /// A main part of `nops` s_nop words followed by `s_branch` (REL16 to `symbol`; for other
 /// kinds a zero dword field relocated against `symbol`) and s_endpgm.
-fn branchy(t: Target, nops: usize, kind: RelocKind, symbol: &str) -> Vec<u8> {
+fn branchy(t: Gen, nops: usize, kind: RelocKind, symbol: &str) -> Vec<u8> {
     let mp = main_part(t);
     let mut obj = mp.object(&[("s_endpgm", None)]);
-    let nop = gcnc::parts::code::nop_word(mp.isa().gen);
+    let nop = gcnc::parts::code::nop_word(mp.target.gen);
     let mut text: Vec<u8> = std::iter::repeat_n(nop, nops)
         .flat_map(|w| w.to_le_bytes())
         .collect();
     let at = text.len() as u64;
     if kind == RelocKind::Rel16 {
-        text.extend(gcnc::parts::code::branch_word(mp.isa().gen, 0).to_le_bytes());
+        text.extend(gcnc::parts::code::branch_word(mp.target.gen, 0).to_le_bytes());
     } else {
         text.extend(0u32.to_le_bytes()); // a zero 32-bit field (the REL addend)
     }
@@ -103,7 +103,7 @@ fn branchy(t: Target, nops: usize, kind: RelocKind, symbol: &str) -> Vec<u8> {
 #[test]
 fn relocation_out_of_range() {
     // 33000 dwords back to the entry: beyond REL16's ±32 K dwords.
-    let elf = branchy(Target::Gfx1100, 33000, RelocKind::Rel16, "_amdgpu_cs_main");
+    let elf = branchy(Gen::Gfx11, 33000, RelocKind::Rel16, "_amdgpu_cs_main");
     let e = link(&[&elf], &state(STATE)).unwrap_err();
     match &e {
         Error::BadRelocation {
@@ -117,7 +117,7 @@ fn relocation_out_of_range() {
         other => panic!("{other}"),
     }
     // In range it resolves: a backward branch to the chain start.
-    let elf = branchy(Target::Gfx1100, 10, RelocKind::Rel16, "_amdgpu_cs_main");
+    let elf = branchy(Gen::Gfx11, 10, RelocKind::Rel16, "_amdgpu_cs_main");
     let l = link(&[&elf], &state(STATE)).unwrap();
     let main = &l.placed[1];
     let at = (main.offset + 40) as usize;
@@ -129,7 +129,7 @@ fn relocation_out_of_range() {
 fn relocations_of_the_wrong_kind() {
     let st = state(STATE);
     let e = link(
-        &[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "gcnc.spec.0")],
+        &[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "gcnc.spec.0")],
         &st,
     )
     .unwrap_err();
@@ -137,11 +137,7 @@ fn relocations_of_the_wrong_kind() {
         matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("state value")),
         "{e}"
     );
-    let e = link(
-        &[&branchy(Target::Gfx900, 1, RelocKind::Rel16, "nowhere")],
-        &st,
-    )
-    .unwrap_err();
+    let e = link(&[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "nowhere")], &st).unwrap_err();
     assert!(
         matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "nowhere"),
         "{e}"
@@ -149,7 +145,7 @@ fn relocations_of_the_wrong_kind() {
     // A code address as an absolute literal: PAL picks the address later.
     let e = link(
         &[&branchy(
-            Target::Gfx900,
+            Gen::Gfx9,
             1,
             RelocKind::Abs32Lo,
             "_amdgpu_cs_main",
@@ -162,7 +158,7 @@ fn relocations_of_the_wrong_kind() {
         "{e}"
     );
     let e = link(
-        &[&branchy(Target::Gfx900, 1, RelocKind::Rel32, "gcnc.spec.0")],
+        &[&branchy(Gen::Gfx9, 1, RelocKind::Rel32, "gcnc.spec.0")],
         &st,
     )
     .unwrap_err();
@@ -174,28 +170,20 @@ fn relocations_of_the_wrong_kind() {
 
 #[test]
 fn mismatched_targets() {
-    let e = link(
-        &[&good(Target::Gfx900), &good(Target::Gfx1030)],
-        &state(STATE),
-    )
-    .unwrap_err();
+    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx10)], &state(STATE)).unwrap_err();
     assert!(matches!(e, Error::TargetMismatch { input: 1, .. }), "{e}");
     assert!(
         e.to_string().contains("gfx1030") && e.to_string().contains("gfx900"),
         "{e}"
     );
     // Two compute shaders in one pipeline.
-    let e = link(
-        &[&good(Target::Gfx900), &good(Target::Gfx900)],
-        &state(STATE),
-    )
-    .unwrap_err();
+    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx9)], &state(STATE)).unwrap_err();
     assert!(matches!(e, Error::NotUnlinked { input: 1, .. }), "{e}");
 }
 
 #[test]
 fn corrupt_msgpack() {
-    let mut elf = good(Target::Gfx1100);
+    let mut elf = good(Gen::Gfx11);
     let parsed = ElfFile::parse(&elf).unwrap();
     let note = parsed.notes.iter().find(|n| n.owner == "AMDGPU").unwrap();
     elf[note.desc_offset as usize] = 0xc1; // never used in msgpack
@@ -208,7 +196,7 @@ fn corrupt_msgpack() {
         other => panic!("{other}"),
     }
     // A well-formed tree of the wrong shape is a metadata error, also typed.
-    let mut obj = main_part(Target::Gfx1100).object(&lines(Target::Gfx1100));
+    let mut obj = main_part(Gen::Gfx11).object(&lines(Gen::Gfx11));
     obj.metadata.as_map_mut().unwrap().insert(
         gcnc::binary::msgpack::Key::str("gcnc.prelink"),
         gcnc::binary::Value::from(7u32),
@@ -228,7 +216,7 @@ fn corrupt_msgpack() {
 
 #[test]
 fn truncated_elf_at_every_length() {
-    let elf = good(Target::Gfx1030);
+    let elf = good(Gen::Gfx10);
     let st = state(STATE);
     for len in 0..elf.len() {
         match link(&[&elf[..len]], &st) {
@@ -240,7 +228,7 @@ fn truncated_elf_at_every_length() {
 
 #[test]
 fn single_byte_corruptions_never_panic() {
-    let elf = good(Target::Gfx900);
+    let elf = good(Gen::Gfx9);
     let st = state(STATE);
     let mut errors = 0;
     for i in 0..elf.len() {
@@ -260,7 +248,7 @@ fn single_byte_corruptions_never_panic() {
 
 #[test]
 fn not_an_unlinked_shader() {
-    let info = ComputeShaderInfo::new(Target::Gfx1030);
+    let info = ComputeShaderInfo::new(Target::new(Gen::Gfx10));
     let mut text = gcnc::parts::code::nop_word(gcnc::isa::Gen::Gfx10)
         .to_le_bytes()
         .to_vec();
@@ -282,7 +270,7 @@ fn layout_that_cannot_supply_the_assumed_data() {
                       "descriptor_layout": [{"set": 0, "binding": 0, "kind": "buffer", "offset": 16}],
                       "spec_constants": {"0": 1}}"#,
     );
-    let e = link(&[&good(Target::Gfx1030)], &st).unwrap_err();
+    let e = link(&[&good(Gen::Gfx10)], &st).unwrap_err();
     match &e {
         Error::State { path, reason } => {
             assert_eq!(path, "user_data");

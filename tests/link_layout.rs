@@ -4,7 +4,7 @@
 //! formula, PC-relative literals resolve against laid-out symbols, the main part lands on a
 //! 256-byte boundary behind the padding, and `.text` ends with LLVM's s_code_end padding.
 
-use gcnc::binary::{HwStage, RelocKind, Relocation, Target};
+use gcnc::binary::{HwStage, RelocKind, Relocation};
 use gcnc::isa::Gen;
 use gcnc::link::layout::{lay_out, Chain, ChainPart};
 use gcnc::link::PipelineState;
@@ -38,11 +38,7 @@ fn part(symbol: &str, body: usize, branch_to: Option<&str>, gen: Gen, main: bool
 
 #[test]
 fn prolog_main_epilog_fall_through() {
-    for (t, gen) in [
-        (Target::Gfx900, Gen::Gfx9),
-        (Target::Gfx1030, Gen::Gfx10),
-        (Target::Gfx1100, Gen::Gfx11),
-    ] {
+    for gen in Gen::ALL {
         let chain = Chain {
             input: 0,
             stage: HwStage::Ps,
@@ -52,7 +48,7 @@ fn prolog_main_epilog_fall_through() {
                 part("epilog", 2, None, gen, false),
             ],
         };
-        let laid = lay_out(t, &[chain], &PipelineState::default()).unwrap();
+        let laid = lay_out(gen, &[chain], &PipelineState::default()).unwrap();
         let p: Vec<_> = laid
             .placed
             .iter()
@@ -65,24 +61,28 @@ fn prolog_main_epilog_fall_through() {
                 ("main", 256, 20, true),
                 ("epilog", 276, 8, false)
             ],
-            "{t}"
+            "{gen}"
         );
         // 244 bytes of padding = 61 dwords: a branch over 60, then s_nop 0.
-        assert_eq!(&laid.text[..4], &branch_word(gen, 60).to_le_bytes(), "{t}");
-        assert_eq!(&laid.text[4..8], &nop_word(gen).to_le_bytes(), "{t}");
+        assert_eq!(
+            &laid.text[..4],
+            &branch_word(gen, 60).to_le_bytes(),
+            "{gen}"
+        );
+        assert_eq!(&laid.text[4..8], &nop_word(gen).to_le_bytes(), "{gen}");
         let entry = laid
             .functions
             .iter()
             .find(|f| f.name == "_amdgpu_ps_main")
             .unwrap();
-        assert_eq!((entry.offset, entry.size), (0, 284), "{t}");
+        assert_eq!((entry.offset, entry.size), (0, 284), "{gen}");
         // s_code_end padding after the chain (none on GFX9).
         match code_end_word(gen) {
             None => assert_eq!(laid.text.len(), 284),
             Some(w) => {
                 let line = if gen == Gen::Gfx11 { 128 } else { 64 };
                 let want = 284usize.next_multiple_of(line) + 3 * line;
-                assert_eq!(laid.text.len(), want, "{t}");
+                assert_eq!(laid.text.len(), want, "{gen}");
                 assert_eq!(&laid.text[284..288], &w.to_le_bytes());
             }
         }
@@ -102,7 +102,7 @@ fn non_adjacent_branch_is_kept_and_resolved() {
             part("epilog", 1, None, gen, false),
         ],
     };
-    let laid = lay_out(Target::Gfx1030, &[chain], &PipelineState::default()).unwrap();
+    let laid = lay_out(Gen::Gfx10, &[chain], &PipelineState::default()).unwrap();
     assert!(!laid.placed[0].fell_through);
     let br = (laid.placed[0].offset + 4) as usize;
     let simm = i16::from_le_bytes([laid.text[br], laid.text[br + 1]]);
@@ -130,7 +130,7 @@ fn pc_relative_literals_resolve_against_parts() {
         stage: HwStage::Cs,
         parts: vec![main, part("epilog", 1, None, gen, false)],
     };
-    let laid = lay_out(Target::Gfx1100, &[chain], &PipelineState::default()).unwrap();
+    let laid = lay_out(Gen::Gfx11, &[chain], &PipelineState::default()).unwrap();
     let v = u32::from_le_bytes(laid.text[8..12].try_into().unwrap());
     assert_eq!(v, 16 + 4 - 8);
 }

@@ -7,13 +7,13 @@
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::{ElfFile, HwStage, PalMetadata, Target, UserData};
+use gcnc::binary::{ElfFile, HwStage, PalMetadata, UserData};
 use link_support::*;
 
 /// Main part: reads dword `desc offset` of descriptor set 0, adds push constant 0, the
 /// workgroup id x and spec constant 0, leaves the sum in s7.
-pub fn main_lines(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
-    let load = if t == Target::Gfx1100 {
+pub fn main_lines(t: Gen) -> Vec<(&'static str, Option<&'static str>)> {
+    let load = if t == Gen::Gfx11 {
         "s_load_b32 s6, s[4:5], 0x0"
     } else {
         "s_load_dword s6, s[4:5], 0x0"
@@ -46,7 +46,7 @@ pub const STATE: &str = r#"{
   "spec_constants": {"0": 5}
 }"#;
 
-fn main_part(t: Target) -> MainPart {
+fn main_part(t: Gen) -> MainPart {
     MainPart::new(
         t,
         vec![UserSgpr::DescriptorSet(0), UserSgpr::PushConstant(0)],
@@ -55,7 +55,7 @@ fn main_part(t: Target) -> MainPart {
 
 #[test]
 fn prolog_falls_through_into_an_aligned_main_part() {
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let mp = main_part(t);
         let lines = main_lines(t);
         let unlinked = mp.object(&lines);
@@ -112,7 +112,7 @@ fn prolog_falls_through_into_an_aligned_main_part() {
         );
         assert_eq!(at(4), "s_nop 0", "{t}");
         // The prolog: table address, the system SGPR move, the table load, the wait.
-        let load = if t == Target::Gfx1100 {
+        let load = if t == Gen::Gfx11 {
             "s_load_b32"
         } else {
             "s_load_dword"
@@ -146,7 +146,7 @@ fn prolog_falls_through_into_an_aligned_main_part() {
 
 #[test]
 fn metadata_is_merged_and_prelink_removed() {
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let mp = main_part(t);
         let linked = link(&[&mp.elf(&main_lines(t))], &state(STATE)).unwrap();
         let elf = ElfFile::parse(&linked.elf).unwrap();
@@ -164,7 +164,7 @@ fn metadata_is_merged_and_prelink_removed() {
         let cs = &p.hardware_stages[&HwStage::Cs];
         assert_eq!(cs.sgpr_count, 16, "{t}: max(main 16, prolog 6)");
         assert_eq!(cs.entry_point, "_amdgpu_cs_main");
-        if t == Target::Gfx1100 {
+        if t == Gen::Gfx11 {
             // INST_PREF_SIZE (RSRC3 9:4, 128-byte units) covers the linked entry.
             let entry = elf.entry(HwStage::Cs).unwrap().size;
             let r3 = p.registers[&gcnc::binary::registers::COMPUTE_PGM_RSRC3];
@@ -211,7 +211,7 @@ fn matching_layout_needs_no_prolog() {
                               {"item": {"push_constant": 0}, "entry": 5}]},
       "spec_constants": {"0": 1}
     }"#;
-    for t in Target::ALL {
+    for t in Gen::ALL {
         let mp = main_part(t);
         let linked = link(&[&mp.elf(&main_lines(t))], &state(same)).unwrap();
         assert_eq!(linked.placed.len(), 1, "{t}");
@@ -235,7 +235,7 @@ fn matching_layout_needs_no_prolog() {
 #[test]
 fn parts_are_built_once_per_key() {
     let cache = gcnc::parts::PartCache::new();
-    let t = Target::Gfx1030;
+    let t = Gen::Gfx10;
     let mp = main_part(t);
     let elf = mp.elf(&main_lines(t));
     let a = gcnc::link::link(&[&elf], &state(STATE), &cache).unwrap();
@@ -247,7 +247,7 @@ fn parts_are_built_once_per_key() {
 #[test]
 fn concurrent_links_build_each_part_once() {
     let cache = gcnc::parts::PartCache::new();
-    let elfs: Vec<Vec<u8>> = Target::ALL
+    let elfs: Vec<Vec<u8>> = Gen::ALL
         .iter()
         .map(|&t| main_part(t).elf(&main_lines(t)))
         .collect();

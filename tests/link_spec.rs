@@ -81,7 +81,7 @@ fn run(
     sgprs: Vec<u32>,
     table: &[u32],
 ) -> Vec<u32> {
-    let mut d = Dispatch::from_elf(elf, Some(wave == Wave::W64)).expect("dispatch");
+    let mut d = Dispatch::from_elf(elf, Some(wave)).expect("dispatch");
     d.groups = [2, 1, 1];
     d.user_sgprs = sgprs;
     let mut mem = Memory::new();

@@ -6,25 +6,23 @@
 //! into a PAL 2.6 tree; [`ComputeShaderInfo::from_metadata`] recovers it from a tree, which
 //! is what the emulator needs to set up a dispatch from an ELF.
 //!
-//! Invariant: `from_metadata(&info.to_metadata()?, info.target, info.code_bytes)? == info`.
+//! Invariant: `from_metadata(&info.to_metadata()?, info.target.gen, info.code_bytes)? == info`.
 
 use super::error::{Error, Result};
 use super::metadata::{
     ApiShader, ApiStage, HardwareStage, HwStage, PalMetadata, PipelineMetadata,
     PAL_METADATA_VERSION,
 };
-use super::registers::{self, FloatMode, Rsrc1, Rsrc2, Rsrc3, UserData, WaveSize};
-use super::target::Target;
+use super::registers::{self, FloatMode, Rsrc1, Rsrc2, Rsrc3, UserData};
+use crate::isa::{Gen, Target, Wave};
 use std::collections::BTreeMap;
 
 /// What the backend knows about a compiled compute shader; everything the CS metadata and
 /// registers are computed from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ComputeShaderInfo {
-    /// Target GPU.
+    /// Target GPU and wave size.
     pub target: Target,
-    /// Wave size.
-    pub wave: WaveSize,
     /// VGPRs used (highest index + 1).
     pub vgprs: u32,
     /// SGPRs used including VCC (and XNACK_MASK on gfx900 with xnack).
@@ -60,22 +58,17 @@ pub struct ComputeShaderInfo {
 }
 
 impl ComputeShaderInfo {
-    /// A shader with no resources yet: wave32 on GFX10+ and wave64 on GFX9, float mode 0xF0,
-    /// DX10 clamp on, IEEE off, WGP mode on GFX10+, workgroup 1x1x1.
+    /// A shader with no resources yet for `target` (its wave size included), float mode
+    /// 0xF0, DX10 clamp on, IEEE off, WGP mode on GFX10+, workgroup 1x1x1.
     pub fn new(target: Target) -> ComputeShaderInfo {
         ComputeShaderInfo {
             target,
-            wave: if target.is_gfx10_plus() {
-                WaveSize::W32
-            } else {
-                WaveSize::W64
-            },
             vgprs: 1,
             sgprs: 1,
             float_mode: FloatMode::IEEE_DENORMS,
             ieee_mode: false,
             dx10_clamp: true,
-            wgp_mode: target.is_gfx10_plus(),
+            wgp_mode: target.gen.is_gfx10_plus(),
             user_data: Vec::new(),
             tgid_en: [false; 3],
             tg_size_en: false,
@@ -91,12 +84,12 @@ impl ComputeShaderInfo {
 
     /// COMPUTE_PGM_RSRC1 fields.
     pub fn rsrc1(&self) -> Rsrc1 {
-        let g10 = self.target.is_gfx10_plus();
+        let g10 = self.target.gen.is_gfx10_plus();
         Rsrc1 {
             ieee_mode: self.ieee_mode,
             dx10_clamp: self.dx10_clamp,
             wgp_mode: g10 && self.wgp_mode,
-            ..Rsrc1::new(self.target, self.vgprs, self.sgprs, self.float_mode)
+            ..Rsrc1::new(self.target.gen, self.vgprs, self.sgprs, self.float_mode)
         }
     }
 
@@ -117,19 +110,16 @@ impl ComputeShaderInfo {
     pub fn registers(&self) -> Result<BTreeMap<u32, u32>> {
         let t = self.target;
         let mut regs = BTreeMap::new();
-        regs.insert(
-            registers::COMPUTE_PGM_RSRC1,
-            self.rsrc1().pack(t, self.wave)?,
-        );
+        regs.insert(registers::COMPUTE_PGM_RSRC1, self.rsrc1().pack(t)?);
         regs.insert(registers::COMPUTE_PGM_RSRC2, self.rsrc2().pack()?);
-        if t.is_gfx10_plus() {
+        if t.info().rsrc3 {
             let r3 = Rsrc3 {
-                inst_pref_size: Rsrc3::inst_pref_size_for(t, self.code_bytes),
+                inst_pref_size: t.info().inst_pref_size(self.code_bytes),
                 ..Rsrc3::default()
             };
-            regs.insert(registers::COMPUTE_PGM_RSRC3, r3.pack(t, self.wave)?);
+            regs.insert(registers::COMPUTE_PGM_RSRC3, r3.pack(t)?);
         }
-        if let Some(v) = registers::dispatch_initiator(t, self.wave)? {
+        if let Some(v) = registers::dispatch_initiator(t)? {
             regs.insert(registers::COMPUTE_DISPATCH_INITIATOR, v);
         }
         for (r, v) in registers::num_threads(self.workgroup_size)? {
@@ -159,7 +149,7 @@ impl ComputeShaderInfo {
             lds_size: self.lds_bytes,
             sgpr_count: self.sgprs,
             vgpr_count: self.vgprs,
-            wavefront_size: Some(self.wave),
+            wavefront_size: Some(self.target.wave),
             threadgroup_dimensions: Some(self.workgroup_size),
             extra: BTreeMap::new(),
         };
@@ -191,11 +181,7 @@ impl ComputeShaderInfo {
     /// come from the hardware-stage map where present, otherwise from the registers
     /// (rounded to their granules); `code_bytes` is the entry's size, which the metadata does
     /// not record.
-    pub fn from_metadata(
-        md: &PalMetadata,
-        target: Target,
-        code_bytes: u64,
-    ) -> Result<ComputeShaderInfo> {
+    pub fn from_metadata(md: &PalMetadata, gen: Gen, code_bytes: u64) -> Result<ComputeShaderInfo> {
         let p = &md.pipeline;
         let stage = p.hardware_stages.get(&HwStage::Cs);
         let reg = |r: u32| -> Result<u32> {
@@ -212,16 +198,16 @@ impl ComputeShaderInfo {
             .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0);
         let wave = match stage.and_then(|s| s.wavefront_size) {
             Some(w) => w,
-            None if w32 => WaveSize::W32,
-            None => WaveSize::W64,
+            None if w32 => Wave::W32,
+            None => Wave::W64,
         };
-        if !target.supports_wave(wave.lanes()) {
-            return Err(Error::metadata(
+        let target = Target { gen, wave }.check_wave().map_err(|_| {
+            Error::metadata(
                 "amdpal.pipelines[0].hardware_stages.cs.wavefront_size",
-                format!("wave{} on {target}", wave.lanes()),
-            ));
-        }
-        let r1 = Rsrc1::unpack(reg(registers::COMPUTE_PGM_RSRC1)?, target, wave);
+                format!("{wave} on {gen}"),
+            )
+        })?;
+        let r1 = Rsrc1::unpack(reg(registers::COMPUTE_PGM_RSRC1)?, target);
         let r2 = Rsrc2::unpack(reg(registers::COMPUTE_PGM_RSRC2)?);
         let nonzero = |v: Option<u32>| v.filter(|&v| v != 0);
         let workgroup_size = match stage.and_then(|s| s.threadgroup_dimensions) {
@@ -245,7 +231,6 @@ impl ComputeShaderInfo {
         }
         Ok(ComputeShaderInfo {
             target,
-            wave,
             vgprs: nonzero(stage.map(|s| s.vgpr_count)).unwrap_or(r1.vgprs),
             sgprs: nonzero(stage.map(|s| s.sgpr_count)).unwrap_or(r1.sgprs),
             float_mode: r1.float_mode,

@@ -17,7 +17,7 @@ use super::elf_write::{CodeObject, FuncSymbol, Relocation};
 use super::error::{Error, Result};
 use super::metadata::{HwStage, PalMetadata};
 use super::msgpack::{self, Value};
-use super::target::Target;
+use crate::isa::Gen;
 
 /// A section header.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -601,9 +601,10 @@ impl ElfFile {
             .map(|s| self.section_data(s.index))
     }
 
-    /// The target named by `e_flags`, if it is one we know.
-    pub fn target(&self) -> Option<Target> {
-        Target::from_e_flags(self.e_flags)
+    /// The generation named by `e_flags`, if it is one we know (the wave size is in the
+    /// metadata, not the header).
+    pub fn gen(&self) -> Option<Gen> {
+        Gen::from_e_flags(self.e_flags)
     }
 
     /// The ISA-name note's string.
@@ -645,7 +646,7 @@ impl ElfFile {
     /// Rebuilds the writer's input from a PAL object: `.text` (relocation fields keep their
     /// addends), its FUNC symbols, its relocations and the metadata tree.
     pub fn to_code_object(&self) -> Result<CodeObject> {
-        let target = self.target().ok_or_else(|| Error::BadHeader {
+        let gen = self.gen().ok_or_else(|| Error::BadHeader {
             offset: 48,
             reason: format!("e_flags {:#x} is not a target we know", self.e_flags),
         })?;
@@ -673,7 +674,7 @@ impl ElfFile {
             });
         }
         Ok(CodeObject {
-            target,
+            gen,
             text: self.section_data(ti).to_vec(),
             functions,
             relocations,

@@ -34,7 +34,7 @@ use super::elf::*;
 use super::error::{Error, Result};
 use super::metadata::{HwStage, KEY_PIPELINES};
 use super::msgpack::{self, Value};
-use super::target::Target;
+use crate::isa::Gen;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A function symbol defined in `.text`.
@@ -64,8 +64,8 @@ pub struct Relocation {
 /// Everything a PAL code object holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CodeObject {
-    /// Target GPU (e_flags, ISA-name note).
-    pub target: Target,
+    /// Generation (e_flags, ISA-name note).
+    pub gen: Gen,
     /// Code, already padded (s_code_end on GFX10+ is the backend's job).
     pub text: Vec<u8>,
     /// Function symbols in `.text`.
@@ -155,7 +155,7 @@ impl CodeObject {
         let mut info = info.clone();
         info.code_bytes = entry_size;
         let obj = CodeObject {
-            target: info.target,
+            gen: info.target.gen,
             text,
             functions: vec![FuncSymbol {
                 name: HwStage::Cs.entry_symbol(),
@@ -337,7 +337,7 @@ impl CodeObject {
             &mut notes,
             "AMD",
             NT_AMD_HSA_ISA_NAME,
-            self.target.isa_name().as_bytes(),
+            self.gen.isa_name().as_bytes(),
         );
         note(&mut notes, "AMDGPU", NT_AMDGPU_METADATA, &metadata);
 
@@ -450,7 +450,7 @@ impl CodeObject {
         eh.extend_from_slice(&0u64.to_le_bytes()); // e_entry
         eh.extend_from_slice(&0u64.to_le_bytes()); // e_phoff
         eh.extend_from_slice(&shoff.to_le_bytes());
-        eh.extend_from_slice(&self.target.e_flags().to_le_bytes());
+        eh.extend_from_slice(&self.gen.e_flags().to_le_bytes());
         eh.extend_from_slice(&64u16.to_le_bytes()); // e_ehsize
         eh.extend_from_slice(&0u16.to_le_bytes()); // e_phentsize
         eh.extend_from_slice(&0u16.to_le_bytes()); // e_phnum

@@ -22,7 +22,8 @@
 use super::error::{Error, Result};
 use super::msgpack::{self, join_path, Key, Value};
 use super::prelink::PreLinkMetadata;
-use super::registers::{self, FloatMode, UserData, WaveSize};
+use super::registers::{self, FloatMode, UserData};
+use crate::isa::Wave;
 use std::collections::BTreeMap;
 
 /// The PAL metadata version we emit.
@@ -210,7 +211,7 @@ pub struct HardwareStage {
     /// `.vgpr_count` (advisory).
     pub vgpr_count: u32,
     /// `.wavefront_size`.
-    pub wavefront_size: Option<WaveSize>,
+    pub wavefront_size: Option<Wave>,
     /// `.threadgroup_dimensions` (compute).
     pub threadgroup_dimensions: Option<[u32; 3]>,
     /// Keys we do not model.
@@ -523,7 +524,7 @@ impl HardwareStage {
         let sgpr_count = opt_u32(&mut m, ".sgpr_count", path)?.unwrap_or(0);
         let vgpr_count = opt_u32(&mut m, ".vgpr_count", path)?.unwrap_or(0);
         let wavefront_size = match opt_u32(&mut m, ".wavefront_size", path)? {
-            Some(w) => Some(WaveSize::from_lanes(w as u64).ok_or_else(|| {
+            Some(w) => Some(Wave::from_lanes(w as u64).ok_or_else(|| {
                 Error::metadata(format!("{path}.wavefront_size"), format!("{w} lanes"))
             })?),
             None => None,

@@ -5,7 +5,6 @@
 //! This layer knows nothing about instructions: code is bytes, relocations are
 //! (offset, kind, symbol, addend), and the ISA layer and backend sit on top of it.
 //!
-//! - [`target`]: the targets, their `e_flags` and ISA-name note string.
 //! - [`msgpack`]: a generic MessagePack tree, the minimal-encoding writer, a checked reader.
 //! - [`registers`]: compute register numbers and bit-field packing (RSRC1/2/3, NUM_THREAD,
 //!   DISPATCH_INITIATOR, USER_DATA mapping).
@@ -20,10 +19,11 @@
 //! How the backend and the link stage use it:
 //!
 //! ```
-//! use gcnc::binary::{CodeObject, ComputeShaderInfo, ElfFile, HwStage, Target, UserData};
+//! use gcnc::binary::{CodeObject, ComputeShaderInfo, ElfFile, HwStage, UserData};
+//! use gcnc::isa::{Gen, Target};
 //!
 //! // Backend: facts after register allocation, padded code, the entry's unpadded size.
-//! let mut info = ComputeShaderInfo::new(Target::Gfx1030); // wave32 by default on GFX10+
+//! let mut info = ComputeShaderInfo::new(Target::new(Gen::Gfx10)); // wave32 by default
 //! info.vgprs = 12;
 //! info.sgprs = 20;
 //! info.user_data = vec![UserData::GlobalTable, UserData::Entry(0)];
@@ -37,7 +37,7 @@
 //! let elf = ElfFile::parse(&elf_bytes)?;
 //! let entry = elf.entry(HwStage::Cs).expect("entry symbol");
 //! let md = elf.pal_metadata()?.expect("metadata note");
-//! let back = ComputeShaderInfo::from_metadata(&md, elf.target().unwrap(), entry.size)?;
+//! let back = ComputeShaderInfo::from_metadata(&md, elf.gen().unwrap(), entry.size)?;
 //! assert_eq!(back.user_data, info.user_data);
 //! # Ok::<(), gcnc::binary::Error>(())
 //! ```
@@ -56,7 +56,6 @@ pub mod metadata;
 pub mod msgpack;
 pub mod prelink;
 pub mod registers;
-pub mod target;
 
 pub use compute::ComputeShaderInfo;
 pub use elf::RelocKind;
@@ -65,5 +64,4 @@ pub use elf_write::{CodeObject, FuncSymbol, Relocation};
 pub use error::{Error, Result};
 pub use metadata::{HwStage, PalMetadata};
 pub use msgpack::Value;
-pub use registers::{FloatMode, UserData, WaveSize};
-pub use target::Target;
+pub use registers::{FloatMode, UserData};

@@ -18,7 +18,7 @@
 //!   only.
 
 use super::error::{Error, Result};
-use super::target::Target;
+use crate::isa::{Gen, Target, Wave};
 
 /// COMPUTE_DISPATCH_INITIATOR.
 pub const COMPUTE_DISPATCH_INITIATOR: u32 = 0x2e00;
@@ -90,34 +90,6 @@ impl FloatMode {
     }
 }
 
-/// Lanes per wave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum WaveSize {
-    /// 32 lanes (GFX10+).
-    W32,
-    /// 64 lanes.
-    W64,
-}
-
-impl WaveSize {
-    /// Lane count.
-    pub fn lanes(self) -> u32 {
-        match self {
-            WaveSize::W32 => 32,
-            WaveSize::W64 => 64,
-        }
-    }
-
-    /// From a lane count.
-    pub fn from_lanes(lanes: u64) -> Option<WaveSize> {
-        match lanes {
-            32 => Some(WaveSize::W32),
-            64 => Some(WaveSize::W64),
-            _ => None,
-        }
-    }
-}
-
 /// The fields of COMPUTE_PGM_RSRC1 as numbers of registers and flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rsrc1 {
@@ -143,30 +115,17 @@ pub struct Rsrc1 {
     pub fwd_progress: bool,
 }
 
-/// VGPR encoding granule for a wave size on a target.
-pub fn vgpr_granule(target: Target, wave: WaveSize) -> u32 {
-    if target.is_gfx10_plus() && wave == WaveSize::W32 {
-        8
-    } else {
-        4
-    }
-}
-
-fn check_wave(target: Target, wave: WaveSize) -> Result<()> {
-    if !target.supports_wave(wave.lanes()) {
-        return Err(Error::invalid(
-            "wave size",
-            format!("{target} does not support wave{}", wave.lanes()),
-        ));
-    }
-    Ok(())
+fn check_wave(t: Target) -> Result<()> {
+    t.check_wave()
+        .map(|_| ())
+        .map_err(|e| Error::invalid("wave size", e.to_string()))
 }
 
 impl Rsrc1 {
-    /// The defaults llc uses for a compute shader on `target` (DX10_CLAMP on, IEEE off,
+    /// The defaults llc uses for a compute shader on `gen` (DX10_CLAMP on, IEEE off,
     /// WGP_MODE and MEM_ORDERED on GFX10+), with the given counts and float mode.
-    pub fn new(target: Target, vgprs: u32, sgprs: u32, float_mode: FloatMode) -> Rsrc1 {
-        let g10 = target.is_gfx10_plus();
+    pub fn new(gen: Gen, vgprs: u32, sgprs: u32, float_mode: FloatMode) -> Rsrc1 {
+        let g10 = gen.is_gfx10_plus();
         Rsrc1 {
             vgprs,
             sgprs,
@@ -182,8 +141,8 @@ impl Rsrc1 {
     }
 
     /// Packs the register value.
-    pub fn pack(&self, target: Target, wave: WaveSize) -> Result<u32> {
-        check_wave(target, wave)?;
+    pub fn pack(&self, t: Target) -> Result<u32> {
+        check_wave(t)?;
         if self.vgprs > 256 {
             return Err(Error::invalid(
                 "RSRC1 VGPR count",
@@ -196,14 +155,17 @@ impl Rsrc1 {
                 format!("{} SGPRs, at most 128 can be encoded", self.sgprs),
             ));
         }
-        let g10 = target.is_gfx10_plus();
+        let g10 = t.gen.is_gfx10_plus();
         if !g10 && (self.wgp_mode || self.mem_ordered || self.fwd_progress) {
             return Err(Error::invalid(
                 "RSRC1",
-                format!("WGP_MODE, MEM_ORDERED and FWD_PROGRESS do not exist on {target}"),
+                format!(
+                    "WGP_MODE, MEM_ORDERED and FWD_PROGRESS do not exist on {}",
+                    t.gen
+                ),
             ));
         }
-        let granule = vgpr_granule(target, wave);
+        let granule = t.vgpr_granule();
         let vgpr_blocks = self.vgprs.max(1).div_ceil(granule) - 1;
         let sgpr_blocks = if g10 {
             0
@@ -224,9 +186,9 @@ impl Rsrc1 {
 
     /// Decodes a register value. Counts come back as the allocation (granule multiples);
     /// `sgprs` is 0 on GFX10+ where the field is not used.
-    pub fn unpack(value: u32, target: Target, wave: WaveSize) -> Rsrc1 {
-        let granule = vgpr_granule(target, wave);
-        let g10 = target.is_gfx10_plus();
+    pub fn unpack(value: u32, t: Target) -> Rsrc1 {
+        let granule = t.vgpr_granule();
+        let g10 = t.gen.is_gfx10_plus();
         Rsrc1 {
             vgprs: ((value & 0x3f) + 1) * granule,
             sgprs: if g10 { 0 } else { ((value >> 6 & 0xf) + 1) * 8 },
@@ -339,32 +301,22 @@ pub struct Rsrc3 {
 }
 
 impl Rsrc3 {
-    /// Instruction prefetch size for `code_bytes` of code on GFX11: 128-byte units, capped
-    /// at the field's 63 (0 on other targets, where the field is reserved).
-    pub fn inst_pref_size_for(target: Target, code_bytes: u64) -> u32 {
-        if target.gfx_major() >= 11 {
-            code_bytes.div_ceil(128).min(63) as u32
-        } else {
-            0
-        }
-    }
-
     /// Packs the register value.
-    pub fn pack(&self, target: Target, wave: WaveSize) -> Result<u32> {
-        check_wave(target, wave)?;
-        if !target.is_gfx10_plus() {
+    pub fn pack(&self, t: Target) -> Result<u32> {
+        check_wave(t)?;
+        if !t.info().rsrc3 {
             return Err(Error::invalid(
                 "COMPUTE_PGM_RSRC3",
-                format!("does not exist on {target}"),
+                format!("does not exist on {}", t.gen),
             ));
         }
-        if self.shared_vgpr_count > 15 || (self.shared_vgpr_count != 0 && wave == WaveSize::W32) {
+        if self.shared_vgpr_count > 15 || (self.shared_vgpr_count != 0 && t.wave == Wave::W32) {
             return Err(Error::invalid(
                 "RSRC3 SHARED_VGPR_COUNT",
                 "must be 0..=15, and 0 for wave32",
             ));
         }
-        let g11 = target.gfx_major() >= 11;
+        let g11 = t.info().inst_pref;
         if self.inst_pref_size > 63 || (!g11 && self.inst_pref_size != 0) {
             return Err(Error::invalid(
                 "RSRC3 INST_PREF_SIZE",
@@ -389,11 +341,11 @@ impl Rsrc3 {
 
 /// COMPUTE_DISPATCH_INITIATOR bits the shader dictates: CS_W32_EN for wave32 on GFX10+.
 /// Returns `None` when the register need not be written (wave64).
-pub fn dispatch_initiator(target: Target, wave: WaveSize) -> Result<Option<u32>> {
-    check_wave(target, wave)?;
-    Ok(match wave {
-        WaveSize::W32 => Some(DISPATCH_INITIATOR_CS_W32_EN),
-        WaveSize::W64 => None,
+pub fn dispatch_initiator(t: Target) -> Result<Option<u32>> {
+    check_wave(t)?;
+    Ok(match t.wave {
+        Wave::W32 => Some(DISPATCH_INITIATOR_CS_W32_EN),
+        Wave::W64 => None,
     })
 }
 
@@ -510,11 +462,12 @@ mod tests {
     #[test]
     fn rsrc1_matches_llc_samples() {
         // gfx900 sample (pal-abi.md §2.7): 5 VGPRs, 15 SGPRs, float mode 0xF0 -> 0x002F0041.
-        let r = Rsrc1::new(Target::Gfx900, 5, 15, FloatMode::IEEE_DENORMS);
-        assert_eq!(r.pack(Target::Gfx900, WaveSize::W64).unwrap(), 0x002F_0041);
+        let r = Rsrc1::new(Gen::Gfx9, 5, 15, FloatMode::IEEE_DENORMS);
+        assert_eq!(r.pack(Target::new(Gen::Gfx9)).unwrap(), 0x002F_0041);
         // gfx1030 wave64: VGPRS switches to 4-granules -> 0x602F0001 (plus llc's SGPRS=1).
-        let r = Rsrc1::new(Target::Gfx1030, 7, 13, FloatMode::IEEE_DENORMS);
-        assert_eq!(r.pack(Target::Gfx1030, WaveSize::W64).unwrap(), 0x602F_0001);
+        let r = Rsrc1::new(Gen::Gfx10, 7, 13, FloatMode::IEEE_DENORMS);
+        let w64 = Target::with_wave(Gen::Gfx10, Wave::W64).unwrap();
+        assert_eq!(r.pack(w64).unwrap(), 0x602F_0001);
     }
 
     #[test]

@@ -570,7 +570,7 @@ impl Inst {
                 self.op.name(),
                 "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"
             );
-            let limit = if t.gen == Gen::Gfx9 || shift64 { 1 } else { 2 };
+            let limit = if shift64 { 1 } else { t.info().constant_bus };
             // an unprinted VCC read (v_div_fmas): the opcode reads VCC, the encoding has no
             // explicit lane-mask source and no printed vcc
             let has_mask_src = d

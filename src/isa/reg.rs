@@ -204,7 +204,7 @@ pub fn parse_reg(gen: Gen, s: &str) -> Option<Reg> {
             None
         }
     };
-    let sgpr_limit = if gen == Gen::Gfx9 { 102 } else { 106 };
+    let sgpr_limit = gen.info().sgprs;
     if let Some(rest) = s.strip_prefix('v') {
         if let Some((n, c)) = num(rest, 256) {
             return Some(Reg::v(n, c));

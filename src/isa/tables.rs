@@ -373,6 +373,18 @@ bitflags! {
         const END_PGM = 1 << 22;
         const WAITCNT = 1 << 23;
         const CROSS_LANE = 1 << 24;
+        /// VALU: src0 and src1 may be exchanged.
+        const COMMUTATIVE = 1 << 25;
+        /// VALU: the last source is a lane mask (v_cndmask select, carry-in).
+        const MASK_SRC = 1 << 26;
+        /// v_readlane/v_writelane: src1 is an SGPR lane index.
+        const LANE_SELECT = 1 << 27;
+        /// A cache invalidation (no data, no address).
+        const CACHE_INV = 1 << 28;
+        /// Writes a hardware register (`s_setreg*`: MODE and the like).
+        const WRITES_HWREG = 1 << 29;
+        /// Register indexing through M0 (`s_movrel*`, `v_movrel*`).
+        const MOVREL = 1 << 30;
     }
 }
 
@@ -466,6 +478,32 @@ impl Opcode {
     pub fn props(self) -> Props {
         PROPS[self as usize]
     }
+    /// The opcode performing this operation on `gen`: itself when `gen` has it, else its
+    /// rename for `gen` (`isa_tables/renames.txt`: `V_ADD_U32.on(Gfx10)` is
+    /// `v_add_nc_u32`), else None.
+    pub fn on(self, gen: Gen) -> Option<Opcode> {
+        let g = match gen {
+            Gen::Gfx9 => 0,
+            Gen::Gfx10 => 1,
+            Gen::Gfx11 => 2,
+        };
+        let k = ON_GEN[self as usize][g];
+        (k != u16::MAX).then(|| OPCODES[k as usize])
+    }
+    /// The 64-bit twin of a 32-bit scalar opcode (`s_and_b32` → `s_and_b64`,
+    /// `s_cmp_lg_u32` → `s_cmp_lg_u64`), if there is one.
+    pub fn wide(self) -> Option<Opcode> {
+        let k = WIDE[self as usize];
+        (k != u16::MAX).then(|| OPCODES[k as usize])
+    }
+    /// A lane-mask operation for `wave`: the 32-bit scalar opcode itself in wave32, its
+    /// 64-bit twin in wave64 (None when it has none).
+    pub fn for_wave(self, wave: super::Wave) -> Option<Opcode> {
+        match wave {
+            super::Wave::W32 => Some(self),
+            super::Wave::W64 => self.wide(),
+        }
+    }
     /// Properties on one generation: `props()` plus the per-generation rules of the
     /// memory formats (see `format::mem::gen_props`).
     pub fn props_on(self, gen: Gen) -> Props {
@@ -527,5 +565,59 @@ pub fn sendmsg_texts(gen: Gen) -> &'static [(u16, &'static str)] {
         Gen::Gfx9 => &SENDMSG_GFX9,
         Gen::Gfx10 => &SENDMSG_GFX10,
         Gen::Gfx11 => &SENDMSG_GFX11,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::Wave;
+
+    #[test]
+    fn an_opcode_resolves_to_its_rename_on_a_generation_that_lacks_it() {
+        assert_eq!(Opcode::VAddU32.on(Gen::Gfx9), Some(Opcode::VAddU32));
+        assert_eq!(Opcode::VAddU32.on(Gen::Gfx10), Some(Opcode::VAddNcU32));
+        assert_eq!(Opcode::VAddNcU32.on(Gen::Gfx9), Some(Opcode::VAddU32));
+        assert_eq!(Opcode::SAndn2B32.on(Gen::Gfx11), Some(Opcode::SAndNot1B32));
+        assert_eq!(Opcode::SAndNot1B32.on(Gen::Gfx10), Some(Opcode::SAndn2B32));
+        assert_eq!(Opcode::DsReadB32.on(Gen::Gfx11), Some(Opcode::DsLoadB32));
+        assert_eq!(Opcode::VPermlane64B32.on(Gen::Gfx10), None);
+        assert_eq!(Opcode::SWaitcntVscnt.on(Gen::Gfx9), None);
+    }
+
+    #[test]
+    fn every_resolved_opcode_has_an_encoding_on_its_generation() {
+        for gen in Gen::ALL {
+            for o in OPCODES {
+                if let Some(r) = o.on(gen) {
+                    assert!(forms(gen, r).next().is_some(), "{} on {gen}", o.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_mask_opcodes_follow_the_wave_size() {
+        assert_eq!(Opcode::SAndB32.for_wave(Wave::W32), Some(Opcode::SAndB32));
+        assert_eq!(Opcode::SAndB32.for_wave(Wave::W64), Some(Opcode::SAndB64));
+        assert_eq!(Opcode::SCmpLgU32.wide(), Some(Opcode::SCmpLgU64));
+        assert_eq!(Opcode::SOrSaveexecB32.wide(), Some(Opcode::SOrSaveexecB64));
+        assert_eq!(Opcode::SAndNot1B32.wide(), Some(Opcode::SAndNot1B64));
+        assert_eq!(Opcode::SBcnt1I32B32.wide(), Some(Opcode::SBcnt1I32B64));
+        assert_eq!(Opcode::SMulI32.wide(), None);
+        assert_eq!(Opcode::VAndB32.wide(), None);
+    }
+
+    #[test]
+    fn selector_properties_come_from_the_table() {
+        assert!(Opcode::VAddF32.props().contains(Props::COMMUTATIVE));
+        assert!(Opcode::VAddCoU32.props().contains(Props::COMMUTATIVE));
+        assert!(!Opcode::VAddCoCiU32.props().contains(Props::COMMUTATIVE));
+        assert!(!Opcode::VSubF32.props().contains(Props::COMMUTATIVE));
+        assert!(Opcode::VCndmaskB32.props().contains(Props::MASK_SRC));
+        assert!(Opcode::VAddcCoU32.props().contains(Props::MASK_SRC));
+        assert!(Opcode::VReadlaneB32.props().contains(Props::LANE_SELECT));
+        assert!(Opcode::BufferGl0Inv.props().contains(Props::CACHE_INV));
+        assert!(Opcode::SSetregB32.props().contains(Props::WRITES_HWREG));
     }
 }

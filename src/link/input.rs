@@ -6,19 +6,18 @@ use super::error::{Error, Result};
 use crate::binary::merge::take_prelink;
 use crate::binary::prelink::PreLinkMetadata;
 use crate::binary::registers::{self, Rsrc2};
-use crate::binary::{ElfFile, HwStage, PalMetadata, Relocation, Target, Value, WaveSize};
+use crate::binary::{ElfFile, HwStage, PalMetadata, Relocation, Value};
+use crate::isa::{Target, Wave};
 
 /// One unlinked shader, ready for layout.
 #[derive(Clone, Debug)]
 pub struct Input {
     /// Index among the inputs.
     pub index: usize,
-    /// Target.
+    /// Target (generation from `e_flags`, wave size from the metadata).
     pub target: Target,
     /// Hardware stage.
     pub stage: HwStage,
-    /// Wave size.
-    pub wave: WaveSize,
     /// The main part's code: the entry symbol's bytes, without the trailing padding.
     pub code: Vec<u8>,
     /// Its relocations, offsets relative to `code`.
@@ -49,7 +48,7 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
         reason,
     };
     let elf = ElfFile::parse(bytes).map_err(elf_err)?;
-    let target = elf.target().ok_or_else(|| Error::TargetMismatch {
+    let gen = elf.gen().ok_or_else(|| Error::TargetMismatch {
         input: index,
         reason: format!(
             "e_flags {:#x} names no target gcnc links for (gfx900, gfx1030, gfx1100)",
@@ -129,16 +128,16 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
             .get(&registers::COMPUTE_DISPATCH_INITIATOR)
             .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0) =>
         {
-            WaveSize::W32
+            Wave::W32
         }
-        None => WaveSize::W64,
+        None => Wave::W64,
     };
-    if !target.supports_wave(wave.lanes()) {
-        return Err(Error::TargetMismatch {
+    let target = Target { gen, wave }
+        .check_wave()
+        .map_err(|_| Error::TargetMismatch {
             input: index,
-            reason: format!("wave{} on {target}", wave.lanes()),
-        });
-    }
+            reason: format!("{wave} on {gen}"),
+        })?;
     let mut system_sgprs = 0;
     if stage == HwStage::Cs {
         let r2 = md
@@ -158,13 +157,12 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
         // TGID x/y/z, TG_SIZE, and on GFX9/10 the scratch wave offset (pal-abi §4.2).
         system_sgprs = r2.tgid_en.iter().filter(|&&e| e).count() as u16
             + r2.tg_size_en as u16
-            + (r2.scratch_en && target.gfx_major() < 11) as u16;
+            + (r2.scratch_en && gen < crate::isa::Gen::Gfx11) as u16;
     }
     Ok(Input {
         index,
         target,
         stage,
-        wave,
         code,
         relocations,
         metadata: tree,

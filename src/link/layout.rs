@@ -23,13 +23,14 @@
 //! later) and is an error, as are the GOT kinds and `RELATIVE64`.
 //!
 //! After the last chain `.text` is padded like LLVM does (pal-abi §6): nothing on GFX9; on
-//! GFX10 (GFX11) `s_code_end` up to a 64 (128) byte line and 48 (96) dwords more.
+//! GFX10+ `s_code_end` up to the instruction-cache line and three lines more
+//! (`GenInfo::code_end_padding`, the rule emission follows too).
 
 use super::error::{Error, Result};
 use super::input::Input;
 use super::state::PipelineState;
 use crate::binary::prelink::PrelinkSymbol;
-use crate::binary::{FuncSymbol, HwStage, RelocKind, Relocation, Target};
+use crate::binary::{FuncSymbol, HwStage, RelocKind, Relocation};
 use crate::isa::Gen;
 use crate::parts::code::{branch_word, code_end_word, nop_word};
 use crate::parts::Part;
@@ -119,14 +120,6 @@ pub struct Laid {
     pub placed: Vec<PlacedPart>,
 }
 
-fn gen_of(t: Target) -> Gen {
-    match t {
-        Target::Gfx900 => Gen::Gfx9,
-        Target::Gfx1030 => Gen::Gfx10,
-        Target::Gfx1100 => Gen::Gfx11,
-    }
-}
-
 fn push_word(text: &mut Vec<u8>, w: u32) {
     text.extend_from_slice(&w.to_le_bytes());
 }
@@ -140,8 +133,7 @@ fn final_branch_to(p: &ChainPart, next: &str) -> Option<usize> {
 }
 
 /// Lays out `chains` and resolves every relocation.
-pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Result<Laid> {
-    let gen = gen_of(target);
+pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid> {
     let nop = nop_word(gen);
     let filler = code_end_word(gen).unwrap_or(nop);
     let mut text: Vec<u8> = Vec::new();
@@ -337,11 +329,7 @@ pub fn lay_out(target: Target, chains: &[Chain], state: &PipelineState) -> Resul
     }
     // s_code_end padding (pal-abi §6).
     if let Some(end) = code_end_word(gen) {
-        let line = if gen == Gen::Gfx11 { 128 } else { 64 };
-        while !text.len().is_multiple_of(line) {
-            push_word(&mut text, end);
-        }
-        for _ in 0..3 * line / 4 {
+        for _ in 0..gen.info().code_end_padding(text.len()) / 4 {
             push_word(&mut text, end);
         }
     }

@@ -64,7 +64,6 @@ fn cs_prolog_key(s: &input::Input, state: &PipelineState) -> Result<Option<CsPro
     let outputs = CsPrologKey::outputs_from(&s.prelink.user_sgprs).map_err(part_err)?;
     let key = CsPrologKey {
         target: s.target,
-        wave: s.wave,
         inputs: ud.sgprs.iter().map(|u| u.item.clone()).collect(),
         table: ud.table.clone(),
         outputs,
@@ -101,10 +100,10 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
         let s = input::read_input(i, bytes)?;
         if let Some(first) = shaders.first() {
             let first: &input::Input = first;
-            if s.target != first.target {
+            if s.target.gen != first.target.gen {
                 return Err(Error::TargetMismatch {
                     input: i,
-                    reason: format!("{} here, {} in input 0", s.target, first.target),
+                    reason: format!("{} here, {} in input 0", s.target.gen, first.target.gen),
                 });
             }
         }
@@ -140,7 +139,7 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
     }
 
     // Layout and relocations.
-    let laid = layout::lay_out(target, &chains, state)?;
+    let laid = layout::lay_out(target.gen, &chains, state)?;
 
     // Metadata.
     let mut tree = shaders[0].metadata.clone();
@@ -158,18 +157,18 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
     for (stage, map) in &user_maps {
         rewrite_user_data(&mut tree, *stage, map).map_err(|source| Error::Metadata { source })?;
     }
-    if target.gfx_major() >= 11 {
+    if target.info().inst_pref {
         if let Some(cs) = laid
             .functions
             .iter()
             .find(|f| f.name == HwStage::Cs.entry_symbol())
         {
-            set_inst_pref_size(&mut tree, cs.size)?;
+            set_inst_pref_size(&mut tree, target.info().inst_pref_size(cs.size))?;
         }
     }
 
     let object = CodeObject {
-        target,
+        gen: target.gen,
         text: laid.text,
         functions: laid.functions,
         relocations: Vec::new(),
@@ -188,7 +187,7 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
 /// The PAL-tree fragment a generated part contributes: its SGPR/VGPR needs as RSRC1 fields
 /// and hardware-stage counts (the merge takes maxima).
 fn part_metadata(p: &Part, stage: HwStage) -> Value {
-    let gfx9 = p.target.gfx_major() == 9;
+    let gfx9 = p.target.gen == crate::isa::Gen::Gfx9;
     // RSRC1.SGPRS = ceil(sgprs/8) - 1 on GFX9 (reserved, 0, on GFX10+); VGPRS stays 0.
     let sgprs_field = if gfx9 {
         (p.sgprs.max(1).div_ceil(8) - 1) << 6
@@ -235,10 +234,9 @@ fn part_metadata(p: &Part, stage: HwStage) -> Value {
     )
 }
 
-/// GFX11 COMPUTE_PGM_RSRC3.INST_PREF_SIZE (bits 9:4, 128-byte units, at most 63) for the
-/// linked entry's code size.
-fn set_inst_pref_size(tree: &mut Value, code_bytes: u64) -> Result<()> {
-    let want = registers::Rsrc3::inst_pref_size_for(crate::binary::Target::Gfx1100, code_bytes);
+/// Sets GFX11 COMPUTE_PGM_RSRC3.INST_PREF_SIZE (bits 9:4) to `want`, the linked entry's
+/// size in instruction-cache lines (`GenInfo::inst_pref_size`).
+fn set_inst_pref_size(tree: &mut Value, want: u32) -> Result<()> {
     let regs = tree
         .get_mut(crate::binary::metadata::KEY_PIPELINES)
         .and_then(|p| match p {

@@ -29,17 +29,14 @@
 use super::code::Code;
 use super::{Part, PartError};
 use crate::binary::prelink::UserSgpr;
-use crate::binary::{Target as BinTarget, WaveSize};
-use crate::isa::{Gen, Target, Wave};
+use crate::isa::Target;
 use crate::link::state::Item;
 
 /// Everything the CS prolog depends on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct CsPrologKey {
-    /// Target GPU.
-    pub target: BinTarget,
-    /// Wave size.
-    pub wave: WaveSize,
+    /// Target GPU and wave size.
+    pub target: Target,
     /// Final user SGPR i holds `inputs[i]`.
     pub inputs: Vec<Item>,
     /// Descriptor-table dword k holds `table[k]`.
@@ -76,26 +73,6 @@ impl Plan {
     /// Nothing to do: the layouts agree and no prolog is needed.
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
-    }
-}
-
-fn gen_of(t: BinTarget) -> Gen {
-    match t {
-        BinTarget::Gfx900 => Gen::Gfx9,
-        BinTarget::Gfx1030 => Gen::Gfx10,
-        BinTarget::Gfx1100 => Gen::Gfx11,
-    }
-}
-
-/// The ISA target of a binary target and wave size.
-pub fn isa_target(t: BinTarget, wave: WaveSize) -> Target {
-    Target {
-        gen: gen_of(t),
-        wave: if wave.lanes() == 32 {
-            Wave::W32
-        } else {
-            Wave::W64
-        },
     }
 }
 
@@ -171,8 +148,8 @@ impl CsPrologKey {
         let list = |v: &[Item]| v.iter().map(Item::text).collect::<Vec<_>>().join(",");
         format!(
             "cs_prolog;target={};wave={};in=[{}];table=[{}];out=[{}];sys={};next={}",
-            self.target.name(),
-            self.wave.lanes(),
+            self.target.mcpu(),
+            self.target.wave.lanes(),
             list(&self.inputs),
             list(&self.table),
             list(&self.outputs),
@@ -184,7 +161,7 @@ impl CsPrologKey {
     /// Encodes the prolog.
     pub fn build(&self, symbol: &str) -> Result<Part, PartError> {
         let plan = self.plan()?;
-        let t = isa_target(self.target, self.wave);
+        let t = self.target;
         let mut c = Code::new(t);
         let enc = PartError::Encode;
         let mut next_scratch = plan.scratch;
@@ -301,7 +278,6 @@ impl CsPrologKey {
                 ),
             ],
             target: self.target,
-            wave: self.wave,
             loads,
         })
     }
@@ -314,8 +290,7 @@ mod tests {
 
     fn key(inputs: Vec<Item>, table: Vec<Item>, outputs: Vec<Item>, sys: u16) -> CsPrologKey {
         CsPrologKey {
-            target: BinTarget::Gfx1030,
-            wave: WaveSize::W32,
+            target: Target::new(crate::isa::Gen::Gfx10),
             inputs,
             table,
             outputs,
@@ -370,7 +345,7 @@ mod tests {
             0,
         );
         let p = k.build("me").unwrap();
-        let t = isa_target(k.target, k.wave);
+        let t = k.target;
         let text: Vec<String> = crate::isa::decode_all(&p.code, t)
             .unwrap()
             .iter()

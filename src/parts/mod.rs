@@ -24,10 +24,9 @@
 pub mod code;
 pub mod cs_prolog;
 
-use crate::binary::{
-    msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Target, Value, WaveSize,
-};
+use crate::binary::{msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Value};
 use crate::cache::hash::StableHasher;
+use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -81,10 +80,8 @@ pub struct Part {
     pub vgprs: u32,
     /// Register interface, for the metadata (name → list of entries).
     pub interface: Vec<(&'static str, Vec<String>)>,
-    /// Target.
+    /// Target GPU and wave size.
     pub target: Target,
-    /// Wave size.
-    pub wave: WaveSize,
     /// Scalar loads it issues (statistics).
     pub loads: u32,
 }
@@ -151,7 +148,7 @@ impl Part {
         let mut md = BTreeMap::new();
         md.insert(Key::str(KEY_PART), self.interface_value());
         CodeObject {
-            target: self.target,
+            gen: self.target.gen,
             text: self.code.clone(),
             functions: vec![FuncSymbol {
                 name: self.symbol.clone(),
@@ -173,7 +170,7 @@ impl Part {
         // or foreign entry is never used.
         let want = key.build()?;
         let iface = obj.metadata.get(KEY_PART).cloned();
-        if obj.target != want.target
+        if obj.gen != want.target.gen
             || iface.as_ref() != Some(&want.interface_value())
             || obj.functions.len() != 1
             || obj.functions[0].name != want.symbol

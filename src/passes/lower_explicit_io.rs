@@ -95,6 +95,7 @@ fn sysval(b: Builtin) -> Option<Intrinsic> {
 pub fn run(m: &mut Module) -> bool {
     let mut st = State {
         places: HashMap::new(),
+        pending: Vec::new(),
     };
     let mut progress = false;
     let handles: Vec<Func> = m.functions.handles().collect();
@@ -134,6 +135,9 @@ pub fn run(m: &mut Module) -> bool {
 struct State {
     /// Byte place of each shared / scratch variable.
     places: HashMap<Var, u32>,
+    /// Instructions emitted by the lowering, each to go right before its anchor (placed
+    /// once per function by `Function::place_before`, so that lowering stays linear).
+    pending: Vec<(Inst, Inst)>,
 }
 
 impl State {
@@ -156,22 +160,25 @@ impl State {
     }
 }
 
-/// Emits instructions before a fixed instruction (its position is found once).
+/// Emits instructions before a fixed instruction: they are created detached and recorded
+/// as `(anchor, new)` in the pass's pending list, in emission order.
 struct E<'a> {
     f: &'a mut Function,
-    block: Block,
-    pos: usize,
+    pending: &'a mut Vec<(Inst, Inst)>,
+    at: Inst,
 }
 
 impl<'a> E<'a> {
-    fn new(f: &'a mut Function, at: Inst) -> Self {
-        let block = f.insts[at].block.expect("lowering a removed instruction");
-        let pos = f.position(at);
-        E { f, block, pos }
+    fn new(f: &'a mut Function, pending: &'a mut Vec<(Inst, Inst)>, at: Inst) -> Self {
+        debug_assert!(
+            f.insts[at].block.is_some(),
+            "lowering a removed instruction"
+        );
+        E { f, pending, at }
     }
     fn push(&mut self, kind: InstKind, ty: ValType) -> Value {
-        let v = self.f.insert_at(self.block, self.pos, kind, ty);
-        self.pos += 1;
+        let v = self.f.alloc_detached(kind, ty);
+        self.pending.push((self.at, v));
         v
     }
     fn konst(&mut self, ty: ValType, x: u64) -> Value {
@@ -282,7 +289,7 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                     let (set, binding) = var.binding.unwrap_or((0, 0));
                     let mut lt = var.ty;
                     let f = &mut m.functions[fh];
-                    let mut e = E::new(f, at);
+                    let mut e = E::new(f, &mut st.pending, at);
                     // An array without a stride is an array of descriptors (blocks).
                     let is_array_of_blocks =
                         matches!(m.types.kind(var.ty), TypeKind::Array { stride: 0, .. });
@@ -314,13 +321,15 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                 }
                 Mode::PushConst => {
                     let range = m.types.size_of(var.ty);
-                    let z = E::new(&mut m.functions[fh], at).konst(ValType::U32, 0);
+                    let z =
+                        E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
                     (Root::Push { range }, z, var.ty)
                 }
                 Mode::Shared | Mode::Function | Mode::Private => {
                     let base = st.place(m, v);
                     let lt = m.types.natural_layout(var.ty);
-                    let z = E::new(&mut m.functions[fh], at).konst(ValType::U32, 0);
+                    let z =
+                        E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
                     let root = if var.mode == Mode::Shared {
                         Root::Shared { base }
                     } else {
@@ -344,7 +353,7 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
     for &s in &steps[k..] {
         let dd = deref(&m.functions[fh], s)?.clone();
         let f = &mut m.functions[fh];
-        let mut e = E::new(f, at);
+        let mut e = E::new(f, &mut st.pending, at);
         match dd.kind {
             DerefKind::Struct { member, .. } => {
                 let TypeKind::Struct { members } = m.types.kind(lt) else {
@@ -408,7 +417,7 @@ fn lower_function(m: &mut Module, fh: Func, st: &mut State) -> bool {
             continue;
         };
         let done = match dd.mode {
-            Mode::Input | Mode::Output => lower_io(&mut rw, m, fh, i, op, &srcs, &idx),
+            Mode::Input | Mode::Output => lower_io(&mut rw, m, fh, st, i, op, &srcs, &idx),
             Mode::Uniform => false,
             _ => lower_mem(&mut rw, m, fh, st, i, op, &srcs, &idx),
         };
@@ -417,8 +426,9 @@ fn lower_function(m: &mut Module, fh: Func, st: &mut State) -> bool {
             progress = true;
         }
     }
+    let f = &mut m.functions[fh];
+    f.place_before(&std::mem::take(&mut st.pending));
     if progress {
-        let f = &mut m.functions[fh];
         f.rewrite_uses(&rw);
         f.remove_all(&dead);
     }
@@ -446,7 +456,7 @@ fn lower_mem(
         _ => 0,
     };
     let f = &mut m.functions[fh];
-    let mut e = E::new(f, i);
+    let mut e = E::new(f, &mut st.pending, i);
     let access = |op: Intrinsic| -> u32 {
         match op {
             Intrinsic::LoadDeref => idx[0],
@@ -623,7 +633,7 @@ fn lower_mem(
                 return false;
             };
             let f = &mut m.functions[fh];
-            let mut e = E::new(f, i);
+            let mut e = E::new(f, &mut st.pending, i);
             let size = e.intr(Intrinsic::GetSsboSize, ValType::U32, &[res], &[]);
             let rest = e.alu(AluOp::Isub, ValType::U32, &[size, a.off]);
             let s = e.konst(ValType::U32, stride.max(1) as u64);
@@ -659,6 +669,7 @@ fn lower_io(
     rw: &mut SecondaryMap<InstData, Option<Value>>,
     m: &mut Module,
     fh: Func,
+    st: &mut State,
     i: Inst,
     op: Intrinsic,
     srcs: &[Value],
@@ -721,7 +732,7 @@ fn lower_io(
                     }
                     None => {
                         let f = &mut m.functions[fh];
-                        let mut e = E::new(f, i);
+                        let mut e = E::new(f, &mut st.pending, i);
                         let base = match dyn_slots {
                             Some(d) => d,
                             None => e.konst(ValType::U32, 0),
@@ -736,7 +747,7 @@ fn lower_io(
         }
     }
     let f = &mut m.functions[fh];
-    let mut e = E::new(f, i);
+    let mut e = E::new(f, &mut st.pending, i);
     let offset = match dyn_slots {
         Some(d) => e.add_const(d, const_slots as u64),
         None => e.konst(ValType::U32, const_slots as u64),

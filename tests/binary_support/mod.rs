@@ -8,9 +8,10 @@ pub mod support;
 #[allow(unused_imports)]
 pub use support::{oracle, run, temp_path};
 
-use gcnc::binary::registers::{UserData, WaveSize};
+use gcnc::binary::registers::UserData;
 use gcnc::binary::ComputeShaderInfo;
-use gcnc::binary::{CodeObject, FuncSymbol, RelocKind, Relocation, Target};
+use gcnc::binary::{CodeObject, FuncSymbol, RelocKind, Relocation};
+use gcnc::isa::{Gen, Target, Wave};
 
 fn words(ws: &[u32]) -> Vec<u8> {
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -18,11 +19,11 @@ fn words(ws: &[u32]) -> Vec<u8> {
 
 /// s_code_end padding the way llc emits it (pal-abi.md §6): none on GFX9; on GFX10 align to
 /// 64 bytes then 48 more words; on GFX11 align to 128 bytes then 96 more words.
-pub fn pad_with_code_end(text: &mut Vec<u8>, target: Target) {
-    let (line, extra) = match target {
-        Target::Gfx900 => return,
-        Target::Gfx1030 => (64, 48),
-        Target::Gfx1100 => (128, 96),
+pub fn pad_with_code_end(text: &mut Vec<u8>, gen: Gen) {
+    let (line, extra) = match gen {
+        Gen::Gfx9 => return,
+        Gen::Gfx10 => (64, 48),
+        Gen::Gfx11 => (128, 96),
     };
     while !text.len().is_multiple_of(line) {
         text.extend_from_slice(&0xBF9F_0000u32.to_le_bytes());
@@ -47,11 +48,11 @@ pub const EPILOG_SIZE: u64 = 8;
 /// 0x1c s_endpgm
 /// ```
 /// then s_code_end padding.
-pub fn sample_text(target: Target) -> Vec<u8> {
-    let (smov, sbranch, endpgm) = match target {
-        Target::Gfx900 => (0xBE80_00FF, 0xBF82_0000, 0xBF81_0000),
-        Target::Gfx1030 => (0xBE80_03FF, 0xBF82_0000, 0xBF81_0000),
-        Target::Gfx1100 => (0xBE80_00FF, 0xBFA0_0000, 0xBFB0_0000),
+pub fn sample_text(gen: Gen) -> Vec<u8> {
+    let (smov, sbranch, endpgm) = match gen {
+        Gen::Gfx9 => (0xBE80_00FF, 0xBF82_0000, 0xBF81_0000),
+        Gen::Gfx10 => (0xBE80_03FF, 0xBF82_0000, 0xBF81_0000),
+        Gen::Gfx11 => (0xBE80_00FF, 0xBFA0_0000, 0xBFB0_0000),
     };
     let mut text = words(&[
         smov | 2 << 16,
@@ -63,7 +64,7 @@ pub fn sample_text(target: Target) -> Vec<u8> {
         0xBF80_0000,
         endpgm,
     ]);
-    pad_with_code_end(&mut text, target);
+    pad_with_code_end(&mut text, gen);
     text
 }
 
@@ -94,9 +95,8 @@ pub fn sample_relocations() -> Vec<Relocation> {
 /// The inputs of the llc sample `cs_pal2` (pal-abi.md §2.6 / pal-samples/cs_pal2.txt):
 /// user SGPRs = [global table, entries 0..4], TGID X and Y, an 8x8x1 workgroup, 2 VGPRs and
 /// 12 SGPRs. TIDIG_COMP_CNT stays 0 because the sample's RSRC2 (0x18c) has it 0.
-pub fn pal2_info(target: Target, wave: WaveSize) -> ComputeShaderInfo {
+pub fn pal2_info(target: Target) -> ComputeShaderInfo {
     let mut info = ComputeShaderInfo::new(target);
-    info.wave = wave;
     info.vgprs = 2;
     info.sgprs = 12;
     info.user_data = vec![
@@ -115,12 +115,12 @@ pub fn pal2_info(target: Target, wave: WaveSize) -> ComputeShaderInfo {
     info
 }
 
-/// A complete compute code object for `target`/`wave`.
-pub fn sample_object(target: Target, wave: WaveSize) -> CodeObject {
-    let md = pal2_info(target, wave).to_metadata().unwrap();
+/// A complete compute code object for `target`.
+pub fn sample_object(target: Target) -> CodeObject {
+    let md = pal2_info(target).to_metadata().unwrap();
     CodeObject {
-        target,
-        text: sample_text(target),
+        gen: target.gen,
+        text: sample_text(target.gen),
         functions: vec![
             FuncSymbol {
                 name: "_amdgpu_cs_main".into(),
@@ -138,13 +138,19 @@ pub fn sample_object(target: Target, wave: WaveSize) -> CodeObject {
     }
 }
 
-/// Every (target, wave) pair we support.
-pub fn configurations() -> Vec<(Target, WaveSize)> {
+/// `gen` with wave size `wave`, unchecked (tests of the packers' checks build wave32 on
+/// GFX9 with it).
+pub fn target_of(gen: Gen, wave: Wave) -> Target {
+    Target { gen, wave }
+}
+
+/// Every (generation, wave size) pair we support.
+pub fn configurations() -> Vec<Target> {
     vec![
-        (Target::Gfx900, WaveSize::W64),
-        (Target::Gfx1030, WaveSize::W32),
-        (Target::Gfx1030, WaveSize::W64),
-        (Target::Gfx1100, WaveSize::W32),
-        (Target::Gfx1100, WaveSize::W64),
+        target_of(Gen::Gfx9, Wave::W64),
+        target_of(Gen::Gfx10, Wave::W32),
+        target_of(Gen::Gfx10, Wave::W64),
+        target_of(Gen::Gfx11, Wave::W32),
+        target_of(Gen::Gfx11, Wave::W64),
     ]
 }

@@ -9,32 +9,14 @@ pub mod binary_support;
 pub use binary_support::{oracle, run, temp_path};
 
 use gcnc::binary::prelink::{PreLinkMetadata, UserSgpr};
-use gcnc::binary::{
-    CodeObject, ComputeShaderInfo, HwStage, RelocKind, Relocation, Target, UserData, WaveSize,
-};
-use gcnc::isa::{self, Gen, Operand, Wave};
+use gcnc::binary::{CodeObject, ComputeShaderInfo, HwStage, RelocKind, Relocation, UserData};
+pub use gcnc::isa::{self, Gen, Operand, Target};
 use gcnc::link::{state::PipelineState, Linked};
 use gcnc::parts::PartCache;
 
 /// The literal that marks a relocated field in test assembly: `s_add_u32 s4, s0, 0x5eed0000`
 /// becomes a literal with an `R_AMDGPU_ABS32_LO` relocation against the line's symbol.
 pub const RELOC_MARK: u32 = 0x5eed_0000;
-
-pub fn isa_target(t: Target, wave: WaveSize) -> isa::Target {
-    let gen = match t {
-        Target::Gfx900 => Gen::Gfx9,
-        Target::Gfx1030 => Gen::Gfx10,
-        Target::Gfx1100 => Gen::Gfx11,
-    };
-    isa::Target {
-        gen,
-        wave: if wave.lanes() == 32 {
-            Wave::W32
-        } else {
-            Wave::W64
-        },
-    }
-}
 
 /// Assembles `lines`: each is `(text, Some(symbol))` for an instruction whose `RELOC_MARK`
 /// literal is relocated against `symbol`, or `(text, None)`. Returns code and relocations.
@@ -72,8 +54,8 @@ pub fn assemble(t: isa::Target, lines: &[(&str, Option<&str>)]) -> (Vec<u8>, Vec
 
 /// An unlinked compute main part.
 pub struct MainPart {
+    /// Generation and wave size (the generation's default unless a test changes it).
     pub target: Target,
-    pub wave: WaveSize,
     /// What the compile assumed each user SGPR holds.
     pub assumed: Vec<UserSgpr>,
     pub tgid_en: [bool; 3],
@@ -83,14 +65,9 @@ pub struct MainPart {
 }
 
 impl MainPart {
-    pub fn new(target: Target, assumed: Vec<UserSgpr>) -> MainPart {
+    pub fn new(gen: Gen, assumed: Vec<UserSgpr>) -> MainPart {
         MainPart {
-            target,
-            wave: if target == Target::Gfx900 {
-                WaveSize::W64
-            } else {
-                WaveSize::W32
-            },
+            target: Target::new(gen),
             assumed,
             tgid_en: [true, false, false],
             workgroup: [64, 1, 1],
@@ -99,17 +76,12 @@ impl MainPart {
         }
     }
 
-    pub fn isa(&self) -> isa::Target {
-        isa_target(self.target, self.wave)
-    }
-
     /// The unlinked code object for `lines` (padded with s_code_end like the backend does).
     pub fn object(&self, lines: &[(&str, Option<&str>)]) -> CodeObject {
-        let (mut text, relocs) = assemble(self.isa(), lines);
+        let (mut text, relocs) = assemble(self.target, lines);
         let size = text.len() as u64;
-        binary_support::pad_with_code_end(&mut text, self.target);
+        binary_support::pad_with_code_end(&mut text, self.target.gen);
         let mut info = ComputeShaderInfo::new(self.target);
-        info.wave = self.wave;
         info.vgprs = self.vgprs;
         info.sgprs = self.sgprs;
         info.tgid_en = self.tgid_en;
@@ -135,9 +107,9 @@ impl MainPart {
 }
 
 /// The end of a compute program on `t` (GFX11: dealloc VGPRs first, as llc does).
-pub fn endpgm(t: Target) -> Vec<(&'static str, Option<&'static str>)> {
+pub fn endpgm(t: Gen) -> Vec<(&'static str, Option<&'static str>)> {
     match t {
-        Target::Gfx1100 => vec![
+        Gen::Gfx11 => vec![
             ("s_nop 0", None),
             ("s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)", None),
             ("s_endpgm", None),

@@ -11,7 +11,7 @@
 //!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol; whole-state compiles
 //!   reference no symbol;
 //! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6): `s_code_end` up to the
-//!   instruction-cache line, then three more lines (GFX10: 64-byte lines, GFX11: 128).
+//!   instruction-cache line, then three more lines (`GenInfo::code_end_padding`).
 //!
 //! Constants (`Arg::Const`) become inline constants where the operand type has one
 //! (integers −16..64; ±0.5, ±1, ±2, ±4 as f32 bit patterns in 32-bit operands), else the
@@ -21,7 +21,7 @@
 
 use crate::amdgpu::mir::{Arg, Op, Program};
 use crate::amdgpu::Error;
-use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Operand, ValTy};
+use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Opcode, Operand, ValTy};
 
 /// RADV-named statistics of one shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,25 +58,6 @@ impl Stats {
             self.copies,
             self.branches
         )
-    }
-}
-
-/// Waves per SIMD the register use allows (RADV's occupancy formula: the register file
-/// divided by the allocation rounded to its granule, capped by the wave slots).
-pub fn subgroups_per_simd(t: isa::Target, sgprs: u32, vgprs: u32) -> u32 {
-    let v = vgprs.max(1);
-    match t.gen {
-        Gen::Gfx9 => {
-            let s = (sgprs + 2).max(1).next_multiple_of(16);
-            let vv = v.next_multiple_of(4);
-            10.min(256 / vv).min(800 / s)
-        }
-        g => {
-            let w64 = t.wave == isa::Wave::W64;
-            let phys = if g == Gen::Gfx11 { 1536 } else { 1024 } / if w64 { 2 } else { 1 };
-            let gran = if w64 { 4 } else { 8 };
-            16.min(phys / v.next_multiple_of(gran))
-        }
     }
 }
 
@@ -153,7 +134,7 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
         labels[bi] = words.len() as u32;
         for i in &b.insts {
             if let (Some(o), Some(Arg::Label(l))) = (i.opcode(), i.ops.first()) {
-                if o.name() == "s_branch" && l.0 as usize == bi + 1 {
+                if o == Opcode::SBranch && l.0 as usize == bi + 1 {
                     continue;
                 }
             }
@@ -205,18 +186,9 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
         }
     }
     let code_bytes = (words.len() * 4) as u32;
-    let line = match t.gen {
-        Gen::Gfx9 => 0,
-        Gen::Gfx10 => 16,
-        Gen::Gfx11 => 32,
-    };
     if let Some(code_end) = isa::code_end_word(t.gen) {
-        while words.len() % line != 0 {
-            words.push(code_end);
-        }
-        for _ in 0..3 * line {
-            words.push(code_end);
-        }
+        let pad = t.info().code_end_padding(code_bytes as usize) / 4;
+        words.extend(std::iter::repeat_n(code_end, pad));
     }
     Ok(Code {
         text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
@@ -242,18 +214,8 @@ pub fn code_object(
     sgprs: u32,
     vgprs: u32,
 ) -> Result<crate::binary::CodeObject, Error> {
-    use crate::binary::{self, ComputeShaderInfo, WaveSize};
-    let bt = match p.target.gen {
-        Gen::Gfx9 => binary::Target::Gfx900,
-        Gen::Gfx10 => binary::Target::Gfx1030,
-        Gen::Gfx11 => binary::Target::Gfx1100,
-    };
-    let mut info = ComputeShaderInfo::new(bt);
-    info.wave = if p.wave64() {
-        WaveSize::W64
-    } else {
-        WaveSize::W32
-    };
+    use crate::binary::{self, ComputeShaderInfo};
+    let mut info = ComputeShaderInfo::new(p.target);
     info.vgprs = vgprs.max(1);
     info.sgprs = sgprs.max(1);
     if p.target.gen == Gen::Gfx9 && p.scratch_bytes > 0 {

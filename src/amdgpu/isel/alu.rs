@@ -84,7 +84,7 @@ impl Isel<'_> {
             }
         }
         // constant bus: distinct scalar registers plus the literal
-        let limit = if gen == Gen::Gfx9 { 1 } else { 2 };
+        let limit = gen.info().constant_bus;
         loop {
             let mut scalars: SmallVec<[Arg; 3]> = SmallVec::new();
             for a in &srcs {

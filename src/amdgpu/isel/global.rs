@@ -23,7 +23,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, AtomicOp, InstKind, Value};
-use crate::isa::{Format, Gen};
+use crate::isa::Format;
 use smallvec::SmallVec;
 
 /// A GLOBAL address: (`vaddr`, `saddr` or `Arg::Off`, immediate byte offset).
@@ -60,10 +60,8 @@ pub(super) fn atomic_names(prefix: &str, op: AtomicOp, wide: bool) -> Option<Str
 impl Isel<'_> {
     /// Signed immediate range of a GLOBAL offset on this generation.
     fn global_imm_range(&self) -> (i64, i64) {
-        match self.t().gen {
-            Gen::Gfx10 => (-2048, 2047),
-            _ => (-4096, 4095),
-        }
+        let (lo, hi) = self.t().info().flat_offset;
+        (lo.into(), hi.into())
     }
 
     /// The IR sources of `v` when it is a 64-bit `iadd`.

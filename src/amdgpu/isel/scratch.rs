@@ -64,10 +64,7 @@ pub fn reserve(p: &mut Program, bytes: u32) -> u32 {
 
 /// The largest immediate offset of a scratch instruction on `gen` (signed field).
 fn max_imm(gen: Gen) -> u32 {
-    match gen {
-        Gen::Gfx10 => 2047,
-        Gen::Gfx9 | Gen::Gfx11 => 4095,
-    }
+    gen.info().flat_offset.1 as u32
 }
 
 fn opcode(gen: Gen, load: bool, dwords: u8) -> Opcode {

@@ -167,14 +167,16 @@ pub fn wait_insts(gen: Gen, w: [Option<u32>; 4]) -> Result<Vec<MInst>, Error> {
     if !text.is_empty() {
         let v = simm16::parse_waitcnt(gen, &text.join(" "))
             .ok_or_else(|| Error::Verify(format!("waitcnt {text:?}")))?;
-        let op = Opcode::from_name("s_waitcnt").unwrap();
-        out.push(MInst::hw(op, Format::Sopp, &[], &[Arg::Imm(v)]));
+        out.push(MInst::hw(
+            Opcode::SWaitcnt,
+            Format::Sopp,
+            &[],
+            &[Arg::Imm(v)],
+        ));
     }
     if let Some(n) = w[3] {
-        let op = Opcode::from_name("s_waitcnt_vscnt")
-            .ok_or_else(|| Error::Verify("s_waitcnt_vscnt missing".into()))?;
         out.push(MInst::hw(
-            op,
+            Opcode::SWaitcntVscnt,
             Format::Sopk,
             &[Arg::Reg(crate::isa::Reg::null())],
             &[Arg::Imm(n.min(63))],
@@ -189,11 +191,10 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         return Ok(());
     }
     // a wait already in the program (a barrier's) completes what it waits for
-    if let (Some("s_waitcnt" | "s_waitcnt_vscnt"), Some(Arg::Imm(v))) = (
-        Some(op.name()),
-        i.ops.iter().find(|a| matches!(a, Arg::Imm(_))),
-    ) {
-        if op.name() == "s_waitcnt" {
+    if let (Opcode::SWaitcnt | Opcode::SWaitcntVscnt, Some(Arg::Imm(v))) =
+        (op, i.ops.iter().find(|a| matches!(a, Arg::Imm(_))))
+    {
+        if op == Opcode::SWaitcnt {
             let w = simm16::Waitcnt::decode(gen, *v as u16);
             let max = simm16::Waitcnt::max_fields(gen);
             for (k, n, m) in [

@@ -23,10 +23,9 @@ pub enum Src {
     Const(u32),
 }
 
-fn op(gen: crate::isa::Gen, name: &str) -> Result<Opcode, Error> {
-    Opcode::from_name(name)
-        .filter(|o| crate::isa::tables::forms(gen, *o).next().is_some())
-        .ok_or_else(|| Error::Verify(format!("{name} missing on {}", gen.mcpu())))
+fn op(gen: crate::isa::Gen, o: Opcode) -> Result<Opcode, Error> {
+    o.on(gen)
+        .ok_or_else(|| Error::Verify(format!("{} missing on {}", o.name(), gen.mcpu())))
 }
 
 fn dwords(a: &Arg) -> Result<Vec<Src>, Error> {
@@ -57,9 +56,9 @@ pub fn sequentialise(
             Src::Const(c) => Arg::Const(c),
         };
         Ok(if d.is_vgpr() {
-            MInst::hw(op(gen, "v_mov_b32")?, Format::Vop1, &[r1(d)], &[sa])
+            MInst::hw(op(gen, Opcode::VMovB32)?, Format::Vop1, &[r1(d)], &[sa])
         } else {
-            MInst::hw(op(gen, "s_mov_b32")?, Format::Sop1, &[r1(d)], &[sa])
+            MInst::hw(op(gen, Opcode::SMovB32)?, Format::Sop1, &[r1(d)], &[sa])
         })
     };
     moves.retain(|(d, s)| *s != Src::Reg(*d));
@@ -86,13 +85,13 @@ pub fn sequentialise(
         }
         if d.is_vgpr() {
             out.push(MInst::hw(
-                op(gen, "v_swap_b32")?,
+                op(gen, Opcode::VSwapB32)?,
                 Format::Vop1,
                 &[r1(d)],
                 &[r1(s)],
             ));
         } else {
-            let x = op(gen, "s_xor_b32")?;
+            let x = op(gen, Opcode::SXorB32)?;
             out.push(MInst::hw(x, Format::Sop2, &[r1(d)], &[r1(d), r1(s)]));
             out.push(MInst::hw(x, Format::Sop2, &[r1(s)], &[r1(s), r1(d)]));
             out.push(MInst::hw(x, Format::Sop2, &[r1(d)], &[r1(d), r1(s)]));
@@ -131,14 +130,14 @@ fn lower_lane_spill(gen: crate::isa::Gen, i: &MInst, out: &mut Vec<MInst>) -> Re
         let l = Arg::Const(lane + k as u32);
         out.push(if spill {
             MInst::hw(
-                op(gen, "v_writelane_b32")?,
+                op(gen, Opcode::VWritelaneB32)?,
                 Format::Vop3,
                 &[r1(v.base)],
                 &[sk, l],
             )
         } else {
             MInst::hw(
-                op(gen, "v_readlane_b32")?,
+                op(gen, Opcode::VReadlaneB32)?,
                 Format::Vop3,
                 &[sk],
                 &[r1(v.base), l],

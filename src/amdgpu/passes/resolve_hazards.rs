@@ -56,21 +56,11 @@ fn regs(args: &[Arg], vgpr: bool) -> Vec<u16> {
 }
 
 fn depctr(v: u32) -> MInst {
-    MInst::hw(
-        Opcode::from_name("s_waitcnt_depctr").expect("depctr on GFX10+"),
-        Format::Sopp,
-        &[],
-        &[Arg::Imm(v)],
-    )
+    MInst::hw(Opcode::SWaitcntDepctr, Format::Sopp, &[], &[Arg::Imm(v)])
 }
 
 fn nop() -> MInst {
-    MInst::hw(
-        Opcode::from_name("s_nop").expect("s_nop"),
-        Format::Sopp,
-        &[],
-        &[Arg::Imm(0)],
-    )
+    MInst::hw(Opcode::SNop, Format::Sopp, &[], &[Arg::Imm(0)])
 }
 
 fn writes_exec(i: &MInst) -> bool {
@@ -153,8 +143,8 @@ fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Forma
         );
         want(5, since(&|r: &Gfx9Rec| r.exec));
     }
-    let n = i.opcode().map_or("", |o| o.name());
-    if n.starts_with("v_readlane") || n.starts_with("v_writelane") {
+    let props = i.opcode().map_or(Props::empty(), |o| o.props());
+    if props.contains(Props::LANE_SELECT) {
         let sel: Vec<u16> = regs(i.ops.get(1..2).unwrap_or(&[]), false);
         if !sel.is_empty() {
             want(
@@ -163,10 +153,10 @@ fn gfx9_wait_states(hist: &[Gfx9Rec], unknown_start: bool, i: &MInst, fmt: Forma
             );
         }
     }
-    if n.starts_with("v_div_fmas") {
+    if matches!(i.opcode(), Some(Opcode::VDivFmasF32 | Opcode::VDivFmasF64)) {
         want(4, since(&|r: &Gfx9Rec| r.vcc));
     }
-    if i.opcode().is_some_and(|o| o.props().contains(Props::VMEM)) {
+    if props.contains(Props::VMEM) {
         let reads = regs(&i.ops, false);
         want(
             5,
@@ -184,7 +174,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
     let has = |p: &Program, f: Props| {
         p.blocks.iter().flat_map(|b| &b.insts).any(|i| {
             i.opcode()
-                .is_some_and(|o| o.props().contains(f) && !o.name().ends_with("_inv"))
+                .is_some_and(|o| o.props().contains(f) && !o.props().contains(Props::CACHE_INV))
         })
     };
     let lds_and_vmem = gen == Gen::Gfx10 && has(p, Props::LDS) && has(p, Props::VMEM);
@@ -244,16 +234,18 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                             }
                         }
                     }
-                    let n = op.name();
-                    if n.starts_with("s_movrel") || n.starts_with("s_setreg") {
+                    if props.contains(Props::MOVREL | Props::SALU)
+                        || props.contains(Props::WRITES_HWREG)
+                    {
                         return Err(Error::Verify(format!(
-                            "{n}: GFX9 hazard rules for it are not implemented"
+                            "{}: GFX9 hazard rules for it are not implemented",
+                            op.name()
                         )));
                     }
                     let need = gfx9_wait_states(&gfx9_hist, gfx9_unknown, &i, fmt);
                     if need > 0 {
                         out.push(MInst::hw(
-                            Opcode::from_name("s_nop").unwrap(),
+                            Opcode::SNop,
                             Format::Sopp,
                             &[],
                             &[Arg::Imm(need - 1)],
@@ -267,9 +259,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                     if is_valu {
                         let w = regs(&i.defs, false);
                         if w.iter().any(|r| sgprs_read_by_smem.contains(r)) {
-                            let mov = Opcode::from_name("s_mov_b32").unwrap();
                             out.push(MInst::hw(
-                                mov,
+                                Opcode::SMovB32,
                                 Format::Sop1,
                                 &[Arg::Reg(Reg::null())],
                                 &[Arg::Const(0)],
@@ -299,7 +290,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                         sgprs_read_by_vmem.extend(regs(&i.ops, false));
                         lds_vmem_open |= lds_and_vmem;
                     }
-                    if op.name() == "s_waitcnt_vscnt"
+                    if op == Opcode::SWaitcntVscnt
                         && i.defs.first() == Some(&Arg::Reg(Reg::null()))
                         && i.ops.first() == Some(&Arg::Imm(0))
                     {
@@ -333,13 +324,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                                 trans_writes.push((r, 0, 0));
                             }
                         }
-                        let n = op.name();
-                        if wave64
-                            && (n.starts_with("v_cndmask")
-                                || n.starts_with("v_addc")
-                                || n.starts_with("v_subb")
-                                || n.contains("_co_ci_"))
-                        {
+                        if wave64 && props.contains(Props::MASK_SRC) {
                             if let Some(Arg::Reg(r)) = i.ops.last() {
                                 if !r.base.is_vgpr() && r.base != crate::isa::PhysReg::EXEC_LO {
                                     for k in 0..r.count as u16 {
@@ -380,9 +365,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             flush.push(depctr(0xffe3));
         }
         if !sgprs_read_by_smem.is_empty() {
-            let mov = Opcode::from_name("s_mov_b32").unwrap();
             flush.push(MInst::hw(
-                mov,
+                Opcode::SMovB32,
                 Format::Sop1,
                 &[Arg::Reg(Reg::null())],
                 &[Arg::Const(0)],

@@ -42,8 +42,8 @@ impl Budget {
     /// Everything the generation allows a compute wave (SGPRs below the specials).
     pub fn full(gen: Gen) -> Budget {
         Budget {
-            sgprs: if gen == Gen::Gfx9 { 102 } else { 106 },
-            vgprs: 256,
+            sgprs: gen.info().sgprs,
+            vgprs: gen.info().vgprs,
         }
     }
 }

@@ -35,6 +35,7 @@ use super::Budget;
 use crate::amdgpu::isel::scratch;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
 use crate::amdgpu::Error;
+use crate::isa::Props;
 use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -82,7 +83,9 @@ pub fn prologue_end(p: &Program) -> usize {
         let flat_scratch = i.defs.iter().any(|d| {
             matches!(d, Arg::Reg(r) if r.base.0 == 102 || r.base.0 == 103)
                 && p.target.gen == crate::isa::Gen::Gfx9
-        }) || i.opcode().is_some_and(|o| o.name().starts_with("s_setreg"));
+        }) || i
+            .opcode()
+            .is_some_and(|o| o.props().contains(Props::WRITES_HWREG));
         if flat_scratch
             || matches!(
                 i.op,

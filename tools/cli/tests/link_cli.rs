@@ -9,7 +9,6 @@ use cli_support::gcnc_output as gcnc;
 mod link_support;
 
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::binary::Target;
 use link_support::*;
 
 const STATE: &str = r#"{
@@ -20,7 +19,7 @@ const STATE: &str = r#"{
 
 #[test]
 fn link_files_with_a_part_cache() {
-    let t = Target::Gfx1100;
+    let t = Gen::Gfx11;
     let mp = MainPart::new(t, vec![UserSgpr::DescriptorSet(0)]);
     let mut lines = vec![(
         "s_add_u32 s4, s0, 0x5eed0000",
@@ -200,8 +199,8 @@ fn a_linked_elf_with_a_descriptor_table_runs_with_its_state() {
     let state_json = docs_example_state();
     let st = temp_path("docs_state.json");
     std::fs::write(&st, &state_json).unwrap();
-    for t in Target::ALL {
-        let gfx11 = t == Target::Gfx1100;
+    for t in Gen::ALL {
+        let gfx11 = t == Gen::Gfx11;
         let (load, store) = if gfx11 {
             ("s_load_b128 s[8:11], s[4:5], 0x0", "buffer_store_b32")
         } else {

@@ -3,7 +3,7 @@
 //! bytes; bad arguments and a shader missing an `s_waitcnt` give readable errors with the
 //! failing instruction and a register dump, never a panic.
 
-use gcnc::binary::{CodeObject, ComputeShaderInfo, Target as BTarget, UserData};
+use gcnc::binary::{CodeObject, ComputeShaderInfo, UserData};
 use gcnc::isa::{self, Gen, Target, Wave};
 use std::path::PathBuf;
 use std::process::Command;
@@ -425,7 +425,7 @@ fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     for (line, inst) in isa::parse(src, t).unwrap() {
         code.extend(isa::encode(&inst, t).unwrap_or_else(|e| panic!("{line}: {e:?}")));
     }
-    let mut info = ComputeShaderInfo::new(BTarget::Gfx1100);
+    let mut info = ComputeShaderInfo::new(t);
     info.workgroup_size = [32, 1, 1];
     info.vgprs = 8;
     info.sgprs = 16;

@@ -91,21 +91,17 @@ impl Dispatch {
 
     /// A dispatch from a PAL ELF: `.text`, the compute entry symbol, and the PAL metadata
     /// (workgroup size, workgroup-id enables, LDS size, FLOAT_MODE, VGPR count).
-    pub fn from_elf(bytes: &[u8], wave64: Option<bool>) -> Result<Dispatch> {
+    /// `wave` forces a wave size; `None` takes the metadata's.
+    pub fn from_elf(bytes: &[u8], wave: Option<gcnc::isa::Wave>) -> Result<Dispatch> {
         use gcnc::binary::{ComputeShaderInfo, ElfFile, HwStage};
         let elf = ElfFile::parse(bytes).map_err(|e| Error::setup(format!("ELF: {e}")))?;
         let text = elf
             .text()
             .ok_or_else(|| Error::setup("ELF has no .text"))?
             .to_vec();
-        let btarget = elf
-            .target()
+        let gen = elf
+            .gen()
             .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
-        let gen: Gen = btarget
-            .to_string()
-            .parse()
-            .or_else(|_| format!("{btarget:?}").to_lowercase().parse())
-            .map_err(|e: String| Error::setup(e))?;
         let entry = elf.entry(HwStage::Cs).map(|s| (s.value, s.size));
         let mut t = Target::new(gen);
         let mut d = Dispatch::new(t, text);
@@ -115,7 +111,7 @@ impl Dispatch {
         }
         if let Ok(Some(md)) = elf.pal_metadata() {
             let size = entry.map(|e| e.1).unwrap_or(0);
-            if let Ok(info) = ComputeShaderInfo::from_metadata(&md, btarget, size) {
+            if let Ok(info) = ComputeShaderInfo::from_metadata(&md, gen, size) {
                 d.group_size = info.workgroup_size;
                 d.tgid_en = info.tgid_en;
                 d.tid_dims = info.tidig_comp_cnt + 1;
@@ -123,26 +119,11 @@ impl Dispatch {
                 d.scratch_bytes = info.scratch_bytes_per_lane as u64;
                 d.float_mode = info.float_mode.0 as u32;
                 d.vgprs = (info.vgprs as usize).clamp(1, 256);
-                if gen != Gen::Gfx9 {
-                    let w64 = format!("{:?}", info.wave).contains("64");
-                    t.wave = if w64 {
-                        gcnc::isa::Wave::W64
-                    } else {
-                        gcnc::isa::Wave::W32
-                    };
-                }
+                t = info.target;
             }
         }
-        if let Some(w64) = wave64 {
-            t = Target::with_wave(
-                gen,
-                if w64 {
-                    gcnc::isa::Wave::W64
-                } else {
-                    gcnc::isa::Wave::W32
-                },
-            )
-            .map_err(Error::setup)?;
+        if let Some(wave) = wave {
+            t = Target::with_wave(gen, wave).map_err(|e| Error::setup(e.to_string()))?;
         }
         d.target = t;
         Ok(d)

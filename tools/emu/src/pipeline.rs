@@ -76,7 +76,7 @@ pub struct Setup {
     pub resources: Vec<Resource>,
     pub layout: PipelineLayout,
     /// Force wave32/wave64 (None: the ELF's metadata decides).
-    pub wave64: Option<bool>,
+    pub wave: Option<gcnc::isa::Wave>,
     pub checks: Checks,
     /// Instruction budget per wave (None: the emulator's default).
     pub budget: Option<u64>,
@@ -94,7 +94,7 @@ impl Setup {
             push: Vec::new(),
             resources: Vec::new(),
             layout: PipelineLayout::default(),
-            wave64: None,
+            wave: None,
             checks: Checks::default(),
             budget: None,
             dispatch_budget: None,
@@ -129,8 +129,8 @@ impl Prepared {
 /// The user-data mapping of the ELF's compute shader (which entry each user SGPR holds).
 pub fn user_data(elf: &[u8]) -> Result<Vec<UserData>> {
     let f = ElfFile::parse(elf).map_err(|e| Error::setup(format!("ELF: {e}")))?;
-    let target = f
-        .target()
+    let gen = f
+        .gen()
         .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
     let md = f
         .pal_metadata()
@@ -140,7 +140,7 @@ pub fn user_data(elf: &[u8]) -> Result<Vec<UserData>> {
         .entry(gcnc::binary::HwStage::Cs)
         .map(|s| s.size)
         .ok_or_else(|| Error::setup("ELF has no compute shader entry"))?;
-    let info = ComputeShaderInfo::from_metadata(&md, target, size)
+    let info = ComputeShaderInfo::from_metadata(&md, gen, size)
         .map_err(|e| Error::setup(format!("PAL metadata: {e}")))?;
     Ok(info.user_data)
 }
@@ -152,7 +152,7 @@ fn map_bytes(mem: &mut Memory, addr: u64, data: &[u8], min: u64) -> Result<()> {
 
 /// Places the setup's memory and builds the dispatch for `elf` (docs/abi.md).
 pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
-    let mut d = Dispatch::from_elf(elf, setup.wave64)?;
+    let mut d = Dispatch::from_elf(elf, setup.wave)?;
     let gen = d.target.gen;
     d.groups = setup.groups;
     d.checks = setup.checks;

@@ -3,7 +3,7 @@
 
 mod support;
 
-use gcnc::binary::{CodeObject, ComputeShaderInfo, Target as BTarget};
+use gcnc::binary::{CodeObject, ComputeShaderInfo};
 use gcnc::isa::Gen;
 use std::process::Command;
 use support::*;
@@ -52,7 +52,7 @@ fn raw_and_elf_code_objects_run() {
     assert_eq!(std::fs::read(&out).unwrap(), [1u8, 0, 0, 0, 2, 0, 0, 0]);
 
     // the same code in a PAL ELF written by gcnc::binary
-    let mut info = ComputeShaderInfo::new(BTarget::Gfx1100);
+    let mut info = ComputeShaderInfo::new(gcnc::isa::Target::new(gcnc::isa::Gen::Gfx11));
     info.workgroup_size = [64, 1, 1];
     info.vgprs = 8;
     info.sgprs = 16;

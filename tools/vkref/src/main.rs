@@ -35,7 +35,7 @@ struct Opts {
     file: Option<String>,
     family: Family,
     backend: Backend,
-    wave: u32,
+    wave: gcnc::isa::Wave,
     entry: String,
     repeats: u32,
     asm: bool,
@@ -47,7 +47,7 @@ fn parse(args: &[String]) -> Result<Opts, String> {
         file: None,
         family: Family::Navi21,
         backend: Backend::Aco,
-        wave: 64,
+        wave: gcnc::isa::Wave::W64,
         entry: "main".into(),
         repeats: 5,
         asm: false,
@@ -65,7 +65,13 @@ fn parse(args: &[String]) -> Result<Opts, String> {
                 let v = val(a)?;
                 o.backend = Backend::parse(&v).ok_or(format!("unknown backend {v:?}"))?;
             }
-            "--wave" => o.wave = val(a)?.parse().map_err(|_| "--wave takes 32 or 64")?,
+            "--wave" => {
+                o.wave = val(a)?
+                    .parse()
+                    .ok()
+                    .and_then(gcnc::isa::Wave::from_lanes)
+                    .ok_or("--wave takes 32 or 64")?
+            }
             "--entry" => o.entry = val(a)?,
             "--repeats" | "-n" => {
                 o.repeats = val(a)?.parse().map_err(|_| "--repeats takes a number")?

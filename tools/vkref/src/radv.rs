@@ -27,6 +27,7 @@ use crate::device::{vkc, Error, Gpu, Pick};
 use crate::reflect::{self, DescriptorKind, Stage};
 use crate::wire::{self, Reader, Writer};
 use ash::vk;
+use gcnc::isa::{Gen, Wave};
 use std::collections::BTreeMap;
 use std::io::{BufReader, BufWriter, Read};
 use std::path::{Path, PathBuf};
@@ -55,13 +56,17 @@ impl Family {
             Family::Gfx1100 => "gfx1100",
         }
     }
+    /// The generation gcnc compiles for on the same chip.
+    pub fn gen(self) -> Gen {
+        match self {
+            Family::Vega10 => Gen::Gfx9,
+            Family::Navi21 => Gen::Gfx10,
+            Family::Gfx1100 => Gen::Gfx11,
+        }
+    }
     /// The LLVM target name gcnc uses for the same chip.
     pub fn gfx_target(self) -> &'static str {
-        match self {
-            Family::Vega10 => "gfx900",
-            Family::Navi21 => "gfx1030",
-            Family::Gfx1100 => "gfx1100",
-        }
+        self.gen().mcpu()
     }
     /// From either the RADV or the LLVM name.
     pub fn parse(s: &str) -> Option<Family> {
@@ -97,14 +102,14 @@ impl Backend {
 pub struct Config {
     pub family: Family,
     pub backend: Backend,
-    /// 32 or 64 (32 only on GFX10+).
-    pub wave: u32,
+    /// The wave size RADV is asked for (wave32 only on GFX10+).
+    pub wave: Wave,
     /// `RADV_DEBUG=nocache` (on by default; [`cache_check`] turns it off to see the cache).
     pub nocache: bool,
 }
 
 impl Config {
-    pub fn new(family: Family, backend: Backend, wave: u32) -> Config {
+    pub fn new(family: Family, backend: Backend, wave: Wave) -> Config {
         Config {
             family,
             backend,
@@ -114,12 +119,14 @@ impl Config {
     }
 
     fn validate(&self) -> Result<(), Error> {
-        match (self.family, self.wave) {
-            (_, 64) | (Family::Navi21 | Family::Gfx1100, 32) => Ok(()),
-            (f, w) => Err(Error::Usage(format!(
-                "wave{w} is not available on {}",
-                f.radv_name()
-            ))),
+        if self.family.gen().supports(self.wave) {
+            Ok(())
+        } else {
+            Err(Error::Usage(format!(
+                "{} is not available on {}",
+                self.wave,
+                self.family.radv_name()
+            )))
         }
     }
 
@@ -141,10 +148,10 @@ impl Config {
             ("MESA_SHADER_CACHE_DISABLE", "true".to_string()),
             ("RADV_DEBUG", debug.join(",")),
         ];
-        if self.wave == 32 {
+        if self.wave == Wave::W32 {
             env.push(("RADV_PERFTEST", "cswave32".to_string()));
         }
-        env.push(("VKREF_WAVE", self.wave.to_string()));
+        env.push(("VKREF_WAVE", self.wave.lanes().to_string()));
         env
     }
 }
@@ -153,7 +160,7 @@ impl std::fmt::Display for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{}/{}/wave{}",
+            "{}/{}/{}",
             self.family.radv_name(),
             self.backend.name(),
             self.wave
@@ -628,7 +635,7 @@ pub fn compile(
     stage: Stage,
     family: Family,
     backend: Backend,
-    wave: u32,
+    wave: Wave,
 ) -> Result<Compiled, Error> {
     if stage != Stage::Compute {
         return Err(Error::Usage(format!(
@@ -658,7 +665,7 @@ pub fn cache_check(
 ) -> Result<CacheCheck, Error> {
     let config = Config {
         nocache: false,
-        ..Config::new(family, backend, 64)
+        ..Config::new(family, backend, Wave::W64)
     };
     with_worker(config, |w| w.cache_check(spirv, entry, n))
 }
@@ -709,7 +716,8 @@ pub fn worker_main() -> i32 {
     let wave = std::env::var("VKREF_WAVE")
         .ok()
         .and_then(|w| w.parse().ok())
-        .unwrap_or(64u32);
+        .and_then(Wave::from_lanes)
+        .unwrap_or(Wave::W64);
     let mut counter = 0u32;
     loop {
         let frame = match wire::recv(&mut input) {
@@ -731,7 +739,7 @@ pub fn worker_main() -> i32 {
     }
 }
 
-fn serve(gpu: &Gpu, wave: u32, frame: &[u8], counter: &mut u32) -> Result<Vec<u8>, Error> {
+fn serve(gpu: &Gpu, wave: Wave, frame: &[u8], counter: &mut u32) -> Result<Vec<u8>, Error> {
     let mut r = Reader::new(frame);
     let tag = r.u8().map_err(proto)?;
     let spirv = r.bytes().map_err(proto)?;
@@ -821,7 +829,7 @@ struct Pipelines<'g> {
     words: Vec<u32>,
     bound: u32,
     entry: std::ffi::CString,
-    wave: u32,
+    wave: Wave,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     layout: vk::PipelineLayout,
     /// Kept module for same-module repeats (cache check).
@@ -830,7 +838,7 @@ struct Pipelines<'g> {
 }
 
 impl<'g> Pipelines<'g> {
-    fn new(gpu: &'g Gpu, spirv: &[u8], entry: &str, wave: u32) -> Result<Self, Error> {
+    fn new(gpu: &'g Gpu, spirv: &[u8], entry: &str, wave: Wave) -> Result<Self, Error> {
         let module = reflect::reflect_bytes(spirv)?;
         let ep = module.entry(entry)?;
         if ep.stage != Stage::Compute {
@@ -929,7 +937,7 @@ impl<'g> Pipelines<'g> {
                 vk::PipelineCreateFlags::empty()
             };
             let mut size = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
-                .required_subgroup_size(self.wave);
+                .required_subgroup_size(self.wave.lanes());
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)
@@ -1101,12 +1109,12 @@ mod tests {
 
     #[test]
     fn config_environment() {
-        let c = Config::new(Family::Navi21, Backend::Llvm, 32);
+        let c = Config::new(Family::Navi21, Backend::Llvm, Wave::W32);
         let env = c.env();
         assert!(env.contains(&("RADV_DEBUG", "llvm,nocache".to_string())));
         assert!(env.contains(&("RADV_PERFTEST", "cswave32".to_string())));
         assert!(env.contains(&("RADV_FORCE_FAMILY", "navi21".to_string())));
-        assert!(Config::new(Family::Vega10, Backend::Aco, 32)
+        assert!(Config::new(Family::Vega10, Backend::Aco, Wave::W32)
             .validate()
             .is_err());
         assert_eq!(Family::parse("gfx1030"), Some(Family::Navi21));

@@ -4,6 +4,7 @@
 //! given figures; a dying worker is
 //! reported and replaced.
 
+use gcnc::isa::Wave;
 use vkref::corpus;
 use vkref::radv::{self, Backend, Config, Family, Worker};
 
@@ -37,8 +38,8 @@ fn corpus_shaders_compile_for_every_family_backend_and_wave() {
     let mut crashed = Vec::new();
     for family in Family::ALL {
         for backend in [Backend::Aco, Backend::Llvm] {
-            for wave in [64, 32] {
-                if wave == 32 && family == Family::Vega10 {
+            for wave in [Wave::W64, Wave::W32] {
+                if !family.gen().supports(wave) {
                     continue;
                 }
                 let cfg = Config::new(family, backend, wave);
@@ -56,7 +57,7 @@ fn corpus_shaders_compile_for_every_family_backend_and_wave() {
                         Err(e) => panic!("{name} on {cfg}: {e}"),
                     };
                     let what = format!("{name} on {cfg}");
-                    assert_eq!(c.subgroup_size, wave, "{what}");
+                    assert_eq!(c.subgroup_size, wave.lanes(), "{what}");
                     assert_eq!(c.compile_ns.len(), 1, "{what}");
                     assert_ne!(c.compile_ns[0], 0, "{what}: the creation was not timed");
                     for stat in [
@@ -120,7 +121,7 @@ fn the_spilling_cases_spill_with_aco() {
         return;
     }
     for family in [Family::Vega10, Family::Navi21, Family::Gfx1100] {
-        let cfg = Config::new(family, Backend::Aco, 64);
+        let cfg = Config::new(family, Backend::Aco, Wave::W64);
         let v = radv::with_worker(cfg, |w| w.compile(spirv("spill_vgpr"), "main", 0))
             .expect("spill_vgpr");
         assert!(
@@ -157,7 +158,7 @@ fn the_cache_check_times_every_creation() {
             c.fresh_module_ns.iter().all(|t| *t != 0),
             "{backend:?}: {c:?}"
         );
-        let cfg = Config::new(Family::Navi21, backend, 64);
+        let cfg = Config::new(Family::Navi21, backend, Wave::W64);
         let timed =
             radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "main", 5)).expect("compile");
         assert_eq!(timed.compile_ns.len(), 5, "{backend:?}");
@@ -185,7 +186,7 @@ fn a_dead_worker_is_reported_and_a_new_one_works() {
     if setup().is_none() {
         return;
     }
-    let cfg = Config::new(Family::Gfx1100, Backend::Aco, 32);
+    let cfg = Config::new(Family::Gfx1100, Backend::Aco, Wave::W32);
     let mut w = Worker::spawn(cfg).expect("spawn");
     assert!(
         w.device_name.to_uppercase().contains("GFX1100") || w.device_name.contains("RADV"),
@@ -211,10 +212,10 @@ fn bad_requests_are_errors_not_crashes() {
         return;
     }
     assert!(matches!(
-        Worker::spawn(Config::new(Family::Vega10, Backend::Aco, 32)),
+        Worker::spawn(Config::new(Family::Vega10, Backend::Aco, Wave::W32)),
         Err(vkref::Error::Usage(_))
     ));
-    let cfg = Config::new(Family::Navi21, Backend::Aco, 64);
+    let cfg = Config::new(Family::Navi21, Backend::Aco, Wave::W64);
     let e = radv::with_worker(cfg, |w| w.compile(spirv("arith_i32"), "nope", 1)).unwrap_err();
     assert!(e.to_string().contains("nope"), "{e}");
     let e =

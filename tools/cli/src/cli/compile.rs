@@ -12,7 +12,7 @@
 
 use gcnc::amdgpu::abi::PipelineLayout;
 use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
-use gcnc::isa::{Gen, Wave};
+use gcnc::isa::Gen;
 
 /// Parsed `gcnc compile` arguments.
 pub struct Args {
@@ -61,12 +61,7 @@ fn parse_spec(s: &str) -> Result<(u32, u64), String> {
 /// Compiles the input as `gcnc compile` does (also used by `gcnc run`).
 pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
     let gen: Gen = a.target.parse()?;
-    let wave = match a.wave {
-        None => None,
-        Some(32) => Some(Wave::W32),
-        Some(64) => Some(Wave::W64),
-        Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
-    };
+    let wave = super::parse_wave(a.wave)?;
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
     if !a.link_spec.is_empty() && !a.unlinked {
         return Err("--link-spec needs --unlinked".into());

@@ -13,10 +13,16 @@ use gcnc::isa::{Gen, Target, Wave};
 /// `--target` + optional `--wave` → Target (LLVM's default wave when absent).
 pub fn target(gen: &str, wave: Option<u32>) -> Result<Target, String> {
     let gen: Gen = gen.parse()?;
-    match wave {
+    match parse_wave(wave)? {
         None => Ok(Target::new(gen)),
-        Some(32) => Target::with_wave(gen, Wave::W32),
-        Some(64) => Target::with_wave(gen, Wave::W64),
-        Some(w) => Err(format!("wave size must be 32 or 64, not {w}")),
+        Some(w) => Ok(Target::with_wave(gen, w)?),
     }
+}
+
+/// `--wave N` → a wave size (`None` when absent).
+pub fn parse_wave(wave: Option<u32>) -> Result<Option<Wave>, String> {
+    wave.map(|w| {
+        Wave::from_lanes(w.into()).ok_or_else(|| format!("--wave must be 32 or 64, not {w}"))
+    })
+    .transpose()
 }

@@ -231,12 +231,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         c.elf
     };
     let mut setup = Setup::new(triple(&a.dispatch)?);
-    setup.wave64 = match a.wave {
-        None => None,
-        Some(32) => Some(false),
-        Some(64) => Some(true),
-        Some(w) => return Err(format!("--wave must be 32 or 64, not {w}")),
-    };
+    setup.wave = super::parse_wave(a.wave)?;
     setup.budget = a.budget;
     setup.dispatch_budget = a.dispatch_budget;
     if let Some(s) = &a.state {

@@ -52,7 +52,7 @@ fn real_main() -> Result<bool, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut code_path = None;
     let mut gen: Option<Gen> = None;
-    let mut wave: Option<u32> = None;
+    let mut wave: Option<Wave> = None;
     let mut entry = None;
     let mut groups = [1, 1, 1];
     let mut group = None;
@@ -72,7 +72,10 @@ fn real_main() -> Result<bool, String> {
     while i < args.len() {
         match args[i].as_str() {
             "--target" => gen = Some(val(&mut i)?.parse()?),
-            "--wave" => wave = Some(num(&val(&mut i)?)? as u32),
+            "--wave" => {
+                let w = num(&val(&mut i)?)?;
+                wave = Some(Wave::from_lanes(w).ok_or(format!("wave size {w}"))?);
+            }
             "--entry" => entry = Some(num(&val(&mut i)?)?),
             "--dispatch" => groups = triple(&val(&mut i)?)?,
             "--group" => group = Some(triple(&val(&mut i)?)?),
@@ -114,14 +117,12 @@ fn real_main() -> Result<bool, String> {
     let path = code_path.ok_or("no code file given")?;
     let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let mut d = if bytes.starts_with(b"\x7fELF") {
-        Dispatch::from_elf(&bytes, wave.map(|w| w == 64)).map_err(|e| e.to_string())?
+        Dispatch::from_elf(&bytes, wave).map_err(|e| e.to_string())?
     } else {
         let gen = gen.ok_or("a raw code file needs --target")?;
         let t = match wave {
             None => Target::new(gen),
-            Some(64) => Target::with_wave(gen, Wave::W64)?,
-            Some(32) => Target::with_wave(gen, Wave::W32)?,
-            Some(w) => return Err(format!("wave size {w}")),
+            Some(w) => Target::with_wave(gen, w)?,
         };
         Dispatch::new(t, bytes)
     };

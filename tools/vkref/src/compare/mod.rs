@@ -90,11 +90,8 @@ impl Compiler {
 
 /// The wave size both sides compile for on `family`: wave64 on GFX9 (its only mode),
 /// wave32 on GFX10.3 and GFX11 (gcnc's and RADV's default for compute there).
-pub fn wave_for(family: Family) -> u32 {
-    match family {
-        Family::Vega10 => 64,
-        Family::Navi21 | Family::Gfx1100 => 32,
-    }
+pub fn wave_for(family: Family) -> gcnc::isa::Wave {
+    family.gen().default_wave()
 }
 
 /// Code-quality statistics under RADV's names. `sgprs` is ACO's "Pre-Sched SGPRs" where
@@ -314,7 +311,7 @@ fn gcnc_phases(
     family: Family,
     phases: &mut [u64; 3],
 ) -> Result<gcnc::compile::Compiled, String> {
-    let gen: gcnc::isa::Gen = family.gfx_target().parse()?;
+    let gen = family.gen();
     let t = Instant::now();
     let words =
         gcnc::front::spirv::words_from_bytes(spirv).map_err(|e| format!("front-end: {e}"))?;
@@ -331,10 +328,7 @@ fn gcnc_phases(
     phases[1] = t.elapsed().as_nanos() as u64;
     let t = Instant::now();
     let mut o = gcnc::compile::Options::new(gen);
-    o.wave = Some(match wave_for(family) {
-        32 => gcnc::isa::Wave::W32,
-        _ => gcnc::isa::Wave::W64,
-    });
+    o.wave = Some(wave_for(family));
     let r = gcnc::compile::compile_compute(&m, &o).map_err(|e| format!("backend: {e}"));
     phases[2] = t.elapsed().as_nanos() as u64;
     r
@@ -705,8 +699,9 @@ mod tests {
 
     #[test]
     fn waves_compared_like_with_like() {
-        assert_eq!(wave_for(Family::Vega10), 64);
-        assert_eq!(wave_for(Family::Navi21), 32);
-        assert_eq!(wave_for(Family::Gfx1100), 32);
+        use gcnc::isa::Wave;
+        assert_eq!(wave_for(Family::Vega10), Wave::W64);
+        assert_eq!(wave_for(Family::Navi21), Wave::W32);
+        assert_eq!(wave_for(Family::Gfx1100), Wave::W32);
     }
 }

@@ -159,7 +159,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         let t = summary::totals(r, ti);
         s += &row(&[
             t.family.gfx_target().into(),
-            super::wave_for(t.family).to_string(),
+            super::wave_for(t.family).lanes().to_string(),
             t.shaders.to_string(),
             t.rejected.to_string(),
             us(t.total_ns[0]),
@@ -270,7 +270,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
     }
     for (ti, fam) in r.targets.iter().enumerate() {
         s += &format!(
-            "\n### Per shader, {} (wave{})\n\n",
+            "\n### Per shader, {} ({})\n\n",
             fam.gfx_target(),
             super::wave_for(*fam)
         );
