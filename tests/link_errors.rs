@@ -137,7 +137,11 @@ fn relocations_of_the_wrong_kind() {
         matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("state value")),
         "{e}"
     );
-    let e = link(&[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "nowhere")], &st).unwrap_err();
+    let e = link(
+        &[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "nowhere")],
+        &st,
+    )
+    .unwrap_err();
     assert!(
         matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "nowhere"),
         "{e}"
@@ -170,14 +174,22 @@ fn relocations_of_the_wrong_kind() {
 
 #[test]
 fn mismatched_targets() {
-    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx10)], &state(STATE)).unwrap_err();
+    let e = link(
+        &[&good(Gen::Gfx9), &good(Gen::Gfx10)],
+        &state(STATE),
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::TargetMismatch { input: 1, .. }), "{e}");
     assert!(
         e.to_string().contains("gfx1030") && e.to_string().contains("gfx900"),
         "{e}"
     );
     // Two compute shaders in one pipeline.
-    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx9)], &state(STATE)).unwrap_err();
+    let e = link(
+        &[&good(Gen::Gfx9), &good(Gen::Gfx9)],
+        &state(STATE),
+    )
+    .unwrap_err();
     assert!(matches!(e, Error::NotUnlinked { input: 1, .. }), "{e}");
 }
 

@@ -64,11 +64,7 @@ fn prolog_main_epilog_fall_through() {
             "{gen}"
         );
         // 244 bytes of padding = 61 dwords: a branch over 60, then s_nop 0.
-        assert_eq!(
-            &laid.text[..4],
-            &branch_word(gen, 60).to_le_bytes(),
-            "{gen}"
-        );
+        assert_eq!(&laid.text[..4], &branch_word(gen, 60).to_le_bytes(), "{gen}");
         assert_eq!(&laid.text[4..8], &nop_word(gen).to_le_bytes(), "{gen}");
         let entry = laid
             .functions

@@ -23,6 +23,7 @@ pub struct Code {
 /// be valid), so it is reported as the ISA layer's error text.
 pub type EncodeError = String;
 
+
 impl Code {
     /// An empty buffer.
     pub fn new(t: Target) -> Code {
@@ -56,11 +57,7 @@ impl Code {
 
     /// `s_getpc_b64 s[dst:dst+1]`.
     pub fn s_getpc(&mut self, dst: u16) -> Result<(), EncodeError> {
-        self.inst(
-            Opcode::SGetpcB64,
-            Format::Sop1,
-            &[Operand::Reg(Reg::s(dst, 2))],
-        )
+        self.inst(Opcode::SGetpcB64, Format::Sop1, &[Operand::Reg(Reg::s(dst, 2))])
     }
 
     /// `s_load_dword s[dst], s[base:base+1], offset` (`s_load_b32` on GFX11).
@@ -126,12 +123,8 @@ pub fn nop_word(gen: Gen) -> u32 {
 /// The encoding of `s_branch` skipping `dwords` dwords after itself.
 pub fn branch_word(gen: Gen, dwords: u16) -> u32 {
     let mut c = Code::new(Target::new(gen));
-    c.inst(
-        Opcode::SBranch,
-        Format::Sopp,
-        &[Operand::Imm(dwords as u32)],
-    )
-    .expect("a short branch encodes on every generation");
+    c.inst(Opcode::SBranch, Format::Sopp, &[Operand::Imm(dwords as u32)])
+        .expect("a short branch encodes on every generation");
     u32::from_le_bytes(c.bytes[..4].try_into().unwrap())
 }
 

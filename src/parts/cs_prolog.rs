@@ -76,6 +76,7 @@ impl Plan {
     }
 }
 
+
 impl CsPrologKey {
     /// The items a main part assumed, as layout items (`Workgroup` and unknown kinds have
     /// no place in a user-data layout and are a state error).
