@@ -59,19 +59,19 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-fn corpus_module(name: &str) -> gcnc::ir::Module {
+/// The corpus shader `name` after the front and middle end, and the options that compile
+/// it for gfx1030 without running the middle end again (the bench times the backend).
+fn corpus_module(name: &str) -> (gcnc::ir::Module, gcnc::Options) {
     let case = vkref::corpus::cases()
         .into_iter()
         .find(|c| c.name == name)
         .expect("corpus case");
     let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
-    let opts = gcnc::front::spirv::Options {
-        entry: Some(case.entry.to_string()),
-        ..Default::default()
-    };
-    let mut m = gcnc::front::spirv::translate(&words, &opts).unwrap();
-    gcnc::passes::run_pipeline(&mut m).unwrap();
-    m
+    let mut opts = gcnc::Options::new(gcnc::isa::Target::new(Gen::Gfx10));
+    opts.entry = Some(case.entry.to_string());
+    let m = gcnc::optimize_spirv(&words, &opts).unwrap();
+    opts.optimize = false;
+    (m, opts)
 }
 
 /// A state for `elf`: every assumed set's bindings 0..8 at `64 + 32·b`, the descriptor
@@ -117,25 +117,24 @@ fn differing_state(elf: &[u8]) -> PipelineState {
 }
 
 fn unlinked_vs_whole(c: &mut Criterion) {
-    use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
+    use gcnc::{compile_module, compile_module_unlinked, Missing};
     let mut g = c.benchmark_group("unlinked_vs_whole");
     for name in ["arith_f32", "nested_loops", "std430_struct"] {
-        let m = corpus_module(name);
-        let whole = Options::new(gcnc::isa::Gen::Gfx10);
+        let (m, whole) = corpus_module(name);
         let mut unl = whole.clone();
         unl.missing = Missing::all();
-        let elf = compile_unlinked(&m, &unl).unwrap().elf;
+        let elf = compile_module_unlinked(&m, &unl).unwrap().elf;
         let state = differing_state(&elf);
         let parts = PartCache::new();
         link(&[&elf], &state, &parts).unwrap();
         g.bench_function(format!("compile_unlinked/{name}"), |b| {
-            b.iter(|| compile_unlinked(&m, &unl).unwrap())
+            b.iter(|| compile_module_unlinked(&m, &unl).unwrap())
         });
         g.bench_function(format!("link/{name}"), |b| {
             b.iter(|| link(&[&elf], &state, &parts).unwrap())
         });
         g.bench_function(format!("compile_whole/{name}"), |b| {
-            b.iter(|| compile_compute(&m, &whole).unwrap())
+            b.iter(|| compile_module(&m, &whole).unwrap())
         });
     }
     g.finish();

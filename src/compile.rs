@@ -1,36 +1,49 @@
-//! The compiler driver: the whole backend pipeline in one function, as ACO's
-//! `aco_interface.cpp` shows it.
+//! The compiler driver: SPIR-V in, PAL ELF out, the whole chain in one function
+//! ([`compile`], after ACO's `aco_interface.cpp`):
 //!
 //! ```text
-//! IR module (after the middle-end)
-//!   isel::select            IR → MIR (SSA, virtual registers, logical + linear CFG)
-//!   mir::verify             (debug builds and tests)
-//!   regalloc::allocate      spilling to the budget, tuple-aware assignment
-//!   passes::lower_to_hw     pseudo → real, parallel copies sequentialised
-//!   passes::insert_waitcnt  memory counters
-//!   passes::resolve_hazards per-generation interlocks
-//!   emit::encode            code buffer, branch fixups, relocations, s_code_end padding
-//!   emit::code_object       PAL code object + `gcnc.prelink`: the unlinked main part
-//!   link::link              parts (CS prolog), layout, fall-through, relocations,
-//!                           metadata merge → the pipeline ELF
+//! SPIR-V words
+//!   front::spirv::translate   SPIR-V → IR (specialization constants applied; an unlinked
+//!                             compile keeps the late ones symbolic)
+//!   ir::verify_module         the IR the rest of the chain may rely on
+//!   passes::run_pipeline_with the middle end (Options::optimize)
+//!   isel::select              IR → MIR (SSA, virtual registers, logical + linear CFG)
+//!   mir::verify               (debug builds, Settings::verify)
+//!   regalloc::allocate        spilling to the budget, tuple-aware assignment
+//!   passes::lower_to_hw       pseudo → real, parallel copies sequentialised
+//!   passes::insert_waitcnt    memory counters
+//!   passes::resolve_hazards   per-generation interlocks
+//!   emit::encode              code buffer, branch fixups, relocations, s_code_end padding
+//!   emit::code_object         PAL code object + `gcnc.prelink`: the unlinked main part
+//!   link::link                parts (CS prolog), layout, fall-through, relocations,
+//!                             metadata merge → the pipeline ELF
 //! ```
 //!
-//! There is one code path (docs/link.md): [`compile_unlinked`] stops after the main part
-//! (the state in [`Options::missing`] becomes relocated literals and pre-link metadata);
-//! [`compile_compute`] compiles the same main part with everything known and links it with
-//! the final user-data layout ([`Options::user_data`]), building the same CS prolog the
-//! link stage builds for an unlinked shader when that layout differs from the backend's.
+//! Entry points: [`compile_spirv`] (the linked pipeline ELF) and [`compile_spirv_unlinked`]
+//! (an unlinked shader for `link::link`); [`compile_module`] / [`compile_module_unlinked`]
+//! start from IR (the `.ir` text form, or IR reused across several backend compiles, see
+//! [`optimize_spirv`]). There is one code path (docs/link.md): an unlinked compile stops
+//! after the main part (the state in [`Options::missing`] becomes relocated literals and
+//! pre-link metadata); a whole-pipeline compile builds the same main part with everything
+//! known and links it with the final user-data layout ([`Options::user_data`]), building
+//! the same CS prolog the link stage builds for an unlinked shader when that layout
+//! differs from the backend's.
 //!
-//! Errors carry their layer: `amdgpu::Error` for the backend. The same input always gives
-//! the same bytes.
+//! Errors are [`crate::Error`]: each layer's typed error, unflattened. How the compiler
+//! runs (verifiers, timing) is [`Settings`]; the library reads no environment variables.
+//! The same input and options always give the same bytes.
 
-use crate::amdgpu::{self, abi::PipelineLayout, emit, mir, passes, regalloc, Error};
+use crate::amdgpu::{self, abi::PipelineLayout, emit, mir, passes, regalloc};
 use crate::binary::prelink::{PreLinkMetadata, UserSgpr};
 use crate::binary::{HwStage, UserData};
+use crate::error::Error;
 use crate::ir::Module;
-use crate::isa::{Gen, Target, Wave};
+use crate::isa::Target;
 use crate::link::state::{Item, PipelineState, UserDataLayout};
-use std::collections::BTreeSet;
+use crate::settings::Timer;
+pub use crate::settings::{Phase, Settings, Timing};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The pipeline state an unlinked compile does not have (docs/link.md). Each missing
 /// piece is named in the ELF's `gcnc.prelink.missing_state`.
@@ -73,40 +86,47 @@ impl Missing {
     }
 }
 
-/// Compilation options.
+/// Compilation options: what to compile for and with which pipeline state.
 #[derive(Clone, Debug)]
 pub struct Options {
-    pub gen: Gen,
-    /// Wave size; `None` picks the default: wave64 on GFX9 (its only mode) and wave32 on
-    /// GFX10.3/GFX11, because divergent control flow then manipulates 32-bit exec masks
-    /// with 1-dword SGPRs (half the SGPR pressure per mask) and the VALU issues a wave32
-    /// instruction in one pass where wave64 needs two — RADV's default for compute too.
-    pub wave: Option<Wave>,
+    /// Generation and wave size. [`Target::new`] picks the default wave size: wave64 on
+    /// GFX9 (its only mode) and wave32 on GFX10.3/GFX11, because divergent control flow
+    /// then manipulates 32-bit exec masks with 1-dword SGPRs (half the SGPR pressure per
+    /// mask) and the VALU issues a wave32 instruction in one pass where wave64 needs two —
+    /// RADV's default for compute too.
+    pub target: Target,
+    /// The SPIR-V entry point (default: the only / first compute entry point).
+    pub entry: Option<String>,
+    /// Specialization constant values by SpecId, as raw bit patterns.
+    pub spec: BTreeMap<u32, u64>,
+    /// Run the middle end (default). Off, the IR goes to the backend as given: the IR
+    /// tests, and IR that already went through [`optimize_spirv`].
+    pub optimize: bool,
     pub layout: PipelineLayout,
     /// Register budget; `None` = everything the generation allows.
     pub budget: Option<regalloc::Budget>,
-    /// What [`compile_unlinked`] leaves to the link stage (ignored by [`compile_compute`]).
+    /// What an unlinked compile leaves to the link stage (ignored by whole-pipeline
+    /// compiles).
     pub missing: Missing,
     /// The final user-data layout of a whole-pipeline compile; `None` keeps the backend's
     /// own placement (docs/abi.md). A layout that differs gets the CS prolog.
     pub user_data: Option<UserDataLayout>,
+    /// How the compiler runs (verifiers, timing); never changes the output.
+    pub settings: Settings,
 }
 
 impl Options {
-    pub fn new(gen: Gen) -> Options {
+    pub fn new(target: Target) -> Options {
         Options {
-            gen,
-            wave: None,
+            target,
+            entry: None,
+            spec: BTreeMap::new(),
+            optimize: true,
             layout: PipelineLayout::default(),
             budget: None,
             missing: Missing::default(),
             user_data: None,
-        }
-    }
-    pub fn target(&self) -> Result<Target, Error> {
-        match self.wave {
-            None => Ok(Target::new(self.gen)),
-            Some(w) => Target::with_wave(self.gen, w).map_err(|e| Error::unsupported(None, e)),
+            settings: Settings::default(),
         }
     }
 }
@@ -114,8 +134,7 @@ impl Options {
 /// A compiled compute shader.
 #[derive(Clone, Debug)]
 pub struct Compiled {
-    /// The PAL ELF: the linked pipeline ([`compile_compute`]) or the unlinked shader
-    /// ([`compile_unlinked`]).
+    /// The PAL ELF: the linked pipeline or the unlinked shader.
     pub elf: Vec<u8>,
     /// `.text` of `elf` including padding.
     pub text: Vec<u8>,
@@ -123,57 +142,194 @@ pub struct Compiled {
     pub stats: emit::Stats,
     /// The final machine program of the main part (physical registers), for printing.
     pub program: mir::Program,
-    /// Disassembly of the entry point's code in `elf` (our printer).
-    pub asm: String,
+    /// The entry point's code in `text`: (start, end) byte offsets; [`Compiled::asm`]
+    /// disassembles it when asked (a compile does no printing work of its own).
+    pub entry: (usize, usize),
     /// Where the link put each part (whole-pipeline compiles; empty for unlinked ones).
     pub placed: Vec<crate::link::layout::PlacedPart>,
+    /// Each pass and stage run, in order, when `Settings::time_passes` is set.
+    pub timings: Vec<Timing>,
+}
+
+impl Compiled {
+    /// Disassembly of the entry point's code (our printer, LLVM's syntax), one
+    /// instruction per line with its byte offset.
+    pub fn asm(&self) -> Result<String, Error> {
+        let t = self.program.target;
+        Ok(emit::disassemble_range(t, &self.text, self.entry.0, self.entry.1)?)
+    }
+}
+
+/// What the chain starts from.
+enum Source<'a> {
+    Spirv(&'a [u32]),
+    Ir(&'a Module),
+}
+
+/// A linked pipeline ELF, or an unlinked shader that leaves `Options::missing` to the link
+/// stage.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Pipeline,
+    Unlinked,
+}
+
+/// SPIR-V → the linked compute pipeline ELF.
+pub fn compile_spirv(words: &[u32], opts: &Options) -> Result<Compiled, Error> {
+    compile(Source::Spirv(words), opts, Output::Pipeline)
+}
+
+/// SPIR-V → an unlinked shader (relocations + `gcnc.prelink`) for `link::link`, leaving
+/// `opts.missing` to the link stage. A shader that cannot be compiled this way fails with
+/// `NeedsWholePipeline` (front end or backend) and produces nothing.
+pub fn compile_spirv_unlinked(words: &[u32], opts: &Options) -> Result<Compiled, Error> {
+    compile(Source::Spirv(words), opts, Output::Unlinked)
+}
+
+/// IR → the linked compute pipeline ELF (verified first; the middle end runs when
+/// `opts.optimize`).
+pub fn compile_module(module: &Module, opts: &Options) -> Result<Compiled, Error> {
+    compile(Source::Ir(module), opts, Output::Pipeline)
+}
+
+/// IR → an unlinked shader ([`compile_spirv_unlinked`] from IR).
+pub fn compile_module_unlinked(module: &Module, opts: &Options) -> Result<Compiled, Error> {
+    compile(Source::Ir(module), opts, Output::Unlinked)
+}
+
+/// The front and middle end alone: SPIR-V → the verified, optimized IR the backend takes
+/// (for `gcnc ir`, and for compiling one shader with many backend options:
+/// [`compile_module`] with `optimize` off).
+pub fn optimize_spirv(words: &[u32], opts: &Options) -> Result<Module, Error> {
+    let mut m = translate(words, opts, &BTreeSet::new())?;
+    if opts.optimize {
+        crate::passes::run_pipeline_with(&mut m, &opts.settings, None)?;
+    }
+    Ok(m)
+}
+
+/// The SPIR-V front end with the options' entry point and specialization constants;
+/// the SpecIds in `late` stay symbolic (unlinked compiles).
+fn translate(words: &[u32], opts: &Options, late: &BTreeSet<u32>) -> Result<Module, Error> {
+    let fopts = crate::front::spirv::Options {
+        entry: opts.entry.clone(),
+        spec: opts.spec.clone(),
+        stage: Some(crate::ir::Stage::Compute),
+    };
+    let m = crate::front::spirv::translate_unlinked(words, &fopts, late)?;
+    crate::ir::verify_module(&m)?;
+    Ok(m)
+}
+
+/// The whole chain.
+fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, Error> {
+    let t = opts.target.check_wave()?;
+    let mut timer = Timer::new(&opts.settings, Phase::Front);
+    let verify_mir = |p: &mir::Program, allocated: bool| -> Result<(), Error> {
+        if opts.settings.verify_each() {
+            mir::verify::verify(p, allocated)?;
+        }
+        Ok(())
+    };
+    let missing = match output {
+        Output::Pipeline => Missing::default(),
+        Output::Unlinked => opts.missing.clone(),
+    };
+
+    // Front end: SPIR-V → verified IR.
+    let mut module = match source {
+        Source::Spirv(words) => Cow::Owned(timer.stage("translate", || {
+            translate(words, opts, &missing.spec_constants)
+        })?),
+        Source::Ir(m) => {
+            crate::ir::verify_module(m)?;
+            Cow::Borrowed(m)
+        }
+    };
+
+    // Middle end.
+    if opts.optimize {
+        let run = crate::passes::run_pipeline_with(module.to_mut(), &opts.settings, None)?;
+        timer.timings.extend(run.timings);
+    }
+
+    // Backend: instruction selection, register allocation, post-RA passes, encoding.
+    timer.phase = Phase::Back;
+    let link_time = amdgpu::isel::LinkTime {
+        descriptor_layout: missing.descriptor_layout,
+    };
+    let mut p = timer.stage("isel", || {
+        amdgpu::isel::select_with(&module, t, &opts.layout, &link_time)
+    })?;
+    verify_mir(&p, false)?;
+    amdgpu::isel::scratch::insert_setup(&mut p)?;
+    let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
+    let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
+    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
+    let assumed = assumed_user_sgprs(&p.abi.user_sgprs, &missing)?;
+    verify_mir(&p, true)?;
+    let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
+    timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
+    timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
+    verify_mir(&p, true)?;
+    let code = timer.stage("encode", || emit::encode(&p))?;
+    let stats = emit::Stats {
+        instructions: code.instructions,
+        code_size: code.code_bytes,
+        sgprs: usage.sgprs,
+        vgprs: usage.vgprs,
+        spilled_sgprs: usage.spilled_sgprs,
+        spilled_vgprs: usage.spilled_vgprs,
+        scratch_size: p.scratch_bytes,
+        lds_size: p.lds_bytes,
+        subgroups_per_simd: t.waves_per_simd(usage.sgprs, usage.vgprs),
+        copies,
+        branches: code.branches,
+    };
+
+    // The main part: a PAL code object with the pre-link section.
+    let mut obj = emit::code_object(&p, &code, usage.sgprs, usage.vgprs)?;
+    let mut pl = PreLinkMetadata::new(HwStage::Cs);
+    pl.user_sgprs = assumed;
+    pl.missing_state = missing.names();
+    obj.set_prelink(&pl)?;
+    let main_elf = obj.write()?;
+    if output == Output::Unlinked {
+        return Ok(Compiled {
+            elf: main_elf,
+            entry: (0, code.code_bytes as usize),
+            text: code.text,
+            stats,
+            program: p,
+            placed: Vec::new(),
+            timings: timer.timings,
+        });
+    }
+
+    // Link: the main part with the final user-data layout (and the CS prolog it needs).
+    let state = PipelineState {
+        user_data: opts.user_data.clone(),
+        ..Default::default()
+    };
+    let linked = timer.stage("link", || {
+        crate::link::link(&[&main_elf], &state, part_cache())
+    })?;
+    let entry = linked.object.entry(HwStage::Cs)?;
+    let entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
+    Ok(Compiled {
+        elf: linked.elf,
+        text: linked.object.text,
+        entry,
+        stats,
+        program: p,
+        placed: linked.placed,
+        timings: timer.timings,
+    })
 }
 
 /// The parts a process builds, shared by every whole-pipeline compile and link.
 fn part_cache() -> &'static crate::parts::PartCache {
     crate::parts::PartCache::global()
-}
-
-/// Compiles the entry point of `module` (a compute shader after the middle-end) for the
-/// whole pipeline: the main part with everything known, linked with `opts.user_data`.
-pub fn compile_compute(module: &Module, opts: &Options) -> Result<Compiled, Error> {
-    let main = main_part(module, opts, &Missing::default())?;
-    let state = PipelineState {
-        user_data: opts.user_data.clone(),
-        ..Default::default()
-    };
-    let linked = crate::link::link(&[&main.elf], &state, part_cache())
-        .map_err(|e| Error::Link(e.to_string()))?;
-    let entry = linked
-        .object
-        .functions
-        .iter()
-        .find(|f| f.name == HwStage::Cs.entry_symbol())
-        .map(|f| (f.offset, f.size))
-        .ok_or_else(|| Error::Link("the linked object has no CS entry".into()))?;
-    let asm = emit::disassemble_range(
-        main.program.target,
-        &linked.object.text,
-        entry.0 as usize,
-        (entry.0 + entry.1) as usize,
-    )?;
-    Ok(Compiled {
-        elf: linked.elf,
-        text: linked.object.text,
-        stats: main.stats,
-        program: main.program,
-        asm,
-        placed: linked.placed,
-    })
-}
-
-/// Compiles the entry point of `module` with the state in `opts.missing` left to the link
-/// stage: an unlinked ELF (relocations + `gcnc.prelink`) for `link::link`. A shader that
-/// cannot be compiled this way gets `Error::NeedsWholePipeline` and nothing else.
-pub fn compile_unlinked(module: &Module, opts: &Options) -> Result<Compiled, Error> {
-    let mut c = main_part(module, opts, &opts.missing)?;
-    c.asm = emit::disassemble_range(c.program.target, &c.text, 0, c.stats.code_size as usize)?;
-    Ok(c)
 }
 
 /// The prelink item pair of a user-data entry of the backend's ABI (docs/abi.md).
@@ -196,75 +352,22 @@ fn assumed_user_sgpr(u: &UserData, prev: Option<&UserSgpr>) -> UserSgpr {
     }
 }
 
-/// The backend pipeline up to the main part's code object (with `gcnc.prelink`).
-fn main_part(module: &Module, opts: &Options, missing: &Missing) -> Result<Compiled, Error> {
-    let t = opts.target()?;
-    let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
-    let link_time = amdgpu::isel::LinkTime {
-        descriptor_layout: missing.descriptor_layout,
-    };
-    let mut p = amdgpu::isel::select_with(module, t, &opts.layout, &link_time)?;
-    if crate::passes::verify_each() {
-        mir::verify::verify(&p, false)?;
-    }
-    amdgpu::isel::scratch::insert_setup(&mut p)?;
-    let usage = regalloc::allocate(&mut p, budget)?;
-    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
+/// What the main part assumes each user SGPR holds; with the user-data layout missing,
+/// every one must be something a layout can supply.
+fn assumed_user_sgprs(user_sgprs: &[UserData], missing: &Missing) -> Result<Vec<UserSgpr>, Error> {
     let mut assumed: Vec<UserSgpr> = Vec::new();
-    for u in &p.abi.user_sgprs {
+    for u in user_sgprs {
         let a = assumed_user_sgpr(u, assumed.last());
         assumed.push(a);
     }
     if missing.user_data {
         if let Some(j) = assumed.iter().position(|a| Item::from_assumed(a).is_none()) {
-            return Err(Error::NeedsWholePipeline(format!(
+            return Err(amdgpu::Error::NeedsWholePipeline(format!(
                 "user SGPR {j} holds {:?}, which no user-data layout supplies",
                 assumed[j]
-            )));
+            ))
+            .into());
         }
     }
-    if crate::passes::verify_each() {
-        mir::verify::verify(&p, true)?;
-    }
-    let copies = passes::lower_to_hw(&mut p)?;
-    passes::insert_waitcnt(&mut p)?;
-    passes::resolve_hazards(&mut p)?;
-    if crate::passes::verify_each() {
-        mir::verify::verify(&p, true)?;
-    }
-    let code = emit::encode(&p)?;
-    let stats = emit::Stats {
-        instructions: code.instructions,
-        code_size: code.code_bytes,
-        sgprs: usage.sgprs,
-        vgprs: usage.vgprs,
-        spilled_sgprs: usage.spilled_sgprs,
-        spilled_vgprs: usage.spilled_vgprs,
-        scratch_size: p.scratch_bytes,
-        lds_size: p.lds_bytes,
-        subgroups_per_simd: t.waves_per_simd(usage.sgprs, usage.vgprs),
-        copies,
-        branches: code.branches,
-    };
-    let mut obj = emit::code_object(&p, &code, usage.sgprs, usage.vgprs)?;
-    let mut pl = PreLinkMetadata::new(HwStage::Cs);
-    pl.user_sgprs = assumed;
-    pl.missing_state = missing.names();
-    obj.metadata
-        .as_map_mut()
-        .ok_or_else(|| Error::Binary("metadata root is not a map".into()))?
-        .insert(
-            crate::binary::msgpack::Key::str(crate::binary::metadata::KEY_PRELINK),
-            pl.to_value(),
-        );
-    let elf = obj.write().map_err(|e| Error::Binary(e.to_string()))?;
-    // the caller disassembles what it returns (the main part, or the linked entry)
-    Ok(Compiled {
-        elf,
-        text: code.text,
-        stats,
-        program: p,
-        asm: String::new(),
-        placed: Vec::new(),
-    })
+    Ok(assumed)
 }

@@ -14,15 +14,29 @@
 //! encoder, decoder, printer and parser. Nothing outside `isa_tables/` spells an opcode
 //! number.
 //!
+//! The library call is [`compile_spirv`] (and [`compile_spirv_unlinked`] for the link
+//! stage): SPIR-V words and [`Options`] (target, pipeline state, [`Settings`]) in, a
+//! [`Compiled`] shader out; `compile` shows the whole chain in one function.
+//!
 //! Each layer has its own typed error; bad input is an error that says where and why, a
 //! broken internal invariant is a bug caught by a verifier in debug builds and tests.
+//! [`Error`] wraps them unflattened.
 pub mod amdgpu;
 pub mod binary;
 pub mod cache;
 pub mod compile;
+pub mod error;
 pub mod front;
 pub mod ir;
 pub mod isa;
 pub mod link;
 pub mod parts;
 pub mod passes;
+pub mod settings;
+
+pub use compile::{
+    compile_module, compile_module_unlinked, compile_spirv, compile_spirv_unlinked, optimize_spirv,
+    Compiled, Missing, Options,
+};
+pub use error::Error;
+pub use settings::{Phase, Settings, Timing};

@@ -2,15 +2,15 @@
 //! front-end → middle-end → backend → emulator, on gfx900 wave64, gfx1030 and gfx1100 in
 //! wave32 and wave64, with all of the emulator's strict checks. Each case either compiles
 //! and must match its expectation (and disassemble cleanly with llvm-objdump-19, its
-//! PAL note decoding with llvm-readelf-19), or is refused with the backend's `Unsupported` error
-//! (printed in the summary). `PASSING` lists the cases that must pass everywhere, so a
+//! PAL note decoding with llvm-readelf-19), or is refused with the backend's `Unsupported`
+//! (or `NotOnTarget`) error (printed in the summary). `PASSING` lists the cases that must pass everywhere, so a
 //! regression fails the test; a newly passing case is reported so the list can grow.
 
 mod backend_support;
 
 use backend_support::CONFIGS;
-use gcnc::compile::{compile_compute, Options};
-use gcnc::isa::Wave;
+use gcnc::isa::{Gen, Target, Wave};
+use gcnc::{compile_module, compile_spirv, Options};
 use gcnc_emu::pipeline::{self, Place, Setup};
 use vkref::corpus::{self, AddressTarget, Env, SpecValue};
 use vkref::lavapipe::Resource;
@@ -101,27 +101,16 @@ fn run_case_with(
             },
         );
     }
-    let fopts = gcnc::front::spirv::Options {
-        entry: Some(case.entry.to_string()),
-        spec,
-        stage: Some(gcnc::ir::Stage::Compute),
-    };
-    let mut m = match gcnc::front::spirv::translate(&words, &fopts) {
-        Ok(m) => m,
-        Err(e) => return Outcome::Fail(format!("front-end: {e}")),
-    };
-    if let Err(e) = gcnc::passes::run_pipeline(&mut m) {
-        return Outcome::Fail(format!("middle-end: {e}"));
-    }
-    let mut o = Options::new(gen);
-    o.wave = Some(wave);
+    let mut o = Options::new(Target::with_wave(gen, wave).unwrap());
+    o.entry = Some(case.entry.to_string());
+    o.spec = spec;
     o.budget = budget;
-    let c = match compile_compute(&m, &o) {
+    let c = match compile_spirv(&words, &o) {
         Ok(c) => c,
-        Err(e @ gcnc::amdgpu::Error::Unsupported { .. }) => {
-            return Outcome::Unsupported(e.to_string())
-        }
-        Err(e) => return Outcome::Fail(format!("backend: {e}")),
+        Err(gcnc::Error::Backend(
+            e @ (gcnc::amdgpu::Error::Unsupported { .. } | gcnc::amdgpu::Error::NotOnTarget { .. }),
+        )) => return Outcome::Unsupported(e.to_string()),
+        Err(e) => return Outcome::Fail(format!("{}: {e}", e.phase().name())),
     };
     *stats = Some(c.stats.clone());
     // the ELF must disassemble completely and its note decode (LLVM's tools)
@@ -345,31 +334,29 @@ fn corpus_with_tight_budgets() {
         let mut line = format!("{:24}", case.name);
         let inputs = (case.inputs)();
         let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
-        let fopts = gcnc::front::spirv::Options {
-            entry: Some(case.entry.to_string()),
-            spec: inputs
-                .spec
-                .iter()
-                .map(|(id, v)| {
-                    (
-                        *id,
-                        match v {
-                            SpecValue::U32(x) => *x as u64,
-                            SpecValue::U64(x) => *x,
-                        },
-                    )
-                })
-                .collect(),
-            stage: Some(gcnc::ir::Stage::Compute),
-        };
-        let mut m = gcnc::front::spirv::translate(&words, &fopts).unwrap();
-        gcnc::passes::run_pipeline(&mut m).unwrap();
+        let mut front = Options::new(Target::new(Gen::Gfx10));
+        front.entry = Some(case.entry.to_string());
+        front.spec = inputs
+            .spec
+            .iter()
+            .map(|(id, v)| {
+                (
+                    *id,
+                    match v {
+                        SpecValue::U32(x) => *x as u64,
+                        SpecValue::U64(x) => *x,
+                    },
+                )
+            })
+            .collect();
+        // front and middle end once; every budget below compiles this IR
+        let m = gcnc::optimize_spirv(&words, &front).unwrap();
         for (g, w) in CONFIGS {
             let tag = format!("{}w{}", g.mcpu(), w.lanes());
             let full = Budget::full(g);
-            let mut o = Options::new(g);
-            o.wave = Some(w);
-            let Ok(uncapped) = compile_compute(&m, &o) else {
+            let mut o = Options::new(Target::with_wave(g, w).unwrap());
+            o.optimize = false;
+            let Ok(uncapped) = compile_module(&m, &o) else {
                 failures.push(format!("{} {tag}: fails uncapped", case.name));
                 continue;
             };
@@ -377,7 +364,7 @@ fn corpus_with_tight_budgets() {
             let compiles = |b: Budget| {
                 let mut o = o.clone();
                 o.budget = Some(b);
-                compile_compute(&m, &o).is_ok()
+                compile_module(&m, &o).is_ok()
             };
             // tight fixed caps, raised only as far as the shader's unspillable minimum
             // (hardware inputs, operands of one instruction) demands

@@ -14,9 +14,10 @@
 
 mod backend_support;
 
+use backend_support::ir_options;
 use gcnc::amdgpu::mir::{print::print_program, verify::verify, Arg, Op, Program, Pseudo};
 use gcnc::amdgpu::regalloc::{allocate, spill, Budget};
-use gcnc::compile::{compile_compute, Options};
+use gcnc::compile_module;
 use gcnc::isa::{Gen, Target, Wave};
 use std::path::Path;
 
@@ -75,10 +76,9 @@ fn run_file(path: &Path, bless: bool) -> Result<(), String> {
     let got = print_program(&p);
     allocate(&mut p, budget).map_err(|e| format!("allocation after spilling: {e}"))?;
     verify(&p, true).map_err(|e| format!("allocated program: {e}"))?;
-    let mut o = Options::new(t.gen);
-    o.wave = Some(t.wave);
+    let mut o = ir_options(t.gen, t.wave);
     o.budget = Some(budget);
-    let c = compile_compute(&m, &o).map_err(|e| format!("compile: {e}"))?;
+    let c = compile_module(&m, &o).map_err(|e| format!("compile: {e}"))?;
     if c.stats.sgprs > sgprs as u32 {
         return Err(format!("uses {} SGPRs", c.stats.sgprs));
     }
@@ -188,24 +188,23 @@ fn reloads_are_fresh_temps_used_once_and_slots_are_lanes() {
 fn statistics_report_spills() {
     let m = gcnc::ir::parse_module(shader()).unwrap();
     for (gen, wave) in backend_support::CONFIGS {
-        let mut o = Options::new(gen);
-        o.wave = Some(wave);
-        let free = compile_compute(&m, &o).unwrap();
+        let mut o = ir_options(gen, wave);
+        let free = compile_module(&m, &o).unwrap();
         assert_eq!(free.stats.spilled_sgprs, 0);
         o.budget = Some(Budget {
             sgprs: 5,
             vgprs: 256,
         });
-        let c = compile_compute(&m, &o).unwrap();
+        let c = compile_module(&m, &o).unwrap();
         assert!(c.stats.spilled_sgprs > 0);
         assert!(c.stats.sgprs <= 5);
         assert!(c
             .stats
             .to_text()
             .contains(&format!("Spilled SGPRs: {}\n", c.stats.spilled_sgprs)));
-        assert!(c.asm.contains("v_writelane_b32") && c.asm.contains("v_readlane_b32"));
+        assert!(c.asm().unwrap().contains("v_writelane_b32") && c.asm().unwrap().contains("v_readlane_b32"));
         // deterministic
-        assert_eq!(compile_compute(&m, &o).unwrap().elf, c.elf);
+        assert_eq!(compile_module(&m, &o).unwrap().elf, c.elf);
     }
 }
 
@@ -213,36 +212,35 @@ fn statistics_report_spills() {
 fn vgpr_spills_go_to_scratch() {
     let m = gcnc::ir::parse_module(shader()).unwrap();
     for (gen, wave) in backend_support::CONFIGS {
-        let mut o = Options::new(gen);
-        o.wave = Some(wave);
-        let free = compile_compute(&m, &o).unwrap();
+        let mut o = ir_options(gen, wave);
+        let free = compile_module(&m, &o).unwrap();
         assert_eq!(free.stats.spilled_vgprs, 0);
         assert_eq!(free.stats.scratch_size, 0);
         o.budget = Some(Budget {
             sgprs: 106,
             vgprs: 2,
         });
-        let c = compile_compute(&m, &o).unwrap();
-        assert!(c.stats.spilled_vgprs > 0, "{}", c.asm);
+        let c = compile_module(&m, &o).unwrap();
+        assert!(c.stats.spilled_vgprs > 0, "{}", c.asm().unwrap());
         assert!(c.stats.vgprs <= 2);
         assert!(c.stats.scratch_size >= 4 * c.stats.spilled_vgprs);
-        assert!(c.asm.contains("scratch_store") && c.asm.contains("scratch_load"));
+        assert!(c.asm().unwrap().contains("scratch_store") && c.asm().unwrap().contains("scratch_load"));
         assert!(c
             .stats
             .to_text()
             .contains(&format!("Spilled VGPRs: {}\n", c.stats.spilled_vgprs)));
     }
     // no VGPR at all cannot hold a VGPR definition: a clean error
-    let mut o = Options::new(Gen::Gfx10);
+    let mut o = ir_options(Gen::Gfx10, Wave::W32);
     o.budget = Some(Budget {
         sgprs: 106,
         vgprs: 0,
     });
-    let e = compile_compute(&m, &o).unwrap_err();
+    let e = compile_module(&m, &o).unwrap_err();
     assert!(
         matches!(
             e,
-            gcnc::amdgpu::Error::RegisterPressure { file: "VGPR", .. }
+            gcnc::Error::Backend(gcnc::amdgpu::Error::RegisterPressure { file: "VGPR", .. })
         ),
         "{e}"
     );
@@ -251,16 +249,16 @@ fn vgpr_spills_go_to_scratch() {
 #[test]
 fn a_budget_below_the_unspillable_minimum_is_a_clean_error() {
     let m = gcnc::ir::parse_module(shader()).unwrap();
-    let mut o = Options::new(Gen::Gfx11);
+    let mut o = ir_options(Gen::Gfx11, Wave::W32);
     o.budget = Some(Budget {
         sgprs: 2,
         vgprs: 256,
     });
-    let e = compile_compute(&m, &o).unwrap_err();
+    let e = compile_module(&m, &o).unwrap_err();
     assert!(
         matches!(
             e,
-            gcnc::amdgpu::Error::RegisterPressure { file: "SGPR", .. }
+            gcnc::Error::Backend(gcnc::amdgpu::Error::RegisterPressure { file: "SGPR", .. })
         ),
         "{e}"
     );

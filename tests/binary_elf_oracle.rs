@@ -519,7 +519,9 @@ fn readelf_shows_several_entry_points_and_the_prelink_section() {
             text.extend_from_slice(&0xBF9F_0000u32.to_le_bytes());
         }
     }
-    let mut md = pal2_info(target_of(target, Wave::W32)).to_metadata().unwrap();
+    let mut md = pal2_info(target_of(target, Wave::W32))
+        .to_metadata()
+        .unwrap();
     md.pipeline.pipeline_type = "VsPs".into();
     md.pipeline.registers.clear();
     md.pipeline.hardware_stages.clear();

@@ -480,7 +480,8 @@ fn compute_info_survives_the_metadata_round_trip() {
         let mut info = pal2_info(tw);
         let check = |info: &ComputeShaderInfo| {
             let md = info.to_metadata().unwrap();
-            let back = ComputeShaderInfo::from_metadata(&md, info.target.gen, info.code_bytes).unwrap();
+            let back =
+                ComputeShaderInfo::from_metadata(&md, info.target.gen, info.code_bytes).unwrap();
             assert_eq!(&back, info);
             // Through the ELF, as the emulator reads it.
             let mut obj = sample_object(info.target);

@@ -2,8 +2,8 @@
 //! process (disk); corrupt, truncated or foreign entries are detected, counted and ignored;
 //! concurrent writers — threads and processes — never tear an entry.
 
-use gcnc::isa::{Gen, Target};
 use gcnc::cache::{CacheKey, EntryKind, ShaderCache};
+use gcnc::isa::{Gen, Target};
 use gcnc::link::state::Item;
 use gcnc::parts::{CsPrologKey, PartKey};
 use std::path::PathBuf;

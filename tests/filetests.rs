@@ -20,10 +20,10 @@
 //! (`tests/backend/*.ir`, `tests/shaders/compute/*.spv`), so that any change to selection,
 //! allocation or scheduling shows as a reviewable diff.
 
-use gcnc::compile::{compile_compute, Options};
 use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
 use gcnc::isa::{Gen, Operand, Props, Target, Wave};
 use gcnc::passes;
+use gcnc::{compile_module, Options};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -84,9 +84,9 @@ fn load_input(path: &str) -> Result<Module, String> {
 /// target named after the branch. Offsets are left out so that a change shows only where
 /// the code changed.
 fn asm_section(m: &Module, t: Target) -> Result<String, String> {
-    let mut o = Options::new(t.gen);
-    o.wave = Some(t.wave);
-    let c = compile_compute(m, &o).map_err(|e| format!("{}: {e}", t.gen.mcpu()))?;
+    let mut o = Options::new(t);
+    o.optimize = false;
+    let c = compile_module(m, &o).map_err(|e| format!("{}: {e}", t.gen.mcpu()))?;
     let s = &c.stats;
     let end = c
         .placed

@@ -26,9 +26,9 @@ mod backend_support;
 
 use backend_support::CONFIGS;
 use gcnc::binary::prelink::UserSgpr;
-use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
-use gcnc::isa::{Gen, Wave};
+use gcnc::isa::{Gen, Target, Wave};
 use gcnc::link::state::{BindingLayout, Item, PipelineState, UserDataLayout, UserSlot};
+use gcnc::{compile_module, compile_module_unlinked, Missing, Options};
 use gcnc_emu::{BufferDesc, Dispatch, Memory};
 use vkref::corpus::{self, AddressTarget, Env, SpecValue};
 use vkref::lavapipe::Resource;
@@ -250,18 +250,15 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
             },
         );
     }
-    let fopts = gcnc::front::spirv::Options {
-        entry: Some(case.entry.to_string()),
-        spec,
-        stage: Some(gcnc::ir::Stage::Compute),
-    };
-    let mut m = gcnc::front::spirv::translate(&words, &fopts).map_err(|e| e.to_string())?;
-    gcnc::passes::run_pipeline(&mut m).map_err(|e| e.to_string())?;
-    let mut o = Options::new(gen);
-    o.wave = Some(wave);
+    let mut o = Options::new(Target::with_wave(gen, wave).map_err(|e| e.to_string())?);
+    o.entry = Some(case.entry.to_string());
+    o.spec = spec;
+    // front and middle end once; each compile below runs the backend on this IR
+    let m = gcnc::optimize_spirv(&words, &o).map_err(|e| e.to_string())?;
+    o.optimize = false;
 
     // whole pipeline
-    let whole = compile_compute(&m, &o).map_err(|e| format!("whole: {e}"))?;
+    let whole = compile_module(&m, &o).map_err(|e| format!("whole: {e}"))?;
     let abi = whole.program.abi.user_sgprs.clone();
     let whole_sgprs = |d: &Dispatch, _: &mut Memory| -> Vec<u32> {
         abi.iter()
@@ -297,12 +294,12 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
 
     // unlinked, then linked with a differing state
     o.missing = Missing::all();
-    let (unlinked, keep_placement) = match compile_unlinked(&m, &o) {
+    let (unlinked, keep_placement) = match compile_module_unlinked(&m, &o) {
         Ok(u) => (u, false),
-        Err(gcnc::amdgpu::Error::NeedsWholePipeline(_)) => {
+        Err(gcnc::Error::Backend(gcnc::amdgpu::Error::NeedsWholePipeline(_))) => {
             o.missing.user_data = false;
             (
-                compile_unlinked(&m, &o).map_err(|e| format!("unlinked: {e}"))?,
+                compile_module_unlinked(&m, &o).map_err(|e| format!("unlinked: {e}"))?,
                 true,
             )
         }
@@ -400,7 +397,7 @@ fn check(case: &corpus::Case, gen: Gen, wave: Wave) -> Result<&'static str, Stri
     if let Some(ud) = &state.user_data {
         o.missing = Missing::default();
         o.user_data = Some(ud.clone());
-        let w2 = compile_compute(&m, &o).map_err(|e| format!("whole with layout: {e}"))?;
+        let w2 = compile_module(&m, &o).map_err(|e| format!("whole with layout: {e}"))?;
         check_splice(&w2.placed, &w2.text, gen)?;
         objdump_clean(&w2.elf, &format!("{tag}-whole"), gen, wave)?;
         let got2 = run(

@@ -172,11 +172,7 @@ fn prolog_layouts_compute_the_assumed_layout_result() {
             let st = layout(sgprs, table);
             let linked = link(&[&elf], &st).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(linked.placed.len(), 2, "{t} {name}: a prolog is needed");
-            assert_eq!(
-                run(&linked.elf, &st),
-                want,
-                "{target} {name}"
-            );
+            assert_eq!(run(&linked.elf, &st), want, "{target} {name}");
         }
     }
 }

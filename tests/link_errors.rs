@@ -77,13 +77,13 @@ fn missing_symbol() {
 fn branchy(t: Gen, nops: usize, kind: RelocKind, symbol: &str) -> Vec<u8> {
     let mp = main_part(t);
     let mut obj = mp.object(&[("s_endpgm", None)]);
-    let nop = gcnc::parts::code::nop_word(mp.target.gen);
+    let nop = gcnc::isa::buffer::nop_word(mp.target.gen);
     let mut text: Vec<u8> = std::iter::repeat_n(nop, nops)
         .flat_map(|w| w.to_le_bytes())
         .collect();
     let at = text.len() as u64;
     if kind == RelocKind::Rel16 {
-        text.extend(gcnc::parts::code::branch_word(mp.target.gen, 0).to_le_bytes());
+        text.extend(gcnc::isa::buffer::branch_word(mp.target.gen, 0).to_le_bytes());
     } else {
         text.extend(0u32.to_le_bytes()); // a zero 32-bit field (the REL addend)
     }
@@ -137,11 +137,7 @@ fn relocations_of_the_wrong_kind() {
         matches!(e, Error::BadRelocation { ref reason, .. } if reason.contains("state value")),
         "{e}"
     );
-    let e = link(
-        &[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "nowhere")],
-        &st,
-    )
-    .unwrap_err();
+    let e = link(&[&branchy(Gen::Gfx9, 1, RelocKind::Rel16, "nowhere")], &st).unwrap_err();
     assert!(
         matches!(e, Error::MissingSymbol { ref symbol, .. } if symbol == "nowhere"),
         "{e}"
@@ -174,22 +170,14 @@ fn relocations_of_the_wrong_kind() {
 
 #[test]
 fn mismatched_targets() {
-    let e = link(
-        &[&good(Gen::Gfx9), &good(Gen::Gfx10)],
-        &state(STATE),
-    )
-    .unwrap_err();
+    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx10)], &state(STATE)).unwrap_err();
     assert!(matches!(e, Error::TargetMismatch { input: 1, .. }), "{e}");
     assert!(
         e.to_string().contains("gfx1030") && e.to_string().contains("gfx900"),
         "{e}"
     );
     // Two compute shaders in one pipeline.
-    let e = link(
-        &[&good(Gen::Gfx9), &good(Gen::Gfx9)],
-        &state(STATE),
-    )
-    .unwrap_err();
+    let e = link(&[&good(Gen::Gfx9), &good(Gen::Gfx9)], &state(STATE)).unwrap_err();
     assert!(matches!(e, Error::NotUnlinked { input: 1, .. }), "{e}");
 }
 
@@ -261,7 +249,7 @@ fn single_byte_corruptions_never_panic() {
 #[test]
 fn not_an_unlinked_shader() {
     let info = ComputeShaderInfo::new(Target::new(Gen::Gfx10));
-    let mut text = gcnc::parts::code::nop_word(gcnc::isa::Gen::Gfx10)
+    let mut text = gcnc::isa::buffer::nop_word(gcnc::isa::Gen::Gfx10)
         .to_le_bytes()
         .to_vec();
     text.resize(256, 0);
@@ -301,14 +289,10 @@ fn backend_unlinked() -> gcnc::binary::CodeObject {
     let words =
         gcnc::front::spirv::words_from_bytes(include_bytes!("shaders/link/spec_choice.spv"))
             .unwrap();
-    let opts = gcnc::front::spirv::Options::default();
-    let mut m =
-        gcnc::front::spirv::translate_unlinked(&words, &opts, &[0, 1].into_iter().collect())
-            .unwrap();
-    gcnc::passes::run_pipeline(&mut m).unwrap();
-    let mut o = gcnc::compile::Options::new(gcnc::isa::Gen::Gfx10);
-    o.missing = gcnc::compile::Missing::all();
-    let u = gcnc::compile::compile_unlinked(&m, &o).unwrap();
+    let mut o = gcnc::Options::new(Target::new(Gen::Gfx10));
+    o.missing = gcnc::Missing::all();
+    o.missing.spec_constants = [0, 1].into_iter().collect();
+    let u = gcnc::compile_spirv_unlinked(&words, &o).unwrap();
     ElfFile::parse(&u.elf).unwrap().to_code_object().unwrap()
 }
 

@@ -8,7 +8,7 @@ use gcnc::binary::{HwStage, RelocKind, Relocation};
 use gcnc::isa::Gen;
 use gcnc::link::layout::{lay_out, Chain, ChainPart};
 use gcnc::link::PipelineState;
-use gcnc::parts::code::{branch_word, code_end_word, nop_word};
+use gcnc::isa::buffer::{branch_word, code_end_word, nop_word};
 
 fn words(ws: &[u32]) -> Vec<u8> {
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -64,7 +64,11 @@ fn prolog_main_epilog_fall_through() {
             "{gen}"
         );
         // 244 bytes of padding = 61 dwords: a branch over 60, then s_nop 0.
-        assert_eq!(&laid.text[..4], &branch_word(gen, 60).to_le_bytes(), "{gen}");
+        assert_eq!(
+            &laid.text[..4],
+            &branch_word(gen, 60).to_le_bytes(),
+            "{gen}"
+        );
         assert_eq!(&laid.text[4..8], &nop_word(gen).to_le_bytes(), "{gen}");
         let entry = laid
             .functions

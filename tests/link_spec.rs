@@ -16,10 +16,10 @@
 mod backend_support;
 
 use backend_support::CONFIGS;
-use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
 use gcnc::front::ErrorKind;
-use gcnc::isa::{Gen, Wave};
+use gcnc::isa::{Gen, Target, Wave};
 use gcnc::link::state::{BindingLayout, Item, PipelineState, UserDataLayout, UserSlot};
+use gcnc::{compile_spirv, compile_spirv_unlinked, Missing, Options};
 use gcnc_emu::{BufferDesc, Dispatch, Memory};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -54,21 +54,29 @@ fn expected(fast: bool, scale: u32) -> Vec<u32> {
         .collect()
 }
 
-fn module(
-    bytes: &[u8],
-    spec: &[(u32, u64)],
-    late: &[u32],
-) -> Result<gcnc::ir::Module, gcnc::front::Error> {
-    let words = gcnc::front::spirv::words_from_bytes(bytes).unwrap();
-    let opts = gcnc::front::spirv::Options {
-        entry: Some("main".into()),
-        spec: spec.iter().copied().collect(),
-        stage: Some(gcnc::ir::Stage::Compute),
-    };
-    let late: BTreeSet<u32> = late.iter().copied().collect();
-    let mut m = gcnc::front::spirv::translate_unlinked(&words, &opts, &late)?;
-    gcnc::passes::run_pipeline(&mut m).expect("middle-end");
-    Ok(m)
+/// Options for `main` on `gen`/`wave`: the given specialization constants, and `late`
+/// ones left to the link stage (unlinked compiles).
+fn options(gen: Gen, wave: Wave, spec: &[(u32, u64)], late: &[u32]) -> Options {
+    let mut o = Options::new(Target::with_wave(gen, wave).unwrap());
+    o.entry = Some("main".into());
+    o.spec = spec.iter().copied().collect();
+    o.missing.spec_constants = late.iter().copied().collect();
+    o
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    gcnc::front::spirv::words_from_bytes(bytes).unwrap()
+}
+
+/// The front end's error of an unlinked compile that fails there.
+fn front_error(bytes: &[u8], late: &[u32]) -> gcnc::front::Error {
+    match compile_spirv_unlinked(&words(bytes), &options(Gen::Gfx10, Wave::W32, &[], late)) {
+        Err(gcnc::Error::Front(e)) => e,
+        other => panic!(
+            "expected a front-end error, got {:?}",
+            other.map(|c| c.stats)
+        ),
+    }
 }
 
 /// Runs `elf`: set s at `SETS + 4096·s`, binding b's V# at `offset(b)`; user SGPRs
@@ -144,12 +152,13 @@ fn whole_sgprs(c: &gcnc::compile::Compiled) -> Vec<u32> {
 fn link_time_spec_constants_choose_either_alternative() {
     for (gen, wave) in CONFIGS {
         let tag = format!("{}w{}", gen.mcpu(), wave.lanes());
-        let mut o = Options::new(gen);
-        o.wave = Some(wave);
-        o.missing = Missing::all();
-        o.missing.spec_constants = BTreeSet::from([0, 1]);
-        let m = module(SPEC_CHOICE, &[], &[0, 1]).expect("unlinked translation");
-        let unlinked = compile_unlinked(&m, &o).unwrap_or_else(|e| panic!("{tag}: {e}"));
+        let mut o = options(gen, wave, &[], &[0, 1]);
+        o.missing = Missing {
+            spec_constants: o.missing.spec_constants,
+            ..Missing::all()
+        };
+        let unlinked = compile_spirv_unlinked(&words(SPEC_CHOICE), &o)
+            .unwrap_or_else(|e| panic!("{tag}: {e}"));
         let input = gcnc::link::input::read_input(0, &unlinked.elf).unwrap();
         let syms: BTreeSet<&str> = input
             .relocations
@@ -196,10 +205,8 @@ fn link_time_spec_constants_choose_either_alternative() {
         for (fast, scale) in [(false, 3u32), (true, 3), (false, 1000), (true, 0xdead_beef)] {
             let want = expected(fast, scale);
             // whole pipeline, specialized by the front-end
-            let wm = module(SPEC_CHOICE, &[(0, fast as u64), (1, scale as u64)], &[]).unwrap();
-            let mut wo = Options::new(gen);
-            wo.wave = Some(wave);
-            let whole = compile_compute(&wm, &wo).unwrap();
+            let wo = options(gen, wave, &[(0, fast as u64), (1, scale as u64)], &[]);
+            let whole = compile_spirv(&words(SPEC_CHOICE), &wo).unwrap();
             let got_whole = run(&whole.elf, gen, wave, |b| 16 * b, whole_sgprs(&whole), &[]);
             assert_eq!(got_whole, want, "{tag} whole FAST={fast} SCALE={scale}");
             // the one unlinked ELF, linked with these values
@@ -243,20 +250,22 @@ fn link_time_spec_constants_choose_either_alternative() {
 
 #[test]
 fn spec_constants_that_size_things_need_the_whole_pipeline() {
-    let e = module(SPEC_ARRAY, &[], &[0]).unwrap_err();
+    let e = front_error(SPEC_ARRAY, &[0]);
     assert_eq!(e.kind, ErrorKind::NeedsWholePipeline, "{e}");
     assert!(e.to_string().contains("array length"), "{e}");
     // the local size (LocalSizeId)
-    let e = module(SPEC_LOCAL_SIZE, &[], &[0]).unwrap_err();
+    let e = front_error(SPEC_LOCAL_SIZE, &[0]);
     assert_eq!(e.kind, ErrorKind::NeedsWholePipeline, "{e}");
     // the same shaders translate when the constant is known
-    module(SPEC_ARRAY, &[(0, 4)], &[]).unwrap();
+    compile_spirv(
+        &words(SPEC_ARRAY),
+        &options(Gen::Gfx10, Wave::W32, &[(0, 4)], &[]),
+    )
+    .unwrap();
     // a spec constant used only in arithmetic can be left open in the same shader
-    let m = module(SPEC_LOCAL_SIZE, &[(0, 8), (1, 2)], &[2]).unwrap();
-    let mut o = Options::new(Gen::Gfx10);
+    let mut o = options(Gen::Gfx10, Wave::W32, &[(0, 8), (1, 2)], &[2]);
     o.missing.descriptor_layout = true;
-    o.missing.spec_constants = BTreeSet::from([2]);
-    let u = compile_unlinked(&m, &o).unwrap();
+    let u = compile_spirv_unlinked(&words(SPEC_LOCAL_SIZE), &o).unwrap();
     let input = gcnc::link::input::read_input(0, &u.elf).unwrap();
     assert!(input.relocations.iter().any(|r| r.symbol == "gcnc.spec.2"));
 }

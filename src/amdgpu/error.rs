@@ -1,5 +1,6 @@
 //! The backend's error type: what input the backend cannot compile, and where.
 
+use crate::isa::{Gen, Opcode};
 use std::fmt;
 
 /// Why the backend refused a shader. `inst` names the IR instruction (`%N` in the printed
@@ -9,6 +10,9 @@ use std::fmt;
 pub enum Error {
     /// An IR construct the instruction selector does not handle (yet).
     Unsupported { inst: Option<u32>, what: String },
+    /// The target generation has no form of an instruction the selection needs (neither
+    /// the opcode nor a rename of it, `isa_tables/renames.txt`).
+    NotOnTarget { op: Opcode, gen: Gen },
     /// The shader needs more registers than the budget and spilling is not available.
     RegisterPressure {
         file: &'static str,
@@ -19,16 +23,14 @@ pub enum Error {
     Layout(String),
     /// The instruction encoder rejected an instruction (a backend bug surfaced as an error).
     Encode(String),
-    /// The ELF/metadata writer failed.
-    Binary(String),
+    /// The ELF/metadata writer refused the code object.
+    Binary(crate::binary::Error),
     /// The MIR verifier found a broken invariant (a backend bug).
     Verify(String),
     /// An unlinked compile cannot leave this to the link stage (a specialization constant
     /// that shapes control flow or sizes, an input no user-data layout can supply): the
     /// caller must compile the whole pipeline. Nothing was produced.
     NeedsWholePipeline(String),
-    /// The link stage rejected the compiled main part with the given state.
-    Link(String),
     /// The module has no entry function (IR text without an `entry fn`): nothing to compile.
     NoEntryPoint,
 }
@@ -41,6 +43,9 @@ impl fmt::Display for Error {
                 what,
             } => write!(f, "unsupported at IR instruction #{i}: {what}"),
             Error::Unsupported { inst: None, what } => write!(f, "unsupported: {what}"),
+            Error::NotOnTarget { op, gen } => {
+                write!(f, "unsupported: no `{}` on {}", op.name(), gen.mcpu())
+            }
             Error::RegisterPressure {
                 file,
                 needed,
@@ -57,7 +62,6 @@ impl fmt::Display for Error {
                 f,
                 "cannot compile unlinked ({m}); compile the whole pipeline instead"
             ),
-            Error::Link(m) => write!(f, "link: {m}"),
             Error::NoEntryPoint => write!(f, "the module has no entry function to compile"),
         }
     }

@@ -1,6 +1,6 @@
 //! The AMD GPU backend: IR (after the middle-end) → machine IR → registers → machine code.
 //!
-//! Stages, in the order `crate::compile::compile_compute` runs them:
+//! Stages, in the order the driver (`crate::compile`) runs them:
 //! - [`isel`]: IR → [`mir`] in SSA form with virtual registers carrying a [`mir::RegClass`];
 //!   uniform values in SGPRs (SALU, SMEM), divergent ones in VGPRs (VALU); structured control
 //!   flow becomes a logical CFG (what the shader means) inside a linear CFG (what the wave

@@ -181,11 +181,7 @@ impl ComputeShaderInfo {
     /// come from the hardware-stage map where present, otherwise from the registers
     /// (rounded to their granules); `code_bytes` is the entry's size, which the metadata does
     /// not record.
-    pub fn from_metadata(
-        md: &PalMetadata,
-        gen: Gen,
-        code_bytes: u64,
-    ) -> Result<ComputeShaderInfo> {
+    pub fn from_metadata(md: &PalMetadata, gen: Gen, code_bytes: u64) -> Result<ComputeShaderInfo> {
         let p = &md.pipeline;
         let stage = p.hardware_stages.get(&HwStage::Cs);
         let reg = |r: u32| -> Result<u32> {

@@ -169,6 +169,27 @@ impl CodeObject {
         Ok(obj)
     }
 
+    /// Adds the `gcnc.prelink` section of an unlinked shader to the metadata tree.
+    pub fn set_prelink(&mut self, prelink: &super::prelink::PreLinkMetadata) -> Result<()> {
+        self.metadata
+            .as_map_mut()
+            .ok_or_else(|| Error::metadata("(root)", "the metadata tree is not a map"))?
+            .insert(
+                super::msgpack::Key::str(super::metadata::KEY_PRELINK),
+                prelink.to_value(),
+            );
+        Ok(())
+    }
+
+    /// The entry symbol of a hardware stage (`_amdgpu_<stage>_main`).
+    pub fn entry(&self, stage: super::HwStage) -> Result<&FuncSymbol> {
+        let name = stage.entry_symbol();
+        self.functions
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| Error::invalid("code object", format!("no entry symbol {name}")))
+    }
+
     /// Checks the invariants listed in the module doc.
     pub fn validate(&self) -> Result<()> {
         let len = self.text.len() as u64;

@@ -159,7 +159,10 @@ impl Rsrc1 {
         if !g10 && (self.wgp_mode || self.mem_ordered || self.fwd_progress) {
             return Err(Error::invalid(
                 "RSRC1",
-                format!("WGP_MODE, MEM_ORDERED and FWD_PROGRESS do not exist on {}", t.gen),
+                format!(
+                    "WGP_MODE, MEM_ORDERED and FWD_PROGRESS do not exist on {}",
+                    t.gen
+                ),
             ));
         }
         let granule = t.vgpr_granule();

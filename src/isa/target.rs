@@ -345,9 +345,9 @@ impl Target {
         let info = self.info();
         let vgpr_file = info.vgpr_file_w64 * if self.wave == Wave::W32 { 2 } else { 1 };
         let by_vgprs = vgpr_file / vgprs.max(1).next_multiple_of(self.vgpr_granule());
-        let by_sgprs = info
-            .sgpr_file
-            .map_or(u32::MAX, |file| file / (sgprs + 2).max(1).next_multiple_of(16));
+        let by_sgprs = info.sgpr_file.map_or(u32::MAX, |file| {
+            file / (sgprs + 2).max(1).next_multiple_of(16)
+        });
         info.max_waves.min(by_vgprs).min(by_sgprs)
     }
 }
@@ -395,10 +395,7 @@ mod tests {
     #[test]
     fn names_parse_to_targets_with_the_default_wave() {
         assert_eq!("gfx900".parse(), Ok(Target::new(Gen::Gfx9)));
-        assert_eq!(
-            "gfx1100".parse::<Target>().map(|t| t.wave),
-            Ok(Wave::W32)
-        );
+        assert_eq!("gfx1100".parse::<Target>().map(|t| t.wave), Ok(Wave::W32));
         assert_eq!(
             "gfx1030:w64".parse(),
             Ok(Target {

@@ -25,8 +25,8 @@ pub mod code;
 pub mod cs_prolog;
 
 use crate::binary::{msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Value};
-use crate::isa::Target;
 use crate::cache::hash::StableHasher;
+use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -6,8 +6,9 @@
 //! failure names the pass that broke the IR. Analyses (divergence) are side tables
 //! returned to the caller, not stored in the IR.
 //!
-//! Shared CF-editing helpers live in [`cf`]. `GCNC_TIME_PASSES=1` prints each pass's
-//! run time to stderr; `GCNC_VERIFY=1` turns the verifier on in release builds.
+//! Shared CF-editing helpers live in [`cf`]. [`Settings`] (passed by the driver, never
+//! read from the environment here) turns the verifier on in release builds and times each
+//! pass ([`run_pipeline_with`] returns the timings).
 
 pub mod cf;
 pub mod copy_prop;
@@ -26,6 +27,7 @@ pub mod unroll_loops;
 pub mod vectorize_mem;
 
 use crate::ir::{verify_module, Module, VerifyError};
+use crate::settings::{Phase, Settings, Timer, Timing};
 use std::fmt;
 
 /// A pass left the IR broken (a compiler bug, reported with the pass name).
@@ -67,29 +69,20 @@ pub fn pass_by_name(name: &str) -> Option<Pass> {
     PASSES.iter().copied().find(|p| p.0 == name)
 }
 
-/// Whether to run the verifiers (IR after every pass, MIR between backend stages): debug
-/// builds and tests always, release builds with `GCNC_VERIFY=1` (read once per process).
-pub(crate) fn verify_each() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    cfg!(debug_assertions)
-        || *ON.get_or_init(|| std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1"))
+/// Runs one pass, then the verifier (debug builds).
+pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
+    run_pass_with(m, pass, &Settings::default(), &mut Timer::default())
 }
 
-/// Runs one pass, then the verifier when enabled.
-pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
-    static TIMING: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let timing = *TIMING.get_or_init(|| std::env::var_os("GCNC_TIME_PASSES").is_some());
-    let start = timing.then(std::time::Instant::now);
-    let progress = (pass.1)(m);
-    if let Some(t) = start {
-        eprintln!(
-            "{:>20} {:>10.3?} {}",
-            pass.0,
-            t.elapsed(),
-            if progress { "changed" } else { "" }
-        );
-    }
-    if verify_each() {
+/// Runs one pass under `settings` (timed into `timer`), then the verifier when enabled.
+fn run_pass_with(
+    m: &mut Module,
+    pass: Pass,
+    settings: &Settings,
+    timer: &mut Timer,
+) -> Result<bool, PassError> {
+    let progress = timer.time(pass.0, || (pass.1)(m), |&p| p);
+    if settings.verify_each() {
         verify_module(m).map_err(|err| PassError { pass: pass.0, err })?;
     }
     Ok(progress)
@@ -100,6 +93,8 @@ pub fn run_pass(m: &mut Module, pass: Pass) -> Result<bool, PassError> {
 struct Runner<'a> {
     stop_after: Option<&'a str>,
     stopped: bool,
+    settings: &'a Settings,
+    timer: Timer,
 }
 
 impl Runner<'_> {
@@ -107,7 +102,7 @@ impl Runner<'_> {
         if self.stopped {
             return Ok(false);
         }
-        let r = run_pass(m, p)?;
+        let r = run_pass_with(m, p, self.settings, &mut self.timer)?;
         if self.stop_after == Some(p.0) {
             self.stopped = true;
         }
@@ -131,17 +126,33 @@ impl Runner<'_> {
     }
 }
 
-/// The middle end: SPIR-V-translated IR in, IR ready for instruction selection out.
+/// The middle end: SPIR-V-translated IR in, IR ready for instruction selection out
+/// (default [`Settings`]; the driver, `crate::compile`, uses [`run_pipeline_with`]).
 pub fn run_pipeline(m: &mut Module) -> Result<(), PassError> {
-    run_pipeline_until(m, None).map(|_| ())
+    run_pipeline_with(m, &Settings::default(), None).map(|_| ())
 }
 
-/// [`run_pipeline`], stopping after the first run of the named pass. Returns true when
-/// it stopped early.
-pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bool, PassError> {
+/// What [`run_pipeline_with`] did besides changing the module.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineRun {
+    /// It stopped after the requested pass.
+    pub stopped: bool,
+    /// Each pass run, in order, when `Settings::time_passes` is set.
+    pub timings: Vec<Timing>,
+}
+
+/// [`run_pipeline`] under `settings`, stopping after the first run of `stop_after` if
+/// given.
+pub fn run_pipeline_with(
+    m: &mut Module,
+    settings: &Settings,
+    stop_after: Option<&str>,
+) -> Result<PipelineRun, PassError> {
     let mut r = Runner {
         stop_after,
         stopped: false,
+        settings,
+        timer: Timer::new(settings, Phase::Middle),
     };
     // 1. One function: inline every call, lower returns.
     r.pass(m, ("inline", inline::run))?;
@@ -175,5 +186,8 @@ pub fn run_pipeline_until(m: &mut Module, stop_after: Option<&str>) -> Result<bo
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
     r.pass(m, ("scalarize_mem", scalarize_mem::run))?;
     r.optimize(m)?;
-    Ok(r.stopped)
+    Ok(PipelineRun {
+        stopped: r.stopped,
+        timings: r.timer.timings,
+    })
 }

@@ -9,8 +9,8 @@ pub mod support;
 #[allow(unused_imports)]
 pub use support::{oracle, run_status, temp_path};
 
-use gcnc::compile::{compile_compute, Compiled, Options};
-use gcnc::isa::{Gen, Wave};
+use gcnc::isa::{Gen, Target, Wave};
+use gcnc::{compile_module, Compiled, Options};
 
 /// The configurations every test shader is compiled for.
 pub const CONFIGS: [(Gen, Wave); 5] = [
@@ -21,13 +21,19 @@ pub const CONFIGS: [(Gen, Wave); 5] = [
     (Gen::Gfx11, Wave::W64),
 ];
 
+/// Options that compile test IR for `gen`/`wave` as given: no middle-end passes, the IR
+/// is the test.
+pub fn ir_options(gen: Gen, wave: Wave) -> Options {
+    let mut o = Options::new(Target::with_wave(gen, wave).unwrap());
+    o.optimize = false;
+    o
+}
+
 /// Parses and compiles an IR test shader (no middle-end passes: the IR is the test).
 pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
     let m = gcnc::ir::parse_module(text).expect("test IR parses");
-    gcnc::ir::verify_module(&m).expect("test IR verifies");
-    let mut o = Options::new(gen);
-    o.wave = Some(wave);
-    compile_compute(&m, &o).unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave))
+    compile_module(&m, &ir_options(gen, wave))
+        .unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave))
 }
 
 /// A one-block program from assembly text (one instruction per line), for pass tests

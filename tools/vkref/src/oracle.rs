@@ -44,7 +44,11 @@ pub fn tool(name: &str, version_arg: &str) -> Option<String> {
 
 /// Probe for RADV's null device: starts (or reuses) a navi21/ACO worker.
 pub fn radv() -> Option<()> {
-    let cfg = crate::radv::Config::new(crate::radv::Family::Navi21, crate::radv::Backend::Aco, gcnc::isa::Wave::W64);
+    let cfg = crate::radv::Config::new(
+        crate::radv::Family::Navi21,
+        crate::radv::Backend::Aco,
+        gcnc::isa::Wave::W64,
+    );
     require(
         "RADV null device",
         crate::radv::with_worker(cfg, |_| Ok(())),

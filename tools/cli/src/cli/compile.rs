@@ -11,8 +11,7 @@
 //! saying to compile the whole pipeline, and no output is written.
 
 use gcnc::amdgpu::abi::PipelineLayout;
-use gcnc::compile::{compile_compute, compile_unlinked, Missing, Options};
-use gcnc::isa::Gen;
+use gcnc::{Missing, Options};
 
 /// Parsed `gcnc compile` arguments.
 pub struct Args {
@@ -58,57 +57,21 @@ fn parse_spec(s: &str) -> Result<(u32, u64), String> {
     Ok((id, val))
 }
 
-/// Compiles the input as `gcnc compile` does (also used by `gcnc run`).
-pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
-    let gen: Gen = a.target.parse()?;
-    let wave = super::parse_wave(a.wave)?;
+/// Compiles the input as `gcnc compile` does (also used by `gcnc run`): one library
+/// call, `gcnc::compile_spirv` (or `compile_module` for IR text), with the options the
+/// arguments and the environment (`GCNC_VERIFY`, `GCNC_TIME_PASSES`) give.
+pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
+    let target = super::target(&a.target, a.wave)?;
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
     if !a.link_spec.is_empty() && !a.unlinked {
         return Err("--link-spec needs --unlinked".into());
     }
-    let spirv = bytes.len() >= 4
-        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
-    let mut m = if spirv {
-        let words = gcnc::front::spirv::words_from_bytes(&bytes)
-            .map_err(|e| format!("{}: {e}", a.input))?;
-        let mut spec = std::collections::BTreeMap::new();
-        for s in &a.spec {
-            let (id, v) = parse_spec(s)?;
-            spec.insert(id, v);
-        }
-        let opts = gcnc::front::spirv::Options {
-            entry: a.entry.clone(),
-            spec,
-            stage: Some(gcnc::ir::Stage::Compute),
-        };
-        let late = a.link_spec.iter().copied().collect();
-        gcnc::front::spirv::translate_unlinked(&words, &opts, &late)
-            .map_err(|e| format!("{}: {e}", a.input))?
-    } else {
-        if !a.spec.is_empty() {
-            return Err("--spec applies to SPIR-V input only".into());
-        }
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
-        gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?
-    };
-    if let (false, Some(entry)) = (spirv, &a.entry) {
-        let f = m
-            .functions
-            .iter()
-            .find(|(_, f)| &f.name == entry)
-            .map(|(h, _)| h)
-            .ok_or_else(|| format!("{}: no function `{entry}`", a.input))?;
-        m.entry = Some(f);
-    }
-    gcnc::ir::verify_module(&m).map_err(|e| format!("{}: {e}", a.input))?;
-    if !a.no_opt {
-        gcnc::passes::run_pipeline(&mut m).map_err(|e| e.to_string())?;
-    }
-    let mut opts = Options::new(gen);
-    opts.wave = wave;
+    let mut opts = Options::new(target);
+    opts.entry = a.entry.clone();
+    opts.optimize = !a.no_opt;
+    opts.settings = super::settings_from_env();
     if a.max_sgprs.is_some() || a.max_vgprs.is_some() {
-        let full = gcnc::amdgpu::regalloc::Budget::full(gen);
+        let full = gcnc::amdgpu::regalloc::Budget::full(target.gen);
         opts.budget = Some(gcnc::amdgpu::regalloc::Budget {
             sgprs: a.max_sgprs.unwrap_or(full.sgprs).min(full.sgprs),
             vgprs: a.max_vgprs.unwrap_or(full.vgprs).min(full.vgprs),
@@ -121,17 +84,52 @@ pub fn build(a: &Args) -> Result<gcnc::compile::Compiled, String> {
     if a.unlinked {
         opts.missing = Missing::all();
         opts.missing.spec_constants = a.link_spec.iter().copied().collect();
-        compile_unlinked(&m, &opts)
-    } else {
-        compile_compute(&m, &opts)
     }
-    .map_err(|e| format!("{}: {e}", a.input))
+    let spirv = bytes.len() >= 4
+        && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == 0x0723_0203;
+    let compiled = if spirv {
+        let words = gcnc::front::spirv::words_from_bytes(&bytes)
+            .map_err(|e| format!("{}: {e}", a.input))?;
+        for s in &a.spec {
+            let (id, v) = parse_spec(s)?;
+            opts.spec.insert(id, v);
+        }
+        if a.unlinked {
+            gcnc::compile_spirv_unlinked(&words, &opts)
+        } else {
+            gcnc::compile_spirv(&words, &opts)
+        }
+    } else {
+        if !a.spec.is_empty() {
+            return Err("--spec applies to SPIR-V input only".into());
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{}: neither SPIR-V nor UTF-8 IR text", a.input))?;
+        let mut m = gcnc::ir::parse_module(&text).map_err(|e| format!("{}:{e}", a.input))?;
+        if let Some(entry) = &a.entry {
+            let f = m
+                .functions
+                .iter()
+                .find(|(_, f)| &f.name == entry)
+                .map(|(h, _)| h)
+                .ok_or_else(|| format!("{}: no function `{entry}`", a.input))?;
+            m.entry = Some(f);
+        }
+        if a.unlinked {
+            gcnc::compile_module_unlinked(&m, &opts)
+        } else {
+            gcnc::compile_module(&m, &opts)
+        }
+    }
+    .map_err(|e| format!("{}: {e}", a.input))?;
+    super::print_timings(&compiled.timings);
+    Ok(compiled)
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
     let c = build(a)?;
     if a.asm {
-        print!("{}", c.asm);
+        print!("{}", c.asm().map_err(|e| e.to_string())?);
     }
     if a.stats {
         print!("{}", c.stats.to_text());

@@ -97,9 +97,9 @@ fn load(args: &Args) -> Result<Module, String> {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let mut m = load(args)?;
-    match args.after.as_deref() {
-        None => {}
-        Some("all") => passes::run_pipeline(&mut m).map_err(|e| e.to_string())?,
+    let stop = match args.after.as_deref() {
+        None => None,
+        Some("all") => Some(None),
         Some(p) => {
             if passes::pass_by_name(p).is_none() {
                 let names: Vec<&str> = passes::PASSES.iter().map(|p| p.0).collect();
@@ -109,8 +109,13 @@ pub fn run(args: &Args) -> Result<(), String> {
                     names.join(", ")
                 ));
             }
-            passes::run_pipeline_until(&mut m, Some(p)).map_err(|e| e.to_string())?;
+            Some(Some(p))
         }
+    };
+    if let Some(stop_after) = stop {
+        let run = passes::run_pipeline_with(&mut m, &super::settings_from_env(), stop_after)
+            .map_err(|e| e.to_string())?;
+        super::print_timings(&run.timings);
     }
     if args.divergence {
         let d = passes::divergence::analyze(&m);

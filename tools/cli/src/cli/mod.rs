@@ -19,6 +19,22 @@ pub fn target(gen: &str, wave: Option<u32>) -> Result<Target, String> {
     }
 }
 
+/// The library's run switches from the environment: `GCNC_VERIFY=1` runs the verifiers
+/// in release builds, `GCNC_TIME_PASSES` (any value) reports each pass's time.
+pub fn settings_from_env() -> gcnc::Settings {
+    gcnc::Settings {
+        verify: std::env::var_os("GCNC_VERIFY").is_some_and(|v| v == "1"),
+        time_passes: std::env::var_os("GCNC_TIME_PASSES").is_some(),
+    }
+}
+
+/// The `GCNC_TIME_PASSES` report, one pass per line on stderr.
+pub fn print_timings(timings: &[gcnc::Timing]) {
+    for t in timings {
+        eprintln!("{}", t.to_line());
+    }
+}
+
 /// `--wave N` → a wave size (`None` when absent).
 pub fn parse_wave(wave: Option<u32>) -> Result<Option<Wave>, String> {
     wave.map(|w| {

@@ -311,27 +311,18 @@ fn gcnc_phases(
     family: Family,
     phases: &mut [u64; 3],
 ) -> Result<gcnc::compile::Compiled, String> {
-    let gen = family.gen();
-    let t = Instant::now();
     let words =
         gcnc::front::spirv::words_from_bytes(spirv).map_err(|e| format!("front-end: {e}"))?;
-    let fopts = gcnc::front::spirv::Options {
-        entry: None,
-        spec: Default::default(),
-        stage: Some(gcnc::ir::Stage::Compute),
-    };
-    let mut m =
-        gcnc::front::spirv::translate(&words, &fopts).map_err(|e| format!("front-end: {e}"))?;
-    phases[0] = t.elapsed().as_nanos() as u64;
-    let t = Instant::now();
-    gcnc::passes::run_pipeline(&mut m).map_err(|e| format!("middle-end: {e}"))?;
-    phases[1] = t.elapsed().as_nanos() as u64;
-    let t = Instant::now();
-    let mut o = gcnc::compile::Options::new(gen);
-    o.wave = Some(wave_for(family));
-    let r = gcnc::compile::compile_compute(&m, &o).map_err(|e| format!("backend: {e}"));
-    phases[2] = t.elapsed().as_nanos() as u64;
-    r
+    let mut o = gcnc::Options::new(gcnc::isa::Target {
+        gen: family.gen(),
+        wave: wave_for(family),
+    });
+    o.settings.time_passes = true;
+    let c = gcnc::compile_spirv(&words, &o).map_err(|e| format!("{}: {e}", e.phase().name()))?;
+    for t in &c.timings {
+        phases[t.phase as usize] += t.elapsed.as_nanos() as u64;
+    }
+    Ok(c)
 }
 
 fn gcnc_quality(s: &gcnc::amdgpu::emit::Stats) -> Quality {
