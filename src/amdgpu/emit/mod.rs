@@ -141,11 +141,9 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
             let inst = to_inst(p, i)?;
             let start = words.len();
             let mut f = Vec::new();
-            isa::encode_into(&inst, t, &mut words, &mut f).map_err(|e| {
-                Error::Encode(format!(
-                    "`{}`: {e}",
-                    crate::amdgpu::mir::print::print_inst(p, i)
-                ))
+            isa::encode_into(&inst, t, &mut words, &mut f).map_err(|error| Error::Isa {
+                inst: crate::amdgpu::mir::print::print_inst(p, i),
+                error,
             })?;
             instructions += 1;
             if inst.op.props().contains(isa::Props::BRANCH) {
@@ -251,7 +249,10 @@ pub fn disassemble_range(
     let mut out = String::new();
     let mut off = start;
     while off < end.min(text.len()) {
-        let (inst, len) = isa::decode(text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
+        let (inst, len) = isa::decode(text, off, t).map_err(|error| Error::Isa {
+            inst: String::new(),
+            error,
+        })?;
         let line = isa::print(&inst, t).unwrap_or_else(|_| {
             let ws: Vec<String> = text[off..off + len]
                 .chunks(4)
