@@ -318,3 +318,53 @@ fn constant_index_past_a_vector() {
     assert_eq!(e.kind, ErrorKind::BadOperands, "{e}");
     assert!(e.reason.contains("out of range"), "{e}");
 }
+
+/// `front/dominance.spv` with one operand of the instruction at word `at` replaced:
+/// operand `k` (0 = the first word after the opcode word) becomes `id`.
+fn with_operand(at: usize, k: usize, id: u32) -> Vec<u32> {
+    let mut w = shader("front/dominance.spv");
+    w[at + 1 + k] = id;
+    w
+}
+
+/// The instructions of `front/dominance.spv` with opcode `op`, by word offset.
+fn dominance_insts(op: Op) -> Vec<usize> {
+    insts(&shader("front/dominance.spv"))
+        .into_iter()
+        .filter(|i| i.1 == op as u16)
+        .map(|i| i.0)
+        .collect()
+}
+
+#[test]
+fn the_dominance_module_translates() {
+    translate(&shader("front/dominance.spv"), &Options::default()).unwrap();
+}
+
+/// An operand whose definition does not dominate its use (`%z = %x + 2` in the merge block
+/// rewritten to `%y + 2`, %y being defined in the `then` block) is invalid SPIR-V: an
+/// error at the using instruction's word, not an internal verifier failure.
+#[test]
+fn an_operand_that_does_not_dominate_its_use() {
+    let w = shader("front/dominance.spv");
+    let adds = dominance_insts(Op::IAdd);
+    let (y_at, z_at) = (adds[0], adds[1]);
+    let y = w[y_at + 2];
+    // OpIAdd: result type, result id, operand 1, operand 2
+    let e = err(&with_operand(z_at, 2, y));
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, z_at), "{e}");
+    assert!(e.reason.contains("does not dominate"), "{e}");
+}
+
+/// A phi's value must dominate the predecessor it comes from: %y (defined in `then`)
+/// along the edge from the entry block is an error at the OpPhi.
+#[test]
+fn a_phi_value_that_does_not_dominate_its_predecessor() {
+    let w = shader("front/dominance.spv");
+    let y = w[dominance_insts(Op::IAdd)[0] + 2];
+    let phi = dominance_insts(Op::Phi)[0];
+    // OpPhi: result type, result id, (value, parent) pairs: the entry pair's value is word 4
+    let e = err(&with_operand(phi, 4, y));
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, phi), "{e}");
+    assert!(e.reason.contains("does not dominate"), "{e}");
+}

@@ -6,10 +6,11 @@
 //! there — so the interpreter needs no layout and shares no logic with
 //! `lower_explicit_io`. A vector-component deref reads or writes one component of its
 //! parent leaf. Unwritten leaves of buffer/input variables read a deterministic pattern
-//! derived from the path, everything else reads zero. ALU ops evaluate through the
-//! constant folder. Supported: constants, ALU, swizzles, phis, derefs, `load_deref`,
-//! `store_deref`, `deref_atomic` (add), calls with `load_param`, structured control flow,
-//! a few system values (ids from [`Invocation`]), barriers as no-ops. Anything else is an
+//! derived from the path, everything else reads zero. ALU ops evaluate through the IR's
+//! evaluation semantics (`ir::eval`), not the constant folder, so comparing runs before
+//! and after folding checks the folder. Supported: constants, ALU, swizzles, phis,
+//! derefs, `load_deref`, `store_deref`, `deref_atomic` (add), calls with `load_param`,
+//! structured control flow, a few system values (ids from [`Invocation`]), barriers as no-ops. Anything else is an
 //! [`Unsupported`] error, never a guess.
 //!
 //! Buffers (UBO/SSBO) are bytes, so deref-form and lowered IR can be compared: a deref
@@ -21,8 +22,8 @@
 //! zero-initialised and not part of the result. Built-in id inputs read the invocation's
 //! ids.
 
+use super::eval::{eval_alu, EvalError};
 use super::*;
-use crate::passes::fold_constants::eval_alu;
 use std::collections::BTreeMap;
 
 /// The ids of the invocation being run.
@@ -479,9 +480,12 @@ impl<'m> Interp<'m> {
                     let refs: Vec<(ValType, &[u64])> =
                         vs.iter().map(|(t, v)| (*t, &v[..])).collect();
                     match eval_alu(*op, ty, &refs) {
-                        Some(r) => Some(r.to_vec()),
+                        Ok(r) => Some(r.to_vec()),
                         // Undefined results (division by zero, …) read as zero.
-                        None => Some(vec![0; ty.comps as usize]),
+                        Err(EvalError::Undefined(_)) => Some(vec![0; ty.comps as usize]),
+                        Err(EvalError::IllTyped) => {
+                            return Err(Unsupported(format!("ill-typed {}", op.name())))
+                        }
                     }
                 }
                 InstKind::Swizzle { src, comps } => {

@@ -30,6 +30,7 @@
 
 pub mod builder;
 pub mod cfg;
+pub mod eval;
 pub mod f16;
 pub mod func;
 pub mod handle;

@@ -1,23 +1,29 @@
 //! Divergence (uniformity) analysis: which values may differ between the invocations of
-//! a subgroup. The result is a side table isel consumes — uniform values live in SGPRs,
-//! ifs on uniform conditions become scalar branches instead of exec-mask updates.
+//! a subgroup, and which loops the invocations may leave in different iterations. It is
+//! the one analysis of the compiler: instruction selection consumes it (uniform values
+//! live in SGPRs, ifs on uniform conditions become scalar branches, divergent loops keep
+//! exec masks) and `gcnc ir --divergence` and the filetests print it.
 //!
-//! Rules (forward data flow to a fixpoint, values only become divergent):
+//! Rules (forward data flow to a fixpoint; facts only go from uniform to divergent):
 //! * constants and undef are uniform; ALU ops, swizzles, derefs and texture ops are
 //!   divergent when a source is; intrinsics follow their table class (system values
 //!   such as the local invocation id are divergent, subgroup reductions and ballots are
-//!   uniform, loads depend on their address); loads of per-invocation memory (input,
-//!   output, function, private, scratch) are divergent; calls are divergent.
-//! * A phi is divergent when a source is, or when the paths it joins split under a
-//!   divergent condition: the merge of an `if` on a divergent condition, the header of a
-//!   loop with a `continue` under divergent control, the block after a loop with a `break`
-//!   under divergent control.
-//! * A value defined inside a loop with a divergent break, used after that loop, is
-//!   divergent at the use (invocations left the loop in different iterations).
+//!   uniform, loads depend on their address); a clustered reduction is uniform per cluster
+//!   only, so it follows its source; loads of per-invocation memory (input, output,
+//!   function, private, scratch) are divergent; calls are divergent.
+//! * A phi is divergent when a source is, or when it sits right after an `if` on a
+//!   divergent condition or right after a divergent loop.
+//! * A loop is divergent when a `break`/`continue` of it (not of an inner loop) sits under
+//!   an `if` with a divergent condition inside it, when it contains a `return`, or when it
+//!   is nested in a divergent loop.
+//! * **Every value defined in a divergent loop is divergent.** Invocations leave such a loop
+//!   in different iterations, so a value carried out of it must keep one copy per
+//!   invocation from its definition on: the IR has no loop-closed (LCSSA) phis at which a
+//!   per-iteration-uniform value could be copied out per invocation. This is coarser than
+//!   "uniform within an iteration", and it is what makes SGPR allocation sound for values
+//!   that live out of the loop.
 //!
 //! Instructions without a result are not classified (always reported uniform).
-//! "Under divergent control" means: some `if` between the jump and its loop has a
-//! divergent condition.
 
 use crate::ir::*;
 
@@ -26,12 +32,20 @@ use crate::ir::*;
 pub struct FunctionDivergence {
     /// Whether each value may differ between invocations of a subgroup.
     pub values: SecondaryMap<InstData, bool>,
+    /// Whether each loop, keyed by its header (first) block, is divergent.
+    pub loops: SecondaryMap<BlockData, bool>,
 }
 
 impl FunctionDivergence {
     #[inline]
     pub fn is_divergent(&self, v: Value) -> bool {
         self.values[v]
+    }
+    /// Whether the loop whose first block is `header` may be left by the invocations in
+    /// different iterations.
+    #[inline]
+    pub fn loop_is_divergent(&self, header: Block) -> bool {
+        self.loops[header]
     }
 }
 
@@ -56,59 +70,59 @@ pub fn analyze(m: &Module) -> Divergence {
     Divergence { functions }
 }
 
-#[derive(Clone, Debug)]
-struct LoopInfo {
-    parent: Option<usize>,
-    div_break: bool,
-    div_cont: bool,
+/// Analyses one function.
+pub fn analyze_function(f: &Function) -> FunctionDivergence {
+    let mut w = Walk {
+        f,
+        d: FunctionDivergence {
+            values: SecondaryMap::with_len(f.insts.len(), false),
+            loops: SecondaryMap::with_len(f.blocks.len(), false),
+        },
+        changed: true,
+    };
+    // Facts depend on each other through loop phis: repeat until nothing changes.
+    while w.changed {
+        w.changed = false;
+        w.list(&f.body, false);
+    }
+    w.d
 }
 
-struct Jump {
-    kind: JumpKind,
-    lp: usize,
-    conds: Vec<Value>,
+struct Walk<'a> {
+    f: &'a Function,
+    d: FunctionDivergence,
+    changed: bool,
 }
 
-#[derive(Default)]
-struct Structure {
-    loops: Vec<LoopInfo>,
-    loop_of: SecondaryMap<BlockData, Option<usize>>,
-    merge_cond: SecondaryMap<BlockData, Option<Value>>,
-    header_of: SecondaryMap<BlockData, Option<usize>>,
-    exit_of: SecondaryMap<BlockData, Option<usize>>,
-    jumps: Vec<Jump>,
+fn has_return(f: &Function, list: &[CfNode]) -> bool {
+    list.iter().any(|n| match n {
+        CfNode::Block(b) => matches!(f.block_jump(*b), Some((JumpKind::Return, _))),
+        CfNode::If {
+            then_body,
+            else_body,
+            ..
+        } => has_return(f, then_body) || has_return(f, else_body),
+        CfNode::Loop { body, .. } => has_return(f, body),
+    })
 }
 
-impl Default for LoopInfo {
-    fn default() -> Self {
-        LoopInfo {
-            parent: None,
-            div_break: false,
-            div_cont: false,
+impl Walk<'_> {
+    fn mark(&mut self, v: Value) {
+        if !self.d.values[v] {
+            self.d.values[v] = true;
+            self.changed = true;
         }
     }
-}
 
-fn scan(
-    f: &Function,
-    s: &mut Structure,
-    list: &[CfNode],
-    lp: Option<usize>,
-    conds: &mut Vec<Value>,
-) {
-    for (k, n) in list.iter().enumerate() {
-        match n {
+    /// Whether a break/continue of this loop level sits under a divergent `if`.
+    fn divergent_jump(&self, list: &[CfNode], under_div_if: bool) -> bool {
+        list.iter().any(|n| match n {
             CfNode::Block(b) => {
-                s.loop_of[*b] = lp;
-                if let Some((kind, _)) = f.block_jump(*b) {
-                    if let (Some(l), true) = (lp, kind != JumpKind::Return) {
-                        s.jumps.push(Jump {
-                            kind,
-                            lp: l,
-                            conds: conds.clone(),
-                        });
-                    }
-                }
+                under_div_if
+                    && matches!(
+                        self.f.block_jump(*b),
+                        Some((JumpKind::Break | JumpKind::Continue, _))
+                    )
             }
             CfNode::If {
                 cond,
@@ -116,143 +130,101 @@ fn scan(
                 else_body,
                 ..
             } => {
-                if let Some(m) = list.get(k + 1).and_then(CfNode::as_block) {
-                    s.merge_cond[m] = Some(*cond);
-                }
-                conds.push(*cond);
-                scan(f, s, then_body, lp, conds);
-                scan(f, s, else_body, lp, conds);
-                conds.pop();
+                let u = under_div_if || self.d.values[*cond];
+                self.divergent_jump(then_body, u) || self.divergent_jump(else_body, u)
             }
-            CfNode::Loop { body, .. } => {
-                let id = s.loops.len();
-                s.loops.push(LoopInfo {
-                    parent: lp,
-                    ..Default::default()
-                });
-                s.header_of[func::first_block(body)] = Some(id);
-                if let Some(e) = list.get(k + 1).and_then(CfNode::as_block) {
-                    s.exit_of[e] = Some(id);
-                }
-                // Conditions outside the loop do not make its jumps divergent.
-                let mut inner = Vec::new();
-                scan(f, s, body, Some(id), &mut inner);
-            }
+            CfNode::Loop { .. } => false,
+        })
+    }
+
+    /// Whether a load reads per-invocation memory.
+    fn per_invocation_load(&self, op: Intrinsic, srcs: &[Value]) -> bool {
+        match op {
+            Intrinsic::LoadDeref => match &self.f.insts[srcs[0]].kind {
+                InstKind::Deref(d) => matches!(
+                    d.mode,
+                    Mode::Input | Mode::Output | Mode::Function | Mode::Private
+                ),
+                _ => true,
+            },
+            Intrinsic::LoadScratch => true,
+            _ => false,
         }
     }
-}
 
-/// Analyses one function.
-pub fn analyze_function(f: &Function) -> FunctionDivergence {
-    let mut s = Structure::default();
-    let mut conds = Vec::new();
-    scan(f, &mut s, &f.body, None, &mut conds);
-    let order = f.insts_in_order();
-    let mut div: SecondaryMap<InstData, bool> = SecondaryMap::with_len(f.insts.len(), false);
-    let is_ancestor = |s: &Structure, anc: usize, mut l: Option<usize>| {
-        while let Some(x) = l {
-            if x == anc {
-                return true;
-            }
-            l = s.loops[x].parent;
-        }
-        false
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for j in &s.jumps {
-            let d = j.conds.iter().any(|&c| div[c]);
-            let l = &mut s.loops[j.lp];
-            match j.kind {
-                JumpKind::Break if d && !l.div_break => {
-                    l.div_break = true;
-                    changed = true;
-                }
-                JumpKind::Continue if d && !l.div_cont => {
-                    l.div_cont = true;
-                    changed = true;
-                }
-                _ => {}
-            }
-        }
-        for &i in &order {
-            if div[i] || f.insts[i].ty.is_none() {
+    fn block(&mut self, b: Block, in_div_loop: bool, merge_div: bool) {
+        let f = self.f;
+        for &i in &f.blocks[b].insts {
+            let inst = &f.insts[i];
+            if inst.ty.is_none() || self.d.values[i] {
                 continue;
             }
-            let b = f.insts[i].block.unwrap();
-            let user_loop = s.loop_of[b];
-            // Divergence of operand `v` as seen from block `b`.
-            let src_div = |v: Value| -> bool {
-                if div[v] {
-                    return true;
-                }
-                let Some(db) = f.insts[v].block else {
-                    return false;
+            let any_src = |d: &FunctionDivergence| {
+                let mut div = false;
+                inst.kind.for_each_operand(|v| div |= d.values[v]);
+                div
+            };
+            let div = in_div_loop
+                || match &inst.kind {
+                    InstKind::Const(_) | InstKind::Undef => false,
+                    InstKind::Phi(_) => merge_div || any_src(&self.d),
+                    InstKind::Intrinsic {
+                        op: Intrinsic::Reduce,
+                        idx,
+                        ..
+                    } if idx.get(1).is_some_and(|&c| c != 0) => any_src(&self.d),
+                    InstKind::Intrinsic { op, srcs, .. } => {
+                        self.per_invocation_load(*op, srcs)
+                            || match op.divergence() {
+                                Div::Uniform => false,
+                                Div::Divergent => true,
+                                Div::Srcs => any_src(&self.d),
+                            }
+                    }
+                    InstKind::Call { .. } => true,
+                    _ => any_src(&self.d),
                 };
-                let mut l = s.loop_of[db];
-                while let Some(x) = l {
-                    if is_ancestor(&s, x, user_loop) {
-                        break;
-                    }
-                    if s.loops[x].div_break {
-                        return true;
-                    }
-                    l = s.loops[x].parent;
-                }
-                false
-            };
-            let any_src = |kind: &InstKind| {
-                let mut d = false;
-                kind.for_each_operand(|v| d |= src_div(v));
-                d
-            };
-            let d = match &f.insts[i].kind {
-                InstKind::Const(_) | InstKind::Undef => false,
-                InstKind::Phi(srcs) => {
-                    srcs.iter().any(|&(_, v)| src_div(v))
-                        || s.merge_cond[b].is_some_and(|c| div[c])
-                        || s.header_of[b].is_some_and(|l| s.loops[l].div_cont)
-                        || s.exit_of[b].is_some_and(|l| s.loops[l].div_break)
-                }
-                InstKind::Intrinsic {
-                    op: Intrinsic::Reduce,
-                    idx,
-                    ..
-                } if idx[1] != 0 => {
-                    // A clustered reduction is uniform per cluster only.
-                    any_src(&f.insts[i].kind)
-                }
-                InstKind::Intrinsic { op, srcs, .. } => {
-                    let per_invocation_mem = match op {
-                        Intrinsic::LoadDeref => match &f.insts[srcs[0]].kind {
-                            InstKind::Deref(d) => matches!(
-                                d.mode,
-                                Mode::Input | Mode::Output | Mode::Function | Mode::Private
-                            ),
-                            _ => true,
-                        },
-                        Intrinsic::LoadScratch => true,
-                        _ => false,
-                    };
-                    per_invocation_mem
-                        || match op.divergence() {
-                            Div::Uniform => false,
-                            Div::Divergent => true,
-                            Div::Srcs => any_src(&f.insts[i].kind),
-                        }
-                }
-                InstKind::Call { .. } => true,
-                InstKind::Jump(..) => false,
-                k => any_src(k),
-            };
-            if d {
-                div[i] = true;
-                changed = true;
+            if div {
+                self.mark(i);
             }
         }
     }
-    FunctionDivergence { values: div }
+
+    fn list(&mut self, list: &[CfNode], in_div_loop: bool) {
+        // Whether the phis of the next block merge invocations that took different paths.
+        let mut merge_div = false;
+        for n in list {
+            match n {
+                CfNode::Block(b) => {
+                    self.block(*b, in_div_loop, merge_div);
+                    merge_div = false;
+                }
+                CfNode::If {
+                    cond,
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    self.list(then_body, in_div_loop);
+                    self.list(else_body, in_div_loop);
+                    merge_div = self.d.values[*cond];
+                }
+                CfNode::Loop { body, .. } => {
+                    let header = func::first_block(body);
+                    let div = in_div_loop
+                        || self.d.loops[header]
+                        || has_return(self.f, body)
+                        || self.divergent_jump(body, false);
+                    if div && !self.d.loops[header] {
+                        self.d.loops[header] = true;
+                        self.changed = true;
+                    }
+                    self.list(body, div);
+                    merge_div = div;
+                }
+            }
+        }
+    }
 }
 
 /// Divergence is an analysis; as a "pass" it changes nothing.

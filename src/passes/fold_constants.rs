@@ -8,7 +8,13 @@
 //! fused `mul_add`; f16 conversion is our own (`ir::f16`), round-to-nearest-even or toward
 //! zero. Transcendentals (sin, exp2, log2, pow) fold with the host's f64 libm, rounded
 //! to the target size, as NIR does. Operations with undefined results for the given
-//! constants (integer division by zero, out-of-range bitfields) are left alone.
+//! constants (integer division by zero, `INT_MIN / -1`, out-of-range bitfields, out-of-range
+//! float→int) and float ops at sizes that are no float format are left alone.
+//!
+//! The folder is a rewrite pass, not the definition of the ops: that is `ir::eval`, written
+//! separately, and `tests/fold_vs_eval.rs` requires the two to agree on every op and size
+//! (the folder folds exactly what the evaluator defines, to the same bits, NaN payloads
+//! aside).
 
 use crate::ir::f16::{f16_to_f64, f64_to_f16};
 use crate::ir::*;
@@ -36,7 +42,7 @@ fn fold(f: &mut Function) -> bool {
                     }
                 }
                 if all {
-                    eval_alu(*op, ty, &cs)
+                    fold_alu(*op, ty, &cs)
                 } else {
                     None
                 }
@@ -108,12 +114,17 @@ fn fbool(b: bool) -> u64 {
     b as u64
 }
 
-/// Evaluates ALU `op` with result type `dst` on constant sources (type, components).
+/// Folds ALU `op` with result type `dst` on constant sources (type, components).
 /// Returns one bit pattern per result component, or None when not foldable.
-pub fn eval_alu(op: AluOp, dst: ValType, srcs: &[(ValType, &[u64])]) -> Option<SmallVec<[u64; 4]>> {
+fn fold_alu(op: AluOp, dst: ValType, srcs: &[(ValType, &[u64])]) -> Option<SmallVec<[u64; 4]>> {
     use AluOp::*;
     let n = dst.comps as usize;
     let mut out: SmallVec<[u64; 4]> = SmallVec::new();
+    let float_size = |b: u8| matches!(b, 16 | 32 | 64);
+    let reads = srcs.first().map_or(0, |s| s.0.bits);
+    if (reads_float(op) && !float_size(reads)) || (writes_float(op) && !float_size(dst.bits)) {
+        return None; // there are no floats of this size
+    }
     match op {
         Vec => {
             for s in srcs {
@@ -222,21 +233,134 @@ pub fn eval_alu(op: AluOp, dst: ValType, srcs: &[(ValType, &[u64])]) -> Option<S
             let c = srcs[0].1[0];
             return Some((0..4).map(|k| (c >> (8 * k)) & 0xff).collect());
         }
-        // Derivatives of a constant are zero.
-        Fddx | Fddy | FddxFine | FddyFine | FddxCoarse | FddyCoarse => {
-            return Some((0..n).map(|_| 0).collect());
-        }
         _ => {}
     }
+    let bits = |s: usize| srcs[s].0.bits;
     for k in 0..n {
         let comp = |s: usize| srcs[s].1[k];
-        out.push(eval_comp(op, dst.bits, srcs[0].0.bits, &comp, srcs.len())?);
+        out.push(eval_comp(op, dst.bits, &bits, &comp)?);
     }
     Some(out)
 }
 
-fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -> Option<u64> {
+/// Ops whose (first) operand is a float.
+fn reads_float(op: AluOp) -> bool {
     use AluOp::*;
+    matches!(
+        op,
+        Fneg | Fabs
+            | Fsat
+            | Fsign
+            | Ffloor
+            | Fceil
+            | Ftrunc
+            | FroundEven
+            | Ffract
+            | Fsqrt
+            | Frsq
+            | Frcp
+            | Fexp2
+            | Flog2
+            | Fsin
+            | Fcos
+            | Fquantize2f16
+            | Fadd
+            | Fsub
+            | Fmul
+            | Fdiv
+            | Fmod
+            | Frem
+            | Fmin
+            | Fmax
+            | Fpow
+            | Ffma
+            | Flrp
+            | Fldexp
+            | FfrexpSig
+            | FfrexpExp
+            | Fdot
+            | Fddx
+            | Fddy
+            | FddxFine
+            | FddyFine
+            | FddxCoarse
+            | FddyCoarse
+            | Flt
+            | Fge
+            | Feq
+            | Fneu
+            | Fltu
+            | Fgeu
+            | Fequ
+            | Fneo
+            | Fisnan
+            | Fisinf
+            | F2f
+            | F2fRtz
+            | F2fRtne
+            | F2i
+            | F2u
+            | F2iSat
+            | F2uSat
+    )
+}
+
+/// Conversions whose result is a float.
+fn writes_float(op: AluOp) -> bool {
+    use AluOp::*;
+    matches!(op, F2f | F2fRtz | F2fRtne | I2f | U2f | B2f)
+}
+
+/// A float's value as (significand, exponent) with |x| = sig·2^exp, for exact scaling.
+fn decompose(x: f64) -> (f64, i32) {
+    let b = x.to_bits();
+    let field = ((b >> 52) & 0x7ff) as i32;
+    let man = b & ((1u64 << 52) - 1);
+    let (sig, e) = if field == 0 {
+        (man, -1074)
+    } else {
+        (man | (1u64 << 52), field - 1075)
+    };
+    (sig as f64, e)
+}
+
+/// x·2^e rounded once to a float of `bits` bits.
+fn scale(bits: u8, x: f64, e: i64) -> u64 {
+    if x == 0.0 || !x.is_finite() {
+        return from_f(bits, x);
+    }
+    let (sig, ex) = decompose(x.abs());
+    let e = (ex as i64).saturating_add(e).clamp(-4000, 4000) as i32;
+    // Below f64's smallest subnormal, drop the significand's low bits ourselves, rounding to
+    // nearest even once (a product would round twice). Narrower floats underflow long before.
+    let lowest = -1074;
+    let s = sig as u64;
+    let (q, e) = if e >= lowest {
+        (s, e)
+    } else {
+        let drop = (lowest - e) as u32;
+        let q = if drop > 63 {
+            0
+        } else {
+            let (rem, half, q) = (s & ((1u64 << drop) - 1), 1u64 << (drop - 1), s >> drop);
+            q + (rem > half || (rem == half && q & 1 == 1)) as u64
+        };
+        (q, lowest)
+    };
+    // q·2^e in two exact steps (each power of two in range); overflow gives infinity.
+    let h = e / 2;
+    let v = (q as f64) * 2f64.powi(h) * 2f64.powi(e - h);
+    from_f(bits, v.copysign(x))
+}
+
+fn eval_comp(
+    op: AluOp,
+    db: u8,
+    bits: &dyn Fn(usize) -> u8,
+    c: &dyn Fn(usize) -> u64,
+) -> Option<u64> {
+    use AluOp::*;
+    let sb = bits(0);
     let m = mask(db);
     let fa = || to_f(sb, c(0));
     let fb = || to_f(sb, c(1));
@@ -246,7 +370,8 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
     let ia = || sext(sb, c(0));
     let ib = || sext(sb, c(1));
     let fr = |v: f64| from_f(db, v);
-    let _ = nsrc;
+    // Unsigned reading of source s at its own size.
+    let un = |s: usize| c(s) & mask(bits(s));
     let shift_amt = || (c(1) as u32) & (sb as u32).saturating_sub(1);
     Some(match op {
         Mov => c(0),
@@ -254,10 +379,10 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
         Fabs => c(0) & !(1u64 << (sb - 1)),
         Fsat => {
             let x = fa();
-            if x.is_nan() {
-                fr(0.0)
+            if x.is_nan() || x <= 0.0 {
+                0
             } else {
-                fr(x.clamp(0.0, 1.0))
+                fr(x.min(1.0))
             }
         }
         Fsign => {
@@ -304,8 +429,26 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
             fr(x - p)
         }
         Frem => fr(fa() % fb()),
-        Fmin => fr(fa().min(fb())),
-        Fmax => fr(fa().max(fb())),
+        Fmin | Fmax => {
+            let (x, y) = (fa(), fb());
+            if x.is_nan() || y.is_nan() {
+                fr(x.min(y)) // the other operand; NaN only when both are
+            } else if x == y {
+                // ±0: −0 is the smaller.
+                let x_neg = x.is_sign_negative();
+                if (op == Fmin) == x_neg {
+                    c(0)
+                } else {
+                    c(1)
+                }
+            } else {
+                fr(if op == Fmin { x.min(y) } else { x.max(y) })
+            }
+        }
+        Fddx | Fddy | FddxFine | FddyFine | FddxCoarse | FddyCoarse => {
+            // A constant is the same in every lane of the quad.
+            fr(fa() - fa())
+        }
         Fpow => fr(fa().powf(fb())),
         Ffma => match sb {
             32 => (f32::from_bits(c(0) as u32))
@@ -321,33 +464,17 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
             let y = to_f(db, fr(b * t));
             fr(x + y)
         }
-        Fldexp => {
-            // The exponent operand is a 32-bit integer.
-            let e = sext(32, c(1)).clamp(-2000, 2000) as i32;
-            let mut x = fa();
-            // Two steps keep intermediate powers of two in range.
-            let h = e / 2;
-            x *= 2f64.powi(h);
-            x *= 2f64.powi(e - h);
-            fr(x)
-        }
+        Fldexp => scale(db, fa(), sext(bits(1), c(1))),
         FfrexpSig | FfrexpExp => {
             let x = fa();
             let (sig, exp) = if x == 0.0 || !x.is_finite() {
                 (x, 0i64)
             } else {
-                let e = x.abs().log2().floor() as i64 + 1;
-                let mut s = x / 2f64.powi(e as i32);
-                let mut e = e;
-                if s.abs() >= 1.0 {
-                    s /= 2.0;
-                    e += 1;
-                }
-                if s.abs() < 0.5 {
-                    s *= 2.0;
-                    e -= 1;
-                }
-                (s, e)
+                // From the bits, so subnormals need no scaling through 2^-1074.
+                let (s, e) = decompose(x.abs());
+                let top = 63 - (s as u64).leading_zeros() as i64;
+                let e = e as i64 + top + 1;
+                (x.signum() * s / 2f64.powi(top as i32 + 1), e)
             };
             if op == FfrexpSig {
                 fr(sig)
@@ -372,6 +499,9 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
         Iadd => ua().wrapping_add(ub()) & m,
         Isub => ua().wrapping_sub(ub()) & m,
         Imul => ua().wrapping_mul(ub()) & m,
+        Idiv | Imod | Irem if ib() == -1 && ia() == sext(sb, 1u64 << (sb - 1)) => {
+            return None; // INT_MIN / -1 overflows: undefined
+        }
         Idiv => {
             if ib() == 0 {
                 return None;
@@ -434,12 +564,12 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
         Ishr => ((ia() >> shift_amt()) as u64) & m,
         Ushr => ua() >> shift_amt(),
         IbitfieldExtract | UbitfieldExtract => {
-            let (off, bits) = (c(1) as u32, c(2) as u32);
+            let (off, bits) = (un(1), un(2));
+            if off as u128 + bits as u128 > sb as u128 {
+                return None;
+            }
             if bits == 0 {
                 return Some(0);
-            }
-            if off + bits > sb as u32 {
-                return None;
             }
             let v = (ua() >> off) & mask(bits as u8);
             if op == IbitfieldExtract {
@@ -449,23 +579,23 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
             }
         }
         BitfieldInsert => {
-            let (off, bits) = (c(2) as u32, c(3) as u32);
+            let (off, bits) = (un(2), un(3));
+            if off as u128 + bits as u128 > sb as u128 {
+                return None;
+            }
             if bits == 0 {
                 return Some(c(0));
-            }
-            if off + bits > sb as u32 {
-                return None;
             }
             let fm = mask(bits as u8) << off;
             (c(0) & !fm) | ((c(1) << off) & fm)
         }
         BitfieldReverse => (ua().reverse_bits() >> (64 - sb as u32)) & m,
-        BitCount => ua().count_ones() as u64,
+        BitCount => ua().count_ones() as u64 & m,
         UfindMsb => {
             if ua() == 0 {
                 m
             } else {
-                63 - ua().leading_zeros() as u64
+                (63 - ua().leading_zeros() as u64) & m
             }
         }
         IfindMsb => {
@@ -474,14 +604,14 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
             if u == 0 {
                 m
             } else {
-                63 - u.leading_zeros() as u64
+                (63 - u.leading_zeros() as u64) & m
             }
         }
         FindLsb => {
             if ua() == 0 {
                 m
             } else {
-                ua().trailing_zeros() as u64
+                ua().trailing_zeros() as u64 & m
             }
         }
         Ieq => fbool(ua() == ub()),
@@ -499,27 +629,27 @@ fn eval_comp(op: AluOp, db: u8, sb: u8, c: &dyn Fn(usize) -> u64, nsrc: usize) -
         }
         F2f | F2fRtne => fr(fa()),
         F2fRtz => from_f_rtz(db, fa()),
-        F2i | F2iSat => {
-            let x = fa();
+        F2i | F2iSat | F2u | F2uSat => {
+            let (x, sat) = (fa(), matches!(op, F2iSat | F2uSat));
             if x.is_nan() {
-                return None;
+                return sat.then_some(0);
             }
-            let (lo, hi) = (-(2f64.powi(db as i32 - 1)), 2f64.powi(db as i32 - 1) - 1.0);
-            if op == F2i && !(lo..=hi).contains(&x.trunc()) {
-                return None;
+            // [lo, end) with powers of two as bounds: exact in f64 (2^63 - 1 is not).
+            let signed = matches!(op, F2i | F2iSat);
+            let end = 2f64.powi(db as i32 - signed as i32);
+            let lo = if signed { -end } else { 0.0 };
+            let t = x.trunc();
+            if t < lo || t >= end {
+                if !sat {
+                    return None;
+                }
+                return Some(if t < lo {
+                    lo as i128 as u64 & m
+                } else {
+                    (end as i128 - 1) as u64 & m
+                });
             }
-            (x.trunc().clamp(lo, hi) as i64 as u64) & m
-        }
-        F2u | F2uSat => {
-            let x = fa();
-            if x.is_nan() {
-                return None;
-            }
-            let hi = 2f64.powi(db as i32) - 1.0;
-            if op == F2u && !(0.0..=hi).contains(&x.trunc()) {
-                return None;
-            }
-            (x.trunc().clamp(0.0, hi) as u64) & m
+            (t as i128 as u64) & m
         }
         I2f => match db {
             32 => (ia() as f32).to_bits() as u64,
@@ -555,7 +685,7 @@ mod tests {
     fn ev(op: AluOp, dst: ValType, srcs: &[(ValType, u64)]) -> Option<u64> {
         let owned: Vec<(ValType, [u64; 1])> = srcs.iter().map(|&(t, x)| (t, [x])).collect();
         let refs: Vec<(ValType, &[u64])> = owned.iter().map(|(t, x)| (*t, &x[..])).collect();
-        eval_alu(op, dst, &refs).map(|v| v[0])
+        fold_alu(op, dst, &refs).map(|v| v[0])
     }
     const F16: ValType = ValType::new(16, 1);
     const F32: ValType = ValType::U32;
@@ -706,10 +836,115 @@ mod tests {
     #[test]
     fn packing() {
         let v = [f(1.0).1, f(-2.0).1];
-        let r = eval_alu(AluOp::PackHalf2x16, F32, &[(ValType::new(32, 2), &v)]).unwrap();
+        let r = fold_alu(AluOp::PackHalf2x16, F32, &[(ValType::new(32, 2), &v)]).unwrap();
         assert_eq!(r[0], 0xc000_3c00);
         let v = [f(1.0).1, f(0.0).1, f(0.5).1, f(2.0).1];
-        let r = eval_alu(AluOp::PackUnorm4x8, F32, &[(ValType::new(32, 4), &v)]).unwrap();
+        let r = fold_alu(AluOp::PackUnorm4x8, F32, &[(ValType::new(32, 4), &v)]).unwrap();
         assert_eq!(r[0], 0xff80_00ff);
+    }
+
+    // Regressions found by tests/fold_vs_eval.rs (the folder against `ir::eval`).
+
+    #[test]
+    fn bitfields_beyond_the_size_are_left_alone_without_overflow() {
+        let u = |x: u64| (F32, x);
+        // offset + count overflowed u32 and panicked.
+        assert_eq!(
+            ev(
+                AluOp::UbitfieldExtract,
+                F32,
+                &[u(1), u(u32::MAX as u64), u(1)]
+            ),
+            None
+        );
+        assert_eq!(
+            ev(
+                AluOp::BitfieldInsert,
+                F32,
+                &[u(1), u(1), u(1), u(u32::MAX as u64)]
+            ),
+            None
+        );
+        // A 64-bit offset of 2^32 was truncated to 0 and folded.
+        let big = (F64, 1u64 << 32);
+        assert_eq!(ev(AluOp::UbitfieldExtract, F32, &[u(1), big, u(1)]), None);
+        // A zero count still needs an offset within the size.
+        assert_eq!(ev(AluOp::UbitfieldExtract, F32, &[u(1), u(33), u(0)]), None);
+        assert_eq!(
+            ev(AluOp::UbitfieldExtract, F32, &[u(1), u(32), u(0)]),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn f64_ldexp_and_frexp_are_exact_in_the_subnormals() {
+        let i32v = |x: i32| (F32, x as u32 as u64);
+        // 1.5 · 2^-1075 = 0.75 units of 2^-1074: one rounding gives 1 unit (two gave 2).
+        assert_eq!(
+            ev(AluOp::Fldexp, F64, &[(F64, 1.5f64.to_bits()), i32v(-1075)]),
+            Some(1)
+        );
+        assert_eq!(
+            ev(AluOp::Fldexp, F64, &[(F64, 1f64.to_bits()), i32v(-1074)]),
+            Some(1)
+        );
+        // frexp of the smallest subnormal: 0.5 · 2^-1073 (2^e overflowed to inf before).
+        assert_eq!(
+            ev(AluOp::FfrexpSig, F64, &[(F64, 1)]),
+            Some(0.5f64.to_bits())
+        );
+        assert_eq!(
+            ev(AluOp::FfrexpExp, F32, &[(F64, 1)]),
+            Some((-1073i32) as u32 as u64)
+        );
+        // An 8-bit exponent operand is read at its own size (0xff is -1, not 255).
+        let r = ev(AluOp::Fldexp, F32, &[f(1.0), (ValType::new(8, 1), 0xff)]);
+        assert_eq!(r, Some(0.5f32.to_bits() as u64));
+        // A huge exponent saturates instead of overflowing.
+        assert_eq!(
+            ev(AluOp::Fldexp, F32, &[f(1.0), (F64, 1u64 << 63)]),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn float_to_int_bounds_are_exact_at_64_bits() {
+        let two63 = (F64, 9.223_372_036_854_775_808e18f64.to_bits());
+        let two64 = (F64, 1.844_674_407_370_955_2e19f64.to_bits());
+        // 2^63 - 1 rounds to 2^63 in f64, so the old inclusive bound let 2^63 through.
+        assert_eq!(ev(AluOp::F2i, F64, &[two63]), None);
+        assert_eq!(ev(AluOp::F2u, F64, &[two64]), None);
+        assert_eq!(ev(AluOp::F2iSat, F64, &[two63]), Some(i64::MAX as u64));
+        assert_eq!(ev(AluOp::F2uSat, F64, &[two64]), Some(u64::MAX));
+        // The saturating forms define NaN as 0.
+        assert_eq!(ev(AluOp::F2iSat, F32, &[f(f32::NAN)]), Some(0));
+    }
+
+    #[test]
+    fn int_min_divided_by_minus_one_is_undefined() {
+        let (min, m1) = ((F32, 0x8000_0000), (F32, 0xffff_ffff));
+        for op in [AluOp::Idiv, AluOp::Imod, AluOp::Irem] {
+            assert_eq!(ev(op, F32, &[min, m1]), None, "{op:?}");
+        }
+        assert_eq!(
+            ev(AluOp::Idiv, F64, &[(F64, 1 << 63), (F64, u64::MAX)]),
+            None
+        );
+    }
+
+    #[test]
+    fn signed_zeros_nan_and_sizes() {
+        // fsat(-0) is +0; fmin/fmax order -0 below +0.
+        assert_eq!(ev(AluOp::Fsat, F32, &[f(-0.0)]), Some(0));
+        assert_eq!(ev(AluOp::Fmin, F32, &[f(0.0), f(-0.0)]), Some(0x8000_0000));
+        assert_eq!(ev(AluOp::Fmax, F32, &[f(-0.0), f(0.0)]), Some(0));
+        // A derivative of a constant is x - x: NaN for infinity.
+        let r = ev(AluOp::Fddx, F32, &[f(f32::INFINITY)]).unwrap();
+        assert!(f32::from_bits(r as u32).is_nan());
+        // There are no 8-bit floats: not folded (it was read as an f64).
+        let b8 = (ValType::new(8, 1), 1);
+        assert_eq!(ev(AluOp::Fadd, ValType::new(8, 1), &[b8, b8]), None);
+        // Counts are masked to the destination size.
+        assert_eq!(ev(AluOp::BitCount, ValType::B1, &[(F32, 3)]), Some(0));
     }
 }

@@ -19,7 +19,7 @@
 //! that last copy. `dont_unroll` loops are kept.
 
 use super::cf::{self, clone_list};
-use super::fold_constants::eval_alu;
+use crate::ir::eval::eval_alu;
 use crate::ir::*;
 
 pub const MAX_TRIP: u32 = 32;
@@ -189,7 +189,7 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
     let mut trip = None;
     for n in 0..=MAX_TRIP {
         let (x, y) = if phi_first { (i, limit) } else { (limit, i) };
-        let r = eval_alu(op, ValType::B1, &[(ty, &[x]), (ty, &[y])])?;
+        let r = eval_alu(op, ValType::B1, &[(ty, &[x]), (ty, &[y])]).ok()?;
         if (r[0] != 0) == break_on {
             trip = Some(n);
             break;

@@ -1,7 +1,7 @@
 //! Instruction selection: IR (after the middle-end) → machine IR in SSA form.
 //!
 //! Design (ACO's `instruction_selection.cpp`, much reduced):
-//! - Uniformity comes from [`divergence`]. Uniform values live in SGPRs and use SALU and
+//! - Uniformity comes from [`crate::passes::divergence`]. Uniform values live in SGPRs and use SALU and
 //!   scalar loads; divergent values live in VGPRs and use VALU. Uniform float arithmetic
 //!   runs on the VALU and comes back with `v_readfirstlane_b32` (no SALU float before
 //!   GFX11.5).
@@ -24,7 +24,6 @@ mod alu64;
 mod buffers;
 mod buffers16;
 mod cf;
-pub mod divergence;
 mod divide;
 mod divide64;
 mod f64;
@@ -81,7 +80,7 @@ pub struct Isel<'a> {
     pub(crate) m: &'a Module,
     pub(crate) f: &'a ir::Function,
     pub(crate) cfg: Cfg,
-    pub(crate) div: divergence::Divergence,
+    pub(crate) div: crate::passes::divergence::FunctionDivergence,
     pub(crate) layout: &'a PipelineLayout,
     pub(crate) p: Program,
     pub(crate) cur: BlockId,
@@ -149,7 +148,7 @@ pub fn select_with(
         m,
         f,
         cfg: Cfg::new(f),
-        div: divergence::analyze(f),
+        div: crate::passes::divergence::analyze_function(f),
         layout,
         p: Program::new(t),
         cur: BlockId(0),

@@ -175,8 +175,16 @@ impl<'a, 'm> Fx<'a, 'm> {
         }))
     }
 
-    /// Translates blocks starting at `blk` until the walk stops or jumps.
-    fn flow(&mut self, mut blk: u32, stop: Option<u32>) -> Result<(), Error> {
+    /// Translates blocks starting at `blk` until the walk stops or jumps; the current
+    /// block (for the dominance check) is the caller's again afterwards.
+    fn flow(&mut self, blk: u32, stop: Option<u32>) -> Result<(), Error> {
+        let saved = self.cur_block;
+        let r = self.flow_blocks(blk, stop);
+        self.cur_block = saved;
+        r
+    }
+
+    fn flow_blocks(&mut self, mut blk: u32, stop: Option<u32>) -> Result<(), Error> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             let f = self.cur_func();
@@ -423,6 +431,14 @@ impl<'a, 'm> Fx<'a, 'm> {
             return Ok(());
         }
         let info = self.block_info(None, to)?;
+        // a phi's value is used at the end of the parent block it comes from
+        let saved = std::mem::replace(&mut self.cur_block, from);
+        let r = self.store_phi_values(info, from);
+        self.cur_block = saved;
+        r
+    }
+
+    fn store_phi_values(&mut self, info: &'a BlockInfo, from: u32) -> Result<(), Error> {
         let spv = self.spv;
         for k in info.first..info.term {
             let i = &spv.insts[k];
@@ -476,6 +492,7 @@ impl<'a, 'm> Fx<'a, 'm> {
         stop: Option<u32>,
     ) -> Result<Option<(u32, u32)>, Error> {
         let spv = self.spv;
+        self.cur_block = blk;
         for k in info.first..info.term {
             let i = &spv.insts[k];
             match i.op {

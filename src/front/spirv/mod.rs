@@ -12,6 +12,11 @@
 //!    control flow becomes the IR's if/loop tree ([`cf`]).
 //! 4. The result is verified; a verifier failure is reported as `ErrorKind::Internal`.
 //!
+//! Every use of an id is checked against SPIR-V's dominance rule as it is translated
+//! ([`dom`]): the block defining it must dominate the using block (for an `OpPhi` value,
+//! the parent block it comes from). A violation is a `BadId` error at the using
+//! instruction, so invalid input never reaches the IR verifier as an internal error.
+//!
 //! # Values
 //! A SPIR-V id maps to a [`Val`]: an SSA value for scalars and vectors, a tree for
 //! composites (structs, arrays, matrices as columns), a deref for pointers, images and
@@ -25,6 +30,7 @@
 
 mod alu_map;
 mod cf;
+mod dom;
 mod glsl;
 mod image;
 mod inst;
@@ -323,6 +329,12 @@ pub(crate) struct Fx<'a, 'm> {
     if_depth: u32,
     depth: u32,
     budget: usize,
+    /// The SPIR-V block being translated (0 outside function bodies).
+    cur_block: u32,
+    /// Per id: the block that defined it (0: not defined in a block, e.g. a parameter).
+    def_block: Vec<u32>,
+    /// Dominators of each function translated so far, by function id.
+    doms: BTreeMap<u32, dom::Dominators>,
 }
 
 impl<'a, 'm> Fx<'a, 'm> {
@@ -340,6 +352,9 @@ impl<'a, 'm> Fx<'a, 'm> {
             if_depth: 0,
             depth: 0,
             budget: 200_000 + 64 * spv.insts.len(),
+            cur_block: 0,
+            def_block: vec![0; n],
+            doms: BTreeMap::new(),
         }
     }
 
@@ -524,6 +539,7 @@ impl<'a, 'm> Fx<'a, 'm> {
     /// The value of operand id `id` used by instruction `i`.
     fn val(&mut self, i: &Inst, id: u32) -> Result<Val, Error> {
         if let Some(v) = self.vals.get(id as usize).and_then(|v| v.clone()) {
+            self.check_dominance(i, id)?;
             return Ok(v);
         }
         match self.spv.def(id) {
@@ -624,7 +640,44 @@ impl<'a, 'm> Fx<'a, 'm> {
     fn set(&mut self, i: &Inst, v: Val) -> Result<(), Error> {
         let id = i.result_id()?;
         self.vals[id as usize] = Some(v);
+        self.def_block[id as usize] = self.cur_block;
         Ok(())
+    }
+
+    /// SPIR-V's dominance rule for a use of `id` by `i` in the current block: its
+    /// defining block (if it has one) must be a block of the same function and dominate
+    /// the current block.
+    fn check_dominance(&mut self, i: &Inst, id: u32) -> Result<(), Error> {
+        let def = self.def_block.get(id as usize).copied().unwrap_or(0);
+        let at = self.cur_block;
+        let Some(&fid) = self.call_stack.last() else {
+            return Ok(());
+        };
+        if def == 0 || at == 0 {
+            return Ok(());
+        }
+        let spv = self.spv;
+        let Some(f) = spv.funcs.get(&fid) else {
+            return Ok(());
+        };
+        if !f.blocks.contains_key(&def) {
+            return Err(i.err(
+                ErrorKind::BadId,
+                format!("%{id} is defined in another function (block %{def})"),
+            ));
+        }
+        let doms = self
+            .doms
+            .entry(fid)
+            .or_insert_with(|| dom::Dominators::of(f, &spv.insts));
+        if doms.dominates(def, at) {
+            Ok(())
+        } else {
+            Err(i.err(
+                ErrorKind::BadId,
+                format!("%{id}, defined in block %{def}, does not dominate its use in block %{at}"),
+            ))
+        }
     }
 
     fn ir_type(&self, i: &Inst, ty: u32) -> Result<Type, Error> {

@@ -8,7 +8,7 @@
 //! layout decorations (Offset, ArrayStride, MatrixStride, RowMajor); a member's matrix
 //! layout is pushed down into the member type, through arrays of matrices. Constants —
 //! including specialization constants after applying the caller's specialization map, and
-//! `OpSpecConstantOp` folded through [`crate::passes::fold_constants::eval_alu`] — become
+//! `OpSpecConstantOp` evaluated by [`crate::ir::eval::eval_alu`] — become
 //! [`CVal`] trees of raw bit patterns.
 
 use super::super::{Error, ErrorKind};
@@ -1199,7 +1199,7 @@ impl Spv {
                 } else {
                     return Err(i.err(ErrorKind::BadType, "ill-typed spec constant op"));
                 }
-                crate::passes::fold_constants::eval_alu(a, dst, &s)
+                crate::ir::eval::eval_alu(a, dst, &s).ok()
             }
             AluMap::Conv(a) => {
                 let s: Vec<(ValType, &[u64])> =
@@ -1207,7 +1207,7 @@ impl Spv {
                 if s.len() != 1 || s[0].0.comps != dst.comps {
                     return Err(i.err(ErrorKind::BadType, "ill-typed conversion"));
                 }
-                crate::passes::fold_constants::eval_alu(a, dst, &s)
+                crate::ir::eval::eval_alu(a, dst, &s).ok()
             }
             AluMap::Bitcast => {
                 if srcs.len() == 1 && srcs[0].0 == dst {

@@ -279,6 +279,136 @@ fn requests_beyond_the_run_limits_are_errors() {
     );
 }
 
+/// A workgroup of 1024 invocations (Vulkan's largest), laid out 1024x1x1 and 1x1024x1,
+/// runs on every target and wave size: the local ids of the last invocation (1023) fit
+/// the launch's 10-bit fields, and every invocation exchanges its value through LDS.
+#[test]
+fn a_workgroup_of_1024_invocations_runs_in_either_dimension() {
+    let dir = temp_dir("wide");
+    let out = dir.join("o.bin");
+    let out_s = out.to_str().unwrap();
+    for (target, wave) in CONFIGS {
+        for (sx, sy) in [(1024u32, 1u32), (1, 1024)] {
+            let (ok, _, stderr) = gcnc(&strs(&[
+                "run",
+                "tests/shaders/emu/wide_workgroup.spv",
+                "--target",
+                target,
+                "--wave",
+                wave,
+                "--spec",
+                &format!("0={sx}"),
+                "--spec",
+                &format!("1={sy}"),
+                "--dispatch",
+                "2",
+                "--bind",
+                "0:0=@8192",
+                "--dump",
+                &format!("0:0={out_s}"),
+            ]));
+            assert!(ok, "{target} wave{wave} {sx}x{sy}: {stderr}");
+            let got: Vec<u32> = std::fs::read(&out)
+                .unwrap()
+                .chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            let want: Vec<u32> = (0..2u32)
+                .flat_map(|wg| {
+                    (0..1024u32).map(move |i| {
+                        let j = 1023 - i;
+                        let (x, y) = if sx == 1024 { (j, 0) } else { (0, j) };
+                        x * 7 + y * 3 + wg * 100_000
+                    })
+                })
+                .collect();
+            assert_eq!(got, want, "{target} wave{wave} {sx}x{sy}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const CONFIGS: [(&str, &str); 5] = [
+    ("gfx900", "64"),
+    ("gfx1030", "32"),
+    ("gfx1030", "64"),
+    ("gfx1100", "32"),
+    ("gfx1100", "64"),
+];
+
+/// A barrier only some invocations reach is an error naming the `s_barrier`: with part
+/// of a wave's lanes (EXEC short of the wave's lanes), or with whole waves ending
+/// without it. Reached by every invocation, the same shader runs and exchanges its
+/// values through LDS.
+#[test]
+fn a_barrier_in_divergent_control_flow_is_reported() {
+    let spv = "tests/shaders/emu/divergent_barrier.spv";
+    for (target, wave) in CONFIGS {
+        let run = |limit: u32| {
+            gcnc(&strs(&[
+                "run",
+                spv,
+                "--target",
+                target,
+                "--wave",
+                wave,
+                "--spec",
+                &format!("0={limit}"),
+                "--bind",
+                "0:0=@512",
+                "--print",
+                "0:0:u32",
+            ]))
+        };
+        for (limit, want) in [(16, "s_barrier with EXEC"), (64, "ended without reaching")] {
+            let (ok, _, stderr) = run(limit);
+            assert!(!ok, "{target} wave{wave} limit {limit}: ran");
+            assert!(
+                stderr.contains("barrier in divergent control flow"),
+                "{target} wave{wave} limit {limit}: {stderr}"
+            );
+            assert!(
+                stderr.contains(want),
+                "{target} wave{wave} limit {limit}: {stderr}"
+            );
+            assert!(stderr.contains("s_barrier"), "{stderr}");
+        }
+        let (ok, stdout, stderr) = run(128);
+        assert!(ok, "{target} wave{wave}: {stderr}");
+        // o[i] = s[127 - i] = 5 * (127 - i)
+        assert!(
+            stdout.contains("0x0000: 635 630 625 620 615 610 605 600"),
+            "{stdout}"
+        );
+    }
+}
+
+/// A read of shared memory past the workgroup's LDS allocation is an error naming the
+/// instruction and the address; inside it the same shader runs.
+#[test]
+fn an_lds_read_outside_the_allocation_is_reported() {
+    let spv = "tests/shaders/emu/lds_out_of_range.spv";
+    for (target, wave) in CONFIGS {
+        let run = |k: u32| {
+            let push: String = k.to_le_bytes().iter().map(|b| format!("{b:02x}")).collect();
+            gcnc(&strs(&[
+                "run", spv, "--target", target, "--wave", wave, "--push", &push, "--bind",
+                "0:0=@256", "--print", "0:0:u32",
+            ]))
+        };
+        let (ok, stdout, stderr) = run(0);
+        assert!(ok, "{target} wave{wave}: {stderr}");
+        assert!(stdout.contains("0x0000: 1 2 3 4 5 6 7 8"), "{stdout}");
+        let (ok, _, stderr) = run(1000);
+        assert!(!ok, "{target} wave{wave}: ran");
+        assert!(
+            stderr.contains("LDS read of 4 bytes at 0xfa0"),
+            "{target} wave{wave}: {stderr}"
+        );
+        assert!(stderr.contains("outside the workgroup's"), "{stderr}");
+    }
+}
+
 #[test]
 fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     let dir = temp_dir("waitcnt");

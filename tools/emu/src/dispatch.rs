@@ -195,6 +195,8 @@ pub struct Stats {
 }
 
 fn check_setup(d: &Dispatch) -> Result<()> {
+    // At most 1024 threads: a dimension is at most 1024, so a local id is at most 1023
+    // and fits GFX11's 10-bit fields of v0.
     let threads = d.group_size.iter().map(|&x| x as u64).product::<u64>();
     if threads == 0 || threads > 1024 {
         return Err(Error::setup(format!(
@@ -213,9 +215,6 @@ fn check_setup(d: &Dispatch) -> Result<()> {
     }
     if d.lds_bytes > 65536 {
         return Err(Error::setup("LDS above 64 KiB"));
-    }
-    if d.group_size[0] > 1023 || d.group_size[1] > 1023 || d.group_size[2] > 1023 {
-        return Err(Error::setup("a workgroup dimension does not fit 10 bits"));
     }
     // GFX11 packs the local id into v0 whatever the dimension count
     let id_vgprs = if d.target.gen == Gen::Gfx11 {
@@ -308,6 +307,7 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
             }
         }
         w.regs.set_exec(exec);
+        w.launched = exec;
         waves.push(w);
     }
     Ok(waves)
@@ -332,6 +332,43 @@ fn run_group(
 ) -> Result<()> {
     let waves = make_waves(d, wg)?;
     run_waves(d, prog, mem, waves, stats).map(|_| ())
+}
+
+/// Every wave released from a barrier waits at the same `s_barrier` for the same time,
+/// and no wave ended without it (`Checks::barriers`): otherwise some invocations of the
+/// workgroup did not execute the barrier the others did.
+fn check_release(waves: &[Wave]) -> Result<()> {
+    let Some(first) = waves.iter().find(|w| w.status == Status::AtBarrier) else {
+        return Ok(());
+    };
+    let at = |w: &Wave| {
+        format!(
+            "wave {} at the s_barrier at {:#x} (its barrier #{})",
+            w.id.1, w.barrier_pc, w.barriers
+        )
+    };
+    for w in waves {
+        let what = match w.status {
+            Status::AtBarrier
+                if (w.barrier_pc, w.barriers) != (first.barrier_pc, first.barriers) =>
+            {
+                format!("{} and {} are released together", at(first), at(w))
+            }
+            Status::Ended if w.barriers < first.barriers => format!(
+                "wave {} ended without reaching it after {} barrier(s), while {}",
+                w.id.1,
+                w.barriers,
+                at(first)
+            ),
+            _ => continue,
+        };
+        return Err(first.locate(
+            Error::new(ErrorKind::DivergentBarrier(what)),
+            first.barrier_pc,
+            Some("s_barrier"),
+        ));
+    }
+    Ok(())
 }
 
 fn run_waves(
@@ -372,6 +409,9 @@ fn run_waves(
             return Ok(waves);
         }
         if live.iter().all(|w| w.status == Status::AtBarrier) {
+            if d.checks.barriers {
+                check_release(&waves)?;
+            }
             for w in waves.iter_mut() {
                 if w.status == Status::AtBarrier {
                     w.status = Status::Running;

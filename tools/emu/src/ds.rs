@@ -2,7 +2,8 @@
 //!
 //! Address = ADDR VGPR + `offset` (bytes); the two-address forms use offset0/offset1
 //! (low/high byte of the offset) scaled by the element size, ×64 for the stride64 forms.
-//! Accesses outside the workgroup's LDS allocation read 0 and drop writes, as the
+//! Accesses outside the workgroup's LDS allocation are errors (`LdsOutOfRange`) under
+//! `Checks::lds_bounds` (on by default); without it they read 0 and drop writes, as the
 //! hardware's LDS range check does. Returning ops write VDST. Every DS op is pending on
 //! lgkmcnt, in order with other DS ops. Names of GFX9/10 (`ds_read_b32`, `ds_write2_b32`,
 //! `ds_wrxchg_rtn_b32`, `ds_cmpst_b32`) and GFX11 (`ds_load_b32`, `ds_store_2addr_b32`,
@@ -51,23 +52,41 @@ fn lds_read(env: &Env, addr: u32, bytes: u32) -> u64 {
     v
 }
 
-fn lds_write(env: &mut Env, addr: u32, bytes: u32, v: u64) {
+/// Whether `bytes` at `addr` are inside the allocation; an error for an access outside
+/// it under `Checks::lds_bounds`.
+pub fn lds_in_range(env: &Env, addr: u32, bytes: u32, write: bool) -> Result<bool> {
+    let size = env.lds.bytes.len() as u64;
+    if addr as u64 + bytes as u64 <= size {
+        return Ok(true);
+    }
+    if env.checks.lds_bounds {
+        return Err(Error::new(ErrorKind::LdsOutOfRange {
+            addr: addr as u64,
+            size: bytes,
+            lds_bytes: size,
+            write,
+        }));
+    }
+    Ok(false)
+}
+
+fn lds_write(env: &mut Env, addr: u32, bytes: u32, v: u64) -> Result<()> {
     // an access partly outside the allocation is dropped whole
-    let end = addr as u64 + bytes as u64;
-    if end > env.lds.bytes.len() as u64 {
-        return;
+    if !lds_in_range(env, addr, bytes, true)? {
+        return Ok(());
     }
     for k in 0..bytes {
         env.lds.bytes[(addr + k) as usize] = (v >> (8 * k)) as u8;
     }
+    Ok(())
 }
 
-fn lds_read_checked(env: &Env, addr: u32, bytes: u32) -> u64 {
-    if addr as u64 + bytes as u64 > env.lds.bytes.len() as u64 {
-        0
-    } else {
+fn lds_read_checked(env: &Env, addr: u32, bytes: u32) -> Result<u64> {
+    Ok(if lds_in_range(env, addr, bytes, false)? {
         lds_read(env, addr, bytes)
-    }
+    } else {
+        0
+    })
 }
 
 fn size_of(suffix: &str) -> Option<(u32, bool)> {
@@ -160,7 +179,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             let a = (read_v(w, addr, lane) as u32).wrapping_add(off);
             if load {
-                let mut v = lds_read_checked(env, a, size) as u32;
+                let mut v = lds_read_checked(env, a, size)? as u32;
                 if sext && size == 1 {
                     v = v as u8 as i8 as i16 as u16 as u32;
                 }
@@ -173,7 +192,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 results.push((lane, vec![new]));
             } else if hi {
                 let v = read_v(w, data0, lane) as u32 >> 16;
-                lds_write(env, a, size, v as u64);
+                lds_write(env, a, size, v as u64)?;
             } else {
                 return Err(Error::unimpl(name));
             }
@@ -192,13 +211,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             let base = read_v(w, addr, lane) as u32;
             let mut dw = Vec::new();
-            let mut load = |a: u32| {
+            let mut load = |a: u32| -> Result<()> {
                 if size >= 4 {
                     for k in 0..size / 4 {
-                        dw.push(lds_read_checked(env, a + 4 * k, 4) as u32);
+                        dw.push(lds_read_checked(env, a + 4 * k, 4)? as u32);
                     }
                 } else {
-                    let v = lds_read_checked(env, a, size) as u32;
+                    let v = lds_read_checked(env, a, size)? as u32;
                     let v = if sext {
                         ((v << (32 - 8 * size)) as i32 >> (32 - 8 * size)) as u32
                     } else {
@@ -206,13 +225,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     };
                     dw.push(v);
                 }
+                Ok(())
             };
             if two {
                 let scale = size * if st64 { 64 } else { 1 };
-                load(base.wrapping_add((off & 0xff) * scale));
-                load(base.wrapping_add((off >> 8) * scale));
+                load(base.wrapping_add((off & 0xff) * scale))?;
+                load(base.wrapping_add((off >> 8) * scale))?;
             } else {
-                load(base.wrapping_add(off));
+                load(base.wrapping_add(off))?;
             }
             results.push((lane, dw));
         }
@@ -229,22 +249,23 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 continue;
             }
             let base = read_v(w, addr, lane) as u32;
-            let store = |env: &mut Env, a: u32, data: Option<(u16, u8)>| {
-                let Some((n, _)) = data else { return };
+            let store = |env: &mut Env, a: u32, data: Option<(u16, u8)>| -> Result<()> {
+                let Some((n, _)) = data else { return Ok(()) };
                 if size >= 4 {
                     for k in 0..size / 4 {
-                        lds_write(env, a + 4 * k, 4, w.regs.v(n + k as u16, lane) as u64);
+                        lds_write(env, a + 4 * k, 4, w.regs.v(n + k as u16, lane) as u64)?;
                     }
                 } else {
-                    lds_write(env, a, size, w.regs.v(n, lane) as u64);
+                    lds_write(env, a, size, w.regs.v(n, lane) as u64)?;
                 }
+                Ok(())
             };
             if two {
                 let scale = size * if st64 { 64 } else { 1 };
-                store(env, base.wrapping_add((off & 0xff) * scale), data0);
-                store(env, base.wrapping_add((off >> 8) * scale), data1);
+                store(env, base.wrapping_add((off & 0xff) * scale), data0)?;
+                store(env, base.wrapping_add((off >> 8) * scale), data1)?;
             } else {
-                store(env, base.wrapping_add(off), data0);
+                store(env, base.wrapping_add(off), data0)?;
             }
         }
     } else if let Some(at) = atomic::parse(rest) {
@@ -254,7 +275,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 continue;
             }
             let a = (read_v(w, addr, lane) as u32).wrapping_add(off);
-            let old = lds_read_checked(env, a, bytes);
+            let old = lds_read_checked(env, a, bytes)?;
             let (x, y) = (read_v(w, data0, lane), read_v(w, data1, lane));
             // (data, second) per atomic::apply: cmpswap = (new, compare); mskor = (mask, src)
             let (data, second) = match at.op {
@@ -263,7 +284,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 _ => (x, y),
             };
             let new = at.apply(old, data, second);
-            lds_write(env, a, bytes, new);
+            lds_write(env, a, bytes, new)?;
             if vdst.is_some() {
                 results.push((lane, vec![old as u32, (old >> 32) as u32]));
             }

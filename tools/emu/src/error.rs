@@ -46,6 +46,18 @@ pub enum ErrorKind {
     Setup(String),
     /// Waves of a workgroup wait on `s_barrier` while another has ended or is stuck.
     BarrierDeadlock(String),
+    /// An `s_barrier` that not every invocation of the workgroup reaches: EXEC short of
+    /// the wave's lanes, waves waiting at different barriers, or a wave that ended
+    /// without it (undefined in Vulkan; the strict `Checks::barriers`).
+    DivergentBarrier(String),
+    /// An LDS access outside the workgroup's allocation (the strict `Checks::lds_bounds`;
+    /// the hardware reads 0 and drops writes).
+    LdsOutOfRange {
+        addr: u64,
+        size: u32,
+        lds_bytes: u64,
+        write: bool,
+    },
     /// A scratch access on GFX9/GFX10.3 without FLAT_SCRATCH set to the wave's base.
     ScratchSetup(String),
 }
@@ -94,6 +106,17 @@ impl fmt::Display for ErrorKind {
                 "execution ran off the end of the code (pc {pc:#x}, code is {code_len:#x} bytes)"
             ),
             ErrorKind::Budget(n) => write!(f, "instruction budget of {n} exhausted (hung shader?)"),
+            ErrorKind::DivergentBarrier(m) => write!(f, "barrier in divergent control flow: {m}"),
+            ErrorKind::LdsOutOfRange {
+                addr,
+                size,
+                lds_bytes,
+                write,
+            } => write!(
+                f,
+                "LDS {} of {size} bytes at {addr:#x} outside the workgroup's {lds_bytes}-byte allocation",
+                if *write { "write" } else { "read" }
+            ),
             ErrorKind::DispatchBudget(n) => write!(
                 f,
                 "the dispatch's budget of {n} instructions (all waves together) is exhausted"

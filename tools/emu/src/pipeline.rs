@@ -12,6 +12,15 @@
 //! access past a buffer's end faults or is range-checked, never lands in a neighbour), the
 //! placement depends only on the `Setup` (deterministic addresses), and a user-data entry
 //! the setup cannot provide is a `Setup` error, not a zero.
+//!
+//! A pipeline linked by `gcnc link` with a final user-data layout (`Setup::link_state`,
+//! the same state JSON) has its own meaning for each user-data entry: the entries are then
+//! filled with the items the state names, the descriptor table is written at
+//! `DESCRIPTOR_TABLE_LO` in the code's 4 GiB (the CS prolog takes the high half of its
+//! address from the PC, pal-abi §2.6), set memory moves to the code's 4 GiB too (so a
+//! 32-bit set pointer works with the PC's high half), and descriptors sit at the state's
+//! `descriptor_layout` offsets. An ELF with a CS prolog run without its state is a
+//! `Setup` error saying so.
 
 use crate::dispatch::{Dispatch, Stats};
 use crate::error::{Error, Result};
@@ -19,6 +28,7 @@ use crate::memory::{BufferDesc, Memory};
 use crate::wave::Checks;
 use gcnc::amdgpu::abi::{PipelineLayout, DESCRIPTOR_BYTES, MAX_SETS};
 use gcnc::binary::{ComputeShaderInfo, ElfFile, UserData};
+use gcnc::link::state::{Item, PipelineState};
 
 /// Address of the push-constant block.
 pub const PUSH_BASE: u64 = 0x10_0000;
@@ -30,6 +40,9 @@ pub const SETS_BASE: u64 = 0x100_0000;
 pub const SET_STRIDE: u64 = 0x20_0000;
 /// Resources are placed from here, each 64 KiB aligned.
 pub const DATA_BASE: u64 = 0x1000_0000;
+
+/// Low half of the descriptor table's address in a linked run (high half: the PC's).
+pub const DESCRIPTOR_TABLE_LO: u32 = 0x2000_0000;
 
 /// The most bytes the resources of one setup may hold together (256 MiB): the emulator
 /// keeps every byte in memory, so this bounds what a run allocates for its buffers.
@@ -69,6 +82,9 @@ pub struct Setup {
     pub budget: Option<u64>,
     /// Instruction budget of the whole dispatch (None: `DEFAULT_DISPATCH_BUDGET`).
     pub dispatch_budget: Option<u64>,
+    /// The state the ELF was linked with (`gcnc link --state`): what its user-data
+    /// entries and descriptor table hold, and where its descriptors are.
+    pub link_state: Option<PipelineState>,
 }
 
 impl Setup {
@@ -82,6 +98,7 @@ impl Setup {
             checks: Checks::default(),
             budget: None,
             dispatch_budget: None,
+            link_state: None,
         }
     }
 }
@@ -166,19 +183,49 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
         addrs.push(next);
         next += (r.data.len() as u64).max(16).next_multiple_of(0x1_0000);
     }
+    let linked = linked_prolog(elf)?;
+    if let (Some(prolog), None) = (&linked, &setup.link_state) {
+        return Err(Error::setup(format!(
+            "the ELF was linked with a user-data layout (it starts with {prolog}): its user-data entries mean what the link state says; pass that state (gcnc run --state)"
+        )));
+    }
+    // With a link state, set memory is in the code's 4 GiB: a set pointer given as its low
+    // half alone is completed with the PC's high half.
+    let pc_hi = d.code_base & !0xffff_ffff;
+    let sets_base = if setup.link_state.is_some() {
+        pc_hi | SETS_BASE
+    } else {
+        SETS_BASE
+    };
+    let binding_offset = |set: u32, binding: u32| -> Result<u32> {
+        let linked = setup.link_state.as_ref().and_then(|s| {
+            s.descriptor_layout
+                .iter()
+                .find(|b| (b.set, b.binding) == (set, binding) && b.kind == "buffer")
+        });
+        match linked {
+            Some(b) => Ok(b.offset),
+            None => setup
+                .layout
+                .binding_offset(set, binding)
+                .map_err(|e| Error::setup(e.to_string())),
+        }
+    };
     let mut set_bytes = [0u64; MAX_SETS as usize];
     for r in &setup.resources {
         if let Place::Binding { set, binding } = r.place {
-            let off = setup
-                .layout
-                .binding_offset(set, binding)
-                .map_err(|e| Error::setup(e.to_string()))?;
+            if set >= MAX_SETS {
+                return Err(Error::setup(format!(
+                    "descriptor set {set} (0..{MAX_SETS})"
+                )));
+            }
+            let off = binding_offset(set, binding)?;
             let end = off as u64 + DESCRIPTOR_BYTES as u64;
             set_bytes[set as usize] = set_bytes[set as usize].max(end);
         }
     }
     for (s, &n) in set_bytes.iter().enumerate() {
-        mem.map(SETS_BASE + s as u64 * SET_STRIDE, n.max(4096));
+        mem.map(sets_base + s as u64 * SET_STRIDE, n.max(4096));
     }
     let mut push_patch = Vec::new();
     for (k, r) in setup.resources.iter().enumerate() {
@@ -187,11 +234,8 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
                 let size = u32::try_from(r.data.len()).map_err(|_| {
                     Error::setup(format!("set {set} binding {binding}: buffer above 4 GiB"))
                 })?;
-                let off = setup
-                    .layout
-                    .binding_offset(set, binding)
-                    .map_err(|e| Error::setup(e.to_string()))?;
-                let base = SETS_BASE + set as u64 * SET_STRIDE + off as u64;
+                let off = binding_offset(set, binding)?;
+                let base = sets_base + set as u64 * SET_STRIDE + off as u64;
                 for (j, w) in BufferDesc::raw(gen, addrs[k], size).iter().enumerate() {
                     mem.write_u32(base + 4 * j as u64, *w)?;
                 }
@@ -216,13 +260,64 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
     for (at, addr) in push_patch {
         mem.write(at, &addr.to_le_bytes())?;
     }
+    let half = |a: u64, hi: bool| if hi { (a >> 32) as u32 } else { a as u32 };
+    let layout = setup.link_state.as_ref().and_then(|s| s.user_data.as_ref());
+    // What the driver puts in a user SGPR or table dword holding `item` (linked runs).
+    let item_value = |item: &Item| -> Result<u32> {
+        let set = |n: u32, hi: bool| {
+            if n < MAX_SETS {
+                Ok(half(sets_base + n as u64 * SET_STRIDE, hi))
+            } else {
+                Err(Error::setup(format!("descriptor set {n} (0..{MAX_SETS})")))
+            }
+        };
+        Ok(match item {
+            Item::GlobalTable => d.global_table_lo(),
+            Item::DescriptorSet(n) => set(*n, false)?,
+            Item::DescriptorSetHi(n) => set(*n, true)?,
+            Item::PushConstant(n) => {
+                let at = 4 * *n as usize;
+                let mut b = [0u8; 4];
+                for (k, x) in b.iter_mut().enumerate() {
+                    *x = setup.push.get(at + k).copied().unwrap_or(0);
+                }
+                u32::from_le_bytes(b)
+            }
+            Item::PushConstantPointer => half(PUSH_BASE, false),
+            Item::PushConstantPointerHi => half(PUSH_BASE, true),
+            Item::DescriptorTable => DESCRIPTOR_TABLE_LO,
+            Item::Unused => 0,
+            Item::SpillTable => {
+                return Err(Error::setup(
+                    "the link state names a spill table, which this setup does not provide",
+                ))
+            }
+        })
+    };
+    if let Some(l) = layout {
+        if !l.table.is_empty() {
+            let at = pc_hi | DESCRIPTOR_TABLE_LO as u64;
+            mem.map(at, (4 * l.table.len() as u64).next_multiple_of(256));
+            for (k, item) in l.table.iter().enumerate() {
+                mem.write_u32(at + 4 * k as u64, item_value(item)?)?;
+            }
+        }
+    }
     let mut sg = Vec::new();
     for (i, u) in user_data(elf)?.into_iter().enumerate() {
-        let half = |a: u64, hi: bool| if hi { (a >> 32) as u32 } else { a as u32 };
+        if let (Some(l), UserData::Entry(n)) = (layout, u) {
+            let slot = l.sgprs.iter().find(|s| s.entry == Some(n)).ok_or_else(|| {
+                Error::setup(format!(
+                    "user SGPR s{i} loads user-data entry {n}, which the link state's user_data does not name"
+                ))
+            })?;
+            sg.push(item_value(&slot.item)?);
+            continue;
+        }
         sg.push(match u {
             UserData::Entry(n) if n < 2 => half(PUSH_BASE, n == 1),
             UserData::Entry(n) if n < 2 + 2 * MAX_SETS => {
-                half(SETS_BASE + (n as u64 - 2) / 2 * SET_STRIDE, n % 2 == 1)
+                half(sets_base + (n as u64 - 2) / 2 * SET_STRIDE, n % 2 == 1)
             }
             UserData::Workgroup => WGCOUNT_BASE as u32,
             // PAL's global table (the scratch ring descriptor), which the dispatch writes
@@ -243,6 +338,15 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
         addrs,
         sizes: setup.resources.iter().map(|r| r.data.len()).collect(),
     })
+}
+
+/// The name of the CS prolog part `gcnc link` placed in `elf`, if any.
+fn linked_prolog(elf: &[u8]) -> Result<Option<String>> {
+    let f = ElfFile::parse(elf).map_err(|e| Error::setup(format!("ELF: {e}")))?;
+    Ok(f.symbols
+        .iter()
+        .find(|s| s.name.starts_with("gcnc.part.cs_prolog."))
+        .map(|s| s.name.clone()))
 }
 
 /// Prepares and runs `elf`; the returned memory holds what the shader wrote.

@@ -579,6 +579,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         _ => {
             if inst.op.props().contains(gcnc::isa::Props::BARRIER) {
                 crate::ds::check_barrier(w)?;
+                let exec = w.regs.exec();
+                if env.checks.barriers && w.launched != 0 && exec != w.launched {
+                    return Err(Error::new(ErrorKind::DivergentBarrier(format!(
+                        "s_barrier with EXEC {exec:#x} while the wave's invocations are {:#x}",
+                        w.launched
+                    ))));
+                }
+                w.barriers += 1;
+                w.barrier_pc = w.cur_pc;
                 w.status = Status::AtBarrier;
                 return Ok(());
             }

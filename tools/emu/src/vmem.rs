@@ -505,8 +505,9 @@ fn load(w: &mut Wave, env: &mut Env, p: Place, lane: u32, bytes: u32) -> Result<
         Place::Oob => return Ok(0),
         Place::Mem(a) => env.mem.read(a, &mut b[..bytes as usize])?,
         Place::Lds(a) => {
-            for k in 0..bytes {
-                b[k as usize] = env.lds.bytes.get((a + k) as usize).copied().unwrap_or(0);
+            if crate::ds::lds_in_range(env, a, bytes, false)? {
+                b[..bytes as usize]
+                    .copy_from_slice(&env.lds.bytes[a as usize..(a + bytes) as usize]);
             }
         }
         Place::Scratch(a) => {
@@ -524,7 +525,7 @@ fn store(w: &mut Wave, env: &mut Env, p: Place, lane: u32, bytes: u32, v: u32) -
         Place::Oob => {}
         Place::Mem(a) => env.mem.write(a, &b[..bytes as usize])?,
         Place::Lds(a) => {
-            if (a + bytes) as usize <= env.lds.bytes.len() {
+            if crate::ds::lds_in_range(env, a, bytes, true)? {
                 env.lds.bytes[a as usize..(a + bytes) as usize]
                     .copy_from_slice(&b[..bytes as usize]);
             }

@@ -34,6 +34,14 @@ pub struct Checks {
     pub war: bool,
     /// Per-generation hazards (docs/hazards.md).
     pub hazards: bool,
+    /// Barriers not every invocation of the workgroup reaches: an `s_barrier` with EXEC
+    /// short of the wave's lanes, waves released from different barriers, or released
+    /// while a wave ended without the barrier. The hardware lets an ended wave drop out
+    /// of the barrier, but Vulkan requires every invocation to execute it.
+    pub barriers: bool,
+    /// LDS accesses outside the workgroup's allocation (the hardware reads 0 and drops
+    /// writes; Vulkan leaves them undefined).
+    pub lds_bounds: bool,
 }
 
 impl Default for Checks {
@@ -43,6 +51,8 @@ impl Default for Checks {
             waitcnt: true,
             war: false,
             hazards: true,
+            barriers: true,
+            lds_bounds: true,
         }
     }
 }
@@ -127,6 +137,11 @@ pub struct Wave {
     /// GFX9/GFX10.3: the FLAT_SCRATCH value this wave's scratch accesses need (the
     /// dispatch's scratch ring base plus the wave's offset); `None` = not checked.
     pub scratch_expect: Option<u64>,
+    /// The lanes the wave was launched with (its invocations).
+    pub launched: u64,
+    /// `s_barrier`s executed, and the byte offset of the last one.
+    pub barriers: u64,
+    pub barrier_pc: u64,
 }
 
 impl std::fmt::Debug for Wave {
@@ -166,6 +181,9 @@ impl Wave {
             scratch: Vec::new(),
             flat_scr: [None; 2],
             scratch_expect: None,
+            launched: 0,
+            barriers: 0,
+            barrier_pc: 0,
         }
     }
 

@@ -153,8 +153,16 @@ fn the_table_parses_back_to_the_reports_numbers() {
     for k in 0..3 {
         assert_eq!(ph.rows[0][pcol(&format!("{} µs", heads[k]))], us(sums[k]));
         let share: f64 = ph.rows[0][pcol(shares[k])].parse().unwrap();
-        let want = if all == 0 { 0.0 } else { 100.0 * sums[k] as f64 / all as f64 };
-        assert!((share - want).abs() <= 0.05, "{} {share} vs {want}", shares[k]);
+        let want = if all == 0 {
+            0.0
+        } else {
+            100.0 * sums[k] as f64 / all as f64
+        };
+        assert!(
+            (share - want).abs() <= 0.05,
+            "{} {share} vs {want}",
+            shares[k]
+        );
     }
 
     // Helped/hurt: one row per statistic; helped + hurt + same = the complete shaders.

@@ -4,7 +4,7 @@
 //! ```text
 //! gcnc run SHADER.spv|SHADER.ir|SHADER.elf [--target GFX] [--wave 32|64] [--dispatch X,Y,Z]
 //!          [--bind SET:BINDING=FILE|@SIZE]... [--push HEX] [--spec ID=VALUE]...
-//!          [--layout L.json] [--dump SET:BINDING=OUT]... [--print SET:BINDING[:FMT]]...
+//!          [--layout L.json] [--state STATE.json] [--dump SET:BINDING=OUT]... [--print SET:BINDING[:FMT]]...
 //!          [--asm] [--stats] [--budget N] [--dispatch-budget N]
 //! ```
 //! Limits (docs/emu.md): the bound buffers hold at most `pipeline::MAX_RESOURCE_BYTES`
@@ -48,6 +48,10 @@ pub struct Args {
     /// Pipeline layout JSON (docs/abi.md), used both to compile and to place descriptors.
     #[arg(long)]
     pub layout: Option<String>,
+    /// The pipeline state an ELF was linked with (`gcnc link --state`, docs/link.md): what
+    /// its user-data entries and descriptor table hold, and its descriptor offsets.
+    #[arg(long)]
+    pub state: Option<String>,
     /// Write a bound buffer after the run: SET:BINDING=OUT. Repeatable.
     #[arg(long, value_name = "SET:BINDING=OUT")]
     pub dump: Vec<String>,
@@ -170,7 +174,14 @@ fn format_buffer(data: &[u8], fmt: &str) -> Result<String, String> {
 
 pub fn run(a: &Args) -> Result<(), String> {
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
-    let elf = if bytes.starts_with(b"\x7fELF") {
+    let is_elf = bytes.starts_with(b"\x7fELF");
+    if a.state.is_some() && !is_elf {
+        return Err(format!(
+            "{}: --state applies to an ELF linked by gcnc link, not to a shader to compile",
+            a.input
+        ));
+    }
+    let elf = if is_elf {
         if !a.spec.is_empty() || a.entry.is_some() || a.asm || a.stats || a.no_opt {
             return Err(format!(
                 "{}: --spec, --entry, --asm, --stats and --no-opt apply to a shader to compile, not to an ELF",
@@ -223,6 +234,11 @@ pub fn run(a: &Args) -> Result<(), String> {
     setup.wave = super::parse_wave(a.wave)?;
     setup.budget = a.budget;
     setup.dispatch_budget = a.dispatch_budget;
+    if let Some(s) = &a.state {
+        let t = std::fs::read_to_string(s).map_err(|e| format!("{s}: {e}"))?;
+        setup.link_state =
+            Some(gcnc::link::state::PipelineState::from_json(&t).map_err(|e| format!("{s}: {e}"))?);
+    }
     if let Some(l) = &a.layout {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         setup.layout =

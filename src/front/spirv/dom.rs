@@ -1,0 +1,143 @@
+//! Block dominance of a SPIR-V function, for the rule that every id is used only where its
+//! definition dominates the use (SPIR-V 2.16 "Validation Rules": a definition must
+//! dominate its uses; an `OpPhi` value must dominate the parent block it comes from).
+//!
+//! Design: the control-flow graph is read from the terminators (`OpBranch`,
+//! `OpBranchConditional`, `OpSwitch`; merge and continue declarations are not edges);
+//! immediate dominators come from the iterative algorithm of Cooper, Harvey and Kennedy
+//! over reverse post-order. Invariants: only blocks reachable from the entry have a
+//! dominator; a query about an unreachable block answers "dominated" (SPIR-V puts no
+//! dominance constraint on code that never runs), so the check never rejects valid input.
+
+use super::module::FuncInfo;
+use super::parse::Inst;
+use rspirv::dr::Operand;
+use rspirv::spirv::Op;
+use std::collections::BTreeMap;
+
+/// Immediate dominators of one function's reachable blocks.
+#[derive(Clone, Debug, Default)]
+pub struct Dominators {
+    /// Reverse post-order index of each reachable block.
+    order: BTreeMap<u32, usize>,
+    /// Immediate dominator by reverse post-order index (the entry's is itself).
+    idom: Vec<usize>,
+}
+
+/// The successor labels of a block's terminator.
+fn successors(term: &Inst) -> Vec<u32> {
+    let ids = |from: usize| {
+        term.ops
+            .iter()
+            .skip(from)
+            .filter_map(|o| match o {
+                Operand::IdRef(l) => Some(*l),
+                _ => None,
+            })
+            .collect()
+    };
+    match term.op {
+        Op::Branch => ids(0),
+        // the condition / selector is operand 0; the labels follow (with literals between
+        // them for OpSwitch, and branch weights after them for OpBranchConditional)
+        Op::BranchConditional | Op::Switch => ids(1),
+        _ => Vec::new(),
+    }
+}
+
+impl Dominators {
+    pub fn of(f: &FuncInfo, insts: &[Inst]) -> Dominators {
+        let succ = |b: u32| -> Vec<u32> {
+            f.blocks
+                .get(&b)
+                .map(|info| successors(&insts[info.term]))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|s| f.blocks.contains_key(s))
+                .collect()
+        };
+        // post-order by an explicit stack (no recursion on deep input)
+        let mut post = Vec::new();
+        let mut seen = BTreeMap::new();
+        let mut stack = vec![(f.entry, succ(f.entry), 0usize)];
+        seen.insert(f.entry, ());
+        while let Some((b, s, k)) = stack.last_mut() {
+            if let Some(&n) = s.get(*k) {
+                *k += 1;
+                if seen.insert(n, ()).is_none() {
+                    let ns = succ(n);
+                    stack.push((n, ns, 0));
+                }
+            } else {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+        let rpo: Vec<u32> = post.into_iter().rev().collect();
+        let order: BTreeMap<u32, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mut preds = vec![Vec::new(); rpo.len()];
+        for (i, &b) in rpo.iter().enumerate() {
+            for s in succ(b) {
+                preds[order[&s]].push(i);
+            }
+        }
+        const UNDEF: usize = usize::MAX;
+        let mut idom = vec![UNDEF; rpo.len()];
+        if !rpo.is_empty() {
+            idom[0] = 0;
+        }
+        let intersect = |idom: &[usize], mut a: usize, mut b: usize| {
+            while a != b {
+                while a > b {
+                    a = idom[a];
+                }
+                while b > a {
+                    b = idom[b];
+                }
+            }
+            a
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 1..rpo.len() {
+                let mut new = UNDEF;
+                for &p in &preds[i] {
+                    if idom[p] == UNDEF {
+                        continue;
+                    }
+                    new = if new == UNDEF {
+                        p
+                    } else {
+                        intersect(&idom, p, new)
+                    };
+                }
+                if new != idom[i] {
+                    idom[i] = new;
+                    changed = true;
+                }
+            }
+        }
+        Dominators { order, idom }
+    }
+
+    /// Whether block `a` dominates block `b` (true when `b` is unreachable).
+    pub fn dominates(&self, a: u32, b: u32) -> bool {
+        let Some(&ib) = self.order.get(&b) else {
+            return true;
+        };
+        let Some(&ia) = self.order.get(&a) else {
+            return false;
+        };
+        let mut x = ib;
+        loop {
+            if x == ia {
+                return true;
+            }
+            if x == 0 {
+                return false;
+            }
+            x = self.idom[x];
+        }
+    }
+}
