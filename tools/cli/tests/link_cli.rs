@@ -199,8 +199,8 @@ fn a_linked_elf_with_a_descriptor_table_runs_with_its_state() {
     let state_json = docs_example_state();
     let st = temp_path("docs_state.json");
     std::fs::write(&st, &state_json).unwrap();
-    for t in Target::ALL {
-        let gfx11 = t == Target::Gfx1100;
+    for t in Gen::ALL {
+        let gfx11 = t == Gen::Gfx11;
         let (load, store) = if gfx11 {
             ("s_load_b128 s[8:11], s[4:5], 0x0", "buffer_store_b32")
         } else {
