@@ -418,8 +418,8 @@ fn read_renames(
     index: &BTreeMap<&str, usize>,
 ) -> Vec<[Option<usize>; 3]> {
     let file = "isa_tables/renames.txt";
-    let text = std::fs::read_to_string(dir.join("renames.txt"))
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let text =
+        std::fs::read_to_string(dir.join("renames.txt")).unwrap_or_else(|e| panic!("{file}: {e}"));
     let mut out = Vec::new();
     let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
@@ -576,11 +576,7 @@ fn main() {
             }
         }
     }
-    writeln!(
-        o,
-        "static ON_GEN: [[u16; 3]; OPCODE_COUNT] = {on_gen:?};"
-    )
-    .unwrap();
+    writeln!(o, "static ON_GEN: [[u16; 3]; OPCODE_COUNT] = {on_gen:?};").unwrap();
     // 64-bit twins of 32-bit scalar opcodes (lane-mask operations follow the wave size)
     let wide: Vec<u16> = names
         .iter()

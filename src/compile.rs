@@ -142,12 +142,22 @@ pub struct Compiled {
     pub stats: emit::Stats,
     /// The final machine program of the main part (physical registers), for printing.
     pub program: mir::Program,
-    /// Disassembly of the entry point's code in `elf` (our printer).
-    pub asm: String,
+    /// The entry point's code in `text`: (start, end) byte offsets; [`Compiled::asm`]
+    /// disassembles it when asked (a compile does no printing work of its own).
+    pub entry: (usize, usize),
     /// Where the link put each part (whole-pipeline compiles; empty for unlinked ones).
     pub placed: Vec<crate::link::layout::PlacedPart>,
     /// Each pass and stage run, in order, when `Settings::time_passes` is set.
     pub timings: Vec<Timing>,
+}
+
+impl Compiled {
+    /// Disassembly of the entry point's code (our printer, LLVM's syntax), one
+    /// instruction per line with its byte offset.
+    pub fn asm(&self) -> Result<String, Error> {
+        let t = self.program.target;
+        Ok(emit::disassemble_range(t, &self.text, self.entry.0, self.entry.1)?)
+    }
 }
 
 /// What the chain starts from.
@@ -285,13 +295,12 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     obj.set_prelink(&pl)?;
     let main_elf = obj.write()?;
     if output == Output::Unlinked {
-        let asm = emit::disassemble_range(t, &code.text, 0, code.code_bytes as usize)?;
         return Ok(Compiled {
             elf: main_elf,
+            entry: (0, code.code_bytes as usize),
             text: code.text,
             stats,
             program: p,
-            asm,
             placed: Vec::new(),
             timings: timer.timings,
         });
@@ -306,18 +315,13 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         crate::link::link(&[&main_elf], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;
-    let asm = emit::disassemble_range(
-        t,
-        &linked.object.text,
-        entry.offset as usize,
-        (entry.offset + entry.size) as usize,
-    )?;
+    let entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
     Ok(Compiled {
         elf: linked.elf,
         text: linked.object.text,
+        entry,
         stats,
         program: p,
-        asm,
         placed: linked.placed,
         timings: timer.timings,
     })

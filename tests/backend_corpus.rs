@@ -2,8 +2,8 @@
 //! front-end → middle-end → backend → emulator, on gfx900 wave64, gfx1030 and gfx1100 in
 //! wave32 and wave64, with all of the emulator's strict checks. Each case either compiles
 //! and must match its expectation (and disassemble cleanly with llvm-objdump-19, its
-//! PAL note decoding with llvm-readelf-19), or is refused with the backend's `Unsupported` error
-//! (printed in the summary). `PASSING` lists the cases that must pass everywhere, so a
+//! PAL note decoding with llvm-readelf-19), or is refused with the backend's `Unsupported`
+//! (or `NotOnTarget`) error (printed in the summary). `PASSING` lists the cases that must pass everywhere, so a
 //! regression fails the test; a newly passing case is reported so the list can grow.
 
 mod backend_support;
@@ -107,9 +107,9 @@ fn run_case_with(
     o.budget = budget;
     let c = match compile_spirv(&words, &o) {
         Ok(c) => c,
-        Err(gcnc::Error::Backend(e @ gcnc::amdgpu::Error::Unsupported { .. })) => {
-            return Outcome::Unsupported(e.to_string())
-        }
+        Err(gcnc::Error::Backend(
+            e @ (gcnc::amdgpu::Error::Unsupported { .. } | gcnc::amdgpu::Error::NotOnTarget { .. }),
+        )) => return Outcome::Unsupported(e.to_string()),
         Err(e) => return Outcome::Fail(format!("{}: {e}", e.phase().name())),
     };
     *stats = Some(c.stats.clone());

@@ -97,7 +97,7 @@ fn run_case(
     }
     d.user_sgprs = sg;
     let waves = run_workgroup(&d, &mut mem, wg)
-        .unwrap_or_else(|e| panic!("{} {wave:?}: emulator: {e}\n{}", gen.mcpu(), c.asm));
+        .unwrap_or_else(|e| panic!("{} {wave:?}: emulator: {e}\n{}", gen.mcpu(), c.asm().unwrap()));
     let r = result_reg(&c);
     let lanes = wave.lanes();
     let [sx, sy, sz] = c.program.workgroup_size;
@@ -123,7 +123,7 @@ fn run_case(
                 want,
                 "{} {wave:?} thread {t} (lane {lane}):\n{}",
                 gen.mcpu(),
-                c.asm
+                c.asm().unwrap()
             );
         }
     }
@@ -267,7 +267,7 @@ fn buffers_on_emulator() {
         );
         d.user_sgprs = vec![SETS as u32, (SETS >> 32) as u32];
         gcnc_emu::run(&d, &mut mem)
-            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm));
+            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm().unwrap()));
         for x in 0..64u32 {
             let q = (4 * x) as usize;
             let v14 = input[q]

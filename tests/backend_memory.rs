@@ -52,7 +52,7 @@ fn run_out(text: &str, gen: Gen, wave: Wave) -> Vec<[u32; 8]> {
     }
     d.user_sgprs = sg;
     gcnc_emu::run(&d, &mut mem)
-        .unwrap_or_else(|e| panic!("{} {wave:?}: {e}\n{}", gen.mcpu(), c.asm));
+        .unwrap_or_else(|e| panic!("{} {wave:?}: {e}\n{}", gen.mcpu(), c.asm().unwrap()));
     (0..threads)
         .map(|t| {
             let mut o = [0u32; 8];

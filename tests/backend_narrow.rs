@@ -119,14 +119,14 @@ fn narrow_values_on_emulator() {
                 })
                 .collect();
             gcnc_emu::run(&d, &mut mem)
-                .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm));
+                .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm().unwrap()));
             for t in 0..64u32 {
                 let base = OUT + 128 * t as u64;
                 let rd = |k: u64| mem.read_u32(base + 4 * k).unwrap();
                 let want = expect(t, p);
                 let at = |k: usize| format!("{} {w:?} p={p:#x} lane {t} dword {k}", g.mcpu());
                 for k in (0..12).chain(14..16) {
-                    assert_eq!(rd(k as u64), want[k], "{}\n{}", at(k), c.asm);
+                    assert_eq!(rd(k as u64), want[k], "{}\n{}", at(k), c.asm().unwrap());
                 }
                 let wv = t.wrapping_mul(0x0103_0507);
                 let q = (wv >> 8) as u8 as i8 as f64;

@@ -97,7 +97,7 @@ fn subgroup_lane_ops_on_emulator() {
         );
         d.user_sgprs = vec![SETS as u32, (SETS >> 32) as u32];
         gcnc_emu::run(&d, &mut mem)
-            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm));
+            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm().unwrap()));
         let sz = w.lanes() as usize;
         for t in 0..64usize {
             for (j, want) in expect(&input, t, sz).into_iter().enumerate() {
@@ -108,7 +108,7 @@ fn subgroup_lane_ops_on_emulator() {
                         want,
                         "{} {w:?} invocation {t} output {j}\n{}",
                         g.mcpu(),
-                        c.asm
+                        c.asm().unwrap()
                     );
                 }
             }

@@ -91,7 +91,7 @@ fn wide64_on_emulator() {
         );
         d.user_sgprs = vec![PUSH as u32, (PUSH >> 32) as u32];
         gcnc_emu::run(&d, &mut mem)
-            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm));
+            .unwrap_or_else(|e| panic!("{} {w:?}: {e}\n{}", g.mcpu(), c.asm().unwrap()));
         let rd = |a: u64| {
             let b = mem.read_vec(a, 8).unwrap();
             u64::from_le_bytes(b.try_into().unwrap())
@@ -102,7 +102,7 @@ fn wide64_on_emulator() {
             let want = expect(i, x, u);
             for (k, v) in want.iter().enumerate() {
                 let got = rd(OUT + 128 * i + 8 * k as u64);
-                assert_eq!(got, *v, "{} {w:?} lane {i} value {k}\n{}", g.mcpu(), c.asm);
+                assert_eq!(got, *v, "{} {w:?} lane {i} value {k}\n{}", g.mcpu(), c.asm().unwrap());
             }
             // 64-bit vaddr form (sign-extended 32-bit offset)
             assert_eq!(rd(OUT + 0x2000 + 128 * i), x, "{} {w:?} lane {i}", g.mcpu());
@@ -142,7 +142,7 @@ fn wide64_on_emulator() {
 fn wide64_selection_forms() {
     let ir = std::fs::read_to_string("tests/backend/wide64.ir").unwrap();
     for (g, w) in CONFIGS {
-        let asm = compile_ir(&ir, g, w).asm;
+        let asm = compile_ir(&ir, g, w).asm().unwrap();
         let has = |s: &str| asm.lines().any(|l| l.contains(s));
         let (load2, store2) = if g == gcnc::isa::Gen::Gfx11 {
             ("global_load_b64", "global_store_b64")

@@ -77,13 +77,13 @@ fn missing_symbol() {
 fn branchy(t: Gen, nops: usize, kind: RelocKind, symbol: &str) -> Vec<u8> {
     let mp = main_part(t);
     let mut obj = mp.object(&[("s_endpgm", None)]);
-    let nop = gcnc::parts::code::nop_word(mp.target.gen);
+    let nop = gcnc::isa::buffer::nop_word(mp.target.gen);
     let mut text: Vec<u8> = std::iter::repeat_n(nop, nops)
         .flat_map(|w| w.to_le_bytes())
         .collect();
     let at = text.len() as u64;
     if kind == RelocKind::Rel16 {
-        text.extend(gcnc::parts::code::branch_word(mp.target.gen, 0).to_le_bytes());
+        text.extend(gcnc::isa::buffer::branch_word(mp.target.gen, 0).to_le_bytes());
     } else {
         text.extend(0u32.to_le_bytes()); // a zero 32-bit field (the REL addend)
     }
@@ -249,7 +249,7 @@ fn single_byte_corruptions_never_panic() {
 #[test]
 fn not_an_unlinked_shader() {
     let info = ComputeShaderInfo::new(Target::new(Gen::Gfx10));
-    let mut text = gcnc::parts::code::nop_word(gcnc::isa::Gen::Gfx10)
+    let mut text = gcnc::isa::buffer::nop_word(gcnc::isa::Gen::Gfx10)
         .to_le_bytes()
         .to_vec();
     text.resize(256, 0);

@@ -1,5 +1,6 @@
 //! The backend's error type: what input the backend cannot compile, and where.
 
+use crate::isa::{Gen, Opcode};
 use std::fmt;
 
 /// Why the backend refused a shader. `inst` names the IR instruction (`%N` in the printed
@@ -9,6 +10,9 @@ use std::fmt;
 pub enum Error {
     /// An IR construct the instruction selector does not handle (yet).
     Unsupported { inst: Option<u32>, what: String },
+    /// The target generation has no form of an instruction the selection needs (neither
+    /// the opcode nor a rename of it, `isa_tables/renames.txt`).
+    NotOnTarget { op: Opcode, gen: Gen },
     /// The shader needs more registers than the budget and spilling is not available.
     RegisterPressure {
         file: &'static str,
@@ -47,6 +51,9 @@ impl fmt::Display for Error {
                 what,
             } => write!(f, "unsupported at IR instruction #{i}: {what}"),
             Error::Unsupported { inst: None, what } => write!(f, "unsupported: {what}"),
+            Error::NotOnTarget { op, gen } => {
+                write!(f, "unsupported: no `{}` on {}", op.name(), gen.mcpu())
+            }
             Error::RegisterPressure {
                 file,
                 needed,

@@ -8,8 +8,8 @@
 use super::error::Result;
 use super::format::{self, Enc};
 use super::inst::Inst;
-use super::tables::{Format, Opcode};
-use super::target::{Gen, Target};
+use super::tables::Format;
+use super::target::Target;
 
 /// What a fixup patches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,15 +123,4 @@ pub fn encode(inst: &Inst, t: Target) -> Result<Vec<u8>> {
     let mut f = Vec::new();
     encode_into(inst, t, &mut w, &mut f)?;
     Ok(w.iter().flat_map(|x| x.to_le_bytes()).collect())
-}
-
-/// The `s_code_end` word that pads `.text` after the last instruction on GFX10+ (PAL's
-/// instruction prefetch must only ever see it), encoded from the tables; `None` on GFX9,
-/// which has no such instruction.
-pub fn code_end_word(gen: Gen) -> Option<u32> {
-    let t = Target::new(gen);
-    let inst = Inst::new(Opcode::SCodeEnd, Format::Sopp, &[]);
-    let mut words = Vec::with_capacity(1);
-    encode_into(&inst, t, &mut words, &mut Vec::new()).ok()?;
-    (words.len() == 1).then(|| words[0])
 }

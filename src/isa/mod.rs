@@ -11,6 +11,7 @@
 //! Invariants: opcode numbers exist only in `isa_tables/`; encode and decode are inverse
 //! on every `Inst` that verifies; printing matches `llvm-mc-19 -disassemble`.
 
+pub mod buffer;
 pub mod decode;
 pub mod encode;
 pub mod error;
@@ -24,8 +25,9 @@ pub mod simm16;
 pub mod tables;
 pub mod target;
 
+pub use buffer::{BufferError, CodeBuffer};
 pub use decode::{decode, decode_all, decode_words};
-pub use encode::{code_end_word, encode, encode_into, Fixup, FixupKind};
+pub use encode::{encode, encode_into, Fixup, FixupKind};
 pub use error::{Error, ErrorKind, Loc, Result};
 pub use format::mem::MemMods;
 pub use inst::{Inst, Mods};

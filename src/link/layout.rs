@@ -31,8 +31,8 @@ use super::input::Input;
 use super::state::PipelineState;
 use crate::binary::prelink::PrelinkSymbol;
 use crate::binary::{FuncSymbol, HwStage, RelocKind, Relocation};
-use crate::isa::Gen;
-use crate::parts::code::{branch_word, code_end_word, nop_word};
+use crate::isa::buffer::{code_end_word, nop_word};
+use crate::isa::{CodeBuffer, Gen, Target};
 use crate::parts::Part;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -120,10 +120,6 @@ pub struct Laid {
     pub placed: Vec<PlacedPart>,
 }
 
-fn push_word(text: &mut Vec<u8>, w: u32) {
-    text.extend_from_slice(&w.to_le_bytes());
-}
-
 /// Whether `p` ends in a REL16 `s_branch` to `next`; returns the relocation's index.
 fn final_branch_to(p: &ChainPart, next: &str) -> Option<usize> {
     let last = (p.code.len() as u64).checked_sub(4)?;
@@ -134,18 +130,15 @@ fn final_branch_to(p: &ChainPart, next: &str) -> Option<usize> {
 
 /// Lays out `chains` and resolves every relocation.
 pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid> {
-    let nop = nop_word(gen);
-    let filler = code_end_word(gen).unwrap_or(nop);
-    let mut text: Vec<u8> = Vec::new();
+    let filler = code_end_word(gen).unwrap_or_else(|| nop_word(gen));
+    let mut text = CodeBuffer::new(Target::new(gen));
     let mut functions = Vec::new();
     let mut placed = Vec::new();
     let mut symbols: BTreeMap<String, u64> = BTreeMap::new();
     // (absolute offset of the part, part) for relocation resolution.
     let mut pending: Vec<(u64, usize, Vec<Relocation>, u64)> = Vec::new();
     for chain in chains {
-        while !(text.len() as u64).is_multiple_of(ENTRY_ALIGN) {
-            push_word(&mut text, filler);
-        }
+        text.align(ENTRY_ALIGN as usize, filler);
         let start = text.len() as u64;
         // Fall-through and effective sizes.
         let mut parts: Vec<(ChainPart, bool)> = Vec::new();
@@ -171,17 +164,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
         for (p, fell) in parts {
             let mut padding_before = 0;
             if !p.is_main && pad_left > 0 {
-                let words = pad_left / 4;
-                if words > 4 {
-                    push_word(&mut text, branch_word(gen, (words - 1) as u16));
-                    for _ in 1..words {
-                        push_word(&mut text, nop);
-                    }
-                } else {
-                    for _ in 0..words {
-                        push_word(&mut text, nop);
-                    }
-                }
+                text.pad_nops(pad_left as usize);
                 padding_before = pad_left;
                 pad_left = 0;
             }
@@ -193,7 +176,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                     reason: format!("symbol {} defined twice", p.symbol),
                 });
             }
-            text.extend_from_slice(&p.code);
+            text.append(&p.code, &[]);
             functions.push(FuncSymbol {
                 name: p.symbol.clone(),
                 offset: at,
@@ -324,17 +307,14 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                     )))
                 }
             };
-            text[p as usize..p as usize + value.len()].copy_from_slice(&value);
+            text.patch(p as usize, &value);
         }
     }
     // s_code_end padding (pal-abi §6).
-    if let Some(end) = code_end_word(gen) {
-        for _ in 0..gen.info().code_end_padding(text.len()) / 4 {
-            push_word(&mut text, end);
-        }
-    }
+    text.pad_code_end();
     Ok(Laid {
-        text,
+        // the layout places code and padding only: it binds and branches to no label
+        text: text.finish().expect("no label branches in a layout").bytes,
         functions,
         placed,
     })

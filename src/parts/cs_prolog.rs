@@ -26,10 +26,10 @@
 //! SCC (s_mov and s_getpc do not write SCC), and it leaves no memory counter outstanding:
 //! the boundary contract of docs/link.md.
 
-use super::code::Code;
+use super::code::PartCode;
 use super::{Part, PartError};
 use crate::binary::prelink::UserSgpr;
-use crate::isa::Target;
+use crate::isa::{BufferError, CodeBuffer, Target};
 use crate::link::state::Item;
 
 /// Everything the CS prolog depends on.
@@ -162,8 +162,8 @@ impl CsPrologKey {
     pub fn build(&self, symbol: &str) -> Result<Part, PartError> {
         let plan = self.plan()?;
         let t = self.target;
-        let mut c = Code::new(t);
-        let enc = PartError::Encode;
+        let mut c = CodeBuffer::new(t);
+        let enc = |e: BufferError| PartError::Encode(e.to_string());
         let mut next_scratch = plan.scratch;
         let mut clobbers = Vec::new();
         let table_base = match plan.table_ptr {
@@ -239,15 +239,16 @@ impl CsPrologKey {
         if loads > 0 {
             c.wait_lgkm().map_err(enc)?;
         }
-        c.s_branch_to(&self.next).map_err(enc)?;
+        c.branch_to_symbol(&self.next).map_err(enc)?;
+        let code = c.finish().map_err(enc)?;
         let top = self.inputs.len().max(self.outputs.len()) as u16 + self.system_sgprs;
         let sgprs = next_scratch.max(top) as u32;
         Ok(Part {
             kind: "cs_prolog",
             symbol: symbol.to_string(),
             next: Some(self.next.clone()),
-            code: c.bytes,
-            relocations: c.relocs,
+            code: code.bytes,
+            relocations: code.relocations,
             sgprs,
             vgprs: 0,
             interface: vec![

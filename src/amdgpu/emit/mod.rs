@@ -1,17 +1,16 @@
 //! Emission: machine IR on physical registers → code bytes, statistics and a PAL ELF.
 //!
-//! The code buffer (after Cranelift's `MachBuffer`, much reduced):
-//! - blocks are laid out in index order; each block's start is a label (its dword offset);
+//! Code goes into the one code buffer ([`isa::CodeBuffer`], shared with the parts and the
+//! link layout):
+//! - blocks are laid out in index order; each block's index is its label;
 //! - an `s_branch` to the next block in layout is dropped (fallthrough);
-//! - branches are encoded with a `Branch16` fixup and patched once every label is known:
-//!   `simm16 = target − (branch + 1)` in dwords; a distance outside ±32 Ki dwords is an
-//!   error (no long-branch fallback yet);
-//! - relocations: an `Arg::Symbol` operand (unlinked compiles, docs/link.md) is encoded as
-//!   the instruction's literal, left 0 (the REL implicit addend), with an
-//!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol; whole-state compiles
-//!   reference no symbol;
-//! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6): `s_code_end` up to the
-//!   instruction-cache line, then three more lines (`GenInfo::code_end_padding`).
+//! - branches are patched by the buffer once every label is known (a distance outside
+//!   ±32 Ki dwords is an error: no long-branch fallback yet);
+//! - an `Arg::Symbol` operand (unlinked compiles, docs/link.md) becomes an
+//!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol with a zero literal;
+//!   whole-state compiles reference no symbol;
+//! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6) with the buffer's
+//!   `s_code_end` tail.
 //!
 //! Constants (`Arg::Const`) become inline constants where the operand type has one
 //! (integers −16..64; ±0.5, ±1, ±2, ±4 as f32 bit patterns in 32-bit operands), else the
@@ -21,7 +20,7 @@
 
 use crate::amdgpu::mir::{Arg, Op, Program};
 use crate::amdgpu::Error;
-use crate::isa::{self, tables, Fixup, FixupKind, Gen, Inst, Opcode, Operand, ValTy};
+use crate::isa::{self, tables, BufferError, CodeBuffer, Gen, Inst, Opcode, Operand, ValTy};
 
 /// RADV-named statistics of one shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,14 +123,10 @@ pub struct Code {
 
 /// Encodes `p` (fully lowered) into bytes.
 pub fn encode(p: &Program) -> Result<Code, Error> {
-    let t = p.target;
-    let mut words: Vec<u32> = Vec::new();
-    let mut labels = vec![0u32; p.blocks.len()];
-    let mut fixups: Vec<(usize, Fixup)> = Vec::new();
-    let mut instructions = 0;
-    let mut branches = 0;
+    let mut buf = CodeBuffer::new(p.target);
+    let symbol = |k: u32| p.symbols.get(k as usize).map(|s| s.name());
     for (bi, b) in p.blocks.iter().enumerate() {
-        labels[bi] = words.len() as u32;
+        buf.bind(bi as u32);
         for i in &b.insts {
             if let (Some(o), Some(Arg::Label(l))) = (i.opcode(), i.ops.first()) {
                 if o == Opcode::SBranch && l.0 as usize == bi + 1 {
@@ -139,61 +134,24 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
                 }
             }
             let inst = to_inst(p, i)?;
-            let start = words.len();
-            let mut f = Vec::new();
-            isa::encode_into(&inst, t, &mut words, &mut f).map_err(|error| Error::Isa {
-                inst: crate::amdgpu::mir::print::print_inst(p, i),
-                error,
+            buf.inst(&inst, &symbol).map_err(|e| match e {
+                BufferError::Encode { err, .. } => Error::Encode(format!(
+                    "`{}`: {err}",
+                    crate::amdgpu::mir::print::print_inst(p, i)
+                )),
+                other => Error::Encode(other.to_string()),
             })?;
-            instructions += 1;
-            if inst.op.props().contains(isa::Props::BRANCH) {
-                branches += 1;
-            }
-            for x in f {
-                fixups.push((start, x));
-            }
         }
     }
-    let mut relocations = Vec::new();
-    for (start, f) in fixups {
-        let at = start * 4 + f.offset;
-        match f.kind {
-            FixupKind::Branch16 => {
-                let target = labels[f.target as usize] as i64;
-                let rel = target - (start as i64 + 1);
-                if !(-32768..=32767).contains(&rel) {
-                    return Err(Error::Encode(format!(
-                        "branch distance {rel} dwords is out of the SOPP range (long branches are not implemented)"
-                    )));
-                }
-                let w = &mut words[at / 4];
-                *w = (*w & 0xffff_0000) | (rel as i16 as u16 as u32);
-            }
-            FixupKind::Abs32 => {
-                let sym = p.symbols.get(f.target as usize).ok_or_else(|| {
-                    Error::Encode(format!("symbol {} is not in the program", f.target))
-                })?;
-                words[at / 4] = 0;
-                relocations.push(crate::binary::Relocation {
-                    offset: at as u64,
-                    kind: crate::binary::RelocKind::Abs32Lo,
-                    symbol: sym.name(),
-                    addend: 0,
-                });
-            }
-        }
-    }
-    let code_bytes = (words.len() * 4) as u32;
-    if let Some(code_end) = isa::code_end_word(t.gen) {
-        let pad = t.info().code_end_padding(code_bytes as usize) / 4;
-        words.extend(std::iter::repeat_n(code_end, pad));
-    }
+    let code_bytes = buf.len() as u32;
+    buf.pad_code_end();
+    let c = buf.finish().map_err(|e| Error::Encode(e.to_string()))?;
     Ok(Code {
-        text: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        text: c.bytes,
         code_bytes,
-        instructions,
-        branches,
-        relocations,
+        instructions: c.instructions,
+        branches: c.branches,
+        relocations: c.relocations,
     })
 }
 

@@ -11,7 +11,8 @@ use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
 use crate::isa::operand::Operand;
-use crate::isa::{tables, Format, Gen};
+use crate::isa::Opcode;
+use crate::isa::{tables, Format, Gen, Props};
 use smallvec::SmallVec;
 
 const F32_INLINE: [u32; 8] = [
@@ -31,20 +32,14 @@ impl Isel<'_> {
     /// Emits a VALU instruction with legalised sources.
     pub(crate) fn valu(
         &mut self,
-        name: &str,
+        op: Opcode,
         defs: &[Arg],
         mut srcs: Vec<Arg>,
     ) -> Result<(), Error> {
-        let o = self.op(name)?;
+        let o = self.op(op)?;
         let gen = self.t().gen;
         let has = |f| tables::form(gen, o, f).is_some();
-        let commutative = matches!(
-            o.name(),
-            n if n.starts_with("v_add_") || n.starts_with("v_mul_") || n.starts_with("v_and_")
-                || n.starts_with("v_or_") || n.starts_with("v_xor_") || n.starts_with("v_min_")
-                || n.starts_with("v_max_")
-        ) && !o.name().contains("co_ci")
-            && !o.name().contains("addc");
+        let commutative = o.props().contains(Props::COMMUTATIVE);
         let sdst_is_mask =
             defs.len() == 1 && matches!(defs[0], Arg::Temp(t) if self.p.rc(t).is_sgpr());
         let mut fmt = if srcs.len() == 1 && has(Format::Vop1) {
@@ -65,7 +60,10 @@ impl Isel<'_> {
             fmt = Format::Vop3;
         }
         if !has(fmt) {
-            return Err(Error::unsupported(None, format!("{name}: no VALU form")));
+            return Err(Error::unsupported(
+                None,
+                format!("{}: no VALU form", o.name()),
+            ));
         }
         // literals
         let lit_ok = fmt != Format::Vop3 || gen != Gen::Gfx9;
@@ -102,18 +100,11 @@ impl Isel<'_> {
             }
             // move the last scalar source that is not the lane-mask operand (src2 of
             // v_cndmask / carry-in) into a VGPR
-            let mask_slot = if o.name().starts_with("v_cndmask")
-                || o.name().contains("co_ci")
-                || o.name().contains("addc")
-            {
-                Some(2)
-            } else {
-                None
-            };
+            let mask_slot = o.props().contains(Props::MASK_SRC).then_some(2);
             let k = (0..srcs.len())
                 .rev()
                 .find(|&k| Some(k) != mask_slot && matches!(srcs[k], Arg::Temp(t) if self.p.rc(t).is_sgpr() && self.p.rc(t).dwords == 1))
-                .ok_or_else(|| Error::unsupported(None, format!("{name}: constant bus")))?;
+                .ok_or_else(|| Error::unsupported(None, format!("{}: constant bus", o.name())))?;
             srcs[k] = Arg::Temp(self.to_vgpr(srcs[k])?);
         }
         self.push(MInst::hw(o, fmt, defs, &srcs));
@@ -123,7 +114,7 @@ impl Isel<'_> {
     /// Emits a SALU instruction; a second distinct literal is moved to an SGPR first.
     pub(crate) fn salu(
         &mut self,
-        name: &str,
+        op: Opcode,
         defs: &[Arg],
         mut srcs: Vec<Arg>,
     ) -> Result<(), Error> {
@@ -140,7 +131,7 @@ impl Isel<'_> {
                 }
             }
         }
-        self.hw(name, defs, &srcs)
+        self.hw(op, defs, &srcs)
     }
 
     pub(super) fn alu(
@@ -194,13 +185,12 @@ impl Isel<'_> {
                 let n = f.ty(srcs[0]).comps as usize;
                 let any = op == AluOp::Bany;
                 if div {
-                    let b = if self.p.wave64() { "b64" } else { "b32" };
                     let mut acc = self.mask(srcs[0], 0)?;
                     for k in 1..n {
                         let m = self.mask(srcs[0], k)?;
                         let d = self.tmp(self.mask_rc());
-                        let name = format!("s_{}_{b}", if any { "or" } else { "and" });
-                        self.hw(&name, &[Arg::Temp(d)], &[acc, m])?;
+                        let o = if any { Opcode::SOrB32 } else { Opcode::SAndB32 };
+                        self.hw_lane(o, &[Arg::Temp(d)], &[acc, m])?;
                         acc = Arg::Temp(d);
                     }
                     let Arg::Temp(t) = acc else {
@@ -213,7 +203,7 @@ impl Isel<'_> {
                         let m = self.ubool(srcs[0], k)?;
                         let d = self.tmp(RegClass::S1);
                         let (x, y) = (self.sgpr_or_const(acc)?, self.sgpr_or_const(m)?);
-                        let name = if any { "s_or_b32" } else { "s_and_b32" };
+                        let name = if any { Opcode::SOrB32 } else { Opcode::SAndB32 };
                         self.salu(name, &[Arg::Temp(d)], vec![x, y])?;
                         acc = Arg::Temp(d);
                     }
@@ -231,12 +221,12 @@ impl Isel<'_> {
                 let x0 = self.arg(srcs[0], 0)?;
                 let y0 = self.arg(srcs[1], 0)?;
                 let mut acc = self.tmp(RegClass::V1);
-                self.valu("v_mul_f32", &[Arg::Temp(acc)], vec![x0, y0])?;
+                self.valu(Opcode::VMulF32, &[Arg::Temp(acc)], vec![x0, y0])?;
                 for k in 1..n {
                     let x = self.arg(srcs[0], k)?;
                     let y = self.arg(srcs[1], k)?;
                     let d = self.tmp(RegClass::V1);
-                    self.valu("v_fma_f32", &[Arg::Temp(d)], vec![x, y, Arg::Temp(acc)])?;
+                    self.valu(Opcode::VFmaF32, &[Arg::Temp(d)], vec![x, y, Arg::Temp(acc)])?;
                     acc = d;
                 }
                 let t = if div {
@@ -305,21 +295,21 @@ impl Isel<'_> {
         };
         // uniform integer ops on the SALU
         if !div {
-            let s2 = |name: &str| Some(name.to_string());
+            let s2 = Some;
             let salu_name = match op {
-                Iadd => s2("s_add_u32"),
-                Isub => s2("s_sub_u32"),
-                Imul => s2("s_mul_i32"),
-                Iand => s2("s_and_b32"),
-                Ior => s2("s_or_b32"),
-                Ixor => s2("s_xor_b32"),
-                Ishl => s2("s_lshl_b32"),
-                Ushr => s2("s_lshr_b32"),
-                Ishr => s2("s_ashr_i32"),
-                Imin => s2("s_min_i32"),
-                Imax => s2("s_max_i32"),
-                Umin => s2("s_min_u32"),
-                Umax => s2("s_max_u32"),
+                Iadd => s2(Opcode::SAddU32),
+                Isub => s2(Opcode::SSubU32),
+                Imul => s2(Opcode::SMulI32),
+                Iand => s2(Opcode::SAndB32),
+                Ior => s2(Opcode::SOrB32),
+                Ixor => s2(Opcode::SXorB32),
+                Ishl => s2(Opcode::SLshlB32),
+                Ushr => s2(Opcode::SLshrB32),
+                Ishr => s2(Opcode::SAshrI32),
+                Imin => s2(Opcode::SMinI32),
+                Imax => s2(Opcode::SMaxI32),
+                Umin => s2(Opcode::SMinU32),
+                Umax => s2(Opcode::SMaxU32),
                 _ => None,
             };
             if let Some(n) = salu_name {
@@ -328,13 +318,13 @@ impl Isel<'_> {
                 let x = self.sgpr_or_const(x)?;
                 let y = self.sgpr_or_const(y)?;
                 let d = self.tmp(RegClass::S1);
-                self.salu(&n, &[Arg::Temp(d)], vec![x, y])?;
+                self.salu(n, &[Arg::Temp(d)], vec![x, y])?;
                 return Ok(MV::T(d, Kind::Plain));
             }
             let s1 = match op {
-                Inot => Some("s_not_b32"),
-                Iabs => Some("s_abs_i32"),
-                BitfieldReverse => Some("s_brev_b32"),
+                Inot => Some(Opcode::SNotB32),
+                Iabs => Some(Opcode::SAbsI32),
+                BitfieldReverse => Some(Opcode::SBrevB32),
                 Ineg => None,
                 _ => None,
             };
@@ -349,7 +339,7 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 let x = self.sgpr_or_const(x)?;
                 let d = self.tmp(RegClass::S1);
-                self.salu("s_sub_u32", &[Arg::Temp(d)], vec![Arg::Const(0), x])?;
+                self.salu(Opcode::SSubU32, &[Arg::Temp(d)], vec![Arg::Const(0), x])?;
                 return Ok(MV::T(d, Kind::Plain));
             }
             if let Some(cmp) = scalar_cmp(op) {
@@ -375,9 +365,9 @@ impl Isel<'_> {
                 let x = self.sgpr_or_const(x)?;
                 let y = self.sgpr_or_const(y)?;
                 let cnd = Arg::Temp(self.to_sgpr(cnd)?);
-                self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
+                self.hw(Opcode::SCmpLgU32, &[], &[cnd, Arg::Const(0)])?;
                 let d = self.tmp(RegClass::S1);
-                self.salu("s_cselect_b32", &[Arg::Temp(d)], vec![x, y])?;
+                self.salu(Opcode::SCselectB32, &[Arg::Temp(d)], vec![x, y])?;
                 return Ok(MV::T(d, Kind::Plain));
             }
         }
@@ -407,7 +397,7 @@ impl Isel<'_> {
     /// the temps keep their order).
     pub(super) fn scc_to_bool(&mut self, d: Temp) -> Result<(), Error> {
         self.hw(
-            "s_cselect_b32",
+            Opcode::SCselectB32,
             &[Arg::Temp(d)],
             &[Arg::Const(1), Arg::Const(0)],
         )
@@ -417,17 +407,8 @@ impl Isel<'_> {
     /// mask-class temp the caller allocates): a uniform compare computed on the VALU.
     pub(super) fn any_active_to_scc(&mut self, mask: Temp, m: Temp) -> Result<(), Error> {
         let e = self.p.exec();
-        let b = if self.mask_rc().dwords == 2 { 64 } else { 32 };
-        self.hw(
-            &format!("s_and_b{b}"),
-            &[Arg::Temp(m)],
-            &[Arg::Temp(mask), e],
-        )?;
-        self.hw(
-            &format!("s_cmp_lg_u{b}"),
-            &[],
-            &[Arg::Temp(m), Arg::Const(0)],
-        )
+        self.hw_lane(Opcode::SAndB32, &[Arg::Temp(m)], &[Arg::Temp(mask), e])?;
+        self.hw_lane(Opcode::SCmpLgU32, &[], &[Arg::Temp(m), Arg::Const(0)])
     }
 
     pub(super) fn sgpr_or_const(&mut self, a: Arg) -> Result<Arg, Error> {
@@ -446,49 +427,49 @@ impl Isel<'_> {
             s.arg(srcs[k], kk)
         };
         let v1 = |s: &mut Self| s.tmp(RegClass::V1);
-        let two = |op: AluOp| -> Option<&'static str> {
+        let two = |op: AluOp| -> Option<Opcode> {
             Some(match op {
-                Fadd => "v_add_f32",
-                Fsub => "v_sub_f32",
-                Fmul => "v_mul_f32",
-                Fmin => "v_min_f32",
-                Fmax => "v_max_f32",
-                Iadd => "v_add_u32|v_add_nc_u32",
-                Isub => "v_sub_u32|v_sub_nc_u32",
-                Imul => "v_mul_lo_u32",
-                UmulHigh => "v_mul_hi_u32",
-                ImulHigh => "v_mul_hi_i32",
-                Iand => "v_and_b32",
-                Ior => "v_or_b32",
-                Ixor => "v_xor_b32",
-                Imin => "v_min_i32",
-                Imax => "v_max_i32",
-                Umin => "v_min_u32",
-                Umax => "v_max_u32",
-                Fldexp => "v_ldexp_f32",
+                Fadd => Opcode::VAddF32,
+                Fsub => Opcode::VSubF32,
+                Fmul => Opcode::VMulF32,
+                Fmin => Opcode::VMinF32,
+                Fmax => Opcode::VMaxF32,
+                Iadd => Opcode::VAddU32,
+                Isub => Opcode::VSubU32,
+                Imul => Opcode::VMulLoU32,
+                UmulHigh => Opcode::VMulHiU32,
+                ImulHigh => Opcode::VMulHiI32,
+                Iand => Opcode::VAndB32,
+                Ior => Opcode::VOrB32,
+                Ixor => Opcode::VXorB32,
+                Imin => Opcode::VMinI32,
+                Imax => Opcode::VMaxI32,
+                Umin => Opcode::VMinU32,
+                Umax => Opcode::VMaxU32,
+                Fldexp => Opcode::VLdexpF32,
                 _ => return None,
             })
         };
-        let one = |op: AluOp| -> Option<&'static str> {
+        let one = |op: AluOp| -> Option<Opcode> {
             Some(match op {
-                Ffloor => "v_floor_f32",
-                Fceil => "v_ceil_f32",
-                Ftrunc => "v_trunc_f32",
-                FroundEven => "v_rndne_f32",
-                Ffract => "v_fract_f32",
-                Fsqrt => "v_sqrt_f32",
-                Frsq => "v_rsq_f32",
-                Frcp => "v_rcp_f32",
-                Fexp2 => "v_exp_f32",
-                Flog2 => "v_log_f32",
-                Inot => "v_not_b32",
-                BitfieldReverse => "v_bfrev_b32",
-                F2i => "v_cvt_i32_f32",
-                F2u => "v_cvt_u32_f32",
-                FfrexpSig => "v_frexp_mant_f32",
-                FfrexpExp => "v_frexp_exp_i32_f32",
-                I2f => "v_cvt_f32_i32",
-                U2f => "v_cvt_f32_u32",
+                Ffloor => Opcode::VFloorF32,
+                Fceil => Opcode::VCeilF32,
+                Ftrunc => Opcode::VTruncF32,
+                FroundEven => Opcode::VRndneF32,
+                Ffract => Opcode::VFractF32,
+                Fsqrt => Opcode::VSqrtF32,
+                Frsq => Opcode::VRsqF32,
+                Frcp => Opcode::VRcpF32,
+                Fexp2 => Opcode::VExpF32,
+                Flog2 => Opcode::VLogF32,
+                Inot => Opcode::VNotB32,
+                BitfieldReverse => Opcode::VBfrevB32,
+                F2i => Opcode::VCvtI32F32,
+                F2u => Opcode::VCvtU32F32,
+                FfrexpSig => Opcode::VFrexpMantF32,
+                FfrexpExp => Opcode::VFrexpExpI32F32,
+                I2f => Opcode::VCvtF32I32,
+                U2f => Opcode::VCvtF32U32,
                 _ => return None,
             })
         };
@@ -520,28 +501,28 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 let y = a(self, 1)?;
                 let n = match op {
-                    Ishl => "v_lshlrev_b32",
-                    Ushr => "v_lshrrev_b32",
-                    _ => "v_ashrrev_i32",
+                    Ishl => Opcode::VLshlrevB32,
+                    Ushr => Opcode::VLshrrevB32,
+                    _ => Opcode::VAshrrevI32,
                 };
                 self.valu(n, &[dt], vec![y, x])?;
             }
             Ffma => {
                 let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
-                self.valu("v_fma_f32", &[dt], vec![x, y, z])?;
+                self.valu(Opcode::VFmaF32, &[dt], vec![x, y, z])?;
             }
             Fneg => {
                 let x = a(self, 0)?;
-                self.valu("v_xor_b32", &[dt], vec![Arg::Const(0x8000_0000), x])?;
+                self.valu(Opcode::VXorB32, &[dt], vec![Arg::Const(0x8000_0000), x])?;
             }
             Fabs => {
                 let x = a(self, 0)?;
-                self.valu("v_and_b32", &[dt], vec![Arg::Const(0x7fff_ffff), x])?;
+                self.valu(Opcode::VAndB32, &[dt], vec![Arg::Const(0x7fff_ffff), x])?;
             }
             Fsat => {
                 let x = a(self, 0)?;
                 self.valu(
-                    "v_med3_f32",
+                    Opcode::VMed3F32,
                     &[dt],
                     vec![x, Arg::Const(0), Arg::Const(0x3f80_0000)],
                 )?;
@@ -551,54 +532,58 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 let y = a(self, 1)?;
                 let r = v1(self);
-                self.valu("v_rcp_f32", &[Arg::Temp(r)], vec![y])?;
-                self.valu("v_mul_f32", &[dt], vec![x, Arg::Temp(r)])?;
+                self.valu(Opcode::VRcpF32, &[Arg::Temp(r)], vec![y])?;
+                self.valu(Opcode::VMulF32, &[dt], vec![x, Arg::Temp(r)])?;
             }
             Fsin | Fcos => {
                 // the hardware takes turns: x / (2π)
                 let x = a(self, 0)?;
                 let t = v1(self);
                 self.valu(
-                    "v_mul_f32",
+                    Opcode::VMulF32,
                     &[Arg::Temp(t)],
                     vec![Arg::Const(0x3e22_f983), x],
                 )?;
-                let n = if op == Fsin { "v_sin_f32" } else { "v_cos_f32" };
+                let n = if op == Fsin {
+                    Opcode::VSinF32
+                } else {
+                    Opcode::VCosF32
+                };
                 self.valu(n, &[dt], vec![Arg::Temp(t)])?;
             }
             Ineg => {
                 let x = a(self, 0)?;
-                self.valu("v_sub_u32|v_sub_nc_u32", &[dt], vec![Arg::Const(0), x])?;
+                self.valu(Opcode::VSubU32, &[dt], vec![Arg::Const(0), x])?;
             }
             FindLsb => {
                 // -1 for 0, as GLSL findLSB
                 let x = a(self, 0)?;
-                self.valu("v_ffbl_b32|v_ctz_i32_b32", &[dt], vec![x])?;
+                self.valu(Opcode::VFfblB32, &[dt], vec![x])?;
             }
             UfindMsb | IfindMsb => {
                 // the hardware counts from the top and gives -1 when there is no such bit
                 let x = a(self, 0)?;
                 let c = v1(self);
                 let n = if op == UfindMsb {
-                    "v_ffbh_u32|v_clz_i32_u32"
+                    Opcode::VFfbhU32
                 } else {
-                    "v_ffbh_i32|v_cls_i32"
+                    Opcode::VFfbhI32
                 };
                 self.valu(n, &[Arg::Temp(c)], vec![x])?;
                 let r = v1(self);
                 self.valu(
-                    "v_sub_u32|v_sub_nc_u32",
+                    Opcode::VSubU32,
                     &[Arg::Temp(r)],
                     vec![Arg::Const(31), Arg::Temp(c)],
                 )?;
                 let none = self.tmp(self.mask_rc());
                 self.valu(
-                    "v_cmp_eq_u32",
+                    Opcode::VCmpEqU32,
                     &[Arg::Temp(none)],
                     vec![Arg::Const(u32::MAX), Arg::Temp(c)],
                 )?;
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[dt],
                     vec![Arg::Temp(r), Arg::Const(u32::MAX), Arg::Temp(none)],
                 )?;
@@ -606,7 +591,7 @@ impl Isel<'_> {
             Isign => {
                 let x = a(self, 0)?;
                 self.valu(
-                    "v_med3_i32",
+                    Opcode::VMed3I32,
                     &[dt],
                     vec![x, Arg::Const(u32::MAX), Arg::Const(1)],
                 )?;
@@ -615,25 +600,29 @@ impl Isel<'_> {
                 // base, insert, offset, bits
                 let (base, ins, off, bits) = (a(self, 0)?, a(self, 1)?, a(self, 2)?, a(self, 3)?);
                 let m = v1(self);
-                self.valu("v_bfm_b32", &[Arg::Temp(m)], vec![bits, off])?;
+                self.valu(Opcode::VBfmB32, &[Arg::Temp(m)], vec![bits, off])?;
                 let sh = v1(self);
-                self.valu("v_lshlrev_b32", &[Arg::Temp(sh)], vec![off, ins])?;
-                self.valu("v_bfi_b32", &[dt], vec![Arg::Temp(m), Arg::Temp(sh), base])?;
+                self.valu(Opcode::VLshlrevB32, &[Arg::Temp(sh)], vec![off, ins])?;
+                self.valu(
+                    Opcode::VBfiB32,
+                    &[dt],
+                    vec![Arg::Temp(m), Arg::Temp(sh), base],
+                )?;
             }
             Fsign => {
                 let x = a(self, 0)?;
                 let gt = self.tmp(self.mask_rc());
-                self.valu("v_cmp_lt_f32", &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
+                self.valu(Opcode::VCmpLtF32, &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
                 let t = v1(self);
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[Arg::Temp(t)],
                     vec![x, Arg::Const(0x3f80_0000), Arg::Temp(gt)],
                 )?;
                 let lt = self.tmp(self.mask_rc());
-                self.valu("v_cmp_gt_f32", &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
+                self.valu(Opcode::VCmpGtF32, &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[dt],
                     vec![Arg::Temp(t), Arg::Const(0xbf80_0000), Arg::Temp(lt)],
                 )?;
@@ -642,17 +631,17 @@ impl Isel<'_> {
                 // x + (y - x) * t
                 let (x, y, t) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
                 let d = v1(self);
-                self.valu("v_sub_f32", &[Arg::Temp(d)], vec![y, x])?;
-                self.valu("v_fma_f32", &[dt], vec![Arg::Temp(d), t, x])?;
+                self.valu(Opcode::VSubF32, &[Arg::Temp(d)], vec![y, x])?;
+                self.valu(Opcode::VFmaF32, &[dt], vec![Arg::Temp(d), t, x])?;
             }
             Fpow => {
                 let x = a(self, 0)?;
                 let y = a(self, 1)?;
                 let l = v1(self);
-                self.valu("v_log_f32", &[Arg::Temp(l)], vec![x])?;
+                self.valu(Opcode::VLogF32, &[Arg::Temp(l)], vec![x])?;
                 let m = v1(self);
-                self.valu("v_mul_f32", &[Arg::Temp(m)], vec![y, Arg::Temp(l)])?;
-                self.valu("v_exp_f32", &[dt], vec![Arg::Temp(m)])?;
+                self.valu(Opcode::VMulF32, &[Arg::Temp(m)], vec![y, Arg::Temp(l)])?;
+                self.valu(Opcode::VExpF32, &[dt], vec![Arg::Temp(m)])?;
             }
             UsubBorrow => {
                 let x = a(self, 0)?;
@@ -660,9 +649,13 @@ impl Isel<'_> {
                 let y = Arg::Temp(self.to_vgpr(y)?);
                 let dif = v1(self);
                 let c = self.tmp(self.mask_rc());
-                self.valu("v_sub_co_u32", &[Arg::Temp(dif), Arg::Temp(c)], vec![x, y])?;
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VSubCoU32,
+                    &[Arg::Temp(dif), Arg::Temp(c)],
+                    vec![x, y],
+                )?;
+                self.valu(
+                    Opcode::VCndmaskB32,
                     &[dt],
                     vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
                 )?;
@@ -672,9 +665,13 @@ impl Isel<'_> {
                 let y = a(self, 1)?;
                 let sum = v1(self);
                 let c = self.tmp(self.mask_rc());
-                self.valu("v_add_co_u32", &[Arg::Temp(sum), Arg::Temp(c)], vec![x, y])?;
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VAddCoU32,
+                    &[Arg::Temp(sum), Arg::Temp(c)],
+                    vec![x, y],
+                )?;
+                self.valu(
+                    Opcode::VCndmaskB32,
                     &[dt],
                     vec![Arg::Const(0), Arg::Const(1), Arg::Temp(c)],
                 )?;
@@ -695,25 +692,21 @@ impl Isel<'_> {
             Iabs => {
                 let x = a(self, 0)?;
                 let n = v1(self);
-                self.valu(
-                    "v_sub_u32|v_sub_nc_u32",
-                    &[Arg::Temp(n)],
-                    vec![Arg::Const(0), x],
-                )?;
-                self.valu("v_max_i32", &[dt], vec![x, Arg::Temp(n)])?;
+                self.valu(Opcode::VSubU32, &[Arg::Temp(n)], vec![Arg::Const(0), x])?;
+                self.valu(Opcode::VMaxI32, &[dt], vec![x, Arg::Temp(n)])?;
             }
             Bcsel => {
                 let kk = src_comp(f, srcs[0], c);
                 let m = self.mask(srcs[0], kk)?;
                 let x = a(self, 1)?;
                 let y = a(self, 2)?;
-                self.valu("v_cndmask_b32", &[dt], vec![y, x, m])?;
+                self.valu(Opcode::VCndmaskB32, &[dt], vec![y, x, m])?;
             }
             B2f | B2i => {
                 let m = self.mask(srcs[0], c)?;
                 let one = if op == B2f { 0x3f80_0000 } else { 1 };
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[dt],
                     vec![Arg::Const(0), Arg::Const(one), m],
                 )?;
@@ -729,15 +722,15 @@ impl Isel<'_> {
             IbitfieldExtract | UbitfieldExtract => {
                 let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
                 let n = if op == IbitfieldExtract {
-                    "v_bfe_i32"
+                    Opcode::VBfeI32
                 } else {
-                    "v_bfe_u32"
+                    Opcode::VBfeU32
                 };
                 self.valu(n, &[dt], vec![x, y, z])?;
             }
             BitCount => {
                 let x = a(self, 0)?;
-                self.valu("v_bcnt_u32_b32", &[dt], vec![x, Arg::Const(0)])?;
+                self.valu(Opcode::VBcntU32B32, &[dt], vec![x, Arg::Const(0)])?;
             }
             _ => return Err(Error::unsupported(at, format!("ALU op {}", op.name()))),
         }
@@ -757,8 +750,6 @@ impl Isel<'_> {
         let f = self.f;
         let at = Some(i.index() as u32);
         let kk = |k: usize| src_comp(f, srcs[k], c);
-        let w = self.mask_rc().dwords;
-        let b = if w == 2 { "b64" } else { "b32" };
         if f.ty(i).bits == 64 {
             return self.alu64(i, op, srcs, c, div);
         }
@@ -783,34 +774,34 @@ impl Isel<'_> {
             match op {
                 Iand | Ior | Ixor => {
                     let y = self.mask(srcs[1], kk(1))?;
-                    let n = match op {
-                        Iand => "s_and",
-                        Ior => "s_or",
-                        _ => "s_xor",
+                    let o = match op {
+                        Iand => Opcode::SAndB32,
+                        Ior => Opcode::SOrB32,
+                        _ => Opcode::SXorB32,
                     };
-                    self.hw(&format!("{n}_{b}"), &[dt], &[x, y])?;
+                    self.hw_lane(o, &[dt], &[x, y])?;
                 }
                 Inot => {
                     let e = self.p.exec();
-                    self.hw(&format!("s_andn2_{b}|s_and_not1_{b}"), &[dt], &[e, x])?;
+                    self.hw_lane(Opcode::SAndn2B32, &[dt], &[e, x])?;
                 }
                 Ieq | Ine => {
                     let y = self.mask(srcs[1], kk(1))?;
-                    let n = if op == Ine { "s_xor" } else { "s_xnor" };
-                    self.hw(&format!("{n}_{b}"), &[dt], &[x, y])?;
+                    let o = if op == Ine {
+                        Opcode::SXorB32
+                    } else {
+                        Opcode::SXnorB32
+                    };
+                    self.hw_lane(o, &[dt], &[x, y])?;
                 }
                 Bcsel => {
                     let y = self.mask(srcs[1], kk(1))?;
                     let z = self.mask(srcs[2], kk(2))?;
                     let t1 = self.tmp(self.mask_rc());
                     let t2 = self.tmp(self.mask_rc());
-                    self.hw(&format!("s_and_{b}"), &[Arg::Temp(t1)], &[x, y])?;
-                    self.hw(
-                        &format!("s_andn2_{b}|s_and_not1_{b}"),
-                        &[Arg::Temp(t2)],
-                        &[z, x],
-                    )?;
-                    self.hw(&format!("s_or_{b}"), &[dt], &[Arg::Temp(t1), Arg::Temp(t2)])?;
+                    self.hw_lane(Opcode::SAndB32, &[Arg::Temp(t1)], &[x, y])?;
+                    self.hw_lane(Opcode::SAndn2B32, &[Arg::Temp(t2)], &[z, x])?;
+                    self.hw_lane(Opcode::SOrB32, &[dt], &[Arg::Temp(t1), Arg::Temp(t2)])?;
                 }
                 Mov => return Ok(self.get(srcs[0], kk(0))?),
                 _ => {
@@ -831,25 +822,25 @@ impl Isel<'_> {
                 let y = self.ubool(srcs[1], kk(1))?;
                 let y = self.sgpr_or_const(y)?;
                 match op {
-                    Iand => self.salu("s_and_b32", &[dt], vec![x, y])?,
-                    Ior => self.salu("s_or_b32", &[dt], vec![x, y])?,
-                    Ixor | Ine => self.salu("s_xor_b32", &[dt], vec![x, y])?,
+                    Iand => self.salu(Opcode::SAndB32, &[dt], vec![x, y])?,
+                    Ior => self.salu(Opcode::SOrB32, &[dt], vec![x, y])?,
+                    Ixor | Ine => self.salu(Opcode::SXorB32, &[dt], vec![x, y])?,
                     _ => {
                         let t = self.tmp(RegClass::S1);
-                        self.salu("s_xor_b32", &[Arg::Temp(t)], vec![x, y])?;
-                        self.salu("s_xor_b32", &[dt], vec![Arg::Temp(t), Arg::Const(1)])?;
+                        self.salu(Opcode::SXorB32, &[Arg::Temp(t)], vec![x, y])?;
+                        self.salu(Opcode::SXorB32, &[dt], vec![Arg::Temp(t), Arg::Const(1)])?;
                     }
                 }
             }
-            Inot => self.salu("s_xor_b32", &[dt], vec![x, Arg::Const(1)])?,
+            Inot => self.salu(Opcode::SXorB32, &[dt], vec![x, Arg::Const(1)])?,
             Bcsel => {
                 let y = self.ubool(srcs[1], kk(1))?;
                 let z = self.ubool(srcs[2], kk(2))?;
                 let y = self.sgpr_or_const(y)?;
                 let z = self.sgpr_or_const(z)?;
                 let xs = Arg::Temp(self.to_sgpr(x)?);
-                self.hw("s_cmp_lg_u32", &[], &[xs, Arg::Const(0)])?;
-                self.salu("s_cselect_b32", &[dt], vec![y, z])?;
+                self.hw(Opcode::SCmpLgU32, &[], &[xs, Arg::Const(0)])?;
+                self.salu(Opcode::SCselectB32, &[dt], vec![y, z])?;
             }
             _ => {
                 return Err(Error::unsupported(
@@ -887,43 +878,43 @@ impl Isel<'_> {
                 "64-bit uniform select",
             ));
         }
-        self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
+        self.hw(Opcode::SCmpLgU32, &[], &[cnd, Arg::Const(0)])?;
         let d = self.tmp(RegClass::S1);
-        self.salu("s_cselect_b32", &[Arg::Temp(d)], vec![x, y])?;
+        self.salu(Opcode::SCselectB32, &[Arg::Temp(d)], vec![x, y])?;
         Ok(MV::T(d, Kind::Plain))
     }
 }
 
-fn scalar_cmp(op: AluOp) -> Option<&'static str> {
+fn scalar_cmp(op: AluOp) -> Option<Opcode> {
     use AluOp::*;
     Some(match op {
-        Ieq => "s_cmp_eq_u32",
-        Ine => "s_cmp_lg_u32",
-        Ilt => "s_cmp_lt_i32",
-        Ige => "s_cmp_ge_i32",
-        Ult => "s_cmp_lt_u32",
-        Uge => "s_cmp_ge_u32",
+        Ieq => Opcode::SCmpEqU32,
+        Ine => Opcode::SCmpLgU32,
+        Ilt => Opcode::SCmpLtI32,
+        Ige => Opcode::SCmpGeI32,
+        Ult => Opcode::SCmpLtU32,
+        Uge => Opcode::SCmpGeU32,
         _ => return None,
     })
 }
 
-fn vector_cmp(op: AluOp) -> Option<&'static str> {
+fn vector_cmp(op: AluOp) -> Option<Opcode> {
     use AluOp::*;
     Some(match op {
-        Flt => "v_cmp_lt_f32",
-        Fge => "v_cmp_ge_f32",
-        Feq => "v_cmp_eq_f32",
-        Fneu => "v_cmp_neq_f32",
-        Fltu => "v_cmp_nge_f32",
-        Fgeu => "v_cmp_nlt_f32",
-        Fequ => "v_cmp_nlg_f32",
-        Fneo => "v_cmp_lg_f32",
-        Ieq => "v_cmp_eq_u32",
-        Ine => "v_cmp_ne_u32",
-        Ilt => "v_cmp_lt_i32",
-        Ige => "v_cmp_ge_i32",
-        Ult => "v_cmp_lt_u32",
-        Uge => "v_cmp_ge_u32",
+        Flt => Opcode::VCmpLtF32,
+        Fge => Opcode::VCmpGeF32,
+        Feq => Opcode::VCmpEqF32,
+        Fneu => Opcode::VCmpNeqF32,
+        Fltu => Opcode::VCmpNgeF32,
+        Fgeu => Opcode::VCmpNltF32,
+        Fequ => Opcode::VCmpNlgF32,
+        Fneo => Opcode::VCmpLgF32,
+        Ieq => Opcode::VCmpEqU32,
+        Ine => Opcode::VCmpNeU32,
+        Ilt => Opcode::VCmpLtI32,
+        Ige => Opcode::VCmpGeI32,
+        Ult => Opcode::VCmpLtU32,
+        Uge => Opcode::VCmpGeU32,
         _ => return None,
     })
 }

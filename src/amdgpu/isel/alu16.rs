@@ -25,6 +25,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, BlockId, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
+use crate::isa::Opcode;
 use std::collections::BTreeMap;
 
 /// Whether a bit width is one of the narrow ones this file selects.
@@ -79,13 +80,13 @@ impl Isel<'_> {
                 let d = self.tmp(RegClass::S1);
                 if signed {
                     let n = if bits == 8 {
-                        "s_sext_i32_i8"
+                        Opcode::SSextI32I8
                     } else {
-                        "s_sext_i32_i16"
+                        Opcode::SSextI32I16
                     };
                     self.hw(n, &[Arg::Temp(d)], &[x])?;
                 } else {
-                    self.salu("s_and_b32", &[Arg::Temp(d)], vec![x, Arg::Const(m)])?;
+                    self.salu(Opcode::SAndB32, &[Arg::Temp(d)], vec![x, Arg::Const(m)])?;
                 }
                 Ok(Arg::Temp(d))
             }
@@ -93,12 +94,12 @@ impl Isel<'_> {
                 let d = self.tmp(RegClass::V1);
                 if signed {
                     self.valu(
-                        "v_bfe_i32",
+                        Opcode::VBfeI32,
                         &[Arg::Temp(d)],
                         vec![x, Arg::Const(0), Arg::Const(bits as u32)],
                     )?;
                 } else {
-                    self.valu("v_and_b32", &[Arg::Temp(d)], vec![Arg::Const(m), x])?;
+                    self.valu(Opcode::VAndB32, &[Arg::Temp(d)], vec![Arg::Const(m), x])?;
                 }
                 Ok(Arg::Temp(d))
             }
@@ -111,7 +112,7 @@ impl Isel<'_> {
     }
 
     /// A 32-bit integer operation on the SALU (uniform) or the VALU (divergent).
-    fn int2(&mut self, div: bool, s: &str, v: &str, x: Arg, y: Arg) -> Result<Arg, Error> {
+    fn int2(&mut self, div: bool, s: Opcode, v: Opcode, x: Arg, y: Arg) -> Result<Arg, Error> {
         if div {
             let d = self.tmp(RegClass::V1);
             self.valu(v, &[Arg::Temp(d)], vec![x, y])?;
@@ -159,9 +160,9 @@ impl Isel<'_> {
     }
 
     /// A one-dword VALU result in a fresh VGPR.
-    pub(super) fn v1op(&mut self, name: &str, srcs: Vec<Arg>) -> Result<Arg, Error> {
+    pub(super) fn v1op(&mut self, op: Opcode, srcs: Vec<Arg>) -> Result<Arg, Error> {
         let d = self.tmp(RegClass::V1);
-        self.valu(name, &[Arg::Temp(d)], srcs)?;
+        self.valu(op, &[Arg::Temp(d)], srcs)?;
         Ok(Arg::Temp(d))
     }
 
@@ -213,7 +214,7 @@ impl Isel<'_> {
         }
         // integer operations
         let w = sb.max(if db == 1 { 0 } else { db });
-        let vmul = "v_mul_u32_u24";
+        let vmul = Opcode::VMulU32U24;
         if div && w == 16 {
             if let Some((n, is_cmp)) = native16(op) {
                 // these read only the low 16 bits (shifts: amount bits 3:0)
@@ -237,12 +238,12 @@ impl Isel<'_> {
             Iadd | Isub | Imul | Iand | Ior | Ixor => {
                 let (x, y) = (a(self, 0)?, a(self, 1)?);
                 let (s, v) = match op {
-                    Iadd => ("s_add_u32", "v_add_u32|v_add_nc_u32"),
-                    Isub => ("s_sub_u32", "v_sub_u32|v_sub_nc_u32"),
-                    Imul => ("s_mul_i32", vmul),
-                    Iand => ("s_and_b32", "v_and_b32"),
-                    Ior => ("s_or_b32", "v_or_b32"),
-                    _ => ("s_xor_b32", "v_xor_b32"),
+                    Iadd => (Opcode::SAddU32, Opcode::VAddU32),
+                    Isub => (Opcode::SSubU32, Opcode::VSubU32),
+                    Imul => (Opcode::SMulI32, vmul),
+                    Iand => (Opcode::SAndB32, Opcode::VAndB32),
+                    Ior => (Opcode::SOrB32, Opcode::VOrB32),
+                    _ => (Opcode::SXorB32, Opcode::VXorB32),
                 };
                 let r = self.int2(div, s, v, x, y)?;
                 // logic keeps zero-extension: `and` when either side has it, `or`/`xor`
@@ -261,14 +262,20 @@ impl Isel<'_> {
             Inot => {
                 let x = a(self, 0)?;
                 (
-                    self.int2(div, "s_xor_b32", "v_xor_b32", x, Arg::Const(u32::MAX))?,
+                    self.int2(
+                        div,
+                        Opcode::SXorB32,
+                        Opcode::VXorB32,
+                        x,
+                        Arg::Const(u32::MAX),
+                    )?,
                     Kind::Plain,
                 )
             }
             Ineg => {
                 let x = a(self, 0)?;
                 (
-                    self.int2(div, "s_sub_u32", "v_sub_u32|v_sub_nc_u32", Arg::Const(0), x)?,
+                    self.int2(div, Opcode::SSubU32, Opcode::VSubU32, Arg::Const(0), x)?,
                     Kind::Plain,
                 )
             }
@@ -278,7 +285,13 @@ impl Isel<'_> {
                 let amt = match y {
                     Arg::Const(k) => Arg::Const(k & (w as u32 - 1)),
                     _ if self.below(srcs[1], w as u32) => y,
-                    _ => self.int2(div, "s_and_b32", "v_and_b32", y, Arg::Const(w as u32 - 1))?,
+                    _ => self.int2(
+                        div,
+                        Opcode::SAndB32,
+                        Opcode::VAndB32,
+                        y,
+                        Arg::Const(w as u32 - 1),
+                    )?,
                 };
                 let x = match op {
                     Ishl => x,
@@ -286,9 +299,9 @@ impl Isel<'_> {
                     _ => self.narrow_ext(x, w, true)?,
                 };
                 let (s, v) = match op {
-                    Ishl => ("s_lshl_b32", "v_lshlrev_b32"),
-                    Ushr => ("s_lshr_b32", "v_lshrrev_b32"),
-                    _ => ("s_ashr_i32", "v_ashrrev_i32"),
+                    Ishl => (Opcode::SLshlB32, Opcode::VLshlrevB32),
+                    Ushr => (Opcode::SLshrB32, Opcode::VLshrrevB32),
+                    _ => (Opcode::SAshrI32, Opcode::VAshrrevI32),
                 };
                 let r = if div {
                     self.v1op(v, vec![amt, x])?
@@ -304,10 +317,10 @@ impl Isel<'_> {
                 let x = self.narrow_ext(x, w, signed)?;
                 let y = self.narrow_ext(y, w, signed)?;
                 let (s, v) = match op {
-                    Imin => ("s_min_i32", "v_min_i32"),
-                    Imax => ("s_max_i32", "v_max_i32"),
-                    Umin => ("s_min_u32", "v_min_u32"),
-                    _ => ("s_max_u32", "v_max_u32"),
+                    Imin => (Opcode::SMinI32, Opcode::VMinI32),
+                    Imax => (Opcode::SMaxI32, Opcode::VMaxI32),
+                    Umin => (Opcode::SMinU32, Opcode::VMinU32),
+                    _ => (Opcode::SMaxU32, Opcode::VMaxU32),
                 };
                 (self.int2(div, s, v, x, y)?, Kind::Plain)
             }
@@ -318,12 +331,12 @@ impl Isel<'_> {
                 let x = self.narrow_ext(x, w, signed)?;
                 let y = self.narrow_ext(y, w, signed)?;
                 let (s, v) = match op {
-                    Ieq => ("s_cmp_eq_u32", "v_cmp_eq_u32"),
-                    Ine => ("s_cmp_lg_u32", "v_cmp_ne_u32"),
-                    Ilt => ("s_cmp_lt_i32", "v_cmp_lt_i32"),
-                    Ige => ("s_cmp_ge_i32", "v_cmp_ge_i32"),
-                    Ult => ("s_cmp_lt_u32", "v_cmp_lt_u32"),
-                    _ => ("s_cmp_ge_u32", "v_cmp_ge_u32"),
+                    Ieq => (Opcode::SCmpEqU32, Opcode::VCmpEqU32),
+                    Ine => (Opcode::SCmpLgU32, Opcode::VCmpNeU32),
+                    Ilt => (Opcode::SCmpLtI32, Opcode::VCmpLtI32),
+                    Ige => (Opcode::SCmpGeI32, Opcode::VCmpGeI32),
+                    Ult => (Opcode::SCmpLtU32, Opcode::VCmpLtU32),
+                    _ => (Opcode::SCmpGeU32, Opcode::VCmpGeU32),
                 };
                 if div {
                     let d = self.tmp(self.mask_rc());
@@ -361,13 +374,13 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 let x = self.narrow_ext(x, w, true)?;
                 let r = if div {
-                    let n = self.v1op("v_sub_u32|v_sub_nc_u32", vec![Arg::Const(0), x])?;
-                    self.v1op("v_max_i32", vec![x, n])?
+                    let n = self.v1op(Opcode::VSubU32, vec![Arg::Const(0), x])?;
+                    self.v1op(Opcode::VMaxI32, vec![x, n])?
                 } else {
                     let x = self.sgpr_or_const(x)?;
                     let x = Arg::Temp(self.to_sgpr(x)?);
                     let d = self.tmp(RegClass::S1);
-                    self.hw("s_abs_i32", &[Arg::Temp(d)], &[x])?;
+                    self.hw(Opcode::SAbsI32, &[Arg::Temp(d)], &[x])?;
                     Arg::Temp(d)
                 };
                 (r, Kind::Plain)
@@ -376,10 +389,19 @@ impl Isel<'_> {
                 let x = a(self, 0)?;
                 let x = self.narrow_ext(x, w, true)?;
                 let r = if div {
-                    self.v1op("v_med3_i32", vec![x, Arg::Const(u32::MAX), Arg::Const(1)])?
+                    self.v1op(
+                        Opcode::VMed3I32,
+                        vec![x, Arg::Const(u32::MAX), Arg::Const(1)],
+                    )?
                 } else {
-                    let t = self.int2(false, "s_min_i32", "", x, Arg::Const(1))?;
-                    self.int2(false, "s_max_i32", "", t, Arg::Const(u32::MAX))?
+                    let t = self.int2(false, Opcode::SMinI32, Opcode::VMinI32, x, Arg::Const(1))?;
+                    self.int2(
+                        false,
+                        Opcode::SMaxI32,
+                        Opcode::VMaxI32,
+                        t,
+                        Arg::Const(u32::MAX),
+                    )?
                 };
                 (r, Kind::Plain)
             }
@@ -402,8 +424,14 @@ impl Isel<'_> {
                     let hi = match (op, x) {
                         (U2u, _) => Arg::Const(0),
                         (_, Arg::Const(k)) => Arg::Const(((k as i32) >> 31) as u32),
-                        _ if div => self.v1op("v_ashrrev_i32", vec![Arg::Const(31), x])?,
-                        _ => self.int2(false, "s_ashr_i32", "", x, Arg::Const(31))?,
+                        _ if div => self.v1op(Opcode::VAshrrevI32, vec![Arg::Const(31), x])?,
+                        _ => self.int2(
+                            false,
+                            Opcode::SAshrI32,
+                            Opcode::VAshrrevI32,
+                            x,
+                            Arg::Const(31),
+                        )?,
                     };
                     let (lo, hi) = if div {
                         (self.to_vgpr(x)?, self.to_vgpr(hi)?)
@@ -434,18 +462,18 @@ impl Isel<'_> {
     ) -> Result<MV, Error> {
         let kk = super::alu::src_comp(self.f, srcs[0], c);
         let x = self.arg(srcs[0], kk)?;
-        let h = self.v1op("v_cvt_f16_f32", vec![x])?;
-        let r = self.v1op("v_cvt_f32_f16", vec![h])?;
-        let a = self.v1op("v_and_b32", vec![Arg::Const(0x7fff_ffff), r])?;
+        let h = self.v1op(Opcode::VCvtF16F32, vec![x])?;
+        let r = self.v1op(Opcode::VCvtF32F16, vec![h])?;
+        let a = self.v1op(Opcode::VAndB32, vec![Arg::Const(0x7fff_ffff), r])?;
         let tiny = self.tmp(self.mask_rc());
         // 2^-14, the smallest normal f16; NaN compares false and stays
         self.valu(
-            "v_cmp_gt_f32",
+            Opcode::VCmpGtF32,
             &[Arg::Temp(tiny)],
             vec![Arg::Const(0x3880_0000), a],
         )?;
-        let s = self.v1op("v_and_b32", vec![Arg::Const(0x8000_0000), r])?;
-        let d = self.v1op("v_cndmask_b32", vec![r, s, Arg::Temp(tiny)])?;
+        let s = self.v1op(Opcode::VAndB32, vec![Arg::Const(0x8000_0000), r])?;
+        let d = self.v1op(Opcode::VCndmaskB32, vec![r, s, Arg::Temp(tiny)])?;
         self.narrow_result(d, Kind::Plain, div)
     }
 
@@ -498,21 +526,18 @@ impl Isel<'_> {
             F2f | F2fRtne | F2fRtz => {
                 let x = a(self, 0)?;
                 match (sb, db) {
-                    (16, 32) => plain(self.v1op("v_cvt_f32_f16", vec![x])?),
+                    (16, 32) => plain(self.v1op(Opcode::VCvtF32F16, vec![x])?),
                     (16, 64) => {
-                        let t = self.v1op("v_cvt_f32_f16", vec![x])?;
+                        let t = self.v1op(Opcode::VCvtF32F16, vec![x])?;
                         let d = self.tmp(RegClass::V2);
-                        self.valu("v_cvt_f64_f32", &[Arg::Temp(d)], vec![t])?;
+                        self.valu(Opcode::VCvtF64F32, &[Arg::Temp(d)], vec![t])?;
                         plain(Arg::Temp(d))
                     }
                     (32, 16) if op == F2fRtz => {
                         // the packing conversion truncates; the high half is ignored
-                        plain(self.v1op(
-                            "v_cvt_pkrtz_f16_f32|v_cvt_pk_rtz_f16_f32",
-                            vec![x, Arg::Const(0)],
-                        )?)
+                        plain(self.v1op(Opcode::VCvtPkrtzF16F32, vec![x, Arg::Const(0)])?)
                     }
-                    (32, 16) => plain(self.v1op("v_cvt_f16_f32", vec![x])?),
+                    (32, 16) => plain(self.v1op(Opcode::VCvtF16F32, vec![x])?),
                     (16, 16) => plain(x),
                     _ => Err(unsup("conversion")),
                 }
@@ -520,7 +545,7 @@ impl Isel<'_> {
             F2i | F2u => {
                 let x = a(self, 0)?;
                 let x = match sb {
-                    16 => self.v1op("v_cvt_f32_f16", vec![x])?,
+                    16 => self.v1op(Opcode::VCvtF32F16, vec![x])?,
                     32 => x,
                     _ => return Err(unsup("conversion")),
                 };
@@ -528,9 +553,9 @@ impl Isel<'_> {
                     return Err(unsup("conversion"));
                 }
                 let n = if op == F2i {
-                    "v_cvt_i32_f32"
+                    Opcode::VCvtI32F32
                 } else {
-                    "v_cvt_u32_f32"
+                    Opcode::VCvtU32F32
                 };
                 plain(self.v1op(n, vec![x])?)
             }
@@ -541,9 +566,9 @@ impl Isel<'_> {
                 }
                 let x = self.narrow_ext(x, sb, op == I2f)?;
                 let n = if op == I2f {
-                    "v_cvt_f32_i32"
+                    Opcode::VCvtF32I32
                 } else {
-                    "v_cvt_f32_u32"
+                    Opcode::VCvtF32U32
                 };
                 // ints up to 2^24 convert to f32 exactly, and anything larger overflows
                 // f16: converting through f32 rounds once
@@ -551,7 +576,7 @@ impl Isel<'_> {
                 if db == 32 {
                     plain(t)
                 } else {
-                    plain(self.v1op("v_cvt_f16_f32", vec![t])?)
+                    plain(self.v1op(Opcode::VCvtF16F32, vec![t])?)
                 }
             }
             B2f => {
@@ -559,14 +584,17 @@ impl Isel<'_> {
                 let kk = super::alu::src_comp(f, srcs[0], c);
                 if div {
                     let m = self.mask(srcs[0], kk)?;
-                    plain(self.v1op("v_cndmask_b32", vec![Arg::Const(0), Arg::Const(H_ONE), m])?)
+                    plain(self.v1op(
+                        Opcode::VCndmaskB32,
+                        vec![Arg::Const(0), Arg::Const(H_ONE), m],
+                    )?)
                 } else {
                     let b = self.ubool(srcs[0], kk)?;
                     let b = Arg::Temp(self.to_sgpr(b)?);
-                    self.hw("s_cmp_lg_u32", &[], &[b, Arg::Const(0)])?;
+                    self.hw(Opcode::SCmpLgU32, &[], &[b, Arg::Const(0)])?;
                     let d = self.tmp(RegClass::S1);
                     self.salu(
-                        "s_cselect_b32",
+                        Opcode::SCselectB32,
                         &[Arg::Temp(d)],
                         vec![Arg::Const(H_ONE), Arg::Const(0)],
                     )?;
@@ -589,75 +617,82 @@ impl Isel<'_> {
         let r = match op {
             Fneg => {
                 let x = a(self, 0)?;
-                self.v1op("v_xor_b32", vec![Arg::Const(0x8000), x])?
+                self.v1op(Opcode::VXorB32, vec![Arg::Const(0x8000), x])?
             }
             Fabs => {
                 let x = a(self, 0)?;
-                self.v1op("v_and_b32", vec![Arg::Const(0x7fff), x])?
+                self.v1op(Opcode::VAndB32, vec![Arg::Const(0x7fff), x])?
             }
             Fsat => {
                 let x = a(self, 0)?;
-                self.v1op("v_med3_f16", vec![x, Arg::Const(0), Arg::Const(H_ONE)])?
+                self.v1op(Opcode::VMed3F16, vec![x, Arg::Const(0), Arg::Const(H_ONE)])?
             }
             Ffma => {
                 let (x, y, z) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
-                self.v1op("v_fma_f16", vec![x, y, z])?
+                self.v1op(Opcode::VFmaF16, vec![x, y, z])?
             }
             Flrp => {
                 // x + (y - x) * t
                 let (x, y, t) = (a(self, 0)?, a(self, 1)?, a(self, 2)?);
-                let d = self.v1op("v_sub_f16", vec![y, x])?;
-                self.v1op("v_fma_f16", vec![d, t, x])?
+                let d = self.v1op(Opcode::VSubF16, vec![y, x])?;
+                self.v1op(Opcode::VFmaF16, vec![d, t, x])?
             }
             Fsign => {
                 let x = a(self, 0)?;
                 let gt = self.tmp(self.mask_rc());
-                self.valu("v_cmp_lt_f16", &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
-                let t = self.v1op("v_cndmask_b32", vec![x, Arg::Const(H_ONE), Arg::Temp(gt)])?;
+                self.valu(Opcode::VCmpLtF16, &[Arg::Temp(gt)], vec![Arg::Const(0), x])?;
+                let t = self.v1op(
+                    Opcode::VCndmaskB32,
+                    vec![x, Arg::Const(H_ONE), Arg::Temp(gt)],
+                )?;
                 let lt = self.tmp(self.mask_rc());
-                self.valu("v_cmp_gt_f16", &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
+                self.valu(Opcode::VCmpGtF16, &[Arg::Temp(lt)], vec![Arg::Const(0), x])?;
                 self.v1op(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     vec![t, Arg::Const(H_NEG_ONE), Arg::Temp(lt)],
                 )?
             }
             Fsin | Fcos => {
                 // x / (2π) in f32 (1/(2π) has no exact f16), then the f16 instruction
                 let x = a(self, 0)?;
-                let x = self.v1op("v_cvt_f32_f16", vec![x])?;
-                let t = self.v1op("v_mul_f32", vec![Arg::Const(0x3e22_f983), x])?;
-                let t = self.v1op("v_cvt_f16_f32", vec![t])?;
-                let n = if op == Fsin { "v_sin_f16" } else { "v_cos_f16" };
+                let x = self.v1op(Opcode::VCvtF32F16, vec![x])?;
+                let t = self.v1op(Opcode::VMulF32, vec![Arg::Const(0x3e22_f983), x])?;
+                let t = self.v1op(Opcode::VCvtF16F32, vec![t])?;
+                let n = if op == Fsin {
+                    Opcode::VSinF16
+                } else {
+                    Opcode::VCosF16
+                };
                 self.v1op(n, vec![t])?
             }
             Fdiv | Fpow | Fldexp => {
                 let x = a(self, 0)?;
                 let y = a(self, 1)?;
-                let x = self.v1op("v_cvt_f32_f16", vec![x])?;
+                let x = self.v1op(Opcode::VCvtF32F16, vec![x])?;
                 let r = match op {
                     Fdiv => {
-                        let y = self.v1op("v_cvt_f32_f16", vec![y])?;
-                        let r = self.v1op("v_rcp_f32", vec![y])?;
-                        self.v1op("v_mul_f32", vec![x, r])?
+                        let y = self.v1op(Opcode::VCvtF32F16, vec![y])?;
+                        let r = self.v1op(Opcode::VRcpF32, vec![y])?;
+                        self.v1op(Opcode::VMulF32, vec![x, r])?
                     }
                     Fpow => {
-                        let y = self.v1op("v_cvt_f32_f16", vec![y])?;
-                        let l = self.v1op("v_log_f32", vec![x])?;
-                        let m = self.v1op("v_mul_f32", vec![y, l])?;
-                        self.v1op("v_exp_f32", vec![m])?
+                        let y = self.v1op(Opcode::VCvtF32F16, vec![y])?;
+                        let l = self.v1op(Opcode::VLogF32, vec![x])?;
+                        let m = self.v1op(Opcode::VMulF32, vec![y, l])?;
+                        self.v1op(Opcode::VExpF32, vec![m])?
                     }
-                    _ => self.v1op("v_ldexp_f32", vec![x, y])?,
+                    _ => self.v1op(Opcode::VLdexpF32, vec![x, y])?,
                 };
-                self.v1op("v_cvt_f16_f32", vec![r])?
+                self.v1op(Opcode::VCvtF16F32, vec![r])?
             }
             FfrexpSig => {
                 let x = a(self, 0)?;
-                self.v1op("v_frexp_mant_f16", vec![x])?
+                self.v1op(Opcode::VFrexpMantF16, vec![x])?
             }
             FfrexpExp => {
                 // the exponent comes back as i16; the IR result is i32
                 let x = a(self, 0)?;
-                let e = self.v1op("v_frexp_exp_i16_f16", vec![x])?;
+                let e = self.v1op(Opcode::VFrexpExpI16F16, vec![x])?;
                 self.narrow_ext(e, 16, true)?
             }
             _ => {
@@ -674,31 +709,31 @@ impl Isel<'_> {
 
 /// The 16-bit VALU instruction of a divergent 16-bit integer op that reads only the low
 /// halves of its sources, and whether it is a compare.
-fn native16(op: AluOp) -> Option<(&'static str, bool)> {
+fn native16(op: AluOp) -> Option<(Opcode, bool)> {
     use AluOp::*;
     Some(match op {
-        Imin => ("v_min_i16", false),
-        Imax => ("v_max_i16", false),
-        Umin => ("v_min_u16", false),
-        Umax => ("v_max_u16", false),
-        Ishl => ("v_lshlrev_b16", false),
-        Ushr => ("v_lshrrev_b16", false),
-        Ishr => ("v_ashrrev_i16", false),
-        Ieq => ("v_cmp_eq_u16", true),
-        Ine => ("v_cmp_ne_u16", true),
-        Ilt => ("v_cmp_lt_i16", true),
-        Ige => ("v_cmp_ge_i16", true),
-        Ult => ("v_cmp_lt_u16", true),
-        Uge => ("v_cmp_ge_u16", true),
+        Imin => (Opcode::VMinI16, false),
+        Imax => (Opcode::VMaxI16, false),
+        Umin => (Opcode::VMinU16, false),
+        Umax => (Opcode::VMaxU16, false),
+        Ishl => (Opcode::VLshlrevB16, false),
+        Ushr => (Opcode::VLshrrevB16, false),
+        Ishr => (Opcode::VAshrrevI16, false),
+        Ieq => (Opcode::VCmpEqU16, true),
+        Ine => (Opcode::VCmpNeU16, true),
+        Ilt => (Opcode::VCmpLtI16, true),
+        Ige => (Opcode::VCmpGeI16, true),
+        Ult => (Opcode::VCmpLtU16, true),
+        Uge => (Opcode::VCmpGeU16, true),
         _ => return None,
     })
 }
 
 /// How an f16 operation is selected.
 enum F16 {
-    One(&'static str),
-    Two(&'static str),
-    Cmp(&'static str),
+    One(Opcode),
+    Two(Opcode),
+    Cmp(Opcode),
     Other,
 }
 
@@ -707,29 +742,29 @@ enum F16 {
 fn f16_op(op: AluOp) -> Option<F16> {
     use AluOp::*;
     Some(match op {
-        Fadd => F16::Two("v_add_f16"),
-        Fsub => F16::Two("v_sub_f16"),
-        Fmul => F16::Two("v_mul_f16"),
-        Fmin => F16::Two("v_min_f16"),
-        Fmax => F16::Two("v_max_f16"),
-        Ffloor => F16::One("v_floor_f16"),
-        Fceil => F16::One("v_ceil_f16"),
-        Ftrunc => F16::One("v_trunc_f16"),
-        FroundEven => F16::One("v_rndne_f16"),
-        Ffract => F16::One("v_fract_f16"),
-        Fsqrt => F16::One("v_sqrt_f16"),
-        Frsq => F16::One("v_rsq_f16"),
-        Frcp => F16::One("v_rcp_f16"),
-        Fexp2 => F16::One("v_exp_f16"),
-        Flog2 => F16::One("v_log_f16"),
-        Flt => F16::Cmp("v_cmp_lt_f16"),
-        Fge => F16::Cmp("v_cmp_ge_f16"),
-        Feq => F16::Cmp("v_cmp_eq_f16"),
-        Fneu => F16::Cmp("v_cmp_neq_f16"),
-        Fltu => F16::Cmp("v_cmp_nge_f16"),
-        Fgeu => F16::Cmp("v_cmp_nlt_f16"),
-        Fequ => F16::Cmp("v_cmp_nlg_f16"),
-        Fneo => F16::Cmp("v_cmp_lg_f16"),
+        Fadd => F16::Two(Opcode::VAddF16),
+        Fsub => F16::Two(Opcode::VSubF16),
+        Fmul => F16::Two(Opcode::VMulF16),
+        Fmin => F16::Two(Opcode::VMinF16),
+        Fmax => F16::Two(Opcode::VMaxF16),
+        Ffloor => F16::One(Opcode::VFloorF16),
+        Fceil => F16::One(Opcode::VCeilF16),
+        Ftrunc => F16::One(Opcode::VTruncF16),
+        FroundEven => F16::One(Opcode::VRndneF16),
+        Ffract => F16::One(Opcode::VFractF16),
+        Fsqrt => F16::One(Opcode::VSqrtF16),
+        Frsq => F16::One(Opcode::VRsqF16),
+        Frcp => F16::One(Opcode::VRcpF16),
+        Fexp2 => F16::One(Opcode::VExpF16),
+        Flog2 => F16::One(Opcode::VLogF16),
+        Flt => F16::Cmp(Opcode::VCmpLtF16),
+        Fge => F16::Cmp(Opcode::VCmpGeF16),
+        Feq => F16::Cmp(Opcode::VCmpEqF16),
+        Fneu => F16::Cmp(Opcode::VCmpNeqF16),
+        Fltu => F16::Cmp(Opcode::VCmpNgeF16),
+        Fgeu => F16::Cmp(Opcode::VCmpNltF16),
+        Fequ => F16::Cmp(Opcode::VCmpNlgF16),
+        Fneo => F16::Cmp(Opcode::VCmpLgF16),
         Fneg | Fabs | Fsat | Ffma | Flrp | Fsign | Fsin | Fcos | Fdiv | Fpow | Fldexp
         | FfrexpSig | FfrexpExp => F16::Other,
         _ => return None,

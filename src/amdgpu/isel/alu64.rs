@@ -23,6 +23,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
+use crate::isa::Opcode;
 
 impl Isel<'_> {
     /// The (low, high) dword operands of a 64-bit machine value.
@@ -88,18 +89,18 @@ impl Isel<'_> {
     }
 
     /// A VALU instruction producing one V2 from 64-bit/32-bit sources.
-    pub(super) fn v64(&mut self, name: &str, srcs: &[Arg]) -> Result<Temp, Error> {
+    pub(super) fn v64(&mut self, op: Opcode, srcs: &[Arg]) -> Result<Temp, Error> {
         let srcs = self.vsrc64(srcs)?;
         let d = self.tmp(RegClass::V2);
-        self.valu(name, &[Arg::Temp(d)], srcs)?;
+        self.valu(op, &[Arg::Temp(d)], srcs)?;
         Ok(d)
     }
 
     /// A lane-mask compare of two 64-bit operands.
-    fn cmp64(&mut self, name: &str, x: Arg, y: Arg) -> Result<Temp, Error> {
+    fn cmp64(&mut self, op: Opcode, x: Arg, y: Arg) -> Result<Temp, Error> {
         let s = self.vsrc64(&[x, y])?;
         let d = self.tmp(self.mask_rc());
-        self.valu(name, &[Arg::Temp(d)], s)?;
+        self.valu(op, &[Arg::Temp(d)], s)?;
         Ok(d)
     }
 
@@ -121,8 +122,8 @@ impl Isel<'_> {
         let (yl, yh) = self.halves_arg(y)?;
         let lo = self.tmp(RegClass::V1);
         let hi = self.tmp(RegClass::V1);
-        self.valu("v_cndmask_b32", &[Arg::Temp(lo)], vec![yl, xl, m])?;
-        self.valu("v_cndmask_b32", &[Arg::Temp(hi)], vec![yh, xh, m])?;
+        self.valu(Opcode::VCndmaskB32, &[Arg::Temp(lo)], vec![yl, xl, m])?;
+        self.valu(Opcode::VCndmaskB32, &[Arg::Temp(hi)], vec![yh, xh, m])?;
         self.join64(Arg::Temp(lo), Arg::Temp(hi), true)
     }
 
@@ -166,9 +167,9 @@ impl Isel<'_> {
                 if div {
                     let carry = self.tmp(self.mask_rc());
                     let (n0, n1) = if op == Iadd {
-                        ("v_add_co_u32", "v_addc_co_u32|v_add_co_ci_u32")
+                        (Opcode::VAddCoU32, Opcode::VAddcCoU32)
                     } else {
-                        ("v_sub_co_u32", "v_subb_co_u32|v_sub_co_ci_u32")
+                        (Opcode::VSubCoU32, Opcode::VSubbCoU32)
                     };
                     let yl = Arg::Temp(self.to_vgpr(yl)?);
                     let yh = Arg::Temp(self.to_vgpr(yh)?);
@@ -187,9 +188,9 @@ impl Isel<'_> {
                         self.sgpr_or_const(yh)?,
                     );
                     let (n0, n1) = if op == Iadd {
-                        ("s_add_u32", "s_addc_u32")
+                        (Opcode::SAddU32, Opcode::SAddcU32)
                     } else {
-                        ("s_sub_u32", "s_subb_u32")
+                        (Opcode::SSubU32, Opcode::SSubbU32)
                     };
                     self.salu(n0, &[Arg::Temp(lo)], vec![xl, yl])?;
                     self.salu(n1, &[Arg::Temp(hi)], vec![xh, yh])?;
@@ -210,21 +211,21 @@ impl Isel<'_> {
                 } else {
                     h(self, 1)?
                 };
-                let n = match op {
-                    Iand => "and",
-                    Ior => "or",
-                    _ => "xor",
+                let (vo, so) = match op {
+                    Iand => (Opcode::VAndB32, Opcode::SAndB32),
+                    Ior => (Opcode::VOrB32, Opcode::SOrB32),
+                    _ => (Opcode::VXorB32, Opcode::SXorB32),
                 };
                 let mut r = std::vec::Vec::new();
                 for (x, y) in [(xl, yl), (xh, yh)] {
                     if div {
                         let d = self.tmp(RegClass::V1);
-                        self.valu(&format!("v_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
+                        self.valu(vo, &[Arg::Temp(d)], vec![x, y])?;
                         r.push(Arg::Temp(d));
                     } else {
                         let d = self.tmp(RegClass::S1);
                         let (x, y) = (self.sgpr_or_const(x)?, self.sgpr_or_const(y)?);
-                        self.salu(&format!("s_{n}_b32"), &[Arg::Temp(d)], vec![x, y])?;
+                        self.salu(so, &[Arg::Temp(d)], vec![x, y])?;
                         r.push(Arg::Temp(d));
                     }
                 }
@@ -247,17 +248,17 @@ impl Isel<'_> {
                 };
                 if div {
                     let n = match op {
-                        Ishl => "v_lshlrev_b64",
-                        Ushr => "v_lshrrev_b64",
-                        _ => "v_ashrrev_i64",
+                        Ishl => Opcode::VLshlrevB64,
+                        Ushr => Opcode::VLshrrevB64,
+                        _ => Opcode::VAshrrevI64,
                     };
                     let d = self.v64(n, &[amt, x])?;
                     Ok(MV::T(d, Kind::Plain))
                 } else {
                     let n = match op {
-                        Ishl => "s_lshl_b64",
-                        Ushr => "s_lshr_b64",
-                        _ => "s_ashr_i64",
+                        Ishl => Opcode::SLshlB64,
+                        Ushr => Opcode::SLshrB64,
+                        _ => Opcode::SAshrI64,
                     };
                     let amt = self.sgpr_or_const(amt)?;
                     let x = Arg::Temp(self.to_sgpr(x)?);
@@ -270,10 +271,10 @@ impl Isel<'_> {
                 let x = a64(self, 0)?;
                 let y = a64(self, 1)?;
                 let n = match op {
-                    Imin => "v_cmp_lt_i64",
-                    Imax => "v_cmp_gt_i64",
-                    Umin => "v_cmp_lt_u64",
-                    _ => "v_cmp_gt_u64",
+                    Imin => Opcode::VCmpLtI64,
+                    Imax => Opcode::VCmpGtI64,
+                    Umin => Opcode::VCmpLtU64,
+                    _ => Opcode::VCmpGtU64,
                 };
                 let m = self.cmp64(n, x, y)?;
                 if div {
@@ -285,7 +286,7 @@ impl Isel<'_> {
                 let (x, y) = (self.to_sgpr(x)?, self.to_sgpr(y)?);
                 let d = self.tmp(RegClass::S2);
                 self.hw(
-                    "s_cselect_b64",
+                    Opcode::SCselectB64,
                     &[Arg::Temp(d)],
                     &[Arg::Temp(x), Arg::Temp(y)],
                 )?;
@@ -295,12 +296,12 @@ impl Isel<'_> {
                 let x = a64(self, 0)?;
                 let y = a64(self, 1)?;
                 let n = match op {
-                    Ieq => "v_cmp_eq_u64",
-                    Ine => "v_cmp_ne_u64",
-                    Ilt => "v_cmp_lt_i64",
-                    Ige => "v_cmp_ge_i64",
-                    Ult => "v_cmp_lt_u64",
-                    _ => "v_cmp_ge_u64",
+                    Ieq => Opcode::VCmpEqU64,
+                    Ine => Opcode::VCmpNeU64,
+                    Ilt => Opcode::VCmpLtI64,
+                    Ige => Opcode::VCmpGeI64,
+                    Ult => Opcode::VCmpLtU64,
+                    _ => Opcode::VCmpGeU64,
                 };
                 let m = self.cmp64(n, x, y)?;
                 self.mask_result(m, div)
@@ -316,10 +317,10 @@ impl Isel<'_> {
                 let cnd = self.ubool(srcs[0], kk(0))?;
                 let cnd = Arg::Temp(self.to_sgpr(cnd)?);
                 let (x, y) = (self.to_sgpr(x)?, self.to_sgpr(y)?);
-                self.hw("s_cmp_lg_u32", &[], &[cnd, Arg::Const(0)])?;
+                self.hw(Opcode::SCmpLgU32, &[], &[cnd, Arg::Const(0)])?;
                 let d = self.tmp(RegClass::S2);
                 self.hw(
-                    "s_cselect_b64",
+                    Opcode::SCselectB64,
                     &[Arg::Temp(d)],
                     &[Arg::Temp(x), Arg::Temp(y)],
                 )?;
@@ -330,7 +331,7 @@ impl Isel<'_> {
                     let m = self.mask(srcs[0], kk(0))?;
                     let d = self.tmp(RegClass::V1);
                     self.valu(
-                        "v_cndmask_b32",
+                        Opcode::VCndmaskB32,
                         &[Arg::Temp(d)],
                         vec![Arg::Const(0), Arg::Const(1), m],
                     )?;
@@ -347,12 +348,16 @@ impl Isel<'_> {
                     Arg::Const(0)
                 } else if div {
                     let d = self.tmp(RegClass::V1);
-                    self.valu("v_ashrrev_i32", &[Arg::Temp(d)], vec![Arg::Const(31), x])?;
+                    self.valu(
+                        Opcode::VAshrrevI32,
+                        &[Arg::Temp(d)],
+                        vec![Arg::Const(31), x],
+                    )?;
                     Arg::Temp(d)
                 } else {
                     let d = self.tmp(RegClass::S1);
                     let xs = self.sgpr_or_const(x)?;
-                    self.salu("s_ashr_i32", &[Arg::Temp(d)], vec![xs, Arg::Const(31)])?;
+                    self.salu(Opcode::SAshrI32, &[Arg::Temp(d)], vec![xs, Arg::Const(31)])?;
                     Arg::Temp(d)
                 };
                 let d = self.join64(x, hi, div)?;
@@ -394,12 +399,12 @@ impl Isel<'_> {
             let yl = Arg::Temp(self.to_vgpr(y.0)?);
             let yh = Arg::Temp(self.to_vgpr(y.1)?);
             self.valu(
-                "v_sub_co_u32",
+                Opcode::VSubCoU32,
                 &[Arg::Temp(lo), Arg::Temp(b)],
                 vec![x.0, yl],
             )?;
             self.valu(
-                "v_subb_co_u32|v_sub_co_ci_u32",
+                Opcode::VSubbCoU32,
                 &[Arg::Temp(hi), Arg::Temp(b2)],
                 vec![x.1, yh, Arg::Temp(b)],
             )?;
@@ -409,8 +414,8 @@ impl Isel<'_> {
             let hi = self.tmp(RegClass::S1);
             let (xl, xh) = (self.sgpr_or_const(x.0)?, self.sgpr_or_const(x.1)?);
             let (yl, yh) = (self.sgpr_or_const(y.0)?, self.sgpr_or_const(y.1)?);
-            self.salu("s_sub_u32", &[Arg::Temp(lo)], vec![xl, yl])?;
-            self.salu("s_subb_u32", &[Arg::Temp(hi)], vec![xh, yh])?;
+            self.salu(Opcode::SSubU32, &[Arg::Temp(lo)], vec![xl, yl])?;
+            self.salu(Opcode::SSubbU32, &[Arg::Temp(hi)], vec![xh, yh])?;
             Ok((Arg::Temp(lo), Arg::Temp(hi)))
         }
     }
@@ -428,22 +433,22 @@ impl Isel<'_> {
         if div {
             let v = |s: &mut Self| s.tmp(RegClass::V1);
             let lo = v(self);
-            self.valu("v_mul_lo_u32", &[Arg::Temp(lo)], vec![xl, yl])?;
+            self.valu(Opcode::VMulLoU32, &[Arg::Temp(lo)], vec![xl, yl])?;
             let mh = v(self);
-            self.valu("v_mul_hi_u32", &[Arg::Temp(mh)], vec![xl, yl])?;
+            self.valu(Opcode::VMulHiU32, &[Arg::Temp(mh)], vec![xl, yl])?;
             let c1 = v(self);
-            self.valu("v_mul_lo_u32", &[Arg::Temp(c1)], vec![xl, yh])?;
+            self.valu(Opcode::VMulLoU32, &[Arg::Temp(c1)], vec![xl, yh])?;
             let c2 = v(self);
-            self.valu("v_mul_lo_u32", &[Arg::Temp(c2)], vec![xh, yl])?;
+            self.valu(Opcode::VMulLoU32, &[Arg::Temp(c2)], vec![xh, yl])?;
             let s1 = v(self);
             self.valu(
-                "v_add_u32|v_add_nc_u32",
+                Opcode::VAddU32,
                 &[Arg::Temp(s1)],
                 vec![Arg::Temp(mh), Arg::Temp(c1)],
             )?;
             let hi = v(self);
             self.valu(
-                "v_add_u32|v_add_nc_u32",
+                Opcode::VAddU32,
                 &[Arg::Temp(hi)],
                 vec![Arg::Temp(s1), Arg::Temp(c2)],
             )?;
@@ -454,22 +459,22 @@ impl Isel<'_> {
             let (yl, yh) = (self.sgpr_or_const(yl)?, self.sgpr_or_const(yh)?);
             let xl = Arg::Temp(self.to_sgpr(xl)?);
             let lo = s(self);
-            self.salu("s_mul_i32", &[Arg::Temp(lo)], vec![xl, yl])?;
+            self.salu(Opcode::SMulI32, &[Arg::Temp(lo)], vec![xl, yl])?;
             let mh = s(self);
-            self.salu("s_mul_hi_u32", &[Arg::Temp(mh)], vec![xl, yl])?;
+            self.salu(Opcode::SMulHiU32, &[Arg::Temp(mh)], vec![xl, yl])?;
             let c1 = s(self);
-            self.salu("s_mul_i32", &[Arg::Temp(c1)], vec![xl, yh])?;
+            self.salu(Opcode::SMulI32, &[Arg::Temp(c1)], vec![xl, yh])?;
             let c2 = s(self);
-            self.salu("s_mul_i32", &[Arg::Temp(c2)], vec![xh, yl])?;
+            self.salu(Opcode::SMulI32, &[Arg::Temp(c2)], vec![xh, yl])?;
             let s1 = s(self);
             self.salu(
-                "s_add_u32",
+                Opcode::SAddU32,
                 &[Arg::Temp(s1)],
                 vec![Arg::Temp(mh), Arg::Temp(c1)],
             )?;
             let hi = s(self);
             self.salu(
-                "s_add_u32",
+                Opcode::SAddU32,
                 &[Arg::Temp(hi)],
                 vec![Arg::Temp(s1), Arg::Temp(c2)],
             )?;

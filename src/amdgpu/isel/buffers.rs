@@ -17,6 +17,7 @@ use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::prelink::{DescKind, PrelinkSymbol};
 use crate::ir::{ValType, Value};
+use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
@@ -55,9 +56,9 @@ impl Isel<'_> {
                     .p
                     .symbol(PrelinkSymbol::DescStride { set, binding, kind });
                 let s = self.tmp(RegClass::S1);
-                self.hw("s_mul_i32", &[Arg::Temp(s)], &[n, stride])?;
+                self.hw(Opcode::SMulI32, &[Arg::Temp(s)], &[n, stride])?;
                 let d = self.tmp(RegClass::S1);
-                self.hw("s_add_u32", &[Arg::Temp(d)], &[Arg::Temp(s), off])?;
+                self.hw(Opcode::SAddU32, &[Arg::Temp(d)], &[Arg::Temp(s), off])?;
                 Arg::Temp(d)
             }
         };
@@ -118,12 +119,12 @@ impl Isel<'_> {
 
     pub(super) fn mubuf(
         &mut self,
-        name: &str,
+        op: Opcode,
         defs: &[Arg],
         ops: &[Arg],
         imm: u32,
     ) -> Result<(), Error> {
-        let o = self.op(name)?;
+        let o = self.op(op)?;
         let mut m = MInst::hw(o, crate::isa::Format::Mubuf, defs, ops);
         m.mods.mem.offen = true;
         m.mods.mem.offset = imm as i32;
@@ -147,7 +148,7 @@ impl Isel<'_> {
         }
         let t = self.tmp(RegClass::V1);
         self.valu(
-            "v_add_u32|v_add_nc_u32",
+            Opcode::VAddU32,
             &[Arg::Temp(t)],
             vec![Arg::Const(byte), Arg::Temp(va)],
         )?;
@@ -168,10 +169,10 @@ impl Isel<'_> {
             let n = (dwords - k).min(4);
             let d = self.tmp(RegClass::v(n));
             let name = match n {
-                1 => "buffer_load_dword|buffer_load_b32",
-                2 => "buffer_load_dwordx2|buffer_load_b64",
-                3 => "buffer_load_dwordx3|buffer_load_b96",
-                _ => "buffer_load_dwordx4|buffer_load_b128",
+                1 => Opcode::BufferLoadDword,
+                2 => Opcode::BufferLoadDwordx2,
+                3 => Opcode::BufferLoadDwordx3,
+                _ => Opcode::BufferLoadDwordx4,
             };
             let (va, at) = self.rebase(va, imm + 4 * k as u32)?;
             self.mubuf(
@@ -212,10 +213,10 @@ impl Isel<'_> {
             let n = dw.len();
             let data = Arg::Temp(self.vgpr_tuple(&dw));
             let name = match n {
-                1 => "buffer_store_dword|buffer_store_b32",
-                2 => "buffer_store_dwordx2|buffer_store_b64",
-                3 => "buffer_store_dwordx3|buffer_store_b96",
-                _ => "buffer_store_dwordx4|buffer_store_b128",
+                1 => Opcode::BufferStoreDword,
+                2 => Opcode::BufferStoreDwordx2,
+                3 => Opcode::BufferStoreDwordx3,
+                _ => Opcode::BufferStoreDwordx4,
             };
             let (va2, byte) = self.rebase(va, imm + 4 * per * c)?;
             self.mubuf(
@@ -240,24 +241,8 @@ impl Isel<'_> {
         want_result: bool,
         at: Option<u32>,
     ) -> Result<Option<Temp>, Error> {
-        use crate::ir::AtomicOp::*;
-        let name = match op {
-            Add => "buffer_atomic_add|buffer_atomic_add_u32",
-            Imin => "buffer_atomic_smin|buffer_atomic_min_i32",
-            Umin => "buffer_atomic_umin|buffer_atomic_min_u32",
-            Imax => "buffer_atomic_smax|buffer_atomic_max_i32",
-            Umax => "buffer_atomic_umax|buffer_atomic_max_u32",
-            And => "buffer_atomic_and|buffer_atomic_and_b32",
-            Or => "buffer_atomic_or|buffer_atomic_or_b32",
-            Xor => "buffer_atomic_xor|buffer_atomic_xor_b32",
-            Xchg => "buffer_atomic_swap|buffer_atomic_swap_b32",
-            _ => {
-                return Err(Error::unsupported(
-                    at,
-                    format!("buffer atomic {}", op.name()),
-                ))
-            }
-        };
+        let name = super::global::atomic_opcode(false, op, false)
+            .ok_or_else(|| Error::unsupported(at, format!("buffer atomic {}", op.name())))?;
         self.atomic_inst(name, res, off, data, want_result)
     }
 
@@ -270,20 +255,14 @@ impl Isel<'_> {
         new: Arg,
     ) -> Result<Temp, Error> {
         let t = self
-            .atomic_inst(
-                "buffer_atomic_cmpswap|buffer_atomic_cmpswap_b32",
-                res,
-                off,
-                &[new, cmp],
-                true,
-            )?
+            .atomic_inst(Opcode::BufferAtomicCmpswap, res, off, &[new, cmp], true)?
             .expect("returning");
         Ok(t)
     }
 
     fn atomic_inst(
         &mut self,
-        name: &str,
+        op: Opcode,
         res: Temp,
         off: MV,
         data: &[Arg],
@@ -298,7 +277,7 @@ impl Isel<'_> {
         }
         self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
         self.p.multi_def.insert(d);
-        let o = self.op(name)?;
+        let o = self.op(op)?;
         let defs: Vec<Arg> = if rtn { vec![Arg::Temp(d)] } else { vec![] };
         let mut m = MInst::hw(
             o,
@@ -334,10 +313,10 @@ impl Isel<'_> {
         at: Option<u32>,
     ) -> Result<Temp, Error> {
         let name = match op {
-            Some(op) => super::global::atomic_names("buffer", op, true).ok_or_else(|| {
+            Some(op) => super::global::atomic_opcode(false, op, true).ok_or_else(|| {
                 Error::unsupported(at, format!("64-bit buffer atomic {}", op.name()))
             })?,
-            None => "buffer_atomic_cmpswap_x2|buffer_atomic_cmpswap_b64".into(),
+            None => Opcode::BufferAtomicCmpswapX2,
         };
         let (va, imm) = self.vaddr(off)?;
         let mut parts = vec![Arg::Temp(self.to_vgpr(data)?)];
@@ -348,7 +327,7 @@ impl Isel<'_> {
         let d = self.tmp(RegClass::v(n));
         self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
         self.p.multi_def.insert(d);
-        let o = self.op(&name)?;
+        let o = self.op(name)?;
         let mut m = MInst::hw(
             o,
             crate::isa::Format::Mubuf,

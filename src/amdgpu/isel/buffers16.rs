@@ -17,6 +17,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{ValType, Value};
+use crate::isa::Opcode;
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
@@ -31,9 +32,9 @@ impl Isel<'_> {
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let (va, imm) = self.vaddr(off)?;
         let name = if bits == 8 {
-            "buffer_load_ubyte|buffer_load_u8"
+            Opcode::BufferLoadUbyte
         } else {
-            "buffer_load_ushort|buffer_load_u16"
+            Opcode::BufferLoadUshort
         };
         let bytes = bits as u32 / 8;
         let mut out = SmallVec::new();
@@ -91,7 +92,7 @@ impl Isel<'_> {
             };
             let d = self.tmp(RegClass::S1);
             self.salu(
-                "s_lshr_b32",
+                Opcode::SLshrB32,
                 &[Arg::Temp(d)],
                 vec![Arg::Temp(wt), Arg::Const(sh)],
             )?;
@@ -110,9 +111,9 @@ impl Isel<'_> {
     ) -> Result<(), Error> {
         let ty = self.f.ty(v);
         let name = if ty.bits == 8 {
-            "buffer_store_byte|buffer_store_b8"
+            Opcode::BufferStoreByte
         } else {
-            "buffer_store_short|buffer_store_b16"
+            Opcode::BufferStoreShort
         };
         let bytes = ty.bits as u32 / 8;
         let (va, imm) = self.vaddr(off)?;

@@ -26,16 +26,9 @@ use super::{Isel, LoopCx};
 use crate::amdgpu::mir::{Arg, RegClass};
 use crate::amdgpu::Error;
 use crate::ir::{self, CfNode, JumpKind, Value};
+use crate::isa::Opcode;
 
 impl Isel<'_> {
-    fn bits(&self) -> &'static str {
-        if self.p.wave64() {
-            "b64"
-        } else {
-            "b32"
-        }
-    }
-
     fn new_block(&mut self) -> crate::amdgpu::mir::BlockId {
         self.p.new_block(self.loop_depth)
     }
@@ -54,9 +47,9 @@ impl Isel<'_> {
         }
         let c = self.ubool(cond, 0)?;
         let c = Arg::Temp(self.to_sgpr(c)?);
-        self.hw("s_cmp_lg_u32", &[], &[c, Arg::Const(0)])?;
+        self.hw(Opcode::SCmpLgU32, &[], &[c, Arg::Const(0)])?;
         let pre = self.cur;
-        let to_else = self.branch("s_cbranch_scc0", pre)?;
+        let to_else = self.branch(Opcode::SCbranchScc0, pre)?;
         let then_b = self.new_block();
         self.p.add_edge(pre, then_b, true);
         self.cur = then_b;
@@ -66,7 +59,7 @@ impl Isel<'_> {
         let to_merge = if then_dead {
             None
         } else {
-            Some(self.branch("s_branch", then_end)?)
+            Some(self.branch(Opcode::SBranch, then_end)?)
         };
         let else_b = self.new_block();
         self.p.add_edge(pre, else_b, true);
@@ -94,7 +87,6 @@ impl Isel<'_> {
         then_body: &[CfNode],
         else_body: &[CfNode],
     ) -> Result<(), Error> {
-        let b = self.bits();
         let mrc = self.mask_rc();
         let m = self.mask(cond, 0)?;
         // the mask must survive the then-arm: keep it in a temp
@@ -102,14 +94,14 @@ impl Isel<'_> {
             Arg::Temp(_) => m,
             other => {
                 let t = self.tmp(mrc);
-                self.hw(&format!("s_mov_{b}"), &[Arg::Temp(t)], &[other])?;
+                self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[other])?;
                 Arg::Temp(t)
             }
         };
         let saved = self.tmp(mrc);
-        self.hw(&format!("s_and_saveexec_{b}"), &[Arg::Temp(saved)], &[m])?;
+        self.hw_lane(Opcode::SAndSaveexecB32, &[Arg::Temp(saved)], &[m])?;
         let pre = self.cur;
-        let to_invert = self.branch("s_cbranch_execz", pre)?;
+        let to_invert = self.branch(Opcode::SCbranchExecz, pre)?;
         let then_b = self.new_block();
         self.p.add_edge(pre, then_b, true);
         self.cur = then_b;
@@ -123,13 +115,9 @@ impl Isel<'_> {
         self.cur = invert;
         let t = self.tmp(mrc);
         let exec = self.p.exec();
-        self.hw(&format!("s_mov_{b}"), &[Arg::Temp(t)], &[exec])?;
-        self.hw(
-            &format!("s_andn2_{b}|s_and_not1_{b}"),
-            &[exec],
-            &[Arg::Temp(saved), m],
-        )?;
-        let to_merge = self.branch("s_cbranch_execz", invert)?;
+        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[exec])?;
+        self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(saved), m])?;
+        let to_merge = self.branch(Opcode::SCbranchExecz, invert)?;
         let else_b = self.new_block();
         self.p.add_edge(invert, else_b, false);
         self.cur = else_b;
@@ -146,10 +134,10 @@ impl Isel<'_> {
         self.p.block_mut(merge).logical_preds.push(then_end);
         self.patch(to_merge, merge);
         self.cur = merge;
-        self.hw(&format!("s_or_{b}"), &[exec], &[exec, Arg::Temp(t)])?;
+        self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(t)])?;
         if self.loops.is_empty() && contains_return(then_body, else_body, self.f) {
             // every lane may have returned: nothing else to do then
-            let at = self.branch("s_cbranch_execz", merge)?;
+            let at = self.branch(Opcode::SCbranchExecz, merge)?;
             self.end_patches.push(at);
             let cont = self.new_block();
             self.p.add_edge(merge, cont, true);
@@ -165,14 +153,13 @@ impl Isel<'_> {
         }
         let header_ir = ir::func::first_block(body);
         let divergent = self.div.loop_is_divergent(header_ir);
-        let b = self.bits();
         let mrc = self.mask_rc();
         let (brk, cont) = if divergent {
             let brk = self.tmp(mrc);
             let cont = self.tmp(mrc);
             self.p.multi_def.insert(brk);
             self.p.multi_def.insert(cont);
-            self.hw(&format!("s_mov_{b}"), &[Arg::Temp(brk)], &[Arg::Const(0)])?;
+            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(brk)], &[Arg::Const(0)])?;
             (Some(brk), Some(cont))
         } else {
             (None, None)
@@ -183,7 +170,7 @@ impl Isel<'_> {
         self.p.add_edge(pre, header, true);
         self.cur = header;
         if let Some(c) = cont {
-            self.hw(&format!("s_mov_{b}"), &[Arg::Temp(c)], &[Arg::Const(0)])?;
+            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(c)], &[Arg::Const(0)])?;
         }
         self.loops.push(LoopCx {
             divergent,
@@ -198,10 +185,10 @@ impl Isel<'_> {
         if !self.dead {
             if let Some(c) = cont {
                 let exec = self.p.exec();
-                self.hw(&format!("s_or_{b}"), &[exec], &[exec, Arg::Temp(c)])?;
-                to_exit = Some(self.branch("s_cbranch_execz", latch)?);
+                self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(c)])?;
+                to_exit = Some(self.branch(Opcode::SCbranchExecz, latch)?);
             }
-            self.branch("s_branch", header)?;
+            self.branch(Opcode::SBranch, header)?;
             self.p.add_edge(latch, header, true);
         }
         self.dead = false;
@@ -219,13 +206,12 @@ impl Isel<'_> {
         self.cur = exit;
         if let Some(brk) = brk {
             let exec = self.p.exec();
-            self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Temp(brk)])?;
+            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(brk)])?;
         }
         Ok(())
     }
 
     pub(super) fn jump(&mut self, k: JumpKind, i: Value) -> Result<(), Error> {
-        let b = self.bits();
         let exec = self.p.exec();
         match k {
             JumpKind::Return => {
@@ -236,11 +222,11 @@ impl Isel<'_> {
                     ));
                 }
                 if self.div_if_depth == 0 && self.loops.is_empty() {
-                    let at = self.branch("s_branch", self.cur)?;
+                    let at = self.branch(Opcode::SBranch, self.cur)?;
                     self.end_patches.push(at);
                     self.dead = true;
                 } else {
-                    self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Const(0)])?;
+                    self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Const(0)])?;
                 }
             }
             JumpKind::Break | JumpKind::Continue => {
@@ -254,15 +240,15 @@ impl Isel<'_> {
                         cx.cont
                     }
                     .unwrap();
-                    self.hw(&format!("s_or_{b}"), &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
-                    self.hw(&format!("s_mov_{b}"), &[exec], &[Arg::Const(0)])?;
+                    self.hw_lane(Opcode::SOrB32, &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
+                    self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Const(0)])?;
                 } else if k == JumpKind::Break {
-                    let at = self.branch("s_branch", self.cur)?;
+                    let at = self.branch(Opcode::SBranch, self.cur)?;
                     self.loops.last_mut().unwrap().exit_patches.push(at);
                     self.dead = true;
                 } else {
                     let h = cx.header;
-                    self.branch("s_branch", h)?;
+                    self.branch(Opcode::SBranch, h)?;
                     self.p.add_edge(self.cur, h, true);
                     self.dead = true;
                 }

@@ -21,6 +21,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::AluOp;
+use crate::isa::Opcode;
 
 impl Isel<'_> {
     /// Unsigned (quotient, remainder) of V2 operands.
@@ -47,43 +48,47 @@ impl Isel<'_> {
         // r:q <<= 1
         let (_, qh) = self.halves64(MV::T(q, Kind::Plain))?;
         let top = v1(self);
-        self.valu("v_lshrrev_b32", &[Arg::Temp(top)], vec![Arg::Const(31), qh])?;
-        let r2 = self.v64("v_lshlrev_b64", &[Arg::Const(1), Arg::Temp(r)])?;
+        self.valu(
+            Opcode::VLshrrevB32,
+            &[Arg::Temp(top)],
+            vec![Arg::Const(31), qh],
+        )?;
+        let r2 = self.v64(Opcode::VLshlrevB64, &[Arg::Const(1), Arg::Temp(r)])?;
         let (r2l, r2h) = self.halves64(MV::T(r2, Kind::Plain))?;
         let r3l = v1(self);
-        self.valu("v_or_b32", &[Arg::Temp(r3l)], vec![r2l, Arg::Temp(top)])?;
-        let q2 = self.v64("v_lshlrev_b64", &[Arg::Const(1), Arg::Temp(q)])?;
+        self.valu(Opcode::VOrB32, &[Arg::Temp(r3l)], vec![r2l, Arg::Temp(top)])?;
+        let q2 = self.v64(Opcode::VLshlrevB64, &[Arg::Const(1), Arg::Temp(q)])?;
         let (q2l, q2h) = self.halves64(MV::T(q2, Kind::Plain))?;
         // if r >= d: r -= d, q |= 1
         let r3 = self.join64(Arg::Temp(r3l), r2h, true)?;
         let m = self.tmp(self.mask_rc());
-        self.valu("v_cmp_ge_u64", &[Arg::Temp(m)], vec![Arg::Temp(r3), d])?;
+        self.valu(Opcode::VCmpGeU64, &[Arg::Temp(m)], vec![Arg::Temp(r3), d])?;
         let (dl, dh) = self.halves64(MV::T(d.temp().expect("V2 divisor"), Kind::Plain))?;
         let (sl, sh) = self.sub64_halves((Arg::Temp(r3l), r2h), (dl, dh), true)?;
         let (rl, rh) = (v1(self), v1(self));
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(rl)],
             vec![Arg::Temp(r3l), sl, Arg::Temp(m)],
         )?;
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(rh)],
             vec![r2h, sh, Arg::Temp(m)],
         )?;
         let bit = v1(self);
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(bit)],
             vec![Arg::Const(0), Arg::Const(1), Arg::Temp(m)],
         )?;
         let ql = v1(self);
-        self.valu("v_or_b32", &[Arg::Temp(ql)], vec![q2l, Arg::Temp(bit)])?;
+        self.valu(Opcode::VOrB32, &[Arg::Temp(ql)], vec![q2l, Arg::Temp(bit)])?;
         let qn = self.join64(Arg::Temp(ql), q2h, true)?;
         let rn = self.join64(Arg::Temp(rl), Arg::Temp(rh), true)?;
         let cn = self.tmp(RegClass::S1);
         self.salu(
-            "s_sub_u32",
+            Opcode::SSubU32,
             &[Arg::Temp(cn)],
             vec![Arg::Temp(cnt), Arg::Const(1)],
         )?;
@@ -92,8 +97,8 @@ impl Isel<'_> {
             &[Arg::Temp(q), Arg::Temp(r), Arg::Temp(cnt)],
             &[Arg::Temp(qn), Arg::Temp(rn), Arg::Temp(cn)],
         ));
-        self.hw("s_cmp_lg_u32", &[], &[Arg::Temp(cnt), Arg::Const(0)])?;
-        self.branch("s_cbranch_scc1", body)?;
+        self.hw(Opcode::SCmpLgU32, &[], &[Arg::Temp(cnt), Arg::Const(0)])?;
+        self.branch(Opcode::SCbranchScc1, body)?;
         self.p.add_edge(body, body, true);
         let exit = self.p.new_block(self.loop_depth);
         self.p.add_edge(body, exit, true);
@@ -105,7 +110,11 @@ impl Isel<'_> {
     fn abs64(&mut self, x: Arg) -> Result<(Temp, Temp), Error> {
         let (xl, xh) = self.halves64(MV::T(x.temp().expect("V2 operand"), Kind::Plain))?;
         let s = self.tmp(RegClass::V1);
-        self.valu("v_ashrrev_i32", &[Arg::Temp(s)], vec![Arg::Const(31), xh])?;
+        self.valu(
+            Opcode::VAshrrevI32,
+            &[Arg::Temp(s)],
+            vec![Arg::Const(31), xh],
+        )?;
         let a = self.xor_sign(xl, xh, s)?;
         Ok((a, s))
     }
@@ -113,8 +122,8 @@ impl Isel<'_> {
     /// (x ^ s) - s on halves, `s` a sign mask: conditional negation.
     fn xor_sign(&mut self, xl: Arg, xh: Arg, s: Temp) -> Result<Temp, Error> {
         let (l, h) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
-        self.valu("v_xor_b32", &[Arg::Temp(l)], vec![xl, Arg::Temp(s)])?;
-        self.valu("v_xor_b32", &[Arg::Temp(h)], vec![xh, Arg::Temp(s)])?;
+        self.valu(Opcode::VXorB32, &[Arg::Temp(l)], vec![xl, Arg::Temp(s)])?;
+        self.valu(Opcode::VXorB32, &[Arg::Temp(h)], vec![xh, Arg::Temp(s)])?;
         let (lo, hi) = self.sub64_halves(
             (Arg::Temp(l), Arg::Temp(h)),
             (Arg::Temp(s), Arg::Temp(s)),
@@ -137,7 +146,7 @@ impl Isel<'_> {
             Idiv => {
                 let s = self.tmp(RegClass::V1);
                 self.valu(
-                    "v_xor_b32",
+                    Opcode::VXorB32,
                     &[Arg::Temp(s)],
                     vec![Arg::Temp(sx), Arg::Temp(sy)],
                 )?;
@@ -156,30 +165,25 @@ impl Isel<'_> {
                 let nz = self.tmp(self.mask_rc());
                 let zero = self.const64(0)?;
                 self.valu(
-                    "v_cmp_ne_u64",
+                    Opcode::VCmpNeU64,
                     &[Arg::Temp(nz)],
                     vec![Arg::Temp(rem), Arg::Temp(zero)],
                 )?;
                 let diff = self.tmp(RegClass::V1);
                 self.valu(
-                    "v_xor_b32",
+                    Opcode::VXorB32,
                     &[Arg::Temp(diff)],
                     vec![Arg::Temp(sx), Arg::Temp(sy)],
                 )?;
                 let neg = self.tmp(self.mask_rc());
                 self.valu(
-                    "v_cmp_ne_u32",
+                    Opcode::VCmpNeU32,
                     &[Arg::Temp(neg)],
                     vec![Arg::Const(0), Arg::Temp(diff)],
                 )?;
                 let both = self.tmp(self.mask_rc());
-                let b = if self.mask_rc().dwords == 2 {
-                    "b64"
-                } else {
-                    "b32"
-                };
-                self.hw(
-                    &format!("s_and_{b}"),
+                self.hw_lane(
+                    Opcode::SAndB32,
                     &[Arg::Temp(both)],
                     &[Arg::Temp(nz), Arg::Temp(neg)],
                 )?;
@@ -187,20 +191,24 @@ impl Isel<'_> {
                 let hi = self.tmp(RegClass::V1);
                 let c = self.tmp(self.mask_rc());
                 let c2 = self.tmp(self.mask_rc());
-                self.valu("v_add_co_u32", &[Arg::Temp(lo), Arg::Temp(c)], vec![el, yl])?;
                 self.valu(
-                    "v_addc_co_u32|v_add_co_ci_u32",
+                    Opcode::VAddCoU32,
+                    &[Arg::Temp(lo), Arg::Temp(c)],
+                    vec![el, yl],
+                )?;
+                self.valu(
+                    Opcode::VAddcCoU32,
                     &[Arg::Temp(hi), Arg::Temp(c2)],
                     vec![eh, yh, Arg::Temp(c)],
                 )?;
                 let (fl, fh) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[Arg::Temp(fl)],
                     vec![el, Arg::Temp(lo), Arg::Temp(both)],
                 )?;
                 self.valu(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[Arg::Temp(fh)],
                     vec![eh, Arg::Temp(hi), Arg::Temp(both)],
                 )?;

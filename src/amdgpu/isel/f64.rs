@@ -18,6 +18,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
+use crate::isa::Opcode;
 
 const SIGN_HI: u32 = 0x8000_0000;
 const ONE: u64 = 0x3ff0_0000_0000_0000;
@@ -33,7 +34,7 @@ impl Isel<'_> {
     }
 
     /// `x` with the high dword's sign bit changed (`and` to clear, `xor` to flip).
-    fn f64_sign(&mut self, x: Arg, op: &str, mask: u32) -> Result<Temp, Error> {
+    fn f64_sign(&mut self, x: Arg, op: Opcode, mask: u32) -> Result<Temp, Error> {
         let (lo, hi) = match x {
             Arg::Temp(t) => self.halves64(MV::T(t, Kind::Plain))?,
             _ => unreachable!("64-bit operands are temps"),
@@ -44,7 +45,7 @@ impl Isel<'_> {
     }
 
     fn fneg64(&mut self, x: Arg) -> Result<Temp, Error> {
-        self.f64_sign(x, "v_xor_b32", SIGN_HI)
+        self.f64_sign(x, Opcode::VXorB32, SIGN_HI)
     }
 
     pub(super) fn f64_op(
@@ -70,14 +71,14 @@ impl Isel<'_> {
         };
         // compares
         let cmp = match op {
-            Flt => Some("v_cmp_lt_f64"),
-            Fge => Some("v_cmp_ge_f64"),
-            Feq => Some("v_cmp_eq_f64"),
-            Fneu => Some("v_cmp_neq_f64"),
-            Fltu => Some("v_cmp_nge_f64"),
-            Fgeu => Some("v_cmp_nlt_f64"),
-            Fequ => Some("v_cmp_nlg_f64"),
-            Fneo => Some("v_cmp_lg_f64"),
+            Flt => Some(Opcode::VCmpLtF64),
+            Fge => Some(Opcode::VCmpGeF64),
+            Feq => Some(Opcode::VCmpEqF64),
+            Fneu => Some(Opcode::VCmpNeqF64),
+            Fltu => Some(Opcode::VCmpNgeF64),
+            Fgeu => Some(Opcode::VCmpNltF64),
+            Fequ => Some(Opcode::VCmpNlgF64),
+            Fneo => Some(Opcode::VCmpLgF64),
             _ => None,
         };
         if let Some(n) = cmp {
@@ -99,15 +100,15 @@ impl Isel<'_> {
         match op {
             F2f if ty.bits == 64 && sbits == 32 => {
                 let x = self.f64_src(srcs, 0, c)?;
-                let d = self.v64("v_cvt_f64_f32", &[x])?;
+                let d = self.v64(Opcode::VCvtF64F32, &[x])?;
                 return done(self, d);
             }
             I2f | U2f if ty.bits == 64 && sbits == 32 => {
                 let x = self.f64_src(srcs, 0, c)?;
                 let n = if op == I2f {
-                    "v_cvt_f64_i32"
+                    Opcode::VCvtF64I32
                 } else {
-                    "v_cvt_f64_u32"
+                    Opcode::VCvtF64U32
                 };
                 let d = self.v64(n, &[x])?;
                 return done(self, d);
@@ -115,9 +116,9 @@ impl Isel<'_> {
             F2f | F2i | F2u if sbits == 64 && ty.bits == 32 => {
                 let x = self.f64_src(srcs, 0, c)?;
                 let n = match op {
-                    F2f => "v_cvt_f32_f64",
-                    F2i => "v_cvt_i32_f64",
-                    _ => "v_cvt_u32_f64",
+                    F2f => Opcode::VCvtF32F64,
+                    F2i => Opcode::VCvtI32F64,
+                    _ => Opcode::VCvtU32F64,
                 };
                 let s = self.vsrc64(&[x])?;
                 let d = self.tmp(RegClass::V1);
@@ -138,38 +139,38 @@ impl Isel<'_> {
             Fadd | Fmul | Fmin | Fmax => {
                 let y = self.f64_src(srcs, 1, c)?;
                 let n = match op {
-                    Fadd => "v_add_f64",
-                    Fmul => "v_mul_f64",
-                    Fmin => "v_min_f64",
-                    _ => "v_max_f64",
+                    Fadd => Opcode::VAddF64,
+                    Fmul => Opcode::VMulF64,
+                    Fmin => Opcode::VMinF64,
+                    _ => Opcode::VMaxF64,
                 };
                 self.v64(n, &[x, y])?
             }
             Fsub => {
                 let y = self.f64_src(srcs, 1, c)?;
-                let d = self.v64("v_add_f64", &[x, y])?;
+                let d = self.v64(Opcode::VAddF64, &[x, y])?;
                 self.set_neg_last(2);
                 d
             }
             Ffma => {
                 let y = self.f64_src(srcs, 1, c)?;
                 let z = self.f64_src(srcs, 2, c)?;
-                self.v64("v_fma_f64", &[x, y, z])?
+                self.v64(Opcode::VFmaF64, &[x, y, z])?
             }
             Ffloor | Fceil | Ftrunc | FroundEven | Ffract | Frcp | Frsq => {
                 let n = match op {
-                    Ffloor => "v_floor_f64",
-                    Fceil => "v_ceil_f64",
-                    Ftrunc => "v_trunc_f64",
-                    FroundEven => "v_rndne_f64",
-                    Ffract => "v_fract_f64",
-                    Frcp => "v_rcp_f64",
-                    _ => "v_rsq_f64",
+                    Ffloor => Opcode::VFloorF64,
+                    Fceil => Opcode::VCeilF64,
+                    Ftrunc => Opcode::VTruncF64,
+                    FroundEven => Opcode::VRndneF64,
+                    Ffract => Opcode::VFractF64,
+                    Frcp => Opcode::VRcpF64,
+                    _ => Opcode::VRsqF64,
                 };
                 self.v64(n, &[x])?
             }
             Fneg => self.fneg64(x)?,
-            Fabs => self.f64_sign(x, "v_and_b32", !SIGN_HI)?,
+            Fabs => self.f64_sign(x, Opcode::VAndB32, !SIGN_HI)?,
             Fdiv => {
                 let y = self.f64_src(srcs, 1, c)?;
                 self.fdiv64(x, y)?
@@ -182,7 +183,7 @@ impl Isel<'_> {
 
     /// `fma(a, b, c)` on 64-bit operands.
     fn fma64(&mut self, a: Arg, b: Arg, c: Arg) -> Result<Temp, Error> {
-        self.v64("v_fma_f64", &[a, b, c])
+        self.v64(Opcode::VFmaF64, &[a, b, c])
     }
 
     /// `v_fma_f64` with the `neg` source-modifier bits `neg` (bit k negates source k).
@@ -218,22 +219,22 @@ impl Isel<'_> {
         let den = self.tmp(RegClass::V2);
         let unused = self.tmp(self.mask_rc());
         self.valu(
-            "v_div_scale_f64",
+            Opcode::VDivScaleF64,
             &[Arg::Temp(den), Arg::Temp(unused)],
             vec![y, y, x],
         )?;
         let num = self.tmp(RegClass::V2);
-        self.valu("v_div_scale_f64", &[Arg::Temp(num), vcc], vec![x, y, x])?;
+        self.valu(Opcode::VDivScaleF64, &[Arg::Temp(num), vcc], vec![x, y, x])?;
         let (den, num) = (Arg::Temp(den), Arg::Temp(num));
-        let rcp = Arg::Temp(self.v64("v_rcp_f64", &[den])?);
+        let rcp = Arg::Temp(self.v64(Opcode::VRcpF64, &[den])?);
         let e0 = Arg::Temp(self.fma64_neg(den, rcp, one, 1)?);
         let r1 = Arg::Temp(self.fma64(rcp, e0, rcp)?);
         let e1 = Arg::Temp(self.fma64_neg(den, r1, one, 1)?);
         let r2 = Arg::Temp(self.fma64(r1, e1, r1)?);
-        let q = Arg::Temp(self.v64("v_mul_f64", &[num, r2])?);
+        let q = Arg::Temp(self.v64(Opcode::VMulF64, &[num, r2])?);
         let rem = Arg::Temp(self.fma64_neg(den, q, num, 1)?);
-        let fmas = Arg::Temp(self.v64("v_div_fmas_f64", &[rem, r2, q])?);
-        self.v64("v_div_fixup_f64", &[fmas, y, x])
+        let fmas = Arg::Temp(self.v64(Opcode::VDivFmasF64, &[rem, r2, q])?);
+        self.v64(Opcode::VDivFixupF64, &[fmas, y, x])
     }
 
     /// sqrt(x), LLVM's expansion: inputs below 2^-767 are scaled by 2^256 (and the root
@@ -244,17 +245,17 @@ impl Isel<'_> {
         let half = Arg::Temp(self.const64(HALF)?);
         let tiny = Arg::Temp(self.const64(TINY)?);
         let small = self.tmp(self.mask_rc());
-        self.valu("v_cmp_gt_f64", &[Arg::Temp(small)], vec![tiny, x])?;
+        self.valu(Opcode::VCmpGtF64, &[Arg::Temp(small)], vec![tiny, x])?;
         let sc = self.tmp(RegClass::V1);
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(sc)],
             vec![Arg::Const(0), Arg::Const(256), Arg::Temp(small)],
         )?;
-        let xs = Arg::Temp(self.v64("v_ldexp_f64", &[x, Arg::Temp(sc)])?);
-        let y = Arg::Temp(self.v64("v_rsq_f64", &[xs])?);
-        let g0 = Arg::Temp(self.v64("v_mul_f64", &[xs, y])?);
-        let h0 = Arg::Temp(self.v64("v_mul_f64", &[y, half])?);
+        let xs = Arg::Temp(self.v64(Opcode::VLdexpF64, &[x, Arg::Temp(sc)])?);
+        let y = Arg::Temp(self.v64(Opcode::VRsqF64, &[xs])?);
+        let g0 = Arg::Temp(self.v64(Opcode::VMulF64, &[xs, y])?);
+        let h0 = Arg::Temp(self.v64(Opcode::VMulF64, &[y, half])?);
         let r = Arg::Temp(self.fma64_neg(h0, g0, half, 1)?);
         let g1 = Arg::Temp(self.fma64(g0, r, g0)?);
         let h1 = Arg::Temp(self.fma64(h0, r, h0)?);
@@ -265,26 +266,26 @@ impl Isel<'_> {
         }
         let un = self.tmp(RegClass::V1);
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(un)],
             vec![Arg::Const(0), Arg::Const(-128i32 as u32), Arg::Temp(small)],
         )?;
-        let g = self.v64("v_ldexp_f64", &[g, Arg::Temp(un)])?;
+        let g = self.v64(Opcode::VLdexpF64, &[g, Arg::Temp(un)])?;
         // ±0 and +inf (class bits 5, 6, 9) pass through
         let m = self.tmp(self.mask_rc());
         let cls = Arg::Temp(self.to_vgpr(Arg::Const(0x260))?);
-        self.valu("v_cmp_class_f64", &[Arg::Temp(m)], vec![xs, cls])?;
+        self.valu(Opcode::VCmpClassF64, &[Arg::Temp(m)], vec![xs, cls])?;
         let (gl, gh) = self.halves64(MV::T(g, Kind::Plain))?;
         let (xl, xh) = self.halves64(MV::T(xs.temp().unwrap(), Kind::Plain))?;
         let lo = self.tmp(RegClass::V1);
         let hi = self.tmp(RegClass::V1);
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(lo)],
             vec![gl, xl, Arg::Temp(m)],
         )?;
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(hi)],
             vec![gh, xh, Arg::Temp(m)],
         )?;

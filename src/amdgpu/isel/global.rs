@@ -23,7 +23,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, AtomicOp, InstKind, Value};
-use crate::isa::Format;
+use crate::isa::{Format, Opcode};
 use smallvec::SmallVec;
 
 /// A GLOBAL address: (`vaddr`, `saddr` or `Arg::Off`, immediate byte offset).
@@ -34,27 +34,69 @@ pub(super) struct GAddr {
     imm: i32,
 }
 
-/// The `buffer_`/`global_` atomic mnemonics for `op` on 32- or 64-bit data, GFX9/10 name
-/// first, GFX11 second (`Isel::op` takes the first the generation has).
-pub(super) fn atomic_names(prefix: &str, op: AtomicOp, wide: bool) -> Option<String> {
+/// The `buffer_` (or, with `global`, `global_`) atomic opcode for `op` on 32- or 64-bit
+/// data, by its GFX9 name (`Isel::op` resolves the GFX11 rename).
+pub(super) fn atomic_opcode(global: bool, op: AtomicOp, wide: bool) -> Option<Opcode> {
     use AtomicOp::*;
-    let (old, new) = match op {
-        Add => ("add", "add_u"),
-        Imin => ("smin", "min_i"),
-        Umin => ("umin", "min_u"),
-        Imax => ("smax", "max_i"),
-        Umax => ("umax", "max_u"),
-        And => ("and", "and_b"),
-        Or => ("or", "or_b"),
-        Xor => ("xor", "xor_b"),
-        Xchg => ("swap", "swap_b"),
+    // [buffer 32, buffer 64, global 32, global 64]
+    let ops = match op {
+        Add => [
+            Opcode::BufferAtomicAdd,
+            Opcode::BufferAtomicAddX2,
+            Opcode::GlobalAtomicAdd,
+            Opcode::GlobalAtomicAddX2,
+        ],
+        Imin => [
+            Opcode::BufferAtomicSmin,
+            Opcode::BufferAtomicSminX2,
+            Opcode::GlobalAtomicSmin,
+            Opcode::GlobalAtomicSminX2,
+        ],
+        Umin => [
+            Opcode::BufferAtomicUmin,
+            Opcode::BufferAtomicUminX2,
+            Opcode::GlobalAtomicUmin,
+            Opcode::GlobalAtomicUminX2,
+        ],
+        Imax => [
+            Opcode::BufferAtomicSmax,
+            Opcode::BufferAtomicSmaxX2,
+            Opcode::GlobalAtomicSmax,
+            Opcode::GlobalAtomicSmaxX2,
+        ],
+        Umax => [
+            Opcode::BufferAtomicUmax,
+            Opcode::BufferAtomicUmaxX2,
+            Opcode::GlobalAtomicUmax,
+            Opcode::GlobalAtomicUmaxX2,
+        ],
+        And => [
+            Opcode::BufferAtomicAnd,
+            Opcode::BufferAtomicAndX2,
+            Opcode::GlobalAtomicAnd,
+            Opcode::GlobalAtomicAndX2,
+        ],
+        Or => [
+            Opcode::BufferAtomicOr,
+            Opcode::BufferAtomicOrX2,
+            Opcode::GlobalAtomicOr,
+            Opcode::GlobalAtomicOrX2,
+        ],
+        Xor => [
+            Opcode::BufferAtomicXor,
+            Opcode::BufferAtomicXorX2,
+            Opcode::GlobalAtomicXor,
+            Opcode::GlobalAtomicXorX2,
+        ],
+        Xchg => [
+            Opcode::BufferAtomicSwap,
+            Opcode::BufferAtomicSwapX2,
+            Opcode::GlobalAtomicSwap,
+            Opcode::GlobalAtomicSwapX2,
+        ],
         _ => return None,
     };
-    Some(if wide {
-        format!("{prefix}_atomic_{old}_x2|{prefix}_atomic_{new}64")
-    } else {
-        format!("{prefix}_atomic_{old}|{prefix}_atomic_{new}32")
-    })
+    Some(ops[2 * global as usize + wide as usize])
 }
 
 impl Isel<'_> {
@@ -145,13 +187,13 @@ impl Isel<'_> {
 
     fn global_inst(
         &mut self,
-        name: &str,
+        op: Opcode,
         defs: &[Arg],
         ops: &[Arg],
         imm: i32,
         glc: bool,
     ) -> Result<(), Error> {
-        let o = self.op(name)?;
+        let o = self.op(op)?;
         let mut m = MInst::hw(o, Format::Global, defs, ops);
         m.mods.mem.offset = imm;
         m.mods.glc = glc;
@@ -172,10 +214,10 @@ impl Isel<'_> {
             let n = (dwords - k).min(4);
             let d = self.tmp(RegClass::v(n));
             let name = match n {
-                1 => "global_load_dword|global_load_b32",
-                2 => "global_load_dwordx2|global_load_b64",
-                3 => "global_load_dwordx3|global_load_b96",
-                _ => "global_load_dwordx4|global_load_b128",
+                1 => Opcode::GlobalLoadDword,
+                2 => Opcode::GlobalLoadDwordx2,
+                3 => Opcode::GlobalLoadDwordx3,
+                _ => Opcode::GlobalLoadDwordx4,
             };
             self.global_inst(
                 name,
@@ -215,10 +257,10 @@ impl Isel<'_> {
             let n = dw.len();
             let data = Arg::Temp(self.vgpr_tuple(&dw));
             let name = match n {
-                1 => "global_store_dword|global_store_b32",
-                2 => "global_store_dwordx2|global_store_b64",
-                3 => "global_store_dwordx3|global_store_b96",
-                _ => "global_store_dwordx4|global_store_b128",
+                1 => Opcode::GlobalStoreDword,
+                2 => Opcode::GlobalStoreDwordx2,
+                3 => Opcode::GlobalStoreDwordx3,
+                _ => Opcode::GlobalStoreDwordx4,
             };
             self.global_inst(
                 name,
@@ -245,10 +287,10 @@ impl Isel<'_> {
         let bytes = if wide { 8 } else { 4 };
         let a = self.global_addr(ptr, bytes)?;
         let name = match op {
-            Some(op) => atomic_names("global", op, wide)
+            Some(op) => atomic_opcode(true, op, wide)
                 .ok_or_else(|| Error::unsupported(at, format!("global atomic {}", op.name())))?,
-            None if wide => "global_atomic_cmpswap_x2|global_atomic_cmpswap_b64".into(),
-            None => "global_atomic_cmpswap|global_atomic_cmpswap_b32".into(),
+            None if wide => Opcode::GlobalAtomicCmpswapX2,
+            None => Opcode::GlobalAtomicCmpswap,
         };
         let data = self.to_vgpr(data)?;
         let vdata = match cmp {
@@ -267,7 +309,7 @@ impl Isel<'_> {
         };
         let r = self.tmp(if wide { RegClass::V2 } else { RegClass::V1 });
         self.global_inst(
-            &name,
+            name,
             &[Arg::Temp(r)],
             &[Arg::Temp(a.vaddr), Arg::Temp(vdata), a.saddr],
             a.imm,

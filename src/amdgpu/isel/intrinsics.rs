@@ -9,6 +9,7 @@ use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{Intrinsic, Value};
 use crate::isa::Gen;
+use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
@@ -41,7 +42,7 @@ impl Isel<'_> {
         // GFX11: v0 = x | y << 10 | z << 20
         let d = self.tmp(RegClass::V1);
         self.valu(
-            "v_bfe_u32",
+            Opcode::VBfeU32,
             &[Arg::Temp(d)],
             vec![Arg::Temp(raw), Arg::Const(10 * c as u32), Arg::Const(10)],
         )?;
@@ -60,9 +61,9 @@ impl Isel<'_> {
     pub(super) fn s_load(&mut self, base: Temp, offset: u32, dwords: u8) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::s(dwords));
         let n = match dwords {
-            1 => "s_load_dword|s_load_b32",
-            2 => "s_load_dwordx2|s_load_b64",
-            4 => "s_load_dwordx4|s_load_b128",
+            1 => Opcode::SLoadDword,
+            2 => Opcode::SLoadDwordx2,
+            4 => Opcode::SLoadDwordx4,
             _ => unreachable!(),
         };
         self.hw(n, &[Arg::Temp(d)], &[Arg::Temp(base), Arg::Imm(offset)])?;
@@ -86,9 +87,9 @@ impl Isel<'_> {
     /// the new low and high halves.
     fn add_lo_hi(&mut self, lo: Temp, hi: Temp, off: Arg) -> Result<(Temp, Temp), Error> {
         let (l, h) = (self.tmp(RegClass::S1), self.tmp(RegClass::S1));
-        self.salu("s_add_u32", &[Arg::Temp(l)], vec![Arg::Temp(lo), off])?;
+        self.salu(Opcode::SAddU32, &[Arg::Temp(l)], vec![Arg::Temp(lo), off])?;
         self.salu(
-            "s_addc_u32",
+            Opcode::SAddcU32,
             &[Arg::Temp(h)],
             vec![Arg::Temp(hi), Arg::Const(0)],
         )?;
@@ -167,7 +168,7 @@ impl Isel<'_> {
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 let scaled = self.tmp(RegClass::S1);
                 self.salu(
-                    "s_lshl_b32",
+                    Opcode::SLshlB32,
                     &[Arg::Temp(scaled)],
                     vec![Arg::Temp(t), Arg::Const(4)],
                 )?;
@@ -211,7 +212,7 @@ impl Isel<'_> {
                     let base = self.tmp(RegClass::S1);
                     let size = self.m.local_size[c];
                     self.salu(
-                        "s_mul_i32",
+                        Opcode::SMulI32,
                         &[Arg::Temp(base)],
                         vec![Arg::Temp(g), Arg::Const(size)],
                     )?;
@@ -222,7 +223,7 @@ impl Isel<'_> {
                     let l = self.tid(c)?;
                     let d = self.tmp(RegClass::V1);
                     self.valu(
-                        "v_add_u32|v_add_nc_u32",
+                        Opcode::VAddU32,
                         &[Arg::Temp(d)],
                         vec![Arg::Temp(base), Arg::Temp(l)],
                     )?;
@@ -241,7 +242,7 @@ impl Isel<'_> {
                         let t = self.tid(c)?;
                         let d = self.tmp(RegClass::V1);
                         self.valu(
-                            "v_mad_u32_u24",
+                            Opcode::VMadU32U24,
                             &[Arg::Temp(d)],
                             vec![Arg::Temp(t), Arg::Const(stride), acc],
                         )?;
@@ -262,14 +263,14 @@ impl Isel<'_> {
             LoadSubgroupInvocation => {
                 let lo = self.tmp(RegClass::V1);
                 self.valu(
-                    "v_mbcnt_lo_u32_b32",
+                    Opcode::VMbcntLoU32B32,
                     &[Arg::Temp(lo)],
                     vec![Arg::Const(u32::MAX), Arg::Const(0)],
                 )?;
                 if self.p.wave64() {
                     let hi = self.tmp(RegClass::V1);
                     self.valu(
-                        "v_mbcnt_hi_u32_b32",
+                        Opcode::VMbcntHiU32B32,
                         &[Arg::Temp(hi)],
                         vec![Arg::Const(u32::MAX), Arg::Temp(lo)],
                     )?;
@@ -297,7 +298,7 @@ impl Isel<'_> {
                             let s = self.to_sgpr(Arg::Temp(t))?;
                             let d = self.tmp(RegClass::S1);
                             self.salu(
-                                "s_add_u32",
+                                Opcode::SAddU32,
                                 &[Arg::Temp(d)],
                                 vec![Arg::Temp(s), Arg::Const(base as u32)],
                             )?;
@@ -517,9 +518,9 @@ impl Isel<'_> {
             };
             let d = self.tmp(RegClass::s(n));
             let name = match n {
-                1 => "s_buffer_load_dword|s_buffer_load_b32",
-                2 => "s_buffer_load_dwordx2|s_buffer_load_b64",
-                _ => "s_buffer_load_dwordx4|s_buffer_load_b128",
+                1 => Opcode::SBufferLoadDword,
+                2 => Opcode::SBufferLoadDwordx2,
+                _ => Opcode::SBufferLoadDwordx4,
             };
             self.hw(
                 name,

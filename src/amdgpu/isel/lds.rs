@@ -33,6 +33,7 @@ use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::passes::insert_waitcnt::wait_insts;
 use crate::amdgpu::Error;
 use crate::ir::{AtomicOp, Intrinsic, Value};
+use crate::isa::Opcode;
 use crate::isa::{Format, Gen};
 use smallvec::SmallVec;
 
@@ -53,8 +54,8 @@ const SCOPE_WORKGROUP: u32 = 2;
 const MAX_OFFSET: u32 = 0xffff;
 
 impl Isel<'_> {
-    fn ds(&mut self, names: &str, defs: &[Arg], ops: &[Arg], offset: u32) -> Result<(), Error> {
-        let o = self.op(names)?;
+    fn ds(&mut self, op: Opcode, defs: &[Arg], ops: &[Arg], offset: u32) -> Result<(), Error> {
+        let o = self.op(op)?;
         let mut m = MInst::hw(o, Format::Ds, defs, ops);
         m.mods.mem.offset = offset as i32;
         self.push(m);
@@ -86,7 +87,7 @@ impl Isel<'_> {
         }
         let t = self.tmp(RegClass::V1);
         self.valu(
-            "v_add_u32|v_add_nc_u32",
+            Opcode::VAddU32,
             &[Arg::Temp(t)],
             vec![Arg::Const(byte), Arg::Temp(va)],
         )?;
@@ -144,25 +145,20 @@ impl Isel<'_> {
                 let o0 = b / 4;
                 if b % 4 == 0 {
                     self.ds(
-                        "ds_read2_b32|ds_load_2addr_b32",
+                        Opcode::DsRead2B32,
                         &[Arg::Temp(dst)],
                         &[Arg::Temp(va2)],
                         o0 | (o0 + 1) << 8,
                     )?;
                 } else {
-                    self.ds(
-                        "ds_read_b64|ds_load_b64",
-                        &[Arg::Temp(dst)],
-                        &[Arg::Temp(va2)],
-                        b,
-                    )?;
+                    self.ds(Opcode::DsReadB64, &[Arg::Temp(dst)], &[Arg::Temp(va2)], b)?;
                 }
             } else {
                 let name = match d {
-                    1 => "ds_read_b32|ds_load_b32",
-                    2 => "ds_read_b64|ds_load_b64",
-                    3 => "ds_read_b96|ds_load_b96",
-                    _ => "ds_read_b128|ds_load_b128",
+                    1 => Opcode::DsReadB32,
+                    2 => Opcode::DsReadB64,
+                    3 => Opcode::DsReadB96,
+                    _ => Opcode::DsReadB128,
                 };
                 let (va2, b) = self.lds_rebase(va, byte, MAX_OFFSET)?;
                 self.ds(name, &[Arg::Temp(dst)], &[Arg::Temp(va2)], b)?;
@@ -212,7 +208,7 @@ impl Isel<'_> {
                     if b % 4 == 0 {
                         let o0 = b / 4;
                         self.ds(
-                            "ds_write2_b32|ds_store_2addr_b32",
+                            Opcode::DsWrite2B32,
                             &[],
                             &[Arg::Temp(va2), parts[0], parts[1]],
                             o0 | (o0 + 1) << 8,
@@ -220,7 +216,7 @@ impl Isel<'_> {
                     } else {
                         for (j, p) in parts.iter().enumerate() {
                             self.ds(
-                                "ds_write_b32|ds_store_b32",
+                                Opcode::DsWriteB32,
                                 &[],
                                 &[Arg::Temp(va2), *p],
                                 b + 4 * j as u32,
@@ -231,10 +227,10 @@ impl Isel<'_> {
                 }
                 let data = Arg::Temp(self.vgpr_tuple(&dw[k as usize..(k + d) as usize]));
                 let name = match d {
-                    1 => "ds_write_b32|ds_store_b32",
-                    2 => "ds_write_b64|ds_store_b64",
-                    3 => "ds_write_b96|ds_store_b96",
-                    _ => "ds_write_b128|ds_store_b128",
+                    1 => Opcode::DsWriteB32,
+                    2 => Opcode::DsWriteB64,
+                    3 => Opcode::DsWriteB96,
+                    _ => Opcode::DsWriteB128,
                 };
                 let (va2, b) = self.lds_rebase(va, byte, MAX_OFFSET)?;
                 self.ds(name, &[], &[Arg::Temp(va2), data], b)?;
@@ -265,37 +261,34 @@ impl Isel<'_> {
             let a = s.arg(v, 0)?;
             Ok(Arg::Temp(s.to_vgpr(a)?))
         };
-        let (names, ops): (String, Vec<Arg>) = match op {
+        let (o, ops): (Opcode, Vec<Arg>) = match op {
             None => {
                 let cmp = data(self, srcs[1])?;
                 let new = data(self, srcs[2])?;
                 let n = if w64 {
-                    "ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64"
+                    Opcode::DsCmpstRtnB64
                 } else {
-                    "ds_cmpst_rtn_b32|ds_cmpstore_rtn_b32"
+                    Opcode::DsCmpstRtnB32
                 };
                 let ops = if self.t().gen == Gen::Gfx11 {
                     vec![Arg::Temp(va), new, cmp]
                 } else {
                     vec![Arg::Temp(va), cmp, new]
                 };
-                (n.to_string(), ops)
+                (n, ops)
             }
             Some(aop) => {
                 let (b32, b64) = match aop {
-                    Add => ("ds_add_rtn_u32", "ds_add_rtn_u64"),
-                    Imin => ("ds_min_rtn_i32", "ds_min_rtn_i64"),
-                    Umin => ("ds_min_rtn_u32", "ds_min_rtn_u64"),
-                    Imax => ("ds_max_rtn_i32", "ds_max_rtn_i64"),
-                    Umax => ("ds_max_rtn_u32", "ds_max_rtn_u64"),
-                    And => ("ds_and_rtn_b32", "ds_and_rtn_b64"),
-                    Or => ("ds_or_rtn_b32", "ds_or_rtn_b64"),
-                    Xor => ("ds_xor_rtn_b32", "ds_xor_rtn_b64"),
-                    Xchg => (
-                        "ds_wrxchg_rtn_b32|ds_storexchg_rtn_b32",
-                        "ds_wrxchg_rtn_b64|ds_storexchg_rtn_b64",
-                    ),
-                    Fadd if !w64 => ("ds_add_rtn_f32", ""),
+                    Add => (Opcode::DsAddRtnU32, Opcode::DsAddRtnU64),
+                    Imin => (Opcode::DsMinRtnI32, Opcode::DsMinRtnI64),
+                    Umin => (Opcode::DsMinRtnU32, Opcode::DsMinRtnU64),
+                    Imax => (Opcode::DsMaxRtnI32, Opcode::DsMaxRtnI64),
+                    Umax => (Opcode::DsMaxRtnU32, Opcode::DsMaxRtnU64),
+                    And => (Opcode::DsAndRtnB32, Opcode::DsAndRtnB64),
+                    Or => (Opcode::DsOrRtnB32, Opcode::DsOrRtnB64),
+                    Xor => (Opcode::DsXorRtnB32, Opcode::DsXorRtnB64),
+                    Xchg => (Opcode::DsWrxchgRtnB32, Opcode::DsWrxchgRtnB64),
+                    Fadd if !w64 => (Opcode::DsAddRtnF32, Opcode::DsAddRtnF32),
                     _ => {
                         return Err(Error::unsupported(
                             at,
@@ -304,14 +297,11 @@ impl Isel<'_> {
                     }
                 };
                 let d = data(self, srcs[1])?;
-                (
-                    if w64 { b64 } else { b32 }.to_string(),
-                    vec![Arg::Temp(va), d],
-                )
+                (if w64 { b64 } else { b32 }, vec![Arg::Temp(va), d])
             }
         };
         let dst = self.tmp(RegClass::v(if w64 { 2 } else { 1 }));
-        self.ds(&names, &[Arg::Temp(dst)], &ops, imm)?;
+        self.ds(o, &[Arg::Temp(dst)], &ops, imm)?;
         let t = if self.div.is_divergent(i) {
             dst
         } else {
@@ -351,14 +341,14 @@ impl Isel<'_> {
             }
         }
         if s_barrier {
-            self.hw("s_barrier", &[], &[])?;
+            self.hw(Opcode::SBarrier, &[], &[])?;
         }
         if vmem && mem_scope <= SCOPE_DEVICE && semantics & sem::ACQUIRE != 0 {
-            let names: &[&str] = match gen {
-                Gen::Gfx9 => &["buffer_wbinvl1_vol"],
-                _ => &["buffer_gl1_inv", "buffer_gl0_inv"],
+            let invs: &[Opcode] = match gen {
+                Gen::Gfx9 => &[Opcode::BufferWbinvl1Vol],
+                _ => &[Opcode::BufferGl1Inv, Opcode::BufferGl0Inv],
             };
-            for n in names {
+            for &n in invs {
                 let o = self.op(n)?;
                 self.push(MInst::hw(o, Format::Mubuf, &[], &[]));
             }

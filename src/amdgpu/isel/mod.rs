@@ -180,7 +180,7 @@ pub fn select_with(
         s.p.add_edge(b, end, false);
     }
     s.cur = end;
-    s.hw("s_endpgm", &[], &[Arg::Imm(0)])?;
+    s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
     s.finish_inputs()?;
     if cfg!(debug_assertions) {
         super::mir::verify::verify(&s.p, false)?;
@@ -224,20 +224,29 @@ impl Isel<'_> {
         self.p.block_mut(b).insts.push(i);
     }
 
-    /// The opcode for the first of `names` (separated by `|`) the generation has.
-    pub(crate) fn op(&self, names: &str) -> Result<Opcode, Error> {
+    /// The opcode performing `o` on the target: `o` itself, or its rename on this
+    /// generation (`Opcode::on`); a generation without the operation is an
+    /// `Error::NotOnTarget`.
+    pub(crate) fn op(&self, o: Opcode) -> Result<Opcode, Error> {
         let gen = self.t().gen;
-        names
-            .split('|')
-            .filter_map(Opcode::from_name)
-            .find(|o| tables::forms(gen, *o).next().is_some())
-            .ok_or_else(|| Error::unsupported(None, format!("no `{names}` on {}", gen.mcpu())))
+        o.on(gen).ok_or(Error::NotOnTarget { op: o, gen })
+    }
+
+    /// The lane-mask form of the 32-bit scalar opcode `o` for the wave size: `o` in wave32,
+    /// its 64-bit twin in wave64 (`Opcode::for_wave`), resolved for the generation.
+    pub(crate) fn lane_op(&self, o: Opcode) -> Result<Opcode, Error> {
+        let wave = self.t().wave;
+        let w = o.for_wave(wave).ok_or(Error::NotOnTarget {
+            op: o,
+            gen: self.t().gen,
+        })?;
+        self.op(w)
     }
 
     /// Appends a real instruction, choosing the first format the generation has among
     /// SOP1/SOP2/SOPC/SOPK/SOPP/SMEM/VOP1/VOP3 (VOP2/VOPC are chosen by `valu`).
-    pub(crate) fn hw(&mut self, names: &str, defs: &[Arg], ops: &[Arg]) -> Result<(), Error> {
-        let o = self.op(names)?;
+    pub(crate) fn hw(&mut self, o: Opcode, defs: &[Arg], ops: &[Arg]) -> Result<(), Error> {
+        let o = self.op(o)?;
         let gen = self.t().gen;
         let fmt = [
             Format::Sop1,
@@ -252,19 +261,22 @@ impl Isel<'_> {
         ]
         .into_iter()
         .find(|f| tables::form(gen, o, *f).is_some())
-        .ok_or_else(|| Error::unsupported(None, format!("{names}: no usable format")))?;
+        .ok_or_else(|| Error::unsupported(None, format!("{}: no usable format", o.name())))?;
         self.push(MInst::hw(o, fmt, defs, ops));
         Ok(())
     }
 
+    /// [`Isel::hw`] for a lane-mask operation named by its 32-bit scalar opcode
+    /// ([`Isel::lane_op`]: `s_and_b32` becomes `s_and_b64` in wave64).
+    pub(crate) fn hw_lane(&mut self, o: Opcode, defs: &[Arg], ops: &[Arg]) -> Result<(), Error> {
+        let o = self.lane_op(o)?;
+        self.hw(o, defs, ops)
+    }
+
     /// Emits `s_branch`/`s_cbranch_*` to `target` (a placeholder until patched) and returns
     /// its position for patching.
-    pub(crate) fn branch(
-        &mut self,
-        name: &str,
-        target: BlockId,
-    ) -> Result<(BlockId, usize), Error> {
-        self.hw(name, &[], &[Arg::Label(target)])?;
+    pub(crate) fn branch(&mut self, o: Opcode, target: BlockId) -> Result<(BlockId, usize), Error> {
+        self.hw(o, &[], &[Arg::Label(target)])?;
         let b = self.cur;
         Ok((b, self.p.block(b).insts.len() - 1))
     }
@@ -346,9 +358,9 @@ impl Isel<'_> {
                 let t = self.tmp(RegClass::S2);
                 let lo = self.tmp(RegClass::S1);
                 let hi = self.tmp(RegClass::S1);
-                self.hw("s_mov_b32", &[Arg::Temp(lo)], &[Arg::Const(x as u32)])?;
+                self.hw(Opcode::SMovB32, &[Arg::Temp(lo)], &[Arg::Const(x as u32)])?;
                 self.hw(
-                    "s_mov_b32",
+                    Opcode::SMovB32,
                     &[Arg::Temp(hi)],
                     &[Arg::Const((x >> 32) as u32)],
                 )?;
@@ -364,7 +376,7 @@ impl Isel<'_> {
                 // a divergent bool used as data: 0/1 per lane
                 let d = self.tmp(RegClass::V1);
                 self.hw(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[Arg::Temp(d)],
                     &[Arg::Const(0), Arg::Const(1), Arg::Temp(t)],
                 )?;
@@ -392,7 +404,7 @@ impl Isel<'_> {
                 let mut outs = Vec::new();
                 for pt in parts {
                     let d = self.tmp(RegClass::S1);
-                    self.hw("v_readfirstlane_b32", &[Arg::Temp(d)], &[Arg::Temp(pt)])?;
+                    self.hw(Opcode::VReadfirstlaneB32, &[Arg::Temp(d)], &[Arg::Temp(pt)])?;
                     outs.push(Arg::Temp(d));
                 }
                 if n == 1 {
@@ -404,7 +416,7 @@ impl Isel<'_> {
             }
             Arg::Const(x) => {
                 let d = self.tmp(RegClass::S1);
-                self.hw("s_mov_b32", &[Arg::Temp(d)], &[Arg::Const(x)])?;
+                self.hw(Opcode::SMovB32, &[Arg::Temp(d)], &[Arg::Const(x)])?;
                 Ok(d)
             }
             _ => Err(Error::unsupported(
@@ -419,7 +431,7 @@ impl Isel<'_> {
             Arg::Temp(t) if !self.p.rc(t).is_sgpr() => Ok(t),
             Arg::Temp(t) if self.p.rc(t).dwords == 1 => {
                 let d = self.tmp(RegClass::V1);
-                self.hw("v_mov_b32", &[Arg::Temp(d)], &[Arg::Temp(t)])?;
+                self.hw(Opcode::VMovB32, &[Arg::Temp(d)], &[Arg::Temp(t)])?;
                 Ok(d)
             }
             Arg::Temp(t) => {
@@ -434,7 +446,7 @@ impl Isel<'_> {
             }
             Arg::Const(x) => {
                 let d = self.tmp(RegClass::V1);
-                self.hw("v_mov_b32", &[Arg::Temp(d)], &[Arg::Const(x)])?;
+                self.hw(Opcode::VMovB32, &[Arg::Temp(d)], &[Arg::Const(x)])?;
                 Ok(d)
             }
             _ => Err(Error::unsupported(
@@ -496,16 +508,7 @@ impl Isel<'_> {
                 // a uniform bool computed on the VALU: read the first lane
                 let m = self.mask_of(MV::T(t, self.kind_of(v, c)))?;
                 let d = self.tmp(RegClass::S1);
-                let w = self.mask_rc().dwords;
-                self.hw(
-                    if w == 2 {
-                        "s_cmp_lg_u64"
-                    } else {
-                        "s_cmp_lg_u32"
-                    },
-                    &[],
-                    &[m, Arg::Const(0)],
-                )?;
+                self.hw_lane(Opcode::SCmpLgU32, &[], &[m, Arg::Const(0)])?;
                 self.scc_to_bool(d)?;
                 Ok(Arg::Temp(d))
             }
@@ -526,8 +529,6 @@ impl Isel<'_> {
     }
 
     pub(crate) fn mask_of(&mut self, mv: MV) -> Result<Arg, Error> {
-        let w = self.mask_rc().dwords;
-        let b = if w == 2 { "b64" } else { "b32" };
         match mv {
             MV::C(x) if x & 1 == 0 => Ok(Arg::Const(0)),
             MV::C(_) => Ok(self.p.exec()),
@@ -535,7 +536,7 @@ impl Isel<'_> {
             MV::T(t, Kind::VBool) => {
                 let d = self.tmp(self.mask_rc());
                 self.valu(
-                    "v_cmp_ne_u32",
+                    Opcode::VCmpNeU32,
                     &[Arg::Temp(d)],
                     vec![Arg::Const(0), Arg::Temp(t)],
                 )?;
@@ -543,13 +544,9 @@ impl Isel<'_> {
             }
             MV::T(t, _) => {
                 let d = self.tmp(self.mask_rc());
-                self.hw("s_cmp_lg_u32", &[], &[Arg::Temp(t), Arg::Const(0)])?;
+                self.hw(Opcode::SCmpLgU32, &[], &[Arg::Temp(t), Arg::Const(0)])?;
                 let exec = self.p.exec();
-                self.hw(
-                    &format!("s_cselect_{b}"),
-                    &[Arg::Temp(d)],
-                    &[exec, Arg::Const(0)],
-                )?;
+                self.hw_lane(Opcode::SCselectB32, &[Arg::Temp(d)], &[exec, Arg::Const(0)])?;
                 Ok(Arg::Temp(d))
             }
         }
@@ -565,7 +562,7 @@ impl Isel<'_> {
                 let m = self.mask_of(mv)?;
                 let d = self.tmp(RegClass::V1);
                 self.hw(
-                    "v_cndmask_b32",
+                    Opcode::VCndmaskB32,
                     &[Arg::Temp(d)],
                     &[Arg::Const(0), Arg::Const(1), m],
                 )?;

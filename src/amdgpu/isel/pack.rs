@@ -18,6 +18,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass};
 use crate::amdgpu::Error;
 use crate::ir::{AluOp, Value};
+use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
@@ -59,27 +60,27 @@ impl Isel<'_> {
             // uniform: one SALU instruction takes both low halves
             let (a, b) = (self.sgpr_or_const(x[0])?, self.sgpr_or_const(x[1])?);
             let d = self.tmp(RegClass::S1);
-            self.salu("s_pack_ll_b32_b16", &[Arg::Temp(d)], vec![a, b])?;
+            self.salu(Opcode::SPackLlB32B16, &[Arg::Temp(d)], vec![a, b])?;
             return Ok(Some(smallvec::smallvec![MV::T(d, Kind::Plain)]));
         }
         let out: SmallVec<[Arg; 4]> = match op {
             PackHalf2x16 => {
-                let lo = self.v1op("v_cvt_f16_f32", vec![x[0]])?;
-                let hi = self.v1op("v_cvt_f16_f32", vec![x[1]])?;
-                smallvec::smallvec![self.v1op("v_pack_b32_f16", vec![lo, hi])?]
+                let lo = self.v1op(Opcode::VCvtF16F32, vec![x[0]])?;
+                let hi = self.v1op(Opcode::VCvtF16F32, vec![x[1]])?;
+                smallvec::smallvec![self.v1op(Opcode::VPackB32F16, vec![lo, hi])?]
             }
             UnpackHalf2x16 => {
-                let hi = self.v1op("v_lshrrev_b32", vec![Arg::Const(16), x[0]])?;
+                let hi = self.v1op(Opcode::VLshrrevB32, vec![Arg::Const(16), x[0]])?;
                 smallvec::smallvec![
-                    self.v1op("v_cvt_f32_f16", vec![x[0]])?,
-                    self.v1op("v_cvt_f32_f16", vec![hi])?
+                    self.v1op(Opcode::VCvtF32F16, vec![x[0]])?,
+                    self.v1op(Opcode::VCvtF32F16, vec![hi])?
                 ]
             }
             PackUnorm2x16 | PackSnorm2x16 => {
                 let name = if op == PackUnorm2x16 {
-                    "v_cvt_pknorm_u16_f32|v_cvt_pk_norm_u16_f32"
+                    Opcode::VCvtPknormU16F32
                 } else {
-                    "v_cvt_pknorm_i16_f32|v_cvt_pk_norm_i16_f32"
+                    Opcode::VCvtPknormI16F32
                 };
                 smallvec::smallvec![self.v1op(name, vec![x[0], x[1]])?]
             }
@@ -87,11 +88,11 @@ impl Isel<'_> {
                 let mut acc = Arg::Const(0);
                 for (k, &c) in x.iter().enumerate() {
                     let t = self.v1op(
-                        "v_med3_f32",
+                        Opcode::VMed3F32,
                         vec![c, Arg::Const(0), Arg::Const(0x3f80_0000)],
                     )?;
-                    let t = self.v1op("v_mul_f32", vec![Arg::Const(0x437f_0000), t])?;
-                    acc = self.v1op("v_cvt_pk_u8_f32", vec![t, Arg::Const(k as u32), acc])?;
+                    let t = self.v1op(Opcode::VMulF32, vec![Arg::Const(0x437f_0000), t])?;
+                    acc = self.v1op(Opcode::VCvtPkU8F32, vec![t, Arg::Const(k as u32), acc])?;
                 }
                 smallvec::smallvec![acc]
             }
@@ -99,17 +100,18 @@ impl Isel<'_> {
                 let mut acc = Arg::Const(0);
                 for (k, &c) in x.iter().enumerate() {
                     let t = self.v1op(
-                        "v_med3_f32",
+                        Opcode::VMed3F32,
                         vec![c, Arg::Const(0xbf80_0000), Arg::Const(0x3f80_0000)],
                     )?;
-                    let t = self.v1op("v_mul_f32", vec![Arg::Const(0x42fe_0000), t])?;
-                    let t = self.v1op("v_rndne_f32", vec![t])?;
-                    let t = self.v1op("v_cvt_i32_f32", vec![t])?;
+                    let t = self.v1op(Opcode::VMulF32, vec![Arg::Const(0x42fe_0000), t])?;
+                    let t = self.v1op(Opcode::VRndneF32, vec![t])?;
+                    let t = self.v1op(Opcode::VCvtI32F32, vec![t])?;
                     acc = if k == 0 {
-                        self.v1op("v_and_b32", vec![Arg::Const(0xff), t])?
+                        self.v1op(Opcode::VAndB32, vec![Arg::Const(0xff), t])?
                     } else {
-                        let sh = self.v1op("v_lshlrev_b32", vec![Arg::Const(8 * k as u32), t])?;
-                        self.v1op("v_bfi_b32", vec![Arg::Const(0xff << (8 * k)), sh, acc])?
+                        let sh =
+                            self.v1op(Opcode::VLshlrevB32, vec![Arg::Const(8 * k as u32), t])?;
+                        self.v1op(Opcode::VBfiB32, vec![Arg::Const(0xff << (8 * k)), sh, acc])?
                     };
                 }
                 smallvec::smallvec![acc]
@@ -117,13 +119,17 @@ impl Isel<'_> {
             UnpackUnorm4x8 => {
                 let mut v = SmallVec::new();
                 for k in 0..4 {
-                    let n = ["v_cvt_f32_ubyte0", "v_cvt_f32_ubyte1", "v_cvt_f32_ubyte2"]
-                        .get(k)
-                        .copied()
-                        .unwrap_or("v_cvt_f32_ubyte3");
+                    let n = [
+                        Opcode::VCvtF32Ubyte0,
+                        Opcode::VCvtF32Ubyte1,
+                        Opcode::VCvtF32Ubyte2,
+                    ]
+                    .get(k)
+                    .copied()
+                    .unwrap_or(Opcode::VCvtF32Ubyte3);
                     let t = self.v1op(n, vec![x[0]])?;
                     // 1/255
-                    v.push(self.v1op("v_mul_f32", vec![Arg::Const(0x3b80_8081), t])?);
+                    v.push(self.v1op(Opcode::VMulF32, vec![Arg::Const(0x3b80_8081), t])?);
                 }
                 v
             }
@@ -136,15 +142,15 @@ impl Isel<'_> {
                 let mut v = SmallVec::new();
                 for k in 0..cnt {
                     let (bfe, cvt) = if signed {
-                        ("v_bfe_i32", "v_cvt_f32_i32")
+                        (Opcode::VBfeI32, Opcode::VCvtF32I32)
                     } else {
-                        ("v_bfe_u32", "v_cvt_f32_u32")
+                        (Opcode::VBfeU32, Opcode::VCvtF32U32)
                     };
                     let q = self.v1op(bfe, vec![x[0], Arg::Const(w * k), Arg::Const(w)])?;
                     let t = self.v1op(cvt, vec![q])?;
-                    let t = self.v1op("v_mul_f32", vec![Arg::Const(inv), t])?;
+                    let t = self.v1op(Opcode::VMulF32, vec![Arg::Const(inv), t])?;
                     v.push(if signed {
-                        self.v1op("v_max_f32", vec![Arg::Const(0xbf80_0000), t])?
+                        self.v1op(Opcode::VMaxF32, vec![Arg::Const(0xbf80_0000), t])?
                     } else {
                         t
                     });
@@ -152,18 +158,18 @@ impl Isel<'_> {
                 v
             }
             Pack32_2x16 => {
-                let lo = self.v1op("v_and_b32", vec![Arg::Const(0xffff), x[0]])?;
-                smallvec::smallvec![self.v1op("v_lshl_or_b32", vec![x[1], Arg::Const(16), lo])?]
+                let lo = self.v1op(Opcode::VAndB32, vec![Arg::Const(0xffff), x[0]])?;
+                smallvec::smallvec![self.v1op(Opcode::VLshlOrB32, vec![x[1], Arg::Const(16), lo])?]
             }
             Pack32_4x8 => {
-                let mut acc = self.v1op("v_and_b32", vec![Arg::Const(0xff), x[0]])?;
+                let mut acc = self.v1op(Opcode::VAndB32, vec![Arg::Const(0xff), x[0]])?;
                 for (k, &c) in x.iter().enumerate().skip(1) {
                     let t = if k == 3 {
                         c
                     } else {
-                        self.v1op("v_and_b32", vec![Arg::Const(0xff), c])?
+                        self.v1op(Opcode::VAndB32, vec![Arg::Const(0xff), c])?
                     };
-                    acc = self.v1op("v_lshl_or_b32", vec![t, Arg::Const(8 * k as u32), acc])?;
+                    acc = self.v1op(Opcode::VLshlOrB32, vec![t, Arg::Const(8 * k as u32), acc])?;
                 }
                 smallvec::smallvec![acc]
             }
@@ -173,11 +179,15 @@ impl Isel<'_> {
                 let mut v: SmallVec<[Arg; 4]> = smallvec::smallvec![x[0]];
                 for k in 1..cnt {
                     v.push(if div {
-                        self.v1op("v_lshrrev_b32", vec![Arg::Const(w * k), x[0]])?
+                        self.v1op(Opcode::VLshrrevB32, vec![Arg::Const(w * k), x[0]])?
                     } else {
                         let s0 = self.sgpr_or_const(x[0])?;
                         let d = self.tmp(RegClass::S1);
-                        self.salu("s_lshr_b32", &[Arg::Temp(d)], vec![s0, Arg::Const(w * k)])?;
+                        self.salu(
+                            Opcode::SLshrB32,
+                            &[Arg::Temp(d)],
+                            vec![s0, Arg::Const(w * k)],
+                        )?;
                         Arg::Temp(d)
                     });
                 }

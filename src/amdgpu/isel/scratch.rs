@@ -67,22 +67,26 @@ fn max_imm(gen: Gen) -> u32 {
     gen.info().flat_offset.1 as u32
 }
 
+/// The scratch load or store of `dwords` dwords on `gen` (GFX11 renamed them).
 fn opcode(gen: Gen, load: bool, dwords: u8) -> Opcode {
-    let names: &[&str] = match (load, dwords) {
-        (true, 1) => &["scratch_load_dword", "scratch_load_b32"],
-        (true, 2) => &["scratch_load_dwordx2", "scratch_load_b64"],
-        (true, 3) => &["scratch_load_dwordx3", "scratch_load_b96"],
-        (true, _) => &["scratch_load_dwordx4", "scratch_load_b128"],
-        (false, 1) => &["scratch_store_dword", "scratch_store_b32"],
-        (false, 2) => &["scratch_store_dwordx2", "scratch_store_b64"],
-        (false, 3) => &["scratch_store_dwordx3", "scratch_store_b96"],
-        (false, _) => &["scratch_store_dwordx4", "scratch_store_b128"],
+    let o = match (load, dwords) {
+        (true, 1) => Opcode::ScratchLoadDword,
+        (true, 2) => Opcode::ScratchLoadDwordx2,
+        (true, 3) => Opcode::ScratchLoadDwordx3,
+        (true, _) => Opcode::ScratchLoadDwordx4,
+        (false, 1) => Opcode::ScratchStoreDword,
+        (false, 2) => Opcode::ScratchStoreDwordx2,
+        (false, 3) => Opcode::ScratchStoreDwordx3,
+        (false, _) => Opcode::ScratchStoreDwordx4,
     };
-    names
-        .iter()
-        .filter_map(|n| Opcode::from_name(n))
-        .find(|o| tables::form(gen, *o, Format::Scratch).is_some())
-        .expect("every generation has scratch loads and stores of 1-4 dwords")
+    on(gen, o)
+}
+
+/// `o` on `gen`: every generation has the few opcodes this module uses (scratch access,
+/// moves, `s_getpc`, a no-carry add), under some name; `o` itself is kept otherwise and the
+/// verifier reports it.
+fn on(gen: Gen, o: Opcode) -> Opcode {
+    o.on(gen).unwrap_or(o)
 }
 
 /// `(vaddr, saddr, imm)` for an access at `addr + extra`, with any setup instructions.
@@ -98,7 +102,7 @@ fn operands(p: &mut Program, addr: Addr, extra: u32, out: &mut Vec<MInst>) -> (A
             let s = p.new_temp(RegClass::S1);
             out.push(hw(
                 p,
-                "s_mov_b32",
+                Opcode::SMovB32,
                 Format::Sop1,
                 &[Arg::Temp(s)],
                 &[Arg::Const(c)],
@@ -111,15 +115,10 @@ fn operands(p: &mut Program, addr: Addr, extra: u32, out: &mut Vec<MInst>) -> (A
                 return (Arg::Temp(v), Arg::Off, k);
             }
             let t = p.new_temp(RegClass::V1);
-            let add = if gen == Gen::Gfx9 {
-                "v_add_u32"
-            } else {
-                "v_add_nc_u32"
-            };
             // VOP2: the literal goes in src0 (GFX9's VOP3 cannot take one)
             out.push(hw(
                 p,
-                add,
+                Opcode::VAddU32,
                 Format::Vop2,
                 &[Arg::Temp(t)],
                 &[Arg::Const(k), Arg::Temp(v)],
@@ -129,11 +128,12 @@ fn operands(p: &mut Program, addr: Addr, extra: u32, out: &mut Vec<MInst>) -> (A
     }
 }
 
-fn hw(p: &Program, name: &str, fmt: Format, defs: &[Arg], ops: &[Arg]) -> MInst {
-    let o = Opcode::from_name(name).expect("opcode in the tables");
+fn hw(p: &Program, o: Opcode, fmt: Format, defs: &[Arg], ops: &[Arg]) -> MInst {
+    let o = on(p.target.gen, o);
     debug_assert!(
         tables::form(p.target.gen, o, fmt).is_some(),
-        "{name} {fmt:?}"
+        "{} {fmt:?}",
+        o.name()
     );
     MInst::hw(o, fmt, defs, ops)
 }
@@ -264,7 +264,13 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
     let t = |p: &mut Program, rc| p.new_temp(rc);
     // GIT address = s_getpc_b64's high half : the GlobalTable user SGPR
     let pc = t(p, RegClass::S2);
-    seq.push(hw(p, "s_getpc_b64", Format::Sop1, &[Arg::Temp(pc)], &[]));
+    seq.push(hw(
+        p,
+        Opcode::SGetpcB64,
+        Format::Sop1,
+        &[Arg::Temp(pc)],
+        &[],
+    ));
     let (pc_lo, pc_hi, git_lo, git_hi) = (
         t(p, RegClass::S1),
         t(p, RegClass::S1),
@@ -290,7 +296,7 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
     let base = t(p, RegClass::S2);
     seq.push(hw(
         p,
-        "s_load_dwordx2",
+        Opcode::SLoadDwordx2,
         Format::Smem,
         &[Arg::Temp(base)],
         &[Arg::Temp(addr), Arg::Imm(GIT_SCRATCH_RING_OFFSET)],
@@ -310,7 +316,7 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
     // the descriptor's base address is bits 47:0
     seq.push(hw(
         p,
-        "s_and_b32",
+        Opcode::SAndB32,
         Format::Sop2,
         &[Arg::Temp(hi48)],
         &[Arg::Temp(hi), Arg::Const(0xffff)],
@@ -318,14 +324,14 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
     if gen == Gen::Gfx9 {
         seq.push(hw(
             p,
-            "s_add_u32",
+            Opcode::SAddU32,
             Format::Sop2,
             &[Arg::Reg(Reg::s(102, 1))],
             &[Arg::Temp(lo), Arg::Temp(wave_off)],
         ));
         seq.push(hw(
             p,
-            "s_addc_u32",
+            Opcode::SAddcU32,
             Format::Sop2,
             &[Arg::Reg(Reg::s(103, 1))],
             &[Arg::Temp(hi48), Arg::Const(0)],
@@ -333,14 +339,14 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
     } else {
         seq.push(hw(
             p,
-            "s_add_u32",
+            Opcode::SAddU32,
             Format::Sop2,
             &[Arg::Temp(sum_lo)],
             &[Arg::Temp(lo), Arg::Temp(wave_off)],
         ));
         seq.push(hw(
             p,
-            "s_addc_u32",
+            Opcode::SAddcU32,
             Format::Sop2,
             &[Arg::Temp(sum_hi)],
             &[Arg::Temp(hi48), Arg::Const(0)],
@@ -357,7 +363,7 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
             p.multi_def.insert(v);
             seq.push(hw(
                 p,
-                "s_setreg_b32",
+                Opcode::SSetregB32,
                 Format::Sopk,
                 &[Arg::Temp(v)],
                 &[Arg::Imm(id)],

@@ -13,6 +13,7 @@ use crate::amdgpu::mir::{Arg, RegClass};
 use crate::amdgpu::Error;
 use crate::binary::prelink::PrelinkSymbol;
 use crate::ir::ValType;
+use crate::isa::Opcode;
 
 impl Isel<'_> {
     pub(super) fn spec_constant(
@@ -33,10 +34,10 @@ impl Isel<'_> {
         let sym = self.p.symbol(PrelinkSymbol::SpecConst(id));
         let d = self.tmp(RegClass::S1);
         if ty.bits == 1 {
-            self.hw("s_and_b32", &[Arg::Temp(d)], &[sym, Arg::Const(1)])?;
+            self.hw(Opcode::SAndB32, &[Arg::Temp(d)], &[sym, Arg::Const(1)])?;
             Ok(MV::T(d, Kind::UBool))
         } else {
-            self.hw("s_mov_b32", &[Arg::Temp(d)], &[sym])?;
+            self.hw(Opcode::SMovB32, &[Arg::Temp(d)], &[sym])?;
             Ok(MV::T(d, Kind::Plain))
         }
     }

@@ -12,36 +12,27 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass};
 use crate::amdgpu::Error;
 use crate::ir::{Intrinsic, Value};
+use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
-    fn mask_bits(&self) -> (&'static str, u32) {
-        if self.p.wave64() {
-            ("b64", 64)
-        } else {
-            ("b32", 32)
-        }
-    }
-
     /// SCC-based uniform bool: `s_cmp_{eq|lg}_uN m, 0`.
     pub(super) fn mask_test(&mut self, m: Arg, zero: bool) -> Result<MV, Error> {
-        let (_, n) = self.mask_bits();
-        let cmp = if zero { "eq" } else { "lg" };
-        self.hw(&format!("s_cmp_{cmp}_u{n}"), &[], &[m, Arg::Const(0)])?;
+        let cmp = if zero {
+            Opcode::SCmpEqU32
+        } else {
+            Opcode::SCmpLgU32
+        };
+        self.hw_lane(cmp, &[], &[m, Arg::Const(0)])?;
         let d = self.tmp(RegClass::S1);
         self.scc_to_bool(d)?;
         Ok(MV::T(d, Kind::UBool))
     }
 
     pub(super) fn vote_all_mask(&mut self, m: Arg) -> Result<MV, Error> {
-        let (b, _) = self.mask_bits();
         let t = self.tmp(self.mask_rc());
         let exec = self.p.exec();
-        self.hw(
-            &format!("s_andn2_{b}|s_and_not1_{b}"),
-            &[Arg::Temp(t)],
-            &[exec, m],
-        )?;
+        self.hw_lane(Opcode::SAndn2B32, &[Arg::Temp(t)], &[exec, m])?;
         self.mask_test(Arg::Temp(t), true)
     }
 
@@ -54,7 +45,7 @@ impl Isel<'_> {
         use Intrinsic::*;
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
-        let (b, lanes) = self.mask_bits();
+        let lanes = self.t().wave.lanes();
         let mut out = SmallVec::new();
         match op {
             VoteAll | VoteAny => {
@@ -64,7 +55,7 @@ impl Isel<'_> {
                 } else {
                     let t = self.tmp(self.mask_rc());
                     let exec = self.p.exec();
-                    self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                    self.hw_lane(Opcode::SAndB32, &[Arg::Temp(t)], &[m, exec])?;
                     out.push(self.mask_test(Arg::Temp(t), false)?);
                 }
             }
@@ -82,16 +73,16 @@ impl Isel<'_> {
                     let first = Arg::Temp(self.to_sgpr(x)?);
                     let m = self.tmp(self.mask_rc());
                     let cmp = if op == VoteIeq {
-                        "v_cmp_eq_u32"
+                        Opcode::VCmpEqU32
                     } else {
-                        "v_cmp_eq_f32"
+                        Opcode::VCmpEqF32
                     };
                     self.valu(cmp, &[Arg::Temp(m)], vec![first, x])?;
                     all = Some(match all {
                         None => Arg::Temp(m),
                         Some(p) => {
                             let t = self.tmp(self.mask_rc());
-                            self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[p, Arg::Temp(m)])?;
+                            self.hw_lane(Opcode::SAndB32, &[Arg::Temp(t)], &[p, Arg::Temp(m)])?;
                             Arg::Temp(t)
                         }
                     });
@@ -108,7 +99,7 @@ impl Isel<'_> {
                 let m = self.mask(srcs[0], 0)?;
                 let t = self.tmp(self.mask_rc());
                 let exec = self.p.exec();
-                self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                self.hw_lane(Opcode::SAndB32, &[Arg::Temp(t)], &[m, exec])?;
                 let parts = self.split(t, self.mask_rc().dwords)?;
                 for k in 0..ty.comps as usize {
                     out.push(match parts.get(k) {
@@ -121,14 +112,10 @@ impl Isel<'_> {
                 // the lowest set bit of exec, as a lane mask
                 let idx = self.tmp(RegClass::S1);
                 let exec = self.p.exec();
-                self.hw(
-                    &format!("s_ff1_i32_{b}|s_ctz_i32_{b}"),
-                    &[Arg::Temp(idx)],
-                    &[exec],
-                )?;
+                self.hw_lane(Opcode::SFf1I32B32, &[Arg::Temp(idx)], &[exec])?;
                 let m = self.tmp(self.mask_rc());
-                self.hw(
-                    &format!("s_lshl_{b}"),
+                self.hw_lane(
+                    Opcode::SLshlB32,
                     &[Arg::Temp(m)],
                     &[Arg::Const(1), Arg::Temp(idx)],
                 )?;
@@ -144,12 +131,12 @@ impl Isel<'_> {
                         _ => Arg::Temp(self.to_sgpr(x)?),
                     };
                     let n = self.tmp(RegClass::S1);
-                    self.salu("s_bcnt1_i32_b32", &[Arg::Temp(n)], vec![x])?;
+                    self.salu(Opcode::SBcnt1I32B32, &[Arg::Temp(n)], vec![x])?;
                     acc = Some(match acc {
                         None => Arg::Temp(n),
                         Some(p) => {
                             let t = self.tmp(RegClass::S1);
-                            self.salu("s_add_u32", &[Arg::Temp(t)], vec![p, Arg::Temp(n)])?;
+                            self.salu(Opcode::SAddU32, &[Arg::Temp(t)], vec![p, Arg::Temp(n)])?;
                             Arg::Temp(t)
                         }
                     });
@@ -176,7 +163,7 @@ impl Isel<'_> {
                 let d = self.tmp(RegClass::S1);
                 let shift = lanes.trailing_zeros();
                 self.salu(
-                    "s_lshr_b32",
+                    Opcode::SLshrB32,
                     &[Arg::Temp(d)],
                     vec![Arg::Temp(s), Arg::Const(shift)],
                 )?;

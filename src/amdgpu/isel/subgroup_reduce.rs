@@ -38,6 +38,7 @@ use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{Intrinsic, ReduceOp, Value};
 use crate::isa::inst::Dpp;
+use crate::isa::Opcode;
 use crate::isa::{tables, Format, Gen};
 use smallvec::SmallVec;
 
@@ -56,22 +57,22 @@ pub(super) mod ctrl {
 }
 
 /// Identity element and VALU opcode names of a reduction operation on 32-bit values.
-fn info(op: ReduceOp) -> (u32, &'static str) {
+fn info(op: ReduceOp) -> (u32, Opcode) {
     use ReduceOp::*;
     match op {
-        Iadd => (0, "v_add_u32|v_add_nc_u32"),
-        Imul => (1, "v_mul_lo_u32"),
-        Fadd => (0x8000_0000, "v_add_f32"),
-        Fmul => (0x3f80_0000, "v_mul_f32"),
-        Imin => (i32::MAX as u32, "v_min_i32"),
-        Umin => (u32::MAX, "v_min_u32"),
-        Fmin => (0x7f80_0000, "v_min_f32"),
-        Imax => (i32::MIN as u32, "v_max_i32"),
-        Umax => (0, "v_max_u32"),
-        Fmax => (0xff80_0000, "v_max_f32"),
-        Iand => (u32::MAX, "v_and_b32"),
-        Ior => (0, "v_or_b32"),
-        Ixor => (0, "v_xor_b32"),
+        Iadd => (0, Opcode::VAddU32),
+        Imul => (1, Opcode::VMulLoU32),
+        Fadd => (0x8000_0000, Opcode::VAddF32),
+        Fmul => (0x3f80_0000, Opcode::VMulF32),
+        Imin => (i32::MAX as u32, Opcode::VMinI32),
+        Umin => (u32::MAX, Opcode::VMinU32),
+        Fmin => (0x7f80_0000, Opcode::VMinF32),
+        Imax => (i32::MIN as u32, Opcode::VMaxI32),
+        Umax => (0, Opcode::VMaxU32),
+        Fmax => (0xff80_0000, Opcode::VMaxF32),
+        Iand => (u32::MAX, Opcode::VAndB32),
+        Ior => (0, Opcode::VOrB32),
+        Ixor => (0, Opcode::VXorB32),
     }
 }
 
@@ -88,7 +89,7 @@ impl Isel<'_> {
     /// Pushes a DPP16 instruction (`fmt` VOP1/VOP2 DPP) with the given controls.
     pub(super) fn dpp(
         &mut self,
-        name: &str,
+        op: Opcode,
         fmt: Format,
         defs: &[Arg],
         ops: &[Arg],
@@ -96,9 +97,12 @@ impl Isel<'_> {
         row_mask: u8,
         bound_ctrl: bool,
     ) -> Result<(), Error> {
-        let o = self.op(name)?;
+        let o = self.op(op)?;
         if tables::form(self.t().gen, o, fmt).is_none() {
-            return Err(Error::unsupported(None, format!("{name}: no {fmt:?} form")));
+            return Err(Error::unsupported(
+                None,
+                format!("{}: no {fmt:?} form", o.name()),
+            ));
         }
         let mut i = MInst::hw(o, fmt, defs, ops);
         i.mods.dpp = Dpp {
@@ -121,11 +125,11 @@ impl Isel<'_> {
         dpp_ctrl: u16,
         row_mask: u8,
     ) -> Result<(), Error> {
-        let (identity, name) = info(rop);
-        let o = self.op(name)?;
+        let (identity, op) = info(rop);
+        let o = self.op(op)?;
         if tables::form(self.t().gen, o, Format::Vop2Dpp).is_some() {
             return self.dpp(
-                name,
+                op,
                 Format::Vop2Dpp,
                 &[Arg::Temp(acc)],
                 &[Arg::Temp(src), Arg::Temp(acc)],
@@ -136,9 +140,9 @@ impl Isel<'_> {
         }
         let t = self.tmp(RegClass::V1);
         self.p.multi_def.insert(t);
-        self.valu("v_mov_b32", &[Arg::Temp(t)], vec![Arg::Const(identity)])?;
+        self.valu(Opcode::VMovB32, &[Arg::Temp(t)], vec![Arg::Const(identity)])?;
         self.dpp(
-            "v_mov_b32",
+            Opcode::VMovB32,
             Format::Vop1Dpp,
             &[Arg::Temp(t)],
             &[Arg::Temp(src)],
@@ -146,19 +150,19 @@ impl Isel<'_> {
             row_mask,
             false,
         )?;
-        self.valu(name, &[Arg::Temp(acc)], vec![Arg::Temp(t), Arg::Temp(acc)])
+        self.valu(op, &[Arg::Temp(acc)], vec![Arg::Temp(t), Arg::Temp(acc)])
     }
 
     /// `acc = op(other, acc)` in every lane.
     fn combine(&mut self, rop: ReduceOp, acc: Temp, other: Arg) -> Result<(), Error> {
-        let (_, name) = info(rop);
-        self.valu(name, &[Arg::Temp(acc)], vec![other, Arg::Temp(acc)])
+        let (_, op) = info(rop);
+        self.valu(op, &[Arg::Temp(acc)], vec![other, Arg::Temp(acc)])
     }
 
     fn readlane(&mut self, v: Temp, lane: u32) -> Result<Temp, Error> {
         let s = self.tmp(RegClass::S1);
         self.hw(
-            "v_readlane_b32",
+            Opcode::VReadlaneB32,
             &[Arg::Temp(s)],
             &[Arg::Temp(v), Arg::Const(lane)],
         )?;
@@ -167,10 +171,9 @@ impl Isel<'_> {
 
     /// Opens a whole-wave region: returns the saved exec; exec = all lanes.
     pub(super) fn wwm_begin(&mut self) -> Result<Temp, Error> {
-        let b = if self.p.wave64() { "b64" } else { "b32" };
         let save = self.tmp(self.mask_rc());
-        self.hw(
-            &format!("s_or_saveexec_{b}"),
+        self.hw_lane(
+            Opcode::SOrSaveexecB32,
             &[Arg::Temp(save)],
             &[Arg::Const(u32::MAX)],
         )?;
@@ -178,9 +181,8 @@ impl Isel<'_> {
     }
 
     pub(super) fn set_exec(&mut self, to: Arg) -> Result<(), Error> {
-        let b = if self.p.wave64() { "b64" } else { "b32" };
         let exec = self.p.exec();
-        self.hw(&format!("s_mov_{b}"), &[exec], &[to])
+        self.hw_lane(Opcode::SMovB32, &[exec], &[to])
     }
 
     /// Inside a whole-wave region opened by `wwm_begin`: a VGPR holding `x` in the lanes
@@ -188,9 +190,9 @@ impl Isel<'_> {
     pub(super) fn wwm_value(&mut self, save: Temp, x: Arg, fill: u32) -> Result<Temp, Error> {
         let acc = self.tmp(RegClass::V1);
         self.p.multi_def.insert(acc);
-        self.valu("v_mov_b32", &[Arg::Temp(acc)], vec![Arg::Const(fill)])?;
+        self.valu(Opcode::VMovB32, &[Arg::Temp(acc)], vec![Arg::Const(fill)])?;
         self.set_exec(Arg::Temp(save))?;
-        self.valu("v_mov_b32", &[Arg::Temp(acc)], vec![x])?;
+        self.valu(Opcode::VMovB32, &[Arg::Temp(acc)], vec![x])?;
         self.set_exec(Arg::Const(u32::MAX))?;
         Ok(acc)
     }
@@ -200,8 +202,7 @@ impl Isel<'_> {
     fn mbcnt_exec(&mut self, inclusive: bool) -> Result<Temp, Error> {
         let m = self.tmp(self.mask_rc());
         let exec = self.p.exec();
-        let b = if self.p.wave64() { "b64" } else { "b32" };
-        self.hw(&format!("s_mov_{b}"), &[Arg::Temp(m)], &[exec])?;
+        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(m)], &[exec])?;
         self.mbcnt(Arg::Temp(m), Arg::Const(inclusive as u32))
     }
 
@@ -216,13 +217,17 @@ impl Isel<'_> {
             a => vec![a, Arg::Const(0)],
         };
         let lo = self.tmp(RegClass::V1);
-        self.valu("v_mbcnt_lo_u32_b32", &[Arg::Temp(lo)], vec![parts[0], acc])?;
+        self.valu(
+            Opcode::VMbcntLoU32B32,
+            &[Arg::Temp(lo)],
+            vec![parts[0], acc],
+        )?;
         if !self.p.wave64() {
             return Ok(lo);
         }
         let hi = self.tmp(RegClass::V1);
         self.valu(
-            "v_mbcnt_hi_u32_b32",
+            Opcode::VMbcntHiU32B32,
             &[Arg::Temp(hi)],
             vec![parts[1], Arg::Temp(lo)],
         )?;
@@ -231,10 +236,9 @@ impl Isel<'_> {
 
     /// `popcount(exec)` in an SGPR.
     fn exec_count(&mut self) -> Result<Temp, Error> {
-        let b = if self.p.wave64() { "b64" } else { "b32" };
         let n = self.tmp(RegClass::S1);
         let exec = self.p.exec();
-        self.hw(&format!("s_bcnt1_i32_{b}"), &[Arg::Temp(n)], &[exec])?;
+        self.hw_lane(Opcode::SBcnt1I32B32, &[Arg::Temp(n)], &[exec])?;
         Ok(n)
     }
 
@@ -254,7 +258,7 @@ impl Isel<'_> {
                 let f = if rop == Ixor {
                     let p = self.tmp(RegClass::S1);
                     self.salu(
-                        "s_and_b32",
+                        Opcode::SAndB32,
                         &[Arg::Temp(p)],
                         vec![Arg::Temp(n), Arg::Const(1)],
                     )?;
@@ -263,13 +267,13 @@ impl Isel<'_> {
                     n
                 };
                 let d = self.tmp(RegClass::S1);
-                self.salu("s_mul_i32", &[Arg::Temp(d)], vec![x, Arg::Temp(f)])?;
+                self.salu(Opcode::SMulI32, &[Arg::Temp(d)], vec![x, Arg::Temp(f)])?;
                 Arg::Temp(d)
             }
             (What::Inclusive | What::Exclusive, Iadd) => {
                 let c = self.mbcnt_exec(what == What::Inclusive)?;
                 let d = self.tmp(RegClass::V1);
-                self.valu("v_mul_lo_u32", &[Arg::Temp(d)], vec![x, Arg::Temp(c)])?;
+                self.valu(Opcode::VMulLoU32, &[Arg::Temp(d)], vec![x, Arg::Temp(c)])?;
                 Arg::Temp(d)
             }
             _ => return Ok(None),
@@ -310,7 +314,7 @@ impl Isel<'_> {
         }
         let t = self.tmp(RegClass::V1);
         self.hw(
-            "v_permlanex16_b32",
+            Opcode::VPermlanex16B32,
             &[Arg::Temp(t)],
             &[Arg::Temp(acc), Arg::Const(0), Arg::Const(0)],
         )?;
@@ -318,7 +322,7 @@ impl Isel<'_> {
         if cluster == 64 && lanes == 64 {
             if gen == Gen::Gfx11 {
                 let t = self.tmp(RegClass::V1);
-                self.hw("v_permlane64_b32", &[Arg::Temp(t)], &[Arg::Temp(acc)])?;
+                self.hw(Opcode::VPermlane64B32, &[Arg::Temp(t)], &[Arg::Temp(acc)])?;
                 self.combine(rop, acc, Arg::Temp(t))?;
             } else {
                 let s = self.readlane(acc, 63)?;
@@ -341,7 +345,7 @@ impl Isel<'_> {
         }
         let t = self.tmp(RegClass::V1);
         self.hw(
-            "v_permlanex16_b32",
+            Opcode::VPermlanex16B32,
             &[Arg::Temp(t)],
             &[Arg::Temp(acc), Arg::Const(u32::MAX), Arg::Const(u32::MAX)],
         )?;
@@ -349,7 +353,7 @@ impl Isel<'_> {
         if self.p.wave64() {
             let s = self.readlane(acc, 31)?;
             let t = self.tmp(RegClass::V1);
-            self.valu("v_mov_b32", &[Arg::Temp(t)], vec![Arg::Temp(s)])?;
+            self.valu(Opcode::VMovB32, &[Arg::Temp(t)], vec![Arg::Temp(s)])?;
             self.dpp_step(rop, acc, t, QUAD_ID, 0xc)?;
         }
         Ok(())
@@ -359,10 +363,10 @@ impl Isel<'_> {
     fn shift_up_one(&mut self, acc: Temp, identity: u32) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::V1);
         self.p.multi_def.insert(d);
-        self.valu("v_mov_b32", &[Arg::Temp(d)], vec![Arg::Const(identity)])?;
+        self.valu(Opcode::VMovB32, &[Arg::Temp(d)], vec![Arg::Const(identity)])?;
         if self.t().gen == Gen::Gfx9 {
             self.dpp(
-                "v_mov_b32",
+                Opcode::VMovB32,
                 Format::Vop1Dpp,
                 &[Arg::Temp(d)],
                 &[Arg::Temp(acc)],
@@ -373,7 +377,7 @@ impl Isel<'_> {
             return Ok(d);
         }
         self.dpp(
-            "v_mov_b32",
+            Opcode::VMovB32,
             Format::Vop1Dpp,
             &[Arg::Temp(d)],
             &[Arg::Temp(acc)],
@@ -385,7 +389,7 @@ impl Isel<'_> {
         for row in 1..lanes / 16 {
             let s = self.readlane(acc, row * 16 - 1)?;
             self.hw(
-                "v_writelane_b32",
+                Opcode::VWritelaneB32,
                 &[Arg::Temp(d)],
                 &[Arg::Temp(s), Arg::Const(row * 16)],
             )?;
@@ -462,7 +466,7 @@ impl Isel<'_> {
                 Some(s) => Arg::Temp(s),
                 None => {
                     let d = self.tmp(RegClass::V1);
-                    self.valu("v_mov_b32", &[Arg::Temp(d)], vec![Arg::Temp(acc)])?;
+                    self.valu(Opcode::VMovB32, &[Arg::Temp(d)], vec![Arg::Temp(acc)])?;
                     Arg::Temp(d)
                 }
             };
@@ -473,26 +477,21 @@ impl Isel<'_> {
 
     /// Whole-wave logical and / or / xor of a boolean: on the lane mask, as a uniform bool.
     fn bool_reduce(&mut self, rop: ReduceOp, v: Value, at: Option<u32>) -> Result<MV, Error> {
-        let b = if self.p.wave64() { "b64" } else { "b32" };
         let m = self.mask(v, 0)?;
         match rop {
             ReduceOp::Iand => self.vote_all_mask(m),
             ReduceOp::Ior | ReduceOp::Ixor => {
                 let t = self.tmp(self.mask_rc());
                 let exec = self.p.exec();
-                self.hw(&format!("s_and_{b}"), &[Arg::Temp(t)], &[m, exec])?;
+                self.hw_lane(Opcode::SAndB32, &[Arg::Temp(t)], &[m, exec])?;
                 if rop == ReduceOp::Ior {
                     return self.mask_test(Arg::Temp(t), false);
                 }
                 let n = self.tmp(RegClass::S1);
-                self.hw(
-                    &format!("s_bcnt1_i32_{b}"),
-                    &[Arg::Temp(n)],
-                    &[Arg::Temp(t)],
-                )?;
+                self.hw_lane(Opcode::SBcnt1I32B32, &[Arg::Temp(n)], &[Arg::Temp(t)])?;
                 let d = self.tmp(RegClass::S1);
                 self.salu(
-                    "s_and_b32",
+                    Opcode::SAndB32,
                     &[Arg::Temp(d)],
                     vec![Arg::Temp(n), Arg::Const(1)],
                 )?;

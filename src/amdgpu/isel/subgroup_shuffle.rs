@@ -26,6 +26,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{Intrinsic, Value};
+use crate::isa::Opcode;
 use crate::isa::{Format, Gen};
 use smallvec::SmallVec;
 
@@ -44,7 +45,7 @@ impl Isel<'_> {
     pub(super) fn xor_lanes(&mut self, v: Temp, lane: Temp, mask: u32) -> Result<Temp, Error> {
         let a = self.tmp(RegClass::V1);
         self.valu(
-            "v_xor_b32",
+            Opcode::VXorB32,
             &[Arg::Temp(a)],
             vec![Arg::Const(mask), Arg::Temp(lane)],
         )?;
@@ -54,13 +55,13 @@ impl Isel<'_> {
 
     fn times4(&mut self, a: Arg) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::V1);
-        self.valu("v_lshlrev_b32", &[Arg::Temp(d)], vec![Arg::Const(2), a])?;
+        self.valu(Opcode::VLshlrevB32, &[Arg::Temp(d)], vec![Arg::Const(2), a])?;
         Ok(d)
     }
 
     fn bpermute(&mut self, addr: Temp, v: Temp) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::V1);
-        let o = self.op("ds_bpermute_b32")?;
+        let o = self.op(Opcode::DsBpermuteB32)?;
         self.push(MInst::hw(
             o,
             Format::Ds,
@@ -74,7 +75,7 @@ impl Isel<'_> {
     fn swap_halves(&mut self, v: Temp) -> Result<Temp, Error> {
         if self.t().gen == Gen::Gfx11 {
             let d = self.tmp(RegClass::V1);
-            self.hw("v_permlane64_b32", &[Arg::Temp(d)], &[Arg::Temp(v)])?;
+            self.hw(Opcode::VPermlane64B32, &[Arg::Temp(d)], &[Arg::Temp(v)])?;
             return Ok(d);
         }
         let d = self.tmp(RegClass::V1);
@@ -82,12 +83,12 @@ impl Isel<'_> {
         for k in 0..64u32 {
             let s = self.tmp(RegClass::S1);
             self.hw(
-                "v_readlane_b32",
+                Opcode::VReadlaneB32,
                 &[Arg::Temp(s)],
                 &[Arg::Temp(v), Arg::Const(k ^ 32)],
             )?;
             self.hw(
-                "v_writelane_b32",
+                Opcode::VWritelaneB32,
                 &[Arg::Temp(d)],
                 &[Arg::Temp(s), Arg::Const(k)],
             )?;
@@ -113,22 +114,26 @@ impl Isel<'_> {
         // pick `other` where bit 5 of the index differs from the lane's
         let lane = self.lane_id()?;
         let t = self.tmp(RegClass::V1);
-        self.valu("v_xor_b32", &[Arg::Temp(t)], vec![index, Arg::Temp(lane)])?;
+        self.valu(
+            Opcode::VXorB32,
+            &[Arg::Temp(t)],
+            vec![index, Arg::Temp(lane)],
+        )?;
         let u = self.tmp(RegClass::V1);
         self.valu(
-            "v_and_b32",
+            Opcode::VAndB32,
             &[Arg::Temp(u)],
             vec![Arg::Const(32), Arg::Temp(t)],
         )?;
         let m = self.tmp(self.mask_rc());
         self.valu(
-            "v_cmp_ne_u32",
+            Opcode::VCmpNeU32,
             &[Arg::Temp(m)],
             vec![Arg::Const(0), Arg::Temp(u)],
         )?;
         let d = self.tmp(RegClass::V1);
         self.valu(
-            "v_cndmask_b32",
+            Opcode::VCndmaskB32,
             &[Arg::Temp(d)],
             vec![Arg::Temp(same), Arg::Temp(other), Arg::Temp(m)],
         )?;
@@ -139,7 +144,7 @@ impl Isel<'_> {
         let xv = self.to_vgpr(x)?;
         let d = self.tmp(RegClass::V1);
         self.dpp(
-            "v_mov_b32",
+            Opcode::VMovB32,
             Format::Vop1Dpp,
             &[Arg::Temp(d)],
             &[Arg::Temp(xv)],
@@ -174,16 +179,16 @@ impl Isel<'_> {
             let save = self.wwm_begin()?;
             let xv = self.wwm_value(save, x, 0)?;
             let d = self.tmp(RegClass::V1);
-            self.hw("v_permlane64_b32", &[Arg::Temp(d)], &[Arg::Temp(xv)])?;
+            self.hw(Opcode::VPermlane64B32, &[Arg::Temp(d)], &[Arg::Temp(xv)])?;
             self.set_exec(Arg::Temp(save))?;
             let r = self.tmp(RegClass::V1);
-            self.valu("v_mov_b32", &[Arg::Temp(r)], vec![Arg::Temp(d)])?;
+            self.valu(Opcode::VMovB32, &[Arg::Temp(r)], vec![Arg::Temp(d)])?;
             return Ok(r);
         }
         let lane = self.lane_id()?;
         let idx = self.tmp(RegClass::V1);
         self.valu(
-            "v_xor_b32",
+            Opcode::VXorB32,
             &[Arg::Temp(idx)],
             vec![Arg::Const(mask), Arg::Temp(lane)],
         )?;
@@ -211,19 +216,23 @@ impl Isel<'_> {
         let lo = if self.p.wave64() {
             let t = self.tmp(RegClass::V2);
             self.valu(
-                "v_lshrrev_b64|v_lshrrev_b64_e64",
+                Opcode::VLshrrevB64,
                 &[Arg::Temp(t)],
                 vec![index, Arg::Temp(m)],
             )?;
             self.split(t, 2)?[0]
         } else {
             let t = self.tmp(RegClass::V1);
-            self.valu("v_lshrrev_b32", &[Arg::Temp(t)], vec![index, Arg::Temp(m)])?;
+            self.valu(
+                Opcode::VLshrrevB32,
+                &[Arg::Temp(t)],
+                vec![index, Arg::Temp(m)],
+            )?;
             t
         };
         let d = self.tmp(RegClass::V1);
         self.valu(
-            "v_and_b32",
+            Opcode::VAndB32,
             &[Arg::Temp(d)],
             vec![Arg::Const(1), Arg::Temp(lo)],
         )?;
@@ -241,7 +250,6 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let lanes = self.t().wave.lanes();
-        let b = if self.p.wave64() { "b64" } else { "b32" };
         let mut out = SmallVec::new();
         match op {
             Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
@@ -278,7 +286,7 @@ impl Isel<'_> {
                                 MV::T(t, _) => Arg::Temp(self.to_sgpr(Arg::Temp(t))?),
                             };
                             let d = self.tmp(RegClass::S1);
-                            self.hw("v_readlane_b32", &[Arg::Temp(d)], &[x, lane])?;
+                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
                             if self.div.is_divergent(i) {
                                 self.to_vgpr(Arg::Temp(d))?
                             } else {
@@ -290,12 +298,12 @@ impl Isel<'_> {
                         (Shuffle, Some(MV::C(k))) => {
                             let d = self.tmp(RegClass::S1);
                             let lane = Arg::Const(k as u32 & (lanes - 1));
-                            self.hw("v_readlane_b32", &[Arg::Temp(d)], &[x, lane])?;
+                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
                             self.to_vgpr(Arg::Temp(d))?
                         }
                         (Shuffle, Some(MV::T(t, _))) if self.p.rc(t).is_sgpr() => {
                             let d = self.tmp(RegClass::S1);
-                            self.hw("v_readlane_b32", &[Arg::Temp(d)], &[x, Arg::Temp(t)])?;
+                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, Arg::Temp(t)])?;
                             self.to_vgpr(Arg::Temp(d))?
                         }
                         (ShuffleXor, Some(MV::C(m))) => self.shuffle_xor_const(x, m as u32)?,
@@ -317,28 +325,24 @@ impl Isel<'_> {
                                     let lane = self.lane_id()?;
                                     let d = self.tmp(RegClass::V1);
                                     let (name, ops) = match op {
-                                        ShuffleXor => ("v_xor_b32", vec![s, Arg::Temp(lane)]),
-                                        ShuffleUp => {
-                                            ("v_sub_u32|v_sub_nc_u32", vec![Arg::Temp(lane), s])
-                                        }
-                                        ShuffleDown => {
-                                            ("v_add_u32|v_add_nc_u32", vec![s, Arg::Temp(lane)])
-                                        }
+                                        ShuffleXor => (Opcode::VXorB32, vec![s, Arg::Temp(lane)]),
+                                        ShuffleUp => (Opcode::VSubU32, vec![Arg::Temp(lane), s]),
+                                        ShuffleDown => (Opcode::VAddU32, vec![s, Arg::Temp(lane)]),
                                         _ => {
                                             // quad broadcast of a variable lane
                                             let q = self.tmp(RegClass::V1);
                                             self.valu(
-                                                "v_and_b32",
+                                                Opcode::VAndB32,
                                                 &[Arg::Temp(q)],
                                                 vec![Arg::Const(!3), Arg::Temp(lane)],
                                             )?;
                                             let k = self.tmp(RegClass::V1);
                                             self.valu(
-                                                "v_and_b32",
+                                                Opcode::VAndB32,
                                                 &[Arg::Temp(k)],
                                                 vec![Arg::Const(3), s],
                                             )?;
-                                            ("v_or_b32", vec![Arg::Temp(k), Arg::Temp(q)])
+                                            (Opcode::VOrB32, vec![Arg::Temp(k), Arg::Temp(q)])
                                         }
                                     };
                                     self.valu(name, &[Arg::Temp(d)], ops)?;
@@ -367,14 +371,14 @@ impl Isel<'_> {
                         };
                         let sh = self.tmp(self.mask_rc());
                         self.salu(
-                            &format!("s_lshr_{b}"),
+                            self.lane_op(Opcode::SLshrB32)?,
                             &[Arg::Temp(sh)],
                             vec![Arg::Temp(m), k],
                         )?;
                         let lo = self.split(sh, self.mask_rc().dwords)?[0];
                         let d = self.tmp(RegClass::S1);
                         self.salu(
-                            "s_and_b32",
+                            Opcode::SAndB32,
                             &[Arg::Temp(d)],
                             vec![Arg::Temp(lo), Arg::Const(1)],
                         )?;
@@ -392,7 +396,7 @@ impl Isel<'_> {
                     let bit = self.ballot_bit_v(m, Arg::Temp(lane))?;
                     let d = self.tmp(RegClass::V1);
                     self.valu(
-                        "v_add_u32|v_add_nc_u32",
+                        Opcode::VAddU32,
                         &[Arg::Temp(d)],
                         vec![Arg::Temp(bit), Arg::Temp(excl)],
                     )?;
@@ -403,21 +407,12 @@ impl Isel<'_> {
                 let m = self.ballot_mask(srcs[0])?;
                 let d = self.tmp(RegClass::S1);
                 if op == BallotFindLsb {
-                    self.hw(
-                        &format!("s_ff1_i32_{b}|s_ctz_i32_{b}"),
-                        &[Arg::Temp(d)],
-                        &[Arg::Temp(m)],
-                    )?;
+                    self.hw_lane(Opcode::SFf1I32B32, &[Arg::Temp(d)], &[Arg::Temp(m)])?;
                 } else {
-                    let u = if self.p.wave64() { "u64" } else { "u32" };
                     let z = self.tmp(RegClass::S1);
-                    self.hw(
-                        &format!("s_flbit_i32_{b}|s_clz_i32_{u}"),
-                        &[Arg::Temp(z)],
-                        &[Arg::Temp(m)],
-                    )?;
+                    self.hw_lane(Opcode::SFlbitI32B32, &[Arg::Temp(z)], &[Arg::Temp(m)])?;
                     self.salu(
-                        "s_sub_u32",
+                        Opcode::SSubU32,
                         &[Arg::Temp(d)],
                         vec![Arg::Const(lanes - 1), Arg::Temp(z)],
                     )?;
@@ -438,9 +433,9 @@ impl Isel<'_> {
                 let n = self.mask_rc().dwords;
                 let t = self.tmp(RegClass::v(n));
                 let name = if n == 2 {
-                    "v_lshlrev_b64"
+                    Opcode::VLshlrevB64
                 } else {
-                    "v_lshlrev_b32"
+                    Opcode::VLshlrevB32
                 };
                 self.valu(
                     name,
@@ -453,7 +448,7 @@ impl Isel<'_> {
                     }
                     let p = if invert {
                         let d = self.tmp(RegClass::V1);
-                        self.valu("v_not_b32", &[Arg::Temp(d)], vec![Arg::Temp(p)])?;
+                        self.valu(Opcode::VNotB32, &[Arg::Temp(d)], vec![Arg::Temp(p)])?;
                         d
                     } else {
                         p
@@ -468,11 +463,7 @@ impl Isel<'_> {
                 let m = self.ballot_mask(srcs[0])?;
                 let d = self.tmp(self.mask_rc());
                 let exec = self.p.exec();
-                self.hw(
-                    &format!("s_and_{b}"),
-                    &[Arg::Temp(d)],
-                    &[Arg::Temp(m), exec],
-                )?;
+                self.hw_lane(Opcode::SAndB32, &[Arg::Temp(d)], &[Arg::Temp(m), exec])?;
                 out.push(MV::T(d, Kind::Mask));
             }
             _ => unreachable!(),

@@ -167,7 +167,12 @@ pub fn wait_insts(gen: Gen, w: [Option<u32>; 4]) -> Result<Vec<MInst>, Error> {
     if !text.is_empty() {
         let v = simm16::parse_waitcnt(gen, &text.join(" "))
             .ok_or_else(|| Error::Verify(format!("waitcnt {text:?}")))?;
-        out.push(MInst::hw(Opcode::SWaitcnt, Format::Sopp, &[], &[Arg::Imm(v)]));
+        out.push(MInst::hw(
+            Opcode::SWaitcnt,
+            Format::Sopp,
+            &[],
+            &[Arg::Imm(v)],
+        ));
     }
     if let Some(n) = w[3] {
         out.push(MInst::hw(

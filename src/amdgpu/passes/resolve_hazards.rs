@@ -56,21 +56,11 @@ fn regs(args: &[Arg], vgpr: bool) -> Vec<u16> {
 }
 
 fn depctr(v: u32) -> MInst {
-    MInst::hw(
-        Opcode::SWaitcntDepctr,
-        Format::Sopp,
-        &[],
-        &[Arg::Imm(v)],
-    )
+    MInst::hw(Opcode::SWaitcntDepctr, Format::Sopp, &[], &[Arg::Imm(v)])
 }
 
 fn nop() -> MInst {
-    MInst::hw(
-        Opcode::SNop,
-        Format::Sopp,
-        &[],
-        &[Arg::Imm(0)],
-    )
+    MInst::hw(Opcode::SNop, Format::Sopp, &[], &[Arg::Imm(0)])
 }
 
 fn writes_exec(i: &MInst) -> bool {
@@ -269,7 +259,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                     if is_valu {
                         let w = regs(&i.defs, false);
                         if w.iter().any(|r| sgprs_read_by_smem.contains(r)) {
-                                                        out.push(MInst::hw(
+                            out.push(MInst::hw(
                                 Opcode::SMovB32,
                                 Format::Sop1,
                                 &[Arg::Reg(Reg::null())],
@@ -375,7 +365,7 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
             flush.push(depctr(0xffe3));
         }
         if !sgprs_read_by_smem.is_empty() {
-                        flush.push(MInst::hw(
+            flush.push(MInst::hw(
                 Opcode::SMovB32,
                 Format::Sop1,
                 &[Arg::Reg(Reg::null())],

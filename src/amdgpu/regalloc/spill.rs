@@ -83,7 +83,9 @@ pub fn prologue_end(p: &Program) -> usize {
         let flat_scratch = i.defs.iter().any(|d| {
             matches!(d, Arg::Reg(r) if r.base.0 == 102 || r.base.0 == 103)
                 && p.target.gen == crate::isa::Gen::Gfx9
-        }) || i.opcode().is_some_and(|o| o.props().contains(Props::WRITES_HWREG));
+        }) || i
+            .opcode()
+            .is_some_and(|o| o.props().contains(Props::WRITES_HWREG));
         if flat_scratch
             || matches!(
                 i.op,

@@ -129,7 +129,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
 pub fn run(a: &Args) -> Result<(), String> {
     let c = build(a)?;
     if a.asm {
-        print!("{}", c.asm);
+        print!("{}", c.asm().map_err(|e| e.to_string())?);
     }
     if a.stats {
         print!("{}", c.stats.to_text());

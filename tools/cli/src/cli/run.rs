@@ -223,7 +223,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             link_spec: Vec::new(),
         })?;
         if a.asm {
-            print!("{}", c.asm);
+            print!("{}", c.asm().map_err(|e| e.to_string())?);
         }
         if a.stats {
             print!("{}", c.stats.to_text());
