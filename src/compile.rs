@@ -262,7 +262,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         amdgpu::isel::select_with(&module, t, &opts.layout, &link_time)
     })?;
     verify_mir(&p, false)?;
-    amdgpu::isel::scratch::insert_setup(&mut p)?;
+    amdgpu::scratch::insert_setup(&mut p)?;
     let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
     let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
     // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)

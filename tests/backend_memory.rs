@@ -9,13 +9,13 @@
 //!   SGPR offset on GFX9, a VGPR offset with `offset:64`), plus the FLAT_SCRATCH prologue
 //!   (GFX9 `flat_scratch_lo`, GFX10.3 `hwreg(HW_REG_FLAT_SCR_LO)`, none on GFX11);
 //! - metadata and statistics carry the sizes;
-//! - the `isel::scratch` API splits values wider than four dwords and reserves aligned
+//! - the `amdgpu::scratch` API splits values wider than four dwords and reserves aligned
 //!   slots.
 
 mod backend_support;
 
 use backend_support::*;
-use gcnc::amdgpu::isel::scratch;
+use gcnc::amdgpu::scratch;
 use gcnc::amdgpu::mir::{Arg, Op, Program, Pseudo, RegClass};
 use gcnc::binary::UserData;
 use gcnc::isa::{Gen, Target, Wave};

@@ -9,6 +9,9 @@
 //! - [`passes`]: `lower_to_hw` (pseudo → real, parallel copies sequentialised),
 //!   `insert_waitcnt`, `resolve_hazards`.
 //! - [`emit`]: code buffer with labels and branch fixups → bytes, statistics, PAL ELF.
+//! - [`scratch`]: per-lane scratch accesses and the FLAT_SCRATCH setup on MIR, used by
+//!   `isel` (function-local arrays) and `regalloc` (spill slots); neither stage calls
+//!   into the other.
 //!
 //! Every stage reports bad or unsupported input as [`Error`] and checks its own output with
 //! the MIR verifier in debug builds and tests.
@@ -20,5 +23,6 @@ pub mod isel;
 pub mod mir;
 pub mod passes;
 pub mod regalloc;
+pub mod scratch;
 
 pub use error::Error;

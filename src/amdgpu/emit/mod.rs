@@ -176,7 +176,7 @@ pub fn code_object(
     info.sgprs = sgprs.max(1);
     if p.target.gen == Gen::Gfx9 && p.scratch_bytes > 0 {
         // GFX9 places VCC, FLAT_SCRATCH and XNACK_MASK at the top of the wave's SGPR
-        // allocation: the FLAT_SCRATCH setup (isel::scratch) writes s102/s103, so the
+        // allocation: the FLAT_SCRATCH setup (amdgpu::scratch) writes s102/s103, so the
         // granted count must include those six
         info.sgprs = sgprs + 6;
     }

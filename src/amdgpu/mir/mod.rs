@@ -231,7 +231,7 @@ pub struct Program {
     pub lds_bytes: u32,
     /// Pre-link symbols referenced by `Arg::Symbol` (unlinked compiles only).
     pub symbols: Vec<crate::binary::prelink::PrelinkSymbol>,
-    /// Per-lane scratch bytes the program addresses (`isel::scratch`).
+    /// Per-lane scratch bytes the program addresses (`amdgpu::scratch`).
     pub scratch_bytes: u32,
 }
 

@@ -85,7 +85,7 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
         // VGPR spills need the FLAT_SCRATCH setup (idempotent); it adds inputs and
         // temps, so spilling runs again over it
         let inputs = p.abi.user_sgprs.len();
-        crate::amdgpu::isel::scratch::insert_setup(p)?;
+        crate::amdgpu::scratch::insert_setup(p)?;
         if p.abi.user_sgprs.len() != inputs {
             continue;
         }

@@ -17,7 +17,7 @@
 //!   the whole linear CFG): one lane per dword, a tuple never straddles two VGPRs, wave32
 //!   has 32 lanes per VGPR and wave64 64. `v_writelane_b32` / `v_readlane_b32` ignore
 //!   exec, so divergent regions need no care.
-//! - VGPR slots are per-lane scratch (`isel::scratch`: `reserve`, `store`, `load` at a
+//! - VGPR slots are per-lane scratch (`amdgpu::scratch`: `reserve`, `store`, `load` at a
 //!   constant offset). Stores and reloads run under the exec of the definition / use, like
 //!   the register they replace, so the lanes a use reads were written at the definition.
 //!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
@@ -32,7 +32,7 @@
 
 use super::live::{intervals, Interval};
 use super::Budget;
-use crate::amdgpu::isel::scratch;
+use crate::amdgpu::scratch;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
 use crate::amdgpu::Error;
 use crate::isa::Props;
