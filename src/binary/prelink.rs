@@ -18,11 +18,18 @@
 //! Relocation symbols of unlinked code are named by [`PrelinkSymbol`] (`gcnc.desc.*`,
 //! `gcnc.spec.*`, `gcnc.item.*`, `gcnc.choice.*`).
 //!
+//! What a user SGPR holds is written here twice, for two readers: [`UserSgpr`], what the
+//! compile assumed (any SGPR the backend placed), and [`Item`], what the link state can
+//! place in a final SGPR or descriptor-table dword (the link state's JSON and the CS
+//! prolog's key use it; it lives here, below both, so the parts do not depend on the link
+//! stage).
+//!
 //! Invariant: `from_value(&p.to_value()) == p`.
 
 use super::error::{Error, Result};
 use super::metadata::{opt_str, opt_u32, take_map, HwStage};
 use super::msgpack::{Key, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Version of the pre-link schema.
@@ -314,6 +321,62 @@ impl PrelinkSymbol {
             return ident_ok(n).then(|| PrelinkSymbol::Choice(n.to_string()));
         }
         None
+    }
+}
+
+/// What one user SGPR (or one dword of the descriptor table) holds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Item {
+    /// Low half of the global internal table (PAL: must be user SGPR 0).
+    GlobalTable,
+    /// Low half of the pointer to descriptor set N.
+    DescriptorSet(u32),
+    /// High half of the pointer to descriptor set N.
+    DescriptorSetHi(u32),
+    /// Push-constant dword N.
+    PushConstant(u32),
+    /// Low half of the pointer to the push-constant block.
+    PushConstantPointer,
+    /// High half of the pointer to the push-constant block.
+    PushConstantPointerHi,
+    /// Low half of the spill table.
+    SpillTable,
+    /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
+    DescriptorTable,
+    /// Nothing the main part reads (an assumed padding SGPR; the prolog leaves it alone).
+    Unused,
+}
+
+impl Item {
+    /// The item a main part's assumed user SGPR names, if the layout can express it.
+    pub fn from_assumed(u: &UserSgpr) -> Option<Item> {
+        Some(match u {
+            UserSgpr::GlobalTable => Item::GlobalTable,
+            UserSgpr::DescriptorSet(n) => Item::DescriptorSet(*n),
+            UserSgpr::DescriptorSetHi(n) => Item::DescriptorSetHi(*n),
+            UserSgpr::PushConstant(n) => Item::PushConstant(*n),
+            UserSgpr::PushConstantPointer => Item::PushConstantPointer,
+            UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
+            UserSgpr::SpillTable => Item::SpillTable,
+            UserSgpr::Unused => Item::Unused,
+            UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
+        })
+    }
+
+    /// Stable text, used in part keys and metadata.
+    pub fn text(&self) -> String {
+        match self {
+            Item::GlobalTable => "global_table".into(),
+            Item::DescriptorSet(n) => format!("descriptor_set:{n}"),
+            Item::DescriptorSetHi(n) => format!("descriptor_set_hi:{n}"),
+            Item::PushConstant(n) => format!("push_constant:{n}"),
+            Item::PushConstantPointer => "push_constant_pointer".into(),
+            Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
+            Item::SpillTable => "spill_table".into(),
+            Item::DescriptorTable => "descriptor_table".into(),
+            Item::Unused => "unused".into(),
+        }
     }
 }
 

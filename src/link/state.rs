@@ -35,8 +35,9 @@
 //! user SGPR 0, every driver-set slot names its entry, and a `table` needs a
 //! `descriptor_table` slot.
 
+pub use crate::binary::prelink::Item;
 use super::error::{Error, Result};
-use crate::binary::prelink::{DescKind, PrelinkSymbol, UserSgpr};
+use crate::binary::prelink::{DescKind, PrelinkSymbol};
 use crate::binary::UserData;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -60,62 +61,6 @@ pub struct BindingLayout {
     /// Byte stride between array elements.
     #[serde(default)]
     pub stride: u32,
-}
-
-/// What one user SGPR (or one dword of the descriptor table) holds.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Item {
-    /// Low half of the global internal table (PAL: must be user SGPR 0).
-    GlobalTable,
-    /// Low half of the pointer to descriptor set N.
-    DescriptorSet(u32),
-    /// High half of the pointer to descriptor set N.
-    DescriptorSetHi(u32),
-    /// Push-constant dword N.
-    PushConstant(u32),
-    /// Low half of the pointer to the push-constant block.
-    PushConstantPointer,
-    /// High half of the pointer to the push-constant block.
-    PushConstantPointerHi,
-    /// Low half of the spill table.
-    SpillTable,
-    /// Low half of the pointer to the descriptor table (`UserDataLayout::table`).
-    DescriptorTable,
-    /// Nothing the main part reads (an assumed padding SGPR; the prolog leaves it alone).
-    Unused,
-}
-
-impl Item {
-    /// The item a main part's assumed user SGPR names, if the layout can express it.
-    pub fn from_assumed(u: &UserSgpr) -> Option<Item> {
-        Some(match u {
-            UserSgpr::GlobalTable => Item::GlobalTable,
-            UserSgpr::DescriptorSet(n) => Item::DescriptorSet(*n),
-            UserSgpr::DescriptorSetHi(n) => Item::DescriptorSetHi(*n),
-            UserSgpr::PushConstant(n) => Item::PushConstant(*n),
-            UserSgpr::PushConstantPointer => Item::PushConstantPointer,
-            UserSgpr::PushConstantPointerHi => Item::PushConstantPointerHi,
-            UserSgpr::SpillTable => Item::SpillTable,
-            UserSgpr::Unused => Item::Unused,
-            UserSgpr::Workgroup | UserSgpr::Other(..) => return None,
-        })
-    }
-
-    /// Stable text, used in part keys and metadata.
-    pub fn text(&self) -> String {
-        match self {
-            Item::GlobalTable => "global_table".into(),
-            Item::DescriptorSet(n) => format!("descriptor_set:{n}"),
-            Item::DescriptorSetHi(n) => format!("descriptor_set_hi:{n}"),
-            Item::PushConstant(n) => format!("push_constant:{n}"),
-            Item::PushConstantPointer => "push_constant_pointer".into(),
-            Item::PushConstantPointerHi => "push_constant_pointer_hi".into(),
-            Item::SpillTable => "spill_table".into(),
-            Item::DescriptorTable => "descriptor_table".into(),
-            Item::Unused => "unused".into(),
-        }
-    }
 }
 
 /// One final user SGPR.

@@ -28,9 +28,8 @@
 
 use super::code::PartCode;
 use super::{Part, PartError};
-use crate::binary::prelink::UserSgpr;
+use crate::binary::prelink::{Item, UserSgpr};
 use crate::isa::{BufferError, CodeBuffer, Target};
-use crate::link::state::Item;
 
 /// Everything the CS prolog depends on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
