@@ -51,7 +51,7 @@ pub struct Timing {
     /// The pass or stage name (`mem2reg`, `isel`, `regalloc`, ...).
     pub pass: &'static str,
     pub elapsed: Duration,
-    /// Whether a middle-end pass changed the IR (always true for a backend stage).
+    /// Whether a middle-end pass changed the IR (false for the other stages).
     pub changed: bool,
 }
 
@@ -114,8 +114,8 @@ impl Timer {
         r
     }
 
-    /// [`Timer::time`] for a backend stage (always counts as a change).
+    /// [`Timer::time`] for a stage that is not a middle-end pass.
     pub fn stage<T>(&mut self, pass: &'static str, f: impl FnOnce() -> T) -> T {
-        self.time(pass, f, |_| true)
+        self.time(pass, f, |_| false)
     }
 }

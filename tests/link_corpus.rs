@@ -1,6 +1,6 @@
 //! The proof of issue 7 on the compute corpus: every case in `PASSING` of
 //! `tests/backend_corpus.rs` (read from that file, so the list here grows with it) is
-//! compiled twice — whole-pipeline (`compile_compute`) and unlinked (`compile_unlinked`
+//! compiled twice — whole-pipeline (`compile_module`) and unlinked (`compile_module_unlinked`
 //! with the descriptor layout and the user-data layout missing) — and the unlinked ELF is
 //! linked with a state that differs from what the compile assumed:
 //!

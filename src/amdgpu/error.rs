@@ -21,8 +21,16 @@ pub enum Error {
     },
     /// The pipeline layout does not describe a resource the shader uses, or is malformed.
     Layout(String),
-    /// The instruction encoder rejected an instruction (a backend bug surfaced as an error).
+    /// Emission could not place an instruction (no such form, missing operand, a branch
+    /// beyond the SOPP range, an unknown symbol).
     Encode(String),
+    /// The ISA layer rejected an instruction the backend built (a backend bug surfaced as
+    /// an error): the instruction as MIR prints it (empty when disassembling) and the ISA
+    /// layer's typed error.
+    Isa {
+        inst: String,
+        error: crate::isa::Error,
+    },
     /// The ELF/metadata writer refused the code object.
     Binary(crate::binary::Error),
     /// The MIR verifier found a broken invariant (a backend bug).
@@ -56,6 +64,8 @@ impl fmt::Display for Error {
             ),
             Error::Layout(m) => write!(f, "pipeline layout: {m}"),
             Error::Encode(m) => write!(f, "encoding: {m}"),
+            Error::Isa { inst, error } if inst.is_empty() => write!(f, "encoding: {error}"),
+            Error::Isa { inst, error } => write!(f, "encoding: `{inst}`: {error}"),
             Error::Binary(m) => write!(f, "binary: {m}"),
             Error::Verify(m) => write!(f, "MIR verifier: {m}"),
             Error::NeedsWholePipeline(m) => write!(

@@ -14,7 +14,7 @@ use super::metadata::{
     PAL_METADATA_VERSION,
 };
 use super::registers::{self, FloatMode, Rsrc1, Rsrc2, Rsrc3, UserData};
-use crate::isa::{Gen, Target, Wave};
+use crate::isa::{Gen, Target};
 use std::collections::BTreeMap;
 
 /// What the backend knows about a compiled compute shader; everything the CS metadata and
@@ -192,15 +192,7 @@ impl ComputeShaderInfo {
                 )
             })
         };
-        let w32 = p
-            .registers
-            .get(&registers::COMPUTE_DISPATCH_INITIATOR)
-            .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0);
-        let wave = match stage.and_then(|s| s.wavefront_size) {
-            Some(w) => w,
-            None if w32 => Wave::W32,
-            None => Wave::W64,
-        };
+        let wave = p.wave(HwStage::Cs);
         let target = Target { gen, wave }.check_wave().map_err(|_| {
             Error::metadata(
                 "amdpal.pipelines[0].hardware_stages.cs.wavefront_size",

@@ -177,6 +177,25 @@ impl PipelineMetadata {
             .get(&stage.rsrc1())
             .map(|v| FloatMode((v >> 12) as u8))
     }
+
+    /// A stage's wave size: its `.wavefront_size`, else (llc writes none) wave32 when
+    /// COMPUTE_DISPATCH_INITIATOR has CS_W32_EN, else wave64. Not checked against the
+    /// generation.
+    pub fn wave(&self, stage: HwStage) -> Wave {
+        let w32 = self
+            .registers
+            .get(&registers::COMPUTE_DISPATCH_INITIATOR)
+            .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0);
+        match self
+            .hardware_stages
+            .get(&stage)
+            .and_then(|s| s.wavefront_size)
+        {
+            Some(w) => w,
+            None if w32 => Wave::W32,
+            None => Wave::W64,
+        }
+    }
 }
 
 /// The whole NT_AMDGPU_METADATA payload.

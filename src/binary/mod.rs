@@ -3,7 +3,9 @@
 //!
 //! Facts follow `../shared/reference/pal-abi.md` (checked against LLVM 19's tools).
 //! This layer knows nothing about instructions: code is bytes, relocations are
-//! (offset, kind, symbol, addend), and the ISA layer and backend sit on top of it.
+//! (offset, kind, symbol, addend), and the backend sits on top of it. Of the ISA layer it
+//! uses only the target (`isa::Target`, `isa::Gen` and its `GenInfo` facts: ELF machine
+//! number, VGPR granules, which registers exist).
 //!
 //! - [`msgpack`]: a generic MessagePack tree, the minimal-encoding writer, a checked reader.
 //! - [`registers`]: compute register numbers and bit-field packing (RSRC1/2/3, NUM_THREAD,

@@ -251,47 +251,13 @@ impl Function {
         }
     }
     fn replace_in_cf(&mut self, f: impl Fn(Value) -> Value) {
-        fn walk(list: &mut [CfNode], f: &impl Fn(Value) -> Value) {
-            for n in list {
-                match n {
-                    CfNode::Block(_) => {}
-                    CfNode::If {
-                        cond,
-                        then_body,
-                        else_body,
-                        ..
-                    } => {
-                        *cond = f(*cond);
-                        walk(then_body, f);
-                        walk(else_body, f);
-                    }
-                    CfNode::Loop { body, .. } => walk(body, f),
-                }
-            }
-        }
-        walk(&mut self.body, &f);
+        super::visit::for_each_cond_mut(&mut self.body, &mut |c| *c = f(*c));
     }
 
     /// Blocks in program order (pre-order over the CF tree).
     pub fn blocks_in_order(&self) -> Vec<Block> {
         let mut out = Vec::with_capacity(self.blocks.len());
-        fn walk(list: &[CfNode], out: &mut Vec<Block>) {
-            for n in list {
-                match n {
-                    CfNode::Block(b) => out.push(*b),
-                    CfNode::If {
-                        then_body,
-                        else_body,
-                        ..
-                    } => {
-                        walk(then_body, out);
-                        walk(else_body, out);
-                    }
-                    CfNode::Loop { body, .. } => walk(body, out),
-                }
-            }
-        }
-        walk(&self.body, &mut out);
+        super::visit::for_each_block(&self.body, |b| out.push(b));
         out
     }
     /// Live instructions in program order.
@@ -308,25 +274,7 @@ impl Function {
         for i in self.insts_in_order() {
             self.insts[i].kind.for_each_operand(|v| uses[v] += 1);
         }
-        fn walk(list: &[CfNode], uses: &mut SecondaryMap<InstData, u32>) {
-            for n in list {
-                match n {
-                    CfNode::Block(_) => {}
-                    CfNode::If {
-                        cond,
-                        then_body,
-                        else_body,
-                        ..
-                    } => {
-                        uses[*cond] += 1;
-                        walk(then_body, uses);
-                        walk(else_body, uses);
-                    }
-                    CfNode::Loop { body, .. } => walk(body, uses),
-                }
-            }
-        }
-        walk(&self.body, &mut uses);
+        super::visit::for_each_if_cond(&self.body, |c| uses[c] += 1);
         uses
     }
     /// Whether any loop, call or return remains (cheap structural queries for passes).

@@ -40,6 +40,7 @@ pub mod parse;
 pub mod print;
 pub mod types;
 pub mod verify;
+pub mod visit;
 
 pub use builder::Builder;
 pub use cfg::Cfg;

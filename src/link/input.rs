@@ -7,7 +7,7 @@ use crate::binary::merge::take_prelink;
 use crate::binary::prelink::PreLinkMetadata;
 use crate::binary::registers::{self, Rsrc2};
 use crate::binary::{ElfFile, HwStage, PalMetadata, Relocation, Value};
-use crate::isa::{Target, Wave};
+use crate::isa::Target;
 
 /// One unlinked shader, ready for layout.
 #[derive(Clone, Debug)]
@@ -119,19 +119,7 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
             addend: r.addend,
         });
     }
-    let hw = md.pipeline.hardware_stages.get(&stage);
-    let wave = match hw.and_then(|h| h.wavefront_size) {
-        Some(w) => w,
-        None if md
-            .pipeline
-            .registers
-            .get(&registers::COMPUTE_DISPATCH_INITIATOR)
-            .is_some_and(|v| v & registers::DISPATCH_INITIATOR_CS_W32_EN != 0) =>
-        {
-            Wave::W32
-        }
-        None => Wave::W64,
-    };
+    let wave = md.pipeline.wave(stage);
     let target = Target { gen, wave }
         .check_wave()
         .map_err(|_| Error::TargetMismatch {

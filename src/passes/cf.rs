@@ -55,23 +55,6 @@ pub type ValueMap = SecondaryMap<InstData, Option<Value>>;
 /// Block map keyed by source-function handles.
 pub type BlockMap = SecondaryMap<BlockData, Option<Block>>;
 
-fn collect_blocks(list: &[CfNode], out: &mut Vec<Block>) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => out.push(*b),
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                collect_blocks(then_body, out);
-                collect_blocks(else_body, out);
-            }
-            CfNode::Loop { body, .. } => collect_blocks(body, out),
-        }
-    }
-}
-
 /// Clones `list` of `src` into `dst` (which may be a snapshot of the same function).
 /// Values and blocks of the list get fresh copies recorded in `vmap`/`bmap`; operands
 /// defined outside the list go through `vmap` when mapped there, else stay as they are
@@ -85,7 +68,7 @@ pub fn clone_list(
     var_map: &dyn Fn(Var) -> Var,
 ) -> Vec<CfNode> {
     let mut blocks = Vec::new();
-    collect_blocks(list, &mut blocks);
+    visit::for_each_block(list, |b| blocks.push(b));
     for &b in &blocks {
         bmap[b] = Some(dst.new_block());
     }
@@ -152,13 +135,11 @@ fn rebuild(list: &[CfNode], vmap: &ValueMap, bmap: &BlockMap) -> Vec<CfNode> {
 /// Whether `list` contains a jump of `kind` that targets the loop `list` belongs to
 /// (i.e. not inside a nested loop). `Return` is found at any depth.
 pub fn has_jump(f: &Function, list: &[CfNode], kind: JumpKind) -> bool {
-    list.iter().any(|n| match n {
-        CfNode::Block(b) => matches!(f.block_jump(*b), Some((k, _)) if k == kind),
-        CfNode::If {
-            then_body,
-            else_body,
-            ..
-        } => has_jump(f, then_body, kind) || has_jump(f, else_body, kind),
-        CfNode::Loop { body, .. } => kind == JumpKind::Return && has_jump(f, body, kind),
+    !visit::walk(list, &mut |n| match n {
+        CfNode::Block(b) if matches!(f.block_jump(*b), Some((k, _)) if k == kind) => {
+            visit::Walk::Stop
+        }
+        CfNode::Loop { .. } if kind != JumpKind::Return => visit::Walk::SkipBodies,
+        _ => visit::Walk::Continue,
     })
 }

@@ -37,26 +37,8 @@ fn dead_insts(f: &mut Function) -> bool {
             work.push(i);
         }
     }
-    fn conds(list: &[CfNode], out: &mut Vec<Value>) {
-        for n in list {
-            match n {
-                CfNode::Block(_) => {}
-                CfNode::If {
-                    cond,
-                    then_body,
-                    else_body,
-                    ..
-                } => {
-                    out.push(*cond);
-                    conds(then_body, out);
-                    conds(else_body, out);
-                }
-                CfNode::Loop { body, .. } => conds(body, out),
-            }
-        }
-    }
     let mut cs = Vec::new();
-    conds(&f.body, &mut cs);
+    visit::for_each_if_cond(&f.body, |c| cs.push(c));
     for c in cs {
         if !live[c] {
             live[c] = true;
@@ -95,30 +77,20 @@ fn is_empty_arm(f: &Function, list: &[CfNode]) -> bool {
 
 /// Detaches every instruction of every block in `list`.
 pub fn kill_list(f: &mut Function, list: &[CfNode]) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => {
-                for i in std::mem::take(&mut f.blocks[*b].insts) {
-                    f.insts[i].block = None;
-                }
-            }
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                kill_list(f, then_body);
-                kill_list(f, else_body);
-            }
-            CfNode::Loop { body, .. } => kill_list(f, body),
+    visit::for_each_block(list, |b| {
+        for i in std::mem::take(&mut f.blocks[b].insts) {
+            f.insts[i].block = None;
         }
-    }
+    });
 }
 
 fn dead_cf(f: &mut Function) -> bool {
     let mut body = std::mem::take(&mut f.body);
     let mut rewrites: cf::ValueMap = SecondaryMap::new(None);
-    let changed = simplify_list(f, &mut body, &mut rewrites);
+    let mut changed = false;
+    visit::rewrite_lists(&mut body, &mut |list, k| {
+        simplify_at(f, list, k, &mut rewrites, &mut changed)
+    });
     f.body = body;
     if changed {
         f.rewrite_uses(&rewrites);
@@ -127,107 +99,93 @@ fn dead_cf(f: &mut Function) -> bool {
     changed
 }
 
-fn simplify_list(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < list.len() {
-        // Recurse first.
-        match &mut list[k] {
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                changed |= simplify_list(f, then_body, rw);
-                changed |= simplify_list(f, else_body, rw);
-            }
-            CfNode::Loop { body, .. } => changed |= simplify_list(f, body, rw),
-            CfNode::Block(_) => {}
-        }
-        let CfNode::If {
-            cond,
-            then_body,
-            else_body,
-            ..
-        } = &list[k]
-        else {
-            k += 1;
-            continue;
+/// Simplifies the `if` at position `k` of `list` (its arms are already simplified);
+/// returns the position to look at next.
+fn simplify_at(
+    f: &mut Function,
+    list: &mut Vec<CfNode>,
+    k: usize,
+    rw: &mut cf::ValueMap,
+    changed: &mut bool,
+) -> usize {
+    let CfNode::If {
+        cond,
+        then_body,
+        else_body,
+        ..
+    } = &list[k]
+    else {
+        return k + 1;
+    };
+    let cond = rw[*cond].unwrap_or(*cond);
+    let merge = list[k + 1].as_block().unwrap();
+    if let Some(c) = const_bool(f, cond) {
+        let (taken, other) = if c {
+            (then_body.clone(), else_body.clone())
+        } else {
+            (else_body.clone(), then_body.clone())
         };
-        let cond = rw[*cond].unwrap_or(*cond);
-        let merge = list[k + 1].as_block().unwrap();
-        if let Some(c) = const_bool(f, cond) {
-            let (taken, other) = if c {
-                (then_body.clone(), else_body.clone())
-            } else {
-                (else_body.clone(), then_body.clone())
-            };
-            kill_list(f, &other);
-            let taken_end = func::last_block(&taken);
-            let ends_in_jump = f.block_jump(taken_end).is_some();
-            // Merge phis take the taken arm's value.
-            let phis: Vec<Inst> = f.blocks[merge]
-                .insts
-                .iter()
-                .copied()
-                .take_while(|&i| f.insts[i].kind.is_phi())
-                .collect();
-            for p in phis {
-                if let InstKind::Phi(srcs) = &f.insts[p].kind {
-                    if let Some(&(_, v)) = srcs.iter().find(|s| s.0 == taken_end) {
-                        rw[p] = Some(v);
-                    } else {
-                        let ty = f.insts[p].ty;
-                        f.insts[p].kind = InstKind::Undef;
-                        let _ = ty;
-                    }
-                }
-                if rw[p].is_some() {
-                    f.remove(p);
-                }
-            }
-            list.splice(k..k + 1, taken);
-            if ends_in_jump {
-                // Everything after the arm's jump is unreachable.
-                let pos = list
-                    .iter()
-                    .position(|n| n.as_block() == Some(taken_end))
-                    .unwrap();
-                let rest: Vec<CfNode> = list.drain(pos + 1..).collect();
-                kill_list(f, &rest);
-            }
-            cf::merge_adjacent_blocks(f, list);
-            changed = true;
-            k = 0;
-            continue;
-        }
-        // Both arms jump away: everything after the if is unreachable.
-        let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
-        if ends_in_jump(then_body) && ends_in_jump(else_body) {
-            let has_code = k + 2 < list.len() || !f.blocks[merge].insts.is_empty();
-            if has_code {
-                let rest: Vec<CfNode> = list.drain(k + 1..).collect();
-                kill_list(f, &rest);
-                list.push(CfNode::Block(merge));
-                changed = true;
-            }
-            k += 1;
-            continue;
-        }
-        let merge_has_phis = f.blocks[merge]
+        kill_list(f, &other);
+        let taken_end = func::last_block(&taken);
+        let ends_in_jump = f.block_jump(taken_end).is_some();
+        // Merge phis take the taken arm's value.
+        let phis: Vec<Inst> = f.blocks[merge]
             .insts
-            .first()
-            .is_some_and(|&i| f.insts[i].kind.is_phi());
-        if is_empty_arm(f, then_body) && is_empty_arm(f, else_body) && !merge_has_phis {
-            list.remove(k);
-            cf::merge_adjacent_blocks(f, list);
-            changed = true;
-            k = 0;
-            continue;
+            .iter()
+            .copied()
+            .take_while(|&i| f.insts[i].kind.is_phi())
+            .collect();
+        for p in phis {
+            if let InstKind::Phi(srcs) = &f.insts[p].kind {
+                if let Some(&(_, v)) = srcs.iter().find(|s| s.0 == taken_end) {
+                    rw[p] = Some(v);
+                } else {
+                    let ty = f.insts[p].ty;
+                    f.insts[p].kind = InstKind::Undef;
+                    let _ = ty;
+                }
+            }
+            if rw[p].is_some() {
+                f.remove(p);
+            }
         }
-        k += 1;
+        list.splice(k..k + 1, taken);
+        if ends_in_jump {
+            // Everything after the arm's jump is unreachable.
+            let pos = list
+                .iter()
+                .position(|n| n.as_block() == Some(taken_end))
+                .unwrap();
+            let rest: Vec<CfNode> = list.drain(pos + 1..).collect();
+            kill_list(f, &rest);
+        }
+        cf::merge_adjacent_blocks(f, list);
+        *changed = true;
+        return 0;
     }
-    changed
+    // Both arms jump away: everything after the if is unreachable.
+    let ends_in_jump = |l: &[CfNode]| f.block_jump(func::last_block(l)).is_some();
+    if ends_in_jump(then_body) && ends_in_jump(else_body) {
+        let has_code = k + 2 < list.len() || !f.blocks[merge].insts.is_empty();
+        if has_code {
+            let rest: Vec<CfNode> = list.drain(k + 1..).collect();
+            kill_list(f, &rest);
+            list.push(CfNode::Block(merge));
+            *changed = true;
+        }
+        return k + 1;
+    }
+    let merge_has_phis = f.blocks[merge]
+        .insts
+        .first()
+        .is_some_and(|&i| f.insts[i].kind.is_phi());
+    if is_empty_arm(f, then_body) && is_empty_arm(f, else_body) && !merge_has_phis {
+        list.remove(k);
+        cf::merge_adjacent_blocks(f, list);
+        *changed = true;
+        return 0;
+    }
+    k + 1
 }
 
 /// Drops phi sources from blocks that are no longer (reachable) predecessors; a phi left

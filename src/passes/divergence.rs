@@ -94,18 +94,6 @@ struct Walk<'a> {
     changed: bool,
 }
 
-fn has_return(f: &Function, list: &[CfNode]) -> bool {
-    list.iter().any(|n| match n {
-        CfNode::Block(b) => matches!(f.block_jump(*b), Some((JumpKind::Return, _))),
-        CfNode::If {
-            then_body,
-            else_body,
-            ..
-        } => has_return(f, then_body) || has_return(f, else_body),
-        CfNode::Loop { body, .. } => has_return(f, body),
-    })
-}
-
 impl Walk<'_> {
     fn mark(&mut self, v: Value) {
         if !self.d.values[v] {
@@ -213,7 +201,7 @@ impl Walk<'_> {
                     let header = func::first_block(body);
                     let div = in_div_loop
                         || self.d.loops[header]
-                        || has_return(self.f, body)
+                        || super::cf::has_jump(self.f, body, JumpKind::Return)
                         || self.divergent_jump(body, false);
                     if div && !self.d.loops[header] {
                         self.d.loops[header] = true;

@@ -15,36 +15,17 @@ pub fn run(m: &mut Module) -> bool {
     let mut progress = false;
     for (_, f) in m.functions.iter_mut() {
         let mut body = std::mem::take(&mut f.body);
-        progress |= walk(f, &mut body);
+        visit::rewrite_lists(&mut body, &mut |list, k| {
+            if flatten(f, list, k) {
+                progress = true;
+                k // the list shrank by two nodes: look at the same position again
+            } else {
+                k + 1
+            }
+        });
         f.body = body;
     }
     progress
-}
-
-fn walk(f: &mut Function, list: &mut Vec<CfNode>) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < list.len() {
-        match &mut list[k] {
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                changed |= walk(f, then_body);
-                changed |= walk(f, else_body);
-            }
-            CfNode::Loop { body, .. } => changed |= walk(f, body),
-            CfNode::Block(_) => {}
-        }
-        if flatten(f, list, k) {
-            changed = true;
-            // The list shrank by two nodes; look at the same position again.
-            continue;
-        }
-        k += 1;
-    }
-    changed
 }
 
 fn arm_ok(f: &Function, arm: &[CfNode], limit: usize) -> Option<Block> {

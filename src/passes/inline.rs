@@ -134,7 +134,9 @@ fn inline_call(m: &mut Module, fh: Func, call: Inst) {
     let last = func::last_block(&list);
     // Splice: b + first ... last + after.
     let mut body = std::mem::take(&mut f.body);
-    splice_at(&mut body, b, &list);
+    if let Some((holder, k)) = visit::list_holding_mut(&mut body, b) {
+        holder.splice(k + 1..k + 1, list.iter().cloned());
+    }
     f.body = body;
     // Successors of the old b now follow `last`.
     cf::rename_pred(f, b, last);
@@ -144,67 +146,13 @@ fn inline_call(m: &mut Module, fh: Func, call: Inst) {
     f.blocks[last].insts.extend(after);
     cf::merge_blocks(f, b, first);
     let mut body = std::mem::take(&mut f.body);
-    remove_block_node(&mut body, first);
+    if let Some((holder, k)) = visit::list_holding_mut(&mut body, first) {
+        holder.remove(k);
+    }
     f.body = body;
     if let Some(v) = ret_val {
         f.replace_all_uses(call, v);
     }
-}
-
-/// Replaces node `Block(b)` in the tree by `b` followed by the nodes of `list`.
-fn splice_at(list: &mut Vec<CfNode>, b: Block, ins: &[CfNode]) -> bool {
-    for k in 0..list.len() {
-        match &mut list[k] {
-            CfNode::Block(x) if *x == b => {
-                let tail: Vec<CfNode> = ins.to_vec();
-                list.splice(k + 1..k + 1, tail);
-                return true;
-            }
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                if splice_at(then_body, b, ins) || splice_at(else_body, b, ins) {
-                    return true;
-                }
-            }
-            CfNode::Loop { body, .. } => {
-                if splice_at(body, b, ins) {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
-fn remove_block_node(list: &mut Vec<CfNode>, b: Block) -> bool {
-    for k in 0..list.len() {
-        match &mut list[k] {
-            CfNode::Block(x) if *x == b => {
-                list.remove(k);
-                return true;
-            }
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                if remove_block_node(then_body, b) || remove_block_node(else_body, b) {
-                    return true;
-                }
-            }
-            CfNode::Loop { body, .. } => {
-                if remove_block_node(body, b) {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 // ---- return lowering ----

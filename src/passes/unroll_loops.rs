@@ -30,7 +30,15 @@ pub fn run(m: &mut Module) -> bool {
     for (_, f) in m.functions.iter_mut() {
         let mut body = std::mem::take(&mut f.body);
         let mut rw: cf::ValueMap = SecondaryMap::new(None);
-        let changed = walk(f, &mut body, &mut rw);
+        let mut changed = false;
+        visit::rewrite_lists(&mut body, &mut |list, k| {
+            if matches!(list[k], CfNode::Loop { .. }) && unroll(f, list, k, &mut rw) {
+                changed = true;
+                k // the copies replaced the loop: look at position k again
+            } else {
+                k + 1
+            }
+        });
         f.body = body;
         if changed {
             // If conditions after an unrolled loop may name its header values.
@@ -39,33 +47,6 @@ pub fn run(m: &mut Module) -> bool {
         }
     }
     progress
-}
-
-fn walk(f: &mut Function, list: &mut Vec<CfNode>, rw: &mut cf::ValueMap) -> bool {
-    let mut changed = false;
-    let mut k = 0;
-    while k < list.len() {
-        match &mut list[k] {
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                changed |= walk(f, then_body, rw);
-                changed |= walk(f, else_body, rw);
-            }
-            CfNode::Loop { body, .. } => {
-                changed |= walk(f, body, rw);
-            }
-            CfNode::Block(_) => {}
-        }
-        if matches!(list[k], CfNode::Loop { .. }) && unroll(f, list, k, rw) {
-            changed = true;
-            continue;
-        }
-        k += 1;
-    }
-    changed
 }
 
 struct Shape {
@@ -77,17 +58,7 @@ struct Shape {
 
 fn count_insts(f: &Function, list: &[CfNode]) -> usize {
     let mut n = 0;
-    for node in list {
-        match node {
-            CfNode::Block(b) => n += f.blocks[*b].insts.len(),
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => n += count_insts(f, then_body) + count_insts(f, else_body),
-            CfNode::Loop { body, .. } => n += count_insts(f, body),
-        }
-    }
+    visit::for_each_block(list, |b| n += f.blocks[b].insts.len());
     n
 }
 

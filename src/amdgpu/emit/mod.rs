@@ -207,7 +207,10 @@ pub fn disassemble_range(
     let mut out = String::new();
     let mut off = start;
     while off < end.min(text.len()) {
-        let (inst, len) = isa::decode(text, off, t).map_err(|e| Error::Encode(e.to_string()))?;
+        let (inst, len) = isa::decode(text, off, t).map_err(|error| Error::Isa {
+            inst: String::new(),
+            error,
+        })?;
         let line = isa::print(&inst, t).unwrap_or_else(|_| {
             let ws: Vec<String> = text[off..off + len]
                 .chunks(4)

@@ -265,21 +265,8 @@ impl Isel<'_> {
 }
 
 fn contains_return(a: &[CfNode], b: &[CfNode], f: &ir::Function) -> bool {
-    fn walk(l: &[CfNode], f: &ir::Function) -> bool {
-        l.iter().any(|n| match n {
-            CfNode::Block(b) => f.blocks[*b]
-                .insts
-                .iter()
-                .any(|&i| matches!(f.kind(i), ir::InstKind::Jump(JumpKind::Return, _))),
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => walk(then_body, f) || walk(else_body, f),
-            CfNode::Loop { body, .. } => walk(body, f),
-        })
-    }
-    walk(a, f) || walk(b, f)
+    use crate::passes::cf::has_jump;
+    has_jump(f, a, JumpKind::Return) || has_jump(f, b, JumpKind::Return)
 }
 
 #[allow(dead_code)]

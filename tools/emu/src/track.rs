@@ -171,7 +171,8 @@ impl Queue {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+/// Built by [`Tracker::new`] only: every queue needs its counter's maximum.
+#[derive(Clone, Debug)]
 pub struct Tracker {
     queues: [Queue; 4],
     next_id: u64,
@@ -184,14 +185,14 @@ fn overlaps(r: Range, base: u16, count: u16) -> bool {
 
 impl Tracker {
     pub fn new(war: bool, gen: Gen) -> Tracker {
-        let mut t = Tracker {
+        Tracker {
+            queues: Counter::ALL.map(|c| Queue {
+                max: c.max(gen),
+                ..Default::default()
+            }),
+            next_id: 0,
             war,
-            ..Default::default()
-        };
-        for c in Counter::ALL {
-            t.queues[c as usize].max = c.max(gen);
         }
-        t
     }
 
     /// Records an operation on `counters`.
