@@ -26,7 +26,7 @@ use super::error::{Error, Result};
 use super::msgpack::{self, join_path, opt_str, opt_u32, take_map, to_u32, Key, Value};
 use super::prelink::PreLinkMetadata;
 pub use super::registers::HwStage;
-use super::registers::{FloatMode, UserData};
+use super::registers::{self, FloatMode, UserData};
 use crate::isa::Wave;
 use std::collections::BTreeMap;
 
