@@ -408,6 +408,8 @@ const PROP_FLAGS: &[(&str, &str)] = &[
     ("cache_inv", "CACHE_INV"),
     ("w_hwreg", "WRITES_HWREG"),
     ("movrel", "MOVREL"),
+    ("atomic", "ATOMIC"),
+    ("gfx9_lds_m0", "GFX9_LDS_M0"),
 ];
 
 /// renames.txt: `gfx9_name gfx10_name gfx11_name` per line (`-` = none). Returns the lines

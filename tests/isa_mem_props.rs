@@ -25,6 +25,8 @@ fn memory_properties() {
             P::VMEM | P::VM_CNT,
         ),
         (Gen::Gfx10, "ds_read_b32", P::LDS | P::LGKM_CNT, P::READS_M0),
+        // ds_nop touches no LDS address, so it needs no M0 bound even on GFX9
+        (Gen::Gfx9, "ds_nop", P::LDS, P::READS_M0),
         (Gen::Gfx11, "ds_load_b32", P::LDS | P::LGKM_CNT, P::READS_M0),
         (
             Gen::Gfx11,
@@ -59,9 +61,11 @@ fn memory_properties() {
         (
             Gen::Gfx10,
             "buffer_atomic_add",
-            P::VMEM | P::VS_CNT | P::VM_CNT,
+            P::VMEM | P::VS_CNT | P::VM_CNT | P::ATOMIC,
             P::LGKM_CNT,
         ),
+        (Gen::Gfx9, "buffer_atomic_add", P::VM_CNT | P::ATOMIC, P::VS_CNT),
+        (Gen::Gfx10, "global_store_dword", P::VS_CNT, P::ATOMIC | P::VM_CNT),
         (
             Gen::Gfx10,
             "tbuffer_load_format_x",

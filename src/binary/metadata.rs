@@ -16,12 +16,16 @@
 //! - [`PalMetadata::to_msgpack`] / [`PalMetadata::from_msgpack`]: bytes of the
 //!   NT_AMDGPU_METADATA note.
 //!
+//! Module layering: `metadata` uses `prelink` (the embedded pre-link tree), `registers`
+//! (`HwStage`, re-exported here) and `msgpack` (typed field readers); none of them uses it.
+//!
 //! Invariant: `from_value(&m.to_value()) == m` for every model `to_value` accepts, and maps
 //! serialise in key order, so equal models give equal bytes.
 
 use super::error::{Error, Result};
-use super::msgpack::{self, join_path, Key, Value};
+use super::msgpack::{self, join_path, opt_str, opt_u32, take_map, to_u32, Key, Value};
 use super::prelink::PreLinkMetadata;
+pub use super::registers::HwStage;
 use super::registers::{self, FloatMode, UserData};
 use crate::isa::Wave;
 use std::collections::BTreeMap;
@@ -34,104 +38,7 @@ pub const KEY_VERSION: &str = "amdpal.version";
 /// Top-level key of the pipeline array.
 pub const KEY_PIPELINES: &str = "amdpal.pipelines";
 /// Top-level key of our pre-link section (removed by the link stage).
-pub const KEY_PRELINK: &str = "gcnc.prelink";
-
-/// A hardware shader stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum HwStage {
-    /// Local (LS).
-    Ls,
-    /// Hull (HS).
-    Hs,
-    /// Export (ES).
-    Es,
-    /// Geometry (GS, also NGG).
-    Gs,
-    /// Vertex (VS).
-    Vs,
-    /// Pixel (PS).
-    Ps,
-    /// Compute (CS).
-    Cs,
-}
-
-impl HwStage {
-    /// Every stage.
-    pub const ALL: [HwStage; 7] = [
-        HwStage::Ls,
-        HwStage::Hs,
-        HwStage::Es,
-        HwStage::Gs,
-        HwStage::Vs,
-        HwStage::Ps,
-        HwStage::Cs,
-    ];
-
-    /// Short name: `cs`, `ps`, ...
-    pub fn short(self) -> &'static str {
-        match self {
-            HwStage::Ls => "ls",
-            HwStage::Hs => "hs",
-            HwStage::Es => "es",
-            HwStage::Gs => "gs",
-            HwStage::Vs => "vs",
-            HwStage::Ps => "ps",
-            HwStage::Cs => "cs",
-        }
-    }
-
-    /// Metadata key: `.cs`, ...
-    pub fn key(self) -> String {
-        format!(".{}", self.short())
-    }
-
-    /// From a metadata key.
-    pub fn from_key(key: &str) -> Option<HwStage> {
-        HwStage::ALL.into_iter().find(|s| s.key() == key)
-    }
-
-    /// Entry symbol PAL looks up: `_amdgpu_cs_main`, ...
-    pub fn entry_symbol(self) -> String {
-        format!("_amdgpu_{}_main", self.short())
-    }
-
-    /// First USER_DATA register of the stage (pal-abi.md §2.5).
-    pub fn user_data_base(self) -> u32 {
-        match self {
-            HwStage::Cs => registers::COMPUTE_USER_DATA_0,
-            HwStage::Ps => 0x2c0c,
-            HwStage::Vs => 0x2c4c,
-            HwStage::Gs => 0x2c8c,
-            HwStage::Es => 0x2ccc,
-            HwStage::Hs => 0x2d0c,
-            HwStage::Ls => 0x2d4c,
-        }
-    }
-
-    /// Number of USER_DATA registers in the name table (16 for compute, 32 for graphics).
-    pub fn user_data_count(self) -> u32 {
-        match self {
-            HwStage::Cs => registers::COMPUTE_USER_DATA_COUNT,
-            _ => 32,
-        }
-    }
-
-    /// RSRC1 register of the stage.
-    pub fn rsrc1(self) -> u32 {
-        match self {
-            HwStage::Cs => registers::COMPUTE_PGM_RSRC1,
-            _ => self.user_data_base() - 2,
-        }
-    }
-
-    /// RSRC2 register of the stage.
-    pub fn rsrc2(self) -> u32 {
-        match self {
-            HwStage::Cs => registers::COMPUTE_PGM_RSRC2,
-            _ => self.user_data_base() - 1,
-        }
-    }
-}
+pub use super::prelink::KEY_PRELINK;
 
 /// An API shader stage (`.shaders` keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -579,16 +486,6 @@ impl HardwareStage {
     }
 }
 
-pub(crate) fn take_map(v: &Value, path: &str) -> Result<BTreeMap<Key, Value>> {
-    v.as_map()
-        .cloned()
-        .ok_or_else(|| Error::metadata(path, format!("expected a map, found a {}", v.kind())))
-}
-
-fn to_u32(v: u64, path: &str) -> Result<u32> {
-    u32::try_from(v).map_err(|_| Error::metadata(path, format!("{v:#x} does not fit in 32 bits")))
-}
-
 fn pair_u64(v: &Value, path: &str) -> Result<[u64; 2]> {
     match v.as_array() {
         Some([Value::UInt(a), Value::UInt(b)]) => Ok([*a, *b]),
@@ -596,28 +493,3 @@ fn pair_u64(v: &Value, path: &str) -> Result<[u64; 2]> {
     }
 }
 
-pub(crate) fn opt_str(
-    m: &mut BTreeMap<Key, Value>,
-    key: &str,
-    path: &str,
-) -> Result<Option<String>> {
-    match m.remove(&Key::str(key)) {
-        Some(Value::Str(s)) => Ok(Some(s)),
-        Some(other) => Err(Error::metadata(
-            format!("{path}{key}"),
-            format!("expected a string, found a {}", other.kind()),
-        )),
-        None => Ok(None),
-    }
-}
-
-pub(crate) fn opt_u32(m: &mut BTreeMap<Key, Value>, key: &str, path: &str) -> Result<Option<u32>> {
-    match m.remove(&Key::str(key)) {
-        Some(Value::UInt(v)) => Ok(Some(to_u32(v, &format!("{path}{key}"))?)),
-        Some(other) => Err(Error::metadata(
-            format!("{path}{key}"),
-            format!("expected a uint, found a {}", other.kind()),
-        )),
-        None => Ok(None),
-    }
-}

@@ -470,6 +470,45 @@ fn int(v: i64) -> Value {
     }
 }
 
+// ------------------------------------------------------------ typed field readers
+// (the metadata documents' helpers: a missing key is `None`, a wrong kind an error at `path`)
+
+pub(crate) fn take_map(v: &Value, path: &str) -> Result<BTreeMap<Key, Value>> {
+    v.as_map()
+        .cloned()
+        .ok_or_else(|| Error::metadata(path, format!("expected a map, found a {}", v.kind())))
+}
+
+pub(crate) fn to_u32(v: u64, path: &str) -> Result<u32> {
+    u32::try_from(v).map_err(|_| Error::metadata(path, format!("{v:#x} does not fit in 32 bits")))
+}
+
+pub(crate) fn opt_str(
+    m: &mut BTreeMap<Key, Value>,
+    key: &str,
+    path: &str,
+) -> Result<Option<String>> {
+    match m.remove(&Key::str(key)) {
+        Some(Value::Str(s)) => Ok(Some(s)),
+        Some(other) => Err(Error::metadata(
+            format!("{path}{key}"),
+            format!("expected a string, found a {}", other.kind()),
+        )),
+        None => Ok(None),
+    }
+}
+
+pub(crate) fn opt_u32(m: &mut BTreeMap<Key, Value>, key: &str, path: &str) -> Result<Option<u32>> {
+    match m.remove(&Key::str(key)) {
+        Some(Value::UInt(v)) => Ok(Some(to_u32(v, &format!("{path}{key}"))?)),
+        Some(other) => Err(Error::metadata(
+            format!("{path}{key}"),
+            format!("expected a uint, found a {}", other.kind()),
+        )),
+        None => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

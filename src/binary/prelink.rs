@@ -2,7 +2,7 @@
 //! it did not have, so the link stage can build the parts that reconcile it.
 //!
 //! It lives in the NT_AMDGPU_METADATA msgpack tree under the top-level key
-//! [`KEY_PRELINK`](super::metadata::KEY_PRELINK) (`gcnc.prelink`), beside `amdpal.*`, and the
+//! [`KEY_PRELINK`] (`gcnc.prelink`), beside `amdpal.*`, and the
 //! link stage removes it ([`super::merge::take_prelink`]) before PAL sees the pipeline.
 //! PAL reads only the keys it knows, but a linked ELF never carries the section.
 //!
@@ -25,12 +25,18 @@
 //! stage).
 //!
 //! Invariant: `from_value(&p.to_value()) == p`.
+//!
+//! Layering: this module reads msgpack values and knows the stage type of `registers`;
+//! `metadata` embeds it (`PalMetadata::prelink`), never the other way round.
 
 use super::error::{Error, Result};
-use super::metadata::{opt_str, opt_u32, take_map, HwStage};
-use super::msgpack::{Key, Value};
+use super::msgpack::{opt_str, opt_u32, take_map, Key, Value};
+use super::registers::HwStage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// Top-level metadata key of the pre-link tree.
+pub const KEY_PRELINK: &str = "gcnc.prelink";
 
 /// Version of the pre-link schema.
 pub const PRELINK_VERSION: u32 = 1;
@@ -142,7 +148,7 @@ impl PreLinkMetadata {
 
     /// Reads the section from its tree.
     pub fn from_value(v: &Value) -> Result<PreLinkMetadata> {
-        let path = super::metadata::KEY_PRELINK;
+        let path = KEY_PRELINK;
         let mut m = take_map(v, path)?;
         let version = opt_u32(&mut m, ".version", path)?;
         if version != Some(PRELINK_VERSION) {

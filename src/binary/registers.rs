@@ -16,6 +16,7 @@
 //! - COMPUTE_DISPATCH_INITIATOR.CS_W32_EN (bit 15) selects wave32 on GFX10+.
 //! - COMPUTE_PGM_RSRC3 exists on GFX10+; INST_PREF_SIZE (bits 9:4, 128-byte units) is GFX11
 //!   only.
+//! - `HwStage`: a hardware stage and its register numbers (USER_DATA, RSRC1/2).
 
 use super::error::{Error, Result};
 use crate::isa::{Gen, Target, Wave};
@@ -453,6 +454,103 @@ pub fn user_data_registers(map: &[UserData]) -> Result<Vec<(u32, u32)>> {
         out.push((COMPUTE_USER_DATA_0 + i as u32, ud.encode()));
     }
     Ok(out)
+}
+
+/// A hardware shader stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HwStage {
+    /// Local (LS).
+    Ls,
+    /// Hull (HS).
+    Hs,
+    /// Export (ES).
+    Es,
+    /// Geometry (GS, also NGG).
+    Gs,
+    /// Vertex (VS).
+    Vs,
+    /// Pixel (PS).
+    Ps,
+    /// Compute (CS).
+    Cs,
+}
+
+impl HwStage {
+    /// Every stage.
+    pub const ALL: [HwStage; 7] = [
+        HwStage::Ls,
+        HwStage::Hs,
+        HwStage::Es,
+        HwStage::Gs,
+        HwStage::Vs,
+        HwStage::Ps,
+        HwStage::Cs,
+    ];
+
+    /// Short name: `cs`, `ps`, ...
+    pub fn short(self) -> &'static str {
+        match self {
+            HwStage::Ls => "ls",
+            HwStage::Hs => "hs",
+            HwStage::Es => "es",
+            HwStage::Gs => "gs",
+            HwStage::Vs => "vs",
+            HwStage::Ps => "ps",
+            HwStage::Cs => "cs",
+        }
+    }
+
+    /// Metadata key: `.cs`, ...
+    pub fn key(self) -> String {
+        format!(".{}", self.short())
+    }
+
+    /// From a metadata key.
+    pub fn from_key(key: &str) -> Option<HwStage> {
+        HwStage::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// Entry symbol PAL looks up: `_amdgpu_cs_main`, ...
+    pub fn entry_symbol(self) -> String {
+        format!("_amdgpu_{}_main", self.short())
+    }
+
+    /// First USER_DATA register of the stage (pal-abi.md §2.5).
+    pub fn user_data_base(self) -> u32 {
+        match self {
+            HwStage::Cs => COMPUTE_USER_DATA_0,
+            HwStage::Ps => 0x2c0c,
+            HwStage::Vs => 0x2c4c,
+            HwStage::Gs => 0x2c8c,
+            HwStage::Es => 0x2ccc,
+            HwStage::Hs => 0x2d0c,
+            HwStage::Ls => 0x2d4c,
+        }
+    }
+
+    /// Number of USER_DATA registers in the name table (16 for compute, 32 for graphics).
+    pub fn user_data_count(self) -> u32 {
+        match self {
+            HwStage::Cs => COMPUTE_USER_DATA_COUNT,
+            _ => 32,
+        }
+    }
+
+    /// RSRC1 register of the stage.
+    pub fn rsrc1(self) -> u32 {
+        match self {
+            HwStage::Cs => COMPUTE_PGM_RSRC1,
+            _ => self.user_data_base() - 2,
+        }
+    }
+
+    /// RSRC2 register of the stage.
+    pub fn rsrc2(self) -> u32 {
+        match self {
+            HwStage::Cs => COMPUTE_PGM_RSRC2,
+            _ => self.user_data_base() - 1,
+        }
+    }
 }
 
 #[cfg(test)]

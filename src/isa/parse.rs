@@ -248,7 +248,7 @@ fn try_form(
             let v = simm16::parse_num(text)
                 .ok_or_else(|| (col, Error::bad(format!("bad offset `{text}`"))))?;
             Operand::Imm(v & 0x1fffff)
-        } else if d.opcode.name() == "s_version" && od.field == Field::Simm16 {
+        } else if d.opcode == tables::Opcode::SVersion && od.field == Field::Simm16 {
             let v = simm16::parse_version(text)
                 .ok_or_else(|| (col, Error::bad(format!("bad version `{text}`"))))?;
             Operand::Imm(v & 0xffff)

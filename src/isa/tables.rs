@@ -5,6 +5,9 @@
 //! allowed modifiers). Lookups are array indexing: by (format, opcode number) for the
 //! decoder, by `Opcode` for the encoder and the parser. No opcode number is spelled
 //! anywhere outside `isa_tables/`.
+//!
+//! Layering: this module sits below `format/` and knows nothing of it; every property,
+//! including the per-generation rules of `Opcode::props_on`, comes from table flags.
 
 use super::target::Gen;
 use bitflags::bitflags;
@@ -347,7 +350,7 @@ bitflags! {
 bitflags! {
     /// Properties later passes (scheduler, waitcnt, hazards, emulator) query.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub struct Props: u32 {
+    pub struct Props: u64 {
         const SALU = 1 << 0;
         const VALU = 1 << 1;
         const SMEM = 1 << 2;
@@ -385,6 +388,11 @@ bitflags! {
         const WRITES_HWREG = 1 << 29;
         /// Register indexing through M0 (`s_movrel*`, `v_movrel*`).
         const MOVREL = 1 << 30;
+        /// A memory atomic (read-modify-write; returns data only with glc).
+        const ATOMIC = 1 << 31;
+        /// Reads M0 as the LDS size limit on GFX9 (every DS instruction but `ds_nop`);
+        /// `Opcode::props_on(Gfx9)` adds `READS_M0` for it.
+        const GFX9_LDS_M0 = 1 << 32;
     }
 }
 
@@ -504,10 +512,23 @@ impl Opcode {
             super::Wave::W64 => self.wide(),
         }
     }
-    /// Properties on one generation: `props()` plus the per-generation rules of the
-    /// memory formats (see `format::mem::gen_props`).
+    /// Properties on one generation: `props()` plus the per-generation rules the
+    /// opcode-level table cannot state: GFX9 LDS instructions read M0 (the LDS bound);
+    /// `VS_CNT` (stores, atomics) exists from GFX10 on, before that those count in vmcnt
+    /// only. (A returning atomic counts in vmcnt on GFX10+ too; that depends on `glc`, so
+    /// the waitcnt pass decides per instruction.)
     pub fn props_on(self, gen: Gen) -> Props {
-        super::format::mem::gen_props(self, gen, self.props())
+        let mut p = self.props();
+        if gen == Gen::Gfx9 && p.contains(Props::GFX9_LDS_M0) {
+            p |= Props::READS_M0;
+        }
+        if gen == Gen::Gfx9 {
+            p.remove(Props::VS_CNT);
+        } else if p.contains(Props::VS_CNT) && !p.contains(Props::ATOMIC) {
+            // stores count in vscnt only
+            p.remove(Props::VM_CNT);
+        }
+        p
     }
 }
 

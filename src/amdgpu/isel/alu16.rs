@@ -20,6 +20,9 @@
 //!   like uniform f32 math. Denormals follow FLOAT_MODE (f16 denormals kept: 0xF0).
 //! - f16 division goes through f32 (`a·rcp(b)` in f32, one rounding to f16: within 1 ULP),
 //!   as do `pow` and `ldexp`.
+//!
+//! Layering: a leaf of `alu` (which dispatches narrow types here); it emits through
+//! `legalize` and never calls back into `alu`.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, BlockId, MInst, Pseudo, RegClass, Temp};
@@ -201,7 +204,7 @@ impl Isel<'_> {
         let db = f.ty(i).bits;
         let sb = f.ty(srcs[0]).bits;
         let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
-            let kk = super::alu::src_comp(f, srcs[k], c);
+            let kk = super::legalize::src_comp(f, srcs[k], c);
             s.arg(srcs[k], kk)
         };
         let unsup = |what: &str| {
@@ -460,7 +463,7 @@ impl Isel<'_> {
         c: usize,
         div: bool,
     ) -> Result<MV, Error> {
-        let kk = super::alu::src_comp(self.f, srcs[0], c);
+        let kk = super::legalize::src_comp(self.f, srcs[0], c);
         let x = self.arg(srcs[0], kk)?;
         let h = self.v1op(Opcode::VCvtF16F32, vec![x])?;
         let r = self.v1op(Opcode::VCvtF32F16, vec![h])?;
@@ -492,7 +495,7 @@ impl Isel<'_> {
         let db = f.ty(i).bits;
         let sb = f.ty(srcs[0]).bits;
         let a = |s: &mut Self, k: usize| -> Result<Arg, Error> {
-            let kk = super::alu::src_comp(f, srcs[k], c);
+            let kk = super::legalize::src_comp(f, srcs[k], c);
             s.arg(srcs[k], kk)
         };
         let unsup = |what: &str| {
@@ -581,7 +584,7 @@ impl Isel<'_> {
             }
             B2f => {
                 // f16 destination (32/64 go through the bool path)
-                let kk = super::alu::src_comp(f, srcs[0], c);
+                let kk = super::legalize::src_comp(f, srcs[0], c);
                 if div {
                     let m = self.mask(srcs[0], kk)?;
                     plain(self.v1op(

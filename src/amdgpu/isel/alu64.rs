@@ -18,7 +18,7 @@
 //! 64-bit constants are materialised into SGPR pairs (f64 inline constants differ from
 //! f32 ones, so no 64-bit constant is encoded inline).
 
-use super::alu::src_comp;
+use super::legalize::src_comp;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;

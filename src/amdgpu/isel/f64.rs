@@ -13,7 +13,7 @@
 //!
 //! No 64-bit constant is encoded inline: constants are materialised in SGPR pairs.
 
-use super::alu::src_comp;
+use super::legalize::src_comp;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass, Temp};
 use crate::amdgpu::Error;

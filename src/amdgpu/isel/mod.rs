@@ -30,6 +30,7 @@ mod f64;
 mod global;
 mod intrinsics;
 mod lds;
+mod legalize;
 mod pack;
 pub mod scratch;
 mod spec;

@@ -12,7 +12,7 @@ use super::super::error::{Error, Result};
 use super::super::inst::Inst;
 use super::super::operand::{inline_text, parse_const, Operand};
 use super::super::reg::{encode_code, parse_reg, Reg, RegDisplay};
-use super::super::tables::{EncDesc, Field, Format, OpDesc, Props, ValTy};
+use super::super::tables::{EncDesc, Field, Format, OpDesc, ValTy};
 use super::super::target::{Gen, Target};
 use super::{ds, exp, flat, ldsdir, mimg, mtbuf, mubuf, vinterp, vintrp};
 
@@ -221,24 +221,6 @@ pub fn ssrc(gen: Gen, code: u32) -> Result<Operand> {
         128..=208 | 240..=248 => Ok(Operand::Inline(code as u8)),
         _ => sreg(gen, code, 1),
     }
-}
-
-/// Per-generation property rules the opcode-level table cannot state: GFX9 LDS
-/// instructions read M0 (the LDS bound); `VS_CNT` (stores, atomics) exists from GFX10 on,
-/// before that those count in vmcnt only. (A returning atomic counts in vmcnt on GFX10+
-/// too; that depends on `glc`, so the waitcnt pass decides per instruction.)
-pub fn gen_props(op: super::super::tables::Opcode, gen: Gen, p: Props) -> Props {
-    let mut p = p;
-    if gen == Gen::Gfx9 && op.name().starts_with("ds_") && op.name() != "ds_nop" {
-        p |= Props::READS_M0;
-    }
-    if gen == Gen::Gfx9 {
-        p.remove(Props::VS_CNT);
-    } else if p.contains(Props::VS_CNT) && !op.name().contains("atomic") {
-        // stores count in vscnt only
-        p.remove(Props::VM_CNT);
-    }
-    p
 }
 
 // ------------------------------------------------------------------ printing

@@ -7,6 +7,9 @@
 //! To add a format: add the file, a `Format` variant in `tables.rs`, its row in
 //! `FORMATS` in `build.rs`, and one arm in `encode.rs`, `decode.rs::classify` and the
 //! dispatch in `decode.rs` (see docs/isa.md).
+//!
+//! Layering: the formats use the tables, registers and operands below them and are used
+//! by `encode`, `decode`, `print` and `parse` above them; `tables.rs` never calls back.
 
 pub mod dpp;
 pub mod ds;

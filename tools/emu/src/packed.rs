@@ -11,7 +11,19 @@ use gcnc::isa::{EncDesc, Field, Inst, Opcode as O, Operand};
 pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
     let exec = w.regs.exec();
     let m = inst.mods;
-    let float = inst.op.name().ends_with("_f16");
+    // the ops with f16 results (FP_ROUND applies; inline constants are f16)
+    let float = matches!(
+        inst.op,
+        O::VPkAddF16
+            | O::VPkMulF16
+            | O::VPkFmaF16
+            | O::VPkMinF16
+            | O::VPkMaxF16
+            | O::VFmaMixloF16
+            | O::VFmaMixhiF16
+            | O::VMadMixloF16
+            | O::VMadMixhiF16
+    );
     let srcs: Vec<Operand> = d
         .explicit()
         .zip(inst.operands.iter())

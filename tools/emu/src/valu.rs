@@ -654,7 +654,15 @@ fn carry_op(
     for (lane, r) in res {
         let r = if clamp && out >> lane & 1 == 1 {
             // unsigned saturation on overflow
-            if inst.op.name().contains("sub") {
+            if matches!(
+                inst.op,
+                O::VSubCoU32
+                    | O::VSubrevCoU32
+                    | O::VSubbCoU32
+                    | O::VSubCoCiU32
+                    | O::VSubbrevCoU32
+                    | O::VSubrevCoCiU32
+            ) {
                 0
             } else {
                 u32::MAX as u64

@@ -375,7 +375,7 @@ impl Wave {
                         u.reads.push(range);
                         if inst.format == Format::Mubuf
                             && inst.mods.glc
-                            && inst.op.name().contains("atomic")
+                            && inst.op.props().contains(Props::ATOMIC)
                         {
                             u.writes.push(range);
                         }
@@ -391,7 +391,7 @@ impl Wave {
         }
         let name = inst.op.name();
         let store = name.starts_with("s_store") || name.starts_with("s_buffer_store");
-        let atomic = name.contains("atomic");
+        let atomic = inst.op.props().contains(Props::ATOMIC);
         let mut seen_src = false;
         let mut explicit = inst.operands.iter();
         for od in d.operands {
