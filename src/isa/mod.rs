@@ -24,13 +24,13 @@ pub mod reg;
 pub mod simm16;
 pub mod tables;
 pub mod target;
+mod verify;
 
 pub use buffer::{BufferError, CodeBuffer};
 pub use decode::{decode, decode_all, decode_words};
 pub use encode::{encode, encode_into, Fixup, FixupKind};
 pub use error::{Error, ErrorKind, Loc, Result};
-pub use format::mem::MemMods;
-pub use inst::{Inst, Mods};
+pub use inst::{Inst, MemMods, Mods};
 pub use operand::Operand;
 pub use parse::{parse, parse_line};
 pub use print::print;

@@ -16,41 +16,7 @@ use super::super::tables::{EncDesc, Field, Format, OpDesc, ValTy};
 use super::super::target::{Gen, Target};
 use super::{ds, exp, flat, ldsdir, mimg, mtbuf, mubuf, vinterp, vintrp};
 
-/// Modifiers of the memory, export and interpolation formats (`glc`/`dlc` and the VOP3-style
-/// `neg`/`clamp`/`op_sel` of VINTERP live in `Mods` itself).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MemMods {
-    /// DS: 16-bit offset (two-address forms: offset0 | offset1 << 8); MUBUF/MTBUF: 12-bit
-    /// unsigned; FLAT: signed (GFX9 global/scratch 13 bits, GFX10 12, GFX11 13; GFX9/10
-    /// flat unsigned).
-    pub offset: i32,
-    pub gds: bool,
-    pub slc: bool,
-    pub offen: bool,
-    pub idxen: bool,
-    pub lds: bool,
-    pub tfe: bool,
-    pub lwe: bool,
-    /// MTBUF format: GFX9 dfmt | nfmt << 4; GFX10+ the unified 7-bit format.
-    pub format: u8,
-    /// MIMG
-    pub dmask: u8,
-    /// MIMG dimension (GFX10+), SQ_RSRC_IMG_1D = 0.
-    pub dim: u8,
-    pub unorm: bool,
-    pub r128: bool,
-    pub a16: bool,
-    pub d16: bool,
-    /// MIMG GFX9 array flag.
-    pub da: bool,
-    /// EXP
-    pub done: bool,
-    pub vm: bool,
-    pub compr: bool,
-    pub row_en: bool,
-    /// LDSDIR wait_vdst, VINTERP wait_exp.
-    pub wait: u8,
-}
+pub use crate::isa::inst::MemMods;
 
 /// The table operand each `Inst` operand fills (see the module invariants).
 pub fn layout(inst: &Inst, d: &EncDesc) -> Vec<&'static OpDesc> {
