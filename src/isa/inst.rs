@@ -5,10 +5,10 @@
 //! carries are not stored), and modifiers. The same `Inst` encodes on every generation
 //! that has the opcode in that format; `desc(gen)` finds the table entry.
 //!
-//! Invariants checked by `verify` (module `verify`, which sits above the per-format rules so
-//! that this value type depends on none of them): operand count and kinds match the descriptor, register
-//! sizes match (lane masks follow the wave size), at most one distinct literal, modifiers
-//! only where the encoding has them.
+//! Invariants checked by `verify` (module `verify`, above the per-format rules, so that this
+//! value type depends on none of them): operand count and kinds match the descriptor,
+//! register sizes match (lane masks follow the wave size), at most one distinct literal,
+//! modifiers only where the encoding has them.
 
 use super::error::{Error, ErrorKind, Result};
 use super::operand::Operand;
