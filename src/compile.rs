@@ -156,7 +156,12 @@ impl Compiled {
     /// instruction per line with its byte offset.
     pub fn asm(&self) -> Result<String, Error> {
         let t = self.program.target;
-        Ok(emit::disassemble_range(t, &self.text, self.entry.0, self.entry.1)?)
+        Ok(emit::disassemble_range(
+            t,
+            &self.text,
+            self.entry.0,
+            self.entry.1,
+        )?)
     }
 }
 

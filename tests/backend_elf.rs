@@ -70,7 +70,8 @@ fn objdump_and_readelf_agree() {
             );
             // our printer's text for the code part, instruction by instruction
             let ours: Vec<String> = c
-                .asm().unwrap()
+                .asm()
+                .unwrap()
                 .lines()
                 .map(|l| l.trim().split("  ;").next().unwrap().trim().to_string())
                 .collect();

@@ -96,8 +96,13 @@ fn run_case(
         });
     }
     d.user_sgprs = sg;
-    let waves = run_workgroup(&d, &mut mem, wg)
-        .unwrap_or_else(|e| panic!("{} {wave:?}: emulator: {e}\n{}", gen.mcpu(), c.asm().unwrap()));
+    let waves = run_workgroup(&d, &mut mem, wg).unwrap_or_else(|e| {
+        panic!(
+            "{} {wave:?}: emulator: {e}\n{}",
+            gen.mcpu(),
+            c.asm().unwrap()
+        )
+    });
     let r = result_reg(&c);
     let lanes = wave.lanes();
     let [sx, sy, sz] = c.program.workgroup_size;

@@ -15,8 +15,8 @@
 mod backend_support;
 
 use backend_support::*;
-use gcnc::amdgpu::scratch;
 use gcnc::amdgpu::mir::{Arg, Op, Program, Pseudo, RegClass};
+use gcnc::amdgpu::scratch;
 use gcnc::binary::UserData;
 use gcnc::isa::{Gen, Target, Wave};
 use gcnc_emu::{BufferDesc, Dispatch, Memory};

@@ -202,7 +202,10 @@ fn statistics_report_spills() {
             .stats
             .to_text()
             .contains(&format!("Spilled SGPRs: {}\n", c.stats.spilled_sgprs)));
-        assert!(c.asm().unwrap().contains("v_writelane_b32") && c.asm().unwrap().contains("v_readlane_b32"));
+        assert!(
+            c.asm().unwrap().contains("v_writelane_b32")
+                && c.asm().unwrap().contains("v_readlane_b32")
+        );
         // deterministic
         assert_eq!(compile_module(&m, &o).unwrap().elf, c.elf);
     }
@@ -224,7 +227,9 @@ fn vgpr_spills_go_to_scratch() {
         assert!(c.stats.spilled_vgprs > 0, "{}", c.asm().unwrap());
         assert!(c.stats.vgprs <= 2);
         assert!(c.stats.scratch_size >= 4 * c.stats.spilled_vgprs);
-        assert!(c.asm().unwrap().contains("scratch_store") && c.asm().unwrap().contains("scratch_load"));
+        assert!(
+            c.asm().unwrap().contains("scratch_store") && c.asm().unwrap().contains("scratch_load")
+        );
         assert!(c
             .stats
             .to_text()

@@ -102,7 +102,13 @@ fn wide64_on_emulator() {
             let want = expect(i, x, u);
             for (k, v) in want.iter().enumerate() {
                 let got = rd(OUT + 128 * i + 8 * k as u64);
-                assert_eq!(got, *v, "{} {w:?} lane {i} value {k}\n{}", g.mcpu(), c.asm().unwrap());
+                assert_eq!(
+                    got,
+                    *v,
+                    "{} {w:?} lane {i} value {k}\n{}",
+                    g.mcpu(),
+                    c.asm().unwrap()
+                );
             }
             // 64-bit vaddr form (sign-extended 32-bit offset)
             assert_eq!(rd(OUT + 0x2000 + 128 * i), x, "{} {w:?} lane {i}", g.mcpu());

@@ -64,8 +64,18 @@ fn memory_properties() {
             P::VMEM | P::VS_CNT | P::VM_CNT | P::ATOMIC,
             P::LGKM_CNT,
         ),
-        (Gen::Gfx9, "buffer_atomic_add", P::VM_CNT | P::ATOMIC, P::VS_CNT),
-        (Gen::Gfx10, "global_store_dword", P::VS_CNT, P::ATOMIC | P::VM_CNT),
+        (
+            Gen::Gfx9,
+            "buffer_atomic_add",
+            P::VM_CNT | P::ATOMIC,
+            P::VS_CNT,
+        ),
+        (
+            Gen::Gfx10,
+            "global_store_dword",
+            P::VS_CNT,
+            P::ATOMIC | P::VM_CNT,
+        ),
         (
             Gen::Gfx10,
             "tbuffer_load_format_x",

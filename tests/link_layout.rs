@@ -5,10 +5,10 @@
 //! 256-byte boundary behind the padding, and `.text` ends with LLVM's s_code_end padding.
 
 use gcnc::binary::{HwStage, RelocKind, Relocation};
+use gcnc::isa::buffer::{branch_word, code_end_word, nop_word};
 use gcnc::isa::Gen;
 use gcnc::link::layout::{lay_out, Chain, ChainPart};
 use gcnc::link::PipelineState;
-use gcnc::isa::buffer::{branch_word, code_end_word, nop_word};
 
 fn words(ws: &[u32]) -> Vec<u8> {
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()

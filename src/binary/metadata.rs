@@ -492,4 +492,3 @@ fn pair_u64(v: &Value, path: &str) -> Result<[u64; 2]> {
         _ => Err(Error::metadata(path, "expected an array of two uints")),
     }
 }
-

@@ -61,10 +61,16 @@ impl fmt::Display for BufferError {
                  (long branches are not implemented)"
             ),
             BufferError::UnboundLabel { at, label } => {
-                write!(f, "branch at {at:#x} to label {label}, which was never placed")
+                write!(
+                    f,
+                    "branch at {at:#x} to label {label}, which was never placed"
+                )
             }
             BufferError::UnknownSymbol { at, symbol } => {
-                write!(f, "literal at {at:#x} names symbol {symbol}, which is not defined")
+                write!(
+                    f,
+                    "literal at {at:#x} names symbol {symbol}, which is not defined"
+                )
             }
         }
     }
@@ -181,10 +187,9 @@ impl CodeBuffer {
     /// without labels or symbols (the hand-written parts).
     pub fn op(&mut self, op: Opcode, format: Format, ops: &[Operand]) -> Result<(), BufferError> {
         let gen = self.t.gen;
-        let o = op.on(gen).ok_or(BufferError::NoOpcode {
-            op: op.name(),
-            gen,
-        })?;
+        let o = op
+            .on(gen)
+            .ok_or(BufferError::NoOpcode { op: op.name(), gen })?;
         self.inst(&Inst::new(o, format, ops), &|_| None)
     }
 
@@ -255,7 +260,8 @@ impl CodeBuffer {
         let gen = self.t.gen;
         if words > 4 {
             self.words.push(branch_word(gen, (words - 1) as u16));
-            self.words.extend(std::iter::repeat_n(nop_word(gen), words - 1));
+            self.words
+                .extend(std::iter::repeat_n(nop_word(gen), words - 1));
         } else {
             self.words.extend(std::iter::repeat_n(nop_word(gen), words));
         }
@@ -339,7 +345,8 @@ mod tests {
         let br = |l| Inst::new(Opcode::SBranch, Format::Sopp, &[Operand::Label(l)]);
         b.bind(0);
         b.inst(&br(1), &|_| None).unwrap(); // dword 0 -> label 1 at dword 2: +1
-        b.op(Opcode::SNop, Format::Sopp, &[Operand::Imm(0)]).unwrap();
+        b.op(Opcode::SNop, Format::Sopp, &[Operand::Imm(0)])
+            .unwrap();
         b.bind(1);
         b.inst(&br(0), &|_| None).unwrap(); // dword 2 -> label 0 at dword 0: -3
         let c = b.finish().unwrap();
@@ -368,7 +375,10 @@ mod tests {
         b.bind(7);
         assert!(matches!(
             b.finish().unwrap_err(),
-            BufferError::BranchRange { at: 0, dwords: 40000 }
+            BufferError::BranchRange {
+                at: 0,
+                dwords: 40000
+            }
         ));
     }
 
@@ -433,6 +443,9 @@ mod tests {
         b.word(0x5566_7788);
         b.patch(2, &[0xaa, 0xbb, 0xcc]);
         let c = b.finish().unwrap();
-        assert_eq!(c.bytes, vec![0x44, 0x33, 0xaa, 0xbb, 0xcc, 0x77, 0x66, 0x55]);
+        assert_eq!(
+            c.bytes,
+            vec![0x44, 0x33, 0xaa, 0xbb, 0xcc, 0x77, 0x66, 0x55]
+        );
     }
 }

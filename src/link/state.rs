@@ -35,8 +35,8 @@
 //! user SGPR 0, every driver-set slot names its entry, and a `table` needs a
 //! `descriptor_table` slot.
 
-pub use crate::binary::prelink::Item;
 use super::error::{Error, Result};
+pub use crate::binary::prelink::Item;
 use crate::binary::prelink::{DescKind, PrelinkSymbol};
 use crate::binary::UserData;
 use serde::{Deserialize, Serialize};

@@ -170,7 +170,10 @@ struct E<'a> {
 
 impl<'a> E<'a> {
     fn new(f: &'a mut Function, pending: &'a mut Vec<(Inst, Inst)>, at: Inst) -> Self {
-        debug_assert!(f.insts[at].block.is_some(), "lowering a removed instruction");
+        debug_assert!(
+            f.insts[at].block.is_some(),
+            "lowering a removed instruction"
+        );
         E { f, pending, at }
     }
     fn push(&mut self, kind: InstKind, ty: ValType) -> Value {
@@ -318,13 +321,15 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                 }
                 Mode::PushConst => {
                     let range = m.types.size_of(var.ty);
-                    let z = E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
+                    let z =
+                        E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
                     (Root::Push { range }, z, var.ty)
                 }
                 Mode::Shared | Mode::Function | Mode::Private => {
                     let base = st.place(m, v);
                     let lt = m.types.natural_layout(var.ty);
-                    let z = E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
+                    let z =
+                        E::new(&mut m.functions[fh], &mut st.pending, at).konst(ValType::U32, 0);
                     let root = if var.mode == Mode::Shared {
                         Root::Shared { base }
                     } else {

@@ -773,4 +773,3 @@ fn vector_cmp(op: AluOp) -> Option<Opcode> {
         _ => return None,
     })
 }
-

@@ -32,8 +32,8 @@
 
 use super::live::{intervals, Interval};
 use super::Budget;
-use crate::amdgpu::scratch;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
+use crate::amdgpu::scratch;
 use crate::amdgpu::Error;
 use crate::isa::Props;
 use smallvec::SmallVec;
