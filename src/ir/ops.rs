@@ -114,6 +114,72 @@ impl AluOp {
     pub fn from_name(s: &str) -> Option<AluOp> {
         AluOp::ALL.iter().copied().find(|o| o.name() == s)
     }
+    /// Ops whose (first) operand is a float.
+    pub fn reads_float(self) -> bool {
+        use AluOp::*;
+        matches!(
+            self,
+            Fneg | Fabs
+                | Fsat
+                | Fsign
+                | Ffloor
+                | Fceil
+                | Ftrunc
+                | FroundEven
+                | Ffract
+                | Fsqrt
+                | Frsq
+                | Frcp
+                | Fexp2
+                | Flog2
+                | Fsin
+                | Fcos
+                | Fquantize2f16
+                | Fadd
+                | Fsub
+                | Fmul
+                | Fdiv
+                | Fmod
+                | Frem
+                | Fmin
+                | Fmax
+                | Fpow
+                | Ffma
+                | Flrp
+                | Fldexp
+                | FfrexpSig
+                | FfrexpExp
+                | Fdot
+                | Fddx
+                | Fddy
+                | FddxFine
+                | FddyFine
+                | FddxCoarse
+                | FddyCoarse
+                | Flt
+                | Fge
+                | Feq
+                | Fneu
+                | Fltu
+                | Fgeu
+                | Fequ
+                | Fneo
+                | Fisnan
+                | Fisinf
+                | F2f
+                | F2fRtz
+                | F2fRtne
+                | F2i
+                | F2u
+                | F2iSat
+                | F2uSat
+        )
+    }
+    /// Conversions whose result is a float.
+    pub fn writes_float(self) -> bool {
+        use AluOp::*;
+        matches!(self, F2f | F2fRtz | F2fRtne | I2f | U2f | B2f)
+    }
     /// Whether swapping sources 0 and 1 keeps the meaning (for CSE canonicalisation).
     pub fn is_commutative(self) -> bool {
         use AluOp::*;

@@ -122,7 +122,7 @@ fn fold_alu(op: AluOp, dst: ValType, srcs: &[(ValType, &[u64])]) -> Option<Small
     let mut out: SmallVec<[u64; 4]> = SmallVec::new();
     let float_size = |b: u8| matches!(b, 16 | 32 | 64);
     let reads = srcs.first().map_or(0, |s| s.0.bits);
-    if (reads_float(op) && !float_size(reads)) || (writes_float(op) && !float_size(dst.bits)) {
+    if (op.reads_float() && !float_size(reads)) || (op.writes_float() && !float_size(dst.bits)) {
         return None; // there are no floats of this size
     }
     match op {
@@ -241,74 +241,6 @@ fn fold_alu(op: AluOp, dst: ValType, srcs: &[(ValType, &[u64])]) -> Option<Small
         out.push(eval_comp(op, dst.bits, &bits, &comp)?);
     }
     Some(out)
-}
-
-/// Ops whose (first) operand is a float.
-fn reads_float(op: AluOp) -> bool {
-    use AluOp::*;
-    matches!(
-        op,
-        Fneg | Fabs
-            | Fsat
-            | Fsign
-            | Ffloor
-            | Fceil
-            | Ftrunc
-            | FroundEven
-            | Ffract
-            | Fsqrt
-            | Frsq
-            | Frcp
-            | Fexp2
-            | Flog2
-            | Fsin
-            | Fcos
-            | Fquantize2f16
-            | Fadd
-            | Fsub
-            | Fmul
-            | Fdiv
-            | Fmod
-            | Frem
-            | Fmin
-            | Fmax
-            | Fpow
-            | Ffma
-            | Flrp
-            | Fldexp
-            | FfrexpSig
-            | FfrexpExp
-            | Fdot
-            | Fddx
-            | Fddy
-            | FddxFine
-            | FddyFine
-            | FddxCoarse
-            | FddyCoarse
-            | Flt
-            | Fge
-            | Feq
-            | Fneu
-            | Fltu
-            | Fgeu
-            | Fequ
-            | Fneo
-            | Fisnan
-            | Fisinf
-            | F2f
-            | F2fRtz
-            | F2fRtne
-            | F2i
-            | F2u
-            | F2iSat
-            | F2uSat
-    )
-}
-
-/// Conversions whose result is a float.
-fn writes_float(op: AluOp) -> bool {
-    use AluOp::*;
-    matches!(op, F2f | F2fRtz | F2fRtne | I2f | U2f | B2f)
 }
 
 /// A float's value as (significand, exponent) with |x| = sig·2^exp, for exact scaling.
