@@ -263,3 +263,39 @@ fn concurrent_links_build_each_part_once() {
     });
     assert_eq!(cache.stats(), (3, 9), "one prolog per target, built once");
 }
+
+/// The CS prolog as instruction text: a cyclic permutation of user SGPRs goes through one
+/// scratch SGPR, and the part ends in an `s_branch` with a REL16 relocation to its next part.
+#[test]
+fn a_swap_goes_through_one_scratch_sgpr_and_ends_in_a_relocated_branch() {
+    use gcnc::binary::prelink::Item::PushConstant;
+    let k = gcnc::parts::CsPrologKey {
+        target: gcnc::isa::Target::new(Gen::Gfx10),
+        inputs: vec![PushConstant(1), PushConstant(0)],
+        table: vec![],
+        outputs: vec![PushConstant(0), PushConstant(1)],
+        system_sgprs: 0,
+        next: "next".into(),
+    };
+    let p = k.build("me").unwrap();
+    let t = k.target;
+    let text: Vec<String> = gcnc::isa::decode_all(&p.code, t)
+        .unwrap()
+        .iter()
+        .map(|(_, i)| gcnc::isa::print(i, t).unwrap())
+        .collect();
+    assert_eq!(
+        text,
+        [
+            "s_mov_b32 s2, s0",
+            "s_mov_b32 s0, s1",
+            "s_mov_b32 s1, s2",
+            "s_branch 0"
+        ]
+    );
+    assert_eq!(p.relocations.len(), 1);
+    assert_eq!(p.relocations[0].offset, 12);
+    assert_eq!(p.relocations[0].symbol, "next");
+    assert_eq!(p.sgprs, 3);
+    assert_eq!(k.build("me").unwrap(), p, "deterministic");
+}

@@ -335,35 +335,4 @@ mod tests {
         let k = key(vec![PushConstant(0)], vec![], vec![DescriptorSet(0)], 0);
         assert!(matches!(k.plan(), Err(PartError::Unsatisfiable(_))));
     }
-
-    #[test]
-    fn a_swap_goes_through_one_scratch_sgpr_and_ends_in_a_relocated_branch() {
-        let k = key(
-            vec![PushConstant(1), PushConstant(0)],
-            vec![],
-            vec![PushConstant(0), PushConstant(1)],
-            0,
-        );
-        let p = k.build("me").unwrap();
-        let t = k.target;
-        let text: Vec<String> = crate::isa::decode_all(&p.code, t)
-            .unwrap()
-            .iter()
-            .map(|(_, i)| crate::isa::print(i, t).unwrap())
-            .collect();
-        assert_eq!(
-            text,
-            [
-                "s_mov_b32 s2, s0",
-                "s_mov_b32 s0, s1",
-                "s_mov_b32 s1, s2",
-                "s_branch 0"
-            ]
-        );
-        assert_eq!(p.relocations.len(), 1);
-        assert_eq!(p.relocations[0].offset, 12);
-        assert_eq!(p.relocations[0].symbol, "next");
-        assert_eq!(p.sgprs, 3);
-        assert_eq!(k.build("me").unwrap(), p, "deterministic");
-    }
 }
