@@ -25,6 +25,7 @@ mod control;
 mod layout;
 mod memory;
 mod misc;
+mod storage;
 mod subgroup;
 
 use crate::lavapipe::{self, Resource};
@@ -120,6 +121,7 @@ pub fn cases() -> Vec<Case> {
     v.extend(memory::cases());
     v.extend(subgroup::cases());
     v.extend(misc::cases());
+    v.extend(storage::cases());
     v.sort_by_key(|c| c.name);
     v
 }
