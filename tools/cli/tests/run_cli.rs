@@ -293,6 +293,55 @@ fn spec_values_are_typed_by_the_constant() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Arrays sized by specialization constants (spec_array.comp: `shared float
+/// tile[BLOCK_SIZE]`, `shared uint sums[ROWS][BLOCK_SIZE / 2 + 1]`) take their size from the
+/// values given; values that make a length 0 are refused saying where the length came
+/// from, and an unlinked compile that leaves BLOCK_SIZE (directly, or through the
+/// constant built from it) to the link stage asks for the whole pipeline.
+#[test]
+fn spec_sized_arrays_follow_the_values() {
+    let spv = "tests/shaders/compute/spec_array.spv";
+    for (spec, lds) in [
+        (["0=32", "1=2"], 32 * 4 + 2 * 17 * 4),
+        (["0=48", "1=3"], 48 * 4 + 3 * 25 * 4),
+    ] {
+        let mut args = strs(&["compile", spv, "--target", "gfx1100", "--stats"]);
+        for s in spec {
+            args.push("--spec".into());
+            args.push(s.into());
+        }
+        let (ok, out, stderr) = gcnc(&args);
+        assert!(ok, "{spec:?}: {stderr}");
+        assert!(out.contains(&format!("LDS size: {lds}")), "{spec:?}: {out}");
+    }
+    let (ok, _, stderr) = gcnc(&strs(&[
+        "compile", spv, "--target", "gfx900", "--spec", "0=0",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("array length 0 (computed from specialization constants"),
+        "{stderr}"
+    );
+    for late in ["0", "1"] {
+        let args = strs(&[
+            "compile",
+            spv,
+            "--target",
+            "gfx900",
+            "--unlinked",
+            "--link-spec",
+            late,
+        ]);
+        let (ok, _, stderr) = gcnc(&args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(
+            stderr.contains("NeedsWholePipeline")
+                && stderr.contains(&format!("specialization constant {late}")),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 /// Requests beyond the documented limits (docs/emu.md) stop at once with an error naming
 /// the limit: no allocation abort, no reading until memory runs out, no endless dispatch.
 #[test]
