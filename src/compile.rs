@@ -252,6 +252,12 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         }
     };
 
+    // Sets the layout does not give are packed from every declared binding, used or not,
+    // so the placement does not depend on what the optimizer removes.
+    let layout = opts
+        .layout
+        .complete(&amdgpu::abi::declared_bindings(&module)?)?;
+
     // Middle end.
     if opts.optimize {
         let run = crate::passes::run_pipeline_with(module.to_mut(), &opts.settings, None)?;
@@ -264,7 +270,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         descriptor_layout: missing.descriptor_layout,
     };
     let mut p = timer.stage("isel", || {
-        amdgpu::isel::select_with(&module, t, &opts.layout, &link_time)
+        amdgpu::isel::select_with(&module, t, &layout, &link_time)
     })?;
     verify_mir(&p, false)?;
     amdgpu::scratch::insert_setup(&mut p)?;

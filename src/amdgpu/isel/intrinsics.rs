@@ -5,6 +5,7 @@
 //! than guessed. Where the inputs come from is the ABI in `amdgpu::abi`.
 
 use super::{Isel, Kind, MV};
+use crate::amdgpu::abi::DescriptorKind;
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::ir::{Intrinsic, Value};
@@ -156,10 +157,11 @@ impl Isel<'_> {
         if self.link.descriptor_layout {
             return self.descriptor_relocated(ptr, set, binding, index, at);
         }
-        let off = self.layout.binding_offset(set, binding)?;
+        let slot = self.layout.slot(set, binding, DescriptorKind::Buffer)?;
+        let off = slot.offset;
         match index {
             MV::C(c) => {
-                let o = off as u64 + 16 * c;
+                let o = off as u64 + slot.stride as u64 * c;
                 if o >= (1 << 19) {
                     return Err(Error::Layout(format!("descriptor offset {o} too large")));
                 }
@@ -167,11 +169,11 @@ impl Isel<'_> {
             }
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 let scaled = self.tmp(RegClass::S1);
-                self.salu(
-                    Opcode::SLshlB32,
-                    &[Arg::Temp(scaled)],
-                    vec![Arg::Temp(t), Arg::Const(4)],
-                )?;
+                let (op, by) = match slot.stride {
+                    s if s.is_power_of_two() => (Opcode::SLshlB32, s.trailing_zeros()),
+                    s => (Opcode::SMulI32, s),
+                };
+                self.salu(op, &[Arg::Temp(scaled)], vec![Arg::Temp(t), Arg::Const(by)])?;
                 let a = self.add_addr(ptr, Arg::Temp(scaled))?;
                 self.s_load(a, off, 4)
             }
