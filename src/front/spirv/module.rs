@@ -895,7 +895,25 @@ impl Spv {
                 let lid = i.id_op(1)?;
                 let len = self.const_u64(i, lid)?;
                 if len == 0 || len > (1 << 28) {
-                    return Err(i.err(ErrorKind::BadType, format!("array length {}", len)));
+                    // a length computed from specialization constants: say so, since the
+                    // fix is a value for them, not a different module
+                    let spec = self
+                        .insts
+                        .iter()
+                        .find(|d| d.id == Some(lid))
+                        .is_some_and(|d| {
+                            matches!(
+                                d.op,
+                                Op::SpecConstant | Op::SpecConstantOp | Op::SpecConstantComposite
+                            )
+                        });
+                    let why = if spec {
+                        " (computed from specialization constants with the values given or \
+                         their defaults; give values that make it positive)"
+                    } else {
+                        ""
+                    };
+                    return Err(i.err(ErrorKind::BadType, format!("array length {len}{why}")));
                 }
                 SType::Array {
                     elem,

@@ -61,7 +61,8 @@ enum Command {
         entry: Option<String>,
         #[arg(long)]
         layout: Option<String>,
-        /// Specialization constant ID=VALUE (SPIR-V input).
+        /// Specialization constant ID=VALUE (SPIR-V input), read by the constant's type:
+        /// `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern.
         #[arg(long)]
         spec: Vec<String>,
         #[arg(short = 'o')]

@@ -40,7 +40,8 @@ pub struct Args {
     /// Push-constant bytes as hex (`0a000000ff...`; spaces and `_` are ignored).
     #[arg(long)]
     pub push: Option<String>,
-    /// Specialization constant ID=VALUE (SPIR-V input).
+    /// Specialization constant ID=VALUE (SPIR-V input), read by the constant's type:
+    /// `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern.
     #[arg(long)]
     pub spec: Vec<String>,
     #[arg(long)]
