@@ -28,6 +28,7 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
+mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
@@ -712,7 +713,7 @@ impl Isel<'_> {
                     "derefs must be lowered by lower_explicit_io",
                 ))
             }
-            InstKind::Tex(_) => return Err(Error::unsupported(at, "texture operations")),
+            InstKind::Tex(t) => self.tex(i, t)?,
             InstKind::Call { .. } => return Err(Error::unsupported(at, "calls")),
             InstKind::Phi(_) | InstKind::Jump(..) => unreachable!(),
         };
