@@ -22,8 +22,9 @@
 //! - `unorm` is set for the instructions without a sampler; sampling uses normalised
 //!   coordinates.
 //!
-//! Results: `dmask` covers the result's components (a gather returns four values for its
-//! one selected component; a depth compare returns one). 16-bit results (D16) are not
+//! Results: `dmask` covers the components the result's users read (a swizzle reads the
+//! ones it names, any other user all; a gather returns four values for its one selected
+//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit results (D16) are not
 //! selected yet. Returning atomics set `glc` and tie their data tuple to the result (as
 //! the MUBUF atomics do). Sizes come from `image_get_resinfo` (cube arrays report
 //! faces: divided by 6; a GFX9 1D array has its layers in `z`); `textureQueryLevels` from
@@ -38,7 +39,9 @@ use crate::amdgpu::abi::DescriptorKind;
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::prelink::DescKind;
-use crate::ir::{AtomicOp, Descriptor, Dim, Intrinsic, Tex, TexOp, TexSrc, Value};
+use crate::ir::{
+    AtomicOp, Descriptor, Dim, InstKind, Intrinsic, SecondaryMap, Tex, TexOp, TexSrc, Value,
+};
 use crate::isa::{Format, Gen, Opcode};
 use smallvec::SmallVec;
 
@@ -421,16 +424,14 @@ impl Isel<'_> {
         if !lz && t.op == TexOp::SampleLod {
             addr.push(self.vgpr_of(lod.expect("explicit lod"), 0)?);
         }
-        let n = if t.op == TexOp::Gather { 4 } else { ty.comps };
-        let dmask = if t.op == TexOp::Gather {
-            if cmp.is_some() {
-                1
-            } else {
-                1 << t.component
-            }
-        } else {
-            (1u8 << n) - 1
+        let gather = t.op == TexOp::Gather;
+        let dmask = match (gather, cmp.is_some()) {
+            (true, true) => 1,
+            (true, false) => 1 << t.component,
+            (false, _) => self.used_mask(i),
         };
+        // a gather returns four values for its one component
+        let n = if gather { 4 } else { dmask.count_ones() as u8 };
         let d = self.tmp(RegClass::v(n));
         let mods = Mods {
             dmask,
@@ -448,12 +449,8 @@ impl Isel<'_> {
             true,
             mods,
         )?;
-        let words: SmallVec<[MV; 4]> = self
-            .split(d, n)?
-            .into_iter()
-            .take(ty.comps as usize)
-            .map(|t| MV::T(t, Kind::Plain))
-            .collect();
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, if gather { 0xf } else { dmask }, ty.comps);
         self.regroup(i, words, ty)
     }
 
@@ -485,10 +482,11 @@ impl Isel<'_> {
         } else if let Some(l) = lod {
             addr.push(self.vgpr_of(l, 0)?);
         }
-        let n = ty.comps;
+        let dmask = self.used_mask(i);
+        let n = dmask.count_ones() as u8;
         let d = self.tmp(RegClass::v(n));
         let mods = Mods {
-            dmask: (1u8 << n) - 1,
+            dmask,
             unorm: true,
             glc: false,
         };
@@ -498,11 +496,8 @@ impl Isel<'_> {
             Opcode::ImageLoad
         };
         self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
-        let words = self
-            .split(d, n)?
-            .into_iter()
-            .map(|t| MV::T(t, Kind::Plain))
-            .collect();
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, dmask, ty.comps);
         self.regroup(i, words, ty)
     }
 
@@ -719,7 +714,9 @@ impl Isel<'_> {
             ));
         }
         let index = self.vgpr_of(coord, 0)?;
-        let (opc, n) = match ty.comps {
+        // the format loads return a prefix of x, y, z, w: up to the last one used
+        let last = 8 - self.used_mask(i).leading_zeros() as u8;
+        let (opc, n) = match last.min(ty.comps) {
             1 => (Opcode::BufferLoadFormatX, 1),
             2 => (Opcode::BufferLoadFormatXy, 2),
             3 => (Opcode::BufferLoadFormatXyz, 3),
@@ -732,11 +729,8 @@ impl Isel<'_> {
             &[Arg::Temp(index), Arg::Temp(v), Arg::Const(0)],
             false,
         )?;
-        let words = self
-            .split(d, n)?
-            .into_iter()
-            .map(|t| MV::T(t, Kind::Plain))
-            .collect();
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, (1u8 << n) - 1, ty.comps);
         self.regroup(i, words, ty)
     }
 
@@ -938,6 +932,45 @@ impl Isel<'_> {
         }
         self.push(m);
         Ok(())
+    }
+
+    /// The components of `i` its users read, as a mask (a swizzle reads the components it
+    /// names, any other user all of them), so loads ask for no more than those.
+    fn used_mask(&mut self, i: Value) -> u8 {
+        let f = self.f;
+        let table = self.used_comps.get_or_insert_with(|| {
+            let mut t = SecondaryMap::with_len(f.insts.len(), 0u8);
+            for u in f.insts_in_order() {
+                match &f.insts[u].kind {
+                    InstKind::Swizzle { src, comps } => {
+                        for &c in comps {
+                            t[*src] |= 1 << c;
+                        }
+                    }
+                    k => k.for_each_operand(|v| t[v] = 0xff),
+                }
+            }
+            t
+        });
+        let all = ((1u16 << f.ty(i).comps) - 1) as u8;
+        match table[i] & all {
+            0 => 1,
+            m => m,
+        }
+    }
+
+    /// `words` (one per set bit of `dmask`, in order) as the `n` result components; the
+    /// components no user reads are 0.
+    fn spread(words: &[Temp], dmask: u8, n: u8) -> SmallVec<[MV; 4]> {
+        let mut it = words.iter();
+        (0..n)
+            .map(
+                |c| match (dmask >> c & 1 == 1).then(|| it.next()).flatten() {
+                    Some(t) => MV::T(*t, Kind::Plain),
+                    None => MV::C(0),
+                },
+            )
+            .collect()
     }
 
     /// Component `c` of `v` in a VGPR.
