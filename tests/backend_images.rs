@@ -4,7 +4,8 @@
 //! textures, arrays of descriptors) through the whole compiler on gfx900 (wave64),
 //! gfx1030 and gfx1100 (wave32 and wave64): every shader compiles, its ELF disassembles
 //! with llvm-objdump-19 to exactly our printer's text, and compiling twice gives the same
-//! bytes. Unlinked compiles leave `gcnc.desc.*` relocations of the image, sampler and
+//! bytes. A divergent (`nonuniformEXT`) descriptor index is a typed `Unsupported` error
+//! (no waterfall loop yet). Unlinked compiles leave `gcnc.desc.*` relocations of the image, sampler and
 //! texel-buffer kinds for the link stage.
 
 mod backend_support;
@@ -146,5 +147,26 @@ fn unlinked_compiles_relocate_image_and_sampler_descriptors() {
         "gcnc.desc.0.2.sampler.offset",
     ] {
         assert!(names.iter().any(|n| n == want), "no {want} in {names:?}");
+    }
+}
+
+#[test]
+fn a_nonuniform_descriptor_index_is_a_typed_unsupported_error() {
+    let bytes = std::fs::read("tests/shaders/images/image_nonuniform.spv").unwrap();
+    let words: Vec<u32> = bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for (g, w) in CONFIGS {
+        let o = Options::new(Target::with_wave(g, w).unwrap());
+        let e = compile_spirv(&words, &o)
+            .err()
+            .expect("a divergent index is refused");
+        let text = e.to_string();
+        assert!(
+            text.contains("unsupported") && text.contains("divergent descriptor index"),
+            "{}/{w:?}: {text}",
+            g.mcpu()
+        );
     }
 }

@@ -178,7 +178,7 @@ impl Isel<'_> {
                     shape,
                     srcs[1],
                     sample,
-                    lod.map_or(Some(srcs[3]), |_| None),
+                    (lod != Some(0)).then_some(srcs[3]),
                     at,
                 )
             }
@@ -325,7 +325,7 @@ impl Isel<'_> {
         }
         match t.op {
             TexOp::Fetch | TexOp::FetchMs => {
-                let coord = t.src(TexSrc::Coord).expect("fetch has a coordinate");
+                let coord = need(t, TexSrc::Coord, at)?;
                 if t.src(TexSrc::Offset).is_some() {
                     return Err(Error::unsupported(at, "texelFetchOffset"));
                 }
@@ -386,7 +386,7 @@ impl Isel<'_> {
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let gen = self.t().gen;
         let ty = self.f.ty(i);
-        let coord = t.src(TexSrc::Coord).expect("sampling has a coordinate");
+        let coord = need(t, TexSrc::Coord, at)?;
         let offset = t.src(TexSrc::Offset);
         let cmp = t.src(TexSrc::Comparator);
         let lod = t.src(TexSrc::Lod);
@@ -408,8 +408,8 @@ impl Isel<'_> {
             addr.push(self.vgpr_of(c, 0)?);
         }
         if grad {
-            let ddx = t.src(TexSrc::Ddx).expect("grad has ddx");
-            let ddy = t.src(TexSrc::Ddy).expect("grad has ddy");
+            let ddx = need(t, TexSrc::Ddx, at)?;
+            let ddy = need(t, TexSrc::Ddy, at)?;
             for d in [ddx, ddy] {
                 let n = self.f.ty(d).comps as usize;
                 for c in 0..n {
@@ -422,7 +422,8 @@ impl Isel<'_> {
         }
         addr.extend(self.coords(shape, coord, true, at)?);
         if !lz && t.op == TexOp::SampleLod {
-            addr.push(self.vgpr_of(lod.expect("explicit lod"), 0)?);
+            let lod = need(t, TexSrc::Lod, at)?;
+            addr.push(self.vgpr_of(lod, 0)?);
         }
         let gather = t.op == TexOp::Gather;
         let dmask = match (gather, cmp.is_some()) {
@@ -755,7 +756,11 @@ impl Isel<'_> {
     ) -> Result<Vec<Temp>, Error> {
         let gen = self.t().gen;
         let n = self.f.ty(coord).comps as usize;
-        let want = shape.dim.coord_components() as usize + shape.arrayed as usize;
+        // a cube's texel address is (x, y, face + 6 · layer) with or without layers
+        let want = match (shape.dim, sampled) {
+            (Dim::Cube, false) => 3,
+            _ => shape.dim.coord_components() as usize + shape.arrayed as usize,
+        };
         if n < want {
             return Err(Error::unsupported(at, "image coordinate too short"));
         }
@@ -764,7 +769,9 @@ impl Isel<'_> {
             c.push(self.vgpr_of(coord, k)?);
         }
         if sampled && shape.arrayed {
-            let layer = c.pop().expect("arrayed");
+            let layer = c
+                .pop()
+                .ok_or_else(|| Error::unsupported(at, "no array layer"))?;
             let r = self.tmp(RegClass::V1);
             self.valu(Opcode::VRndneF32, &[Arg::Temp(r)], vec![Arg::Temp(layer)])?;
             c.push(r);
@@ -989,6 +996,16 @@ impl Isel<'_> {
     fn const_or_none(&self, v: Value) -> Option<u64> {
         self.f.as_scalar_const(v)
     }
+}
+
+/// Source `which` of `t`, which the operation needs.
+fn need(t: &Tex, which: TexSrc, at: Option<u32>) -> Result<Value, Error> {
+    t.src(which).ok_or_else(|| {
+        Error::unsupported(
+            at,
+            format!("tex {} without a {} source", t.op.name(), which.name()),
+        )
+    })
 }
 
 /// The opcode of a sampling or gather instruction.
