@@ -196,10 +196,21 @@ fn supported_capability(c: Capability) -> bool {
             | C::InterpolationFunction
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
+            // descriptor indexing: the NonUniform decoration needs no translation (the
+            // backend sees a divergent descriptor index and decides)
+            | C::ShaderNonUniform
+            | C::RuntimeDescriptorArray
+            | C::UniformTexelBufferArrayDynamicIndexing
+            | C::StorageTexelBufferArrayDynamicIndexing
+            | C::SampledImageArrayNonUniformIndexing
+            | C::StorageImageArrayNonUniformIndexing
+            | C::UniformTexelBufferArrayNonUniformIndexing
+            | C::StorageTexelBufferArrayNonUniformIndexing
     )
 }
 
 const EXTENSIONS: &[&str] = &[
+    "SPV_EXT_descriptor_indexing",
     "SPV_KHR_storage_buffer_storage_class",
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
