@@ -4,7 +4,8 @@
 mod support;
 
 use gcnc::isa::Gen;
-use gcnc_emu::image::{Fmt, ImageDesc};
+use gcnc_emu::image::{ImageDesc, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D};
+use gcnc_emu::texformat::TexFormat;
 use gcnc_emu::Memory;
 use support::*;
 
@@ -24,6 +25,15 @@ fn dim(gen: Gen, d: &str) -> (String, String) {
     } else {
         (format!(" dim:SQ_RSRC_IMG_{d}"), String::new())
     }
+}
+
+/// The T# of a one-level linear image.
+fn t_sharp(gen: Gen, base: u64, fmt: &str, ty: u32, size: [u32; 3]) -> Vec<u32> {
+    let f = TexFormat::named(fmt).unwrap();
+    ImageDesc::linear(base, f, ty, size, 1, 1)
+        .encode(gen)
+        .unwrap()
+        .to_vec()
 }
 
 /// S#: clamp-to-edge on all axes, the given XY filter.
@@ -71,7 +81,7 @@ fn r32f_load_and_sample() {
                 .unwrap();
             }
         }
-        let mut user = ImageDesc::encode(gen, IMG, 4, 4, 1, 9, Fmt::R32Float).to_vec();
+        let mut user = t_sharp(gen, IMG, "32_FLOAT", TYPE_2D, [4, 4, 1]);
         user.extend(sampler(true));
         user.extend(sampler(false));
         let w =
@@ -128,7 +138,7 @@ fn rgba8_array_store_then_load() {
         );
         let mut mem = Memory::new();
         mem.map(IMG, 2 * 4 * 4);
-        let user = ImageDesc::encode(gen, IMG, 2, 1, 4, 13, Fmt::Rgba8Unorm).to_vec();
+        let user = t_sharp(gen, IMG, "8_8_8_8_UNORM", TYPE_2D_ARRAY, [2, 1, 4]);
         let w =
             run(t, llvm_asm(t, &src), 8, &user, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
         for lane in 0..8u32 {
@@ -174,7 +184,7 @@ fn r32f_3d_trilinear() {
                 }
             }
         }
-        let mut user = ImageDesc::encode(gen, IMG, 2, 2, 2, 10, Fmt::R32Float).to_vec();
+        let mut user = t_sharp(gen, IMG, "32_FLOAT", TYPE_3D, [2, 2, 2]);
         user.extend(sampler(true));
         user.extend(sampler(false));
         let w =
