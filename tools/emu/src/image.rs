@@ -259,9 +259,11 @@ impl ImageDesc {
 
     /// Address of texel (x, y, slice, sample) of physical level `l`, or None outside.
     fn addr(&self, l: u32, x: i64, y: i64, z: i64, s: i64) -> Option<u64> {
+        if l >= self.levels {
+            return None;
+        }
         let [w, h, d] = self.extent(l);
-        let inside = l < self.levels
-            && (0..w as i64).contains(&x)
+        let inside = (0..w as i64).contains(&x)
             && (0..h as i64).contains(&y)
             && (0..d as i64).contains(&z)
             && (0..self.samples as i64).contains(&s);
