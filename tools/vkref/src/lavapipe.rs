@@ -171,7 +171,12 @@ pub fn run_compute(
         let idx = resources
             .iter()
             .position(|r| r.binding() == Some((b.set, b.binding)))
-            .ok_or_else(|| Error::Usage(format!("no resource for (set {}, binding {})", b.set, b.binding)))?;
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "no resource for (set {}, binding {})",
+                    b.set, b.binding
+                ))
+            })?;
         let r = &resources[idx];
         let (kind, count) = r.kind_count().unwrap_or((b.kind, 0));
         if kind != b.kind {
@@ -525,9 +530,7 @@ impl Run<'_> {
                                 w.buffer_info(&infos[i])
                             }
                             DescriptorKind::UniformTexelBuffer
-                            | DescriptorKind::StorageTexelBuffer => {
-                                w.texel_buffer_view(&views[i])
-                            }
+                            | DescriptorKind::StorageTexelBuffer => w.texel_buffer_view(&views[i]),
                             _ => w.image_info(&image_infos[i]),
                         }
                     })
@@ -772,7 +775,11 @@ impl Run<'_> {
                             vk::ImageUsageFlags::SAMPLED
                         };
                     let cube = matches!(img.view, ViewType::Cube | ViewType::CubeArray);
-                    let depth = if img.view == ViewType::D3 { img.size[2] } else { 1 };
+                    let depth = if img.view == ViewType::D3 {
+                        img.size[2]
+                    } else {
+                        1
+                    };
                     let ici = vk::ImageCreateInfo::default()
                         .flags(if cube {
                             vk::ImageCreateFlags::CUBE_COMPATIBLE
@@ -794,9 +801,9 @@ impl Run<'_> {
                         .initial_layout(vk::ImageLayout::UNDEFINED);
                     let image = vkc("vkCreateImage", d.create_image(&ici, None))?;
                     let req = d.get_image_memory_requirements(image);
-                    let Some(mt) =
-                        self.g
-                            .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
+                    let Some(mt) = self
+                        .g
+                        .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
                     else {
                         d.destroy_image(image, None);
                         return Err(Error::NoDevice("no memory type for an image".into()));
@@ -861,7 +868,12 @@ impl Run<'_> {
     ///
     /// # Safety
     /// `cb` is recording; the images and buffers were created by this run.
-    unsafe fn record_image_copies(&self, cb: vk::CommandBuffer, resources: &[Resource], upload: bool) {
+    unsafe fn record_image_copies(
+        &self,
+        cb: vk::CommandBuffer,
+        resources: &[Resource],
+        upload: bool,
+    ) {
         let d = &self.g.device;
         for (k, r) in resources.iter().enumerate() {
             let Resource::Image { images, .. } = r else {
@@ -920,7 +932,15 @@ impl Run<'_> {
                         vk::AccessFlags::HOST_WRITE,
                         vk::AccessFlags::TRANSFER_WRITE,
                     );
-                    d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
                     d.cmd_copy_buffer_to_image(
                         cb,
                         buf,
@@ -934,7 +954,15 @@ impl Run<'_> {
                         vk::AccessFlags::TRANSFER_WRITE,
                         rw,
                     );
-                    d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
                 } else {
                     let b = barrier(
                         vk::ImageLayout::GENERAL,
@@ -942,7 +970,15 @@ impl Run<'_> {
                         rw,
                         vk::AccessFlags::TRANSFER_READ,
                     );
-                    d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
                     d.cmd_copy_image_to_buffer(
                         cb,
                         objs.0,

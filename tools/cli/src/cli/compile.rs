@@ -31,7 +31,7 @@ pub struct Args {
     pub link_spec: Vec<u32>,
 }
 
-fn parse_spec(s: &str) -> Result<(u32, u64), String> {
+pub(crate) fn parse_spec(s: &str) -> Result<(u32, u64), String> {
     let (id, v) = s
         .split_once('=')
         .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;

@@ -9,7 +9,12 @@ use super::*;
 use crate::images::{Address, Compare, Image, Sampler, TexelFormat, ViewType};
 
 /// Images (storage, sampled or combined) at (set 0, `binding`).
-fn images(binding: u32, kind: DescriptorKind, images: Vec<Image>, samplers: Vec<Sampler>) -> Resource {
+fn images(
+    binding: u32,
+    kind: DescriptorKind,
+    images: Vec<Image>,
+    samplers: Vec<Sampler>,
+) -> Resource {
     Resource::Image {
         set: 0,
         binding,
@@ -31,7 +36,13 @@ fn concat(images: &[Image]) -> Vec<u8> {
     images.iter().flat_map(|i| i.data.iter().copied()).collect()
 }
 
-fn rand_image(r: &mut Rng, format: TexelFormat, view: ViewType, size: [u32; 3], levels: u32) -> Image {
+fn rand_image(
+    r: &mut Rng,
+    format: TexelFormat,
+    view: ViewType,
+    size: [u32; 3],
+    levels: u32,
+) -> Image {
     Image::from_fn(format, view, size, levels, |_, _, _, _| {
         (0..format.bytes()).map(|_| r.u32() as u8).collect()
     })
@@ -46,11 +57,17 @@ fn storage_inputs() -> Inputs {
     let r32f = Image::from_fn(TexelFormat::R32Float, ViewType::D2, sz, 1, |_, _, _, _| {
         (r.range(-200, 200) as f32 / 2.0).to_le_bytes().to_vec()
     });
-    let rgba16f = Image::from_fn(TexelFormat::Rgba16Float, ViewType::D2, sz, 1, |_, _, _, _| {
-        (0..4)
-            .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
-            .collect()
-    });
+    let rgba16f = Image::from_fn(
+        TexelFormat::Rgba16Float,
+        ViewType::D2,
+        sz,
+        1,
+        |_, _, _, _| {
+            (0..4)
+                .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
+                .collect()
+        },
+    );
     let r32ui = rand_image(&mut r, TexelFormat::R32Uint, ViewType::D2, sz, 1);
     let st = DescriptorKind::StorageImage;
     Inputs {
@@ -98,7 +115,15 @@ fn storage_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 // ---- img_atomics
 
 fn atomics_inputs() -> Inputs {
-    let zero = |h| Image::from_fn(TexelFormat::R32Uint, ViewType::D2, [8, h, 1], 1, |_, _, _, _| vec![0; 4]);
+    let zero = |h| {
+        Image::from_fn(
+            TexelFormat::R32Uint,
+            ViewType::D2,
+            [8, h, 1],
+            1,
+            |_, _, _, _| vec![0; 4],
+        )
+    };
     let st = DescriptorKind::StorageImage;
     Inputs {
         groups: [4, 1, 1],
@@ -126,7 +151,11 @@ fn atomics_expect(_: &Inputs, _: &Env) -> Vec<Expect> {
         }
     }
     let won: Vec<u32> = (0..256).map(|i| (i < 64) as u32).collect();
-    vec![exact(0, to_bytes(&sums)), exact(1, to_bytes(&claims)), exact(2, to_bytes(&won))]
+    vec![
+        exact(0, to_bytes(&sums)),
+        exact(1, to_bytes(&claims)),
+        exact(2, to_bytes(&won)),
+    ]
 }
 
 // ---- img_texel_buffers
@@ -295,9 +324,13 @@ fn sample_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 fn gather_inputs() -> Inputs {
     let mut r = Rng::new(123);
     let tex = rand_image(&mut r, TexelFormat::Rgba8Unorm, ViewType::D2, [4, 4, 1], 1);
-    let depth = Image::from_fn(TexelFormat::D32Float, ViewType::D2, [4, 4, 1], 1, |_, x, y, _| {
-        ((x + 4 * y) as f32 / 16.0).to_le_bytes().to_vec()
-    });
+    let depth = Image::from_fn(
+        TexelFormat::D32Float,
+        ViewType::D2,
+        [4, 4, 1],
+        1,
+        |_, x, y, _| ((x + 4 * y) as f32 / 16.0).to_le_bytes().to_vec(),
+    );
     let comb = DescriptorKind::CombinedImageSampler;
     let shadow = Sampler {
         compare: Some(Compare::Less),
@@ -359,7 +392,13 @@ fn cube_dir(f: u32, x: u32, y: u32) -> [f32; 3] {
 fn cube_inputs() -> Inputs {
     let val = |_, x: u32, y: u32, z: u32| ((10 * z + x + 2 * y) as f32).to_le_bytes().to_vec();
     let cube = Image::from_fn(TexelFormat::R32Float, ViewType::Cube, [2, 2, 6], 1, val);
-    let cubes = Image::from_fn(TexelFormat::R32Float, ViewType::CubeArray, [2, 2, 12], 1, val);
+    let cubes = Image::from_fn(
+        TexelFormat::R32Float,
+        ViewType::CubeArray,
+        [2, 2, 12],
+        1,
+        val,
+    );
     let mut dirs = Vec::new();
     for f in 0..6 {
         for t in 0..4 {
@@ -397,16 +436,28 @@ fn cube_expect(_: &Inputs, _: &Env) -> Vec<Expect> {
 
 fn arrays_inputs() -> Inputs {
     let small = |k: u32| {
-        Image::from_fn(TexelFormat::R32Float, ViewType::D2, [4, 4, 1], 1, move |_, x, y, _| {
-            ((k * 16 + x + 4 * y) as f32).to_le_bytes().to_vec()
-        })
+        Image::from_fn(
+            TexelFormat::R32Float,
+            ViewType::D2,
+            [4, 4, 1],
+            1,
+            move |_, x, y, _| ((k * 16 + x + 4 * y) as f32).to_le_bytes().to_vec(),
+        )
     };
-    let layers = Image::from_fn(TexelFormat::R32Float, ViewType::D2Array, [4, 4, 3], 1, |_, x, y, l| {
-        ((100 * l + x + 4 * y) as f32).to_le_bytes().to_vec()
-    });
-    let plain = Image::from_fn(TexelFormat::R32Float, ViewType::D2, [4, 4, 1], 1, |_, x, y, _| {
-        ((1 + (x + y) % 3) as f32).to_le_bytes().to_vec()
-    });
+    let layers = Image::from_fn(
+        TexelFormat::R32Float,
+        ViewType::D2Array,
+        [4, 4, 3],
+        1,
+        |_, x, y, l| ((100 * l + x + 4 * y) as f32).to_le_bytes().to_vec(),
+    );
+    let plain = Image::from_fn(
+        TexelFormat::R32Float,
+        ViewType::D2,
+        [4, 4, 1],
+        1,
+        |_, x, y, _| ((1 + (x + y) % 3) as f32).to_le_bytes().to_vec(),
+    );
     let point = Sampler {
         address: [Address::Repeat; 3],
         ..Sampler::nearest()
@@ -414,8 +465,18 @@ fn arrays_inputs() -> Inputs {
     Inputs {
         groups: [1, 1, 1],
         resources: vec![
-            images(0, DescriptorKind::StorageImage, (0..3).map(small).collect(), vec![]),
-            images(1, DescriptorKind::CombinedImageSampler, vec![layers], vec![Sampler::nearest()]),
+            images(
+                0,
+                DescriptorKind::StorageImage,
+                (0..3).map(small).collect(),
+                vec![],
+            ),
+            images(
+                1,
+                DescriptorKind::CombinedImageSampler,
+                vec![layers],
+                vec![Sampler::nearest()],
+            ),
             images(2, DescriptorKind::SampledImage, vec![plain], vec![]),
             Resource::Sampler {
                 set: 0,
@@ -429,7 +490,9 @@ fn arrays_inputs() -> Inputs {
 }
 
 fn arrays_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
-    let mut imgs: Vec<Image> = (0..3).map(|k| image_of(&inp.resources[0], k).clone()).collect();
+    let mut imgs: Vec<Image> = (0..3)
+        .map(|k| image_of(&inp.resources[0], k).clone())
+        .collect();
     for y in 0..4u32 {
         for x in 0..4u32 {
             let layer = (x & 1) + 1;
