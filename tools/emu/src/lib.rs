@@ -4,8 +4,8 @@
 //! Design: instructions are decoded by the compiler's own ISA layer (`gcnc::isa`, the same
 //! tables as the encoder) and executed by a dispatcher per generated `Opcode`: `salu`
 //! (SOP*), `smem`, `valu` / `valu_ext` / `packed` / `lanes` / `vopd` (VOP1/2/3/3P/C, SDWA,
-//! DPP, VOPD), `ds` (LDS), `vmem` (MUBUF, GLOBAL, FLAT, SCRATCH), `image` (MIMG) with the
-//! shared `atomic` and `float` helpers. State is
+//! DPP, VOPD), `ds` (LDS), `vmem` (MUBUF, GLOBAL, FLAT, SCRATCH), `image` (MIMG; T# in `image`, S# and addressing in `sampler`, formats in `texformat`)
+//! with the shared `atomic` and `float` helpers. State is
 //! one `Wave` per 32/64 lanes (`regs`: SGPRs, VGPRs, EXEC, VCC, SCC, M0, with written-flags
 //! per register and lane); memory is a sparse address space (`memory`); a workgroup's
 //! waves share an `Lds` and are interleaved one instruction at a time so `s_barrier`
@@ -46,7 +46,9 @@ pub mod packed;
 pub mod pipeline;
 pub mod regs;
 pub mod salu;
+pub mod sampler;
 pub mod smem;
+pub mod texformat;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;

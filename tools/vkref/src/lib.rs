@@ -8,6 +8,7 @@
 //! - [`corpus`]: the project's compute-shader corpus with driver-independent expectations.
 //! - [`compare`]: gcnc against RADV/ACO and RADV/LLVM over a directory of SPIR-V: compile
 //!   time, statistics, peak memory, as a markdown table (`vkref compare`).
+//! - [`images`]: images, samplers and texel formats as tests describe them.
 //! - [`oracle`]: the one place that decides whether a missing oracle skips or fails a test.
 //!
 //! Vulkan is reached through `ash`, which loads `libvulkan.so.1` at run time, so nothing
@@ -16,6 +17,7 @@
 pub mod compare;
 pub mod corpus;
 pub mod device;
+pub mod images;
 pub mod lavapipe;
 pub mod oracle;
 pub mod radv;
