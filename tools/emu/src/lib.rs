@@ -35,11 +35,14 @@
 pub mod atomic;
 pub mod bufformat;
 pub mod dispatch;
+pub mod draw;
 pub mod ds;
 pub mod error;
+pub mod export;
 pub mod float;
 pub mod hazard;
 pub mod image;
+pub mod interp;
 pub mod lanes;
 pub mod memory;
 pub mod packed;
