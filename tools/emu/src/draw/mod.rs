@@ -26,6 +26,7 @@ pub mod desc;
 pub mod launch;
 pub mod output;
 pub mod pixel;
+pub mod png;
 pub mod raster;
 pub mod shaders;
 pub mod vertex;

@@ -1,0 +1,341 @@
+//! Hand-written vertex + pixel pipelines for the draw tests, assembled by llvm-mc-19 and
+//! packed into PAL ELFs by gcnc's ELF writer: the emulator's graphics launch
+//! (docs/draw.md) proven on its own, before the compiler emits graphics code.
+//!
+//! The pipeline: the vertex shader fetches a vec4 position (offset 0) and a vec4 colour
+//! (offset 16) of binding 0 through the vertex buffer table (user SGPRs: GlobalTable,
+//! VertexBufferTable, BaseVertex), exports the position and the colour as parameter 0
+//! (GFX11: attribute 0 in the attribute ring); the pixel shader interpolates the colour
+//! perspective-correctly and exports it to mrt0 as 32_ABGR, or as FP16_ABGR (`fp16`).
+#![allow(dead_code)]
+
+use gcnc::binary::metadata::{ApiShader, ApiStage, HardwareStage, PipelineMetadata};
+use gcnc::binary::{CodeObject, FuncSymbol, HwStage, PalMetadata};
+use gcnc::isa::{Gen, Target, Wave};
+use std::collections::BTreeMap;
+
+#[path = "../../../emu/tests/support/mod.rs"]
+pub mod emu_support;
+
+fn vertex_asm(t: Target) -> String {
+    let w64 = t.wave == Wave::W64;
+    let (n, exec, vcc) = if w64 {
+        ("64", "exec", "vcc")
+    } else {
+        ("32", "exec_lo", "vcc_lo")
+    };
+    let save = if w64 { "s[16:17]" } else { "s16" };
+    match t.gen {
+        Gen::Gfx9 => "s_getpc_b64 s[4:5]\n\
+             s_mov_b32 s4, s1\n\
+             s_load_dwordx4 s[8:11], s[4:5], 0x0\n\
+             s_waitcnt lgkmcnt(0)\n\
+             v_add_u32_e32 v4, s2, v0\n\
+             buffer_load_dwordx4 v[5:8], v4, s[8:11], 0 idxen\n\
+             buffer_load_dwordx4 v[9:12], v4, s[8:11], 0 idxen offset:16\n\
+             s_waitcnt vmcnt(0)\n\
+             exp param0 v9, v10, v11, v12\n\
+             exp pos0 v5, v6, v7, v8 done\n\
+             s_endpgm\n"
+            .into(),
+        _ => {
+            let gfx11 = t.gen == Gen::Gfx11;
+            let (load4, bload4) = if gfx11 {
+                ("s_load_b128", "buffer_load_b128")
+            } else {
+                ("s_load_dwordx4", "buffer_load_dwordx4")
+            };
+            let mbcnt_hi = if w64 {
+                "v_mbcnt_hi_u32_b32 v20, -1, v20\n"
+            } else {
+                ""
+            };
+            let prim = if gfx11 {
+                "v_mov_b32_e32 v21, v0\n"
+            } else {
+                "v_and_b32_e32 v21, 0xffff, v0\n\
+                 v_lshrrev_b32_e32 v22, 16, v0\n\
+                 v_lshl_or_b32 v21, v22, 10, v21\n\
+                 v_lshl_or_b32 v21, v1, 20, v21\n"
+            };
+            let params = if gfx11 {
+                "s_mov_b32 s4, s8\n\
+                 s_load_b128 s[24:27], s[4:5], 0x100\n\
+                 s_waitcnt lgkmcnt(0)\n\
+                 buffer_store_b128 v[28:31], v20, s[24:27], 0 idxen\n"
+            } else {
+                "exp param0 v28, v29, v30, v31\n"
+            };
+            format!(
+                "s_bfe_u32 s12, s3, 0x80008\n\
+                 s_and_b32 s13, s3, 0xff\n\
+                 s_lshl_b32 s14, s12, 12\n\
+                 s_or_b32 m0, s14, s13\n\
+                 s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)\n\
+                 v_mbcnt_lo_u32_b32 v20, -1, 0\n\
+                 {mbcnt_hi}\
+                 s_mov_b{n} {save}, {exec}\n\
+                 v_cmp_gt_u32_e32 {vcc}, s12, v20\n\
+                 s_and_b{n} {exec}, {exec}, {vcc}\n\
+                 s_cbranch_execz skip_prim\n\
+                 {prim}\
+                 exp prim v21, off, off, off done\n\
+                 skip_prim:\n\
+                 s_mov_b{n} {exec}, {save}\n\
+                 v_cmp_gt_u32_e32 {vcc}, s13, v20\n\
+                 s_and_b{n} {exec}, {exec}, {vcc}\n\
+                 s_cbranch_execz end\n\
+                 s_getpc_b64 s[4:5]\n\
+                 s_mov_b32 s4, s9\n\
+                 {load4} s[20:23], s[4:5], 0x0\n\
+                 s_waitcnt lgkmcnt(0)\n\
+                 v_add_nc_u32_e32 v4, s10, v5\n\
+                 {bload4} v[24:27], v4, s[20:23], 0 idxen\n\
+                 {bload4} v[28:31], v4, s[20:23], 0 idxen offset:16\n\
+                 s_waitcnt vmcnt(0)\n\
+                 {params}\
+                 exp pos0 v24, v25, v26, v27 done\n\
+                 end:\n\
+                 s_endpgm\n"
+            )
+        }
+    }
+}
+
+fn pixel_asm(t: Target, fp16: bool) -> String {
+    let gfx11 = t.gen == Gen::Gfx11;
+    let mut s = String::from("s_mov_b32 m0, s0\n");
+    let out = if gfx11 {
+        for (c, ch) in "xyzw".chars().enumerate() {
+            s += &format!("lds_param_load v{}, attr0.{ch} wait_vdst:0\n", 2 + c);
+        }
+        for c in 0..4 {
+            s += &format!(
+                "v_interp_p10_f32 v{d}, v{p}, v0, v{p} wait_exp:{w}\n",
+                d = 6 + c,
+                p = 2 + c,
+                w = 3 - c
+            );
+        }
+        for c in 0..4 {
+            s += &format!(
+                "v_interp_p2_f32 v{d}, v{p}, v1, v{d} wait_exp:7\n",
+                d = 6 + c,
+                p = 2 + c
+            );
+        }
+        6
+    } else {
+        s += "s_nop 0\n";
+        for (c, ch) in "xyzw".chars().enumerate() {
+            s += &format!(
+                "v_interp_p1_f32_e32 v{d}, v0, attr0.{ch}\nv_interp_p2_f32_e32 v{d}, v1, attr0.{ch}\n",
+                d = 2 + c
+            );
+        }
+        2
+    };
+    let vm = if gfx11 { "" } else { " vm" };
+    if fp16 {
+        let cvt = if gfx11 {
+            "v_cvt_pk_rtz_f16_f32"
+        } else {
+            "v_cvt_pkrtz_f16_f32"
+        };
+        s += &format!(
+            "{cvt} v20, v{}, v{}\n{cvt} v21, v{}, v{}\n",
+            out,
+            out + 1,
+            out + 2,
+            out + 3
+        );
+        if gfx11 {
+            s += "exp mrt0 v20, v21, off, off done\n";
+        } else {
+            s += "exp mrt0 v20, v20, v21, v21 done compr vm\n";
+        }
+    } else {
+        s += &format!(
+            "exp mrt0 v{}, v{}, v{}, v{} done{vm}\n",
+            out,
+            out + 1,
+            out + 2,
+            out + 3
+        );
+    }
+    s + "s_endpgm\n"
+}
+
+fn stage(entry: String, t: Target) -> HardwareStage {
+    HardwareStage {
+        entry_point: entry,
+        scratch_memory_size: 0,
+        lds_size: 0,
+        sgpr_count: 40,
+        vgpr_count: 40,
+        wavefront_size: Some(t.wave),
+        threadgroup_dimensions: None,
+        extra: BTreeMap::new(),
+    }
+}
+
+/// A VS+PS pipeline ELF for `t` (both stages in `t`'s wave size).
+pub fn pipeline_elf(t: Target, fp16: bool) -> Vec<u8> {
+    let vs = emu_support::llvm_asm(t, &vertex_asm(t));
+    let ps = emu_support::llvm_asm(t, &pixel_asm(t, fp16));
+    let ps_off = vs.len().next_multiple_of(256);
+    let mut text = vs.clone();
+    text.resize(ps_off, 0);
+    text.extend(&ps);
+    text.resize(text.len().next_multiple_of(256), 0);
+    let vs_stage = if t.gen == Gen::Gfx9 {
+        HwStage::Vs
+    } else {
+        HwStage::Gs
+    };
+    let w32 = t.wave == Wave::W32;
+    let mut registers = BTreeMap::new();
+    let ud = vs_stage.user_data_base();
+    for (i, v) in [0x1000_0000u32, 0x1000_000f, 0x1000_0003].iter().enumerate() {
+        registers.insert(ud + i as u32, *v);
+    }
+    registers.insert(vs_stage.rsrc1(), 0xc0 << 12);
+    registers.insert(vs_stage.rsrc2(), 3 << 1);
+    registers.insert(HwStage::Ps.rsrc1(), 0xc0 << 12);
+    registers.insert(HwStage::Ps.rsrc2(), 0);
+    registers.insert(0xa1b3, 0x2); // SPI_PS_INPUT_ENA: PERSP_CENTER
+    registers.insert(0xa1b4, 0x2); // SPI_PS_INPUT_ADDR
+    registers.insert(0xa1b6, 1 | (w32 as u32) << 15); // SPI_PS_IN_CONTROL: NUM_INTERP 1
+    registers.insert(0xa191, 0); // SPI_PS_INPUT_CNTL_0: parameter 0
+    registers.insert(0xa1c5, if fp16 { 4 } else { 9 }); // SPI_SHADER_COL_FORMAT
+    if t.gen != Gen::Gfx9 {
+        // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN
+        registers.insert(0xa2d5, (w32 as u32) << 22);
+    }
+    let shader = |m: Vec<HwStage>| ApiShader {
+        api_shader_hash: [1, 2],
+        hardware_mapping: m,
+        extra: BTreeMap::new(),
+    };
+    let md = PalMetadata {
+        version: Some((2, 6)),
+        pipeline: PipelineMetadata {
+            name: None,
+            pipeline_type: if t.gen == Gen::Gfx9 { "VsPs" } else { "Ngg" }.into(),
+            api: "Vulkan".into(),
+            internal_pipeline_hash: [3, 4],
+            shaders: BTreeMap::from([
+                (ApiStage::Vertex, shader(vec![vs_stage])),
+                (ApiStage::Pixel, shader(vec![HwStage::Ps])),
+            ]),
+            hardware_stages: BTreeMap::from([
+                (vs_stage, stage(vs_stage.entry_symbol(), t)),
+                (HwStage::Ps, stage(HwStage::Ps.entry_symbol(), t)),
+            ]),
+            registers,
+            user_data_limit: 0,
+            spill_threshold: 0xffff,
+            extra: BTreeMap::new(),
+        },
+        prelink: None,
+        extra: BTreeMap::new(),
+    };
+    let obj = CodeObject {
+        gen: t.gen,
+        text,
+        functions: vec![
+            FuncSymbol {
+                name: vs_stage.entry_symbol(),
+                offset: 0,
+                size: vs.len() as u64,
+            },
+            FuncSymbol {
+                name: HwStage::Ps.entry_symbol(),
+                offset: ps_off as u64,
+                size: ps.len() as u64,
+            },
+        ],
+        relocations: vec![],
+        metadata: md.to_value(),
+    };
+    obj.validate().expect("valid code object");
+    obj.write().expect("ELF")
+}
+
+pub const VS_GLSL: &str = "#version 450
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+layout(location = 0) out vec4 vcol;
+void main() { gl_Position = pos; vcol = col; }
+";
+
+pub const FS_GLSL: &str = "#version 450
+layout(location = 0) in vec4 vcol;
+layout(location = 0) out vec4 o;
+void main() { o = vcol; }
+";
+
+/// Compiles GLSL with glslangValidator (None when it is missing and not required).
+pub fn glsl(dir: &std::path::Path, name: &str, stage: &str, src: &str) -> Option<std::path::PathBuf> {
+    let s = dir.join(format!("{name}.{stage}"));
+    std::fs::write(&s, src).unwrap();
+    let out = dir.join(format!("{name}.{stage}.spv"));
+    match std::process::Command::new("glslangValidator")
+        .args(["-V", "-o"])
+        .arg(&out)
+        .arg(&s)
+        .output()
+    {
+        Ok(o) if o.status.success() => Some(out),
+        Ok(o) => panic!("glslangValidator: {}", String::from_utf8_lossy(&o.stdout)),
+        Err(_) if std::env::var("GCNC_REQUIRE_ORACLES").as_deref() == Ok("1") => {
+            panic!("glslangValidator required but missing")
+        }
+        Err(_) => None,
+    }
+}
+
+/// Interleaved vertices: position (x, y, z, w) then colour (r, g, b, a).
+pub fn triangles() -> Vec<f32> {
+    let v = |x: f32, y: f32, w: f32, c: [f32; 4]| [x * w, y * w, 0.5 * w, w, c[0], c[1], c[2], c[3]];
+    let r = [1.0, 0.0, 0.0, 1.0];
+    let g = [0.0, 1.0, 0.0, 1.0];
+    let b = [0.0, 0.0, 1.0, 1.0];
+    let wh = [1.0, 1.0, 1.0, 0.5];
+    [
+        // a big triangle with perspective (w differs per vertex)
+        v(-0.9, -0.9, 1.0, r),
+        v(0.9, -0.7, 2.5, g),
+        v(-0.6, 0.95, 1.5, b),
+        // a small one sharing an edge direction, clockwise
+        v(0.2, 0.1, 1.0, wh),
+        v(0.9, 0.9, 1.0, r),
+        v(0.85, 0.2, 1.0, b),
+        // thin sliver
+        v(-1.0, 0.5, 1.0, g),
+        v(1.0, 0.52, 1.0, b),
+        v(0.0, 0.6, 1.0, r),
+    ]
+    .concat()
+}
+
+/// The draw description (JSON) of `triangles()` in a `w`×`h` framebuffer.
+pub fn desc_json(vs: &str, fs: &str, w: u32, h: u32) -> String {
+    let data: Vec<String> = triangles().iter().map(|x| format!("{x}")).collect();
+    format!(
+        r#"{{
+  "vertex": {{"spv": "{vs}"}},
+  "fragment": {{"spv": "{fs}"}},
+  "vertex_buffers": [{{"binding": 0, "stride": 32, "f32": [{}]}}],
+  "attributes": [
+    {{"location": 0, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 0}},
+    {{"location": 1, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 16}}
+  ],
+  "topology": "triangle_list",
+  "draw": {{"vertex_count": 9}},
+  "viewport": {{"width": {w}, "height": {h}}},
+  "color_attachments": [{{"format": "R8G8B8A8_UNORM", "clear": [0.1, 0.2, 0.3, 1.0]}}]
+}}"#,
+        data.join(", ")
+    )
+}
