@@ -66,3 +66,55 @@ fn hand_written_pipelines_draw_the_same_image_on_every_generation() {
         assert_eq!(img, first, "{t:?} differs from gfx900");
     }
 }
+
+/// Largest per-channel difference between two RGBA8 images, and where.
+fn max_diff(a: &[u8], b: &[u8]) -> (u8, usize) {
+    a.iter()
+        .zip(b)
+        .enumerate()
+        .map(|(i, (x, y))| (x.abs_diff(*y), i / 4))
+        .max()
+        .unwrap_or((0, 0))
+}
+
+fn lavapipe_image(dir: &std::path::Path, fp16: bool) -> Option<Vec<u8>> {
+    vkref::oracle::lavapipe()?;
+    glsl(dir, "col", "vert", VS_GLSL)?;
+    glsl(dir, "col", "frag", FS_GLSL)?;
+    let _ = fp16;
+    std::fs::write(
+        dir.join("draw.json"),
+        desc_json("col.vert.spv", "col.frag.spv", W, H),
+    )
+    .unwrap();
+    let d = Desc::load(&dir.join("draw.json")).unwrap();
+    let out = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("lavapipe: {e}"));
+    std::fs::write(dir.join("lavapipe.png"), draw::png::encode(W, H, &out.color[0])).unwrap();
+    Some(out.color[0].clone())
+}
+
+#[test]
+fn emulated_draws_equal_lavapipe_within_one_lsb() {
+    if !llvm() {
+        return;
+    }
+    let dir = temp_dir("lvp");
+    let Some(want) = lavapipe_image(&dir, false) else {
+        return;
+    };
+    for t in configs() {
+        for fp16 in [false, true] {
+            let (got, _) = emulate(t, fp16, &dir);
+            let (diff, px) = max_diff(&got, &want);
+            assert!(
+                diff <= 1,
+                "{t:?} fp16 {fp16}: pixel ({}, {}) differs by {diff}: emulator {:?}, lavapipe {:?} (images in {})",
+                px as u32 % W,
+                px as u32 / W,
+                &got[px * 4..px * 4 + 4],
+                &want[px * 4..px * 4 + 4],
+                dir.display()
+            );
+        }
+    }
+}
