@@ -118,3 +118,49 @@ fn emulated_draws_equal_lavapipe_within_one_lsb() {
         }
     }
 }
+
+#[test]
+fn gcnc_draw_writes_the_attachments_of_an_elf_pipeline() {
+    if !llvm() {
+        return;
+    }
+    let dir = temp_dir("cli");
+    let t = configs()[2];
+    std::fs::write(dir.join("p.elf"), pipeline_elf(t, false)).unwrap();
+    std::fs::write(dir.join("d.json"), desc_json("vs.spv", "fs.spv", W, H)).unwrap();
+    let out = dir.join("out");
+    let gcnc = |extra: &[&str]| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"));
+        c.arg("draw")
+            .arg(dir.join("d.json"))
+            .args(["--target", "gfx1100", "--out"])
+            .arg(&out)
+            .args(extra);
+        c.output().unwrap()
+    };
+    let elf = dir.join("p.elf");
+    let o = gcnc(&["--elf", elf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3 primitives"));
+    let (want, _) = emulate(t, false, &dir);
+    assert_eq!(std::fs::read(out.join("color_0.raw")).unwrap(), want);
+    assert!(std::fs::read(out.join("color_0.png"))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+    // the wrong target and a missing pipeline are errors, not panics
+    let o = gcnc(&["--elf", elf.to_str().unwrap(), "--wave", "16"]);
+    assert!(!o.status.success());
+    let o = gcnc(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("--elf"), "{err}");
+    std::fs::write(dir.join("bad.json"), "{\"vertex\": {\"spv\": \"x\"}, \"colour\": 1}").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .arg("draw")
+        .arg(dir.join("bad.json"))
+        .args(["--target", "gfx900", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("draw description"), "{err}");
+}
