@@ -58,7 +58,11 @@ fn hand_written_pipelines_draw_the_same_image_on_every_generation() {
     assert!(stats.pixel_waves > 0 && stats.quads > 0);
     // the clear colour survives outside the triangles, the triangles are drawn
     let clear = [26u8, 51, 77, 255];
-    assert_eq!(&first[..4], &clear, "pixel (0, 0) is outside every triangle");
+    assert_eq!(
+        &first[..4],
+        &clear,
+        "pixel (0, 0) is outside every triangle"
+    );
     let drawn = first.chunks(4).filter(|p| *p != clear).count();
     assert!(drawn > 200, "{drawn} pixels drawn");
     for t in &configs()[1..] {
@@ -77,11 +81,10 @@ fn max_diff(a: &[u8], b: &[u8]) -> (u8, usize) {
         .unwrap_or((0, 0))
 }
 
-fn lavapipe_image(dir: &std::path::Path, fp16: bool) -> Option<Vec<u8>> {
+fn lavapipe_image(dir: &std::path::Path) -> Option<Vec<u8>> {
     vkref::oracle::lavapipe()?;
     glsl(dir, "col", "vert", VS_GLSL)?;
     glsl(dir, "col", "frag", FS_GLSL)?;
-    let _ = fp16;
     std::fs::write(
         dir.join("draw.json"),
         desc_json("col.vert.spv", "col.frag.spv", W, H),
@@ -89,7 +92,11 @@ fn lavapipe_image(dir: &std::path::Path, fp16: bool) -> Option<Vec<u8>> {
     .unwrap();
     let d = Desc::load(&dir.join("draw.json")).unwrap();
     let out = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("lavapipe: {e}"));
-    std::fs::write(dir.join("lavapipe.png"), draw::png::encode(W, H, &out.color[0])).unwrap();
+    std::fs::write(
+        dir.join("lavapipe.png"),
+        draw::png::encode(W, H, &out.color[0]),
+    )
+    .unwrap();
     Some(out.color[0].clone())
 }
 
@@ -99,7 +106,7 @@ fn emulated_draws_equal_lavapipe_within_one_lsb() {
         return;
     }
     let dir = temp_dir("lvp");
-    let Some(want) = lavapipe_image(&dir, false) else {
+    let Some(want) = lavapipe_image(&dir) else {
         return;
     };
     for t in configs() {
@@ -153,7 +160,11 @@ fn gcnc_draw_writes_the_attachments_of_an_elf_pipeline() {
     let o = gcnc(&[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("--elf"), "{err}");
-    std::fs::write(dir.join("bad.json"), "{\"vertex\": {\"spv\": \"x\"}, \"colour\": 1}").unwrap();
+    std::fs::write(
+        dir.join("bad.json"),
+        "{\"vertex\": {\"spv\": \"x\"}, \"colour\": 1}",
+    )
+    .unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
         .arg("draw")
         .arg(dir.join("bad.json"))
@@ -162,5 +173,167 @@ fn gcnc_draw_writes_the_attachments_of_an_elf_pipeline() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("draw description"), "{err}");
+    assert!(
+        !o.status.success() && err.contains("draw description"),
+        "{err}"
+    );
+}
+
+/// One state variation drawn by the same pipeline.
+struct Case {
+    name: &'static str,
+    verts: Vec<f32>,
+    topology: &'static str,
+    state: &'static str,
+    /// FP16_ABGR exports (16-bit float attachments) instead of 32_ABGR.
+    fp16: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let (r, g, b) = (
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+    );
+    // two triangles crossing in depth
+    let crossing = [
+        vertex(-0.9, -0.8, 0.1, 1.0, r),
+        vertex(0.9, -0.6, 0.9, 1.0, r),
+        vertex(0.0, 0.9, 0.5, 1.0, r),
+        vertex(-0.8, 0.7, 0.9, 1.0, b),
+        vertex(0.8, 0.8, 0.1, 2.0, g),
+        vertex(0.1, -0.9, 0.3, 1.0, b),
+    ]
+    .concat();
+    // a quad as a strip, and the same windings both ways for culling
+    let strip = [
+        vertex(-0.8, -0.8, 0.5, 1.0, r),
+        vertex(-0.8, 0.8, 0.5, 1.0, g),
+        vertex(0.0, -0.7, 0.5, 1.5, b),
+        vertex(0.1, 0.8, 0.5, 1.0, r),
+        vertex(0.8, -0.8, 0.5, 1.0, g),
+        vertex(0.9, 0.6, 0.5, 1.0, b),
+    ]
+    .concat();
+    // the same, half transparent
+    let mut overlap = crossing.clone();
+    for (i, x) in overlap.iter_mut().enumerate() {
+        if i % 8 == 7 {
+            *x = 0.5;
+        }
+    }
+    vec![
+        Case {
+            name: "depth_less",
+            verts: crossing.clone(),
+            topology: "triangle_list",
+            state: r#""color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1]}],
+                "depth_attachment": {"format": "D32_SFLOAT", "clear": 1.0, "compare": "less"}"#,
+            fp16: false,
+        },
+        Case {
+            name: "blend_alpha",
+            verts: overlap,
+            topology: "triangle_list",
+            state: r#""color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0.2, 0.2, 0.2, 1],
+                "blend": {"src": "SRC_ALPHA", "dst": "ONE_MINUS_SRC_ALPHA", "op": "ADD"}}]"#,
+            fp16: false,
+        },
+        Case {
+            name: "strip_cull_back_clockwise",
+            verts: strip.clone(),
+            topology: "triangle_strip",
+            state: r#""rasterization": {"cull_mode": "back", "front_face": "clockwise"},
+                "color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1], "write_mask": 7}]"#,
+            fp16: false,
+        },
+        Case {
+            name: "strip_cull_front_rgba32f",
+            verts: strip,
+            topology: "triangle_strip",
+            state: r#""rasterization": {"cull_mode": "front"},
+                "color_attachments": [{"format": "R32G32B32A32_SFLOAT", "clear": [0, 0, 0, 0]}]"#,
+            fp16: false,
+        },
+        Case {
+            name: "rgba16f_fp16_exports",
+            verts: crossing,
+            topology: "triangle_list",
+            state: r#""color_attachments": [{"format": "R16G16B16A16_SFLOAT", "clear": [0.5, 0.25, 0, 1]}]"#,
+            fp16: true,
+        },
+    ]
+}
+
+/// Compares attachment images: 8-bit channels within 1, float channels within
+/// 2^-10 · max(1, |value|) — one f16 ulp at 1.0, and the interpolation differences of
+/// lavapipe's plane equations near 0 (docs/draw.md).
+fn assert_close(f: draw::desc::ColorFormat, got: &[u8], want: &[u8], what: &str) {
+    use draw::desc::ColorFormat;
+    let bpp = f.bytes();
+    for (i, (g, w)) in got.chunks(bpp).zip(want.chunks(bpp)).enumerate() {
+        let (x, y) = (i as u32 % W, i as u32 / W);
+        if f == ColorFormat::R8G8B8A8_UNORM {
+            let d = g
+                .iter()
+                .zip(w)
+                .map(|(a, b)| a.abs_diff(*b))
+                .max()
+                .unwrap_or(0);
+            assert!(d <= 1, "{what}: pixel ({x}, {y}): {g:?} vs lavapipe {w:?}");
+        } else {
+            let (a, b) = (draw::output::decode(f, g), draw::output::decode(f, w));
+            for k in 0..f.channels() {
+                let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
+                assert!(
+                    (a[k] - b[k]).abs() <= tol,
+                    "{what}: pixel ({x}, {y}) channel {k}: {a:?} vs lavapipe {b:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
+    if !llvm() || vkref::oracle::lavapipe().is_none() {
+        return;
+    }
+    let dir = temp_dir("cases");
+    if glsl(&dir, "col", "vert", VS_GLSL).is_none() || glsl(&dir, "col", "frag", FS_GLSL).is_none()
+    {
+        return;
+    }
+    for c in cases() {
+        let json = case_json(
+            "col.vert.spv",
+            "col.frag.spv",
+            W,
+            H,
+            &c.verts,
+            c.topology,
+            c.state,
+        );
+        let path = dir.join(format!("{}.json", c.name));
+        std::fs::write(&path, json).unwrap();
+        let d = Desc::load(&path).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let want =
+            vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{}: lavapipe: {e}", c.name));
+        let f = d.desc.color_attachments[0].format;
+        for t in configs() {
+            let p = Pipeline::from_elf(&pipeline_elf(t, c.fp16), None).unwrap();
+            let (got, _) = draw::run(&p, &d, &[], &Options::default())
+                .unwrap_or_else(|e| panic!("{} {t:?}: {e}", c.name));
+            let what = format!("{} on {t:?}", c.name);
+            assert_close(f, &got.color[0], &want.color[0], &what);
+            if let (Some(a), Some(b)) = (&got.depth, &want.depth) {
+                assert_close(
+                    draw::desc::ColorFormat::R32_SFLOAT,
+                    a,
+                    b,
+                    &format!("{what} depth"),
+                );
+            }
+        }
+    }
 }

@@ -47,13 +47,19 @@ fn vgpr(o: &Operand) -> Result<u16> {
 fn imm(o: Option<&Operand>) -> Result<u32> {
     match o {
         Some(Operand::Imm(v)) => Ok(*v),
-        _ => Err(Error::unsupported("interpolation operand is not an immediate")),
+        _ => Err(Error::unsupported(
+            "interpolation operand is not an immediate",
+        )),
     }
 }
 
 /// The primitive of each quad under M0's `new_prim_mask`.
 pub fn quad_prim(m0: u32, quad: u32) -> u32 {
-    let upto = if quad >= 15 { 0xffff } else { (2u32 << quad) - 1 };
+    let upto = if quad >= 15 {
+        0xffff
+    } else {
+        (2u32 << quad) - 1
+    };
     (m0 & 0xfffe & upto).count_ones()
 }
 
@@ -189,10 +195,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, env: &mut Env) -> Result<()> {
             };
             w.regs.check_v(a, pick(quads, if p10 { 1 } else { 2 }))?;
             w.regs.check_v(s, exec)?;
-            w.regs
-                .check_v(b, if p10 { pick(quads, 0) } else { exec })?;
+            w.regs.check_v(b, if p10 { pick(quads, 0) } else { exec })?;
             let neg = inst.mods.neg;
-            let sign = |v: u32, i: u8| if neg >> i & 1 == 1 { v ^ 0x8000_0000 } else { v };
+            let sign = |v: u32, i: u8| {
+                if neg >> i & 1 == 1 {
+                    v ^ 0x8000_0000
+                } else {
+                    v
+                }
+            };
             let mut out = Vec::new();
             for lane in (0..lanes).filter(|l| exec >> l & 1 == 1) {
                 let q = lane & !3;
@@ -201,7 +212,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, env: &mut Env) -> Result<()> {
                 let mut r = fma(sign(av, 0), sign(w.regs.v(s, lane), 1), sign(bv, 2));
                 if inst.mods.clamp {
                     // max(0) maps NaN to 0, as the hardware's clamp does
-                    r = f32::from_bits(r).max(0.0).min(1.0).to_bits();
+                    r = f32::from_bits(r).max(0.0).clamp(0.0, 1.0).to_bits();
                 }
                 out.push((lane, r));
             }

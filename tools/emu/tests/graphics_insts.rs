@@ -32,7 +32,9 @@ fn run_gfx(
     let mut w = Wave::new(t, 64, 10_000, Checks::default());
     for l in 0..t.wave.lanes() {
         w.regs.set_v(0, l, l).unwrap();
-        w.regs.set_v(1, l, (l as f32 * 2.0 + 1.0).to_bits()).unwrap();
+        w.regs
+            .set_v(1, l, (l as f32 * 2.0 + 1.0).to_bits())
+            .unwrap();
         w.regs.set_v(2, l, 0.25f32.to_bits()).unwrap();
         w.regs.set_v(3, l, (-3.0f32).to_bits()).unwrap();
     }
@@ -94,12 +96,21 @@ fn exp_records_target_flags_exec_and_lane_values() {
         r.unwrap_or_else(|e| panic!("{t:?}: {e}"));
         assert_eq!(ex.list.len(), 3, "{t:?}");
         let pos = &ex.list[0];
-        assert_eq!((pos.target, pos.en, pos.done, pos.exec), (Tgt::Pos(0), 0xf, true, exec));
-        assert_eq!(pos.data[2], [2, 5f32.to_bits(), 0.25f32.to_bits(), (-3f32).to_bits()]);
+        assert_eq!(
+            (pos.target, pos.en, pos.done, pos.exec),
+            (Tgt::Pos(0), 0xf, true, exec)
+        );
+        assert_eq!(
+            pos.data[2],
+            [2, 5f32.to_bits(), 0.25f32.to_bits(), (-3f32).to_bits()]
+        );
         // a lane outside EXEC records nothing
         assert_eq!(pos.data[1], [0; 4]);
         let m1 = &ex.list[1];
-        assert_eq!((m1.target, m1.en, m1.done, m1.vm), (Tgt::Mrt(1), 0b1101, false, t.gen != Gen::Gfx11));
+        assert_eq!(
+            (m1.target, m1.en, m1.done, m1.vm),
+            (Tgt::Mrt(1), 0b1101, false, t.gen != Gen::Gfx11)
+        );
         assert_eq!(m1.data[4], [(-3f32).to_bits(), 0, 9f32.to_bits(), 4]);
         assert!(ex.pixel_done() && ex.pos_done(), "{t:?}");
     }
@@ -119,7 +130,10 @@ fn param_and_compressed_exports_on_gfx9_and_gfx10() {
         let (r, _, ex) = run_gfx(t, src, mask(t), &[], 0, false);
         r.unwrap_or_else(|e| panic!("{t:?}: {e}"));
         assert_eq!((ex.list[0].target, ex.list[0].en), (Tgt::Param(5), 0b0101));
-        assert_eq!(ex.list[0].data[3], [7f32.to_bits(), 0, 0.25f32.to_bits(), 0]);
+        assert_eq!(
+            ex.list[0].data[3],
+            [7f32.to_bits(), 0, 0.25f32.to_bits(), 0]
+        );
         let c = &ex.list[1];
         assert!(c.compr && c.done && c.vm);
         // lane 0: (1.0, 0.25) and (-3.0, 0.25) as f16 pairs
@@ -156,7 +170,14 @@ fn an_export_source_overwritten_before_expcnt_is_reported() {
         let (r, _, _) = run_gfx(t, bad, mask(t), &[], 0, false);
         let e = r.expect_err("overwrite without expcnt");
         assert!(
-            matches!(&e.kind, ErrorKind::MissingWait { counter: "expcnt", overwrite: true, .. }),
+            matches!(
+                &e.kind,
+                ErrorKind::MissingWait {
+                    counter: "expcnt",
+                    overwrite: true,
+                    ..
+                }
+            ),
             "{t:?}: {e}"
         );
         let good = "exp mrt0 v1, v1, v1, v1 done\ns_waitcnt expcnt(0)\nv_mov_b32 v1, 0\ns_endpgm\n";
@@ -178,14 +199,20 @@ fn exports_after_done_and_ngg_exports_before_gs_alloc_are_errors() {
         let twice = "exp mrt0 v1, v1, v1, v1 done\nexp mrt1 v1, v1, v1, v1 done\ns_endpgm\n";
         let (r, _, _) = run_gfx(t, twice, mask(t), &[], 0, false);
         let e = r.expect_err("export after done");
-        assert!(matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("after the final")), "{t:?}: {e}");
+        assert!(
+            matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("after the final")),
+            "{t:?}: {e}"
+        );
         if t.gen == Gen::Gfx9 {
             continue;
         }
         let early = "exp pos0 v1, v1, v1, v1 done\ns_endpgm\n";
         let (r, _, _) = run_gfx(t, early, mask(t), &[], 0, true);
         let e = r.expect_err("NGG pos before GS_ALLOC_REQ");
-        assert!(matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("GS_ALLOC_REQ")), "{t:?}: {e}");
+        assert!(
+            matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("GS_ALLOC_REQ")),
+            "{t:?}: {e}"
+        );
         // M0 = 3 vertices | 1 primitive << 12
         let ok = "s_mov_b32 m0, 0x1003\ns_nop 0\ns_sendmsg sendmsg(MSG_GS_ALLOC_REQ)\n\
                   exp prim v0, off, off, off done\nexp pos0 v1, v1, v1, v1 done\ns_endpgm\n";
@@ -205,7 +232,10 @@ fn an_export_in_a_compute_dispatch_is_an_error() {
     let code = llvm_asm(t, "exp mrt0 v0, v0, v0, v0 done vm\ns_endpgm\n");
     let mut mem = Memory::new();
     let e = run(t, code, 32, &[], &mut mem).expect_err("compute export");
-    assert!(matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("compute")), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("compute")),
+        "{e}"
+    );
 }
 
 /// Attribute block of two primitives with 2 attributes each: value of (prim, attr,
@@ -257,7 +287,8 @@ fn vintrp_interpolates_each_lane_with_its_primitive_on_gfx9_and_gfx10() {
         for l in 0..t.wave.lanes() {
             let p = prim_of(l);
             let i = l as f32 * 2.0 + 1.0;
-            let want = params(p, 1, 2, 1).mul_add(-3.0, params(p, 1, 1, 1).mul_add(i, params(p, 1, 0, 1)));
+            let want =
+                params(p, 1, 2, 1).mul_add(-3.0, params(p, 1, 1, 1).mul_add(i, params(p, 1, 0, 1)));
             assert_eq!(w.regs.v(6, l), want.to_bits(), "{t:?} lane {l}");
             assert_eq!(w.regs.v(7, l), params(p, 0, 0, 3).to_bits());
             assert_eq!(w.regs.v(8, l), params(p, 1, 1, 0).to_bits());
@@ -275,7 +306,10 @@ fn gfx9_needs_a_wait_state_between_an_m0_write_and_v_interp() {
     let src = format!("s_mov_b32 m0, {M0}\nv_interp_p1_f32_e32 v6, v1, attr1.y\ns_endpgm\n");
     let (r, _, _) = run_gfx(t, &src, u64::MAX, &param_lds(), 96, false);
     let e = r.expect_err("M0 hazard");
-    assert!(matches!(&e.kind, ErrorKind::Hazard { name, .. } if name.contains("Interp")), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Hazard { name, .. } if name.contains("Interp")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -287,7 +321,10 @@ fn interpolation_outside_a_pixel_wave_is_an_error() {
     let src = format!("s_mov_b32 m0, {M0}\nv_interp_p1_f32_e32 v6, v1, attr1.y\ns_endpgm\n");
     let (r, _, _) = run_gfx(t, &src, u64::MAX, &param_lds(), 0, false);
     let e = r.expect_err("no attribute data");
-    assert!(matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("not a pixel wave")), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("not a pixel wave")),
+        "{e}"
+    );
 }
 
 #[test]
@@ -316,7 +353,8 @@ fn gfx11_lds_param_load_and_vinterp_interpolate_per_quad() {
             };
             assert_eq!(w.regs.v(10, l), loaded, "{t:?} lane {l}");
             let i = l as f32 * 2.0 + 1.0;
-            let want = params(p, 1, 2, 1).mul_add(-3.0, params(p, 1, 1, 1).mul_add(i, params(p, 1, 0, 1)));
+            let want =
+                params(p, 1, 2, 1).mul_add(-3.0, params(p, 1, 1, 1).mul_add(i, params(p, 1, 0, 1)));
             assert_eq!(w.regs.v(12, l), want.to_bits(), "{t:?} lane {l}");
             let want = params(p, 0, 1, 3).mul_add(0.25, params(p, 0, 0, 3));
             assert_eq!(w.regs.v(13, l), want.to_bits());
@@ -337,7 +375,16 @@ fn gfx11_vinterp_without_wait_exp_or_wqm_is_reported() {
     );
     let (r, _, _) = run_gfx(t, &src, u64::MAX, &param_lds(), 96, false);
     let e = r.expect_err("missing wait_exp");
-    assert!(matches!(&e.kind, ErrorKind::MissingWait { counter: "expcnt", .. }), "{e}");
+    assert!(
+        matches!(
+            &e.kind,
+            ErrorKind::MissingWait {
+                counter: "expcnt",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // lds_param_load with only lane 0 of each quad live leaves P10 unloaded: WQM needed
     let src = format!(
         "s_mov_b32 m0, {M0}\nlds_param_load v10, attr1.y wait_vdst:0\n\
@@ -345,7 +392,10 @@ fn gfx11_vinterp_without_wait_exp_or_wqm_is_reported() {
     );
     let (r, _, _) = run_gfx(t, &src, 0x1111_1111, &param_lds(), 96, false);
     let e = r.expect_err("no WQM");
-    assert!(matches!(&e.kind, ErrorKind::UninitRead { reg, .. } if reg == "v10"), "{e}");
+    assert!(
+        matches!(&e.kind, ErrorKind::UninitRead { reg, .. } if reg == "v10"),
+        "{e}"
+    );
     // with s_wqm the quads are whole again
     let src = format!(
         "s_mov_b32 m0, {M0}\ns_mov_b32 s20, exec_lo\ns_wqm_b32 exec_lo, exec_lo\n\

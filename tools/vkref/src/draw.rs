@@ -148,7 +148,10 @@ impl Run<'_> {
         let size = size.max(4);
         let buf = vkc(
             "vkCreateBuffer",
-            d.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None),
+            d.create_buffer(
+                &vk::BufferCreateInfo::default().size(size).usage(usage),
+                None,
+            ),
         )?;
         let req = d.get_buffer_memory_requirements(buf);
         let Some(mt) = self.g.memory_type(req.memory_type_bits, host) else {
@@ -275,7 +278,9 @@ pub fn run_draw(dr: &Draw) -> Result<Attachments, Error> {
     };
     let vs = read(&dr.vertex_spv)?;
     let fs = read(&dr.fragment_spv)?;
-    let g = crate::lavapipe::gpu()?.lock().unwrap_or_else(|p| p.into_inner());
+    let g = crate::lavapipe::gpu()?
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     for spv in [&vs, &fs] {
         g.check_module(&reflect::reflect_bytes(spv)?)?;
     }
@@ -328,12 +333,18 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let mut readbacks = Vec::new();
     for a in &desc.color_attachments {
         let n = (w * h) as usize * a.format.bytes();
-        readbacks.push((r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?, n));
+        readbacks.push((
+            r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+            n,
+        ));
     }
     let depth_rb = match depth {
         Some(_) => {
             let n = (w * h) as usize * 4;
-            Some((r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?, n))
+            Some((
+                r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+                n,
+            ))
         }
         None => None,
     };

@@ -178,7 +178,8 @@ fn draw_main(args: &[String]) -> Result<(), String> {
     let [desc, out] = args else {
         return Err("usage: vkref draw DESC.json OUTDIR".into());
     };
-    let d = gcnc_emu::draw::Desc::load(std::path::Path::new(desc)).map_err(|e| format!("{desc}: {e}"))?;
+    let d = gcnc_emu::draw::Desc::load(std::path::Path::new(desc))
+        .map_err(|e| format!("{desc}: {e}"))?;
     let a = vkref::draw::run_draw(&d).map_err(|e| e.to_string())?;
     let dir = std::path::Path::new(out);
     std::fs::create_dir_all(dir).map_err(|e| format!("{out}: {e}"))?;
@@ -188,7 +189,10 @@ fn draw_main(args: &[String]) -> Result<(), String> {
     for (i, (c, at)) in a.color.iter().zip(&d.desc.color_attachments).enumerate() {
         write(format!("color_{i}.raw"), c)?;
         let rgba = gcnc_emu::draw::png::to_rgba8(at.format, c);
-        write(format!("color_{i}.png"), &gcnc_emu::draw::png::encode(d.width, d.height, &rgba))?;
+        write(
+            format!("color_{i}.png"),
+            &gcnc_emu::draw::png::encode(d.width, d.height, &rgba),
+        )?;
     }
     if let Some(z) = &a.depth {
         write("depth.raw".into(), z)?;

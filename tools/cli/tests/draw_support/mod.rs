@@ -196,7 +196,10 @@ pub fn pipeline_elf(t: Target, fp16: bool) -> Vec<u8> {
     let w32 = t.wave == Wave::W32;
     let mut registers = BTreeMap::new();
     let ud = vs_stage.user_data_base();
-    for (i, v) in [0x1000_0000u32, 0x1000_000f, 0x1000_0003].iter().enumerate() {
+    for (i, v) in [0x1000_0000u32, 0x1000_000f, 0x1000_0003]
+        .iter()
+        .enumerate()
+    {
         registers.insert(ud + i as u32, *v);
     }
     registers.insert(vs_stage.rsrc1(), 0xc0 << 12);
@@ -276,7 +279,12 @@ void main() { o = vcol; }
 ";
 
 /// Compiles GLSL with glslangValidator (None when it is missing and not required).
-pub fn glsl(dir: &std::path::Path, name: &str, stage: &str, src: &str) -> Option<std::path::PathBuf> {
+pub fn glsl(
+    dir: &std::path::Path,
+    name: &str,
+    stage: &str,
+    src: &str,
+) -> Option<std::path::PathBuf> {
     let s = dir.join(format!("{name}.{stage}"));
     std::fs::write(&s, src).unwrap();
     let out = dir.join(format!("{name}.{stage}.spv"));
@@ -297,7 +305,8 @@ pub fn glsl(dir: &std::path::Path, name: &str, stage: &str, src: &str) -> Option
 
 /// Interleaved vertices: position (x, y, z, w) then colour (r, g, b, a).
 pub fn triangles() -> Vec<f32> {
-    let v = |x: f32, y: f32, w: f32, c: [f32; 4]| [x * w, y * w, 0.5 * w, w, c[0], c[1], c[2], c[3]];
+    let v =
+        |x: f32, y: f32, w: f32, c: [f32; 4]| [x * w, y * w, 0.5 * w, w, c[0], c[1], c[2], c[3]];
     let r = [1.0, 0.0, 0.0, 1.0];
     let g = [0.0, 1.0, 0.0, 1.0];
     let b = [0.0, 0.0, 1.0, 1.0];
@@ -321,7 +330,35 @@ pub fn triangles() -> Vec<f32> {
 
 /// The draw description (JSON) of `triangles()` in a `w`×`h` framebuffer.
 pub fn desc_json(vs: &str, fs: &str, w: u32, h: u32) -> String {
-    let data: Vec<String> = triangles().iter().map(|x| format!("{x}")).collect();
+    case_json(
+        vs,
+        fs,
+        w,
+        h,
+        &triangles(),
+        "triangle_list",
+        r#""color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0.1, 0.2, 0.3, 1.0]}]"#,
+    )
+}
+
+/// A vertex of `triangles()`'s layout: (x, y, z) in NDC scaled by w, and a colour.
+pub fn vertex(x: f32, y: f32, z: f32, w: f32, c: [f32; 4]) -> [f32; 8] {
+    [x * w, y * w, z * w, w, c[0], c[1], c[2], c[3]]
+}
+
+/// A draw description of `verts` (8 floats each) with `state` (JSON fields: attachments,
+/// rasterization, ...).
+pub fn case_json(
+    vs: &str,
+    fs: &str,
+    w: u32,
+    h: u32,
+    verts: &[f32],
+    topology: &str,
+    state: &str,
+) -> String {
+    let data: Vec<String> = verts.iter().map(|x| format!("{x}")).collect();
+    let count = verts.len() / 8;
     format!(
         r#"{{
   "vertex": {{"spv": "{vs}"}},
@@ -331,10 +368,10 @@ pub fn desc_json(vs: &str, fs: &str, w: u32, h: u32) -> String {
     {{"location": 0, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 0}},
     {{"location": 1, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 16}}
   ],
-  "topology": "triangle_list",
-  "draw": {{"vertex_count": 9}},
+  "topology": "{topology}",
+  "draw": {{"vertex_count": {count}}},
   "viewport": {{"width": {w}, "height": {h}}},
-  "color_attachments": [{{"format": "R8G8B8A8_UNORM", "clear": [0.1, 0.2, 0.3, 1.0]}}]
+  {state}
 }}"#,
         data.join(", ")
     )

@@ -420,10 +420,12 @@ impl Desc {
                     std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
                 }
                 (None, Some(v)) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
-                _ => return err(format!(
-                    "vertex buffer {}: give exactly one of \"file\" and \"f32\"",
-                    vb.binding
-                )),
+                _ => {
+                    return err(format!(
+                        "vertex buffer {}: give exactly one of \"file\" and \"f32\"",
+                        vb.binding
+                    ))
+                }
             };
             vbs.push(VertexBuffer {
                 binding: vb.binding,
@@ -435,7 +437,10 @@ impl Desc {
         let vp = self.viewport;
         let (width, height) = match self.framebuffer {
             Some(f) => (f.width, f.height),
-            None => ((vp.x + vp.width).ceil() as u32, (vp.y + vp.height).ceil() as u32),
+            None => (
+                (vp.x + vp.width).ceil() as u32,
+                (vp.y + vp.height).ceil() as u32,
+            ),
         };
         let d = Draw {
             vertex_spv: dir.join(&self.vertex.spv),
@@ -478,7 +483,10 @@ impl Draw {
             return err("more than 2^20 vertices");
         }
         for (i, vb) in self.vertex_buffers.iter().enumerate() {
-            if self.vertex_buffers[..i].iter().any(|o| o.binding == vb.binding) {
+            if self.vertex_buffers[..i]
+                .iter()
+                .any(|o| o.binding == vb.binding)
+            {
                 return err(format!("vertex buffer binding {} given twice", vb.binding));
             }
             if vb.stride == 0 || vb.stride > 2048 {

@@ -147,7 +147,9 @@ pub fn new_wave(
     Ok(w)
 }
 
-/// Runs `w` to its end with `exports` as its sink.
+/// Runs `w` to its end with `exports` as its sink; `spent` counts the draw's
+/// instructions against `draw_budget`.
+#[allow(clippy::too_many_arguments)]
 pub fn run_wave(
     prog: &mut Program,
     mem: &mut Memory,

@@ -54,9 +54,8 @@ pub fn decode(f: ColorFormat, b: &[u8]) -> [f32; 4] {
         ColorFormat::R16G16B16A16_SFLOAT => {
             [0, 1, 2, 3].map(|k| f16_to_f32(u16::from_le_bytes([b[2 * k], b[2 * k + 1]])))
         }
-        ColorFormat::R32G32B32A32_SFLOAT => {
-            [0, 1, 2, 3].map(|k| f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]))
-        }
+        ColorFormat::R32G32B32A32_SFLOAT => [0, 1, 2, 3]
+            .map(|k| f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])),
         ColorFormat::R32_SFLOAT => [f32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0.0, 0.0, 1.0],
     }
 }

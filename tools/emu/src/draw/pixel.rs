@@ -100,10 +100,15 @@ fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
 }
 
 /// Writes the attribute block of `s` at `base` in `lds`.
+#[allow(clippy::needless_range_loop)]
 fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()> {
     for (i, &cntl) in p.ps_input_cntl.iter().enumerate() {
         let flat = cntl >> 10 & 1 == 1;
-        let v = [input(s, cntl, 0, i)?, input(s, cntl, 1, i)?, input(s, cntl, 2, i)?];
+        let v = [
+            input(s, cntl, 0, i)?,
+            input(s, cntl, 1, i)?,
+            input(s, cntl, 2, i)?,
+        ];
         for c in 0..4 {
             let f = |k: usize| f32::from_bits(v[k][c]);
             let (p0, p10, p20) = if flat {
@@ -122,7 +127,7 @@ fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()>
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 pub fn run(
     p: &Pipeline,
     d: &Draw,
@@ -225,8 +230,13 @@ pub fn run(
             opt.draw_budget,
         )?;
         stats.pixel_waves += 1;
-        let Some(done) = ex.list.iter().find(|e| e.done && !matches!(e.target, Target::Pos(_) | Target::Param(_) | Target::Prim)) else {
-            return Err(launch::rule(&w, "the pixel wave ended without a done export".into()));
+        let Some(done) = ex.list.iter().find(|e| {
+            e.done && !matches!(e.target, Target::Pos(_) | Target::Param(_) | Target::Prim)
+        }) else {
+            return Err(launch::rule(
+                &w,
+                "the pixel wave ended without a done export".into(),
+            ));
         };
         let valid = done.exec;
         for e in &ex.list {

@@ -95,7 +95,10 @@ pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
                     "primitive {i} vertex {k} at ({xf}, {yf}) is beyond the rasteriser's range"
                 )));
             }
-            v[k] = [(xf * SUBPIXEL).round() as i64, (yf * SUBPIXEL).round() as i64];
+            v[k] = [
+                (xf * SUBPIXEL).round() as i64,
+                (yf * SUBPIXEL).round() as i64,
+            ];
             w[k] = pw;
             z_ndc[k] = z / pw;
             z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
@@ -136,7 +139,11 @@ pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
             w,
             z_ndc,
             z_f,
-            params: [p[0].params.clone(), p[1].params.clone(), p[2].params.clone()],
+            params: [
+                p[0].params.clone(),
+                p[1].params.clone(),
+                p[2].params.clone(),
+            ],
             x0,
             y0,
             x1: x1 as u32,
@@ -179,7 +186,11 @@ impl Setup {
 
     /// Perspective-correct barycentrics from screen-space ones.
     pub fn persp(&self, b: [f64; 3]) -> [f64; 3] {
-        let q = [b[0] * self.inv_w[0], b[1] * self.inv_w[1], b[2] * self.inv_w[2]];
+        let q = [
+            b[0] * self.inv_w[0],
+            b[1] * self.inv_w[1],
+            b[2] * self.inv_w[2],
+        ];
         let s = q[0] + q[1] + q[2];
         [q[0] / s, q[1] / s, q[2] / s]
     }

@@ -92,23 +92,22 @@ impl Pipeline {
             .ok_or_else(|| Error::setup("ELF has no PAL metadata"))?;
         let p = &md.pipeline;
         let has = |s: HwStage| p.hardware_stages.contains_key(&s);
-        let vs_stage = match (has(HwStage::Vs), has(HwStage::Gs), gen) {
-            (true, false, Gen::Gfx11) => {
-                return Err(Error::setup(
-                    "a hardware VS on gfx1100, which has none (NGG only: .gs)",
-                ))
-            }
-            (true, false, _) => HwStage::Vs,
-            (false, true, Gen::Gfx9) => {
-                return Err(Error::setup("NGG (.gs) on gfx900, which has no NGG"))
-            }
-            (false, true, _) => HwStage::Gs,
-            _ => {
-                return Err(Error::setup(
+        let vs_stage =
+            match (has(HwStage::Vs), has(HwStage::Gs), gen) {
+                (true, false, Gen::Gfx11) => {
+                    return Err(Error::setup(
+                        "a hardware VS on gfx1100, which has none (NGG only: .gs)",
+                    ))
+                }
+                (true, false, _) => HwStage::Vs,
+                (false, true, Gen::Gfx9) => {
+                    return Err(Error::setup("NGG (.gs) on gfx900, which has no NGG"))
+                }
+                (false, true, _) => HwStage::Gs,
+                _ => return Err(Error::setup(
                     "the pipeline's .hardware_stages must hold .ps and exactly one of .vs / .gs",
-                ))
-            }
-        };
+                )),
+            };
         if !has(HwStage::Ps) {
             return Err(Error::setup("the pipeline has no .ps hardware stage"));
         }
@@ -119,7 +118,11 @@ impl Pipeline {
                 .symbol(&hw.entry_point)
                 .or_else(|| elf.entry(s))
                 .ok_or_else(|| {
-                    Error::setup(format!("no entry symbol {} for {}", hw.entry_point, s.key()))
+                    Error::setup(format!(
+                        "no entry symbol {} for {}",
+                        hw.entry_point,
+                        s.key()
+                    ))
                 })?
                 .value;
             if hw.scratch_memory_size > 0 || reg(s.rsrc2()) & 1 == 1 {
@@ -142,13 +145,10 @@ impl Pipeline {
                 entry,
                 user_data,
                 vgprs: (hw.vgpr_count as usize).clamp(1, 256).max(16),
-                float_mode: p
-                    .float_mode(s)
-                    .map(|f| f.0 as u32)
-                    .unwrap_or(0xc0),
+                float_mode: p.float_mode(s).map(|f| f.0 as u32).unwrap_or(0xc0),
             })
         };
-        let num_interp = (reg(SPI_PS_IN_CONTROL) & 0x3f) as u32;
+        let num_interp = reg(SPI_PS_IN_CONTROL) & 0x3f;
         Ok(Pipeline {
             vs: stage(vs_stage)?,
             ngg: vs_stage == HwStage::Gs,

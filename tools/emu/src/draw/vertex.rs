@@ -62,7 +62,11 @@ fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
             }
             Topology::TriangleStrip => {
                 for i in 0..vc.saturating_sub(2) {
-                    let (b, c) = if i % 2 == 0 { (i + 1, i + 2) } else { (i + 2, i + 1) };
+                    let (b, c) = if i % 2 == 0 {
+                        (i + 1, i + 2)
+                    } else {
+                        (i + 2, i + 1)
+                    };
                     prims.push([base + i, base + b, base + c]);
                 }
             }
@@ -90,7 +94,10 @@ fn vertex_out(w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
     if p.en != 0xf {
         return Err(launch::rule(
             w,
-            format!("pos0 export at {:#x} does not write all four channels", p.pc),
+            format!(
+                "pos0 export at {:#x} does not write all four channels",
+                p.pc
+            ),
         ));
     }
     let d = p.data[lane as usize];
@@ -179,10 +186,7 @@ pub fn run(
             outs.push(vertex_out(&w, &ex, l)?);
         }
     }
-    Ok(prims
-        .iter()
-        .map(|t| t.map(|i| outs[i].clone()))
-        .collect())
+    Ok(prims.iter().map(|t| t.map(|i| outs[i].clone())).collect())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -224,9 +228,7 @@ fn run_ngg(
                 break;
             }
             verts.extend(fresh);
-            local.push(
-                prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32),
-            );
+            local.push(prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32));
             next += 1;
         }
         let first_prim = next - local.len();
@@ -261,7 +263,10 @@ fn run_ngg(
         w.regs.set_exec(exec);
         w.launched = exec;
         if gen == Gen::Gfx11 {
-            m.mem.write(launch::ATTR_RING, &vec![0; launch::ATTR_RING_BYTES as usize])?;
+            m.mem.write(
+                launch::ATTR_RING,
+                &vec![0; launch::ATTR_RING_BYTES as usize],
+            )?;
         }
         let mut ex = Exports::new(true);
         let mut lds = Lds::new(0);
