@@ -120,7 +120,7 @@ impl Exports {
     }
 
     /// The (vertices, primitives) of the `GS_ALLOC_REQ` message, if sent: M0 holds the
-    /// vertex count in bits 8:0... 11:0 and the primitive count from bit 12.
+    /// vertex count in bits 11:0 and the primitive count in bits 23:12.
     pub fn gs_alloc(&self) -> Option<(u32, u32)> {
         self.messages
             .iter()
