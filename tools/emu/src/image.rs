@@ -217,6 +217,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     if m.d16 || m.tfe || m.lwe || m.a16 {
         return Err(Error::unsupported("image d16/tfe/lwe/a16"));
     }
+    if store {
+        w.check_helpers(name)?;
+    }
     let lay = mem::layout(inst, d);
     // address VGPRs: one range, or one operand per VGPR (NSA)
     let mut vaddr: Vec<u16> = Vec::new();

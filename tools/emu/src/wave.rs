@@ -148,6 +148,9 @@ pub struct Wave {
     /// Pixel waves: bytes per primitive of the attribute data in the LDS (`interp.rs`);
     /// 0 for every other wave (interpolation is then an error).
     pub param_bytes: u32,
+    /// Pixel waves: the helper lanes of the launch (quad lanes covering no sample). A
+    /// memory store or atomic with one of them in EXEC is an error (`check_helpers`).
+    pub helpers: u64,
 }
 
 impl std::fmt::Debug for Wave {
@@ -191,6 +194,7 @@ impl Wave {
             barriers: 0,
             barrier_pc: 0,
             param_bytes: 0,
+            helpers: 0,
         }
     }
 
@@ -222,6 +226,18 @@ impl Wave {
                 "scratch access before FLAT_SCRATCH was initialised".into(),
             ))),
         }
+    }
+
+    /// A store or atomic to memory (not scratch) must not run in a helper lane: the
+    /// hardware would perform it, so the code must switch to exact mode first (WQM).
+    pub fn check_helpers(&self, what: &str) -> Result<()> {
+        let h = self.regs.exec() & self.helpers;
+        if h != 0 {
+            return Err(Error::new(ErrorKind::Graphics(format!(
+                "{what} with helper lanes {h:#x} in EXEC (a store in whole-quad mode)"
+            ))));
+        }
+        Ok(())
     }
 
     /// Gives every lane `bytes` of zeroed private memory.

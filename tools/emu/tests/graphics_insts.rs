@@ -27,6 +27,20 @@ fn run_gfx(
     param_bytes: u32,
     ngg: bool,
 ) -> (Result<()>, Wave, Exports) {
+    run_gfx_helpers(t, src, exec, 0, lds, param_bytes, ngg)
+}
+
+/// `run_gfx` with `helpers` as the wave's helper lanes, and 256 bytes of memory mapped at
+/// 0x10000 (s[0:1] point there).
+fn run_gfx_helpers(
+    t: Target,
+    src: &str,
+    exec: u64,
+    helpers: u64,
+    lds: &[u32],
+    param_bytes: u32,
+    ngg: bool,
+) -> (Result<()>, Wave, Exports) {
     let code = llvm_asm(t, src);
     let mut prog = Program::new(t, code, 0x7000_0000_0000);
     let mut w = Wave::new(t, 64, 10_000, Checks::default());
@@ -40,12 +54,16 @@ fn run_gfx(
     }
     w.regs.set_exec(exec);
     w.param_bytes = param_bytes;
+    w.helpers = helpers;
+    w.regs.set_s(0, 0x10000).unwrap();
+    w.regs.set_s(1, 0).unwrap();
     let mut l = Lds::new(lds.len() * 4);
     for (i, v) in lds.iter().enumerate() {
         l.write_u32(4 * i as u32, *v);
     }
     let mut ex = Exports::new(ngg);
     let mut mem = Memory::new();
+    mem.map(0x10000, 256);
     let mut spent = 0;
     let r = run_wave(
         &mut prog,
@@ -404,4 +422,29 @@ fn gfx11_vinterp_without_wait_exp_or_wqm_is_reported() {
     );
     let (r, _, _) = run_gfx(t, &src, 0x1111_1111, &param_lds(), 96, false);
     r.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn a_memory_store_from_a_helper_lane_is_an_error() {
+    if !llvm() {
+        return;
+    }
+    for t in configs() {
+        let store = if t.gen == Gen::Gfx11 {
+            "global_store_b32 v4, v0, s[0:1]"
+        } else {
+            "global_store_dword v4, v0, s[0:1]"
+        };
+        // lane 5 is a helper: storing from it is the WQM pass's mistake
+        let src = format!("v_lshlrev_b32_e32 v4, 2, v0\n{store}\ns_endpgm\n");
+        let (r, _, _) = run_gfx_helpers(t, &src, 0xff, 1 << 5, &[], 0, false);
+        let e = r.expect_err("helper store");
+        assert!(
+            matches!(&e.kind, ErrorKind::Graphics(m) if m.contains("helper lanes 0x20")),
+            "{t:?}: {e}"
+        );
+        // in exact mode (EXEC without the helper) the store runs
+        let (r, _, _) = run_gfx_helpers(t, &src, 0xdf, 1 << 5, &[], 0, false);
+        r.unwrap_or_else(|e| panic!("{t:?}: {e}"));
+    }
 }

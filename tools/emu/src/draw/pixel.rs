@@ -4,7 +4,9 @@
 //! Quads: for each primitive in order, the aligned 2×2 quads of its bounding box (row by
 //! row) with at least one covered pixel; lanes 4k..4k+3 of quad k are (x, y), (x+1, y),
 //! (x, y+1), (x+1, y+1) (so DPP quad_perm derivatives work). Uncovered lanes of a quad
-//! are helpers: they run with EXEC set but never write an attachment. One wave takes up
+//! are helpers: they run with EXEC set but never write an attachment, and a memory store
+//! or atomic with a helper lane in EXEC is an error (`Wave::helpers`: the code must be in
+//! exact mode there; lanes the shader demotes itself are not tracked). One wave takes up
 //! to lanes/4 quads, from one or more consecutive primitives.
 //!
 //! Launch: user SGPRs from s0, then PRIM_MASK = `new_prim_mask` (bit k for quad k ≥ 1
@@ -181,7 +183,9 @@ pub fn run(
         w.param_bytes = param_bytes;
         w.regs.set_s(p.ps.user_data.len() as u16, mask)?;
         let mut exec = 0u64;
+        let mut covered = 0u64;
         for (k, q) in wq.iter().enumerate() {
+            covered |= (q.cover as u64) << (4 * k);
             let s = &setups[q.setup];
             for i in 0..4u32 {
                 let lane = 4 * k as u32 + i;
@@ -218,6 +222,7 @@ pub fn run(
         }
         w.regs.set_exec(exec);
         w.launched = exec;
+        w.helpers = exec & !covered;
         let mut ex = Exports::new(false);
         launch::run_wave(
             &mut m.ps_prog,
