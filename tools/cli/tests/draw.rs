@@ -215,6 +215,7 @@ fn cases() -> Vec<Case> {
         vertex(0.9, 0.6, 0.5, 1.0, b),
     ]
     .concat();
+    let strip_again = strip.clone();
     // the same, half transparent
     let mut overlap = crossing.clone();
     for (i, x) in overlap.iter_mut().enumerate() {
@@ -240,19 +241,40 @@ fn cases() -> Vec<Case> {
             fp16: false,
         },
         Case {
-            name: "strip_cull_back_clockwise",
+            name: "strip_cull_front_clockwise",
             verts: strip.clone(),
             topology: "triangle_strip",
-            state: r#""rasterization": {"cull_mode": "back", "front_face": "clockwise"},
+            // the strip's triangles face back under clockwise: culling front keeps them
+            state: r#""rasterization": {"cull_mode": "front", "front_face": "clockwise"},
                 "color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1], "write_mask": 7}]"#,
             fp16: false,
         },
         Case {
-            name: "strip_cull_front_rgba32f",
+            name: "strip_cull_back_rgba32f",
             verts: strip,
             topology: "triangle_strip",
-            state: r#""rasterization": {"cull_mode": "front"},
+            // and face front under counter_clockwise
+            state: r#""rasterization": {"cull_mode": "back"},
                 "color_attachments": [{"format": "R32G32B32A32_SFLOAT", "clear": [0, 0, 0, 0]}]"#,
+            fp16: false,
+        },
+        Case {
+            // triangles() winds both ways: some are culled, some drawn
+            name: "mixed_winding_cull_back",
+            verts: triangles(),
+            topology: "triangle_list",
+            state: r#""rasterization": {"cull_mode": "back"},
+                "color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1]}]"#,
+            fp16: false,
+        },
+        Case {
+            name: "indexed_strip_with_restart_and_vertex_offset",
+            verts: [vec![0.0; 16], strip_again].concat(),
+            topology: "triangle_strip",
+            state: r#""index_buffer": {"type": "uint16", "indices": [0, 1, 2, 3, 65535, 4, 5, 3, 2, 1]},
+                "primitive_restart": true,
+                "draw": {"index_count": 10, "vertex_offset": 2},
+                "color_attachments": [{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1]}]"#,
             fp16: false,
         },
         Case {
@@ -320,6 +342,12 @@ fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
         let want =
             vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{}: lavapipe: {e}", c.name));
         let f = d.desc.color_attachments[0].format;
+        let px = f.bytes();
+        let drawn = want.color[0]
+            .chunks(px)
+            .filter(|p| *p != &want.color[0][..px])
+            .count();
+        assert!(drawn > 20, "{}: lavapipe drew only {drawn} pixels", c.name);
         for t in configs() {
             let p = Pipeline::from_elf(&pipeline_elf(t, c.fp16), None).unwrap();
             let (got, _) = draw::run(&p, &d, &[], &Options::default())

@@ -6,15 +6,15 @@
 //! fresh per draw and destroyed in `Drop`. Dynamic rendering (Vulkan 1.3) with one
 //! colour image per attachment (optimal tiling, cleared by the load op) and an optional
 //! D32_SFLOAT depth image; vertex buffers in host-visible memory; static viewport and
-//! scissor (= the viewport); after the draw every attachment is copied into a
+//! scissor (= the viewport), an index buffer for indexed draws; after the draw every attachment is copied into a
 //! host-visible buffer and returned as tightly packed rows in its format.
 
 use crate::device::{vkc, Error, Gpu};
 use crate::reflect;
 use ash::vk;
 use gcnc_emu::draw::desc::{
-    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, Draw, FrontFace, Rate, Topology,
-    VertexFormat,
+    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, Draw, FrontFace, IndexType, Rate,
+    Topology, VertexFormat,
 };
 
 /// The attachments after the draw.
@@ -330,6 +330,17 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             )?,
         ));
     }
+    let index = match &dr.indices {
+        Some((ty, bytes)) => Some((
+            *ty,
+            r.buffer(
+                bytes.len() as u64,
+                vk::BufferUsageFlags::INDEX_BUFFER,
+                bytes,
+            )?,
+        )),
+        None => None,
+    };
     let mut readbacks = Vec::new();
     for a in &desc.color_attachments {
         let n = (w * h) as usize * a.format.bytes();
@@ -403,10 +414,12 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let vi = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&bindings)
         .vertex_attribute_descriptions(&attrs);
-    let ia = vk::PipelineInputAssemblyStateCreateInfo::default().topology(match desc.topology {
-        Topology::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,
-        Topology::TriangleStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
-    });
+    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(match desc.topology {
+            Topology::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,
+            Topology::TriangleStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
+        })
+        .primitive_restart_enable(desc.primitive_restart);
     let v = desc.viewport;
     let viewports = [vk::Viewport {
         x: v.x,
@@ -617,13 +630,30 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         d.cmd_bind_vertex_buffers(cb, *binding, &[r.o.buffers[*i].0], &[0]);
     }
     let dc = desc.draw;
-    d.cmd_draw(
-        cb,
-        dc.vertex_count,
-        dc.instance_count,
-        dc.first_vertex,
-        dc.first_instance,
-    );
+    match index {
+        Some((ty, i)) => {
+            let t = match ty {
+                IndexType::Uint16 => vk::IndexType::UINT16,
+                IndexType::Uint32 => vk::IndexType::UINT32,
+            };
+            d.cmd_bind_index_buffer(cb, r.o.buffers[i].0, 0, t);
+            d.cmd_draw_indexed(
+                cb,
+                dc.index_count,
+                dc.instance_count,
+                dc.first_index,
+                dc.vertex_offset,
+                dc.first_instance,
+            );
+        }
+        None => d.cmd_draw(
+            cb,
+            dc.vertex_count,
+            dc.instance_count,
+            dc.first_vertex,
+            dc.first_instance,
+        ),
+    }
     d.cmd_end_rendering(cb);
     let mut to_src: Vec<vk::ImageMemoryBarrier> = colors
         .iter()

@@ -359,6 +359,11 @@ pub fn case_json(
 ) -> String {
     let data: Vec<String> = verts.iter().map(|x| format!("{x}")).collect();
     let count = verts.len() / 8;
+    let draw = if state.contains("index_buffer") {
+        String::new()
+    } else {
+        format!(r#""draw": {{"vertex_count": {count}}},"#)
+    };
     format!(
         r#"{{
   "vertex": {{"spv": "{vs}"}},
@@ -369,7 +374,7 @@ pub fn case_json(
     {{"location": 1, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 16}}
   ],
   "topology": "{topology}",
-  "draw": {{"vertex_count": {count}}},
+  {draw}
   "viewport": {{"width": {w}, "height": {h}}},
   {state}
 }}"#,

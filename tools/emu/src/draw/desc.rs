@@ -117,11 +117,38 @@ pub enum Topology {
     TriangleStrip,
 }
 
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexType {
+    Uint16,
+    Uint32,
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct IndexBufferDesc {
+    #[serde(rename = "type")]
+    pub ty: IndexType,
+    /// Raw little-endian indices from a file (relative to the description).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Or the indices inline.
+    #[serde(default)]
+    pub indices: Option<Vec<u32>>,
+}
+
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
 pub struct DrawCounts {
     #[serde(default)]
     pub vertex_count: u32,
+    /// Indexed draws: indices read from `first_index`, `vertex_offset` added to each.
+    #[serde(default)]
+    pub index_count: u32,
+    #[serde(default)]
+    pub first_index: u32,
+    #[serde(default)]
+    pub vertex_offset: i32,
     #[serde(default = "one")]
     pub instance_count: u32,
     #[serde(default)]
@@ -354,6 +381,11 @@ pub struct Desc {
     pub vertex_buffers: Vec<VertexBufferDesc>,
     #[serde(default)]
     pub attributes: Vec<AttributeDesc>,
+    #[serde(default)]
+    pub index_buffer: Option<IndexBufferDesc>,
+    /// Strips: the all-ones index starts a new strip.
+    #[serde(default)]
+    pub primitive_restart: bool,
     #[serde(default = "list")]
     pub topology: Topology,
     #[serde(default)]
@@ -388,6 +420,8 @@ pub struct VertexBuffer {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draw {
     pub desc: Desc,
+    /// The index buffer's indices (an indexed draw) and its raw bytes.
+    pub indices: Option<(IndexType, Vec<u8>)>,
     /// Paths of the SPIR-V files, resolved.
     pub vertex_spv: PathBuf,
     pub fragment_spv: PathBuf,
@@ -434,6 +468,28 @@ impl Desc {
                 data,
             });
         }
+        let indices = match &self.index_buffer {
+            None => None,
+            Some(ib) => {
+                let bytes = match (&ib.file, &ib.indices) {
+                    (Some(f), None) => {
+                        let p = dir.join(f);
+                        std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
+                    }
+                    (None, Some(v)) => match ib.ty {
+                        IndexType::Uint16 => {
+                            if let Some(big) = v.iter().find(|&&i| i > 0xffff) {
+                                return err(format!("index {big} does not fit uint16"));
+                            }
+                            v.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect()
+                        }
+                        IndexType::Uint32 => v.iter().flat_map(|i| i.to_le_bytes()).collect(),
+                    },
+                    _ => return err("index_buffer: give exactly one of \"file\" and \"indices\""),
+                };
+                Some((ib.ty, bytes))
+            }
+        };
         let vp = self.viewport;
         let (width, height) = match self.framebuffer {
             Some(f) => (f.width, f.height),
@@ -446,6 +502,7 @@ impl Desc {
             vertex_spv: dir.join(&self.vertex.spv),
             fragment_spv: dir.join(&self.fragment.spv),
             desc: self,
+            indices,
             vertex_buffers: vbs,
             width,
             height,
@@ -456,6 +513,39 @@ impl Desc {
 }
 
 impl Draw {
+    /// The vertices of one instance without `base_vertex`, `None` for a restart:
+    /// `0..vertex_count` for a plain draw, the index buffer's values for an indexed one.
+    pub fn vertex_indices(&self) -> Vec<Option<u32>> {
+        let dc = self.desc.draw;
+        match &self.indices {
+            None => (0..dc.vertex_count).map(Some).collect(),
+            Some((ty, bytes)) => {
+                let (size, restart) = match ty {
+                    IndexType::Uint16 => (2, 0xffff),
+                    IndexType::Uint32 => (4, u32::MAX),
+                };
+                (dc.first_index..dc.first_index + dc.index_count)
+                    .map(|i| {
+                        let at = i as usize * size;
+                        let mut b = [0u8; 4];
+                        b[..size].copy_from_slice(&bytes[at..at + size]);
+                        let v = u32::from_le_bytes(b);
+                        (!(self.desc.primitive_restart && v == restart)).then_some(v)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// What the shader adds to a vertex index: `first_vertex`, or `vertex_offset` for an
+    /// indexed draw (the BaseVertex user SGPR).
+    pub fn base_vertex(&self) -> i32 {
+        match self.indices {
+            None => self.desc.draw.first_vertex as i32,
+            Some(_) => self.desc.draw.vertex_offset,
+        }
+    }
+
     /// The buffer of `binding`.
     pub fn buffer(&self, binding: u32) -> Option<&VertexBuffer> {
         self.vertex_buffers.iter().find(|b| b.binding == binding)
@@ -493,6 +583,16 @@ impl Draw {
                 return err(format!("vertex buffer {}: stride 1..=2048", vb.binding));
             }
         }
+        // one past the largest vertex the draw fetches
+        let offset = self.base_vertex() as i64;
+        let mut max_vertex = 0u64;
+        for v in self.vertex_indices().into_iter().flatten() {
+            let v = v as i64 + offset;
+            if v < 0 {
+                return err(format!("vertex {v} (index + base vertex) is negative"));
+            }
+            max_vertex = max_vertex.max(v as u64 + 1);
+        }
         for a in &d.attributes {
             let Some(vb) = self.buffer(a.binding) else {
                 return err(format!(
@@ -501,7 +601,7 @@ impl Draw {
                 ));
             };
             let last = match vb.rate {
-                Rate::Vertex => dc.first_vertex as u64 + dc.vertex_count as u64,
+                Rate::Vertex => max_vertex,
                 Rate::Instance => dc.first_instance as u64 + dc.instance_count as u64,
             };
             if last > 0 {

@@ -17,7 +17,7 @@
 //!
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
-//! (…03) → first_vertex; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
+//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
 //! entry N → `entries[N]`; unused → never written. Anything else is `Unsupported`.
 
 use super::shaders::{Pipeline, Stage};
@@ -133,7 +133,7 @@ pub fn new_wave(
                 ))
             })?,
             UserData::Special(VERTEX_BUFFER_TABLE) => VB_TABLE as u32,
-            UserData::Special(BASE_VERTEX) => dc.first_vertex,
+            UserData::Special(BASE_VERTEX) => d.base_vertex() as u32,
             UserData::Special(BASE_INSTANCE) => dc.first_instance,
             UserData::Special(DRAW_INDEX) => 0,
             other => {

@@ -1,11 +1,13 @@
 //! Vertex waves and primitive assembly: every primitive of the draw with its three
 //! vertices' positions and parameters, in API order.
 //!
-//! The vertex stream is instance-major: for each instance, `vertex_count` vertices with
-//! VertexID = 0.. (zero-based: the shader adds BaseVertex) and InstanceID = the
-//! zero-based instance (the shader adds BaseInstance). Primitives per instance: triangle
-//! lists take vertices (3i, 3i+1, 3i+2); strips take (i, i+1, i+2) for even i and
-//! (i, i+2, i+1) for odd i (Vulkan's order; the first is the provoking vertex).
+//! The vertex stream is instance-major: for each instance, every distinct vertex once in
+//! order of first use, with VertexID = 0..vertex_count, or the index buffer's value for
+//! an indexed draw (the shader adds BaseVertex: first_vertex / vertex_offset), and
+//! InstanceID = the zero-based instance (the shader adds BaseInstance). Primitives per
+//! instance: triangle lists take vertices (3i, 3i+1, 3i+2); strips take (i, i+1, i+2)
+//! for even i and (i, i+2, i+1) for odd i (Vulkan's order; the first is the provoking
+//! vertex), starting again after a restart index.
 //!
 //! GFX9 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
 //! v1 = InstanceID, v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs from s0.
@@ -45,29 +47,43 @@ pub struct VertexOut {
 /// An assembled primitive: its vertices in API order (vertex 0 provokes).
 pub type Prim = [VertexOut; 3];
 
-/// (VertexID, InstanceID) of every stream vertex, and the primitives as stream indices.
+/// (VertexID, InstanceID) of every stream vertex (each distinct vertex of an instance
+/// once, in order of first use), and the primitives as stream indices.
 fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
     let dc = d.desc.draw;
-    let vc = dc.vertex_count as usize;
+    let ids = d.vertex_indices();
     let mut stream = Vec::new();
     let mut prims = Vec::new();
     for inst in 0..dc.instance_count {
-        let base = stream.len();
-        stream.extend((0..vc as u32).map(|k| (k, inst)));
-        match d.desc.topology {
-            Topology::TriangleList => {
-                for i in 0..vc / 3 {
-                    prims.push([base + 3 * i, base + 3 * i + 1, base + 3 * i + 2]);
+        let mut slot: std::collections::HashMap<u32, usize> = Default::default();
+        // strips restart at a None; lists never hold one (checked)
+        for run in ids.split(|v| v.is_none()) {
+            let run: Vec<usize> = run
+                .iter()
+                .flatten()
+                .map(|&v| {
+                    *slot.entry(v).or_insert_with(|| {
+                        stream.push((v, inst));
+                        stream.len() - 1
+                    })
+                })
+                .collect();
+            let n = run.len();
+            match d.desc.topology {
+                Topology::TriangleList => {
+                    for i in 0..n / 3 {
+                        prims.push([run[3 * i], run[3 * i + 1], run[3 * i + 2]]);
+                    }
                 }
-            }
-            Topology::TriangleStrip => {
-                for i in 0..vc.saturating_sub(2) {
-                    let (b, c) = if i % 2 == 0 {
-                        (i + 1, i + 2)
-                    } else {
-                        (i + 2, i + 1)
-                    };
-                    prims.push([base + i, base + b, base + c]);
+                Topology::TriangleStrip => {
+                    for i in 0..n.saturating_sub(2) {
+                        let (b, c) = if i % 2 == 0 {
+                            (i + 1, i + 2)
+                        } else {
+                            (i + 2, i + 1)
+                        };
+                        prims.push([run[i], run[b], run[c]]);
+                    }
                 }
             }
         }
