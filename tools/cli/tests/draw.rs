@@ -31,7 +31,7 @@ const W: u32 = 40;
 const H: u32 = 32;
 
 fn emulate(t: Target, fp16: bool, dir: &std::path::Path) -> (Vec<u8>, draw::DrawStats) {
-    let elf = pipeline_elf(t, fp16);
+    let elf = pipeline_elf(t, Ps::fp16(fp16));
     let p = Pipeline::from_elf(&elf, None).unwrap_or_else(|e| panic!("{t:?}: {e}"));
     let d = Desc::parse(&desc_json("vs.spv", "fs.spv", W, H))
         .unwrap()
@@ -133,7 +133,7 @@ fn gcnc_draw_writes_the_attachments_of_an_elf_pipeline() {
     }
     let dir = temp_dir("cli");
     let t = configs()[2];
-    std::fs::write(dir.join("p.elf"), pipeline_elf(t, false)).unwrap();
+    std::fs::write(dir.join("p.elf"), pipeline_elf(t, Ps::SMOOTH)).unwrap();
     std::fs::write(dir.join("d.json"), desc_json("vs.spv", "fs.spv", W, H)).unwrap();
     let out = dir.join("out");
     let gcnc = |extra: &[&str]| {
@@ -349,7 +349,7 @@ fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
             .count();
         assert!(drawn > 20, "{}: lavapipe drew only {drawn} pixels", c.name);
         for t in configs() {
-            let p = Pipeline::from_elf(&pipeline_elf(t, c.fp16), None).unwrap();
+            let p = Pipeline::from_elf(&pipeline_elf(t, Ps::fp16(c.fp16)), None).unwrap();
             let (got, _) = draw::run(&p, &d, &[], &Options::default())
                 .unwrap_or_else(|e| panic!("{} {t:?}: {e}", c.name));
             let what = format!("{} on {t:?}", c.name);
@@ -362,6 +362,64 @@ fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
                     &format!("{what} depth"),
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn flat_linear_and_fragcoord_frontface_inputs_equal_lavapipe() {
+    if !llvm() || vkref::oracle::lavapipe().is_none() {
+        return;
+    }
+    let dir = temp_dir("inputs");
+    let variants = [
+        (
+            "flat",
+            Ps {
+                interp: Interp::Flat,
+                ..Ps::SMOOTH
+            },
+        ),
+        (
+            "linear",
+            Ps {
+                interp: Interp::Linear,
+                ..Ps::SMOOTH
+            },
+        ),
+        (
+            "fragcoord",
+            Ps {
+                fragcoord: true,
+                ..Ps::SMOOTH
+            },
+        ),
+    ];
+    for (name, ps) in variants {
+        let (vs, fs) = glsl_pair(ps);
+        if glsl(&dir, name, "vert", &vs).is_none() || glsl(&dir, name, "frag", &fs).is_none() {
+            return;
+        }
+        let path = dir.join(format!("{name}.json"));
+        let json = desc_json(
+            &format!("{name}.vert.spv"),
+            &format!("{name}.frag.spv"),
+            W,
+            H,
+        );
+        std::fs::write(&path, json).unwrap();
+        let d = Desc::load(&path).unwrap();
+        let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
+        for t in configs() {
+            let p = Pipeline::from_elf(&pipeline_elf(t, ps), None).unwrap();
+            let (got, _) = draw::run(&p, &d, &[], &Options::default())
+                .unwrap_or_else(|e| panic!("{name} {t:?}: {e}"));
+            assert_close(
+                draw::desc::ColorFormat::R8G8B8A8_UNORM,
+                &got.color[0],
+                &want.color[0],
+                &format!("{name} on {t:?}"),
+            );
         }
     }
 }

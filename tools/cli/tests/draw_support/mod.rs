@@ -6,8 +6,38 @@
 //! (offset 16) of binding 0 through the vertex buffer table (user SGPRs: GlobalTable,
 //! VertexBufferTable, BaseVertex), exports the position and the colour as parameter 0
 //! (GFX11: attribute 0 in the attribute ring); the pixel shader interpolates the colour
-//! perspective-correctly and exports it to mrt0 as 32_ABGR, or as FP16_ABGR (`fp16`).
+//! perspective-correctly (or flat, or linearly: `Ps::interp`) and exports it to mrt0 as
+//! 32_ABGR, or as FP16_ABGR (`Ps::fp16`); `Ps::fragcoord` instead exports
+//! (FragCoord.x / 40, FragCoord.y / 32, FrontFacing, 1).
 #![allow(dead_code)]
+
+/// How the colour reaches the pixel shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interp {
+    Smooth,
+    Flat,
+    Linear,
+}
+
+/// The pixel shader variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ps {
+    pub fp16: bool,
+    pub interp: Interp,
+    pub fragcoord: bool,
+}
+
+impl Ps {
+    pub const SMOOTH: Ps = Ps {
+        fp16: false,
+        interp: Interp::Smooth,
+        fragcoord: false,
+    };
+
+    pub fn fp16(fp16: bool) -> Ps {
+        Ps { fp16, ..Ps::SMOOTH }
+    }
+}
 
 use gcnc::binary::metadata::{ApiShader, ApiStage, HardwareStage, PipelineMetadata};
 use gcnc::binary::{CodeObject, FuncSymbol, HwStage, PalMetadata};
@@ -102,8 +132,20 @@ fn vertex_asm(t: Target) -> String {
     }
 }
 
-fn pixel_asm(t: Target, fp16: bool) -> String {
+fn pixel_asm(t: Target, ps: Ps) -> String {
     let gfx11 = t.gen == Gen::Gfx11;
+    let vm = if gfx11 { "" } else { " vm" };
+    if ps.fragcoord {
+        // v2 = POS_X, v3 = POS_Y, v4 = FRONT_FACE (after PERSP_CENTER's v0, v1)
+        return format!(
+            "v_mul_f32_e32 v10, 0x3ccccccd, v2\n\
+             v_mul_f32_e32 v11, 0x3d000000, v3\n\
+             v_mov_b32_e32 v12, 1.0\n\
+             exp mrt0 v10, v11, v4, v12 done{vm}\n\
+             s_endpgm\n"
+        );
+    }
+    let fp16 = ps.fp16;
     let mut s = String::from("s_mov_b32 m0, s0\n");
     let out = if gfx11 {
         for (c, ch) in "xyzw".chars().enumerate() {
@@ -135,7 +177,6 @@ fn pixel_asm(t: Target, fp16: bool) -> String {
         }
         2
     };
-    let vm = if gfx11 { "" } else { " vm" };
     if fp16 {
         let cvt = if gfx11 {
             "v_cvt_pk_rtz_f16_f32"
@@ -180,9 +221,10 @@ fn stage(entry: String, t: Target) -> HardwareStage {
 }
 
 /// A VS+PS pipeline ELF for `t` (both stages in `t`'s wave size).
-pub fn pipeline_elf(t: Target, fp16: bool) -> Vec<u8> {
+pub fn pipeline_elf(t: Target, variant: Ps) -> Vec<u8> {
+    let fp16 = variant.fp16;
     let vs = emu_support::llvm_asm(t, &vertex_asm(t));
-    let ps = emu_support::llvm_asm(t, &pixel_asm(t, fp16));
+    let ps = emu_support::llvm_asm(t, &pixel_asm(t, variant));
     let ps_off = vs.len().next_multiple_of(256);
     let mut text = vs.clone();
     text.resize(ps_off, 0);
@@ -206,10 +248,19 @@ pub fn pipeline_elf(t: Target, fp16: bool) -> Vec<u8> {
     registers.insert(vs_stage.rsrc2(), 3 << 1);
     registers.insert(HwStage::Ps.rsrc1(), 0xc0 << 12);
     registers.insert(HwStage::Ps.rsrc2(), 0);
-    registers.insert(0xa1b3, 0x2); // SPI_PS_INPUT_ENA: PERSP_CENTER
-    registers.insert(0xa1b4, 0x2); // SPI_PS_INPUT_ADDR
+    // SPI_PS_INPUT_ENA/ADDR: PERSP_CENTER (I, J in v0, v1), or LINEAR_CENTER alone, or
+    // PERSP_CENTER + POS_X + POS_Y + FRONT_FACE
+    let inputs = match (variant.fragcoord, variant.interp) {
+        (true, _) => 1 << 1 | 1 << 8 | 1 << 9 | 1 << 12,
+        (false, Interp::Linear) => 1 << 5,
+        _ => 1 << 1,
+    };
+    registers.insert(0xa1b3, inputs);
+    registers.insert(0xa1b4, inputs);
     registers.insert(0xa1b6, 1 | (w32 as u32) << 15); // SPI_PS_IN_CONTROL: NUM_INTERP 1
-    registers.insert(0xa191, 0); // SPI_PS_INPUT_CNTL_0: parameter 0
+                                                      // SPI_PS_INPUT_CNTL_0: parameter 0, FLAT_SHADE
+    let flat = (variant.interp == Interp::Flat) as u32;
+    registers.insert(0xa191, flat << 10);
     registers.insert(0xa1c5, if fp16 { 4 } else { 9 }); // SPI_SHADER_COL_FORMAT
     if t.gen != Gen::Gfx9 {
         // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN
@@ -277,6 +328,33 @@ layout(location = 0) in vec4 vcol;
 layout(location = 0) out vec4 o;
 void main() { o = vcol; }
 ";
+
+/// The GLSL pair of a `Ps` variant.
+pub fn glsl_pair(ps: Ps) -> (String, String) {
+    let q = match ps.interp {
+        Interp::Smooth => "",
+        Interp::Flat => "flat ",
+        Interp::Linear => "noperspective ",
+    };
+    let vs = VS_GLSL.replace(
+        "layout(location = 0) out",
+        &format!("layout(location = 0) {q}out"),
+    );
+    let fs = if ps.fragcoord {
+        "#version 450
+layout(location = 0) in vec4 vcol;
+layout(location = 0) out vec4 o;
+void main() { o = vec4(gl_FragCoord.x / 40.0, gl_FragCoord.y / 32.0, gl_FrontFacing ? 1.0 : 0.0, 1.0); }
+"
+        .to_string()
+    } else {
+        FS_GLSL.replace(
+            "layout(location = 0) in",
+            &format!("layout(location = 0) {q}in"),
+        )
+    };
+    (vs, fs)
+}
 
 /// Compiles GLSL with glslangValidator (None when it is missing and not required).
 pub fn glsl(
