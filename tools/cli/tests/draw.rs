@@ -423,3 +423,73 @@ fn flat_linear_and_fragcoord_frontface_inputs_equal_lavapipe() {
         }
     }
 }
+
+#[test]
+fn instanced_draws_with_a_base_instance_equal_lavapipe() {
+    if !llvm() || vkref::oracle::lavapipe().is_none() {
+        return;
+    }
+    let dir = temp_dir("instanced");
+    let vs = VS_GLSL
+        .replace(
+            "layout(location = 1) in vec4 col;",
+            "layout(location = 1) in vec4 col;\nlayout(location = 2) in vec4 off;",
+        )
+        .replace(
+            "gl_Position = pos;",
+            "gl_Position = pos + vec4(off.xy, 0.0, 0.0);",
+        );
+    if glsl(&dir, "inst", "vert", &vs).is_none() || glsl(&dir, "inst", "frag", FS_GLSL).is_none() {
+        return;
+    }
+    let r = [1.0, 0.0, 0.0, 1.0];
+    let g = [0.0, 1.0, 0.0, 1.0];
+    let small = [
+        vertex(-0.9, -0.9, 0.5, 1.0, r),
+        vertex(-0.9, -0.3, 0.5, 1.0, g),
+        vertex(-0.3, -0.9, 0.5, 1.0, r),
+    ]
+    .concat();
+    let verts: Vec<String> = small.iter().map(|x| x.to_string()).collect();
+    // instance 0 is skipped by first_instance = 1: its offset must not show up
+    let json = format!(
+        r#"{{
+  "vertex": {{"spv": "inst.vert.spv"}},
+  "fragment": {{"spv": "inst.frag.spv"}},
+  "vertex_buffers": [
+    {{"binding": 0, "stride": 32, "f32": [{}]}},
+    {{"binding": 1, "stride": 16, "rate": "instance",
+      "f32": [0.0, 1.2, 0, 0,  0.0, 0.0, 0, 0,  0.6, 0.3, 0, 0,  1.1, 1.0, 0, 0]}}
+  ],
+  "attributes": [
+    {{"location": 0, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 0}},
+    {{"location": 1, "binding": 0, "format": "R32G32B32A32_SFLOAT", "offset": 16}},
+    {{"location": 2, "binding": 1, "format": "R32G32B32A32_SFLOAT", "offset": 0}}
+  ],
+  "draw": {{"vertex_count": 3, "instance_count": 3, "first_instance": 1}},
+  "viewport": {{"width": {W}, "height": {H}}},
+  "color_attachments": [{{"format": "R8G8B8A8_UNORM", "clear": [0, 0, 0, 1]}}]
+}}"#,
+        verts.join(", ")
+    );
+    let path = dir.join("inst.json");
+    std::fs::write(&path, json).unwrap();
+    let d = Desc::load(&path).unwrap();
+    let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("lavapipe: {e}"));
+    for t in configs() {
+        let ps = Ps {
+            instanced: true,
+            ..Ps::SMOOTH
+        };
+        let p = Pipeline::from_elf(&pipeline_elf(t, ps), None).unwrap();
+        let (got, stats) =
+            draw::run(&p, &d, &[], &Options::default()).unwrap_or_else(|e| panic!("{t:?}: {e}"));
+        assert_eq!(stats.primitives, 3, "{t:?}");
+        assert_close(
+            draw::desc::ColorFormat::R8G8B8A8_UNORM,
+            &got.color[0],
+            &want.color[0],
+            &format!("instanced on {t:?}"),
+        );
+    }
+}

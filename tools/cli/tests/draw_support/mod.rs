@@ -4,7 +4,7 @@
 //!
 //! The pipeline: the vertex shader fetches a vec4 position (offset 0) and a vec4 colour
 //! (offset 16) of binding 0 through the vertex buffer table (user SGPRs: GlobalTable,
-//! VertexBufferTable, BaseVertex), exports the position and the colour as parameter 0
+//! VertexBufferTable, BaseVertex, BaseInstance), exports the position and the colour as parameter 0
 //! (GFX11: attribute 0 in the attribute ring); the pixel shader interpolates the colour
 //! perspective-correctly (or flat, or linearly: `Ps::interp`) and exports it to mrt0 as
 //! 32_ABGR, or as FP16_ABGR (`Ps::fp16`); `Ps::fragcoord` instead exports
@@ -19,12 +19,15 @@ pub enum Interp {
     Linear,
 }
 
-/// The pixel shader variant.
+/// The pipeline variant (mostly the pixel shader's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ps {
     pub fp16: bool,
     pub interp: Interp,
     pub fragcoord: bool,
+    /// The vertex shader adds the xy of a per-instance vec4 (binding 1, fetched at
+    /// InstanceID + BaseInstance) to the position.
+    pub instanced: bool,
 }
 
 impl Ps {
@@ -32,6 +35,7 @@ impl Ps {
         fp16: false,
         interp: Interp::Smooth,
         fragcoord: false,
+        instanced: false,
     };
 
     pub fn fp16(fp16: bool) -> Ps {
@@ -47,8 +51,9 @@ use std::collections::BTreeMap;
 #[path = "../../../emu/tests/support/mod.rs"]
 pub mod emu_support;
 
-fn vertex_asm(t: Target) -> String {
+fn vertex_asm(t: Target, instanced: bool) -> String {
     let w64 = t.wave == Wave::W64;
+    let pick = |a: &'static str, b: &'static str| if instanced { a } else { b };
     let (n, exec, vcc) = if w64 {
         ("64", "exec", "vcc")
     } else {
@@ -56,18 +61,28 @@ fn vertex_asm(t: Target) -> String {
     };
     let save = if w64 { "s[16:17]" } else { "s16" };
     match t.gen {
-        Gen::Gfx9 => "s_getpc_b64 s[4:5]\n\
+        Gen::Gfx9 => format!(
+            "s_getpc_b64 s[4:5]\n\
              s_mov_b32 s4, s1\n\
              s_load_dwordx4 s[8:11], s[4:5], 0x0\n\
+             {}\
              s_waitcnt lgkmcnt(0)\n\
              v_add_u32_e32 v4, s2, v0\n\
              buffer_load_dwordx4 v[5:8], v4, s[8:11], 0 idxen\n\
              buffer_load_dwordx4 v[9:12], v4, s[8:11], 0 idxen offset:16\n\
+             {}\
              s_waitcnt vmcnt(0)\n\
+             {}\
              exp param0 v9, v10, v11, v12\n\
              exp pos0 v5, v6, v7, v8 done\n\
-             s_endpgm\n"
-            .into(),
+             s_endpgm\n",
+            pick("s_load_dwordx4 s[12:15], s[4:5], 0x10\n", ""),
+            pick(
+                "v_add_u32_e32 v13, s3, v1\nbuffer_load_dwordx4 v[14:17], v13, s[12:15], 0 idxen\n",
+                ""
+            ),
+            pick("v_add_f32_e32 v5, v5, v14\nv_add_f32_e32 v6, v6, v15\n", ""),
+        ),
         _ => {
             let gfx11 = t.gen == Gen::Gfx11;
             let (load4, bload4) = if gfx11 {
@@ -96,6 +111,22 @@ fn vertex_asm(t: Target) -> String {
             } else {
                 "exp param0 v28, v29, v30, v31\n"
             };
+            let inst_desc = if instanced {
+                format!("{load4} s[32:35], s[4:5], 0x10\n")
+            } else {
+                String::new()
+            };
+            let inst_fetch = if instanced {
+                format!(
+                    "v_add_nc_u32_e32 v13, s11, v8\n{bload4} v[36:39], v13, s[32:35], 0 idxen\n"
+                )
+            } else {
+                String::new()
+            };
+            let inst_add = pick(
+                "v_add_f32_e32 v24, v24, v36\nv_add_f32_e32 v25, v25, v37\n",
+                "",
+            );
             format!(
                 "s_bfe_u32 s12, s3, 0x80008\n\
                  s_and_b32 s13, s3, 0xff\n\
@@ -118,11 +149,14 @@ fn vertex_asm(t: Target) -> String {
                  s_getpc_b64 s[4:5]\n\
                  s_mov_b32 s4, s9\n\
                  {load4} s[20:23], s[4:5], 0x0\n\
+                 {inst_desc}\
                  s_waitcnt lgkmcnt(0)\n\
                  v_add_nc_u32_e32 v4, s10, v5\n\
                  {bload4} v[24:27], v4, s[20:23], 0 idxen\n\
                  {bload4} v[28:31], v4, s[20:23], 0 idxen offset:16\n\
+                 {inst_fetch}\
                  s_waitcnt vmcnt(0)\n\
+                 {inst_add}\
                  {params}\
                  exp pos0 v24, v25, v26, v27 done\n\
                  end:\n\
@@ -223,7 +257,7 @@ fn stage(entry: String, t: Target) -> HardwareStage {
 /// A VS+PS pipeline ELF for `t` (both stages in `t`'s wave size).
 pub fn pipeline_elf(t: Target, variant: Ps) -> Vec<u8> {
     let fp16 = variant.fp16;
-    let vs = emu_support::llvm_asm(t, &vertex_asm(t));
+    let vs = emu_support::llvm_asm(t, &vertex_asm(t, variant.instanced));
     let ps = emu_support::llvm_asm(t, &pixel_asm(t, variant));
     let ps_off = vs.len().next_multiple_of(256);
     let mut text = vs.clone();
@@ -238,14 +272,13 @@ pub fn pipeline_elf(t: Target, variant: Ps) -> Vec<u8> {
     let w32 = t.wave == Wave::W32;
     let mut registers = BTreeMap::new();
     let ud = vs_stage.user_data_base();
-    for (i, v) in [0x1000_0000u32, 0x1000_000f, 0x1000_0003]
-        .iter()
-        .enumerate()
-    {
+    // user SGPRs: GlobalTable, VertexBufferTable, BaseVertex, BaseInstance
+    let user_data = [0x1000_0000u32, 0x1000_000f, 0x1000_0003, 0x1000_0004];
+    for (i, v) in user_data.iter().enumerate() {
         registers.insert(ud + i as u32, *v);
     }
     registers.insert(vs_stage.rsrc1(), 0xc0 << 12);
-    registers.insert(vs_stage.rsrc2(), 3 << 1);
+    registers.insert(vs_stage.rsrc2(), (user_data.len() as u32) << 1);
     registers.insert(HwStage::Ps.rsrc1(), 0xc0 << 12);
     registers.insert(HwStage::Ps.rsrc2(), 0);
     // SPI_PS_INPUT_ENA/ADDR: PERSP_CENTER (I, J in v0, v1), or LINEAR_CENTER alone, or
