@@ -493,3 +493,53 @@ fn instanced_draws_with_a_base_instance_equal_lavapipe() {
         );
     }
 }
+
+/// Runs the triangles with shaders derived from the working ones; returns the error text.
+fn broken(t: Target, vs: &str, ps: &str) -> String {
+    let dir = temp_dir("broken");
+    let p = Pipeline::from_elf(&pipeline_elf_from(t, Ps::SMOOTH, vs, ps), None).unwrap();
+    let d = Desc::parse(&desc_json("vs.spv", "fs.spv", W, H))
+        .unwrap()
+        .resolve(&dir)
+        .unwrap();
+    match draw::run(&p, &d, &[], &Options::default()) {
+        Ok(_) => panic!("{t:?}: the broken pipeline drew"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn broken_export_rules_are_reported_per_generation() {
+    if !llvm() {
+        return;
+    }
+    for t in configs() {
+        let (vs, ps) = (vertex_text(t), pixel_text(t));
+        // a pixel shader without its done export
+        let no_done = ps.replace(" done", "");
+        let e = broken(t, &vs, &no_done);
+        assert!(e.contains("without a done export"), "{t:?}: {e}");
+        // a vertex shader without its position export
+        let no_pos = vs
+            .lines()
+            .filter(|l| !l.contains("exp pos0"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let e = broken(t, &no_pos, &ps);
+        assert!(e.contains("done position export"), "{t:?}: {e}");
+        if t.gen == Gen::Gfx9 {
+            continue;
+        }
+        // NGG: asking for one vertex too many
+        let wrong = vs.replace(
+            "s_or_b32 m0, s14, s13",
+            "s_add_u32 s13, s13, 1\ns_or_b32 m0, s14, s13",
+        );
+        let e = broken(t, &wrong, &ps);
+        assert!(e.contains("GS_ALLOC_REQ asked for"), "{t:?}: {e}");
+        // NGG: no primitive export
+        let no_prim = vs.replace("exp prim v21, off, off, off done", "");
+        let e = broken(t, &no_prim, &ps);
+        assert!(e.contains("no prim export"), "{t:?}: {e}");
+    }
+}

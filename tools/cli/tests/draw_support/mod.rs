@@ -256,9 +256,26 @@ fn stage(entry: String, t: Target) -> HardwareStage {
 
 /// A VS+PS pipeline ELF for `t` (both stages in `t`'s wave size).
 pub fn pipeline_elf(t: Target, variant: Ps) -> Vec<u8> {
+    let vs = vertex_asm(t, variant.instanced);
+    let ps = pixel_asm(t, variant);
+    pipeline_elf_from(t, variant, &vs, &ps)
+}
+
+/// The vertex shader text `vertex_asm` writes (to derive broken variants from).
+pub fn vertex_text(t: Target) -> String {
+    vertex_asm(t, false)
+}
+
+/// The pixel shader text `pixel_asm` writes.
+pub fn pixel_text(t: Target) -> String {
+    pixel_asm(t, Ps::SMOOTH)
+}
+
+/// A pipeline ELF of `variant`'s registers around the given shader texts.
+pub fn pipeline_elf_from(t: Target, variant: Ps, vs_text: &str, ps_text: &str) -> Vec<u8> {
     let fp16 = variant.fp16;
-    let vs = emu_support::llvm_asm(t, &vertex_asm(t, variant.instanced));
-    let ps = emu_support::llvm_asm(t, &pixel_asm(t, variant));
+    let vs = emu_support::llvm_asm(t, vs_text);
+    let ps = emu_support::llvm_asm(t, ps_text);
     let ps_off = vs.len().next_multiple_of(256);
     let mut text = vs.clone();
     text.resize(ps_off, 0);
