@@ -367,7 +367,7 @@ fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
 }
 
 #[test]
-fn flat_linear_and_fragcoord_frontface_inputs_equal_lavapipe() {
+fn frag_depth_flat_linear_and_fragcoord_frontface_equal_lavapipe() {
     if !llvm() || vkref::oracle::lavapipe().is_none() {
         return;
     }
@@ -420,6 +420,10 @@ fn flat_linear_and_fragcoord_frontface_inputs_equal_lavapipe() {
                 &want.color[0],
                 &format!("{name} on {t:?}"),
             );
+            if let (Some(a), Some(b)) = (&got.depth, &want.depth) {
+                let f = draw::desc::ColorFormat::R32_SFLOAT;
+                assert_close(f, a, b, &format!("{name} depth on {t:?}"));
+            }
         }
     }
 }
@@ -527,6 +531,14 @@ fn broken_export_rules_are_reported_per_generation() {
             .join("\n");
         let e = broken(t, &no_pos, &ps);
         assert!(e.contains("done position export"), "{t:?}: {e}");
+        // a depth export the pipeline's SPI_SHADER_Z_FORMAT (ZERO) does not take
+        let v = if t.gen == Gen::Gfx11 { "v6" } else { "v2" };
+        let z = ps.replace(
+            "exp mrt0",
+            &format!("exp mrtz {v}, off, off, off\nexp mrt0"),
+        );
+        let e = broken(t, &vs, &z);
+        assert!(e.contains("SPI_SHADER_Z_FORMAT"), "{t:?}: {e}");
         if t.gen == Gen::Gfx9 {
             continue;
         }

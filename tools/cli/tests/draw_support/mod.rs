@@ -28,6 +28,9 @@ pub struct Ps {
     /// The vertex shader adds the xy of a per-instance vec4 (binding 1, fetched at
     /// InstanceID + BaseInstance) to the position.
     pub instanced: bool,
+    /// The pixel shader also exports the colour's red channel as its depth (`mrtz`,
+    /// SPI_SHADER_Z_FORMAT 32_R).
+    pub depth: bool,
 }
 
 impl Ps {
@@ -36,6 +39,7 @@ impl Ps {
         interp: Interp::Smooth,
         fragcoord: false,
         instanced: false,
+        depth: false,
     };
 
     pub fn fp16(fp16: bool) -> Ps {
@@ -211,6 +215,9 @@ fn pixel_asm(t: Target, ps: Ps) -> String {
         }
         2
     };
+    if ps.depth {
+        s += &format!("exp mrtz v{out}, off, off, off\n");
+    }
     if fp16 {
         let cvt = if gfx11 {
             "v_cvt_pk_rtz_f16_f32"
@@ -312,6 +319,9 @@ pub fn pipeline_elf_from(t: Target, variant: Ps, vs_text: &str, ps_text: &str) -
     let flat = (variant.interp == Interp::Flat) as u32;
     registers.insert(0xa191, flat << 10);
     registers.insert(0xa1c5, if fp16 { 4 } else { 9 }); // SPI_SHADER_COL_FORMAT
+    if variant.depth {
+        registers.insert(0xa1c4, 1); // SPI_SHADER_Z_FORMAT: 32_R
+    }
     if t.gen != Gen::Gfx9 {
         // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN
         registers.insert(0xa2d5, (w32 as u32) << 22);
@@ -390,7 +400,9 @@ pub fn glsl_pair(ps: Ps) -> (String, String) {
         "layout(location = 0) out",
         &format!("layout(location = 0) {q}out"),
     );
-    let fs = if ps.fragcoord {
+    let fs = if ps.depth {
+        FS_GLSL.replace("o = vcol;", "o = vcol; gl_FragDepth = vcol.r;")
+    } else if ps.fragcoord {
         "#version 450
 layout(location = 0) in vec4 vcol;
 layout(location = 0) out vec4 o;

@@ -24,8 +24,8 @@
 //!
 //! Output: a wave must end with a `done` export. A lane writes only when covered and in
 //! the EXEC of the `done` export (its valid mask: discarded lanes are off); MRT n's
-//! colour comes from its last export covering the lane; depth from `mrtz` (slot 0) if
-//! exported, else z_f. Lanes are merged in order (primitive order), depth test first.
+//! colour comes from its last export covering the lane; depth from `mrtz` (slot 0; an
+//! `mrtz` export needs a non-ZERO SPI_SHADER_Z_FORMAT) if exported, else z_f. Lanes are merged in order (primitive order), depth test first.
 
 use super::launch::{self, DrawMemory};
 use super::output::{export_color, Framebuffer};
@@ -250,6 +250,12 @@ pub fn run(
                     return Err(launch::rule(
                         &w,
                         format!("export to mrt{n}, which has no colour attachment"),
+                    ))
+                }
+                Target::Mrtz if p.z_format & 0xf == 0 => {
+                    return Err(launch::rule(
+                        &w,
+                        "export to mrtz while SPI_SHADER_Z_FORMAT is ZERO".into(),
                     ))
                 }
                 Target::Mrt(_) | Target::Mrtz | Target::Null => {}
