@@ -111,6 +111,8 @@ enum Command {
     Ir(cli::ir::Args),
     /// Compile a compute shader (or load a PAL ELF) and run one dispatch on the emulator.
     Run(cli::run::Args),
+    /// Run one graphics draw (a JSON draw description and a pipeline ELF) on the emulator.
+    Draw(cli::draw::Args),
 }
 
 fn main() -> ExitCode {
@@ -182,6 +184,7 @@ fn main() -> ExitCode {
         }),
         Command::Ir(a) => cli::ir::run(&a),
         Command::Run(a) => cli::run::run(&a),
+        Command::Draw(a) => cli::draw::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())
