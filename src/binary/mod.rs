@@ -52,6 +52,7 @@ pub mod compute;
 pub mod elf;
 pub mod elf_read;
 pub mod elf_write;
+pub mod graphics;
 pub mod error;
 pub mod merge;
 pub mod metadata;
