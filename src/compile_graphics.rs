@@ -65,7 +65,13 @@ pub fn compile_stage(
     opts: &Options,
     state: &GraphicsState,
 ) -> Result<CompiledStage, Error> {
-    compile_stage_timed(words, stage, opts, state, &mut Timer::new(&opts.settings, Phase::Front))
+    compile_stage_timed(
+        words,
+        stage,
+        opts,
+        state,
+        &mut Timer::new(&opts.settings, Phase::Front),
+    )
 }
 
 fn compile_stage_timed(

@@ -100,7 +100,11 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         // a graphics stage alone, against the default pipeline state
         let c = gcnc::compile_graphics::compile_stage_module(m, &o, &Default::default())
             .map_err(err)?;
-        let part = vec![(0, c.code_bytes as usize, format!("stage {}", c.stage.short()))];
+        let part = vec![(
+            0,
+            c.code_bytes as usize,
+            format!("stage {}", c.stage.short()),
+        )];
         (c.text, c.stats, part)
     } else {
         let c = compile_module(m, &o).map_err(err)?;

@@ -114,7 +114,10 @@ pub(crate) struct Gfx {
 fn const_slot(s: &Isel, v: Value, base: u32, at: Option<u32>) -> Result<u32, Error> {
     match s.get(v, 0)? {
         MV::C(c) => Ok(base + c as u32),
-        _ => Err(Error::unsupported(at, "dynamically indexed stage input or output")),
+        _ => Err(Error::unsupported(
+            at,
+            "dynamically indexed stage input or output",
+        )),
     }
 }
 
@@ -156,12 +159,7 @@ impl Isel<'_> {
                 let at = Some(i.index() as u32);
                 let loc = match f.kind(off) {
                     InstKind::Const(c) => idx[0] + c[0] as u32,
-                    _ => {
-                        return Err(Error::unsupported(
-                            at,
-                            "dynamically indexed fragment input",
-                        ))
-                    }
+                    _ => return Err(Error::unsupported(at, "dynamically indexed fragment input")),
                 };
                 let e = locs.entry(loc).or_insert(flat);
                 if *e != flat {
@@ -266,7 +264,12 @@ impl Isel<'_> {
         v
     }
 
-    fn barycentric(&mut self, op: Intrinsic, idx: &[u32], at: Option<u32>) -> Result<SmallVec<[MV; 4]>, Error> {
+    fn barycentric(
+        &mut self,
+        op: Intrinsic,
+        idx: &[u32],
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let interp = ir::Interp::ALL.get(idx[0] as usize).copied();
         let linear = interp == Some(ir::Interp::NoPerspective);
         use ps_input::*;
@@ -288,7 +291,13 @@ impl Isel<'_> {
         Ok(v.iter().map(|t| MV::T(*t, Kind::Plain)).collect())
     }
 
-    fn interpolate(&mut self, i: Value, srcs: &[Value], idx: &[u32], flat: bool) -> Result<SmallVec<[MV; 4]>, Error> {
+    fn interpolate(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+        flat: bool,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let loc = const_slot(self, *srcs.last().expect("verified"), idx[0], at)?;
@@ -480,7 +489,11 @@ impl Isel<'_> {
             self.gfx.vertex_id = Some(vid);
             self.gfx.base_vertex = Some(bv);
             let d = self.tmp(RegClass::V1);
-            self.valu(Opcode::VAddU32, &[Arg::Temp(d)], vec![Arg::Temp(bv), Arg::Temp(vid)])?;
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![Arg::Temp(bv), Arg::Temp(vid)],
+            )?;
             self.gfx.vertex_index = Some(d);
         }
         if needs.1 {
@@ -489,14 +502,22 @@ impl Isel<'_> {
             self.gfx.instance_id = Some(iid);
             self.gfx.base_instance = Some(bi);
             let d = self.tmp(RegClass::V1);
-            self.valu(Opcode::VAddU32, &[Arg::Temp(d)], vec![Arg::Temp(bi), Arg::Temp(iid)])?;
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![Arg::Temp(bi), Arg::Temp(iid)],
+            )?;
             self.gfx.instance_index = Some(d);
         }
         Ok(())
     }
 
-
-    fn vertex_fetch(&mut self, i: Value, srcs: &[Value], idx: &[u32]) -> Result<SmallVec<[MV; 4]>, Error> {
+    fn vertex_fetch(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let loc = const_slot(self, srcs[0], idx[0], at)?;
@@ -558,9 +579,14 @@ impl Isel<'_> {
         let stage = self.m.stage;
         let one = |t: Temp| -> SmallVec<[MV; 4]> { smallvec::smallvec![MV::T(t, Kind::Plain)] };
         let out = match (stage, op) {
-            (Stage::Fragment, LoadBarycentricPixel | LoadBarycentricCentroid | LoadBarycentricSample | LoadBarycentricAtOffset | LoadBarycentricAtSample) => {
-                self.barycentric(op, idx, at)?
-            }
+            (
+                Stage::Fragment,
+                LoadBarycentricPixel
+                | LoadBarycentricCentroid
+                | LoadBarycentricSample
+                | LoadBarycentricAtOffset
+                | LoadBarycentricAtSample,
+            ) => self.barycentric(op, idx, at)?,
             (Stage::Fragment, LoadInterpolatedInput) => self.interpolate(i, srcs, idx, false)?,
             (Stage::Fragment, LoadInput) => self.interpolate(i, srcs, idx, true)?,
             (Stage::Fragment, LoadFragCoord) => {
@@ -581,13 +607,21 @@ impl Isel<'_> {
             (Stage::Fragment, LoadFrontFace) => {
                 let t = self.ps_vgpr(ps_input::FRONT_FACE)[0];
                 let m = self.tmp(self.mask_rc());
-                self.valu(Opcode::VCmpNeU32, &[Arg::Temp(m)], vec![Arg::Const(0), Arg::Temp(t)])?;
+                self.valu(
+                    Opcode::VCmpNeU32,
+                    &[Arg::Temp(m)],
+                    vec![Arg::Const(0), Arg::Temp(t)],
+                )?;
                 smallvec::smallvec![MV::T(m, Kind::Mask)]
             }
             (Stage::Fragment, LoadSampleId) => {
                 let t = self.ps_vgpr(ps_input::ANCILLARY)[0];
                 let d = self.tmp(RegClass::V1);
-                self.valu(Opcode::VBfeU32, &[Arg::Temp(d)], vec![Arg::Temp(t), Arg::Const(8), Arg::Const(4)])?;
+                self.valu(
+                    Opcode::VBfeU32,
+                    &[Arg::Temp(d)],
+                    vec![Arg::Temp(t), Arg::Const(8), Arg::Const(4)],
+                )?;
                 one(d)
             }
             (Stage::Fragment, LoadSampleMaskIn) => one(self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0]),
@@ -686,7 +720,11 @@ impl Isel<'_> {
         let vm = self.m.stage == Stage::Fragment && self.t().gen != Gen::Gfx11;
         let b = self.cur;
         let insts = &mut self.p.block_mut(b).insts;
-        if let Some(mi) = insts[first..].iter_mut().rev().find(|mi| mi.opcode() == Some(Opcode::Exp)) {
+        if let Some(mi) = insts[first..]
+            .iter_mut()
+            .rev()
+            .find(|mi| mi.opcode() == Some(Opcode::Exp))
+        {
             mi.mods.mem.done = true;
             mi.mods.mem.vm = vm;
         }
@@ -714,10 +752,14 @@ impl Isel<'_> {
                         return Err(Error::unsupported(None, format!("colour output {slot}")));
                     }
                     match fmt {
-                        ColorFormat::R32 => self.export(tgt, [o[0].unwrap_or(off), off, off, off], false),
-                        ColorFormat::Gr32 => {
-                            self.export(tgt, [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off], false)
+                        ColorFormat::R32 => {
+                            self.export(tgt, [o[0].unwrap_or(off), off, off, off], false)
                         }
+                        ColorFormat::Gr32 => self.export(
+                            tgt,
+                            [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
+                            false,
+                        ),
                         ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
                         ColorFormat::Fp16Abgr => {
                             let mut halves = [off; 2];
@@ -734,7 +776,11 @@ impl Isel<'_> {
                             if self.t().gen == Gen::Gfx11 {
                                 self.export(tgt, [halves[0], halves[1], off, off], false);
                             } else {
-                                self.export(tgt, [halves[0], halves[0], halves[1], halves[1]], true);
+                                self.export(
+                                    tgt,
+                                    [halves[0], halves[0], halves[1], halves[1]],
+                                    true,
+                                );
                             }
                         }
                     }
@@ -743,14 +789,21 @@ impl Isel<'_> {
                     self.p.abi.graphics.writes_depth = true;
                     self.export(target::MRTZ, [o[0].unwrap_or(off), off, off, off], false);
                 }
-                if let Some((&slot, _)) = outputs.range(SLOT_POSITION..).find(|(s, _)| **s != SLOT_FRAG_DEPTH) {
+                if let Some((&slot, _)) = outputs
+                    .range(SLOT_POSITION..)
+                    .find(|(s, _)| **s != SLOT_FRAG_DEPTH)
+                {
                     return Err(Error::unsupported(
                         None,
                         format!("fragment built-in output slot {slot} (only depth is exported)"),
                     ));
                 }
                 if self.p.block(self.cur).insts.len() == first {
-                    let tgt = if self.t().gen == Gen::Gfx11 { target::MRT0 } else { target::NULL };
+                    let tgt = if self.t().gen == Gen::Gfx11 {
+                        target::MRT0
+                    } else {
+                        target::NULL
+                    };
                     self.export(tgt, [off; 4], false);
                 }
             }
@@ -764,7 +817,11 @@ impl Isel<'_> {
                 self.export(target::POS0, vals, false);
                 self.p.abi.graphics.pos_exports = 1;
                 if let Some(o) = outputs.get(&SLOT_POINT_SIZE) {
-                    self.export(target::POS0 + 1, [o[0].unwrap_or(off), off, off, off], false);
+                    self.export(
+                        target::POS0 + 1,
+                        [o[0].unwrap_or(off), off, off, off],
+                        false,
+                    );
                     self.p.abi.graphics.pos_exports = 2;
                     self.p.abi.graphics.writes_point_size = true;
                 }
@@ -815,7 +872,9 @@ impl Isel<'_> {
                 }
             }
             if next > 16 {
-                return Err(Error::Layout(format!("{next} user SGPRs needed, the hardware has 16")));
+                return Err(Error::Layout(format!(
+                    "{next} user SGPRs needed, the hardware has 16"
+                )));
             }
             if let Some(t) = self.gfx.vertex_id {
                 self.p.precolored.insert(t, PhysReg::vgpr(0));
@@ -857,6 +916,8 @@ impl Isel<'_> {
 
     /// The vertex-buffer table pointer, if the shader fetches: a user-SGPR pair input.
     pub(super) fn gfx_user_pairs(&self) -> Option<(UserData, Temp)> {
-        self.gfx.vb_table.map(|t| (UserData::Entry(VERTEX_BUFFER_TABLE_ENTRY), t))
+        self.gfx
+            .vb_table
+            .map(|t| (UserData::Entry(VERTEX_BUFFER_TABLE_ENTRY), t))
     }
 }
