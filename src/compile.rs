@@ -255,6 +255,16 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
             Cow::Borrowed(m)
         }
     };
+    if module.stage != crate::ir::Stage::Compute {
+        return Err(amdgpu::Error::unsupported(
+            None,
+            format!(
+                "a {} shader compiles only as part of a whole VS+FS pipeline (compile_graphics)",
+                module.stage.name()
+            ),
+        )
+        .into());
+    }
 
     // Middle end.
     if opts.optimize {

@@ -296,3 +296,56 @@ fn gfx11_vertex_shaders_are_refused_until_ngg_exists() {
         );
     }
 }
+
+/// Every vertex and fragment shader of tests/shaders/{vert,frag} compiled alone on each
+/// target: the report (run with `--nocapture`) says how many compile and what stops the
+/// rest; the shaders written for the backend (`gfx_*`) must all compile.
+#[test]
+fn graphics_corpus_report() {
+    let targets = [
+        Target::with_wave(Gen::Gfx9, Wave::W64).unwrap(),
+        Target::with_wave(Gen::Gfx10, Wave::W32).unwrap(),
+        Target::with_wave(Gen::Gfx11, Wave::W32).unwrap(),
+        Target::with_wave(Gen::Gfx11, Wave::W64).unwrap(),
+    ];
+    for (dir, stage) in [("vert", Stage::Vertex), ("frag", Stage::Fragment)] {
+        let mut names: Vec<String> = std::fs::read_dir(format!("tests/shaders/{dir}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for t in targets {
+            let mut ok = 0;
+            let mut fails = Vec::new();
+            for n in &names {
+                let stem = n.strip_suffix(".spv").unwrap();
+                let r = compile_stage(
+                    &words(dir, stem),
+                    stage,
+                    &Options::new(t),
+                    &GraphicsState::default(),
+                );
+                match r {
+                    Ok(_) => ok += 1,
+                    Err(e) => {
+                        let own = stem.starts_with("gfx_")
+                            && !(stage == Stage::Vertex && t.gen == Gen::Gfx11);
+                        assert!(!own, "{dir}/{n} on {}: {e}", t.gen.mcpu());
+                        fails.push(format!("{n}: {e}"));
+                    }
+                }
+            }
+            println!(
+                "{dir} {}/{:?}: {ok}/{} compile",
+                t.gen.mcpu(),
+                t.wave,
+                names.len()
+            );
+            for f in fails {
+                println!("  {f}");
+            }
+        }
+    }
+}

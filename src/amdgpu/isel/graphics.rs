@@ -179,6 +179,7 @@ impl Isel<'_> {
             self.gfx.attr_of.insert(loc, k as u32);
         }
         self.p.abi.graphics.ps_attributes = locs.clone();
+        self.p.abi.graphics.writes_memory = self.stores_to_memory();
         self.p.abi.graphics.early_fragment_tests = self
             .m
             .exec_flags
@@ -219,6 +220,22 @@ impl Isel<'_> {
         }
         self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
         Ok(())
+    }
+
+    /// Whether the shader has a memory side effect (a store or an atomic outside its own
+    /// scratch and outputs).
+    fn stores_to_memory(&self) -> bool {
+        let f = self.f;
+        f.blocks_in_order().into_iter().any(|b| {
+            f.blocks[b].insts.iter().any(|&i| match f.kind(i) {
+                InstKind::Intrinsic { op, .. } => {
+                    let n = op.name();
+                    !matches!(op, Intrinsic::StoreOutput | Intrinsic::StoreScratch)
+                        && (n.starts_with("store_") || n.contains("atomic"))
+                }
+                _ => false,
+            })
+        })
     }
 
     /// (attribute, channel) pairs the fragment shader reads.
@@ -639,6 +656,12 @@ impl Isel<'_> {
                 let exec = self.p.exec();
                 self.hw_lane(Opcode::SAndn2B32, &[exec], &[exec, m])?;
                 SmallVec::new()
+            }
+            (Stage::Fragment, Demote | DemoteIf | IsHelperInvocation) => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{} needs whole-quad mode (not implemented yet)", op.name()),
+                ))
             }
             (Stage::Vertex, LoadInput) => self.vertex_fetch(i, srcs, idx)?,
             (Stage::Vertex, LoadVertexIndex) => one(self.gfx.vertex_index.expect("vs_begin")),
