@@ -11,7 +11,8 @@
 //! compiled whole, with the default state of docs/abi.md unless [`GraphicsState`] says
 //! otherwise, and a stage alone compiles only to machine code ([`compile_stage`], for
 //! tests and `--asm`), never to an ELF. GFX11 vertex shaders need NGG and fail with
-//! `Unsupported`.
+//! `Unsupported`; so does scratch memory (function-local arrays, VGPR spills) on GFX9 and
+//! GFX10.3, whose graphics scratch setup is not written yet.
 
 use crate::amdgpu::abi_graphics::GraphicsState;
 use crate::amdgpu::{emit, isel, mir};
@@ -138,7 +139,18 @@ fn stage_backend(
         &isel::LinkTime::default(),
         state,
         timer,
-        &mut |_| Ok(()),
+        &mut |p| {
+            // the compute scratch setup (amdgpu::scratch) assumes the compute SGPR layout
+            // and ring; the graphics one is not written yet
+            if p.scratch_bytes > 0 && p.target.gen != crate::isa::Gen::Gfx11 {
+                return Err(crate::amdgpu::Error::unsupported(
+                    None,
+                    "scratch memory in a graphics stage on GFX9/GFX10.3 (the graphics scratch setup is not implemented)",
+                )
+                .into());
+            }
+            Ok(())
+        },
     )?;
     Ok(CompiledStage {
         stage: hw,

@@ -21,7 +21,7 @@ use gcnc::isa::{Gen, Target, Wave};
 use gcnc::Options;
 use std::collections::BTreeMap;
 
-const VS: [&str; 3] = ["gfx_vs_basic", "gfx_vs_ids", "gfx_vs_point"];
+const VS: [&str; 4] = ["gfx_vs_basic", "gfx_vs_ids", "gfx_vs_point", "gfx_vs_clip"];
 const FS: [&str; 6] = [
     "gfx_fs_varyings",
     "gfx_fs_fragcoord",
@@ -136,7 +136,7 @@ fn every_pipeline_disassembles_with_llvm_as_we_print_it() {
             }
         }
     }
-    assert_eq!(checked, 3 * VS.len() * FS.len());
+    assert_eq!(checked, PIPELINE_CONFIGS.len() * VS.len() * FS.len());
 }
 
 #[test]
@@ -209,7 +209,17 @@ fn vertex_registers_say_what_the_shader_reads_and_exports() {
             0x44,
             "pos0 and pos1 (point size)"
         );
-        assert_eq!(r[&regs::PA_CL_VS_OUT_CNTL], 1 << 16 | 1 << 24);
+        // USE_VTX_POINT_SIZE, VS_OUT_MISC_VEC_ENA, VS_OUT_MISC_SIDE_BUS_ENA
+        assert_eq!(r[&regs::PA_CL_VS_OUT_CNTL], 1 << 16 | 1 << 21 | 1 << 24);
+
+        // two clip distances in the export after pos0
+        let r = registers(&pipeline("gfx_vs_clip", "gfx_fs_null", gen, wave));
+        assert_eq!(r[&regs::SPI_SHADER_POS_FORMAT], 0x44);
+        assert_eq!(
+            r[&regs::PA_CL_VS_OUT_CNTL],
+            0x3 | 0x4 << 8 | 1 << 22,
+            "CLIP_DIST_ENA_0/1, CULL_DIST_ENA_2, CCDIST0"
+        );
         assert_eq!(r[&regs::SPI_VS_OUT_CONFIG], 1 << 7, "no parameters");
         let w32 = (wave == Wave::W32) as u32;
         if gen != Gen::Gfx9 {

@@ -126,6 +126,10 @@ pub struct GraphicsAbi {
     pub pos_exports: u32,
     /// VS: writes gl_PointSize (pos1.x, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE).
     pub writes_point_size: bool,
+    /// VS: clip distances exported (the first components of the distance exports).
+    pub clip_distances: u32,
+    /// VS: cull distances exported (after the clip distances).
+    pub cull_distances: u32,
     /// VS: the vertex-buffer layout the fetches assumed, per binding (the default state's
     /// binding 0 when the state gave none).
     pub vertex_bindings: BTreeMap<u32, VertexBinding>,

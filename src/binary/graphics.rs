@@ -9,7 +9,9 @@
 //!   SCRATCH_EN (bit 0) and USER_SGPR (bits 5:1).
 //! - VS: SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT 5:1 = parameters − 1, NO_PC_EXPORT bit 7),
 //!   SPI_SHADER_POS_FORMAT (4 bits per position export, 4 = 4COMP), PA_CL_VS_OUT_CNTL
-//!   (USE_VTX_POINT_SIZE bit 16, VS_OUT_MISC_VEC_ENA bit 24), VGT_SHADER_STAGES_EN
+//!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
+//!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
+//!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24), VGT_SHADER_STAGES_EN
 //!   (VS_W32_EN bit 23 for wave32).
 //! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
 //!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
@@ -17,7 +19,8 @@
 //!   bit 24, positions at the pixel centre), SPI_SHADER_COL_FORMAT (4 bits per MRT),
 //!   CB_SHADER_MASK (4 bits per MRT), SPI_SHADER_Z_FORMAT (1 = 32_R with depth),
 //!   DB_SHADER_CONTROL (Z_EXPORT_ENABLE 0, Z_ORDER 5:4, KILL_ENABLE 6, EXEC_ON_HIER_FAIL
-//!   9, EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12).
+//!   9, EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12 — the last three from memory of Mesa's
+//!   GFX9+ header, not yet checked against RADV's output).
 
 use super::error::{Error, Result};
 use super::metadata::{
@@ -112,9 +115,19 @@ impl GraphicsPipelineInfo {
         );
         let pos: u32 = (0..vs.pos_exports).map(|k| 4 << (4 * k)).sum();
         regs.insert(SPI_SHADER_POS_FORMAT, pos);
+        let misc = vs.writes_point_size as u32;
+        let dists = vs.clip_distances + vs.cull_distances;
+        let clip_mask = (1u32 << vs.clip_distances) - 1;
+        let cull_mask = ((1u32 << vs.cull_distances) - 1) << vs.clip_distances;
         regs.insert(
             PA_CL_VS_OUT_CNTL,
-            (vs.writes_point_size as u32) << 16 | (vs.writes_point_size as u32) << 24,
+            clip_mask
+                | cull_mask << 8
+                | misc << 16
+                | misc << 21
+                | ((dists > 0) as u32) << 22
+                | ((dists > 4) as u32) << 23
+                | misc << 24,
         );
         if t.gen.is_gfx10_plus() {
             regs.insert(VGT_SHADER_STAGES_EN, (w32 as u32) << 23);

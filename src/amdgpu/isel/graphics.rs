@@ -32,8 +32,9 @@
 //! - Attributes: `tbuffer_load_format_*` with `idxen` from the binding's V# in the
 //!   vertex-buffer table, index = VertexIndex (or InstanceIndex for per-instance
 //!   bindings), the attribute offset as the immediate, the format from the state.
-//! - Exports: `pos0` (and `pos1` with the point size), the last position export `done`,
-//!   then one `paramN` per output location in location order.
+//! - Exports: `pos0` (and `pos1` with the point size), then the clip and cull distances
+//!   four to an export; the last position export `done`, then one `paramN` per output
+//!   location in location order.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
@@ -83,6 +84,8 @@ mod target {
 /// Built-in output slots (`lower_explicit_io::builtin_slot`).
 const SLOT_POSITION: u32 = 64;
 const SLOT_POINT_SIZE: u32 = 65;
+/// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
+const SLOT_CLIP: u32 = 66;
 const SLOT_FRAG_DEPTH: u32 = 72;
 
 /// Selector state of a graphics stage.
@@ -753,6 +756,41 @@ impl Isel<'_> {
         }
     }
 
+    /// The clip distances, then the cull distances, packed four to a position export
+    /// after pos0 (and the point-size vector): each count is the highest component written
+    /// + 1, unwritten ones below it 0.
+    fn export_distances(&mut self, outputs: &BTreeMap<u32, [Option<Arg>; 4]>) -> Result<(), Error> {
+        let read = |base: u32| -> Vec<Option<Arg>> {
+            (0..8)
+                .map(|k| outputs.get(&(base + k / 4)).and_then(|o| o[k as usize % 4]))
+                .collect()
+        };
+        let (clip, cull) = (read(SLOT_CLIP), read(SLOT_CLIP + 2));
+        let count = |v: &[Option<Arg>]| v.iter().rposition(|a| a.is_some()).map_or(0, |p| p + 1);
+        let (nclip, ncull) = (count(&clip), count(&cull));
+        if nclip + ncull > 8 {
+            return Err(Error::unsupported(
+                None,
+                format!("{nclip} clip and {ncull} cull distances (at most 8 together)"),
+            ));
+        }
+        let mut all = Vec::new();
+        for a in clip[..nclip].iter().chain(&cull[..ncull]) {
+            all.push(Arg::Temp(self.to_vgpr(a.unwrap_or(Arg::Const(0)))?));
+        }
+        for chunk in all.chunks(4) {
+            let mut v = [Arg::Off; 4];
+            v[..chunk.len()].copy_from_slice(chunk);
+            let g = &mut self.p.abi.graphics;
+            let tgt = target::POS0 + g.pos_exports;
+            g.pos_exports += 1;
+            self.export(tgt, v, false);
+        }
+        self.p.abi.graphics.clip_distances = nclip as u32;
+        self.p.abi.graphics.cull_distances = ncull as u32;
+        Ok(())
+    }
+
     /// The exports, at the end of the program (before `s_endpgm`).
     pub(super) fn gfx_end(&mut self) -> Result<(), Error> {
         let first = self.p.block(self.cur).insts.len();
@@ -848,6 +886,7 @@ impl Isel<'_> {
                     self.p.abi.graphics.pos_exports = 2;
                     self.p.abi.graphics.writes_point_size = true;
                 }
+                self.export_distances(&outputs)?;
                 self.finish_exports(first);
                 let mut n = 0;
                 for (&slot, o) in outputs.range(..SLOT_POSITION) {
@@ -855,13 +894,13 @@ impl Isel<'_> {
                     self.p.abi.graphics.vs_params.push(slot);
                     n += 1;
                 }
-                if let Some((&slot, _)) = outputs
-                    .range(SLOT_POSITION..)
-                    .find(|(s, _)| !matches!(**s, SLOT_POSITION | SLOT_POINT_SIZE))
-                {
+                if let Some((&slot, _)) = outputs.range(SLOT_POSITION..).find(|(s, _)| {
+                    !matches!(**s, SLOT_POSITION | SLOT_POINT_SIZE)
+                        && !(SLOT_CLIP..SLOT_CLIP + 4).contains(*s)
+                }) {
                     return Err(Error::unsupported(
                         None,
-                        format!("vertex built-in output slot {slot} (clip/cull distances, layer, viewport)"),
+                        format!("vertex built-in output slot {slot} (layer, viewport)"),
                     ));
                 }
                 return Ok(());
