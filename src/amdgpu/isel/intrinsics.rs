@@ -223,6 +223,9 @@ impl Isel<'_> {
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
         let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        if let Some(v) = self.gfx_intrinsic(i, op, srcs, idx)? {
+            return Ok(v);
+        }
         match op {
             LoadLocalInvocationId => {
                 for c in 0..ty.comps as usize {
