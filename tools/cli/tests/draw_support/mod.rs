@@ -186,9 +186,18 @@ fn pixel_asm(t: Target, ps: Ps) -> String {
     let fp16 = ps.fp16;
     let mut s = String::from("s_mov_b32 m0, s0\n");
     let out = if gfx11 {
+        // the wave starts with EXEC = covered lanes: the loads run in whole-quad mode so
+        // v_interp_p10/p2 find P0/P10/P20 in every quad
+        let (mov, wqm, exec, save) = if t.wave == Wave::W64 {
+            ("s_mov_b64", "s_wqm_b64", "exec", "s[20:21]")
+        } else {
+            ("s_mov_b32", "s_wqm_b32", "exec_lo", "s20")
+        };
+        s += &format!("{mov} {save}, {exec}\n{wqm} {exec}, {exec}\n");
         for (c, ch) in "xyzw".chars().enumerate() {
             s += &format!("lds_param_load v{}, attr0.{ch} wait_vdst:0\n", 2 + c);
         }
+        s += &format!("{mov} {exec}, {save}\n");
         for c in 0..4 {
             s += &format!(
                 "v_interp_p10_f32 v{d}, v{p}, v0, v{p} wait_exp:{w}\n",

@@ -18,7 +18,9 @@
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
 //! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
-//! entry N → `entries[N]`; unused → never written. Anything else is `Unsupported`.
+//! entry N → `entries[N]` (`entries()`: gcnc's vertex-buffer table pointer at entries
+//! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
+//! Anything else is `Unsupported`.
 
 use super::shaders::{Pipeline, Stage};
 use super::Draw;
@@ -45,6 +47,18 @@ const BASE_VERTEX: u32 = 0x1000_0003;
 const BASE_INSTANCE: u32 = 0x1000_0004;
 const DRAW_INDEX: u32 = 0x1000_0005;
 const VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
+
+/// User-data entries of the vertex-buffer table pointer in gcnc's graphics ABI (docs/abi.md):
+/// `entries()` gives them; descriptor sets and push constants are not given yet.
+pub const VB_TABLE_ENTRY: usize = 16;
+
+/// The user-data entries a draw provides: `VB_TABLE` at entries 16 (low) and 17 (high).
+pub fn entries() -> Vec<Option<u32>> {
+    let mut e = vec![None; VB_TABLE_ENTRY + 2];
+    e[VB_TABLE_ENTRY] = Some(VB_TABLE as u32);
+    e[VB_TABLE_ENTRY + 1] = Some((VB_TABLE >> 32) as u32);
+    e
+}
 
 /// The draw's memory and programs.
 pub struct DrawMemory {
@@ -114,7 +128,7 @@ impl DrawMemory {
 pub fn new_wave(
     s: &Stage,
     d: &Draw,
-    entries: &[u32],
+    entries: &[Option<u32>],
     first: u16,
     budget: u64,
     checks: Checks,
@@ -127,7 +141,7 @@ pub fn new_wave(
         let v = match *ud {
             UserData::Unused => continue,
             UserData::GlobalTable => GLOBAL_TABLE as u32,
-            UserData::Entry(n) => *entries.get(n as usize).ok_or_else(|| {
+            UserData::Entry(n) => entries.get(n as usize).copied().flatten().ok_or_else(|| {
                 Error::setup(format!(
                     "user SGPR {i} holds user-data entry {n}, which the draw does not give"
                 ))

@@ -76,8 +76,14 @@ impl Default for Options {
 }
 
 /// Runs one draw of `p` with the state of `d`; `entries` are the values of user-data
-/// entries 0.. (`UserData::Entry(n)`).
-pub fn run(p: &Pipeline, d: &Draw, entries: &[u32], opt: &Options) -> Result<(Images, DrawStats)> {
+/// entries 0.. (`UserData::Entry(n)`, `None`: not given; `launch::entries()` is what a
+/// draw of gcnc's graphics ABI needs).
+pub fn run(
+    p: &Pipeline,
+    d: &Draw,
+    entries: &[Option<u32>],
+    opt: &Options,
+) -> Result<(Images, DrawStats)> {
     let mut stats = DrawStats::default();
     let mut env = launch::DrawMemory::new(p, d)?;
     let prims = vertex::run(p, d, entries, opt, &mut env, &mut stats)?;

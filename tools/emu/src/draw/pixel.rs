@@ -4,7 +4,9 @@
 //! Quads: for each primitive in order, the aligned 2×2 quads of its bounding box (row by
 //! row) with at least one covered pixel; lanes 4k..4k+3 of quad k are (x, y), (x+1, y),
 //! (x, y+1), (x+1, y+1) (so DPP quad_perm derivatives work). Uncovered lanes of a quad
-//! are helpers: they run with EXEC set but never write an attachment, and a memory store
+//! are helpers: the wave starts with EXEC = the covered lanes (as the hardware does),
+//! helpers get their input VGPRs and run once the shader widens EXEC with `s_wqm`; they
+//! never write an attachment, and a memory store
 //! or atomic with a helper lane in EXEC is an error (`Wave::helpers`: the code must be in
 //! exact mode there; lanes the shader demotes itself are not tracked). One wave takes up
 //! to lanes/4 quads, from one or more consecutive primitives.
@@ -133,7 +135,7 @@ fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()>
 pub fn run(
     p: &Pipeline,
     d: &Draw,
-    entries: &[u32],
+    entries: &[Option<u32>],
     opt: &Options,
     m: &mut DrawMemory,
     setups: &[Setup],
@@ -220,8 +222,10 @@ pub fn run(
                 }
             }
         }
-        w.regs.set_exec(exec);
-        w.launched = exec;
+        // the hardware launches with EXEC = the covered lanes; helper lanes have their
+        // inputs and join only when the shader widens EXEC (s_wqm)
+        w.regs.set_exec(covered);
+        w.launched = covered;
         w.helpers = exec & !covered;
         let mut ex = Exports::new(false);
         launch::run_wave(
@@ -246,6 +250,8 @@ pub fn run(
         let valid = done.exec;
         for e in &ex.list {
             match e.target {
+                // GFX11 has no null target: an export with no channels stands for it
+                Target::Mrt(_) if e.en == 0 => {}
                 Target::Mrt(n) if n as usize >= d.desc.color_attachments.len() => {
                     return Err(launch::rule(
                         &w,
@@ -289,7 +295,7 @@ pub fn run(
                     continue;
                 }
                 for n in 0..d.desc.color_attachments.len() {
-                    let Some(e) = last(Target::Mrt(n as u8)) else {
+                    let Some(e) = last(Target::Mrt(n as u8)).filter(|e| e.en != 0) else {
                         continue;
                     };
                     let fmt = p.col_format >> (4 * n) & 0xf;

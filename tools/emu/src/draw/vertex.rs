@@ -9,8 +9,9 @@
 //! for even i and (i, i+2, i+1) for odd i (Vulkan's order; the first is the provoking
 //! vertex), starting again after a restart index.
 //!
-//! GFX9 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
-//! v1 = InstanceID, v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs from s0.
+//! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
+//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
+//! from s0.
 //! Each vertex must be in the EXEC of a `pos0` export with all four channels, and the
 //! wave must make a `done` position export. Parameters come from `exp paramN`.
 //!
@@ -155,7 +156,7 @@ fn check_pos_done(w: &Wave, ex: &Exports) -> Result<()> {
 pub fn run(
     p: &Pipeline,
     d: &Draw,
-    entries: &[u32],
+    entries: &[Option<u32>],
     opt: &Options,
     m: &mut DrawMemory,
     stats: &mut DrawStats,
@@ -164,10 +165,8 @@ pub fn run(
     if p.ngg {
         return run_ngg(p, d, entries, opt, m, stats, &stream, &prims);
     }
-    if m.gen != Gen::Gfx9 {
-        return Err(Error::unsupported(
-            "a hardware VS on GFX10.3 (the draw runner runs NGG there)",
-        ));
+    if m.gen == Gen::Gfx11 {
+        return Err(Error::setup("a hardware VS on GFX11, which has none"));
     }
     let lanes = p.vs.target.wave.lanes() as usize;
     let mut outs = Vec::with_capacity(stream.len());
@@ -177,7 +176,9 @@ pub fn run(
         let mut exec = 0u64;
         for (l, &(vid, iid)) in chunk.iter().enumerate() {
             let l = l as u32;
-            for (r, v) in [(0, vid), (1, iid), (2, 0), (3, iid)] {
+            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3); GFX10.3 user VGPRs in v1, v2
+            let v1 = if m.gen == Gen::Gfx9 { iid } else { 0 };
+            for (r, v) in [(0, vid), (1, v1), (2, 0), (3, iid)] {
                 w.regs.set_v(r, l, v)?;
             }
             exec |= 1 << l;
@@ -209,7 +210,7 @@ pub fn run(
 fn run_ngg(
     p: &Pipeline,
     d: &Draw,
-    entries: &[u32],
+    entries: &[Option<u32>],
     opt: &Options,
     m: &mut DrawMemory,
     stats: &mut DrawStats,
