@@ -565,47 +565,56 @@ fn compiled_pipelines_draw_like_lavapipe() {
         return;
     }
     let dir = temp_dir("compiled");
-    if glsl(&dir, "col", "vert", VS_GLSL).is_none() || glsl(&dir, "col", "frag", FS_GLSL).is_none()
-    {
-        return;
-    }
-    std::fs::write(
-        dir.join("d.json"),
-        desc_json("col.vert.spv", "col.frag.spv", W, H),
-    )
-    .unwrap();
-    let d = Desc::load(&dir.join("d.json")).unwrap();
-    let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("lavapipe: {e}"));
-    for (target, wave) in [("gfx900", "64"), ("gfx1030", "32"), ("gfx1030", "64")] {
-        let out = dir.join(format!("{target}-{wave}"));
+    // the plain colour pair, and a fragment shader that discards (the valid mask)
+    let discard = FS_GLSL.replace(
+        "o = vcol;",
+        "if (vcol.g > 0.4 && vcol.r < 0.5) discard; o = vcol.bgra;",
+    );
+    for (name, fs) in [("col", FS_GLSL.to_string()), ("discard", discard)] {
+        if glsl(&dir, name, "vert", VS_GLSL).is_none() || glsl(&dir, name, "frag", &fs).is_none() {
+            return;
+        }
+        let json = desc_json(
+            &format!("{name}.vert.spv"),
+            &format!("{name}.frag.spv"),
+            W,
+            H,
+        );
+        let desc = dir.join(format!("{name}.json"));
+        std::fs::write(&desc, json).unwrap();
+        let d = Desc::load(&desc).unwrap();
+        let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
+        for (target, wave) in [("gfx900", "64"), ("gfx1030", "32"), ("gfx1030", "64")] {
+            let out = dir.join(format!("{name}-{target}-{wave}"));
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
+                .arg("draw")
+                .arg(&desc)
+                .args(["--target", target, "--wave", wave, "--out"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{name} on {target} w{wave}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let got = std::fs::read(out.join("color_0.raw")).unwrap();
+            assert_close(
+                draw::desc::ColorFormat::R8G8B8A8_UNORM,
+                &got,
+                &want.color[0],
+                &format!("{name} compiled on {target} w{wave}"),
+            );
+        }
+        // gfx1100: the compiler refuses the vertex stage (NGG), an error, not a crash
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
             .arg("draw")
-            .arg(dir.join("d.json"))
-            .args(["--target", target, "--wave", wave, "--out"])
-            .arg(&out)
+            .arg(&desc)
+            .args(["--target", "gfx1100", "--out"])
+            .arg(dir.join("gfx1100"))
             .output()
             .unwrap();
-        assert!(
-            o.status.success(),
-            "{target} w{wave}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let got = std::fs::read(out.join("color_0.raw")).unwrap();
-        assert_close(
-            draw::desc::ColorFormat::R8G8B8A8_UNORM,
-            &got,
-            &want.color[0],
-            &format!("compiled on {target} w{wave}"),
-        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.contains("NGG"), "{err}");
     }
-    // gfx1100: the compiler refuses the vertex stage (NGG), an error, not a crash
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .arg("draw")
-        .arg(dir.join("d.json"))
-        .args(["--target", "gfx1100", "--out"])
-        .arg(dir.join("gfx1100"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success() && err.contains("NGG"), "{err}");
 }
