@@ -327,19 +327,33 @@ impl Isel<'_> {
             let InstKind::Phi(srcs) = f.kind(i) else {
                 continue;
             };
-            let Some(&(_, src)) = srcs.iter().find(|(p, _)| *p == b) else {
-                return Err(Error::unsupported(
-                    Some(i.index() as u32),
-                    "phi without a source for its predecessor",
-                ));
+            // The IR lets a phi omit predecessors the entry cannot reach (code after an
+            // if whose arms all break, say), but the exec-mask CF still lays such blocks
+            // out: their copy defines zero, a value nothing observes.
+            let src = match srcs.iter().find(|(p, _)| *p == b) {
+                Some(&(_, src)) => Some(src),
+                None if !self.cfg.reachable[b] => None,
+                None => {
+                    return Err(Error::Verify(format!(
+                        "phi (IR instruction #{}) has no source for a reachable predecessor",
+                        i.index()
+                    )))
+                }
             };
             let dst = self.vals[i].clone();
             for (c, d) in dst.iter().enumerate() {
                 let MV::T(dt, k) = *d else { unreachable!() };
-                let o = match k {
-                    Kind::VBool => Arg::Temp(self.vbool(src, c)?),
-                    Kind::UBool => self.ubool(src, c)?,
-                    _ => self.arg(src, c)?,
+                let o = match (src, k) {
+                    (None, Kind::VBool) => Arg::Temp(self.to_vgpr(Arg::Const(0))?),
+                    (None, _) if self.p.rc(dt).dwords == 2 => {
+                        let z = self.tmp(RegClass::S2);
+                        self.hw(Opcode::SMovB64, &[Arg::Temp(z)], &[Arg::Const(0)])?;
+                        Arg::Temp(z)
+                    }
+                    (None, _) => Arg::Const(0),
+                    (Some(src), Kind::VBool) => Arg::Temp(self.vbool(src, c)?),
+                    (Some(src), Kind::UBool) => self.ubool(src, c)?,
+                    (Some(src), _) => self.arg(src, c)?,
                 };
                 defs.push(Arg::Temp(dt));
                 ops.push(o);

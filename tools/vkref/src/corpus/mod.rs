@@ -26,6 +26,7 @@ mod images;
 mod layout;
 mod memory;
 mod misc;
+mod storage;
 mod subgroup;
 
 use crate::lavapipe::{self, Resource};
@@ -122,6 +123,7 @@ pub fn cases() -> Vec<Case> {
     v.extend(subgroup::cases());
     v.extend(misc::cases());
     v.extend(images::cases());
+    v.extend(storage::cases());
     v.sort_by_key(|c| c.name);
     v
 }
