@@ -120,7 +120,10 @@ fn storage16_shared_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let mut o = Vec::new();
     for group in d.chunks(128) {
         let h: Vec<u32> = group.iter().map(|x| *x & 0xffff).collect();
-        let sh: Vec<i32> = group.iter().map(|x| (*x >> 8) as u16 as i16 as i32).collect();
+        let sh: Vec<i32> = group
+            .iter()
+            .map(|x| (*x >> 8) as u16 as i16 as i32)
+            .collect();
         let b: Vec<u32> = group.iter().map(|x| (*x >> 16) & 0xff).collect();
         for l in 0..128 {
             let j = (l * 5 + 3) % 128;
@@ -172,11 +175,7 @@ fn storage8_16_bda_inputs() -> Inputs {
     };
     Inputs {
         groups: [2, 1, 1],
-        resources: vec![
-            addr(bytes, 0),
-            addr(to_bytes(&shorts), 8),
-            addr(vecs, 16),
-        ],
+        resources: vec![addr(bytes, 0), addr(to_bytes(&shorts), 8), addr(vecs, 16)],
         push: vec![0; 24],
         spec: vec![],
     }
@@ -240,7 +239,10 @@ fn storage16_push_ubo_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let e = |n: usize, c: usize| at::<i8>(u, 256 + 16 * n + c) as i32;
     let mut o = Vec::new();
     for i in 0..64 {
-        o.push(r.wrapping_add(q(i % 16, 0)).wrapping_add(q(i % 16, 3) << 16));
+        o.push(
+            r.wrapping_add(q(i % 16, 0))
+                .wrapping_add(q(i % 16, 3) << 16),
+        );
         o.push(at::<u32>(p, 8 + 4 * (i % 8)) ^ (e(i % 4, 1) * 1000 + e(i % 4, 3)) as u32);
         o.push(at::<u16>(p, 40 + 2 * (i * 3 % 8)) as u32 | q((i + 1) % 16, 1) << 16);
         o.push((h * i as f32).to_bits());
@@ -318,7 +320,11 @@ fn spec_array_expect(_: &Inputs, _: &Env) -> Vec<Expect> {
 pub fn cases() -> Vec<Case> {
     vec![
         case!("storage8_ssbo", storage8_ssbo_inputs, storage8_ssbo_expect),
-        case!("storage16_ssbo", storage16_ssbo_inputs, storage16_ssbo_expect),
+        case!(
+            "storage16_ssbo",
+            storage16_ssbo_inputs,
+            storage16_ssbo_expect
+        ),
         case!(
             "storage16_shared",
             storage16_shared_inputs,
