@@ -28,6 +28,7 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
+mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
@@ -100,6 +101,8 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
+    /// Components of each value its users read (`image.rs`, computed on first use).
+    pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
 }
 
 /// The state an unlinked compile does not have: each item becomes a relocated literal
@@ -162,6 +165,7 @@ pub fn select_with(
         inputs: Inputs::default(),
         narrow: Default::default(),
         link: link.clone(),
+        used_comps: None,
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);
@@ -726,7 +730,7 @@ impl Isel<'_> {
                     "derefs must be lowered by lower_explicit_io",
                 ))
             }
-            InstKind::Tex(_) => return Err(Error::unsupported(at, "texture operations")),
+            InstKind::Tex(t) => self.tex(i, t)?,
             InstKind::Call { .. } => return Err(Error::unsupported(at, "calls")),
             InstKind::Phi(_) | InstKind::Jump(..) => unreachable!(),
         };

@@ -126,7 +126,7 @@ pub enum SpecValue {
 
 static GPU: OnceLock<Result<Mutex<Gpu>, Error>> = OnceLock::new();
 
-fn gpu() -> Result<&'static Mutex<Gpu>, Error> {
+pub(crate) fn gpu() -> Result<&'static Mutex<Gpu>, Error> {
     GPU.get_or_init(|| {
         const LVP: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
         if std::env::var_os("VK_ICD_FILENAMES").is_none()

@@ -3,6 +3,8 @@
 //! - [`reflect`]: SPIR-V reflection (entry points, workgroup size, bindings, push-constant
 //!   size, spec constants, capabilities), with typed errors on malformed input.
 //! - [`lavapipe`]: runs a compute dispatch on Mesa's lavapipe (CPU) and returns the buffers.
+//! - [`draw`]: runs a graphics draw description (the emulator's JSON) on lavapipe and
+//!   returns the attachments.
 //! - [`radv`]: compiles a compute pipeline with RADV (ACO or LLVM) on its null device, in a
 //!   child process per configuration, returning compile time, statistics and disassembly.
 //! - [`corpus`]: the project's compute-shader corpus with driver-independent expectations.
@@ -17,6 +19,7 @@
 pub mod compare;
 pub mod corpus;
 pub mod device;
+pub mod draw;
 pub mod images;
 pub mod lavapipe;
 pub mod oracle;

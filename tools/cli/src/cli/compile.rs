@@ -2,7 +2,8 @@
 //! disassembly.
 //!
 //! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
-//! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
+//! `--entry` and `--spec ID=VALUE` options; a value is read by the type of the constant:
+//! `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern), or the IR text form (`.ir`). The middle-end
 //! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
 //!
 //! `--unlinked` compiles without the descriptor and user-data layout (and without the
@@ -29,32 +30,6 @@ pub struct Args {
     pub max_vgprs: Option<u16>,
     pub unlinked: bool,
     pub link_spec: Vec<u32>,
-}
-
-pub(crate) fn parse_spec(s: &str) -> Result<(u32, u64), String> {
-    let (id, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
-    let id: u32 = id
-        .trim()
-        .parse()
-        .map_err(|_| format!("--spec {s}: bad id"))?;
-    let v = v.trim();
-    let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>()
-            .map_err(|_| format!("--spec {s}: bad float"))?
-            .to_bits() as u64
-    } else if let Some(h) = v.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
-    } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<i64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-            .wrapping_neg() as u64
-    } else {
-        v.parse::<u64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-    };
-    Ok((id, val))
 }
 
 /// Compiles the input as `gcnc compile` does (also used by `gcnc run`): one library
@@ -90,10 +65,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
     let compiled = if spirv {
         let words = gcnc::front::spirv::words_from_bytes(&bytes)
             .map_err(|e| format!("{}: {e}", a.input))?;
-        for s in &a.spec {
-            let (id, v) = parse_spec(s)?;
-            opts.spec.insert(id, v);
-        }
+        opts.spec = super::spec_values(&words, &a.spec)?;
         if a.unlinked {
             gcnc::compile_spirv_unlinked(&words, &opts)
         } else {

@@ -62,7 +62,8 @@ pub struct Args {
     /// Push-constant bytes as hex (`0a000000ff...`; spaces and `_` are ignored).
     #[arg(long)]
     pub push: Option<String>,
-    /// Specialization constant ID=VALUE (SPIR-V input).
+    /// Specialization constant ID=VALUE (SPIR-V input), read by the constant's type:
+    /// `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern.
     #[arg(long)]
     pub spec: Vec<String>,
     #[arg(long)]
@@ -277,10 +278,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             let mut o = gcnc::Options::new(gcnc::isa::Target::new(elf_gen(&elf)?));
             o.layout = setup.layout.clone();
             o.entry = a.entry.clone();
-            for s in &a.spec {
-                let (id, v) = super::compile::parse_spec(s)?;
-                o.spec.insert(id, v);
-            }
+            o.spec = super::spec_values(words, &a.spec)?;
             setup.layout =
                 pipeline::default_layout(words, &o).map_err(|e| format!("{}: {e}", a.input))?;
         }

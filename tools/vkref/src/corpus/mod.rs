@@ -122,8 +122,8 @@ pub fn cases() -> Vec<Case> {
     v.extend(memory::cases());
     v.extend(subgroup::cases());
     v.extend(misc::cases());
-    v.extend(images::cases());
     v.extend(storage::cases());
+    v.extend(images::cases());
     v.sort_by_key(|c| c.name);
     v
 }
