@@ -578,3 +578,97 @@ fn missing_waitcnt_elf_is_reported_with_instruction_and_registers() {
     assert!(stderr.contains("the ELF is for gfx1100"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--bind` images through the command line: img_sample_lod's combined image samplers
+/// (the same 8x8, 4-level rgba8 image with a nearest and a linear sampler) give the
+/// corpus's expected exact outputs, and img_storage's r32f storage image comes back as
+/// `2f + 1` of the file bound to it.
+#[test]
+fn images_and_samplers_bind_from_the_command_line() {
+    let dir = temp_dir("images");
+    let case = corpus::cases()
+        .into_iter()
+        .find(|c| c.name == "img_sample_lod")
+        .unwrap();
+    let inputs = (case.inputs)();
+    let Resource::Image { images, .. } = &inputs.resources[0] else {
+        panic!("img_sample_lod binds an image first");
+    };
+    let img = dir.join("lod.bin");
+    std::fs::write(&img, &images[0].data).unwrap();
+    let exact = dir.join("exact.bin");
+    let (ok, out, err) = gcnc(&[
+        "run".into(),
+        "tests/shaders/compute/img_sample_lod.spv".into(),
+        "--target".into(),
+        "gfx1030".into(),
+        "--bind".into(),
+        format!(
+            "0:0=image:2d:rgba8:8x8:4+nearest/clamp/mipnearest={}",
+            img.display()
+        ),
+        "--bind".into(),
+        format!(
+            "0:1=image:2d:rgba8:8x8:4+linear/clamp/miplinear={}",
+            img.display()
+        ),
+        "--bind".into(),
+        "0:2=@4096".into(),
+        "--bind".into(),
+        "0:3=@2048".into(),
+        "--dump".into(),
+        format!("0:2={}", exact.display()),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let want = (case.expect)(&inputs, &Env { subgroup_size: 32 });
+    let e = want.iter().find(|e| e.resource == 2).unwrap();
+    corpus::compare(&std::fs::read(&exact).unwrap(), e).unwrap();
+
+    let floats: Vec<u8> = (0..64)
+        .flat_map(|i| (i as f32 * 0.5).to_le_bytes())
+        .collect();
+    let r32f = dir.join("r32f.bin");
+    std::fs::write(&r32f, &floats).unwrap();
+    let (ok, out, err) = gcnc(&strs(&[
+        "run",
+        "tests/shaders/compute/img_storage.spv",
+        "--target",
+        "gfx900",
+        "--dispatch",
+        "2,2",
+        "--bind",
+        "0:0=image:2d:rgba8:8x8=@",
+        "--bind",
+        &format!("0:1=image:2d:r32f:8x8={}", r32f.display()),
+        "--bind",
+        "0:2=image:2d:rgba16f:8x8=@",
+        "--bind",
+        "0:3=image:2d:r32ui:8x8=@",
+        "--bind",
+        "0:4=@32",
+        "--print",
+        "0:1:f32",
+    ]));
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("0x0000: 1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0x00e0: 57.0 58.0 59.0 60.0 61.0 62.0 63.0 64.0"),
+        "{out}"
+    );
+    // a wrong-sized image file is refused before anything runs
+    let (ok, _, err) = gcnc(&strs(&[
+        "run",
+        "tests/shaders/compute/img_storage.spv",
+        "--target",
+        "gfx900",
+        "--bind",
+        &format!("0:0=image:2d:rgba8:4x4={}", r32f.display()),
+    ]));
+    assert!(
+        !ok && err.contains("holds 256 bytes, the image 64"),
+        "{err}"
+    );
+}

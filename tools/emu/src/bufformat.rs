@@ -14,16 +14,9 @@ use gcnc::isa::Gen;
 
 const TABLE: &str = include_str!("../../../isa_tables/buf_formats.txt");
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Num {
-    Unorm,
-    Snorm,
-    Uscaled,
-    Sscaled,
-    Uint,
-    Sint,
-    Float,
-}
+/// The numeric types, shared with image formats (buffer formats have no SRGB: `decode`
+/// never makes one).
+pub use crate::texformat::Num;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BufFormat {
@@ -34,16 +27,7 @@ pub struct BufFormat {
 }
 
 fn num_of(s: &str) -> Option<Num> {
-    Some(match s {
-        "UNORM" => Num::Unorm,
-        "SNORM" => Num::Snorm,
-        "USCALED" => Num::Uscaled,
-        "SSCALED" => Num::Sscaled,
-        "UINT" => Num::Uint,
-        "SINT" => Num::Sint,
-        "FLOAT" => Num::Float,
-        _ => return None,
-    })
+    Num::parse(s).filter(|&n| n != Num::Srgb)
 }
 
 fn sizes(s: &str) -> Option<(u32, u32)> {
@@ -121,21 +105,13 @@ pub fn decode(gen: Gen, code: u32) -> Result<BufFormat> {
 /// The buffer format code (GFX9 `dfmt | nfmt << 4`, GFX10+ unified) of an image format
 /// whose components are all 8, 16 or 32 bits (texel buffers), if `gen` has one.
 pub fn code_of(gen: Gen, f: &crate::texformat::TexFormat) -> Option<u32> {
-    use crate::texformat::Num as T;
-    let num = match f.num {
-        T::Unorm => Num::Unorm,
-        T::Snorm => Num::Snorm,
-        T::Uscaled => Num::Uscaled,
-        T::Sscaled => Num::Sscaled,
-        T::Uint => Num::Uint,
-        T::Sint => Num::Sint,
-        T::Float => Num::Float,
-        T::Srgb => return None,
-    };
+    if f.num == Num::Srgb {
+        return None;
+    }
     let want = BufFormat {
         bits: f.bits[0] as u32,
         comps: f.comps as u32,
-        num,
+        num: f.num,
     };
     (1..128).find(|&c| decode(gen, c).is_ok_and(|b| b == want))
 }
@@ -157,7 +133,7 @@ impl BufFormat {
             }
         };
         match self.num {
-            Num::Unorm => (raw as f64 / max as f64).to_bits_f32(),
+            Num::Unorm | Num::Srgb => (raw as f64 / max as f64).to_bits_f32(),
             Num::Snorm => {
                 let m = (max >> 1) as f64;
                 ((sx(raw) as f64 / m).max(-1.0)).to_bits_f32()
@@ -181,7 +157,7 @@ impl BufFormat {
         let f = f32::from_bits(v) as f64;
         let mask = max;
         match self.num {
-            Num::Unorm => (if f.is_nan() {
+            Num::Unorm | Num::Srgb => (if f.is_nan() {
                 0.0
             } else {
                 f.clamp(0.0, 1.0) * max as f64

@@ -34,7 +34,8 @@ pub enum Num {
 }
 
 impl Num {
-    fn parse(s: &str) -> Option<Num> {
+    /// AMD's name of a numeric type (`UNORM`, `FLOAT`, ...).
+    pub(crate) fn parse(s: &str) -> Option<Num> {
         Some(match s {
             "UNORM" => Num::Unorm,
             "SNORM" => Num::Snorm,
@@ -212,11 +213,10 @@ impl TexFormat {
     pub fn decode(&self, bytes: &[u8]) -> [u32; 4] {
         let mut out = self.missing();
         let mut at = 0u32;
-        for k in 0..self.comps as usize {
+        for (k, slot) in out.iter_mut().enumerate().take(self.comps as usize) {
             let b = self.bits[k] as u32;
-            let raw = get_bits(bytes, at, b);
+            *slot = self.component_value(get_bits(bytes, at, b), b, k);
             at += b;
-            out[k] = self.to_reg(raw, b, k);
         }
         out
     }
@@ -227,7 +227,7 @@ impl TexFormat {
         let mut at = 0u32;
         for (k, &reg) in regs.iter().enumerate().take(self.comps as usize) {
             let b = self.bits[k] as u32;
-            set_bits(&mut out, at, b, self.from_reg(reg, b, k));
+            set_bits(&mut out, at, b, self.component_bits(reg, b, k));
             at += b;
         }
         out
@@ -243,7 +243,8 @@ impl TexFormat {
         [0, 0, 0, one]
     }
 
-    fn to_reg(&self, raw: u32, b: u32, k: usize) -> u32 {
+    /// Component `k` (of `b` bits) → register value.
+    fn component_value(&self, raw: u32, b: u32, k: usize) -> u32 {
         let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
         let sx = |v: u32| -> i32 {
             if b == 32 {
@@ -270,7 +271,8 @@ impl TexFormat {
         }
     }
 
-    fn from_reg(&self, v: u32, b: u32, k: usize) -> u32 {
+    /// Register value → component `k` of `b` bits (round to nearest even, saturate).
+    fn component_bits(&self, v: u32, b: u32, k: usize) -> u32 {
         let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
         let f = f32::from_bits(v) as f64;
         let norm = |x: f64, lo: f64| -> f64 {

@@ -705,3 +705,51 @@ fn multisampled_load_reads_the_sample() {
         }
     }
 }
+
+#[test]
+fn texel_buffers_format_loads_stores_and_atomics_with_idxen() {
+    if !llvm() {
+        return;
+    }
+    const SRC: u64 = 0x50_0000;
+    const DST: u64 = 0x60_0000;
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        // lane i: load rgba8 texel i of s[0:3] as four floats, store its y · 255 as r32ui
+        // texel i of s[4:7], then add 1 to texel 16 of s[4:7] (a texel-buffer atomic); the
+        // V#s are the ones the pipeline harness writes for texel buffers
+        let src = "  buffer_load_format_xyzw v[2:5], v0, s[0:3], 0 idxen\n\
+                     s_waitcnt vmcnt(0)\n\
+                     v_mul_f32_e32 v6, 0x437f0000, v3\n\
+                     v_cvt_u32_f32_e32 v6, v6\n\
+                     buffer_store_format_x v6, v0, s[4:7], 0 idxen\n\
+                     v_mov_b32_e32 v7, 16\n  v_mov_b32_e32 v8, 1\n\
+                     buffer_atomic_add v8, v7, s[4:7], 0 idxen\n\
+                     s_waitcnt vmcnt(0)\n  s_endpgm\n";
+        let rgba8 = fmt("8_8_8_8_UNORM");
+        let r32ui = fmt("32_UINT");
+        let mut mem = Memory::new();
+        mem.map(SRC, 256);
+        mem.map(DST, 256);
+        for i in 0..16u32 {
+            mem.write(SRC + 4 * i as u64, &[i as u8, 10 * i as u8, 0, 255])
+                .unwrap();
+        }
+        let mut user = gcnc_emu::pipeline::texel_buffer_desc(gen, SRC, 64, &rgba8)
+            .unwrap()
+            .to_vec();
+        user.extend(gcnc_emu::pipeline::texel_buffer_desc(gen, DST, 68, &r32ui).unwrap());
+        let w =
+            run(t, llvm_asm(t, src), 16, &user, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        for i in 0..16u32 {
+            assert_eq!(vf(&w[0], 2, i), i as f32 / 255.0, "{gen} x of texel {i}");
+            assert_eq!(vf(&w[0], 5, i), 1.0, "{gen} w of texel {i}");
+            assert_eq!(
+                mem.read_u32(DST + 4 * i as u64).unwrap(),
+                10 * i,
+                "{gen} stored {i}"
+            );
+        }
+        assert_eq!(mem.read_u32(DST + 64).unwrap(), 16, "{gen} atomic count");
+    }
+}

@@ -552,3 +552,47 @@ fn sampler(spec: &str) -> Result<[u32; 4], String> {
     }
     Ok(s.encode())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_bind_values_parse_into_views() {
+        let v = image_view("2darray:rgba8:8x4x3:2+linear/border/white/miplinear").unwrap();
+        assert_eq!(
+            (v.ty, v.size, v.levels, v.fmt.bytes()),
+            (gcnc_emu::image::TYPE_2D_ARRAY, [8, 4, 3], 2, 4)
+        );
+        let s = gcnc_emu::sampler::SamplerDesc::decode(v.sampler.unwrap()).unwrap();
+        assert!(s.mag_linear && s.min_linear);
+        assert_eq!((s.clamp, s.border, s.mip), ([6; 3], 2, 2));
+        let v = image_view("cube:r5g6b5:4x4x6").unwrap();
+        assert_eq!((v.dst_sel, v.sampler), ([6, 5, 4, 1], None));
+        let v = image_view("1d:16_16_UNORM:5").unwrap();
+        assert_eq!(v.size, [5, 1, 1]);
+        let s = sampler("nearest/less").unwrap();
+        assert_eq!(
+            gcnc_emu::sampler::SamplerDesc::decode(s).unwrap().compare,
+            1
+        );
+    }
+
+    #[test]
+    fn bad_image_bind_values_say_what_is_wrong() {
+        for (spec, why) in [
+            ("4d:rgba8:4x4", "dimension"),
+            ("2d:rgb9:4x4", "format"),
+            ("2d:rgba8:0x4", "1..=16384"),
+            ("2d:rgba8:4x4x1x1", "at most"),
+            ("cube:rgba8:4x4x5", "6 slices"),
+            ("2d:rgba8:4x4:99", "levels"),
+            ("2d:rgba8", "expected"),
+            ("2d:rgba8:4x4+cubic", "filter"),
+            ("2d:rgba8:4x4+linear/sideways", "sampler option"),
+        ] {
+            let e = image_view(spec).unwrap_err();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
+    }
+}
