@@ -35,6 +35,7 @@ const PASSING: &[&str] = &[
     "convert",
     "do_while",
     "dynamic_index",
+    "ssbo_length",
     "early_return",
     "function_calls",
     "int_hash",

@@ -367,6 +367,13 @@ impl Isel<'_> {
                 let d = self.descriptor(set, binding, index, at)?;
                 out.push(MV::T(d, Kind::Plain));
             }
+            GetSsboSize => {
+                // num_records, the V#'s dword 2: the buffer's size in bytes for the raw
+                // buffer descriptors of the ABI (docs/abi.md)
+                let res = self.resource(srcs[0], at)?;
+                let words = self.split(res, 4)?;
+                out.push(MV::T(words[2], Kind::Plain));
+            }
             LoadUbo | LoadSsbo => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;

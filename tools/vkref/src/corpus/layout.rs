@@ -355,8 +355,48 @@ fn dyn_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o))]
 }
 
+/// Buffer sizes that are not multiples of anything larger than an element: 37 uints,
+/// 16 header bytes + 11 structs of 16, 9 uvec2.
+fn length_inputs() -> Inputs {
+    let mut r = Rng::new(31);
+    let a: Vec<u32> = (0..37).map(|_| r.u32()).collect();
+    let mut b: Vec<u8> = to_bytes(&[0u32; 4]);
+    for k in 0..11 {
+        b.extend(to_bytes(&[1.5f32, -2.0, 0.25, k as f32 * 3.0]));
+    }
+    let c: Vec<u32> = (0..18).map(|_| r.u32()).collect();
+    Inputs {
+        groups: [2, 1, 1],
+        resources: vec![
+            sb(0, to_bytes(&a)),
+            sb(1, b),
+            sb(2, to_bytes(&c)),
+            sb(3, vec![0; 128 * 16]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn length_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let a = from_bytes::<u32>(data(inp, 0));
+    let b = from_bytes::<f32>(data(inp, 1));
+    let c = from_bytes::<u32>(data(inp, 2));
+    let (na, ns, nc) = (a.len() as u32, (b.len() as u32 - 4) / 4, c.len() as u32 / 2);
+    let mut o = Vec::new();
+    for i in 0..128u32 {
+        let w = b[4 + 4 * (i % ns) as usize + 3] as u32;
+        let v = a[(i % na) as usize]
+            .wrapping_add(w)
+            .wrapping_add(c[2 * (i % nc) as usize + 1]);
+        o.extend([na, ns, nc, v]);
+    }
+    vec![exact(3, to_bytes(&o))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
+        case!("ssbo_length", length_inputs, length_expect),
         case!("std430_struct", std430_inputs, std430_expect),
         case!("std140_ubo", std140_inputs, std140_expect),
         case!("row_major", row_major_inputs, row_major_expect),
