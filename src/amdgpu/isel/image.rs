@@ -216,43 +216,29 @@ impl Isel<'_> {
             }
             Intrinsic::ImageAtomic | Intrinsic::ImageAtomicSwap => {
                 let t = self.desc(srcs[0], 8, at)?;
-                let swap = op == Intrinsic::ImageAtomicSwap;
-                let opc = if swap {
-                    Opcode::ImageAtomicCmpswap
-                } else {
-                    let a = AtomicOp::ALL
-                        .get(idx[3] as usize)
-                        .copied()
-                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
-                    image_atomic_opcode(a).ok_or_else(|| {
-                        Error::unsupported(at, format!("image atomic {}", a.name()))
-                    })?
-                };
-                let mut addr = self.coords(shape, srcs[1], false, at)?;
-                if shape.ms {
-                    addr.push(self.vgpr_of(srcs[2], 0)?);
-                }
-                let wide = ty.bits == 64;
                 if !matches!(ty.bits, 32 | 64) {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit image atomics", ty.bits),
                     ));
                 }
-                // data: the new value (then the compare value for a compare-swap)
-                let mut parts = vec![self.vgpr_value(srcs[if swap { 4 } else { 3 }])?];
-                if swap {
-                    parts.push(self.vgpr_value(srcs[3])?);
+                let mut addr = self.coords(shape, srcs[1], false, at)?;
+                if shape.ms {
+                    addr.push(self.vgpr_of(srcs[2], 0)?);
                 }
-                let dw = parts.len() as u8 * if wide { 2 } else { 1 };
-                let data = self.tmp(RegClass::v(dw));
-                let args: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
-                self.push(MInst::pseudo(
-                    Pseudo::CreateVector,
-                    &[Arg::Temp(data)],
-                    &args,
-                ));
-                self.p.multi_def.insert(data);
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let (opc, data, dw) = self.atomic_data(
+                    srcs,
+                    idx,
+                    swap,
+                    (
+                        Opcode::ImageAtomicCmpswap,
+                        image_atomic_opcode,
+                        "image atomic",
+                    ),
+                    at,
+                )?;
+                let wide = ty.bits == 64;
                 let mods = Mods {
                     dmask: ((1u16 << dw) - 1) as u8,
                     unorm: true,
@@ -654,31 +640,19 @@ impl Isel<'_> {
                         format!("{}-bit texel buffer atomics", ty.bits),
                     ));
                 }
-                let swap = op == Intrinsic::ImageAtomicSwap;
-                let opc = if swap {
-                    Opcode::BufferAtomicCmpswap
-                } else {
-                    let a = AtomicOp::ALL
-                        .get(idx[3] as usize)
-                        .copied()
-                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
-                    buffer_atomic_opcode(a).ok_or_else(|| {
-                        Error::unsupported(at, format!("texel buffer atomic {}", a.name()))
-                    })?
-                };
                 let index = self.vgpr_of(srcs[1], 0)?;
-                let mut parts = vec![Arg::Temp(self.vgpr_value(srcs[if swap { 4 } else { 3 }])?)];
-                if swap {
-                    parts.push(Arg::Temp(self.vgpr_value(srcs[3])?));
-                }
-                let n = parts.len() as u8;
-                let data = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(
-                    Pseudo::CreateVector,
-                    &[Arg::Temp(data)],
-                    &parts,
-                ));
-                self.p.multi_def.insert(data);
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let (opc, data, n) = self.atomic_data(
+                    srcs,
+                    idx,
+                    swap,
+                    (
+                        Opcode::BufferAtomicCmpswap,
+                        buffer_atomic_opcode,
+                        "texel buffer atomic",
+                    ),
+                    at,
+                )?;
                 self.mubuf_idx(
                     opc,
                     &[Arg::Temp(data)],
@@ -696,6 +670,45 @@ impl Isel<'_> {
             Intrinsic::ImageSize => self.texel_buffer_size(v),
             _ => Err(Error::unsupported(at, "this query on a texel buffer")),
         }
+    }
+
+    /// The opcode and the data tuple of an atomic (`image_atomic` sources: descriptor,
+    /// coordinate, sample, data; `image_atomic_swap`: ..., compare, data): the new value,
+    /// then the compare value for a compare-swap, copied into a fresh tuple the
+    /// instruction also defines (tied, as the MUBUF atomics). `ops` is (compare-swap
+    /// opcode, opcode of an `AtomicOp`, name for errors). Returns the tuple's dwords too.
+    #[allow(clippy::type_complexity)]
+    fn atomic_data(
+        &mut self,
+        srcs: &[Value],
+        idx: &[u32],
+        swap: bool,
+        ops: (Opcode, fn(AtomicOp) -> Option<Opcode>, &str),
+        at: Option<u32>,
+    ) -> Result<(Opcode, Temp, u8), Error> {
+        let opc = if swap {
+            ops.0
+        } else {
+            let a = AtomicOp::ALL
+                .get(idx[3] as usize)
+                .copied()
+                .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
+            ops.1(a).ok_or_else(|| Error::unsupported(at, format!("{} {}", ops.2, a.name())))?
+        };
+        let mut parts = vec![self.vgpr_value(srcs[if swap { 4 } else { 3 }])?];
+        if swap {
+            parts.push(self.vgpr_value(srcs[3])?);
+        }
+        let dw: u8 = parts.iter().map(|t| self.p.rc(*t).dwords).sum();
+        let data = self.tmp(RegClass::v(dw));
+        let args: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
+        self.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[Arg::Temp(data)],
+            &args,
+        ));
+        self.p.multi_def.insert(data);
+        Ok((opc, data, dw))
     }
 
     /// A texel buffer's size in elements: its view's NUM_RECORDS (dword 2).
