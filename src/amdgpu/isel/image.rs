@@ -6,7 +6,11 @@
 //! a texel-buffer view in 4 — loaded with `s_load_dwordx8` / `s_load_dwordx4` at the
 //! binding's slot (`PipelineLayout::slot`; the S# of a combined image+sampler at the
 //! slot's `sampler_offset`), or through `gcnc.desc.*` relocations in an unlinked compile.
-//! A divergent descriptor index is refused (`Unsupported`): a waterfall loop is not built.
+//! A divergent (`nonuniformEXT`) index leaves the descriptor as its index VGPR; each user
+//! then runs in a waterfall loop ([`Isel::waterfall`]): per trip the first active lane's
+//! index (`v_readfirstlane_b32`), the descriptors for it, exec narrowed to the lanes with
+//! the same indices (`v_cmp_eq_u32`, `s_and_saveexec`), the instruction, then
+//! `exec = old & ~exec` and `s_cbranch_execnz` back; exec is restored after.
 //!
 //! MIMG address VGPRs are one contiguous tuple, in the order the hardware reads them:
 //! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`. (GFX10+
@@ -117,6 +121,12 @@ impl Isel<'_> {
             .ok_or_else(|| Error::unsupported(at, "descriptor kind"))?;
         let (kind, sampler_half, reloc) = descriptor_kind(d);
         let index = self.get(srcs[0], 0)?;
+        if let MV::T(v, _) = index {
+            if !self.p.rc(v).is_sgpr() {
+                // a divergent index: each user loads the descriptor in a waterfall loop
+                return Ok(SmallVec::from_slice(&[MV::T(v, Kind::Plain)]));
+            }
+        }
         let t = self.descriptor_of(
             idx[0],
             idx[1],
@@ -128,6 +138,142 @@ impl Isel<'_> {
             at,
         )?;
         Ok(SmallVec::from_slice(&[MV::T(t, Kind::Plain)]))
+    }
+
+    /// The `load_descriptor` operands of `i` whose index is divergent (kept as the index
+    /// VGPR until a waterfall loop around `i` loads them).
+    pub(super) fn nonuniform_descriptors(&self, i: Value) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        let f = self.f;
+        let mut check = |v: Value| {
+            let is_desc = matches!(
+                f.kind(v),
+                InstKind::Intrinsic {
+                    op: Intrinsic::LoadDescriptor,
+                    ..
+                }
+            );
+            let deferred =
+                matches!(self.vals[v].first(), Some(MV::T(t, _)) if !self.p.rc(*t).is_sgpr());
+            if is_desc && deferred && !out.contains(&v) {
+                out.push(v);
+            }
+        };
+        match f.kind(i) {
+            InstKind::Tex(t) => {
+                for s in [TexSrc::Texture, TexSrc::Sampler] {
+                    if let Some(v) = t.src(s) {
+                        check(v);
+                    }
+                }
+            }
+            InstKind::Intrinsic { srcs, .. } => srcs.iter().for_each(|&v| check(v)),
+            _ => {}
+        }
+        out
+    }
+
+    /// Selects `i`, whose descriptors `descs` have divergent indices, in a waterfall loop:
+    /// each trip takes the index of the first active lane (`v_readfirstlane_b32`), loads
+    /// the descriptors for it, restricts exec to the lanes with the same indices, runs the
+    /// instruction, and removes those lanes; the loop ends when none is left and exec is
+    /// restored. Lanes done in earlier trips are outside exec in the later ones, so no
+    /// later write touches their results; a result in SGPRs (one value per trip) is
+    /// refused.
+    pub(super) fn waterfall(&mut self, i: Value, descs: &[Value]) -> Result<(), Error> {
+        let at = Some(i.index() as u32);
+        let mrc = self.mask_rc();
+        let exec = self.p.exec();
+        let saved = self.tmp(mrc);
+        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(saved)], &[exec])?;
+        let pre = self.cur;
+        self.loop_depth += 1;
+        let header = self.p.new_block(self.loop_depth);
+        self.p.add_edge(pre, header, true);
+        self.cur = header;
+        let mut mask: Option<Temp> = None;
+        let mut indices: Vec<(Temp, Temp)> = Vec::new();
+        let mut kept = Vec::new();
+        for &d in descs {
+            let MV::T(vidx, _) = self.get(d, 0)? else {
+                unreachable!("a deferred descriptor is its index VGPR")
+            };
+            let sidx = match indices.iter().find(|(v, _)| *v == vidx) {
+                Some(&(_, s)) => s,
+                None => {
+                    let s = self.tmp(RegClass::S1);
+                    self.hw(
+                        Opcode::VReadfirstlaneB32,
+                        &[Arg::Temp(s)],
+                        &[Arg::Temp(vidx)],
+                    )?;
+                    let m = self.tmp(mrc);
+                    self.valu(
+                        Opcode::VCmpEqU32,
+                        &[Arg::Temp(m)],
+                        vec![Arg::Temp(s), Arg::Temp(vidx)],
+                    )?;
+                    mask = Some(match mask {
+                        None => m,
+                        Some(prev) => {
+                            let both = self.tmp(mrc);
+                            self.hw_lane(
+                                Opcode::SAndB32,
+                                &[Arg::Temp(both)],
+                                &[Arg::Temp(prev), Arg::Temp(m)],
+                            )?;
+                            both
+                        }
+                    });
+                    indices.push((vidx, s));
+                    s
+                }
+            };
+            let InstKind::Intrinsic { srcs, idx, .. } = self.f.kind(d) else {
+                unreachable!("checked by nonuniform_descriptors")
+            };
+            let (srcs, idx) = (srcs.clone(), idx.clone());
+            // the descriptor for the index of this trip
+            let index = std::mem::replace(
+                &mut self.vals[srcs[0]],
+                SmallVec::from_slice(&[MV::T(sidx, Kind::Plain)]),
+            );
+            let loaded = self.load_descriptor(d, &srcs, &idx);
+            self.vals[srcs[0]] = index;
+            let loaded = loaded?;
+            kept.push((d, std::mem::replace(&mut self.vals[d], loaded)));
+        }
+        let old = self.tmp(mrc);
+        let mask = mask.expect("at least one descriptor");
+        self.hw_lane(
+            Opcode::SAndSaveexecB32,
+            &[Arg::Temp(old)],
+            &[Arg::Temp(mask)],
+        )?;
+        self.select_inst(i)?;
+        for (d, v) in kept {
+            self.vals[d] = v;
+        }
+        let sgpr_result = self.vals[i]
+            .iter()
+            .any(|m| matches!(m, MV::T(t, _) if self.p.rc(*t).is_sgpr()));
+        if sgpr_result {
+            return Err(Error::unsupported(
+                at,
+                "a uniform result from a non-uniform descriptor",
+            ));
+        }
+        // the lanes not done yet: those active before this trip but not in it
+        self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(old), exec])?;
+        let latch = self.cur;
+        self.branch(Opcode::SCbranchExecnz, header)?;
+        self.p.add_edge(latch, header, false);
+        self.loop_depth -= 1;
+        let exit = self.p.new_block(self.loop_depth);
+        self.p.add_edge(latch, exit, true);
+        self.cur = exit;
+        self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
+        Ok(())
     }
 
     /// The descriptor tuple of value `v` (`dwords` SGPRs).
