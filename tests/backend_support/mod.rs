@@ -36,6 +36,46 @@ pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
         .unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave))
 }
 
+/// Runs one workgroup of IR `text` on the emulator (strict checks) with set 0 binding 0 =
+/// an output buffer of `dwords` dwords per thread, zero-filled; returns each thread's
+/// dwords.
+pub fn run_output(text: &str, gen: Gen, wave: Wave, dwords: u32) -> Vec<Vec<u32>> {
+    use gcnc::binary::UserData;
+    use gcnc_emu::{BufferDesc, Dispatch, Memory};
+    const SETS: u64 = 0x2_0000;
+    const OUT: u64 = 0x10_0000;
+    let c = compile_ir(text, gen, wave);
+    let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch");
+    let threads: u32 = c.program.workgroup_size.iter().product();
+    let bytes = 4 * dwords * threads;
+    let mut mem = Memory::new();
+    mem.map(SETS, 4096);
+    mem.map(OUT, bytes as u64);
+    for (k, w) in BufferDesc::raw(gen, OUT, bytes).iter().enumerate() {
+        mem.write_u32(SETS + 4 * k as u64, *w).unwrap();
+    }
+    let mut sg = Vec::new();
+    for u in &c.program.abi.user_sgprs {
+        sg.push(match *u {
+            UserData::Entry(2) => SETS as u32,
+            UserData::Entry(3) => (SETS >> 32) as u32,
+            UserData::GlobalTable => d.global_table_lo(),
+            UserData::Unused => 0,
+            other => panic!("unexpected user data {other:?}"),
+        });
+    }
+    d.user_sgprs = sg;
+    gcnc_emu::run(&d, &mut mem)
+        .unwrap_or_else(|e| panic!("{} {wave:?}: {e}\n{}", gen.mcpu(), c.asm().unwrap()));
+    (0..threads)
+        .map(|t| {
+            (0..dwords)
+                .map(|k| mem.read_u32(OUT + 4 * (dwords * t + k) as u64).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
 /// A one-block program from assembly text (one instruction per line), for pass tests
 /// written as instruction list in → instruction list out.
 pub fn program_from_asm(t: gcnc::isa::Target, asm: &str) -> gcnc::amdgpu::mir::Program {

@@ -114,7 +114,7 @@ impl Isel<'_> {
             MV::T(..) => {
                 return Err(Error::unsupported(
                     at,
-                    "divergent offsets need VMEM loads (not encoded yet)",
+                    "a divergent offset for a scalar load (the caller chooses a vector load)",
                 ))
             }
         };
@@ -223,6 +223,9 @@ impl Isel<'_> {
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
         let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        if let Some(v) = self.gfx_intrinsic(i, op, srcs, idx)? {
+            return Ok(v);
+        }
         match op {
             LoadLocalInvocationId => {
                 for c in 0..ty.comps as usize {
@@ -323,26 +326,38 @@ impl Isel<'_> {
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
                 let off = match self.get(srcs[0], 0)? {
                     MV::C(c) => MV::C(c + base),
-                    MV::T(t, k) => {
-                        if base == 0 {
-                            MV::T(t, k)
-                        } else {
-                            let s = self.to_sgpr(Arg::Temp(t))?;
-                            let d = self.tmp(RegClass::S1);
-                            self.salu(
-                                Opcode::SAddU32,
-                                &[Arg::Temp(d)],
-                                vec![Arg::Temp(s), Arg::Const(base as u32)],
-                            )?;
-                            MV::T(d, Kind::Plain)
-                        }
+                    MV::T(t, k) if base == 0 => MV::T(t, k),
+                    MV::T(t, _) if self.p.rc(t).is_sgpr() => {
+                        let d = self.tmp(RegClass::S1);
+                        self.salu(
+                            Opcode::SAddU32,
+                            &[Arg::Temp(d)],
+                            vec![Arg::Temp(t), Arg::Const(base as u32)],
+                        )?;
+                        MV::T(d, Kind::Plain)
+                    }
+                    MV::T(t, _) => {
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(
+                            Opcode::VAddU32,
+                            &[Arg::Temp(d)],
+                            vec![Arg::Const(base as u32), Arg::Temp(t)],
+                        )?;
+                        MV::T(d, Kind::Plain)
                     }
                 };
                 if ty.bits == 8 || ty.bits == 16 {
-                    out.extend(self.push_constant_narrow(p, off, ty, at)?);
+                    let words = self.push_constant_narrow(p, off, ty, at)?;
+                    out.extend(self.regroup(i, words, ty)?);
                     return Ok(out);
                 }
-                let words = self.load_dwords(p, off, dwords, at)?;
+                let words = match off {
+                    // a divergent offset: a vector load off the push-constant pointer
+                    MV::T(t, _) if !self.p.rc(t).is_sgpr() => {
+                        self.global_load_at(super::global::GAddr::based(p, t), dwords)?
+                    }
+                    _ => self.load_dwords(p, off, dwords, at)?,
+                };
                 out.extend(self.regroup(i, words, ty)?);
             }
             VulkanResourceIndex => {
@@ -431,6 +446,10 @@ impl Isel<'_> {
                 let base = idx.first().copied().unwrap_or(0);
                 let mask = idx.get(1).copied().unwrap_or(0xf);
                 self.store_scratch(srcs[0], srcs[1], base, mask, at)?;
+            }
+            LoadGlobal if ty.bits == 8 || ty.bits == 16 => {
+                let words = self.global_load_narrow(srcs[0], ty.bits, ty.comps)?;
+                out.extend(self.regroup(i, words, ty)?);
             }
             LoadGlobal => {
                 if ty.bits != 32 && ty.bits != 64 {

@@ -28,6 +28,7 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
+mod graphics;
 mod image;
 mod intrinsics;
 mod lds;
@@ -40,6 +41,7 @@ mod subgroup_reduce;
 mod subgroup_shuffle;
 
 use super::abi::PipelineLayout;
+use super::abi_graphics::GraphicsState;
 use super::mir::{Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp};
 use super::Error;
 use crate::binary::registers::UserData;
@@ -101,6 +103,10 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
+    /// The pipeline state of a vertex or fragment shader (`graphics.rs`).
+    pub(crate) state: &'a GraphicsState,
+    /// Graphics stage inputs and outputs (`graphics.rs`).
+    pub(crate) gfx: graphics::Gfx,
     /// Components of each value its users read (`image.rs`, computed on first use).
     pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
 }
@@ -135,11 +141,26 @@ pub fn select_with(
     layout: &PipelineLayout,
     link: &LinkTime,
 ) -> Result<Program, Error> {
+    select_stage(m, t, layout, link, &GraphicsState::default())
+}
+
+/// Selects a compute, vertex or fragment entry point; a graphics stage is compiled
+/// against `state` (docs/abi.md "Graphics").
+pub fn select_stage(
+    m: &Module,
+    t: Target,
+    layout: &PipelineLayout,
+    link: &LinkTime,
+    state: &GraphicsState,
+) -> Result<Program, Error> {
     let f = m.entry_function().ok_or(Error::NoEntryPoint)?;
-    if m.stage != ir::Stage::Compute {
+    if !matches!(
+        m.stage,
+        ir::Stage::Compute | ir::Stage::Vertex | ir::Stage::Fragment
+    ) {
         return Err(Error::unsupported(
             None,
-            "only compute shaders are supported",
+            format!("{} shaders", m.stage.name()),
         ));
     }
     if f.has_calls() {
@@ -165,6 +186,8 @@ pub fn select_with(
         inputs: Inputs::default(),
         narrow: Default::default(),
         link: link.clone(),
+        state,
+        gfx: Default::default(),
         used_comps: None,
     };
     s.p.workgroup_size = m.local_size;
@@ -173,6 +196,7 @@ pub fn select_with(
     s.p.blocks[0]
         .insts
         .push(MInst::pseudo(Pseudo::StartPgm, &[], &[]));
+    s.gfx_begin()?;
     s.create_phi_temps();
     let body = f.body.clone();
     s.list(&body)?;
@@ -185,6 +209,7 @@ pub fn select_with(
         s.p.add_edge(b, end, false);
     }
     s.cur = end;
+    s.gfx_end()?;
     s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
     s.finish_inputs()?;
     if cfg!(debug_assertions) {
@@ -331,19 +356,33 @@ impl Isel<'_> {
             let InstKind::Phi(srcs) = f.kind(i) else {
                 continue;
             };
-            let Some(&(_, src)) = srcs.iter().find(|(p, _)| *p == b) else {
-                return Err(Error::unsupported(
-                    Some(i.index() as u32),
-                    "phi without a source for its predecessor",
-                ));
+            // The IR lets a phi omit predecessors the entry cannot reach (code after an
+            // if whose arms all break, say), but the exec-mask CF still lays such blocks
+            // out: their copy defines zero, a value nothing observes.
+            let src = match srcs.iter().find(|(p, _)| *p == b) {
+                Some(&(_, src)) => Some(src),
+                None if !self.cfg.reachable[b] => None,
+                None => {
+                    return Err(Error::Verify(format!(
+                        "phi (IR instruction #{}) has no source for a reachable predecessor",
+                        i.index()
+                    )))
+                }
             };
             let dst = self.vals[i].clone();
             for (c, d) in dst.iter().enumerate() {
                 let MV::T(dt, k) = *d else { unreachable!() };
-                let o = match k {
-                    Kind::VBool => Arg::Temp(self.vbool(src, c)?),
-                    Kind::UBool => self.ubool(src, c)?,
-                    _ => self.arg(src, c)?,
+                let o = match (src, k) {
+                    (None, Kind::VBool) => Arg::Temp(self.to_vgpr(Arg::Const(0))?),
+                    (None, _) if self.p.rc(dt).dwords == 2 => {
+                        let z = self.tmp(RegClass::S2);
+                        self.hw(Opcode::SMovB64, &[Arg::Temp(z)], &[Arg::Const(0)])?;
+                        Arg::Temp(z)
+                    }
+                    (None, _) => Arg::Const(0),
+                    (Some(src), Kind::VBool) => Arg::Temp(self.vbool(src, c)?),
+                    (Some(src), Kind::UBool) => self.ubool(src, c)?,
+                    (Some(src), _) => self.arg(src, c)?,
                 };
                 defs.push(Arg::Temp(dt));
                 ops.push(o);
@@ -593,6 +632,9 @@ impl Isel<'_> {
         if let Some(t) = self.inputs.workgroup_ptr {
             user.push((UserData::Workgroup, t));
         }
+        if let Some(pair) = self.gfx_user_pairs() {
+            user.push(pair);
+        }
         let mut next = 0u16;
         for (u, t) in user {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
@@ -613,6 +655,12 @@ impl Isel<'_> {
             return Err(Error::Layout(format!(
                 "{next} user SGPRs needed, the hardware has 16"
             )));
+        }
+        if self.is_graphics() {
+            self.gfx_finish_inputs(next, &mut defs, &mut ud)?;
+            self.p.abi.user_sgprs = ud;
+            self.p.blocks[0].insts[0].defs = defs.into();
+            return Ok(());
         }
         self.p.abi.user_sgprs = ud;
         for c in 0..3 {

@@ -239,6 +239,14 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             if tied {
                 di.next();
             }
+            // v_interp_p2_f32 (VINTRP) accumulates into its destination: the accumulator is
+            // one extra trailing use of the defined register (isel/graphics.rs)
+            if fmt == crate::isa::Format::Vintrp
+                && op == crate::isa::Opcode::VInterpP2F32
+                && i.ops.last() == i.defs.first()
+            {
+                oi.next();
+            }
             if di.next().is_some() || oi.next().is_some() {
                 return Err(fail(p, bi, Some(i), "too many operands".into()));
             }

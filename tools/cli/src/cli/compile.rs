@@ -2,13 +2,18 @@
 //! disassembly.
 //!
 //! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
-//! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
+//! `--entry` and `--spec ID=VALUE` options; a value is read by the type of the constant:
+//! `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern), or the IR text form (`.ir`). The middle-end
 //! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
 //!
 //! `--unlinked` compiles without the descriptor and user-data layout (and without the
 //! values of the `--link-spec ID` specialization constants): the ELF is an unlinked shader
 //! for `gcnc link` (docs/link.md). A shader that cannot be compiled so fails with a message
 //! saying to compile the whole pipeline, and no output is written.
+
+//!
+//! Two SPIR-V inputs (vertex, fragment) compile one VS+PS pipeline with the default
+//! graphics state ([`run_pipeline`]); `--asm`/`--stats` print each stage.
 
 use gcnc::amdgpu::abi::PipelineLayout;
 use gcnc::{Missing, Options};
@@ -29,32 +34,6 @@ pub struct Args {
     pub max_vgprs: Option<u16>,
     pub unlinked: bool,
     pub link_spec: Vec<u32>,
-}
-
-fn parse_spec(s: &str) -> Result<(u32, u64), String> {
-    let (id, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
-    let id: u32 = id
-        .trim()
-        .parse()
-        .map_err(|_| format!("--spec {s}: bad id"))?;
-    let v = v.trim();
-    let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>()
-            .map_err(|_| format!("--spec {s}: bad float"))?
-            .to_bits() as u64
-    } else if let Some(h) = v.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
-    } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<i64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-            .wrapping_neg() as u64
-    } else {
-        v.parse::<u64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-    };
-    Ok((id, val))
 }
 
 /// Compiles the input as `gcnc compile` does (also used by `gcnc run`): one library
@@ -90,10 +69,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
     let compiled = if spirv {
         let words = gcnc::front::spirv::words_from_bytes(&bytes)
             .map_err(|e| format!("{}: {e}", a.input))?;
-        for s in &a.spec {
-            let (id, v) = parse_spec(s)?;
-            opts.spec.insert(id, v);
-        }
+        opts.spec = super::spec_values(&words, &a.spec)?;
         if a.unlinked {
             gcnc::compile_spirv_unlinked(&words, &opts)
         } else {
@@ -133,6 +109,63 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     if a.stats {
         print!("{}", c.stats.to_text());
+    }
+    if let Some(o) = &a.output {
+        std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Parsed `gcnc compile VS FS` arguments.
+pub struct PipelineArgs {
+    pub vertex: String,
+    pub fragment: String,
+    pub target: String,
+    pub wave: Option<u32>,
+    pub layout: Option<String>,
+    pub spec: Vec<String>,
+    pub output: Option<String>,
+    pub stats: bool,
+    pub asm: bool,
+}
+
+/// `gcnc compile a.vert.spv b.frag.spv`: the whole pipeline.
+pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
+    let target = super::target(&a.target, a.wave)?;
+    let mut opts = Options::new(target);
+    opts.settings = super::settings_from_env();
+    if let Some(l) = &a.layout {
+        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
+        opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+    }
+    let words = |path: &str| -> Result<Vec<u32>, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    };
+    let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
+    // one --spec list for both stages: each value is read by the type of the constant
+    // with that SpecId in the stage that declares it (the vertex stage's first)
+    let mut consts = gcnc::front::spirv::spec_constants(&fs).map_err(|e| e.to_string())?;
+    consts.extend(gcnc::front::spirv::spec_constants(&vs).map_err(|e| e.to_string())?);
+    for s in &a.spec {
+        let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, s)
+            .map_err(|e| format!("--spec {s}: {e}"))?;
+        opts.spec.insert(id, v);
+    }
+    let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
+    let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
+        .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;
+    super::print_timings(&c.timings);
+    for s in [&c.vs, &c.ps] {
+        if a.asm || a.stats {
+            println!("; {} stage", s.stage.short());
+        }
+        if a.asm {
+            print!("{}", s.asm().map_err(|e| e.to_string())?);
+        }
+        if a.stats {
+            print!("{}", s.stats.to_text());
+        }
     }
     if let Some(o) = &a.output {
         std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;
