@@ -77,6 +77,13 @@ const PASSING: &[&str] = &[
     "switch_case",
     "uniform_branch",
     "vec_swizzle",
+    "img_arrays",
+    "img_atomics",
+    "img_cube",
+    "img_gather_shadow",
+    "img_sample_lod",
+    "img_storage",
+    "img_texel_buffers",
 ];
 
 enum Outcome {
