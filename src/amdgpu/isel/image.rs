@@ -35,8 +35,9 @@
 //! its `w`; sample counts from the T# (`1 << LAST_LEVEL` for a multisampled type).
 //!
 //! Implicit-LOD sampling (`texture`, `textureOffset` with bias, `textureQueryLod`) needs
-//! derivatives: only the fragment stage has them, so compute refuses it (`Unsupported`).
-//! The fragment stage calls [`Isel::tex`] for everything else.
+//! derivatives: only the fragment stage has them, and only in whole-quad mode, which is
+//! not selected yet; both stages refuse it (`Unsupported`). Everything else goes through
+//! [`Isel::tex`] in every stage.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi::DescriptorKind;
@@ -421,8 +422,8 @@ impl Isel<'_> {
         }
     }
 
-    /// A `tex` instruction (shared by every stage; `implicit_lod` says whether the stage
-    /// has derivatives for implicit-LOD sampling).
+    /// A `tex` instruction (shared by every stage). Implicit-LOD forms are refused: compute
+    /// has no derivatives, and the fragment stage has no whole-quad mode yet.
     pub(crate) fn tex(&mut self, i: Value, t: &Tex) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let shape = Shape {
@@ -494,7 +495,11 @@ impl Isel<'_> {
             TexOp::Samples => self.samples(res),
             TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod => Err(Error::unsupported(
                 at,
-                "implicit-LOD sampling needs derivatives (fragment stage only)",
+                if self.m.stage == crate::ir::Stage::Fragment {
+                    "implicit-LOD sampling needs whole-quad mode (not selected yet)"
+                } else {
+                    "implicit-LOD sampling needs derivatives, which only fragment shaders have"
+                },
             )),
             TexOp::SampleLod | TexOp::SampleGrad | TexOp::Gather => {
                 let samp = t
