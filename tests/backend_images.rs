@@ -4,8 +4,8 @@
 //! textures, arrays of descriptors) through the whole compiler on gfx900 (wave64),
 //! gfx1030 and gfx1100 (wave32 and wave64): every shader compiles, its ELF disassembles
 //! with llvm-objdump-19 to exactly our printer's text, and compiling twice gives the same
-//! bytes. A divergent (`nonuniformEXT`) descriptor index is a typed `Unsupported` error
-//! (no waterfall loop yet). Unlinked compiles leave `gcnc.desc.*` relocations of the image, sampler and
+//! bytes. Divergent (`nonuniformEXT`) descriptor indices select a waterfall loop. Unlinked
+//! compiles leave `gcnc.desc.*` relocations of the image, sampler and
 //! texel-buffer kinds for the link stage.
 
 mod backend_support;
@@ -31,7 +31,7 @@ fn image_shaders() -> Vec<(String, Vec<u32>)> {
         })
         .collect();
     v.sort();
-    assert!(v.len() >= 7, "image test shaders missing");
+    assert!(v.len() >= 8, "image test shaders missing");
     v
 }
 
@@ -151,22 +151,44 @@ fn unlinked_compiles_relocate_image_and_sampler_descriptors() {
 }
 
 #[test]
-fn a_nonuniform_descriptor_index_is_a_typed_unsupported_error() {
-    let bytes = std::fs::read("tests/shaders/images/image_nonuniform.spv").unwrap();
-    let words: Vec<u32> = bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+fn nonuniform_descriptor_indices_run_in_a_waterfall_loop() {
+    // one loop per use: the first active lane's index, the lanes sharing it, the
+    // instruction, the remaining lanes, back while any is left, exec restored
+    let shaders = image_shaders();
+    let words = &shaders
+        .iter()
+        .find(|(n, _)| n == "image_nonuniform.spv")
+        .unwrap()
+        .1;
     for (g, w) in CONFIGS {
-        let o = Options::new(Target::with_wave(g, w).unwrap());
-        let e = compile_spirv(&words, &o)
-            .err()
-            .expect("a divergent index is refused");
-        let text = e.to_string();
-        assert!(
-            text.contains("unsupported") && text.contains("divergent descriptor index"),
-            "{}/{w:?}: {text}",
-            g.mcpu()
-        );
+        let asm = compile("image_nonuniform.spv", words, g, w).asm().unwrap();
+        let lines: Vec<&str> = asm.lines().map(|l| l.trim()).collect();
+        let pos = |from: usize, what: &str| {
+            lines[from..]
+                .iter()
+                .position(|l| l.starts_with(what))
+                .map(|k| k + from)
+                .unwrap_or_else(|| panic!("{}/{w:?}: no {what} after {from} in\n{asm}", g.mcpu()))
+        };
+        let mut at = 0;
+        for _use in 0..2 {
+            for what in [
+                "v_readfirstlane_b32",
+                "v_cmp_eq_u32_e64",
+                "s_and_saveexec_b",
+                "image_",
+                "s_and",
+                "s_cbranch_execnz",
+                "s_mov_b",
+            ] {
+                at = pos(at, what) + 1;
+            }
+            assert!(
+                lines[at - 1].contains("exec"),
+                "{}: {}",
+                g.mcpu(),
+                lines[at - 1]
+            );
+        }
     }
 }

@@ -22,7 +22,7 @@
 //!
 //! `load_descriptor` is pure, so CSE merges the loads of one descriptor; it is uniform
 //! exactly when its index is (divergence analysis, `Div::Srcs`). A divergent
-//! (`nonuniformEXT`) index is left to instruction selection to refuse or to wrap in a
+//! (`nonuniformEXT`) index is left to instruction selection, which wraps each user in a
 //! waterfall loop. The orphaned derefs die in the clean-up after this pass; the variables
 //! stay (the descriptor layout is computed from every declared binding).
 //!

@@ -6,7 +6,11 @@
 //! a texel-buffer view in 4 — loaded with `s_load_dwordx8` / `s_load_dwordx4` at the
 //! binding's slot (`PipelineLayout::slot`; the S# of a combined image+sampler at the
 //! slot's `sampler_offset`), or through `gcnc.desc.*` relocations in an unlinked compile.
-//! A divergent descriptor index is refused (`Unsupported`): a waterfall loop is not built.
+//! A divergent (`nonuniformEXT`) index leaves the descriptor as its index VGPR; each user
+//! then runs in a waterfall loop ([`Isel::waterfall`]): per trip the first active lane's
+//! index (`v_readfirstlane_b32`), the descriptors for it, exec narrowed to the lanes with
+//! the same indices (`v_cmp_eq_u32`, `s_and_saveexec`), the instruction, then
+//! `exec = old & ~exec` and `s_cbranch_execnz` back; exec is restored after.
 //!
 //! MIMG address VGPRs are one contiguous tuple, in the order the hardware reads them:
 //! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`. (GFX10+
@@ -31,8 +35,9 @@
 //! its `w`; sample counts from the T# (`1 << LAST_LEVEL` for a multisampled type).
 //!
 //! Implicit-LOD sampling (`texture`, `textureOffset` with bias, `textureQueryLod`) needs
-//! derivatives: only the fragment stage has them, so compute refuses it (`Unsupported`).
-//! The fragment stage calls [`Isel::tex`] for everything else.
+//! derivatives: only the fragment stage has them, and only in whole-quad mode, which is
+//! not selected yet; both stages refuse it (`Unsupported`). Everything else goes through
+//! [`Isel::tex`] in every stage.
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi::DescriptorKind;
@@ -117,6 +122,12 @@ impl Isel<'_> {
             .ok_or_else(|| Error::unsupported(at, "descriptor kind"))?;
         let (kind, sampler_half, reloc) = descriptor_kind(d);
         let index = self.get(srcs[0], 0)?;
+        if let MV::T(v, _) = index {
+            if !self.p.rc(v).is_sgpr() {
+                // a divergent index: each user loads the descriptor in a waterfall loop
+                return Ok(SmallVec::from_slice(&[MV::T(v, Kind::Plain)]));
+            }
+        }
         let t = self.descriptor_of(
             idx[0],
             idx[1],
@@ -128,6 +139,142 @@ impl Isel<'_> {
             at,
         )?;
         Ok(SmallVec::from_slice(&[MV::T(t, Kind::Plain)]))
+    }
+
+    /// The `load_descriptor` operands of `i` whose index is divergent (kept as the index
+    /// VGPR until a waterfall loop around `i` loads them).
+    pub(super) fn nonuniform_descriptors(&self, i: Value) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        let f = self.f;
+        let mut check = |v: Value| {
+            let is_desc = matches!(
+                f.kind(v),
+                InstKind::Intrinsic {
+                    op: Intrinsic::LoadDescriptor,
+                    ..
+                }
+            );
+            let deferred =
+                matches!(self.vals[v].first(), Some(MV::T(t, _)) if !self.p.rc(*t).is_sgpr());
+            if is_desc && deferred && !out.contains(&v) {
+                out.push(v);
+            }
+        };
+        match f.kind(i) {
+            InstKind::Tex(t) => {
+                for s in [TexSrc::Texture, TexSrc::Sampler] {
+                    if let Some(v) = t.src(s) {
+                        check(v);
+                    }
+                }
+            }
+            InstKind::Intrinsic { srcs, .. } => srcs.iter().for_each(|&v| check(v)),
+            _ => {}
+        }
+        out
+    }
+
+    /// Selects `i`, whose descriptors `descs` have divergent indices, in a waterfall loop:
+    /// each trip takes the index of the first active lane (`v_readfirstlane_b32`), loads
+    /// the descriptors for it, restricts exec to the lanes with the same indices, runs the
+    /// instruction, and removes those lanes; the loop ends when none is left and exec is
+    /// restored. Lanes done in earlier trips are outside exec in the later ones, so no
+    /// later write touches their results; a result in SGPRs (one value per trip) is
+    /// refused.
+    pub(super) fn waterfall(&mut self, i: Value, descs: &[Value]) -> Result<(), Error> {
+        let at = Some(i.index() as u32);
+        let mrc = self.mask_rc();
+        let exec = self.p.exec();
+        let saved = self.tmp(mrc);
+        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(saved)], &[exec])?;
+        let pre = self.cur;
+        self.loop_depth += 1;
+        let header = self.p.new_block(self.loop_depth);
+        self.p.add_edge(pre, header, true);
+        self.cur = header;
+        let mut mask: Option<Temp> = None;
+        let mut indices: Vec<(Temp, Temp)> = Vec::new();
+        let mut kept = Vec::new();
+        for &d in descs {
+            let MV::T(vidx, _) = self.get(d, 0)? else {
+                unreachable!("a deferred descriptor is its index VGPR")
+            };
+            let sidx = match indices.iter().find(|(v, _)| *v == vidx) {
+                Some(&(_, s)) => s,
+                None => {
+                    let s = self.tmp(RegClass::S1);
+                    self.hw(
+                        Opcode::VReadfirstlaneB32,
+                        &[Arg::Temp(s)],
+                        &[Arg::Temp(vidx)],
+                    )?;
+                    let m = self.tmp(mrc);
+                    self.valu(
+                        Opcode::VCmpEqU32,
+                        &[Arg::Temp(m)],
+                        vec![Arg::Temp(s), Arg::Temp(vidx)],
+                    )?;
+                    mask = Some(match mask {
+                        None => m,
+                        Some(prev) => {
+                            let both = self.tmp(mrc);
+                            self.hw_lane(
+                                Opcode::SAndB32,
+                                &[Arg::Temp(both)],
+                                &[Arg::Temp(prev), Arg::Temp(m)],
+                            )?;
+                            both
+                        }
+                    });
+                    indices.push((vidx, s));
+                    s
+                }
+            };
+            let InstKind::Intrinsic { srcs, idx, .. } = self.f.kind(d) else {
+                unreachable!("checked by nonuniform_descriptors")
+            };
+            let (srcs, idx) = (srcs.clone(), idx.clone());
+            // the descriptor for the index of this trip
+            let index = std::mem::replace(
+                &mut self.vals[srcs[0]],
+                SmallVec::from_slice(&[MV::T(sidx, Kind::Plain)]),
+            );
+            let loaded = self.load_descriptor(d, &srcs, &idx);
+            self.vals[srcs[0]] = index;
+            let loaded = loaded?;
+            kept.push((d, std::mem::replace(&mut self.vals[d], loaded)));
+        }
+        let old = self.tmp(mrc);
+        let mask = mask.expect("at least one descriptor");
+        self.hw_lane(
+            Opcode::SAndSaveexecB32,
+            &[Arg::Temp(old)],
+            &[Arg::Temp(mask)],
+        )?;
+        self.select_inst(i)?;
+        for (d, v) in kept {
+            self.vals[d] = v;
+        }
+        let sgpr_result = self.vals[i]
+            .iter()
+            .any(|m| matches!(m, MV::T(t, _) if self.p.rc(*t).is_sgpr()));
+        if sgpr_result {
+            return Err(Error::unsupported(
+                at,
+                "a uniform result from a non-uniform descriptor",
+            ));
+        }
+        // the lanes not done yet: those active before this trip but not in it
+        self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(old), exec])?;
+        let latch = self.cur;
+        self.branch(Opcode::SCbranchExecnz, header)?;
+        self.p.add_edge(latch, header, false);
+        self.loop_depth -= 1;
+        let exit = self.p.new_block(self.loop_depth);
+        self.p.add_edge(latch, exit, true);
+        self.cur = exit;
+        self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
+        Ok(())
     }
 
     /// The descriptor tuple of value `v` (`dwords` SGPRs).
@@ -216,43 +363,29 @@ impl Isel<'_> {
             }
             Intrinsic::ImageAtomic | Intrinsic::ImageAtomicSwap => {
                 let t = self.desc(srcs[0], 8, at)?;
-                let swap = op == Intrinsic::ImageAtomicSwap;
-                let opc = if swap {
-                    Opcode::ImageAtomicCmpswap
-                } else {
-                    let a = AtomicOp::ALL
-                        .get(idx[3] as usize)
-                        .copied()
-                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
-                    image_atomic_opcode(a).ok_or_else(|| {
-                        Error::unsupported(at, format!("image atomic {}", a.name()))
-                    })?
-                };
-                let mut addr = self.coords(shape, srcs[1], false, at)?;
-                if shape.ms {
-                    addr.push(self.vgpr_of(srcs[2], 0)?);
-                }
-                let wide = ty.bits == 64;
                 if !matches!(ty.bits, 32 | 64) {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit image atomics", ty.bits),
                     ));
                 }
-                // data: the new value (then the compare value for a compare-swap)
-                let mut parts = vec![self.vgpr_value(srcs[if swap { 4 } else { 3 }])?];
-                if swap {
-                    parts.push(self.vgpr_value(srcs[3])?);
+                let mut addr = self.coords(shape, srcs[1], false, at)?;
+                if shape.ms {
+                    addr.push(self.vgpr_of(srcs[2], 0)?);
                 }
-                let dw = parts.len() as u8 * if wide { 2 } else { 1 };
-                let data = self.tmp(RegClass::v(dw));
-                let args: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
-                self.push(MInst::pseudo(
-                    Pseudo::CreateVector,
-                    &[Arg::Temp(data)],
-                    &args,
-                ));
-                self.p.multi_def.insert(data);
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let (opc, data, dw) = self.atomic_data(
+                    srcs,
+                    idx,
+                    swap,
+                    (
+                        Opcode::ImageAtomicCmpswap,
+                        image_atomic_opcode,
+                        "image atomic",
+                    ),
+                    at,
+                )?;
+                let wide = ty.bits == 64;
                 let mods = Mods {
                     dmask: ((1u16 << dw) - 1) as u8,
                     unorm: true,
@@ -289,8 +422,8 @@ impl Isel<'_> {
         }
     }
 
-    /// A `tex` instruction (shared by every stage; `implicit_lod` says whether the stage
-    /// has derivatives for implicit-LOD sampling).
+    /// A `tex` instruction (shared by every stage). Implicit-LOD forms are refused: compute
+    /// has no derivatives, and the fragment stage has no whole-quad mode yet.
     pub(crate) fn tex(&mut self, i: Value, t: &Tex) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let shape = Shape {
@@ -362,7 +495,11 @@ impl Isel<'_> {
             TexOp::Samples => self.samples(res),
             TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod => Err(Error::unsupported(
                 at,
-                "implicit-LOD sampling needs derivatives (fragment stage only)",
+                if self.m.stage == crate::ir::Stage::Fragment {
+                    "implicit-LOD sampling needs whole-quad mode (not selected yet)"
+                } else {
+                    "implicit-LOD sampling needs derivatives, which only fragment shaders have"
+                },
             )),
             TexOp::SampleLod | TexOp::SampleGrad | TexOp::Gather => {
                 let samp = t
@@ -654,31 +791,19 @@ impl Isel<'_> {
                         format!("{}-bit texel buffer atomics", ty.bits),
                     ));
                 }
-                let swap = op == Intrinsic::ImageAtomicSwap;
-                let opc = if swap {
-                    Opcode::BufferAtomicCmpswap
-                } else {
-                    let a = AtomicOp::ALL
-                        .get(idx[3] as usize)
-                        .copied()
-                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
-                    buffer_atomic_opcode(a).ok_or_else(|| {
-                        Error::unsupported(at, format!("texel buffer atomic {}", a.name()))
-                    })?
-                };
                 let index = self.vgpr_of(srcs[1], 0)?;
-                let mut parts = vec![Arg::Temp(self.vgpr_value(srcs[if swap { 4 } else { 3 }])?)];
-                if swap {
-                    parts.push(Arg::Temp(self.vgpr_value(srcs[3])?));
-                }
-                let n = parts.len() as u8;
-                let data = self.tmp(RegClass::v(n));
-                self.push(MInst::pseudo(
-                    Pseudo::CreateVector,
-                    &[Arg::Temp(data)],
-                    &parts,
-                ));
-                self.p.multi_def.insert(data);
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let (opc, data, n) = self.atomic_data(
+                    srcs,
+                    idx,
+                    swap,
+                    (
+                        Opcode::BufferAtomicCmpswap,
+                        buffer_atomic_opcode,
+                        "texel buffer atomic",
+                    ),
+                    at,
+                )?;
                 self.mubuf_idx(
                     opc,
                     &[Arg::Temp(data)],
@@ -696,6 +821,45 @@ impl Isel<'_> {
             Intrinsic::ImageSize => self.texel_buffer_size(v),
             _ => Err(Error::unsupported(at, "this query on a texel buffer")),
         }
+    }
+
+    /// The opcode and the data tuple of an atomic (`image_atomic` sources: descriptor,
+    /// coordinate, sample, data; `image_atomic_swap`: ..., compare, data): the new value,
+    /// then the compare value for a compare-swap, copied into a fresh tuple the
+    /// instruction also defines (tied, as the MUBUF atomics). `ops` is (compare-swap
+    /// opcode, opcode of an `AtomicOp`, name for errors). Returns the tuple's dwords too.
+    #[allow(clippy::type_complexity)]
+    fn atomic_data(
+        &mut self,
+        srcs: &[Value],
+        idx: &[u32],
+        swap: bool,
+        ops: (Opcode, fn(AtomicOp) -> Option<Opcode>, &str),
+        at: Option<u32>,
+    ) -> Result<(Opcode, Temp, u8), Error> {
+        let opc = if swap {
+            ops.0
+        } else {
+            let a = AtomicOp::ALL
+                .get(idx[3] as usize)
+                .copied()
+                .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
+            ops.1(a).ok_or_else(|| Error::unsupported(at, format!("{} {}", ops.2, a.name())))?
+        };
+        let mut parts = vec![self.vgpr_value(srcs[if swap { 4 } else { 3 }])?];
+        if swap {
+            parts.push(self.vgpr_value(srcs[3])?);
+        }
+        let dw: u8 = parts.iter().map(|t| self.p.rc(*t).dwords).sum();
+        let data = self.tmp(RegClass::v(dw));
+        let args: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
+        self.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[Arg::Temp(data)],
+            &args,
+        ));
+        self.p.multi_def.insert(data);
+        Ok((opc, data, dw))
     }
 
     /// A texel buffer's size in elements: its view's NUM_RECORDS (dword 2).

@@ -740,6 +740,16 @@ impl Isel<'_> {
     }
 
     fn inst(&mut self, i: Value) -> Result<(), Error> {
+        let nonuniform = self.nonuniform_descriptors(i);
+        if nonuniform.is_empty() {
+            self.select_inst(i)
+        } else {
+            self.waterfall(i, &nonuniform)
+        }
+    }
+
+    /// Selects one IR instruction into the current block.
+    pub(crate) fn select_inst(&mut self, i: Value) -> Result<(), Error> {
         let f = self.f;
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
