@@ -266,6 +266,12 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         .into());
     }
 
+    // Sets the layout does not give are packed from every declared binding, used or not,
+    // so the placement does not depend on what the optimizer removes.
+    let layout = opts
+        .layout
+        .complete(&amdgpu::abi::declared_bindings(&module)?)?;
+
     // Middle end.
     if opts.optimize {
         let run = crate::passes::run_pipeline_with(module.to_mut(), &opts.settings, None)?;
@@ -281,6 +287,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     let (p, code, stats, usage) = backend(
         &module,
         opts,
+        &layout,
         &link_time,
         &amdgpu::abi_graphics::GraphicsState::default(),
         &mut timer,
@@ -335,6 +342,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
 pub(crate) fn backend(
     module: &Module,
     opts: &Options,
+    layout: &PipelineLayout,
     link_time: &amdgpu::isel::LinkTime,
     state: &amdgpu::abi_graphics::GraphicsState,
     timer: &mut Timer,
@@ -348,7 +356,7 @@ pub(crate) fn backend(
         Ok(())
     };
     let mut p = timer.stage("isel", || {
-        amdgpu::isel::select_stage(module, t, &opts.layout, link_time, state)
+        amdgpu::isel::select_stage(module, t, layout, link_time, state)
     })?;
     verify_mir(&p, false)?;
     amdgpu::scratch::insert_setup(&mut p)?;

@@ -127,6 +127,10 @@ fn stage_backend(
     state: &GraphicsState,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
+    // sets the layout does not give are packed from every declared binding (as compute)
+    let layout = opts
+        .layout
+        .complete(&crate::amdgpu::abi::declared_bindings(&m)?)?;
     if opts.optimize {
         timer.phase = Phase::Middle;
         let run = crate::passes::run_pipeline_with(&mut m, &opts.settings, None)?;
@@ -136,6 +140,7 @@ fn stage_backend(
     let (p, code, stats, _) = backend(
         &m,
         opts,
+        &layout,
         &isel::LinkTime::default(),
         state,
         timer,

@@ -288,3 +288,24 @@ fn buffers_on_emulator() {
         }
     }
 }
+
+/// A loop whose if/else chain breaks in every arm leaves unreachable blocks that the
+/// exit phi does not list (tests/backend/unreachable_pred.ir, reduced from a real
+/// matrix-vector kernel that failed with "phi without a source for its predecessor").
+#[test]
+fn a_phi_may_omit_unreachable_predecessors() {
+    let text = std::fs::read_to_string("tests/backend/unreachable_pred.ir").unwrap();
+    for (g, w) in CONFIGS {
+        let out = run_output(&text, g, w, 1);
+        for (x, o) in out.iter().enumerate() {
+            let x = x as u32;
+            let want = match x {
+                0..=7 => x + 7,
+                8..=15 => x * 7,
+                16..=31 => x - 7,
+                _ => x << 7,
+            };
+            assert_eq!(o[0], want, "{} {w:?} x={x}", g.mcpu());
+        }
+    }
+}

@@ -21,9 +21,6 @@ use gcnc::binary::UserData;
 use gcnc::isa::{Gen, Target, Wave};
 use gcnc_emu::{BufferDesc, Dispatch, Memory};
 
-const SETS: u64 = 0x2_0000;
-const OUT: u64 = 0x10_0000;
-
 fn ir(name: &str) -> String {
     std::fs::read_to_string(format!("tests/backend/{name}")).unwrap()
 }
@@ -31,36 +28,9 @@ fn ir(name: &str) -> String {
 /// Runs one workgroup of `text` with set 0 binding 0 = an output buffer; returns 8 dwords
 /// per thread.
 fn run_out(text: &str, gen: Gen, wave: Wave) -> Vec<[u32; 8]> {
-    let c = compile_ir(text, gen, wave);
-    let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch");
-    let threads: u32 = c.program.workgroup_size.iter().product();
-    let mut mem = Memory::new();
-    mem.map(SETS, 4096);
-    mem.map(OUT, 32 * threads as u64);
-    for (k, w) in BufferDesc::raw(gen, OUT, 32 * threads).iter().enumerate() {
-        mem.write_u32(SETS + 4 * k as u64, *w).unwrap();
-    }
-    let mut sg = Vec::new();
-    for u in &c.program.abi.user_sgprs {
-        sg.push(match *u {
-            UserData::Entry(2) => SETS as u32,
-            UserData::Entry(3) => (SETS >> 32) as u32,
-            UserData::GlobalTable => d.global_table_lo(),
-            UserData::Unused => 0,
-            other => panic!("unexpected user data {other:?}"),
-        });
-    }
-    d.user_sgprs = sg;
-    gcnc_emu::run(&d, &mut mem)
-        .unwrap_or_else(|e| panic!("{} {wave:?}: {e}\n{}", gen.mcpu(), c.asm().unwrap()));
-    (0..threads)
-        .map(|t| {
-            let mut o = [0u32; 8];
-            for (k, x) in o.iter_mut().enumerate() {
-                *x = mem.read_u32(OUT + 32 * t as u64 + 4 * k as u64).unwrap();
-            }
-            o
-        })
+    run_output(text, gen, wave, 8)
+        .into_iter()
+        .map(|v| v.try_into().unwrap())
         .collect()
 }
 

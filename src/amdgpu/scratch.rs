@@ -7,7 +7,9 @@
 //! - Every access is a `scratch_load_dword*` / `scratch_store_dword*` (`_b32`… on GFX11)
 //!   whose address is a *per-lane* byte offset into the lane's private window: the hardware
 //!   (FLAT_SCRATCH + swizzling) turns it into the lane's memory. One path for GFX9, GFX10.3
-//!   and GFX11, so the same MIR serves spilling and function-local arrays.
+//!   and GFX11, so the same MIR serves spilling and function-local arrays. 8/16-bit values
+//!   ([`load_narrow`] / [`store_narrow`]) use `scratch_load_ubyte`/`_ushort` and
+//!   `scratch_store_byte`/`_short`, so a store leaves the neighbouring bytes alone.
 //! - Addressing ([`Addr`]): a constant per-lane offset uses the "no VGPR" form — on GFX10.3
 //!   and GFX11 `vaddr off, saddr off, offset:imm` when the offset fits the signed immediate
 //!   (12 bits on GFX10, 13 on GFX9/GFX11), otherwise (and always on GFX9, which lacks that
@@ -192,6 +194,35 @@ pub fn load(p: &mut Program, dst: Temp, addr: Addr) -> Vec<MInst> {
             &parts,
         ));
     }
+    out
+}
+
+/// The 8/16-bit scratch load (zero-extending) or store on `gen`.
+fn narrow_opcode(gen: Gen, load: bool, bits: u8) -> Opcode {
+    let o = match (load, bits) {
+        (true, 8) => Opcode::ScratchLoadUbyte,
+        (true, _) => Opcode::ScratchLoadUshort,
+        (false, 8) => Opcode::ScratchStoreByte,
+        (false, _) => Opcode::ScratchStoreShort,
+    };
+    on(gen, o)
+}
+
+/// Instructions loading `bits` (8 or 16) at `addr`, zero-extended, into the V1 temp `dst`.
+pub fn load_narrow(p: &mut Program, dst: Temp, addr: Addr, bits: u8) -> Vec<MInst> {
+    let mut out = Vec::new();
+    let (va, sa, imm) = operands(p, addr, 0, &mut out);
+    let o = narrow_opcode(p.target.gen, true, bits);
+    out.push(access(o, &[Arg::Temp(dst)], &[va, sa], imm));
+    out
+}
+
+/// Instructions storing the low `bits` (8 or 16) of the V1 temp `data` at `addr`.
+pub fn store_narrow(p: &mut Program, data: Temp, addr: Addr, bits: u8) -> Vec<MInst> {
+    let mut out = Vec::new();
+    let (va, sa, imm) = operands(p, addr, 0, &mut out);
+    let o = narrow_opcode(p.target.gen, false, bits);
+    out.push(access(o, &[], &[va, Arg::Temp(data), sa], imm));
     out
 }
 

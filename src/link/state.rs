@@ -44,7 +44,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Descriptor offsets and strides are below this (1 MiB of descriptor memory per set,
 /// the backend ABI's limit).
-pub const MAX_DESCRIPTOR_BYTES: u32 = 1 << 20;
+pub use crate::amdgpu::abi::MAX_SET_BYTES as MAX_DESCRIPTOR_BYTES;
 
 /// One descriptor's place in its set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,5 +1,7 @@
 //! Buffer device addresses: loads, stores and atomics on 64-bit pointers through the
-//! GLOBAL encodings (`global_load_dword*` / `global_store_dword*` / `global_atomic_*`).
+//! GLOBAL encodings (`global_load_dword*` / `global_store_dword*` / `global_atomic_*`;
+//! 8/16-bit values one `global_load_ubyte`/`_ushort` or `global_store_byte`/`_short` per
+//! component, as `buffers16.rs` describes).
 //!
 //! Addressing (ACO's `global_load` selection, reduced): a GLOBAL instruction adds a signed
 //! immediate (13 bits on GFX9/GFX11, 12 on GFX10) to either
@@ -32,6 +34,17 @@ pub(super) struct GAddr {
     vaddr: Temp,
     saddr: Arg,
     imm: i32,
+}
+
+impl GAddr {
+    /// `saddr + vaddr` (the VGPR offset zero-extended), no immediate.
+    pub(super) fn based(saddr: Temp, vaddr: Temp) -> GAddr {
+        GAddr {
+            vaddr,
+            saddr: Arg::Temp(saddr),
+            imm: 0,
+        }
+    }
 }
 
 /// The `buffer_` (or, with `global`, `global_`) atomic opcode for `op` on 32- or 64-bit
@@ -97,6 +110,13 @@ pub(super) fn atomic_opcode(global: bool, op: AtomicOp, wide: bool) -> Option<Op
         _ => return None,
     };
     Some(ops[2 * global as usize + wide as usize])
+}
+
+/// The `bytes` argument of [`Isel::global_addr`] for `comps` components of `bits` bits:
+/// the immediate check there is for dword accesses (the last one starts `bytes - 4` past
+/// the offset), and the last narrow access starts `(comps - 1) · bits / 8` past it.
+fn narrow_span(bits: u8, comps: u8) -> u32 {
+    (comps as u32 - 1) * (bits as u32 / 8) + 4
 }
 
 impl Isel<'_> {
@@ -208,6 +228,15 @@ impl Isel<'_> {
         dwords: u8,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let a = self.global_addr(ptr, 4 * dwords as u32)?;
+        self.global_load_at(a, dwords)
+    }
+
+    /// `global_load_dword*` of `dwords` dwords at the address `a`.
+    pub(super) fn global_load_at(
+        &mut self,
+        a: GAddr,
+        dwords: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let mut out = SmallVec::new();
         let mut k = 0u8;
         while k < dwords {
@@ -234,6 +263,40 @@ impl Isel<'_> {
         Ok(out)
     }
 
+    /// `comps` 8/16-bit components at pointer `ptr` (`global_load_ubyte` / `_ushort`).
+    pub(super) fn global_load_narrow(
+        &mut self,
+        ptr: Value,
+        bits: u8,
+        comps: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let a = self.global_addr(ptr, narrow_span(bits, comps))?;
+        self.global_load_narrow_at(a, bits, comps)
+    }
+
+    /// `comps` 8/16-bit components at the address `a`.
+    pub(super) fn global_load_narrow_at(
+        &mut self,
+        a: GAddr,
+        bits: u8,
+        comps: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let name = if bits == 8 {
+            Opcode::GlobalLoadUbyte
+        } else {
+            Opcode::GlobalLoadUshort
+        };
+        self.narrow_loads(bits, comps, |s, byte, d| {
+            s.global_inst(
+                name,
+                &[Arg::Temp(d)],
+                &[Arg::Temp(a.vaddr), a.saddr],
+                a.imm + byte as i32,
+                false,
+            )
+        })
+    }
+
     /// `global_store_dword*` of the components of `v` selected by `mask` at pointer `ptr`,
     /// one store per contiguous run of at most four dwords.
     pub(super) fn global_store(
@@ -244,6 +307,23 @@ impl Isel<'_> {
         at: Option<u32>,
     ) -> Result<(), Error> {
         let ty = self.f.ty(v);
+        if ty.bits == 8 || ty.bits == 16 {
+            let a = self.global_addr(ptr, narrow_span(ty.bits, ty.comps))?;
+            let name = if ty.bits == 8 {
+                Opcode::GlobalStoreByte
+            } else {
+                Opcode::GlobalStoreShort
+            };
+            return self.narrow_stores(v, mask, |s, byte, data| {
+                s.global_inst(
+                    name,
+                    &[],
+                    &[Arg::Temp(a.vaddr), Arg::Temp(data), a.saddr],
+                    a.imm + byte as i32,
+                    false,
+                )
+            });
+        }
         if ty.bits != 32 && ty.bits != 64 {
             return Err(Error::unsupported(
                 at,

@@ -5,8 +5,10 @@
 //! than guessed. Where the inputs come from is the ABI in `amdgpu::abi`.
 
 use super::{Isel, Kind, MV};
+use crate::amdgpu::abi::DescriptorKind;
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
+use crate::binary::prelink::DescKind;
 use crate::ir::{Intrinsic, Value};
 use crate::isa::Gen;
 use crate::isa::Opcode;
@@ -64,6 +66,7 @@ impl Isel<'_> {
             1 => Opcode::SLoadDword,
             2 => Opcode::SLoadDwordx2,
             4 => Opcode::SLoadDwordx4,
+            8 => Opcode::SLoadDwordx8,
             _ => unreachable!(),
         };
         self.hw(n, &[Arg::Temp(d)], &[Arg::Temp(base), Arg::Imm(offset)])?;
@@ -111,7 +114,7 @@ impl Isel<'_> {
             MV::T(..) => {
                 return Err(Error::unsupported(
                     at,
-                    "divergent offsets need VMEM loads (not encoded yet)",
+                    "a divergent offset for a scalar load (the caller chooses a vector load)",
                 ))
             }
         };
@@ -144,6 +147,34 @@ impl Isel<'_> {
             // the layout check below gives the error
             self.layout.binding_offset(set, binding)?;
         }
+        self.descriptor_of(
+            set,
+            binding,
+            DescriptorKind::Buffer,
+            false,
+            DescKind::Buffer,
+            4,
+            index,
+            at,
+        )
+    }
+
+    /// The `dwords`-dword descriptor of `set`/`binding` (array element `index`), a
+    /// binding of `kind` in the layout; `sampler_half` reads the S# of a combined
+    /// image+sampler element. An unlinked compile leaves offset and stride to the link
+    /// stage (`reloc` names them).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn descriptor_of(
+        &mut self,
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        sampler_half: bool,
+        reloc: DescKind,
+        dwords: u8,
+        index: MV,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
         let ptr = match set {
             0 => self.input(|i| &mut i.set_ptr[0], RegClass::S2),
             1 => self.input(|i| &mut i.set_ptr[1], RegClass::S2),
@@ -154,26 +185,27 @@ impl Isel<'_> {
             _ => self.input(|i| &mut i.set_ptr[6], RegClass::S2),
         };
         if self.link.descriptor_layout {
-            return self.descriptor_relocated(ptr, set, binding, index, at);
+            return self.descriptor_relocated(ptr, set, binding, reloc, dwords, index, at);
         }
-        let off = self.layout.binding_offset(set, binding)?;
+        let slot = self.layout.slot(set, binding, kind)?;
+        let off = slot.offset + if sampler_half { slot.sampler_offset } else { 0 };
         match index {
             MV::C(c) => {
-                let o = off as u64 + 16 * c;
+                let o = off as u64 + slot.stride as u64 * c;
                 if o >= (1 << 19) {
                     return Err(Error::Layout(format!("descriptor offset {o} too large")));
                 }
-                self.s_load(ptr, o as u32, 4)
+                self.s_load(ptr, o as u32, dwords)
             }
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 let scaled = self.tmp(RegClass::S1);
-                self.salu(
-                    Opcode::SLshlB32,
-                    &[Arg::Temp(scaled)],
-                    vec![Arg::Temp(t), Arg::Const(4)],
-                )?;
+                let (op, by) = match slot.stride {
+                    s if s.is_power_of_two() => (Opcode::SLshlB32, s.trailing_zeros()),
+                    s => (Opcode::SMulI32, s),
+                };
+                self.salu(op, &[Arg::Temp(scaled)], vec![Arg::Temp(t), Arg::Const(by)])?;
                 let a = self.add_addr(ptr, Arg::Temp(scaled))?;
-                self.s_load(a, off, 4)
+                self.s_load(a, off, dwords)
             }
             MV::T(..) => Err(Error::unsupported(at, "divergent descriptor index")),
         }
@@ -294,26 +326,38 @@ impl Isel<'_> {
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
                 let off = match self.get(srcs[0], 0)? {
                     MV::C(c) => MV::C(c + base),
-                    MV::T(t, k) => {
-                        if base == 0 {
-                            MV::T(t, k)
-                        } else {
-                            let s = self.to_sgpr(Arg::Temp(t))?;
-                            let d = self.tmp(RegClass::S1);
-                            self.salu(
-                                Opcode::SAddU32,
-                                &[Arg::Temp(d)],
-                                vec![Arg::Temp(s), Arg::Const(base as u32)],
-                            )?;
-                            MV::T(d, Kind::Plain)
-                        }
+                    MV::T(t, k) if base == 0 => MV::T(t, k),
+                    MV::T(t, _) if self.p.rc(t).is_sgpr() => {
+                        let d = self.tmp(RegClass::S1);
+                        self.salu(
+                            Opcode::SAddU32,
+                            &[Arg::Temp(d)],
+                            vec![Arg::Temp(t), Arg::Const(base as u32)],
+                        )?;
+                        MV::T(d, Kind::Plain)
+                    }
+                    MV::T(t, _) => {
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(
+                            Opcode::VAddU32,
+                            &[Arg::Temp(d)],
+                            vec![Arg::Const(base as u32), Arg::Temp(t)],
+                        )?;
+                        MV::T(d, Kind::Plain)
                     }
                 };
                 if ty.bits == 8 || ty.bits == 16 {
-                    out.extend(self.push_constant_narrow(p, off, ty, at)?);
+                    let words = self.push_constant_narrow(p, off, ty, at)?;
+                    out.extend(self.regroup(i, words, ty)?);
                     return Ok(out);
                 }
-                let words = self.load_dwords(p, off, dwords, at)?;
+                let words = match off {
+                    // a divergent offset: a vector load off the push-constant pointer
+                    MV::T(t, _) if !self.p.rc(t).is_sgpr() => {
+                        self.global_load_at(super::global::GAddr::based(p, t), dwords)?
+                    }
+                    _ => self.load_dwords(p, off, dwords, at)?,
+                };
                 out.extend(self.regroup(i, words, ty)?);
             }
             VulkanResourceIndex => {
@@ -403,6 +447,10 @@ impl Isel<'_> {
                 let mask = idx.get(1).copied().unwrap_or(0xf);
                 self.store_scratch(srcs[0], srcs[1], base, mask, at)?;
             }
+            LoadGlobal if ty.bits == 8 || ty.bits == 16 => {
+                let words = self.global_load_narrow(srcs[0], ty.bits, ty.comps)?;
+                out.extend(self.regroup(i, words, ty)?);
+            }
             LoadGlobal => {
                 if ty.bits != 32 && ty.bits != 64 {
                     return Err(Error::unsupported(
@@ -469,6 +517,17 @@ impl Isel<'_> {
                 } else {
                     self.buffer_store(srcs[0], res, off, mask, at)?;
                 }
+            }
+            LoadDescriptor => out.extend(self.load_descriptor(i, srcs, idx)?),
+            ImageLoad | ImageStore | ImageAtomic | ImageAtomicSwap | ImageSize | ImageSamples => {
+                out.extend(self.image_intrinsic(i, op, srcs, idx)?)
+            }
+            ImageDerefLoad | ImageDerefStore | ImageDerefAtomic | ImageDerefAtomicSwap
+            | ImageDerefSize | ImageDerefSamples => {
+                return Err(Error::unsupported(
+                    at,
+                    "image access through a deref that is not an array of descriptors",
+                ))
             }
             _ => {
                 return Err(Error::unsupported(

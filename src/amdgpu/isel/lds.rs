@@ -9,7 +9,9 @@
 //! - Width: a contiguous run of dwords is accessed with the widest form the IR's
 //!   alignment allows: `b128`/`b96` at 16-byte alignment, `b64` at 8, otherwise pairs of
 //!   dwords with `read2`/`write2_b32` (offset0/offset1 in dword units, each below 256) and
-//!   single `b32` accesses for what is left.
+//!   single `b32` accesses for what is left. 8/16-bit values: one `ds_read_u8`/`_u16` or
+//!   `ds_write_b8`/`_b16` per component (`buffers16.rs`), so lanes writing neighbouring
+//!   halves or bytes of one dword do not clobber each other.
 //! - Atomics: the returning `_rtn` forms (the old value is the IR result); compare-swap is
 //!   `ds_cmpst_rtn_b32` (DATA0 = compare, DATA1 = new) on GFX9/10.3 and
 //!   `ds_cmpstore_rtn_b32` (DATA0 = new, DATA1 = compare) on GFX11; exchange is
@@ -126,6 +128,20 @@ impl Isel<'_> {
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
+        if ty.bits == 8 || ty.bits == 16 {
+            let name = if ty.bits == 8 {
+                Opcode::DsReadU8
+            } else {
+                Opcode::DsReadU16
+            };
+            let o = self.get(off, 0)?;
+            let (va, imm) = self.lds_addr(o, base)?;
+            let words = self.narrow_loads(ty.bits, ty.comps, |s, byte, d| {
+                let (va2, b) = s.lds_rebase(va, imm + byte, MAX_OFFSET)?;
+                s.ds(name, &[Arg::Temp(d)], &[Arg::Temp(va2)], b)
+            })?;
+            return self.regroup(i, words, ty);
+        }
         if ty.bits != 32 && ty.bits != 64 {
             return Err(Error::unsupported(
                 at,
@@ -180,6 +196,19 @@ impl Isel<'_> {
         at: Option<u32>,
     ) -> Result<(), Error> {
         let ty = self.f.ty(v);
+        if ty.bits == 8 || ty.bits == 16 {
+            let name = if ty.bits == 8 {
+                Opcode::DsWriteB8
+            } else {
+                Opcode::DsWriteB16
+            };
+            let o = self.get(off, 0)?;
+            let (va, imm) = self.lds_addr(o, base)?;
+            return self.narrow_stores(v, mask, |s, byte, data| {
+                let (va2, b) = s.lds_rebase(va, imm + byte, MAX_OFFSET)?;
+                s.ds(name, &[], &[Arg::Temp(va2), Arg::Temp(data)], b)
+            });
+        }
         if ty.bits != 32 && ty.bits != 64 {
             return Err(Error::unsupported(
                 at,

@@ -29,6 +29,7 @@ mod divide64;
 mod f64;
 mod global;
 mod graphics;
+mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
@@ -102,6 +103,8 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
+    /// Components of each value its users read (`image.rs`, computed on first use).
+    pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
     /// The pipeline state of a vertex or fragment shader (`graphics.rs`).
     pub(crate) state: &'a GraphicsState,
     /// Graphics stage inputs and outputs (`graphics.rs`).
@@ -183,6 +186,7 @@ pub fn select_stage(
         inputs: Inputs::default(),
         narrow: Default::default(),
         link: link.clone(),
+        used_comps: None,
         state,
         gfx: Default::default(),
     };
@@ -352,19 +356,33 @@ impl Isel<'_> {
             let InstKind::Phi(srcs) = f.kind(i) else {
                 continue;
             };
-            let Some(&(_, src)) = srcs.iter().find(|(p, _)| *p == b) else {
-                return Err(Error::unsupported(
-                    Some(i.index() as u32),
-                    "phi without a source for its predecessor",
-                ));
+            // The IR lets a phi omit predecessors the entry cannot reach (code after an
+            // if whose arms all break, say), but the exec-mask CF still lays such blocks
+            // out: their copy defines zero, a value nothing observes.
+            let src = match srcs.iter().find(|(p, _)| *p == b) {
+                Some(&(_, src)) => Some(src),
+                None if !self.cfg.reachable[b] => None,
+                None => {
+                    return Err(Error::Verify(format!(
+                        "phi (IR instruction #{}) has no source for a reachable predecessor",
+                        i.index()
+                    )))
+                }
             };
             let dst = self.vals[i].clone();
             for (c, d) in dst.iter().enumerate() {
                 let MV::T(dt, k) = *d else { unreachable!() };
-                let o = match k {
-                    Kind::VBool => Arg::Temp(self.vbool(src, c)?),
-                    Kind::UBool => self.ubool(src, c)?,
-                    _ => self.arg(src, c)?,
+                let o = match (src, k) {
+                    (None, Kind::VBool) => Arg::Temp(self.to_vgpr(Arg::Const(0))?),
+                    (None, _) if self.p.rc(dt).dwords == 2 => {
+                        let z = self.tmp(RegClass::S2);
+                        self.hw(Opcode::SMovB64, &[Arg::Temp(z)], &[Arg::Const(0)])?;
+                        Arg::Temp(z)
+                    }
+                    (None, _) => Arg::Const(0),
+                    (Some(src), Kind::VBool) => Arg::Temp(self.vbool(src, c)?),
+                    (Some(src), Kind::UBool) => self.ubool(src, c)?,
+                    (Some(src), _) => self.arg(src, c)?,
                 };
                 defs.push(Arg::Temp(dt));
                 ops.push(o);
@@ -614,9 +632,6 @@ impl Isel<'_> {
         if let Some(t) = self.inputs.workgroup_ptr {
             user.push((UserData::Workgroup, t));
         }
-        if let Some(pair) = self.gfx_user_pairs() {
-            user.push(pair);
-        }
         let mut next = 0u16;
         for (u, t) in user {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
@@ -746,7 +761,7 @@ impl Isel<'_> {
                     "derefs must be lowered by lower_explicit_io",
                 ))
             }
-            InstKind::Tex(_) => return Err(Error::unsupported(at, "texture operations")),
+            InstKind::Tex(t) => self.tex(i, t)?,
             InstKind::Call { .. } => return Err(Error::unsupported(at, "calls")),
             InstKind::Phi(_) | InstKind::Jump(..) => unreachable!(),
         };

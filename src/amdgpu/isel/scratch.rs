@@ -1,14 +1,23 @@
 //! Selection of the IR's `load_scratch` / `store_scratch`: per-lane addresses into the
 //! function's scratch slot, then the MIR-level accesses of [`crate::amdgpu::scratch`] (the
-//! module register allocation uses for spill slots too).
+//! module register allocation uses for spill slots too); 8/16-bit values one byte/short
+//! access per component (`buffers16.rs`).
 
 use super::mask_runs;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, RegClass};
-use crate::amdgpu::scratch::{load, store, Addr};
+use crate::amdgpu::scratch::{load, load_narrow, store, store_narrow, Addr};
 use crate::amdgpu::Error;
 use crate::ir::Value;
 use smallvec::SmallVec;
+
+/// `a` plus `byte` bytes.
+fn at_byte(a: Addr, byte: u32) -> Addr {
+    match a {
+        Addr::Const(x) => Addr::Const(x + byte),
+        Addr::Vgpr(t, x) => Addr::Vgpr(t, x + byte),
+    }
+}
 
 impl Isel<'_> {
     /// The per-lane scratch address of an IR byte offset `off` into the slot at `base`.
@@ -31,6 +40,18 @@ impl Isel<'_> {
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
+        if ty.bits == 8 || ty.bits == 16 {
+            self.use_scratch();
+            let o = self.get(off, 0)?;
+            let a = self.scratch_addr(base, o)?;
+            let words = self.narrow_loads(ty.bits, ty.comps, |s, byte, d| {
+                for m in load_narrow(&mut s.p, d, at_byte(a, byte), ty.bits) {
+                    s.push(m);
+                }
+                Ok(())
+            })?;
+            return self.regroup(i, words, ty);
+        }
         if ty.bits != 32 && ty.bits != 64 {
             return Err(Error::unsupported(
                 at,
@@ -63,6 +84,17 @@ impl Isel<'_> {
         at: Option<u32>,
     ) -> Result<(), Error> {
         let ty = self.f.ty(v);
+        if ty.bits == 8 || ty.bits == 16 {
+            self.use_scratch();
+            let o = self.get(off, 0)?;
+            let a = self.scratch_addr(base, o)?;
+            return self.narrow_stores(v, mask, |s, byte, data| {
+                for m in store_narrow(&mut s.p, data, at_byte(a, byte), ty.bits) {
+                    s.push(m);
+                }
+                Ok(())
+            });
+        }
         if ty.bits != 32 && ty.bits != 64 {
             return Err(Error::unsupported(
                 at,
@@ -76,10 +108,7 @@ impl Isel<'_> {
         for (c, end) in mask_runs(ty.comps as u32, mask, per as u32, u32::MAX) {
             let dw = self.vgpr_dwords(v, c, end)?;
             let data = self.vgpr_tuple(&dw);
-            let a2 = match a {
-                Addr::Const(x) => Addr::Const(x + 4 * per as u32 * c),
-                Addr::Vgpr(t, x) => Addr::Vgpr(t, x + 4 * per as u32 * c),
-            };
+            let a2 = at_byte(a, 4 * per as u32 * c);
             for m in store(&mut self.p, data, a2) {
                 self.push(m);
             }

@@ -36,6 +36,7 @@ mod image;
 mod inst;
 mod module;
 mod parse;
+mod spec_values;
 mod subgroup;
 
 use super::{Error, ErrorKind};
@@ -48,6 +49,7 @@ use rspirv::spirv::{self, Decoration, ExecutionModel, StorageClass};
 use std::collections::BTreeMap;
 
 pub use parse::MAGIC;
+pub use spec_values::{parse_spec_arg, parse_value, spec_constants, SpecType, SpecValueError};
 
 /// Translation options.
 #[derive(Clone, Debug, Default)]

@@ -65,7 +65,8 @@ enum Command {
         entry: Option<String>,
         #[arg(long)]
         layout: Option<String>,
-        /// Specialization constant ID=VALUE (SPIR-V input).
+        /// Specialization constant ID=VALUE (SPIR-V input), read by the constant's type:
+        /// `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern.
         #[arg(long)]
         spec: Vec<String>,
         #[arg(short = 'o')]
@@ -114,6 +115,8 @@ enum Command {
     Ir(cli::ir::Args),
     /// Compile a compute shader (or load a PAL ELF) and run one dispatch on the emulator.
     Run(cli::run::Args),
+    /// Run one graphics draw (a JSON draw description and a pipeline ELF) on the emulator.
+    Draw(cli::draw::Args),
 }
 
 fn main() -> ExitCode {
@@ -209,6 +212,7 @@ fn main() -> ExitCode {
         }),
         Command::Ir(a) => cli::ir::run(&a),
         Command::Run(a) => cli::run::run(&a),
+        Command::Draw(a) => cli::draw::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

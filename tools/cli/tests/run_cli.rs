@@ -60,8 +60,9 @@ fn run_corpus_case(name: &str, input: &str, target: &str, wave: u32, dir: &PathB
                 SpecValue::U32(x) => *x as u64,
                 SpecValue::U64(x) => *x,
             };
+            // the case's values are raw bit patterns (a float constant's bits, say)
             args.push("--spec".into());
-            args.push(format!("{id}={v}"));
+            args.push(format!("{id}={v:#x}"));
         }
     }
     let mut outs = Vec::new();
@@ -216,6 +217,128 @@ fn bad_arguments_are_reported() {
         assert!(!ok, "{args:?} should fail");
         assert!(stderr.contains(want), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+/// `--spec` values are read by the type of the SPIR-V constant their SpecId decorates
+/// (spec_constants.comp: 0 uint K, 1 int S, 2 bool FLAG, 3 float F, 4 uint64 BIG, 5 uint
+/// UNSET), give the same results as the bit patterns they stand for, and wrong ones are
+/// refused naming the ID and the reason.
+#[test]
+fn spec_values_are_typed_by_the_constant() {
+    let spv = "tests/shaders/compute/spec_constants.spv";
+    let dir = temp_dir("spec");
+    let run = |tag: &str, spec: &[&str]| -> (Vec<u32>, Vec<u64>) {
+        let (o, q) = (dir.join(format!("{tag}-o")), dir.join(format!("{tag}-q")));
+        let mut args = strs(&["run", spv, "--target", "gfx1100", "--bind", "0:0=@1024"]);
+        args.extend(strs(&["--bind", "0:1=@512", "--dump"]));
+        args.push(format!("0:0={}", o.display()));
+        args.push("--dump".into());
+        args.push(format!("0:1={}", q.display()));
+        for s in spec {
+            args.push("--spec".into());
+            args.push(s.to_string());
+        }
+        let (ok, _, stderr) = gcnc(&args);
+        assert!(ok, "{spec:?}: {stderr}");
+        let words = |p: &PathBuf, n: usize| -> Vec<u64> {
+            let b = std::fs::read(p).unwrap();
+            b.chunks(n)
+                .map(|c| c.iter().rev().fold(0u64, |a, x| a << 8 | *x as u64))
+                .collect()
+        };
+        let o = words(&o, 4).into_iter().map(|w| w as u32).collect();
+        (o, words(&q, 8))
+    };
+    let typed = run("typed", &["0=4", "1=-7", "2=true", "3=0.5", "4=-0", "5=11"]);
+    let bits = run(
+        "bits",
+        &[
+            "0=0x4",
+            "1=0xfffffff9",
+            "2=0x1",
+            "3=0x3f000000",
+            "4=0x0",
+            "5=0xb",
+        ],
+    );
+    assert_eq!(typed, bits);
+    let (k, s, f, big, unset) = (4u32, -7i32 as u32, 0.5f32, 0u64, 11u32);
+    let kk = 2 * k + 1;
+    for i in 0..64u32 {
+        let o = &typed.0[4 * i as usize..4 * i as usize + 4];
+        assert_eq!(o[0], i.wrapping_mul(kk).wrapping_add(s) ^ 0xff, "lane {i}");
+        assert_eq!(o[1], (i as f32 * f).to_bits(), "lane {i}");
+        assert_eq!(o[2], unset + i % k, "lane {i}");
+        assert_eq!(o[3], (i % kk) * (i % kk) + i, "lane {i}");
+        assert_eq!(typed.1[i as usize], big * i as u64 + k as u64, "lane {i}");
+    }
+    for (spec, want) in [
+        ("1=2147483648", "--spec 1=2147483648: specialization constant 1 is a 32-bit signed integer: 2147483648 is outside -2147483648..=2147483647"),
+        ("0=-1", "specialization constant 0 is a 32-bit unsigned integer: -1 is outside 0..=4294967295"),
+        ("2=2", "specialization constant 2 is a bool: `2` is not true, false, 1 or 0"),
+        ("3=fast", "specialization constant 3 is a 32-bit float: `fast` is not a number"),
+        ("3=1e39", "specialization constant 3 is a 32-bit float: 1e39 overflows a 32-bit float"),
+        ("0=0x100000000", "specialization constant 0 is a 32-bit unsigned integer: the bit pattern 0x100000000 is wider than 32 bits"),
+        ("9=1", "--spec 9=1: the module has no specialization constant 9 (it has: 0, 1, 2, 3, 4, 5)"),
+        ("K=1", "--spec K=1: `K` is not a SpecId"),
+    ] {
+        for cmd in ["run", "compile"] {
+            let args = strs(&[cmd, spv, "--target", "gfx900", "--spec", spec]);
+            let (ok, _, stderr) = gcnc(&args);
+            assert!(!ok, "{args:?} should fail");
+            assert!(stderr.contains(want), "{args:?}: {stderr}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Arrays sized by specialization constants (spec_array.comp: `shared float
+/// tile[BLOCK_SIZE]`, `shared uint sums[ROWS][BLOCK_SIZE / 2 + 1]`) take their size from the
+/// values given; values that make a length 0 are refused saying where the length came
+/// from, and an unlinked compile that leaves BLOCK_SIZE (directly, or through the
+/// constant built from it) to the link stage asks for the whole pipeline.
+#[test]
+fn spec_sized_arrays_follow_the_values() {
+    let spv = "tests/shaders/compute/spec_array.spv";
+    for (spec, lds) in [
+        (["0=32", "1=2"], 32 * 4 + 2 * 17 * 4),
+        (["0=48", "1=3"], 48 * 4 + 3 * 25 * 4),
+    ] {
+        let mut args = strs(&["compile", spv, "--target", "gfx1100", "--stats"]);
+        for s in spec {
+            args.push("--spec".into());
+            args.push(s.into());
+        }
+        let (ok, out, stderr) = gcnc(&args);
+        assert!(ok, "{spec:?}: {stderr}");
+        assert!(out.contains(&format!("LDS size: {lds}")), "{spec:?}: {out}");
+    }
+    let (ok, _, stderr) = gcnc(&strs(&[
+        "compile", spv, "--target", "gfx900", "--spec", "0=0",
+    ]));
+    assert!(!ok);
+    assert!(
+        stderr.contains("array length 0 (computed from specialization constants"),
+        "{stderr}"
+    );
+    for late in ["0", "1"] {
+        let args = strs(&[
+            "compile",
+            spv,
+            "--target",
+            "gfx900",
+            "--unlinked",
+            "--link-spec",
+            late,
+        ]);
+        let (ok, _, stderr) = gcnc(&args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(
+            stderr.contains("NeedsWholePipeline")
+                && stderr.contains(&format!("specialization constant {late}")),
+            "{args:?}: {stderr}"
+        );
     }
 }
 

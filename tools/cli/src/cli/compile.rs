@@ -2,7 +2,8 @@
 //! disassembly.
 //!
 //! Input: SPIR-V (recognised by its magic number; translated by `front::spirv` with the
-//! `--entry` and `--spec ID=VALUE` options), or the IR text form (`.ir`). The middle-end
+//! `--entry` and `--spec ID=VALUE` options; a value is read by the type of the constant:
+//! `2=0.5`, `3=true`, `4=-7`, or a `0x` bit pattern), or the IR text form (`.ir`). The middle-end
 //! pipeline runs unless `--no-opt`; `--max-sgprs`/`--max-vgprs` cap the register budget.
 //!
 //! `--unlinked` compiles without the descriptor and user-data layout (and without the
@@ -33,32 +34,6 @@ pub struct Args {
     pub max_vgprs: Option<u16>,
     pub unlinked: bool,
     pub link_spec: Vec<u32>,
-}
-
-fn parse_spec(s: &str) -> Result<(u32, u64), String> {
-    let (id, v) = s
-        .split_once('=')
-        .ok_or_else(|| format!("--spec {s}: expected ID=VALUE"))?;
-    let id: u32 = id
-        .trim()
-        .parse()
-        .map_err(|_| format!("--spec {s}: bad id"))?;
-    let v = v.trim();
-    let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>()
-            .map_err(|_| format!("--spec {s}: bad float"))?
-            .to_bits() as u64
-    } else if let Some(h) = v.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).map_err(|_| format!("--spec {s}: bad hex"))?
-    } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<i64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-            .wrapping_neg() as u64
-    } else {
-        v.parse::<u64>()
-            .map_err(|_| format!("--spec {s}: bad integer"))?
-    };
-    Ok((id, val))
 }
 
 /// Compiles the input as `gcnc compile` does (also used by `gcnc run`): one library
@@ -94,10 +69,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
     let compiled = if spirv {
         let words = gcnc::front::spirv::words_from_bytes(&bytes)
             .map_err(|e| format!("{}: {e}", a.input))?;
-        for s in &a.spec {
-            let (id, v) = parse_spec(s)?;
-            opts.spec.insert(id, v);
-        }
+        opts.spec = super::spec_values(&words, &a.spec)?;
         if a.unlinked {
             gcnc::compile_spirv_unlinked(&words, &opts)
         } else {
@@ -166,15 +138,17 @@ pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
         let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
         opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
     }
-    for s in &a.spec {
-        let (id, v) = parse_spec(s)?;
-        opts.spec.insert(id, v);
-    }
     let words = |path: &str| -> Result<Vec<u32>, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     };
     let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
+    // each value is read by the type of its constant in whichever stage declares it
+    for s in &a.spec {
+        let one = std::slice::from_ref(s);
+        let v = super::spec_values(&vs, one).or_else(|_| super::spec_values(&fs, one))?;
+        opts.spec.extend(v);
+    }
     let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
     let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
         .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;

@@ -10,7 +10,6 @@ use clap::Args as ClapArgs;
 use gcnc::front::spirv::{translate, words_from_bytes, Options, MAGIC};
 use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
 use gcnc::passes;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 #[derive(ClapArgs, Debug)]
@@ -23,8 +22,8 @@ pub struct Args {
     /// SPIR-V entry point stage: compute, vertex or fragment (default: any).
     #[arg(long)]
     pub stage: Option<String>,
-    /// Specialization constant value, `SPEC_ID=VALUE` (decimal, `-`decimal, `0x`hex, or a
-    /// 32-bit float with an `f` suffix such as `1.5f`). Repeatable.
+    /// Specialization constant value, `SPEC_ID=VALUE`, read by the constant's type
+    /// (`2=0.5`, `3=true`, `4=-7`) or a `0x` bit pattern. Repeatable.
     #[arg(long = "spec", value_name = "ID=VALUE")]
     pub spec: Vec<String>,
     /// Run the pipeline up to this pass (its first run), or `all`.
@@ -35,25 +34,6 @@ pub struct Args {
     pub divergence: bool,
 }
 
-fn parse_spec(s: &str) -> Result<(u32, u64), String> {
-    let bad = |what: &str| format!("--spec {}: {}", s, what);
-    let (id, v) = s.split_once('=').ok_or_else(|| bad("expected ID=VALUE"))?;
-    let id: u32 = id.trim().parse().map_err(|_| bad("bad id"))?;
-    let v = v.trim();
-    let val = if let Some(f) = v.strip_suffix('f') {
-        f.parse::<f32>().map_err(|_| bad("bad float"))?.to_bits() as u64
-    } else if let Some(h) = v.strip_prefix("0x") {
-        u64::from_str_radix(h, 16).map_err(|_| bad("bad hex"))?
-    } else if let Some(n) = v.strip_prefix('-') {
-        n.parse::<i64>()
-            .map_err(|_| bad("bad integer"))?
-            .wrapping_neg() as u64
-    } else {
-        v.parse::<u64>().map_err(|_| bad("bad integer"))?
-    };
-    Ok((id, val))
-}
-
 fn load(args: &Args) -> Result<Module, String> {
     let path = &args.input;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {}", path.display(), e))?;
@@ -61,11 +41,7 @@ fn load(args: &Args) -> Result<Module, String> {
     let is_spirv = ext == "spv" || bytes.get(..4) == Some(&MAGIC.to_le_bytes()[..]);
     if is_spirv {
         let words = words_from_bytes(&bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
-        let mut spec = BTreeMap::new();
-        for s in &args.spec {
-            let (id, v) = parse_spec(s)?;
-            spec.insert(id, v);
-        }
+        let spec = super::spec_values(&words, &args.spec)?;
         let stage =
             match args.stage.as_deref() {
                 None => None,

@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod compile;
 pub mod disasm;
+pub mod draw;
 pub mod ir;
 pub mod isa_coverage;
 pub mod link;
@@ -41,4 +42,24 @@ pub fn parse_wave(wave: Option<u32>) -> Result<Option<Wave>, String> {
         Wave::from_lanes(w.into()).ok_or_else(|| format!("--wave must be 32 or 64, not {w}"))
     })
     .transpose()
+}
+
+/// The `--spec ID=VALUE` arguments as bit patterns, each value read by the type of the
+/// SPIR-V constant its SpecId decorates (`gcnc::front::spirv::parse_spec_arg`); an error
+/// quotes the argument and says which ID and why.
+pub fn spec_values(
+    words: &[u32],
+    args: &[String],
+) -> Result<std::collections::BTreeMap<u32, u64>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    if args.is_empty() {
+        return Ok(out);
+    }
+    let consts = gcnc::front::spirv::spec_constants(words).map_err(|e| e.to_string())?;
+    for a in args {
+        let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, a)
+            .map_err(|e| format!("--spec {a}: {e}"))?;
+        out.insert(id, v);
+    }
+    Ok(out)
 }
