@@ -127,7 +127,7 @@ fn stage_backend(
     state: &GraphicsState,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
-    // sets the layout does not give are packed from every declared binding (as compute)
+    // as for compute: sets the layout omits are packed from every declared binding
     let layout = opts
         .layout
         .complete(&crate::amdgpu::abi::declared_bindings(&m)?)?;

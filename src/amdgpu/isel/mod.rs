@@ -103,12 +103,12 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
-    /// Components of each value its users read (`image.rs`, computed on first use).
-    pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
     /// The pipeline state of a vertex or fragment shader (`graphics.rs`).
     pub(crate) state: &'a GraphicsState,
     /// Graphics stage inputs and outputs (`graphics.rs`).
     pub(crate) gfx: graphics::Gfx,
+    /// Components of each value its users read (`image.rs`, computed on first use).
+    pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
 }
 
 /// The state an unlinked compile does not have: each item becomes a relocated literal
@@ -186,9 +186,9 @@ pub fn select_stage(
         inputs: Inputs::default(),
         narrow: Default::default(),
         link: link.clone(),
-        used_comps: None,
         state,
         gfx: Default::default(),
+        used_comps: None,
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);

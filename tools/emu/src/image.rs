@@ -415,7 +415,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     if m.d16 || m.tfe || m.lwe || m.a16 {
         return Err(Error::unsupported(format!("{name}: d16/tfe/lwe/a16")));
     }
-    if store {
+    // memory writes (stores, atomics) may not run on a pixel wave's helper lanes
+    if matches!(kind, Kind::Store { .. } | Kind::Atomic) {
         w.check_helpers(name)?;
     }
     let lay = mem::layout(inst, d);

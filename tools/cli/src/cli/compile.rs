@@ -143,11 +143,14 @@ pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     };
     let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
-    // each value is read by the type of its constant in whichever stage declares it
+    // one --spec list for both stages: each value is read by the type of the constant
+    // with that SpecId in the stage that declares it (the vertex stage's first)
+    let mut consts = gcnc::front::spirv::spec_constants(&fs).map_err(|e| e.to_string())?;
+    consts.extend(gcnc::front::spirv::spec_constants(&vs).map_err(|e| e.to_string())?);
     for s in &a.spec {
-        let one = std::slice::from_ref(s);
-        let v = super::spec_values(&vs, one).or_else(|_| super::spec_values(&fs, one))?;
-        opts.spec.extend(v);
+        let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, s)
+            .map_err(|e| format!("--spec {s}: {e}"))?;
+        opts.spec.insert(id, v);
     }
     let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
     let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
