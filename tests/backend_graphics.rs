@@ -191,12 +191,12 @@ fn vertex_registers_say_what_the_shader_reads_and_exports() {
         // InstanceID: v1 with VGPR_COMP_CNT 1 on GFX9, v3 with 3 on GFX10
         let cnt = if gen == Gen::Gfx9 { 1 } else { 3 };
         assert_eq!(r[&HwStage::Vs.rsrc1()] >> 24 & 3, cnt);
-        // user SGPRs: descriptor set 0 (entries 2, 3), the vertex-buffer table (16, 17),
-        // then BaseVertex and BaseInstance
+        // user SGPRs: descriptor set 0 (entries 2, 3), then PAL's VertexBufferTable,
+        // BaseVertex and BaseInstance
         let base = HwStage::Vs.user_data_base();
-        let ud: Vec<u32> = (0..6).map(|i| r[&(base + i)]).collect();
-        assert_eq!(ud, [2, 3, 16, 17, 0x1000_0003, 0x1000_0004]);
-        assert_eq!(r[&HwStage::Vs.rsrc2()] >> 1 & 0x1f, 6, "USER_SGPR");
+        let ud: Vec<u32> = (0..5).map(|i| r[&(base + i)]).collect();
+        assert_eq!(ud, [2, 3, 0x1000_000f, 0x1000_0003, 0x1000_0004]);
+        assert_eq!(r[&HwStage::Vs.rsrc2()] >> 1 & 0x1f, 5, "USER_SGPR");
         // two parameters (uv, id), one position export
         assert_eq!(r[&regs::SPI_VS_OUT_CONFIG], 1 << 1);
         assert_eq!(r[&regs::SPI_SHADER_POS_FORMAT], 4);

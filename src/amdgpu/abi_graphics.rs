@@ -5,9 +5,8 @@
 //!
 //! Invariants:
 //! - user data: descriptor sets and push constants are the compute entries
-//!   (`amdgpu::abi`); the vertex stage adds the vertex-buffer table pointer (entries
-//!   [`VERTEX_BUFFER_TABLE_ENTRY`], +1), then PAL's `BaseVertex` and `BaseInstance`
-//!   special values, one SGPR each, in that order after the pairs;
+//!   (`amdgpu::abi`); the vertex stage adds PAL's `VertexBufferTable`, `BaseVertex` and
+//!   `BaseInstance` special values, one SGPR each, in that order after the pairs;
 //! - fragment attributes are numbered densely in location order
 //!   ([`GraphicsAbi::ps_attributes`]); vertex parameters likewise
 //!   ([`GraphicsAbi::vs_params`]), so `SPI_PS_INPUT_CNTL_n.OFFSET` of the pipeline is the
@@ -19,9 +18,9 @@
 
 use std::collections::BTreeMap;
 
-/// First user-data entry of the vertex-buffer table pointer (64-bit, low dword first):
-/// after the push constants (0–1) and the seven descriptor sets (2–15).
-pub const VERTEX_BUFFER_TABLE_ENTRY: u32 = 16;
+/// PAL's `VertexBufferTable` user-data value: the low half of the table's address, the
+/// high half being the code's (`s_getpc_b64`).
+pub const USER_DATA_VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
 /// PAL's `BaseVertex` user-data value (pal-abi.md §2.6).
 pub const USER_DATA_BASE_VERTEX: u32 = 0x1000_0003;
 /// PAL's `BaseInstance` user-data value.

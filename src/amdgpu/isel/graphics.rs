@@ -13,7 +13,8 @@
 //!   (the p2 accumulates into p1's result: one register, listed in `multi_def`, with the
 //!   accumulator as an extra trailing use so liveness sees the read); GFX11
 //!   `v_interp_p10_f32` + `v_interp_p2_f32` on the preloaded channel. Flat inputs: GFX9/10
-//!   `v_interp_mov_f32 p0`; GFX11 a quad broadcast of lane 0 (the provoking vertex's P0).
+//!   `v_interp_mov_f32 p0`; GFX11 a quad broadcast of lane 0 (the provoking vertex's P0)
+//!   with DPP fetch-inactive, since lane 0 of a quad may be a helper lane outside exec.
 //! - Outputs are collected as the shader stores them (they are stored once, at the end
 //!   of the entry point, after `lower_io_to_temporaries`) and exported before
 //!   `s_endpgm`: one colour export per location in the state's format, then `mrtz`; the
@@ -39,7 +40,7 @@
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
     ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX,
-    VERTEX_BUFFER_DESCRIPTOR_BYTES, VERTEX_BUFFER_TABLE_ENTRY,
+    USER_DATA_VERTEX_BUFFER_TABLE, VERTEX_BUFFER_DESCRIPTOR_BYTES,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -346,16 +347,20 @@ impl Isel<'_> {
                         self.vinterp(Opcode::VInterpP2F32, d, [p, cj, t])?;
                     }
                     _ => {
-                        // P0 of the provoking vertex sits in lane 0 of each quad
-                        self.dpp(
-                            Opcode::VMovB32,
+                        // P0 of the provoking vertex sits in lane 0 of each quad, which
+                        // may be a helper lane (exec off): fetch-inactive reads it anyway
+                        let mut mi = MInst::hw(
+                            self.op(Opcode::VMovB32)?,
                             Format::Vop1Dpp,
                             &[Arg::Temp(d)],
                             &[Arg::Temp(p)],
-                            0,
-                            0xf,
-                            true,
-                        )?;
+                        );
+                        mi.mods.dpp = crate::isa::inst::Dpp {
+                            ctrl: 0,
+                            fi: true,
+                            ..Default::default()
+                        };
+                        self.push(mi);
                     }
                 }
             } else {
@@ -496,8 +501,18 @@ impl Isel<'_> {
         }
         let bindings: Vec<u32> = g.vertex_bindings.keys().copied().collect();
         if !bindings.is_empty() {
+            // PAL's VertexBufferTable is the low half; the table is in the code's 4 GiB
+            let lo = self.tmp(RegClass::S1);
+            self.gfx.vb_table = Some(lo);
+            let pc = self.tmp(RegClass::S2);
+            self.hw(Opcode::SGetpcB64, &[Arg::Temp(pc)], &[])?;
+            let pc_hi = self.split(pc, 2)?[1];
             let table = self.tmp(RegClass::S2);
-            self.gfx.vb_table = Some(table);
+            self.push(MInst::pseudo(
+                crate::amdgpu::mir::Pseudo::CreateVector,
+                &[Arg::Temp(table)],
+                &[Arg::Temp(lo), Arg::Temp(pc_hi)],
+            ));
             for b in bindings {
                 let d = self.s_load(table, VERTEX_BUFFER_DESCRIPTOR_BYTES * b, 4)?;
                 self.gfx.vb_desc.insert(b, d);
@@ -922,6 +937,7 @@ impl Isel<'_> {
         let gen = self.t().gen;
         if self.m.stage == Stage::Vertex {
             let singles = [
+                (self.gfx.vb_table, USER_DATA_VERTEX_BUFFER_TABLE),
                 (self.gfx.base_vertex, USER_DATA_BASE_VERTEX),
                 (self.gfx.base_instance, USER_DATA_BASE_INSTANCE),
             ];
@@ -974,12 +990,5 @@ impl Isel<'_> {
             v += ps_input::vgprs(bit);
         }
         Ok(())
-    }
-
-    /// The vertex-buffer table pointer, if the shader fetches: a user-SGPR pair input.
-    pub(super) fn gfx_user_pairs(&self) -> Option<(UserData, Temp)> {
-        self.gfx
-            .vb_table
-            .map(|t| (UserData::Entry(VERTEX_BUFFER_TABLE_ENTRY), t))
     }
 }

@@ -632,9 +632,6 @@ impl Isel<'_> {
         if let Some(t) = self.inputs.workgroup_ptr {
             user.push((UserData::Workgroup, t));
         }
-        if let Some(pair) = self.gfx_user_pairs() {
-            user.push(pair);
-        }
         let mut next = 0u16;
         for (u, t) in user {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
