@@ -13,8 +13,8 @@
 //!
 //! Descriptor memory: each binding's descriptors sit at a byte offset in its set, from the
 //! [`PipelineLayout`]. A set the layout does not give is packed from the shader's declared
-//! bindings ([`PipelineLayout::complete`]: ascending binding numbers, each at the next
-//! 16-byte boundary, `count × size` bytes). Descriptor sizes per [`DescriptorKind`]: a
+//! bindings ([`PipelineLayout::complete`]: ascending binding numbers, binding `b` at
+//! `16·b` or after the previous binding's `count × size` bytes if those reach further). Descriptor sizes per [`DescriptorKind`]: a
 //! buffer V# or texel-buffer view 16 bytes, an image T# 32, a sampler S# 16, a combined
 //! image+sampler 48 (T# then S#); arrays are the kind's size apart unless the layout gives
 //! a stride. Every offset and stride is a multiple of 4 below 1 MiB.
@@ -222,10 +222,11 @@ impl PipelineLayout {
     }
 
     /// This layout with every set it does not mention laid out from `declared`: the
-    /// set's bindings in ascending order, each at the next multiple of 16 bytes after
-    /// the previous one's `count · size`. A runtime-sized array must then be the set's
-    /// last binding (otherwise its successors have no place: give the set a layout).
-    /// For single buffers numbered from 0 this is binding `b` at `16·b`.
+    /// set's bindings in ascending order, binding `b` at `16·b` or, when the previous
+    /// binding's `count · size` bytes reach further, at the next multiple of 16 after
+    /// them. A runtime-sized array must then be the set's last binding (otherwise its
+    /// successors have no place: give the set a layout). For single buffers this is
+    /// binding `b` at `16·b`, however sparse the numbers.
     pub fn complete(&self, declared: &[Declared]) -> Result<PipelineLayout, Error> {
         let mut out = self.clone();
         let mut next: BTreeMap<u32, (u32, Option<u32>)> = BTreeMap::new();
@@ -246,7 +247,10 @@ impl PipelineLayout {
                 // the same binding declared twice (aliases): the first kind places it
                 continue;
             }
-            let (at, runtime) = next.get(&d.set).copied().unwrap_or((0, None));
+            let (end, runtime) = next.get(&d.set).copied().unwrap_or((0, None));
+            // binding b never starts before 16·b: a set of single buffers keeps the
+            // slot-per-binding placement however sparse its numbers are
+            let at = end.max(d.binding.saturating_mul(DESCRIPTOR_BYTES));
             if let Some(prev) = runtime {
                 return Err(Error::Layout(format!(
                     "set {} binding {prev} is a runtime-sized array, so binding {} after it has no default place: give set {} a layout",
@@ -424,6 +428,24 @@ mod tests {
     }
 
     #[test]
+    fn sparse_bindings_never_start_before_sixteen_bytes_per_number() {
+        let l = PipelineLayout::default()
+            .complete(&[
+                d(1, 2, Buffer, Some(1)),
+                d(1, 5, Buffer, Some(1)),
+                d(1, 6, StorageImage, Some(1)),
+                d(1, 7, Buffer, Some(1)),
+            ])
+            .unwrap();
+        let at = |b, k| l.slot(1, b, k).unwrap().offset;
+        assert_eq!(at(2, Buffer), 32);
+        assert_eq!(at(5, Buffer), 80);
+        assert_eq!(at(6, StorageImage), 96);
+        // the 32-byte T# pushes binding 7 past 16·7
+        assert_eq!(at(7, Buffer), 128);
+    }
+
+    #[test]
     fn a_runtime_array_before_another_binding_needs_a_layout() {
         let e = PipelineLayout::default()
             .complete(&[d(0, 0, Buffer, None), d(0, 1, Buffer, Some(1))])
@@ -452,7 +474,7 @@ mod tests {
                 sampler_offset: 48
             }
         );
-        assert_eq!(l.binding_offset(2, 1).unwrap(), 0);
+        assert_eq!(l.binding_offset(2, 1).unwrap(), 16);
         assert!(
             l.binding_offset(0, 0).is_err(),
             "a given set must list what is used"
