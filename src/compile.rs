@@ -216,10 +216,20 @@ pub fn optimize_spirv(words: &[u32], opts: &Options) -> Result<Module, Error> {
 /// The SPIR-V front end with the options' entry point and specialization constants;
 /// the SpecIds in `late` stay symbolic (unlinked compiles).
 fn translate(words: &[u32], opts: &Options, late: &BTreeSet<u32>) -> Result<Module, Error> {
+    translate_stage(words, opts, late, crate::ir::Stage::Compute)
+}
+
+/// [`translate`] of the entry point of `stage`.
+pub(crate) fn translate_stage(
+    words: &[u32],
+    opts: &Options,
+    late: &BTreeSet<u32>,
+    stage: crate::ir::Stage,
+) -> Result<Module, Error> {
     let fopts = crate::front::spirv::Options {
         entry: opts.entry.clone(),
         spec: opts.spec.clone(),
-        stage: Some(crate::ir::Stage::Compute),
+        stage: Some(stage),
     };
     let m = crate::front::spirv::translate_unlinked(words, &fopts, late)?;
     crate::ir::verify_module(&m)?;
@@ -228,14 +238,8 @@ fn translate(words: &[u32], opts: &Options, late: &BTreeSet<u32>) -> Result<Modu
 
 /// The whole chain.
 fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, Error> {
-    let t = opts.target.check_wave()?;
+    opts.target.check_wave()?;
     let mut timer = Timer::new(&opts.settings, Phase::Front);
-    let verify_mir = |p: &mir::Program, allocated: bool| -> Result<(), Error> {
-        if opts.settings.verify_each() {
-            mir::verify::verify(p, allocated)?;
-        }
-        Ok(())
-    };
     let missing = match output {
         Output::Pipeline => Missing::default(),
         Output::Unlinked => opts.missing.clone(),
@@ -251,6 +255,16 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
             Cow::Borrowed(m)
         }
     };
+    if module.stage != crate::ir::Stage::Compute {
+        return Err(amdgpu::Error::unsupported(
+            None,
+            format!(
+                "a {} shader compiles only as part of a whole VS+FS pipeline (compile_graphics)",
+                module.stage.name()
+            ),
+        )
+        .into());
+    }
 
     // Sets the layout does not give are packed from every declared binding, used or not,
     // so the placement does not depend on what the optimizer removes.
@@ -269,34 +283,19 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     let link_time = amdgpu::isel::LinkTime {
         descriptor_layout: missing.descriptor_layout,
     };
-    let mut p = timer.stage("isel", || {
-        amdgpu::isel::select_with(&module, t, &layout, &link_time)
-    })?;
-    verify_mir(&p, false)?;
-    amdgpu::scratch::insert_setup(&mut p)?;
-    let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
-    let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
-    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
-    let assumed = assumed_user_sgprs(&p.abi.user_sgprs, &missing)?;
-    verify_mir(&p, true)?;
-    let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
-    timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
-    timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
-    verify_mir(&p, true)?;
-    let code = timer.stage("encode", || emit::encode(&p))?;
-    let stats = emit::Stats {
-        instructions: code.instructions,
-        code_size: code.code_bytes,
-        sgprs: usage.sgprs,
-        vgprs: usage.vgprs,
-        spilled_sgprs: usage.spilled_sgprs,
-        spilled_vgprs: usage.spilled_vgprs,
-        scratch_size: p.scratch_bytes,
-        lds_size: p.lds_bytes,
-        subgroups_per_simd: t.waves_per_simd(usage.sgprs, usage.vgprs),
-        copies,
-        branches: code.branches,
-    };
+    let mut assumed = Vec::new();
+    let (p, code, stats, usage) = backend(
+        &module,
+        opts,
+        &layout,
+        &link_time,
+        &amdgpu::abi_graphics::GraphicsState::default(),
+        &mut timer,
+        &mut |p| {
+            assumed = assumed_user_sgprs(&p.abi.user_sgprs, &missing)?;
+            Ok(())
+        },
+    )?;
 
     // The main part: a PAL code object with the pre-link section.
     let mut obj = emit::code_object(&p, &code, usage.sgprs, usage.vgprs)?;
@@ -336,6 +335,55 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         placed: linked.placed,
         timings: timer.timings,
     })
+}
+
+/// One selected stage through the backend: what every compile shares. `after_ra` runs
+/// right after register allocation (the unlinked compile checks its user SGPRs there).
+pub(crate) fn backend(
+    module: &Module,
+    opts: &Options,
+    layout: &PipelineLayout,
+    link_time: &amdgpu::isel::LinkTime,
+    state: &amdgpu::abi_graphics::GraphicsState,
+    timer: &mut Timer,
+    after_ra: &mut dyn FnMut(&mir::Program) -> Result<(), Error>,
+) -> Result<(mir::Program, emit::Code, emit::Stats, regalloc::Usage), Error> {
+    let t = opts.target.check_wave()?;
+    let verify_mir = |p: &mir::Program, allocated: bool| -> Result<(), Error> {
+        if opts.settings.verify_each() {
+            mir::verify::verify(p, allocated)?;
+        }
+        Ok(())
+    };
+    let mut p = timer.stage("isel", || {
+        amdgpu::isel::select_stage(module, t, layout, link_time, state)
+    })?;
+    verify_mir(&p, false)?;
+    amdgpu::scratch::insert_setup(&mut p)?;
+    let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
+    let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
+    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
+    after_ra(&p)?;
+    verify_mir(&p, true)?;
+    let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
+    timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
+    timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
+    verify_mir(&p, true)?;
+    let code = timer.stage("encode", || emit::encode(&p))?;
+    let stats = emit::Stats {
+        instructions: code.instructions,
+        code_size: code.code_bytes,
+        sgprs: usage.sgprs,
+        vgprs: usage.vgprs,
+        spilled_sgprs: usage.spilled_sgprs,
+        spilled_vgprs: usage.spilled_vgprs,
+        scratch_size: p.scratch_bytes,
+        lds_size: p.lds_bytes,
+        subgroups_per_simd: t.waves_per_simd(usage.sgprs, usage.vgprs),
+        copies,
+        branches: code.branches,
+    };
+    Ok((p, code, stats, usage))
 }
 
 /// The parts a process builds, shared by every whole-pipeline compile and link.

@@ -25,6 +25,7 @@ pub mod amdgpu;
 pub mod binary;
 pub mod cache;
 pub mod compile;
+pub mod compile_graphics;
 pub mod error;
 pub mod front;
 pub mod ir;

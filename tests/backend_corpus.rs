@@ -154,22 +154,15 @@ fn run_case_with(
     let mut setup = Setup::new(inputs.groups);
     setup.push = inputs.push.clone();
     setup.wave = Some(wave);
+    // the descriptor layout the compiler used (sets packed from the declared bindings)
+    setup.layout = match pipeline::default_layout(&words, &o) {
+        Ok(l) => l,
+        Err(e) => return Outcome::Fail(format!("layout: {e}")),
+    };
     for r in &inputs.resources {
-        let place = match r {
-            Resource::Buffer { set, binding, .. } => Place::Binding {
-                set: *set,
-                binding: *binding,
-            },
-            Resource::Address { target, .. } => match *target {
-                AddressTarget::Push(off) => Place::PushAddress(off),
-                AddressTarget::Resource { index, offset } => {
-                    Place::ResourceAddress { index, offset }
-                }
-            },
-        };
         setup.resources.push(pipeline::Resource {
             data: r.data().to_vec(),
-            place,
+            place: place_of(r),
         });
     }
     let ran = match pipeline::run_elf(&c.elf, &setup) {
@@ -181,10 +174,7 @@ fn run_case_with(
     };
     let expects = (case.expect)(&inputs, &env);
     for e in &expects {
-        let got = ran
-            .mem
-            .read_vec(ran.addrs[e.resource], e.bytes.len())
-            .unwrap();
+        let got = ran.resource(e.resource).unwrap();
         if let Err(msg) = corpus::compare(&got, e) {
             return Outcome::Fail(format!("resource {}: {msg}", e.resource));
         }
@@ -200,10 +190,7 @@ fn run_case_with(
             Err(e) => return Outcome::Fail(format!("lavapipe: {e}")),
         };
         for e in &expects {
-            let got = ran
-                .mem
-                .read_vec(ran.addrs[e.resource], e.bytes.len())
-                .unwrap();
+            let got = ran.resource(e.resource).unwrap();
             let theirs = corpus::Expect {
                 resource: e.resource,
                 bytes: reference[e.resource].clone(),
@@ -219,6 +206,124 @@ fn run_case_with(
         COMPARED_WITH_LAVAPIPE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     Outcome::Pass
+}
+
+/// Where the emulator harness puts a corpus resource (images: the T# format and swizzle
+/// of their Vulkan format, the S# of their sampler).
+fn place_of(r: &Resource) -> Place {
+    use gcnc_emu::image::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
+    use gcnc_emu::sampler::SamplerDesc;
+    use vkref::images::{Address, Border, Filter, TexelFormat as F, ViewType as V};
+    let format = |f: F| {
+        let (name, sel) = match f {
+            F::Rgba8Unorm => ("8_8_8_8_UNORM", [4, 5, 6, 7]),
+            F::Rgba8Snorm => ("8_8_8_8_SNORM", [4, 5, 6, 7]),
+            F::Rgba8Srgb => ("8_8_8_8_SRGB", [4, 5, 6, 7]),
+            F::Rgba8Uint => ("8_8_8_8_UINT", [4, 5, 6, 7]),
+            F::R8Unorm => ("8_UNORM", [4, 0, 0, 1]),
+            F::Rg16Float => ("16_16_FLOAT", [4, 5, 0, 1]),
+            F::Rgba16Float => ("16_16_16_16_FLOAT", [4, 5, 6, 7]),
+            F::R32Float | F::D32Float => ("32_FLOAT", [4, 0, 0, 1]),
+            F::R32Uint => ("32_UINT", [4, 0, 0, 1]),
+            F::R32Sint => ("32_SINT", [4, 0, 0, 1]),
+            F::Rgba32Float => ("32_32_32_32_FLOAT", [4, 5, 6, 7]),
+            F::Rgba32Uint => ("32_32_32_32_UINT", [4, 5, 6, 7]),
+            F::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
+            F::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
+            F::B10g11r11Ufloat => ("10_11_11_FLOAT", [4, 5, 6, 1]),
+            // R in the high bits: AMD's z
+            F::R5g6b5Unorm => ("5_6_5_UNORM", [6, 5, 4, 1]),
+        };
+        (gcnc_emu::texformat::TexFormat::named(name).unwrap(), sel)
+    };
+    let sampler = |s: &vkref::images::Sampler| {
+        let clamp = |a: Address| match a {
+            Address::Repeat => 0,
+            Address::MirroredRepeat => 1,
+            Address::ClampToEdge => 2,
+            Address::MirrorClampToEdge => 3,
+            Address::ClampToBorder => 6,
+        };
+        SamplerDesc {
+            clamp: s.address.map(clamp),
+            compare: s.compare.map_or(0, |c| c as u32),
+            unnorm: s.unnormalized,
+            min_lod: s.min_lod,
+            max_lod: s.max_lod,
+            mag_linear: s.mag == Filter::Linear,
+            min_linear: s.min == Filter::Linear,
+            z_linear: None,
+            mip: if s.mip == Filter::Linear { 2 } else { 1 },
+            border: match s.border {
+                Border::TransparentBlack => 0,
+                Border::OpaqueBlack => 1,
+                Border::OpaqueWhite => 2,
+            },
+        }
+        .encode()
+    };
+    match r {
+        Resource::Buffer { set, binding, .. } => Place::Binding {
+            set: *set,
+            binding: *binding,
+        },
+        Resource::Address { target, .. } => match *target {
+            AddressTarget::Push(off) => Place::PushAddress(off),
+            AddressTarget::Resource { index, offset } => Place::ResourceAddress { index, offset },
+        },
+        Resource::Image {
+            set,
+            binding,
+            images,
+            samplers,
+            ..
+        } => Place::Images {
+            set: *set,
+            binding: *binding,
+            images: images
+                .iter()
+                .enumerate()
+                .map(|(k, i)| {
+                    let (fmt, dst_sel) = format(i.format);
+                    pipeline::ImageView {
+                        ty: match i.view {
+                            V::D1 => TYPE_1D,
+                            V::D2 => TYPE_2D,
+                            V::D3 => TYPE_3D,
+                            V::Cube | V::CubeArray => TYPE_CUBE,
+                            V::D1Array => TYPE_1D_ARRAY,
+                            V::D2Array => TYPE_2D_ARRAY,
+                        },
+                        fmt,
+                        size: i.size,
+                        levels: i.levels,
+                        samples: 1,
+                        dst_sel,
+                        sampler: samplers.get(k).map(sampler),
+                    }
+                })
+                .collect(),
+        },
+        Resource::Sampler {
+            set,
+            binding,
+            samplers,
+        } => Place::Samplers {
+            set: *set,
+            binding: *binding,
+            samplers: samplers.iter().map(sampler).collect(),
+        },
+        Resource::TexelBuffer {
+            set,
+            binding,
+            format: f,
+            ..
+        } => Place::TexelBuffer {
+            set: *set,
+            binding: *binding,
+            format: format(*f).0,
+        },
+    }
 }
 
 /// Case × configuration runs whose outputs were compared with lavapipe's.

@@ -19,7 +19,7 @@ use gcnc::amdgpu::mir::{Arg, Op, Program, Pseudo, RegClass};
 use gcnc::amdgpu::scratch;
 use gcnc::binary::UserData;
 use gcnc::isa::{Gen, Target, Wave};
-use gcnc_emu::{BufferDesc, Dispatch, Memory};
+use gcnc_emu::Dispatch;
 
 fn ir(name: &str) -> String {
     std::fs::read_to_string(format!("tests/backend/{name}")).unwrap()

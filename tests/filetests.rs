@@ -20,7 +20,7 @@
 //! (`tests/backend/*.ir`, `tests/shaders/compute/*.spv`), so that any change to selection,
 //! allocation or scheduling shows as a reviewable diff.
 
-use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module};
+use gcnc::ir::{parse_module, print_module, print_module_annotated, verify_module, Module, Stage};
 use gcnc::isa::{Gen, Operand, Props, Target, Wave};
 use gcnc::passes;
 use gcnc::{compile_module, Options};
@@ -68,8 +68,16 @@ fn load_input(path: &str) -> Result<Module, String> {
     if path.ends_with(".spv") {
         let bytes = std::fs::read(&p).map_err(|e| format!("{path}: {e}"))?;
         let words = gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| e.to_string())?;
+        // graphics shaders live in tests/shaders/{vert,frag}
+        let stage = if path.starts_with("tests/shaders/vert/") {
+            gcnc::ir::Stage::Vertex
+        } else if path.starts_with("tests/shaders/frag/") {
+            gcnc::ir::Stage::Fragment
+        } else {
+            gcnc::ir::Stage::Compute
+        };
         let opts = gcnc::front::spirv::Options {
-            stage: Some(gcnc::ir::Stage::Compute),
+            stage: Some(stage),
             ..Default::default()
         };
         gcnc::front::spirv::translate(&words, &opts).map_err(|e| format!("{path}: {e}"))
@@ -86,18 +94,33 @@ fn load_input(path: &str) -> Result<Module, String> {
 fn asm_section(m: &Module, t: Target) -> Result<String, String> {
     let mut o = Options::new(t);
     o.optimize = false;
-    let c = compile_module(m, &o).map_err(|e| format!("{}: {e}", t.gen.mcpu()))?;
-    let s = &c.stats;
-    let end = c
-        .placed
-        .iter()
-        .map(|p| p.offset + p.size)
-        .max()
-        .unwrap_or(0) as usize;
+    let err = |e: gcnc::Error| format!("{}: {e}", t.gen.mcpu());
+    // (code, statistics, (offset, part name) of each part)
+    let (text, s, parts) = if matches!(m.stage, Stage::Vertex | Stage::Fragment) {
+        // a graphics stage alone, against the default pipeline state
+        let c = gcnc::compile_graphics::compile_stage_module(m, &o, &Default::default())
+            .map_err(err)?;
+        let part = vec![(
+            0,
+            c.code_bytes as usize,
+            format!("stage {}", c.stage.short()),
+        )];
+        (c.text, c.stats, part)
+    } else {
+        let c = compile_module(m, &o).map_err(err)?;
+        let parts = c
+            .placed
+            .iter()
+            .map(|p| (p.offset as usize, p.size as usize, p.symbol.clone()))
+            .collect();
+        (c.text, c.stats, parts)
+    };
+    let s = &s;
+    let end = parts.iter().map(|p| p.0 + p.1).max().unwrap_or(0);
     let mut insts = Vec::new();
     let mut off = 0;
     while off < end {
-        let (inst, len) = gcnc::isa::decode(&c.text, off, t).map_err(|e| e.to_string())?;
+        let (inst, len) = gcnc::isa::decode(&text, off, t).map_err(|e| e.to_string())?;
         insts.push((off, inst));
         off += len;
     }
@@ -134,8 +157,8 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         s.lds_size
     );
     for (off, inst) in &insts {
-        if let Some(p) = c.placed.iter().find(|p| p.offset as usize == *off) {
-            out.push_str(&format!("; part {}\n", p.symbol));
+        if let Some(p) = parts.iter().find(|p| p.0 == *off) {
+            out.push_str(&format!("; part {}\n", p.2));
         }
         if let Some(n) = labels.get(off) {
             out.push_str(&format!(".L{n}:\n"));

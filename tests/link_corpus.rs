@@ -104,7 +104,7 @@ fn run(
     for r in &inputs.resources {
         let len = r.data().len().max(16) as u64;
         mem.map(next, len.next_multiple_of(256));
-        mem.write(next, r.data()).unwrap();
+        mem.write(next, &r.data()).unwrap();
         addrs.push(next);
         next += len.next_multiple_of(0x1_0000);
     }
@@ -125,6 +125,9 @@ fn run(
                     .write(addrs[index] + offset as u64, &addrs[k].to_le_bytes())
                     .unwrap(),
             },
+            _ => {
+                return Err("image, sampler and texel-buffer resources are not set up here".into())
+            }
         }
     }
     mem.write(PUSH, &push).unwrap();

@@ -17,6 +17,7 @@
 //! the MIR verifier in debug builds and tests.
 
 pub mod abi;
+pub mod abi_graphics;
 pub mod emit;
 pub mod error;
 pub mod isel;

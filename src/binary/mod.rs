@@ -53,6 +53,7 @@ pub mod elf;
 pub mod elf_read;
 pub mod elf_write;
 pub mod error;
+pub mod graphics;
 pub mod merge;
 pub mod metadata;
 pub mod msgpack;

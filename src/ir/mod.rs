@@ -46,7 +46,8 @@ pub use builder::Builder;
 pub use cfg::Cfg;
 pub use handle::{Arena, Handle, SecondaryMap};
 pub use ops::{
-    AluOp, AtomicOp, Div, IdxKind, Interp, Intrinsic, JumpKind, ReduceOp, Shape, TexOp, TexSrc,
+    AluOp, AtomicOp, Descriptor, Div, IdxKind, Interp, Intrinsic, JumpKind, ReduceOp, Shape, TexOp,
+    TexSrc,
 };
 pub use parse::{parse_module, ParseError};
 pub use print::{print_module, print_module_annotated};

@@ -242,6 +242,10 @@ pub enum IdxKind {
     Reduce,
     Interp,
     Mode,
+    /// A [`Descriptor`] kind.
+    Desc,
+    /// An image [`Dim`](super::Dim).
+    Dim,
 }
 
 /// Side-effect classes. Subgroup operations are removable when unused but never
@@ -293,6 +297,15 @@ intrinsics! {
     ImageDerefAtomicSwap "image_deref_atomic_swap" 5 true NONE Divergent [];
     ImageDerefSize "image_deref_size" 2 true PURE Srcs [];
     ImageDerefSamples "image_deref_samples" 1 true PURE Srcs [];
+    // images and samplers after lower_image_derefs: source 0 is a descriptor value
+    // (`load_descriptor`); `dim`/`arrayed`/`ms` are the image type's
+    LoadDescriptor "load_descriptor" 1 true PURE Srcs [set:Num, binding:Num, desc:Desc];
+    ImageLoad "image_load" 4 true ELIM Srcs [dim:Dim, arrayed:Num, ms:Num, access:Hex];
+    ImageStore "image_store" 5 false NONE Divergent [dim:Dim, arrayed:Num, ms:Num, access:Hex];
+    ImageAtomic "image_atomic" 4 true NONE Divergent [dim:Dim, arrayed:Num, ms:Num, op:Atomic];
+    ImageAtomicSwap "image_atomic_swap" 5 true NONE Divergent [dim:Dim, arrayed:Num, ms:Num];
+    ImageSize "image_size" 2 true PURE Srcs [dim:Dim, arrayed:Num, ms:Num];
+    ImageSamples "image_samples" 1 true PURE Srcs [dim:Dim, arrayed:Num, ms:Num];
     // explicit memory access (after lower_explicit_io); offsets in bytes
     VulkanResourceIndex "vulkan_resource_index" 1 true PURE Srcs [set:Num, binding:Num, mode:Mode];
     LoadUbo "load_ubo" 2 true PURE Srcs [align:Num];
@@ -429,6 +442,27 @@ simple_enum!(
         Fmin "fmin", Imax "imax", Umax "umax", Fmax "fmax", Iand "iand", Ior "ior", Ixor "ixor",
     }
 );
+
+simple_enum!(
+    /// What a `load_descriptor` loads (index `desc`): the binding's descriptor type and,
+    /// for a combined image+sampler, which half. Image halves are T#s (8 dwords), the
+    /// others 4-dword descriptors (S#, texel-buffer view).
+    Descriptor {
+        StorageImage "storage_image", SampledImage "sampled_image", Sampler "sampler",
+        CombinedImage "combined_image", CombinedSampler "combined_sampler",
+        TexelBuffer "texel_buffer",
+    }
+);
+
+impl Descriptor {
+    /// Dwords of the descriptor value.
+    pub fn dwords(self) -> u8 {
+        match self {
+            Descriptor::StorageImage | Descriptor::SampledImage | Descriptor::CombinedImage => 8,
+            Descriptor::Sampler | Descriptor::CombinedSampler | Descriptor::TexelBuffer => 4,
+        }
+    }
+}
 
 simple_enum!(
     /// Interpolation qualifiers.

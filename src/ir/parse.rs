@@ -1184,11 +1184,20 @@ impl Parser {
                         idx[pos] = match kind {
                             IdxKind::Num | IdxKind::Hex => c.u32()?,
                             _ => {
-                                let n = c.ident()?;
+                                let n = if kind == IdxKind::Dim {
+                                    c.name_like()?
+                                } else {
+                                    c.ident()?
+                                };
                                 let found = match kind {
                                     IdxKind::Atomic => AtomicOp::from_name(n).map(|x| x as u32),
                                     IdxKind::Reduce => ReduceOp::from_name(n).map(|x| x as u32),
                                     IdxKind::Interp => Interp::from_name(n).map(|x| x as u32),
+                                    IdxKind::Desc => Descriptor::from_name(n).map(|x| x as u32),
+                                    IdxKind::Dim => Dim::ALL
+                                        .iter()
+                                        .position(|d| d.name() == n)
+                                        .map(|x| x as u32),
                                     _ => Mode::from_name(n).map(|x| x as u32),
                                 };
                                 found.ok_or_else(|| {

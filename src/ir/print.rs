@@ -550,6 +550,16 @@ fn print_inst(out: &mut String, m: &Module, names: &Names, fnames: &FNames, f: &
                         "{}",
                         Mode::ALL.get(x as usize).map_or("?", |o| o.name())
                     ),
+                    IdxKind::Desc => write!(
+                        out,
+                        "{}",
+                        Descriptor::ALL.get(x as usize).map_or("?", |o| o.name())
+                    ),
+                    IdxKind::Dim => write!(
+                        out,
+                        "{}",
+                        Dim::ALL.get(x as usize).map_or("?", |o| o.name())
+                    ),
                 };
             }
         }

@@ -539,6 +539,18 @@ impl<'a> Verifier<'a> {
                     return Err(e("first source must be a deref"));
                 }
             }
+            Intrinsic::LoadDescriptor => {
+                let desc = match &self.f.insts[i].kind {
+                    InstKind::Intrinsic { idx, .. } => idx.get(2).copied(),
+                    _ => None,
+                };
+                let want = desc
+                    .and_then(|d| Descriptor::ALL.get(d as usize))
+                    .map(|d| ValType::new(32, d.dwords()));
+                if want != Some(ty) {
+                    return Err(e("a descriptor is 32-bit × its dwords (T# 8, S#/view 4)"));
+                }
+            }
             Intrinsic::DiscardIf
             | Intrinsic::DemoteIf
             | Intrinsic::VoteAll

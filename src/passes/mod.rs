@@ -19,6 +19,7 @@ pub mod fold_constants;
 pub mod if_to_select;
 pub mod inline;
 pub mod lower_explicit_io;
+pub mod lower_image_derefs;
 pub mod lower_io_to_temporaries;
 pub mod mem2reg;
 pub mod scalarize_mem;
@@ -60,6 +61,7 @@ pub const PASSES: &[Pass] = &[
     ("if_to_select", if_to_select::run),
     ("lower_io_to_temporaries", lower_io_to_temporaries::run),
     ("lower_explicit_io", lower_explicit_io::run),
+    ("lower_image_derefs", lower_image_derefs::run),
     ("vectorize_mem", vectorize_mem::run),
     ("scalarize_mem", scalarize_mem::run),
 ];
@@ -182,6 +184,9 @@ pub fn run_pipeline_with(
             err,
         });
     }
+    // Image and sampler derefs to descriptor values (before the clean-up, so that CSE
+    // merges repeated descriptor loads).
+    r.pass(m, ("lower_image_derefs", lower_image_derefs::run))?;
     r.optimize(m)?;
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
     r.pass(m, ("scalarize_mem", scalarize_mem::run))?;

@@ -21,17 +21,19 @@ use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
-    /// The V# of `set`/`binding` element `index` from the set pointer `ptr`, its offset
-    /// and stride left to the link stage.
+    /// The `dwords`-dword descriptor of `kind` of `set`/`binding` element `index` from
+    /// the set pointer `ptr`, its offset and stride left to the link stage.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn descriptor_relocated(
         &mut self,
         ptr: Temp,
         set: u32,
         binding: u32,
+        kind: DescKind,
+        dwords: u8,
         index: MV,
         at: Option<u32>,
     ) -> Result<Temp, Error> {
-        let kind = DescKind::Buffer;
         let off = self
             .p
             .symbol(PrelinkSymbol::DescOffset { set, binding, kind });
@@ -63,7 +65,7 @@ impl Isel<'_> {
             }
         };
         let a = self.add_addr(ptr, byte)?;
-        self.s_load(a, 0, 4)
+        self.s_load(a, 0, dwords)
     }
 
     /// The V# of a buffer resource value (uniform).

@@ -8,6 +8,7 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::abi::DescriptorKind;
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
+use crate::binary::prelink::DescKind;
 use crate::ir::{Intrinsic, Value};
 use crate::isa::Gen;
 use crate::isa::Opcode;
@@ -65,6 +66,7 @@ impl Isel<'_> {
             1 => Opcode::SLoadDword,
             2 => Opcode::SLoadDwordx2,
             4 => Opcode::SLoadDwordx4,
+            8 => Opcode::SLoadDwordx8,
             _ => unreachable!(),
         };
         self.hw(n, &[Arg::Temp(d)], &[Arg::Temp(base), Arg::Imm(offset)])?;
@@ -145,6 +147,34 @@ impl Isel<'_> {
             // the layout check below gives the error
             self.layout.binding_offset(set, binding)?;
         }
+        self.descriptor_of(
+            set,
+            binding,
+            DescriptorKind::Buffer,
+            false,
+            DescKind::Buffer,
+            4,
+            index,
+            at,
+        )
+    }
+
+    /// The `dwords`-dword descriptor of `set`/`binding` (array element `index`), a
+    /// binding of `kind` in the layout; `sampler_half` reads the S# of a combined
+    /// image+sampler element. An unlinked compile leaves offset and stride to the link
+    /// stage (`reloc` names them).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn descriptor_of(
+        &mut self,
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        sampler_half: bool,
+        reloc: DescKind,
+        dwords: u8,
+        index: MV,
+        at: Option<u32>,
+    ) -> Result<Temp, Error> {
         let ptr = match set {
             0 => self.input(|i| &mut i.set_ptr[0], RegClass::S2),
             1 => self.input(|i| &mut i.set_ptr[1], RegClass::S2),
@@ -155,17 +185,17 @@ impl Isel<'_> {
             _ => self.input(|i| &mut i.set_ptr[6], RegClass::S2),
         };
         if self.link.descriptor_layout {
-            return self.descriptor_relocated(ptr, set, binding, index, at);
+            return self.descriptor_relocated(ptr, set, binding, reloc, dwords, index, at);
         }
-        let slot = self.layout.slot(set, binding, DescriptorKind::Buffer)?;
-        let off = slot.offset;
+        let slot = self.layout.slot(set, binding, kind)?;
+        let off = slot.offset + if sampler_half { slot.sampler_offset } else { 0 };
         match index {
             MV::C(c) => {
                 let o = off as u64 + slot.stride as u64 * c;
                 if o >= (1 << 19) {
                     return Err(Error::Layout(format!("descriptor offset {o} too large")));
                 }
-                self.s_load(ptr, o as u32, 4)
+                self.s_load(ptr, o as u32, dwords)
             }
             MV::T(t, _) if self.p.rc(t).is_sgpr() => {
                 let scaled = self.tmp(RegClass::S1);
@@ -175,7 +205,7 @@ impl Isel<'_> {
                 };
                 self.salu(op, &[Arg::Temp(scaled)], vec![Arg::Temp(t), Arg::Const(by)])?;
                 let a = self.add_addr(ptr, Arg::Temp(scaled))?;
-                self.s_load(a, off, 4)
+                self.s_load(a, off, dwords)
             }
             MV::T(..) => Err(Error::unsupported(at, "divergent descriptor index")),
         }
@@ -193,6 +223,9 @@ impl Isel<'_> {
         let ty = f.ty(i);
         let at = Some(i.index() as u32);
         let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        if let Some(v) = self.gfx_intrinsic(i, op, srcs, idx)? {
+            return Ok(v);
+        }
         match op {
             LoadLocalInvocationId => {
                 for c in 0..ty.comps as usize {
@@ -484,6 +517,17 @@ impl Isel<'_> {
                 } else {
                     self.buffer_store(srcs[0], res, off, mask, at)?;
                 }
+            }
+            LoadDescriptor => out.extend(self.load_descriptor(i, srcs, idx)?),
+            ImageLoad | ImageStore | ImageAtomic | ImageAtomicSwap | ImageSize | ImageSamples => {
+                out.extend(self.image_intrinsic(i, op, srcs, idx)?)
+            }
+            ImageDerefLoad | ImageDerefStore | ImageDerefAtomic | ImageDerefAtomicSwap
+            | ImageDerefSize | ImageDerefSamples => {
+                return Err(Error::unsupported(
+                    at,
+                    "image access through a deref that is not an array of descriptors",
+                ))
             }
             _ => {
                 return Err(Error::unsupported(

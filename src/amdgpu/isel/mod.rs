@@ -28,6 +28,8 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
+mod graphics;
+mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
@@ -39,6 +41,7 @@ mod subgroup_reduce;
 mod subgroup_shuffle;
 
 use super::abi::PipelineLayout;
+use super::abi_graphics::GraphicsState;
 use super::mir::{Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp};
 use super::Error;
 use crate::binary::registers::UserData;
@@ -100,6 +103,12 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
+    /// The pipeline state of a vertex or fragment shader (`graphics.rs`).
+    pub(crate) state: &'a GraphicsState,
+    /// Graphics stage inputs and outputs (`graphics.rs`).
+    pub(crate) gfx: graphics::Gfx,
+    /// Components of each value its users read (`image.rs`, computed on first use).
+    pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
 }
 
 /// The state an unlinked compile does not have: each item becomes a relocated literal
@@ -132,11 +141,26 @@ pub fn select_with(
     layout: &PipelineLayout,
     link: &LinkTime,
 ) -> Result<Program, Error> {
+    select_stage(m, t, layout, link, &GraphicsState::default())
+}
+
+/// Selects a compute, vertex or fragment entry point; a graphics stage is compiled
+/// against `state` (docs/abi.md "Graphics").
+pub fn select_stage(
+    m: &Module,
+    t: Target,
+    layout: &PipelineLayout,
+    link: &LinkTime,
+    state: &GraphicsState,
+) -> Result<Program, Error> {
     let f = m.entry_function().ok_or(Error::NoEntryPoint)?;
-    if m.stage != ir::Stage::Compute {
+    if !matches!(
+        m.stage,
+        ir::Stage::Compute | ir::Stage::Vertex | ir::Stage::Fragment
+    ) {
         return Err(Error::unsupported(
             None,
-            "only compute shaders are supported",
+            format!("{} shaders", m.stage.name()),
         ));
     }
     if f.has_calls() {
@@ -162,6 +186,9 @@ pub fn select_with(
         inputs: Inputs::default(),
         narrow: Default::default(),
         link: link.clone(),
+        state,
+        gfx: Default::default(),
+        used_comps: None,
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);
@@ -169,6 +196,7 @@ pub fn select_with(
     s.p.blocks[0]
         .insts
         .push(MInst::pseudo(Pseudo::StartPgm, &[], &[]));
+    s.gfx_begin()?;
     s.create_phi_temps();
     let body = f.body.clone();
     s.list(&body)?;
@@ -181,6 +209,7 @@ pub fn select_with(
         s.p.add_edge(b, end, false);
     }
     s.cur = end;
+    s.gfx_end()?;
     s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
     s.finish_inputs()?;
     if cfg!(debug_assertions) {
@@ -603,6 +632,9 @@ impl Isel<'_> {
         if let Some(t) = self.inputs.workgroup_ptr {
             user.push((UserData::Workgroup, t));
         }
+        if let Some(pair) = self.gfx_user_pairs() {
+            user.push(pair);
+        }
         let mut next = 0u16;
         for (u, t) in user {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
@@ -623,6 +655,12 @@ impl Isel<'_> {
             return Err(Error::Layout(format!(
                 "{next} user SGPRs needed, the hardware has 16"
             )));
+        }
+        if self.is_graphics() {
+            self.gfx_finish_inputs(next, &mut defs, &mut ud)?;
+            self.p.abi.user_sgprs = ud;
+            self.p.blocks[0].insts[0].defs = defs.into();
+            return Ok(());
         }
         self.p.abi.user_sgprs = ud;
         for c in 0..3 {
@@ -726,7 +764,7 @@ impl Isel<'_> {
                     "derefs must be lowered by lower_explicit_io",
                 ))
             }
-            InstKind::Tex(_) => return Err(Error::unsupported(at, "texture operations")),
+            InstKind::Tex(t) => self.tex(i, t)?,
             InstKind::Call { .. } => return Err(Error::unsupported(at, "calls")),
             InstKind::Phi(_) | InstKind::Jump(..) => unreachable!(),
         };

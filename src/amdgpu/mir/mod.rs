@@ -214,6 +214,8 @@ pub struct Abi {
     pub tgid_en: [bool; 3],
     /// Local invocation id components enabled: 0 = x, 1 = xy, 2 = xyz.
     pub tidig_comp_cnt: u32,
+    /// Vertex and fragment stages: inputs, exports and modes for the metadata.
+    pub graphics: crate::amdgpu::abi_graphics::GraphicsAbi,
 }
 
 /// A machine function.

@@ -184,6 +184,22 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     {
                         want = 2;
                     }
+                    // MIMG data and address sizes follow the modifiers (dmask, dim)
+                    if fmt == crate::isa::Format::Mimg {
+                        use crate::isa::format::mimg;
+                        match od.field {
+                            crate::isa::Field::Vdst | crate::isa::Field::Vdata => {
+                                want = mimg::data_size(t.gen, d, &i.mods.mem)
+                            }
+                            crate::isa::Field::Vaddr if t.gen == crate::isa::Gen::Gfx9 => {
+                                want = n.max(od.size)
+                            }
+                            crate::isa::Field::Vaddr => {
+                                want = mimg::addr_size(d, &i.mods.mem).unwrap_or(od.size)
+                            }
+                            _ => {}
+                        }
+                    }
                     if n != want {
                         return Err(fail(
                             p,
@@ -215,13 +231,21 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     }
                 }
             }
-            // a returning MUBUF atomic also defines its data register (tied operand)
-            let tied = fmt == crate::isa::Format::Mubuf
+            // a returning MUBUF/MIMG atomic also defines its data register (tied operand)
+            let tied = matches!(fmt, crate::isa::Format::Mubuf | crate::isa::Format::Mimg)
                 && i.mods.glc
                 && i.defs.len() == 1
                 && i.ops.first() == i.defs.first();
             if tied {
                 di.next();
+            }
+            // v_interp_p2_f32 (VINTRP) accumulates into its destination: the accumulator is
+            // one extra trailing use of the defined register (isel/graphics.rs)
+            if fmt == crate::isa::Format::Vintrp
+                && op == crate::isa::Opcode::VInterpP2F32
+                && i.ops.last() == i.defs.first()
+            {
+                oi.next();
             }
             if di.next().is_some() || oi.next().is_some() {
                 return Err(fail(p, bi, Some(i), "too many operands".into()));

@@ -36,6 +36,10 @@ const COUNTERS: [Counter; 4] = [Counter::Vm, Counter::Lgkm, Counter::Exp, Counte
 /// out of order.
 pub fn counter_of(gen: Gen, op: Opcode) -> Option<(Counter, bool)> {
     let p = op.props_on(gen);
+    // GFX11 LDSDIR (`lds_param_load`) reads LDS but counts in EXP_CNT
+    if p.contains(Props::LDS) && p.contains(Props::EXP_CNT) {
+        return Some((Counter::Exp, false));
+    }
     if p.contains(Props::SMEM) {
         return Some((Counter::Lgkm, true));
     }

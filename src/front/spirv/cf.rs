@@ -496,6 +496,8 @@ impl<'a, 'm> Fx<'a, 'm> {
         for k in info.first..info.term {
             let i = &spv.insts[k];
             match i.op {
+                // newer than rspirv: `op` is a placeholder Nop, not to be skipped
+                _ if i.new_op.is_some() => self.inst(i)?,
                 Op::Phi => {
                     let var = self.phi_var(i)?;
                     let d = self.b.deref_var(var);

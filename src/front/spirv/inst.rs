@@ -9,7 +9,7 @@
 
 use super::alu_map::{spirv_alu, AluMap};
 use super::module::{Def, SType};
-use super::parse::Inst;
+use super::parse::{Inst, NewOp};
 use super::{Error, ErrorKind, Fx, Val};
 use crate::ir::ops::alu_result_type;
 use crate::ir::{AluOp, AtomicOp, Intrinsic, Mode, ValType, Value};
@@ -84,8 +84,62 @@ impl<'a, 'm> Fx<'a, 'm> {
         self.spv.const_u64(i, id)
     }
 
+    /// Instructions newer than rspirv's grammar ([`NewOp`]).
+    ///
+    /// SPV_VALVE_mixed_float_dot_product's `a.x*b.x + a.y*b.y + acc` on f16vec2 inputs:
+    /// the extension leaves rounding to the implementation. The inputs widen to f32
+    /// exactly, two fused multiply-adds accumulate (each f16 product is exact in f32, so
+    /// only the adds round), and a 16-bit accumulator's result narrows at the end.
+    fn new_inst(&mut self, i: &Inst, n: NewOp) -> Result<(), Error> {
+        match n {
+            NewOp::FDot2MixAcc32Valve | NewOp::FDot2MixAcc16Valve => {
+                i.exact(3)?;
+                let a = self.value(i, 0)?;
+                let b = self.value(i, 1)?;
+                let acc = self.value(i, 2)?;
+                let acc_bits = if n == NewOp::FDot2MixAcc32Valve {
+                    32
+                } else {
+                    16
+                };
+                let half2 = ValType::new(16, 2);
+                if self.b.ty(a) != half2
+                    || self.b.ty(b) != half2
+                    || self.b.ty(acc) != ValType::new(acc_bits, 1)
+                {
+                    return Err(i.err(
+                        ErrorKind::BadType,
+                        format!("operands must be two 16-bit 2-vectors and a {acc_bits}-bit float"),
+                    ));
+                }
+                let mut sum = if acc_bits == 32 {
+                    acc
+                } else {
+                    self.conv(i, AluOp::F2f, 32, acc)?
+                };
+                for c in 0..2 {
+                    let x = self.b.channel(a, c);
+                    let y = self.b.channel(b, c);
+                    let x = self.conv(i, AluOp::F2f, 32, x)?;
+                    let y = self.conv(i, AluOp::F2f, 32, y)?;
+                    sum = self.alu(i, AluOp::Ffma, &[x, y, sum])?;
+                }
+                let r = if acc_bits == 32 {
+                    sum
+                } else {
+                    self.conv(i, AluOp::F2f, 16, sum)?
+                };
+                self.check_result(i, r)?;
+                self.set(i, Val::V(r))
+            }
+        }
+    }
+
     /// Translates one non-terminator instruction.
     pub(super) fn inst(&mut self, i: &Inst) -> Result<(), Error> {
+        if let Some(n) = i.new_op {
+            return self.new_inst(i, n);
+        }
         if let Some(m) = spirv_alu(i.op) {
             return self.alu_inst(i, m);
         }

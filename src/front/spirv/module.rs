@@ -13,7 +13,7 @@
 
 use super::super::{Error, ErrorKind};
 use super::alu_map::{spirv_alu, AluMap};
-use super::parse::Inst;
+use super::parse::{Inst, NEW_CAPABILITIES};
 use super::Options;
 use crate::ir::{Dim, ImageType, Member, Mode, Scalar, ScalarKind, Type, TypeArena, ValType};
 use rspirv::dr::Operand;
@@ -196,10 +196,21 @@ fn supported_capability(c: Capability) -> bool {
             | C::InterpolationFunction
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
+            // descriptor indexing: the NonUniform decoration needs no translation (the
+            // backend sees a divergent descriptor index and decides)
+            | C::ShaderNonUniform
+            | C::RuntimeDescriptorArray
+            | C::UniformTexelBufferArrayDynamicIndexing
+            | C::StorageTexelBufferArrayDynamicIndexing
+            | C::SampledImageArrayNonUniformIndexing
+            | C::StorageImageArrayNonUniformIndexing
+            | C::UniformTexelBufferArrayNonUniformIndexing
+            | C::StorageTexelBufferArrayNonUniformIndexing
     )
 }
 
 const EXTENSIONS: &[&str] = &[
+    "SPV_EXT_descriptor_indexing",
     "SPV_KHR_storage_buffer_storage_class",
     "SPV_KHR_16bit_storage",
     "SPV_KHR_8bit_storage",
@@ -216,6 +227,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_GOOGLE_user_type",
     "SPV_KHR_shader_float16_int8",
     "SPV_KHR_variable_pointers",
+    "SPV_VALVE_mixed_float_dot_product",
 ];
 
 pub fn bad_id(inst: &Inst, id: u32, what: &str) -> Error {
@@ -567,21 +579,30 @@ impl Spv {
                 continue;
             }
             let i = &self.insts[k];
+            if i.new_op.is_some() {
+                return Err(i.err(ErrorKind::BadControlFlow, "instruction outside a function"));
+            }
             match op {
                 Op::Capability => {
                     let c = match i.ops.first() {
-                        Some(Operand::Capability(c)) => *c,
+                        Some(Operand::Capability(c)) if supported_capability(*c) => *c as u32,
+                        Some(Operand::Capability(c)) => {
+                            return Err(i.err(
+                                ErrorKind::Unsupported,
+                                format!("capability {:?} is not supported", c),
+                            ));
+                        }
+                        // newer than rspirv's grammar: parse.rs passes only supported ones
+                        Some(Operand::LiteralBit32(c))
+                            if NEW_CAPABILITIES.iter().any(|n| n.0 == *c) =>
+                        {
+                            *c
+                        }
                         _ => {
                             return Err(i.err(ErrorKind::BadOperands, "capability operand expected"))
                         }
                     };
-                    if !supported_capability(c) {
-                        return Err(i.err(
-                            ErrorKind::Unsupported,
-                            format!("capability {:?} is not supported", c),
-                        ));
-                    }
-                    self.caps.insert(c as u32);
+                    self.caps.insert(c);
                 }
                 Op::Extension => {
                     let name = i.string(0)?;

@@ -2,8 +2,9 @@
 //!
 //! The framing (header, word counts) is checked here first, so every instruction handed on
 //! carries the word offset it starts at and no later stage can read past the end of the
-//! binary. Operand decoding is delegated to rspirv's binary parser; its errors are mapped
-//! back to the instruction they belong to. [`Inst`] then offers checked operand accessors:
+//! binary. Operand decoding is delegated to rspirv's binary parser (except for the few
+//! forms its grammar lacks, decoded here: [`NewOp`]); its errors are mapped back to the
+//! instruction they belong to. [`Inst`] then offers checked operand accessors:
 //! asking for an operand that is missing or of the wrong kind is an [`Error`] naming the
 //! instruction, never a panic.
 
@@ -23,7 +24,49 @@ pub struct Inst {
     pub ty: Option<u32>,
     pub id: Option<u32>,
     pub ops: Vec<Operand>,
+    /// An instruction newer than rspirv's grammar (then `op` is `Nop` and must not be
+    /// read as one); decoded here, its operands are ids.
+    pub new_op: Option<NewOp>,
 }
+
+/// Instructions newer than rspirv's SPIR-V grammar, decoded by this file (their operands
+/// are all ids). Each has a result type and a result id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewOp {
+    /// SPV_VALVE_mixed_float_dot_product: f16vec2 · f16vec2 + f32 accumulator.
+    FDot2MixAcc32Valve,
+    /// SPV_VALVE_mixed_float_dot_product: f16vec2 · f16vec2 + f16 accumulator.
+    FDot2MixAcc16Valve,
+}
+
+impl NewOp {
+    pub fn from_u32(op: u32) -> Option<NewOp> {
+        match op {
+            6916 => Some(NewOp::FDot2MixAcc32Valve),
+            6917 => Some(NewOp::FDot2MixAcc16Valve),
+            _ => None,
+        }
+    }
+    /// Number of id operands after the result type and id.
+    fn operands(self) -> usize {
+        match self {
+            NewOp::FDot2MixAcc32Valve | NewOp::FDot2MixAcc16Valve => 3,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            NewOp::FDot2MixAcc32Valve => "FDot2MixAcc32VALVE",
+            NewOp::FDot2MixAcc16Valve => "FDot2MixAcc16VALVE",
+        }
+    }
+}
+
+/// Capabilities newer than rspirv's grammar that gcnc supports; an `OpCapability` naming
+/// one reaches the module checks with a `LiteralBit32` operand.
+pub const NEW_CAPABILITIES: &[(u32, &str)] = &[
+    (6912, "DotProductFloat16AccFloat32VALVE"),
+    (6913, "DotProductFloat16AccFloat16VALVE"),
+];
 
 /// The parsed module: id bound and instructions in binary order.
 pub struct Parsed {
@@ -37,7 +80,11 @@ pub fn op_name(op: Op) -> String {
 
 impl Inst {
     pub fn err(&self, kind: ErrorKind, reason: impl Into<String>) -> Error {
-        Error::new(self.off, Some(&op_name(self.op)), kind, reason)
+        let name = match self.new_op {
+            Some(n) => n.name().to_string(),
+            None => op_name(self.op),
+        };
+        Error::new(self.off, Some(&name), kind, reason)
     }
     fn operand(&self, i: usize) -> Result<&Operand, Error> {
         self.ops.get(i).ok_or_else(|| {
@@ -178,7 +225,9 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
                 ),
             ));
         }
-        if Op::from_u32(words[at] & 0xffff).is_none() {
+        if Op::from_u32(words[at] & 0xffff).is_none()
+            && NewOp::from_u32(words[at] & 0xffff).is_none()
+        {
             return Err(Error::new(
                 at,
                 None,
@@ -190,16 +239,61 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
         at += wc;
     }
     // rspirv cannot decode OpSpecConstantOp whose operation takes literals (VectorShuffle,
-    // CompositeExtract/Insert): those are decoded here, and rspirv sees an OpUndef of the
-    // same type and id followed by OpNops in their place.
+    // CompositeExtract/Insert), nor instructions and capabilities newer than its grammar
+    // ([`NewOp`], [`NEW_CAPABILITIES`]): those are decoded here, and rspirv sees an OpUndef
+    // of the same type and id followed by OpNops (a capability: two OpNops) in their place.
     let mut own: Vec<Option<Inst>> = Vec::with_capacity(offs.len());
     let mut fed = words.to_vec();
     for &off in &offs {
+        let wc = (words[off] >> 16) as usize;
+        if let Some(n) = NewOp::from_u32(words[off] & 0xffff) {
+            let name = n.name();
+            if wc != 3 + n.operands() {
+                return Err(Error::new(
+                    off,
+                    Some(name),
+                    ErrorKind::BadOperands,
+                    format!("needs {} words, has {wc}", 3 + n.operands()),
+                ));
+            }
+            own.push(Some(Inst {
+                off,
+                op: Op::Nop,
+                ty: Some(words[off + 1]),
+                id: Some(words[off + 2]),
+                ops: words[off + 3..off + wc]
+                    .iter()
+                    .map(|&w| Operand::IdRef(w))
+                    .collect(),
+                new_op: Some(n),
+            }));
+            // rspirv sees an OpUndef of the same type and id, then OpNops
+            fed[off] = (3 << 16) | Op::Undef as u32;
+            for w in &mut fed[off + 3..off + wc] {
+                *w = (1 << 16) | Op::Nop as u32;
+            }
+            continue;
+        }
+        if words[off] & 0xffff == Op::Capability as u32
+            && wc == 2
+            && NEW_CAPABILITIES.iter().any(|&(c, _)| c == words[off + 1])
+        {
+            own.push(Some(Inst {
+                off,
+                op: Op::Capability,
+                ty: None,
+                id: None,
+                ops: vec![Operand::LiteralBit32(words[off + 1])],
+                new_op: None,
+            }));
+            fed[off] = (1 << 16) | Op::Nop as u32;
+            fed[off + 1] = (1 << 16) | Op::Nop as u32;
+            continue;
+        }
         if words[off] & 0xffff != Op::SpecConstantOp as u32 {
             own.push(None);
             continue;
         }
-        let wc = (words[off] >> 16) as usize;
         let e = |r: &str| Error::new(off, Some("SpecConstantOp"), ErrorKind::BadOperands, r);
         if wc < 4 {
             return Err(e("needs a result type, a result id and an opcode"));
@@ -224,15 +318,18 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
             ty: Some(words[off + 1]),
             id: Some(words[off + 2]),
             ops,
+            new_op: None,
         }));
         fed[off] = (3 << 16) | Op::Undef as u32;
         for w in &mut fed[off + 3..off + wc] {
             *w = (1 << 16) | Op::Nop as u32;
         }
     }
-    // How many rspirv instructions each of ours became.
+    // How many rspirv instructions each of ours became: an own-decoded instruction with
+    // a result is an OpUndef plus one OpNop per operand word, a capability two OpNops.
     let widths: Vec<usize> = (0..offs.len())
         .map(|k| match &own[k] {
+            Some(i) if i.op == Op::Capability => 2,
             Some(_) => 1 + ((words[offs[k]] >> 16) as usize - 3),
             None => 1,
         })
@@ -285,6 +382,7 @@ pub fn parse(words: &[u32]) -> Result<Parsed, Error> {
                 ty: first.result_type,
                 id: first.result_id,
                 ops: first.operands,
+                new_op: None,
             },
         });
     }

@@ -50,9 +50,13 @@ enum Command {
     },
     /// Per generation: instructions in the ISA tables and how many are verified against LLVM.
     IsaCoverage,
-    /// Compile a compute shader (SPIR-V or IR text) to a PAL ELF.
+    /// Compile a compute shader (SPIR-V or IR text) to a PAL ELF; with two SPIR-V
+    /// inputs, a vertex and a fragment shader to one VS+PS pipeline ELF (default state,
+    /// docs/abi.md "Graphics").
     Compile {
         input: String,
+        /// The fragment shader of a graphics pipeline (`input` is then the vertex shader).
+        fragment: Option<String>,
         #[arg(long)]
         target: String,
         #[arg(long)]
@@ -111,6 +115,8 @@ enum Command {
     Ir(cli::ir::Args),
     /// Compile a compute shader (or load a PAL ELF) and run one dispatch on the emulator.
     Run(cli::run::Args),
+    /// Run one graphics draw (a JSON draw description and a pipeline ELF) on the emulator.
+    Draw(cli::draw::Args),
 }
 
 fn main() -> ExitCode {
@@ -138,6 +144,30 @@ fn main() -> ExitCode {
         .map(|s| print!("{s}")),
         Command::Compile {
             input,
+            fragment: Some(fragment),
+            target,
+            wave,
+            entry: _,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+            ..
+        } => cli::compile::run_pipeline(&cli::compile::PipelineArgs {
+            vertex: input,
+            fragment,
+            target,
+            wave,
+            layout,
+            spec,
+            output,
+            stats,
+            asm,
+        }),
+        Command::Compile {
+            input,
+            fragment: None,
             target,
             wave,
             entry,
@@ -182,6 +212,7 @@ fn main() -> ExitCode {
         }),
         Command::Ir(a) => cli::ir::run(&a),
         Command::Run(a) => cli::run::run(&a),
+        Command::Draw(a) => cli::draw::run(&a),
         Command::IsaCoverage => {
             print!("{}", cli::isa_coverage::report());
             Ok(())

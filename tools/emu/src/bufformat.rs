@@ -118,6 +118,28 @@ pub fn decode(gen: Gen, code: u32) -> Result<BufFormat> {
     }
 }
 
+/// The buffer format code (GFX9 `dfmt | nfmt << 4`, GFX10+ unified) of an image format
+/// whose components are all 8, 16 or 32 bits (texel buffers), if `gen` has one.
+pub fn code_of(gen: Gen, f: &crate::texformat::TexFormat) -> Option<u32> {
+    use crate::texformat::Num as T;
+    let num = match f.num {
+        T::Unorm => Num::Unorm,
+        T::Snorm => Num::Snorm,
+        T::Uscaled => Num::Uscaled,
+        T::Sscaled => Num::Sscaled,
+        T::Uint => Num::Uint,
+        T::Sint => Num::Sint,
+        T::Float => Num::Float,
+        T::Srgb => return None,
+    };
+    let want = BufFormat {
+        bits: f.bits[0] as u32,
+        comps: f.comps as u32,
+        num,
+    };
+    (1..128).find(|&c| decode(gen, c).is_ok_and(|b| b == want))
+}
+
 impl BufFormat {
     pub fn bytes(&self) -> u32 {
         self.bits * self.comps / 8

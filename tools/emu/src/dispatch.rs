@@ -392,6 +392,7 @@ fn run_waves(
                 mem,
                 lds: &mut lds,
                 checks: d.checks,
+                exports: None,
             };
             if stats.instructions >= d.dispatch_budget {
                 return Err(w.locate(

@@ -60,6 +60,10 @@ pub enum ErrorKind {
     },
     /// A scratch access on GFX9/GFX10.3 without FLAT_SCRATCH set to the wave's base.
     ScratchSetup(String),
+    /// A graphics rule broken: an export after the final (`done`) one, a pixel shader
+    /// ending without its `done` export, a vertex shader without a position export, an
+    /// NGG export before `GS_ALLOC_REQ`, an export in a compute dispatch, ...
+    Graphics(String),
 }
 
 /// An emulation failure with its location and a register dump.
@@ -159,6 +163,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Setup(m) => write!(f, "bad dispatch setup: {m}"),
             ErrorKind::BarrierDeadlock(m) => write!(f, "barrier deadlock: {m}"),
             ErrorKind::ScratchSetup(m) => write!(f, "scratch setup: {m}"),
+            ErrorKind::Graphics(m) => write!(f, "graphics: {m}"),
         }
     }
 }

@@ -200,13 +200,16 @@ impl Hazards {
                         }
                     }
                 }
-                // SALU writes M0 → s_movrel / s_sendmsg: 1 wait state
-                if name.starts_with("s_movrel") || name.starts_with("s_sendmsg") {
+                // SALU writes M0 → s_movrel / s_sendmsg / v_interp: 1 wait state
+                if name.starts_with("s_movrel")
+                    || name.starts_with("s_sendmsg")
+                    || name.starts_with("v_interp")
+                {
                     let m0 = 1u128 << 124;
                     if let Some((ws, rec)) = self.since(|x| x.salu && x.sgpr_w & m0 != 0) {
                         if ws < 1 {
                             return Err(hazard(
-                                "SALUWriteM0→MovRel/SendMsg",
+                                "SALUWriteM0→MovRel/SendMsg/Interp",
                                 "M0 written by the previous SALU instruction, 1 wait state needed"
                                     .into(),
                                 rec,

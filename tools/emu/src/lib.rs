@@ -4,14 +4,16 @@
 //! Design: instructions are decoded by the compiler's own ISA layer (`gcnc::isa`, the same
 //! tables as the encoder) and executed by a dispatcher per generated `Opcode`: `salu`
 //! (SOP*), `smem`, `valu` / `valu_ext` / `packed` / `lanes` / `vopd` (VOP1/2/3/3P/C, SDWA,
-//! DPP, VOPD), `ds` (LDS), `vmem` (MUBUF, GLOBAL, FLAT, SCRATCH), `image` (MIMG) with the
-//! shared `atomic` and `float` helpers. State is
+//! DPP, VOPD), `ds` (LDS), `vmem` (MUBUF, GLOBAL, FLAT, SCRATCH), `image` (MIMG; T# in `image`, S# and addressing in `sampler`, formats in `texformat`)
+//! with the shared `atomic` and `float` helpers. State is
 //! one `Wave` per 32/64 lanes (`regs`: SGPRs, VGPRs, EXEC, VCC, SCC, M0, with written-flags
 //! per register and lane); memory is a sparse address space (`memory`); a workgroup's
 //! waves share an `Lds` and are interleaved one instruction at a time so `s_barrier`
 //! works (`dispatch`); `pipeline` lays out push constants, descriptor sets and user SGPRs
-//! for a PAL ELF as docs/abi.md says. Strictness is layered on the same step: never-written reads
-//! (`regs`), missing `s_waitcnt` (`track`), per-generation hazards (`hazard`), running off
+//! for a PAL ELF as docs/abi.md says. Graphics: `export` (the `exp` sink and its rules),
+//! `interp` (VINTRP / LDSDIR / VINTERP attribute interpolation) and `draw` (vertex waves,
+//! rasteriser, pixel waves and the output merger of one draw, docs/draw.md). Strictness
+//! is layered on the same step: never-written reads (`regs`), missing `s_waitcnt` (`track`), per-generation hazards (`hazard`), running off
 //! the code and the instruction budget (`wave`). Every failure is an `Error` with the
 //! wave, pc, instruction text and a register dump — never a panic, never a hang.
 //!
@@ -35,18 +37,23 @@
 pub mod atomic;
 pub mod bufformat;
 pub mod dispatch;
+pub mod draw;
 pub mod ds;
 pub mod error;
+pub mod export;
 pub mod float;
 pub mod hazard;
 pub mod image;
+pub mod interp;
 pub mod lanes;
 pub mod memory;
 pub mod packed;
 pub mod pipeline;
 pub mod regs;
 pub mod salu;
+pub mod sampler;
 pub mod smem;
+pub mod texformat;
 pub mod track;
 pub mod valu;
 pub mod valu_ext;

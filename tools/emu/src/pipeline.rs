@@ -13,6 +13,15 @@
 //! placement depends only on the `Setup` (deterministic addresses), and a user-data entry
 //! the setup cannot provide is a `Setup` error, not a zero.
 //!
+//! Images, samplers and texel buffers ([`Place::Images`], [`Place::Samplers`],
+//! [`Place::TexelBuffer`]): each image of a binding is placed at its own 256-byte aligned
+//! address in the emulator's linear layout (`image` module docs; the resource's data is the
+//! images one after another in that layout), its T# (and for a combined image+sampler the
+//! S# at the layout's sampler offset) written at `offset + element · stride` of the set;
+//! a texel buffer gets a V# with the format, stride = texel size and one record per
+//! texel. Offsets come from `Setup::layout`, which must be the layout the compiler used:
+//! [`default_layout`] computes the packed default from the SPIR-V the way `gcnc` does.
+//!
 //! A pipeline linked by `gcnc link` with a final user-data layout (`Setup::link_state`,
 //! the same state JSON) has its own meaning for each user-data entry: the entries are then
 //! filled with the items the state names, the descriptor table is written at
@@ -24,10 +33,13 @@
 
 use crate::dispatch::{Dispatch, Stats};
 use crate::error::{Error, Result};
+use crate::image::ImageDesc;
 use crate::memory::{BufferDesc, Memory};
+use crate::texformat::TexFormat;
 use crate::wave::Checks;
-use gcnc::amdgpu::abi::{PipelineLayout, DESCRIPTOR_BYTES, MAX_SETS};
+use gcnc::amdgpu::abi::{DescriptorKind, PipelineLayout, MAX_SETS};
 use gcnc::binary::{ComputeShaderInfo, ElfFile, UserData};
+use gcnc::isa::Gen;
 use gcnc::link::state::{Item, PipelineState};
 
 /// Address of the push-constant block.
@@ -59,6 +71,97 @@ pub enum Place {
     /// Only through its device address, written into resource `index` at byte `offset`
     /// (linked structures).
     ResourceAddress { index: usize, offset: u32 },
+    /// Images at (set, binding), one per array element; the data is theirs in turn.
+    Images {
+        set: u32,
+        binding: u32,
+        images: Vec<ImageView>,
+    },
+    /// Samplers (S# words) at (set, binding), one per array element; no data.
+    Samplers {
+        set: u32,
+        binding: u32,
+        samplers: Vec<[u32; 4]>,
+    },
+    /// A texel buffer of `format` at (set, binding).
+    TexelBuffer {
+        set: u32,
+        binding: u32,
+        format: TexFormat,
+    },
+}
+
+/// One image as the shader sees it (the harness picks its address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageView {
+    /// T# type (`image::TYPE_*`).
+    pub ty: u32,
+    pub fmt: TexFormat,
+    /// Width, height, depth (3D) or slices (arrays; 6 per cube).
+    pub size: [u32; 3],
+    pub levels: u32,
+    pub samples: u32,
+    pub dst_sel: [u8; 4],
+    /// The S# of a combined image+sampler.
+    pub sampler: Option<[u32; 4]>,
+}
+
+impl ImageView {
+    fn desc(&self, base: u64) -> ImageDesc {
+        let mut d = ImageDesc::linear(
+            base,
+            self.fmt,
+            self.ty,
+            self.size,
+            self.levels,
+            self.samples,
+        );
+        d.dst_sel = self.dst_sel;
+        d
+    }
+
+    /// Bytes of the image in the emulator's layout.
+    pub fn bytes(&self) -> u64 {
+        self.desc(0).bytes()
+    }
+}
+
+/// The layout `gcnc` compiles `words` with: `opts.layout` with the sets it omits packed
+/// from the module's declared bindings.
+pub fn default_layout(words: &[u32], opts: &gcnc::Options) -> Result<PipelineLayout> {
+    let fopts = gcnc::front::spirv::Options {
+        entry: opts.entry.clone(),
+        spec: opts.spec.clone(),
+        stage: Some(gcnc::ir::Stage::Compute),
+    };
+    let m = gcnc::front::spirv::translate(words, &fopts)
+        .map_err(|e| Error::setup(format!("SPIR-V: {e}")))?;
+    let declared =
+        gcnc::amdgpu::abi::declared_bindings(&m).map_err(|e| Error::setup(e.to_string()))?;
+    opts.layout
+        .complete(&declared)
+        .map_err(|e| Error::setup(e.to_string()))
+}
+
+/// The V# of a texel buffer: `format`, stride = one texel, one record per texel.
+pub fn texel_buffer_desc(gen: Gen, base: u64, bytes: u32, format: &TexFormat) -> Result<[u32; 4]> {
+    let code = crate::bufformat::code_of(gen, format).ok_or_else(|| {
+        Error::setup(format!(
+            "texel buffer format {format:?} has no buffer format code on {gen}"
+        ))
+    })?;
+    let stride = format.bytes();
+    let sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    let d3 = match gen {
+        Gen::Gfx9 => sel | (code >> 4) << 12 | (code & 0xf) << 15,
+        _ => sel | code << 12,
+    };
+    Ok([
+        base as u32,
+        (base >> 32) as u32 & 0xffff | stride << 16,
+        bytes / stride,
+        d3,
+    ])
 }
 
 /// One buffer with its initial contents.
@@ -108,21 +211,27 @@ impl Setup {
 pub struct Prepared {
     pub dispatch: Dispatch,
     pub mem: Memory,
-    /// GPU address of each `Setup::resources` entry.
+    /// GPU address of each `Setup::resources` entry (of an image binding: its first image).
     pub addrs: Vec<u64>,
     /// Byte size of each resource.
     pub sizes: Vec<usize>,
+    /// Where each resource's bytes are: (address, length) pieces in order (one piece,
+    /// except for image bindings with several images).
+    pub pieces: Vec<Vec<(u64, usize)>>,
 }
 
 impl Prepared {
-    /// The current contents of resource `index`.
+    /// The current contents of resource `index` (an image binding's images in turn).
     pub fn resource(&self, index: usize) -> Result<Vec<u8>> {
-        let (a, n) = self
-            .addrs
+        let p = self
+            .pieces
             .get(index)
-            .zip(self.sizes.get(index))
             .ok_or_else(|| Error::setup(format!("no resource {index}")))?;
-        self.mem.read_vec(*a, *n)
+        let mut out = Vec::new();
+        for &(a, n) in p {
+            out.extend(self.mem.read_vec(a, n)?);
+        }
+        Ok(out)
     }
 }
 
@@ -177,11 +286,33 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
     map_bytes(&mut mem, WGCOUNT_BASE, &wg, 256)?;
     // resources, then the descriptors and device addresses pointing at them
     let mut addrs = Vec::new();
+    let mut pieces = Vec::new();
     let mut next = DATA_BASE;
-    for r in &setup.resources {
-        map_bytes(&mut mem, next, &r.data, 16)?;
-        addrs.push(next);
-        next += (r.data.len() as u64).max(16).next_multiple_of(0x1_0000);
+    for (k, r) in setup.resources.iter().enumerate() {
+        let lens: Vec<usize> = match &r.place {
+            Place::Images { images, .. } => {
+                let lens: Vec<usize> = images.iter().map(|i| i.bytes() as usize).collect();
+                if lens.iter().sum::<usize>() != r.data.len() {
+                    return Err(Error::setup(format!(
+                        "resource {k}: {} bytes of data for images of {} bytes",
+                        r.data.len(),
+                        lens.iter().sum::<usize>()
+                    )));
+                }
+                lens
+            }
+            _ => vec![r.data.len()],
+        };
+        let mut at = 0;
+        let mut p = Vec::new();
+        for n in lens {
+            map_bytes(&mut mem, next, &r.data[at..at + n], 16)?;
+            p.push((next, n));
+            at += n;
+            next += (n as u64).max(16).next_multiple_of(0x1_0000);
+        }
+        addrs.push(p[0].0);
+        pieces.push(p);
     }
     let linked = linked_prolog(elf)?;
     if let (Some(prolog), None) = (&linked, &setup.link_state) {
@@ -197,64 +328,140 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
     } else {
         SETS_BASE
     };
-    let binding_offset = |set: u32, binding: u32| -> Result<u32> {
+    let slot = |set: u32, binding: u32, kind: DescriptorKind| -> Result<gcnc::amdgpu::abi::Slot> {
         let linked = setup.link_state.as_ref().and_then(|s| {
             s.descriptor_layout
                 .iter()
                 .find(|b| (b.set, b.binding) == (set, binding) && b.kind == "buffer")
         });
-        match linked {
-            Some(b) => Ok(b.offset),
-            None => setup
+        match (linked, kind) {
+            (Some(b), DescriptorKind::Buffer) => Ok(gcnc::amdgpu::abi::Slot {
+                offset: b.offset,
+                stride: kind.bytes(),
+                sampler_offset: 0,
+            }),
+            (_, DescriptorKind::Buffer) | (None, _) => setup
                 .layout
-                .binding_offset(set, binding)
+                .slot(set, binding, kind)
                 .map_err(|e| Error::setup(e.to_string())),
+            _ => Err(Error::setup(format!(
+                "set {set} binding {binding}: image, sampler and texel-buffer descriptors in a linked run"
+            ))),
         }
     };
-    let mut set_bytes = [0u64; MAX_SETS as usize];
-    for r in &setup.resources {
-        if let Place::Binding { set, binding } = r.place {
-            if set >= MAX_SETS {
-                return Err(Error::setup(format!(
-                    "descriptor set {set} (0..{MAX_SETS})"
-                )));
-            }
-            let off = binding_offset(set, binding)?;
-            let end = off as u64 + DESCRIPTOR_BYTES as u64;
-            set_bytes[set as usize] = set_bytes[set as usize].max(end);
-        }
-    }
-    for (s, &n) in set_bytes.iter().enumerate() {
-        mem.map(sets_base + s as u64 * SET_STRIDE, n.max(4096));
-    }
+    // every descriptor dword to write: (set, byte offset in the set, words)
+    let mut descs: Vec<(u32, u32, Vec<u32>)> = Vec::new();
     let mut push_patch = Vec::new();
     for (k, r) in setup.resources.iter().enumerate() {
-        match r.place {
+        let set_of = |set: u32| -> Result<u32> {
+            if set >= MAX_SETS {
+                Err(Error::setup(format!(
+                    "descriptor set {set} (0..{MAX_SETS})"
+                )))
+            } else {
+                Ok(set)
+            }
+        };
+        match &r.place {
             Place::Binding { set, binding } => {
                 let size = u32::try_from(r.data.len()).map_err(|_| {
                     Error::setup(format!("set {set} binding {binding}: buffer above 4 GiB"))
                 })?;
-                let off = binding_offset(set, binding)?;
-                let base = sets_base + set as u64 * SET_STRIDE + off as u64;
-                for (j, w) in BufferDesc::raw(gen, addrs[k], size).iter().enumerate() {
-                    mem.write_u32(base + 4 * j as u64, *w)?;
+                let s = slot(set_of(*set)?, *binding, DescriptorKind::Buffer)?;
+                descs.push((
+                    *set,
+                    s.offset,
+                    BufferDesc::raw(gen, addrs[k], size).to_vec(),
+                ));
+            }
+            Place::Images {
+                set,
+                binding,
+                images,
+            } => {
+                let combined = images.iter().any(|i| i.sampler.is_some());
+                if combined && images.iter().any(|i| i.sampler.is_none()) {
+                    return Err(Error::setup(format!(
+                        "set {set} binding {binding}: some images have a sampler and some not"
+                    )));
+                }
+                let kind = if combined {
+                    DescriptorKind::CombinedImageSampler
+                } else {
+                    DescriptorKind::SampledImage
+                };
+                let s = slot(set_of(*set)?, *binding, kind)?;
+                for (e, (img, &(addr, _))) in images.iter().zip(&pieces[k]).enumerate() {
+                    let at = s.offset + e as u32 * s.stride;
+                    let t = img.desc(addr).encode(gen).ok_or_else(|| {
+                        Error::setup(format!(
+                            "set {set} binding {binding}: format {:?} has no image format code on {gen}",
+                            img.fmt
+                        ))
+                    })?;
+                    descs.push((*set, at, t.to_vec()));
+                    if let Some(smp) = img.sampler {
+                        descs.push((*set, at + s.sampler_offset, smp.to_vec()));
+                    }
                 }
             }
-            Place::PushAddress(off) => push_patch.push((PUSH_BASE + off as u64, addrs[k])),
+            Place::Samplers {
+                set,
+                binding,
+                samplers,
+            } => {
+                let s = slot(set_of(*set)?, *binding, DescriptorKind::Sampler)?;
+                for (e, smp) in samplers.iter().enumerate() {
+                    descs.push((*set, s.offset + e as u32 * s.stride, smp.to_vec()));
+                }
+            }
+            Place::TexelBuffer {
+                set,
+                binding,
+                format,
+            } => {
+                let size = u32::try_from(r.data.len()).map_err(|_| {
+                    Error::setup(format!("set {set} binding {binding}: buffer above 4 GiB"))
+                })?;
+                let s = slot(set_of(*set)?, *binding, DescriptorKind::TexelBuffer)?;
+                descs.push((
+                    *set,
+                    s.offset,
+                    texel_buffer_desc(gen, addrs[k], size, format)?.to_vec(),
+                ));
+            }
+            Place::PushAddress(off) => push_patch.push((PUSH_BASE + *off as u64, addrs[k])),
             Place::ResourceAddress { index, offset } => {
                 let (a, n) = addrs
-                    .get(index)
-                    .zip(setup.resources.get(index).map(|r| r.data.len()))
+                    .get(*index)
+                    .zip(setup.resources.get(*index).map(|r| r.data.len()))
                     .ok_or_else(|| {
                         Error::setup(format!("resource {k}: address target {index} missing"))
                     })?;
-                if offset as usize + 8 > n {
+                if *offset as usize + 8 > n {
                     return Err(Error::setup(format!(
                         "resource {k}: address at byte {offset} of a {n}-byte resource"
                     )));
                 }
-                push_patch.push((a + offset as u64, addrs[k]));
+                push_patch.push((a + *offset as u64, addrs[k]));
             }
+        }
+    }
+    let mut set_bytes = [0u64; MAX_SETS as usize];
+    for (set, off, words) in &descs {
+        let end = *off as u64 + 4 * words.len() as u64;
+        set_bytes[*set as usize] = set_bytes[*set as usize].max(end);
+    }
+    for (s, &n) in set_bytes.iter().enumerate() {
+        mem.map(
+            sets_base + s as u64 * SET_STRIDE,
+            n.max(4096).next_multiple_of(256),
+        );
+    }
+    for (set, off, words) in &descs {
+        let base = sets_base + *set as u64 * SET_STRIDE + *off as u64;
+        for (j, w) in words.iter().enumerate() {
+            mem.write_u32(base + 4 * j as u64, *w)?;
         }
     }
     for (at, addr) in push_patch {
@@ -337,6 +544,7 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
         mem,
         addrs,
         sizes: setup.resources.iter().map(|r| r.data.len()).collect(),
+        pieces,
     })
 }
 

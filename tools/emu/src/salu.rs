@@ -555,7 +555,16 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         | O::SCbranchCdbgsysAndUser => {}
         O::SSendmsg | O::SSendmsghalt => {
             // compute shaders only send housekeeping messages (e.g. GFX11 DEALLOC_VGPRS);
-            // they count on lgkmcnt like any message
+            // a graphics wave's messages (NGG GS_ALLOC_REQ with its counts in M0) go to
+            // its export sink; they count on lgkmcnt like any message
+            if let Some(sink) = env.exports.as_deref_mut() {
+                let m0 = w.regs.s(124).ok();
+                sink.messages.push(crate::export::Message {
+                    simm16: imm16(ops.get(Field::Simm16)?),
+                    m0,
+                    pc: w.cur_pc,
+                });
+            }
             w.track.issue(
                 &[(Counter::Lgkm, true)],
                 w.cur_pc,

@@ -245,7 +245,17 @@ impl Tracker {
     }
 
     fn find(&self, base: u16, count: u16, in_srcs: bool) -> Option<(Counter, &Pending)> {
-        for c in Counter::ALL {
+        self.find_on(&Counter::ALL, base, count, in_srcs)
+    }
+
+    fn find_on(
+        &self,
+        counters: &[Counter],
+        base: u16,
+        count: u16,
+        in_srcs: bool,
+    ) -> Option<(Counter, &Pending)> {
+        for &c in counters {
             let q = &self.queues[c as usize];
             let refs = if in_srcs { &q.src_refs } else { &q.dst_refs };
             if !any_in(refs, base, count) {
@@ -278,11 +288,13 @@ impl Tracker {
 
     /// A write of `count` registers from `base`.
     pub fn check_write(&self, base: u16, count: u16, name: impl Fn() -> String) -> Result<()> {
+        // exports read their sources after issue on every generation: overwriting one
+        // before `s_waitcnt expcnt` is always an error
         let hit = self.find(base, count, false).or_else(|| {
             if self.war {
                 self.find(base, count, true)
             } else {
-                None
+                self.find_on(&[Counter::Exp], base, count, true)
             }
         });
         if let Some((c, p)) = hit {

@@ -147,6 +147,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     if m.lds || m.tfe || m.lwe || (name.contains("d16") && name.contains("format")) {
         return Err(Error::unimpl(format!("{name} (lds/tfe/d16-format forms)")));
     }
+    if d.format != Format::Scratch
+        && matches!(
+            kind,
+            Kind::Store(_) | Kind::StoreFmt(_) | Kind::StoreD16Hi(_) | Kind::Atomic(_)
+        )
+    {
+        w.check_helpers(name)?;
+    }
     let lay = mem::layout(inst, d);
     let get = |f: Field| mem::get(inst, &lay, f);
     let vaddr = vreg(get(Field::Vaddr));

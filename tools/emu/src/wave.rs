@@ -111,6 +111,9 @@ pub struct Env<'a> {
     pub mem: &'a mut Memory,
     pub lds: &'a mut Lds,
     pub checks: Checks,
+    /// A graphics wave's export sink (`exp`, `s_sendmsg`); `None` in compute, where an
+    /// export is an error.
+    pub exports: Option<&'a mut crate::export::Exports>,
 }
 
 pub struct Wave {
@@ -142,6 +145,12 @@ pub struct Wave {
     /// `s_barrier`s executed, and the byte offset of the last one.
     pub barriers: u64,
     pub barrier_pc: u64,
+    /// Pixel waves: bytes per primitive of the attribute data in the LDS (`interp.rs`);
+    /// 0 for every other wave (interpolation is then an error).
+    pub param_bytes: u32,
+    /// Pixel waves: the helper lanes of the launch (quad lanes covering no sample). A
+    /// memory store or atomic with one of them in EXEC is an error (`check_helpers`).
+    pub helpers: u64,
 }
 
 impl std::fmt::Debug for Wave {
@@ -184,6 +193,8 @@ impl Wave {
             launched: 0,
             barriers: 0,
             barrier_pc: 0,
+            param_bytes: 0,
+            helpers: 0,
         }
     }
 
@@ -215,6 +226,18 @@ impl Wave {
                 "scratch access before FLAT_SCRATCH was initialised".into(),
             ))),
         }
+    }
+
+    /// A store or atomic to memory (not scratch) must not run in a helper lane: the
+    /// hardware would perform it, so the code must switch to exact mode first (WQM).
+    pub fn check_helpers(&self, what: &str) -> Result<()> {
+        let h = self.regs.exec() & self.helpers;
+        if h != 0 {
+            return Err(Error::new(ErrorKind::Graphics(format!(
+                "{what} with helper lanes {h:#x} in EXEC (a store in whole-quad mode)"
+            ))));
+        }
+        Ok(())
     }
 
     /// Gives every lane `bytes` of zeroed private memory.
@@ -298,6 +321,11 @@ impl Wave {
             .map_err(|e| Error::new(ErrorKind::Decode(format!("{e:?}"))))?;
         let props = inst.op.props();
         let uses = self.uses(inst, d);
+        if inst.format == Format::Vinterp {
+            // VINTERP's wait_exp: wait for expcnt first (lds_param_load results)
+            self.track
+                .wait(crate::track::Counter::Exp, inst.mods.mem.wait as usize);
+        }
         if env.checks.hazards {
             self.hz.check(self.t, inst, d, props, &uses, self.cur_pc)?;
         }
@@ -321,14 +349,13 @@ impl Wave {
             crate::vmem::exec(self, inst, d, env)?;
         } else if inst.format == Format::Mimg {
             crate::image::exec(self, inst, d, env)?;
+        } else if inst.format == Format::Exp {
+            crate::export::exec(self, inst, env.exports.as_deref_mut())?;
         } else if matches!(
             inst.format,
-            Format::Exp | Format::Vintrp | Format::Ldsdir | Format::Vinterp
+            Format::Vintrp | Format::Ldsdir | Format::Vinterp
         ) {
-            return Err(Error::unimpl(format!(
-                "{} (graphics: exports and interpolation are not modelled yet)",
-                inst.op.name()
-            )));
+            crate::interp::exec(self, inst, env)?;
         } else if props.contains(Props::SMEM) {
             crate::smem::exec(self, inst, d, env)?;
         } else if props.contains(Props::VALU) {

@@ -49,6 +49,7 @@ fn run_ir(t: Target, ir: &str, args: &[Vec<u32>], nret: u16) -> Vec<Vec<u32>> {
                 mem: &mut mem,
                 lds: &mut lds,
                 checks: d.checks,
+                exports: None,
             };
             if let Err(e) = w.step(&mut env) {
                 panic!("{}: {e}\n{asm}", t.gen);

@@ -10,13 +10,23 @@
 //! loader is pointed at lavapipe's ICD file before it is loaded (so no other driver is
 //! probed); in every case the CPU-type physical device is chosen.
 //!
+//! Images, samplers and texel buffers ([`Resource::Image`], [`Resource::Sampler`],
+//! [`Resource::TexelBuffer`]): each image is created with optimal tiling, uploaded from a
+//! host-visible staging buffer (its data in `images`' layout, level by level) and moved to
+//! the GENERAL layout before the dispatch; afterwards it is copied back into the same
+//! staging buffer, so its returned bytes are the image in the same layout. Texel buffers are
+//! ordinary buffers with a buffer view of the given format. An array binding takes one
+//! image (or sampler) per element.
+//!
 //! Buffer device addresses: a [`Resource::Address`] buffer is created with
 //! `SHADER_DEVICE_ADDRESS` usage and its 64-bit address is written, before the dispatch, into
 //! the push constants or into another resource at a byte offset the caller names.
 
 use crate::device::{vkc, Error, Gpu, Info, Pick};
+use crate::images::{self, Image, Sampler, TexelFormat, ViewType};
 use crate::reflect::{self, DescriptorKind, Stage};
 use ash::vk;
+use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock};
 
 /// Where the device address of a [`Resource::Address`] buffer is written.
@@ -28,8 +38,8 @@ pub enum AddressTarget {
     Resource { index: usize, offset: u32 },
 }
 
-/// A buffer given to the shader.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A resource given to the shader.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Resource {
     /// A descriptor: storage or uniform buffer at (set, binding), with its initial bytes.
     Buffer {
@@ -43,12 +53,66 @@ pub enum Resource {
         data: Vec<u8>,
         target: AddressTarget,
     },
+    /// Storage images, sampled images or combined image samplers at (set, binding), one
+    /// per array element; `samplers` holds one per image for combined image samplers and
+    /// is empty otherwise. Its data is the images' data one after another.
+    Image {
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        images: Vec<Image>,
+        samplers: Vec<Sampler>,
+    },
+    /// Samplers at (set, binding), one per array element (no data).
+    Sampler {
+        set: u32,
+        binding: u32,
+        samplers: Vec<Sampler>,
+    },
+    /// A uniform or storage texel buffer of `format`.
+    TexelBuffer {
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        format: TexelFormat,
+        data: Vec<u8>,
+    },
 }
 
 impl Resource {
-    pub fn data(&self) -> &[u8] {
+    /// The resource's bytes (images: every image of the binding in turn).
+    pub fn data(&self) -> Cow<'_, [u8]> {
         match self {
-            Resource::Buffer { data, .. } | Resource::Address { data, .. } => data,
+            Resource::Buffer { data, .. }
+            | Resource::Address { data, .. }
+            | Resource::TexelBuffer { data, .. } => Cow::Borrowed(data),
+            Resource::Image { images, .. } => {
+                Cow::Owned(images.iter().flat_map(|i| i.data.iter().copied()).collect())
+            }
+            Resource::Sampler { .. } => Cow::Borrowed(&[]),
+        }
+    }
+
+    /// (set, binding) of a descriptor resource.
+    pub fn binding(&self) -> Option<(u32, u32)> {
+        match self {
+            Resource::Buffer { set, binding, .. }
+            | Resource::Image { set, binding, .. }
+            | Resource::Sampler { set, binding, .. }
+            | Resource::TexelBuffer { set, binding, .. } => Some((*set, *binding)),
+            Resource::Address { .. } => None,
+        }
+    }
+
+    /// The descriptor kind and the number of descriptors (array elements).
+    fn kind_count(&self) -> Option<(DescriptorKind, u32)> {
+        match self {
+            Resource::Buffer { kind, .. } | Resource::TexelBuffer { kind, .. } => Some((*kind, 1)),
+            Resource::Image { kind, images, .. } => Some((*kind, images.len() as u32)),
+            Resource::Sampler { samplers, .. } => {
+                Some((DescriptorKind::Sampler, samplers.len() as u32))
+            }
+            Resource::Address { .. } => None,
         }
     }
 }
@@ -62,7 +126,7 @@ pub enum SpecValue {
 
 static GPU: OnceLock<Result<Mutex<Gpu>, Error>> = OnceLock::new();
 
-fn gpu() -> Result<&'static Mutex<Gpu>, Error> {
+pub(crate) fn gpu() -> Result<&'static Mutex<Gpu>, Error> {
     GPU.get_or_init(|| {
         const LVP: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
         if std::env::var_os("VK_ICD_FILENAMES").is_none()
@@ -104,44 +168,79 @@ pub fn run_compute(
     // Match the shader's bindings with the caller's resources.
     let mut bound = Vec::new();
     for b in &ep.bindings {
-        if !matches!(
-            b.kind,
-            DescriptorKind::StorageBuffer | DescriptorKind::UniformBuffer
-        ) || b.count != Some(1)
-        {
-            return Err(Error::Usage(format!(
-                "binding (set {}, binding {}) is {:?} x{:?}; only single storage/uniform buffers are supported",
-                b.set, b.binding, b.kind, b.count
-            )));
-        }
         let idx = resources
             .iter()
-            .position(|r| matches!(r, Resource::Buffer { set, binding, .. } if *set == b.set && *binding == b.binding))
-            .ok_or_else(|| Error::Usage(format!("no resource for (set {}, binding {})", b.set, b.binding)))?;
-        if let Resource::Buffer { kind, data, .. } = &resources[idx] {
-            if *kind != b.kind {
-                return Err(Error::Usage(format!(
-                    "(set {}, binding {}) is {:?} in the shader but {:?} in the resources",
-                    b.set, b.binding, b.kind, kind
-                )));
-            }
-            if (data.len() as u64) < b.block_size.unwrap_or(0) {
-                return Err(Error::Usage(format!(
-                    "(set {}, binding {}) needs at least {} bytes, got {}",
-                    b.set,
-                    b.binding,
-                    b.block_size.unwrap_or(0),
-                    data.len()
-                )));
-            }
+            .position(|r| r.binding() == Some((b.set, b.binding)))
+            .ok_or_else(|| {
+                Error::Usage(format!(
+                    "no resource for (set {}, binding {})",
+                    b.set, b.binding
+                ))
+            })?;
+        let r = &resources[idx];
+        let (kind, count) = r.kind_count().unwrap_or((b.kind, 0));
+        if kind != b.kind {
+            return Err(Error::Usage(format!(
+                "(set {}, binding {}) is {:?} in the shader but {:?} in the resources",
+                b.set, b.binding, b.kind, kind
+            )));
         }
-        bound.push((b.set, b.binding, b.kind, idx));
+        if b.count != Some(count) {
+            return Err(Error::Usage(format!(
+                "(set {}, binding {}) has {:?} descriptors in the shader, {count} in the resources",
+                b.set, b.binding, b.count
+            )));
+        }
+        match r {
+            Resource::Buffer { data, .. } => {
+                if (data.len() as u64) < b.block_size.unwrap_or(0) {
+                    return Err(Error::Usage(format!(
+                        "(set {}, binding {}) needs at least {} bytes, got {}",
+                        b.set,
+                        b.binding,
+                        b.block_size.unwrap_or(0),
+                        data.len()
+                    )));
+                }
+            }
+            Resource::Image {
+                images, samplers, ..
+            } => {
+                let want = if kind == DescriptorKind::CombinedImageSampler {
+                    images.len()
+                } else {
+                    0
+                };
+                if samplers.len() != want {
+                    return Err(Error::Usage(format!(
+                        "(set {}, binding {}): {} samplers for {} {kind:?} images",
+                        b.set,
+                        b.binding,
+                        samplers.len(),
+                        images.len()
+                    )));
+                }
+                for (k, i) in images.iter().enumerate() {
+                    if i.data.len() != i.bytes() || i.levels == 0 {
+                        return Err(Error::Usage(format!(
+                            "(set {}, binding {}) image {k}: {} bytes of data, the image has {}",
+                            b.set,
+                            b.binding,
+                            i.data.len(),
+                            i.bytes()
+                        )));
+                    }
+                }
+            }
+            _ => {}
+        }
+        bound.push((b.set, b.binding, b.kind, idx, count));
     }
     for (i, r) in resources.iter().enumerate() {
-        if r.data().is_empty() {
+        if r.data().is_empty() && !matches!(r, Resource::Sampler { .. }) {
             return Err(Error::Usage(format!("resource {i} is empty")));
         }
-        if let Resource::Buffer { set, binding, .. } = r {
+        if let Some((set, binding)) = r.binding() {
             if !bound.iter().any(|b| b.3 == i) {
                 return Err(Error::Usage(format!(
                     "resource {i} (set {set}, binding {binding}) is not used by the shader"
@@ -175,6 +274,7 @@ pub fn run_compute(
     let mut run = Run {
         g: &g,
         buffers: Vec::new(),
+        images: Vec::new(),
         objects: Objects::default(),
     };
     run.go(spirv, entry, groups, resources, &bound, push, &spec_entries)
@@ -191,9 +291,20 @@ struct Objects {
     fence: vk::Fence,
 }
 
+/// The Vulkan objects behind one resource beside its host-visible buffer: images (with
+/// memory and view), samplers, a texel buffer's view.
+#[derive(Default)]
+struct ResObjects {
+    images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    samplers: Vec<vk::Sampler>,
+    buffer_view: vk::BufferView,
+}
+
 struct Run<'g> {
     g: &'g Gpu,
     buffers: Vec<(vk::Buffer, vk::DeviceMemory, u64)>,
+    /// Per resource (same index as `buffers`).
+    images: Vec<ResObjects>,
     objects: Objects,
 }
 
@@ -214,6 +325,17 @@ impl Drop for Run<'_> {
                 d.destroy_descriptor_set_layout(*l, None);
             }
             d.destroy_shader_module(o.shader, None);
+            for r in &self.images {
+                for (i, m, v) in &r.images {
+                    d.destroy_image_view(*v, None);
+                    d.destroy_image(*i, None);
+                    d.free_memory(*m, None);
+                }
+                for s in &r.samplers {
+                    d.destroy_sampler(*s, None);
+                }
+                d.destroy_buffer_view(r.buffer_view, None);
+            }
             for (b, m, _) in &self.buffers {
                 d.destroy_buffer(*b, None);
                 d.free_memory(*m, None);
@@ -230,7 +352,7 @@ impl Run<'_> {
         entry: &str,
         groups: [u32; 3],
         resources: &[Resource],
-        bound: &[(u32, u32, DescriptorKind, usize)],
+        bound: &[(u32, u32, DescriptorKind, usize, u32)],
         push: &[u8],
         spec: &[(u32, Vec<u8>)],
     ) -> Result<Vec<Vec<u8>>, Error> {
@@ -243,9 +365,13 @@ impl Run<'_> {
             // Buffers.
             let mut addresses = Vec::new();
             for r in resources {
-                let size = r.data().len().div_ceil(4) as u64 * 4;
-                let mut usage =
-                    vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::UNIFORM_BUFFER;
+                let size = r.data().len().max(4).div_ceil(4) as u64 * 4;
+                let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
+                    | vk::BufferUsageFlags::UNIFORM_BUFFER
+                    | vk::BufferUsageFlags::TRANSFER_SRC
+                    | vk::BufferUsageFlags::TRANSFER_DST
+                    | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
+                    | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER;
                 let is_addr = matches!(r, Resource::Address { .. });
                 if is_addr {
                     usage |= vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
@@ -284,6 +410,10 @@ impl Run<'_> {
             // Initial contents, with device addresses patched in.
             let mut push = push.to_vec();
             let mut datas: Vec<Vec<u8>> = resources.iter().map(|r| r.data().to_vec()).collect();
+            for r in resources {
+                let objs = self.create_objects(r)?;
+                self.images.push(objs);
+            }
             for (i, r) in resources.iter().enumerate() {
                 if let Resource::Address { target, .. } = r {
                     let (dst, off) = match *target {
@@ -325,7 +455,7 @@ impl Run<'_> {
                         vk::DescriptorSetLayoutBinding::default()
                             .binding(b.1)
                             .descriptor_type(desc_type(b.2))
-                            .descriptor_count(1)
+                            .descriptor_count(b.4)
                             .stage_flags(vk::ShaderStageFlags::COMPUTE)
                     })
                     .collect();
@@ -337,23 +467,16 @@ impl Run<'_> {
             }
             let mut sets = Vec::new();
             if nsets > 0 {
-                let n_sb = bound
-                    .iter()
-                    .filter(|b| b.2 == DescriptorKind::StorageBuffer)
-                    .count() as u32;
-                let n_ub = bound.len() as u32 - n_sb;
-                let mut sizes = Vec::new();
-                if n_sb > 0 {
-                    sizes.push(vk::DescriptorPoolSize {
-                        ty: vk::DescriptorType::STORAGE_BUFFER,
-                        descriptor_count: n_sb,
-                    });
-                }
-                if n_ub > 0 {
-                    sizes.push(vk::DescriptorPoolSize {
-                        ty: vk::DescriptorType::UNIFORM_BUFFER,
-                        descriptor_count: n_ub,
-                    });
+                let mut sizes: Vec<vk::DescriptorPoolSize> = Vec::new();
+                for b in bound {
+                    let ty = desc_type(b.2);
+                    match sizes.iter_mut().find(|p| p.ty == ty) {
+                        Some(p) => p.descriptor_count += b.4,
+                        None => sizes.push(vk::DescriptorPoolSize {
+                            ty,
+                            descriptor_count: b.4,
+                        }),
+                    }
                 }
                 let pci = vk::DescriptorPoolCreateInfo::default()
                     .max_sets(nsets)
@@ -377,15 +500,39 @@ impl Run<'_> {
                         }]
                     })
                     .collect();
+                let image_infos: Vec<Vec<vk::DescriptorImageInfo>> = bound
+                    .iter()
+                    .map(|b| {
+                        let o = &self.images[b.3];
+                        (0..b.4 as usize)
+                            .map(|k| vk::DescriptorImageInfo {
+                                sampler: o.samplers.get(k).copied().unwrap_or_default(),
+                                image_view: o.images.get(k).map(|i| i.2).unwrap_or_default(),
+                                image_layout: vk::ImageLayout::GENERAL,
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let views: Vec<[vk::BufferView; 1]> = bound
+                    .iter()
+                    .map(|b| [self.images[b.3].buffer_view])
+                    .collect();
                 let writes: Vec<vk::WriteDescriptorSet> = bound
                     .iter()
-                    .zip(&infos)
-                    .map(|(b, info)| {
-                        vk::WriteDescriptorSet::default()
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let w = vk::WriteDescriptorSet::default()
                             .dst_set(sets[b.0 as usize])
                             .dst_binding(b.1)
-                            .descriptor_type(desc_type(b.2))
-                            .buffer_info(info)
+                            .descriptor_type(desc_type(b.2));
+                        match b.2 {
+                            DescriptorKind::StorageBuffer | DescriptorKind::UniformBuffer => {
+                                w.buffer_info(&infos[i])
+                            }
+                            DescriptorKind::UniformTexelBuffer
+                            | DescriptorKind::StorageTexelBuffer => w.texel_buffer_view(&views[i]),
+                            _ => w.image_info(&image_infos[i]),
+                        }
                     })
                     .collect();
                 d.update_descriptor_sets(&writes, &[]);
@@ -452,6 +599,7 @@ impl Run<'_> {
             let bi = vk::CommandBufferBeginInfo::default()
                 .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
             vkc("vkBeginCommandBuffer", d.begin_command_buffer(cb, &bi))?;
+            self.record_image_copies(cb, resources, true);
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.objects.pipeline);
             if !sets.is_empty() {
                 d.cmd_bind_descriptor_sets(
@@ -473,12 +621,13 @@ impl Run<'_> {
                 );
             }
             d.cmd_dispatch(cb, groups[0], groups[1], groups[2]);
+            self.record_image_copies(cb, resources, false);
             let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
                 .dst_access_mask(vk::AccessFlags::HOST_READ)];
             d.cmd_pipeline_barrier(
                 cb,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
                 vk::PipelineStageFlags::HOST,
                 vk::DependencyFlags::empty(),
                 &barrier,
@@ -516,8 +665,330 @@ impl Run<'_> {
 }
 
 fn desc_type(k: DescriptorKind) -> vk::DescriptorType {
+    use vk::DescriptorType as T;
     match k {
-        DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
-        _ => vk::DescriptorType::STORAGE_BUFFER,
+        DescriptorKind::UniformBuffer => T::UNIFORM_BUFFER,
+        DescriptorKind::StorageImage => T::STORAGE_IMAGE,
+        DescriptorKind::SampledImage => T::SAMPLED_IMAGE,
+        DescriptorKind::Sampler => T::SAMPLER,
+        DescriptorKind::CombinedImageSampler => T::COMBINED_IMAGE_SAMPLER,
+        DescriptorKind::UniformTexelBuffer => T::UNIFORM_TEXEL_BUFFER,
+        DescriptorKind::StorageTexelBuffer => T::STORAGE_TEXEL_BUFFER,
+        _ => T::STORAGE_BUFFER,
+    }
+}
+
+fn aspect(f: TexelFormat) -> vk::ImageAspectFlags {
+    if f.is_depth() {
+        vk::ImageAspectFlags::DEPTH
+    } else {
+        vk::ImageAspectFlags::COLOR
+    }
+}
+
+fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'static> {
+    use images::{Address, Border, Compare, Filter};
+    let filter = |f: Filter| match f {
+        Filter::Nearest => vk::Filter::NEAREST,
+        Filter::Linear => vk::Filter::LINEAR,
+    };
+    let addr = |a: Address| match a {
+        Address::Repeat => vk::SamplerAddressMode::REPEAT,
+        Address::MirroredRepeat => vk::SamplerAddressMode::MIRRORED_REPEAT,
+        Address::ClampToEdge => vk::SamplerAddressMode::CLAMP_TO_EDGE,
+        Address::ClampToBorder => vk::SamplerAddressMode::CLAMP_TO_BORDER,
+        Address::MirrorClampToEdge => vk::SamplerAddressMode::MIRROR_CLAMP_TO_EDGE,
+    };
+    let border = match (s.border, int) {
+        (Border::TransparentBlack, false) => vk::BorderColor::FLOAT_TRANSPARENT_BLACK,
+        (Border::TransparentBlack, true) => vk::BorderColor::INT_TRANSPARENT_BLACK,
+        (Border::OpaqueBlack, false) => vk::BorderColor::FLOAT_OPAQUE_BLACK,
+        (Border::OpaqueBlack, true) => vk::BorderColor::INT_OPAQUE_BLACK,
+        (Border::OpaqueWhite, false) => vk::BorderColor::FLOAT_OPAQUE_WHITE,
+        (Border::OpaqueWhite, true) => vk::BorderColor::INT_OPAQUE_WHITE,
+    };
+    let op = |c: Compare| match c {
+        Compare::Never => vk::CompareOp::NEVER,
+        Compare::Less => vk::CompareOp::LESS,
+        Compare::Equal => vk::CompareOp::EQUAL,
+        Compare::LessOrEqual => vk::CompareOp::LESS_OR_EQUAL,
+        Compare::Greater => vk::CompareOp::GREATER,
+        Compare::NotEqual => vk::CompareOp::NOT_EQUAL,
+        Compare::GreaterOrEqual => vk::CompareOp::GREATER_OR_EQUAL,
+        Compare::Always => vk::CompareOp::ALWAYS,
+    };
+    vk::SamplerCreateInfo::default()
+        .mag_filter(filter(s.mag))
+        .min_filter(filter(s.min))
+        .mipmap_mode(match s.mip {
+            Filter::Nearest => vk::SamplerMipmapMode::NEAREST,
+            Filter::Linear => vk::SamplerMipmapMode::LINEAR,
+        })
+        .address_mode_u(addr(s.address[0]))
+        .address_mode_v(addr(s.address[1]))
+        .address_mode_w(addr(s.address[2]))
+        .border_color(border)
+        .compare_enable(s.compare.is_some())
+        .compare_op(s.compare.map_or(vk::CompareOp::NEVER, op))
+        .unnormalized_coordinates(s.unnormalized)
+        .min_lod(s.min_lod)
+        .max_lod(s.max_lod)
+}
+
+impl Run<'_> {
+    /// Images, views, samplers and buffer views of one resource.
+    ///
+    /// # Safety
+    /// Called inside `go`'s unsafe block on this run's device; every handle is recorded in
+    /// the result before the next call can fail, so `Drop` destroys it.
+    unsafe fn create_objects(&mut self, r: &Resource) -> Result<ResObjects, Error> {
+        let d = &self.g.device;
+        let mut o = ResObjects::default();
+        match r {
+            Resource::Image {
+                kind,
+                images,
+                samplers,
+                ..
+            } => {
+                for img in images {
+                    let (ty, view_ty) = match img.view {
+                        ViewType::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
+                        ViewType::D1Array => {
+                            (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY)
+                        }
+                        ViewType::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
+                        ViewType::D2Array => {
+                            (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY)
+                        }
+                        ViewType::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
+                        ViewType::CubeArray => {
+                            (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY)
+                        }
+                        ViewType::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
+                    };
+                    let usage = vk::ImageUsageFlags::TRANSFER_SRC
+                        | vk::ImageUsageFlags::TRANSFER_DST
+                        | if *kind == DescriptorKind::StorageImage {
+                            vk::ImageUsageFlags::STORAGE
+                        } else {
+                            vk::ImageUsageFlags::SAMPLED
+                        };
+                    let cube = matches!(img.view, ViewType::Cube | ViewType::CubeArray);
+                    let depth = if img.view == ViewType::D3 {
+                        img.size[2]
+                    } else {
+                        1
+                    };
+                    let ici = vk::ImageCreateInfo::default()
+                        .flags(if cube {
+                            vk::ImageCreateFlags::CUBE_COMPATIBLE
+                        } else {
+                            vk::ImageCreateFlags::empty()
+                        })
+                        .image_type(ty)
+                        .format(img.format.vk())
+                        .extent(vk::Extent3D {
+                            width: img.size[0],
+                            height: img.size[1],
+                            depth,
+                        })
+                        .mip_levels(img.levels)
+                        .array_layers(img.layers())
+                        .samples(vk::SampleCountFlags::TYPE_1)
+                        .tiling(vk::ImageTiling::OPTIMAL)
+                        .usage(usage)
+                        .initial_layout(vk::ImageLayout::UNDEFINED);
+                    let image = vkc("vkCreateImage", d.create_image(&ici, None))?;
+                    let req = d.get_image_memory_requirements(image);
+                    let Some(mt) = self
+                        .g
+                        .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
+                    else {
+                        d.destroy_image(image, None);
+                        return Err(Error::NoDevice("no memory type for an image".into()));
+                    };
+                    let mai = vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(mt);
+                    let mem = match d.allocate_memory(&mai, None) {
+                        Ok(m) => m,
+                        Err(e) => {
+                            d.destroy_image(image, None);
+                            return vkc("vkAllocateMemory", Err(e));
+                        }
+                    };
+                    o.images.push((image, mem, vk::ImageView::null()));
+                    vkc("vkBindImageMemory", d.bind_image_memory(image, mem, 0))?;
+                    let vci = vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(view_ty)
+                        .format(img.format.vk())
+                        .subresource_range(vk::ImageSubresourceRange {
+                            aspect_mask: aspect(img.format),
+                            base_mip_level: 0,
+                            level_count: img.levels,
+                            base_array_layer: 0,
+                            layer_count: img.layers(),
+                        });
+                    let view = vkc("vkCreateImageView", d.create_image_view(&vci, None))?;
+                    if let Some(last) = o.images.last_mut() {
+                        last.2 = view;
+                    }
+                }
+                for (s, img) in samplers.iter().zip(images) {
+                    let sci = sampler_info(s, img.format.is_int());
+                    o.samplers
+                        .push(vkc("vkCreateSampler", d.create_sampler(&sci, None))?);
+                }
+            }
+            Resource::Sampler { samplers, .. } => {
+                for s in samplers {
+                    let sci = sampler_info(s, false);
+                    o.samplers
+                        .push(vkc("vkCreateSampler", d.create_sampler(&sci, None))?);
+                }
+            }
+            Resource::TexelBuffer { format, .. } => {
+                let (buf, _, size) = self.buffers[self.images.len()];
+                let bvci = vk::BufferViewCreateInfo::default()
+                    .buffer(buf)
+                    .format(format.vk())
+                    .offset(0)
+                    .range(size / format.bytes() as u64 * format.bytes() as u64);
+                o.buffer_view = vkc("vkCreateBufferView", d.create_buffer_view(&bvci, None))?;
+            }
+            _ => {}
+        }
+        Ok(o)
+    }
+
+    /// Records, for every image: before the dispatch (`upload`) the copy from its staging
+    /// buffer and the move to GENERAL; after it the copy back into the staging buffer.
+    ///
+    /// # Safety
+    /// `cb` is recording; the images and buffers were created by this run.
+    unsafe fn record_image_copies(
+        &self,
+        cb: vk::CommandBuffer,
+        resources: &[Resource],
+        upload: bool,
+    ) {
+        let d = &self.g.device;
+        for (k, r) in resources.iter().enumerate() {
+            let Resource::Image { images, .. } = r else {
+                continue;
+            };
+            let buf = self.buffers[k].0;
+            let mut base = 0usize;
+            for (img, objs) in images.iter().zip(&self.images[k].images) {
+                let range = vk::ImageSubresourceRange {
+                    aspect_mask: aspect(img.format),
+                    base_mip_level: 0,
+                    level_count: img.levels,
+                    base_array_layer: 0,
+                    layer_count: img.layers(),
+                };
+                let regions: Vec<vk::BufferImageCopy> = (0..img.levels)
+                    .map(|l| {
+                        let [w, h, dd] = img.extent(l);
+                        let three = img.view == ViewType::D3;
+                        vk::BufferImageCopy {
+                            buffer_offset: (base + img.level_offset(l)) as u64,
+                            buffer_row_length: 0,
+                            buffer_image_height: 0,
+                            image_subresource: vk::ImageSubresourceLayers {
+                                aspect_mask: aspect(img.format),
+                                mip_level: l,
+                                base_array_layer: 0,
+                                layer_count: img.layers(),
+                            },
+                            image_offset: vk::Offset3D::default(),
+                            image_extent: vk::Extent3D {
+                                width: w,
+                                height: h,
+                                depth: if three { dd } else { 1 },
+                            },
+                        }
+                    })
+                    .collect();
+                let barrier = |from, to, src, dst| {
+                    [vk::ImageMemoryBarrier::default()
+                        .old_layout(from)
+                        .new_layout(to)
+                        .src_access_mask(src)
+                        .dst_access_mask(dst)
+                        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                        .image(objs.0)
+                        .subresource_range(range)]
+                };
+                let all = vk::PipelineStageFlags::ALL_COMMANDS;
+                let rw = vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE;
+                if upload {
+                    let b = barrier(
+                        vk::ImageLayout::UNDEFINED,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        vk::AccessFlags::HOST_WRITE,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    );
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
+                    d.cmd_copy_buffer_to_image(
+                        cb,
+                        buf,
+                        objs.0,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &regions,
+                    );
+                    let b = barrier(
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        vk::ImageLayout::GENERAL,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                        rw,
+                    );
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
+                } else {
+                    let b = barrier(
+                        vk::ImageLayout::GENERAL,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        rw,
+                        vk::AccessFlags::TRANSFER_READ,
+                    );
+                    d.cmd_pipeline_barrier(
+                        cb,
+                        all,
+                        all,
+                        vk::DependencyFlags::empty(),
+                        &[],
+                        &[],
+                        &b,
+                    );
+                    d.cmd_copy_image_to_buffer(
+                        cb,
+                        objs.0,
+                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                        buf,
+                        &regions,
+                    );
+                }
+                base += img.bytes();
+            }
+        }
     }
 }

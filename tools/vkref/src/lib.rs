@@ -3,11 +3,14 @@
 //! - [`reflect`]: SPIR-V reflection (entry points, workgroup size, bindings, push-constant
 //!   size, spec constants, capabilities), with typed errors on malformed input.
 //! - [`lavapipe`]: runs a compute dispatch on Mesa's lavapipe (CPU) and returns the buffers.
+//! - [`draw`]: runs a graphics draw description (the emulator's JSON) on lavapipe and
+//!   returns the attachments.
 //! - [`radv`]: compiles a compute pipeline with RADV (ACO or LLVM) on its null device, in a
 //!   child process per configuration, returning compile time, statistics and disassembly.
 //! - [`corpus`]: the project's compute-shader corpus with driver-independent expectations.
 //! - [`compare`]: gcnc against RADV/ACO and RADV/LLVM over a directory of SPIR-V: compile
 //!   time, statistics, peak memory, as a markdown table (`vkref compare`).
+//! - [`images`]: images, samplers and texel formats as tests describe them.
 //! - [`oracle`]: the one place that decides whether a missing oracle skips or fails a test.
 //!
 //! Vulkan is reached through `ash`, which loads `libvulkan.so.1` at run time, so nothing
@@ -16,6 +19,8 @@
 pub mod compare;
 pub mod corpus;
 pub mod device;
+pub mod draw;
+pub mod images;
 pub mod lavapipe;
 pub mod oracle;
 pub mod radv;

@@ -8,6 +8,8 @@
 //! vkref corpus [NAME...]        run corpus cases on lavapipe against their expectations
 //! vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]
 //!                               gcnc vs RADV/ACO vs RADV/LLVM, a markdown table
+//! vkref draw DESC.json OUTDIR    run a draw description on lavapipe, write color_<i>.raw/.png
+//!                               and depth.raw (the files `gcnc draw` writes)
 //! vkref radv-worker             (internal) a RADV worker serving requests on stdin/stdout
 //! ```
 
@@ -26,7 +28,7 @@ use vkref::radv::{self, Backend, Config, Family};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]"
+        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref draw DESC.json OUTDIR\n  vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE]"
     );
     ExitCode::from(2)
 }
@@ -171,6 +173,33 @@ fn run(cmd: &str, o: &Opts) -> Result<(), String> {
     Ok(())
 }
 
+/// `vkref draw DESC.json OUTDIR`.
+fn draw_main(args: &[String]) -> Result<(), String> {
+    let [desc, out] = args else {
+        return Err("usage: vkref draw DESC.json OUTDIR".into());
+    };
+    let d = gcnc_emu::draw::Desc::load(std::path::Path::new(desc))
+        .map_err(|e| format!("{desc}: {e}"))?;
+    let a = vkref::draw::run_draw(&d).map_err(|e| e.to_string())?;
+    let dir = std::path::Path::new(out);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{out}: {e}"))?;
+    let write = |name: String, bytes: &[u8]| {
+        std::fs::write(dir.join(&name), bytes).map_err(|e| format!("{out}/{name}: {e}"))
+    };
+    for (i, (c, at)) in a.color.iter().zip(&d.desc.color_attachments).enumerate() {
+        write(format!("color_{i}.raw"), c)?;
+        let rgba = gcnc_emu::draw::png::to_rgba8(at.format, c);
+        write(
+            format!("color_{i}.png"),
+            &gcnc_emu::draw::png::encode(d.width, d.height, &rgba),
+        )?;
+    }
+    if let Some(z) = &a.depth {
+        write("depth.raw".into(), z)?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
@@ -178,6 +207,15 @@ fn main() -> ExitCode {
     };
     if cmd == "radv-worker" {
         return ExitCode::from(radv::worker_main() as u8);
+    }
+    if cmd == "draw" {
+        return match draw_main(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("vkref draw: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     if cmd == "compare" {
         return match vkref::compare::main(&args[1..]) {

@@ -747,7 +747,14 @@ fn resource_variables(ctx: &Ctx, module: &dr::Module) -> Result<Vec<Resource>, E
                 }
             }
             (_, Op::TypeSampler) => DescriptorKind::Sampler,
-            (_, Op::TypeSampledImage) => DescriptorKind::CombinedImageSampler,
+            (_, Op::TypeSampledImage) => {
+                // a sampled buffer image (`samplerBuffer`) is a uniform texel buffer
+                let image = ctx.def(ctx.id_op(tinst, 0)?)?;
+                match image.operands.get(1) {
+                    Some(Operand::Dim(spirv::Dim::DimBuffer)) => DescriptorKind::UniformTexelBuffer,
+                    _ => DescriptorKind::CombinedImageSampler,
+                }
+            }
             (_, Op::TypeAccelerationStructureKHR) => DescriptorKind::AccelerationStructure,
             (_, Op::TypeImage) => {
                 let dim = match tinst.operands.get(1) {

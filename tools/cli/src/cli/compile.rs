@@ -11,6 +11,10 @@
 //! for `gcnc link` (docs/link.md). A shader that cannot be compiled so fails with a message
 //! saying to compile the whole pipeline, and no output is written.
 
+//!
+//! Two SPIR-V inputs (vertex, fragment) compile one VS+PS pipeline with the default
+//! graphics state ([`run_pipeline`]); `--asm`/`--stats` print each stage.
+
 use gcnc::amdgpu::abi::PipelineLayout;
 use gcnc::{Missing, Options};
 
@@ -105,6 +109,63 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     if a.stats {
         print!("{}", c.stats.to_text());
+    }
+    if let Some(o) = &a.output {
+        std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Parsed `gcnc compile VS FS` arguments.
+pub struct PipelineArgs {
+    pub vertex: String,
+    pub fragment: String,
+    pub target: String,
+    pub wave: Option<u32>,
+    pub layout: Option<String>,
+    pub spec: Vec<String>,
+    pub output: Option<String>,
+    pub stats: bool,
+    pub asm: bool,
+}
+
+/// `gcnc compile a.vert.spv b.frag.spv`: the whole pipeline.
+pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
+    let target = super::target(&a.target, a.wave)?;
+    let mut opts = Options::new(target);
+    opts.settings = super::settings_from_env();
+    if let Some(l) = &a.layout {
+        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
+        opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+    }
+    let words = |path: &str| -> Result<Vec<u32>, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    };
+    let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
+    // one --spec list for both stages: each value is read by the type of the constant
+    // with that SpecId in the stage that declares it (the vertex stage's first)
+    let mut consts = gcnc::front::spirv::spec_constants(&fs).map_err(|e| e.to_string())?;
+    consts.extend(gcnc::front::spirv::spec_constants(&vs).map_err(|e| e.to_string())?);
+    for s in &a.spec {
+        let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, s)
+            .map_err(|e| format!("--spec {s}: {e}"))?;
+        opts.spec.insert(id, v);
+    }
+    let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
+    let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
+        .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;
+    super::print_timings(&c.timings);
+    for s in [&c.vs, &c.ps] {
+        if a.asm || a.stats {
+            println!("; {} stage", s.stage.short());
+        }
+        if a.asm {
+            print!("{}", s.asm().map_err(|e| e.to_string())?);
+        }
+        if a.stats {
+            print!("{}", s.stats.to_text());
+        }
     }
     if let Some(o) = &a.output {
         std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;

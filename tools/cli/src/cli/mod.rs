@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod compile;
 pub mod disasm;
+pub mod draw;
 pub mod ir;
 pub mod isa_coverage;
 pub mod link;

@@ -3,10 +3,27 @@
 //!
 //! ```text
 //! gcnc run SHADER.spv|SHADER.ir|SHADER.elf [--target GFX] [--wave 32|64] [--dispatch X,Y,Z]
-//!          [--bind SET:BINDING=FILE|@SIZE]... [--push HEX] [--spec ID=VALUE]...
+//!          [--bind SET:BINDING=FILE|@SIZE|image:...|sampler:...|texel:...]... [--push HEX] [--spec ID=VALUE]...
 //!          [--layout L.json] [--state STATE.json] [--dump SET:BINDING=OUT]... [--print SET:BINDING[:FMT]]...
 //!          [--asm] [--stats] [--budget N] [--dispatch-budget N]
 //! ```
+//! Images, samplers and texel buffers (`--bind` values, repeat a binding for array elements):
+//! ```text
+//! image:DIM:FORMAT:W[xH[xD]][:LEVELS][+SAMPLER]=FILE|@   DIM 1d 2d 3d cube 1darray 2darray cubearray
+//!                                                       (D = depth or layers; 6 per cube);
+//!                                                       +SAMPLER makes a combined image sampler
+//! sampler:SAMPLER                                       a separate sampler
+//! texel:FORMAT=FILE|@SIZE                               a uniform or storage texel buffer
+//! FORMAT  r8 rgba8 rgba8_snorm rgba8_srgb rgba8ui r32f r32ui r32i rg16f rgba16f rgba32f
+//!         rgba32ui rgb10a2 r11g11b10f r5g6b5, or an AMD name such as 16_16_UNORM
+//! SAMPLER nearest|linear[/repeat|/mirror|/clamp|/border][/mipnearest|/miplinear]
+//!         [/white|/black|/transparent][/never|/less|/equal|/lequal|/greater|/notequal|/gequal|/always]
+//! ```
+//! An image's FILE holds its texels in the emulator's layout (levels, then slices, then rows
+//! without padding; docs/emu.md), `@` zeros; `--dump`/`--print` give the same layout back
+//! (all array elements in turn). With SPIR-V input the descriptors go where the compiler put
+//! them (`pipeline::default_layout`).
+//!
 //! Limits (docs/emu.md): the bound buffers hold at most `pipeline::MAX_RESOURCE_BYTES`
 //! together (checked before anything is allocated or read past it), and a dispatch runs
 //! at most `--dispatch-budget` instructions over all its waves.
@@ -34,8 +51,13 @@ pub struct Args {
     #[arg(long, default_value = "1,1,1")]
     pub dispatch: String,
     /// Bind a storage/uniform buffer: SET:BINDING=FILE (its bytes) or SET:BINDING=@SIZE
-    /// (SIZE zero bytes). Repeatable; all bound buffers together hold at most 256 MiB.
-    #[arg(long, value_name = "SET:BINDING=FILE|@SIZE")]
+    /// (SIZE zero bytes); or an image, sampler or texel buffer (`image:`, `sampler:`,
+    /// `texel:` values, see the module doc / docs/emu.md). Repeatable; all bound resources
+    /// together hold at most 256 MiB.
+    #[arg(
+        long,
+        value_name = "SET:BINDING=FILE|@SIZE|image:..|sampler:..|texel:.."
+    )]
     pub bind: Vec<String>,
     /// Push-constant bytes as hex (`0a000000ff...`; spaces and `_` are ignored).
     #[arg(long)]
@@ -176,6 +198,7 @@ fn format_buffer(data: &[u8], fmt: &str) -> Result<String, String> {
 pub fn run(a: &Args) -> Result<(), String> {
     let bytes = std::fs::read(&a.input).map_err(|e| format!("{}: {e}", a.input))?;
     let is_elf = bytes.starts_with(b"\x7fELF");
+    let words = spirv_words(&bytes);
     if a.state.is_some() && !is_elf {
         return Err(format!(
             "{}: --state applies to an ELF linked by gcnc link, not to a shader to compile",
@@ -248,22 +271,95 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(p) = &a.push {
         setup.push = hex_bytes(p)?;
     }
-    let mut bound = Vec::new();
+    if !is_elf {
+        // the layout the compiler used: sets the given layout omits packed from the
+        // declared bindings
+        if let Some(words) = &words {
+            let mut o = gcnc::Options::new(gcnc::isa::Target::new(elf_gen(&elf)?));
+            o.layout = setup.layout.clone();
+            o.entry = a.entry.clone();
+            o.spec = super::spec_values(words, &a.spec)?;
+            setup.layout =
+                pipeline::default_layout(words, &o).map_err(|e| format!("{}: {e}", a.input))?;
+        }
+    }
+    let mut bound: Vec<(u32, u32)> = Vec::new();
     for b in &a.bind {
         let (sb, what) = b
             .split_once('=')
             .ok_or_else(|| format!("--bind `{b}`: expected SET:BINDING=FILE|@SIZE"))?;
         let (set, binding) = set_binding(sb, "--bind")?;
-        if bound.contains(&(set, binding)) {
-            return Err(format!("--bind: set {set} binding {binding} bound twice"));
-        }
         let used: usize = setup.resources.iter().map(|r| r.data.len()).sum();
-        let data = bind_bytes(b, what, pipeline::MAX_RESOURCE_BYTES - used)?;
+        let room = pipeline::MAX_RESOURCE_BYTES - used;
+        let (data, place) = if let Some(spec) = what.strip_prefix("image:") {
+            let (spec, src) = spec.split_once('=').ok_or_else(|| {
+                format!("--bind `{b}`: expected image:DIM:FORMAT:SIZE[:LEVELS][+SAMPLER]=FILE|@")
+            })?;
+            let view = image_view(spec).map_err(|e| format!("--bind `{b}`: {e}"))?;
+            let n = view.bytes() as usize;
+            let data = if src == "@" {
+                bind_bytes(b, &format!("@{n}"), room)?
+            } else {
+                let d = bind_bytes(b, src, room)?;
+                if d.len() != n {
+                    return Err(format!(
+                        "--bind `{b}`: {src} holds {} bytes, the image {n}",
+                        d.len()
+                    ));
+                }
+                d
+            };
+            (
+                data,
+                Place::Images {
+                    set,
+                    binding,
+                    images: vec![view],
+                },
+            )
+        } else if let Some(spec) = what.strip_prefix("sampler:") {
+            let s = sampler(spec).map_err(|e| format!("--bind `{b}`: {e}"))?;
+            (
+                Vec::new(),
+                Place::Samplers {
+                    set,
+                    binding,
+                    samplers: vec![s],
+                },
+            )
+        } else if let Some(spec) = what.strip_prefix("texel:") {
+            let (f, src) = spec
+                .split_once('=')
+                .ok_or_else(|| format!("--bind `{b}`: expected texel:FORMAT=FILE|@SIZE"))?;
+            let (format, _) = format_of(f).map_err(|e| format!("--bind `{b}`: {e}"))?;
+            (
+                bind_bytes(b, src, room)?,
+                Place::TexelBuffer {
+                    set,
+                    binding,
+                    format,
+                },
+            )
+        } else {
+            (bind_bytes(b, what, room)?, Place::Binding { set, binding })
+        };
+        // a repeated image or sampler binding adds an array element
+        if let Some(k) = bound.iter().position(|&x| x == (set, binding)) {
+            let r = &mut setup.resources[k];
+            match (&mut r.place, place) {
+                (Place::Images { images, .. }, Place::Images { images: more, .. }) => {
+                    images.extend(more);
+                    r.data.extend(data);
+                }
+                (Place::Samplers { samplers, .. }, Place::Samplers { samplers: more, .. }) => {
+                    samplers.extend(more)
+                }
+                _ => return Err(format!("--bind: set {set} binding {binding} bound twice")),
+            }
+            continue;
+        }
         bound.push((set, binding));
-        setup.resources.push(Resource {
-            data,
-            place: Place::Binding { set, binding },
-        });
+        setup.resources.push(Resource { data, place });
     }
     let index = |sb: (u32, u32), opt: &str| {
         bound.iter().position(|&x| x == sb).ok_or_else(|| {
@@ -315,4 +411,144 @@ pub fn run(a: &Args) -> Result<(), String> {
         std::fs::write(out, data).map_err(|e| format!("--dump {out}: {e}"))?;
     }
     Ok(())
+}
+
+/// The SPIR-V words of the input, if it is SPIR-V (starts with the magic number).
+fn spirv_words(bytes: &[u8]) -> Option<Vec<u32>> {
+    if !bytes.starts_with(&0x0723_0203u32.to_le_bytes()) {
+        return None;
+    }
+    gcnc::front::spirv::words_from_bytes(bytes).ok()
+}
+
+/// The generation an ELF was compiled for.
+fn elf_gen(elf: &[u8]) -> Result<gcnc::isa::Gen, String> {
+    gcnc::binary::ElfFile::parse(elf)
+        .map_err(|e| format!("ELF: {e}"))?
+        .gen()
+        .ok_or_else(|| "ELF target is not gfx900/gfx1030/gfx1100".to_string())
+}
+
+/// A `--bind` texel format: a short name or an AMD name, with the swizzle the shader
+/// expects (R5G6B5 has red in AMD's z).
+fn format_of(name: &str) -> Result<(gcnc_emu::texformat::TexFormat, [u8; 4]), String> {
+    let xyzw = [4, 5, 6, 7];
+    let (amd, sel) = match name {
+        "r8" => ("8_UNORM", xyzw),
+        "rgba8" => ("8_8_8_8_UNORM", xyzw),
+        "rgba8_snorm" => ("8_8_8_8_SNORM", xyzw),
+        "rgba8_srgb" => ("8_8_8_8_SRGB", xyzw),
+        "rgba8ui" => ("8_8_8_8_UINT", xyzw),
+        "r32f" => ("32_FLOAT", xyzw),
+        "r32ui" => ("32_UINT", xyzw),
+        "r32i" => ("32_SINT", xyzw),
+        "rg16f" => ("16_16_FLOAT", xyzw),
+        "rgba16f" => ("16_16_16_16_FLOAT", xyzw),
+        "rgba32f" => ("32_32_32_32_FLOAT", xyzw),
+        "rgba32ui" => ("32_32_32_32_UINT", xyzw),
+        "rgb10a2" => ("2_10_10_10_UNORM", xyzw),
+        "r11g11b10f" => ("10_11_11_FLOAT", xyzw),
+        "r5g6b5" => ("5_6_5_UNORM", [6, 5, 4, 1]),
+        other => (other, xyzw),
+    };
+    gcnc_emu::texformat::TexFormat::named(amd)
+        .map(|f| (f, sel))
+        .ok_or_else(|| format!("unknown or unsupported format `{name}`"))
+}
+
+/// `DIM:FORMAT:W[xH[xD]][:LEVELS][+SAMPLER]`.
+fn image_view(spec: &str) -> Result<pipeline::ImageView, String> {
+    use gcnc_emu::image::*;
+    let (spec, samp) = match spec.split_once('+') {
+        Some((a, s)) => (a, Some(sampler(s)?)),
+        None => (spec, None),
+    };
+    let parts: Vec<&str> = spec.split(':').collect();
+    let [dim, fmt, size, rest @ ..] = parts.as_slice() else {
+        return Err("expected image:DIM:FORMAT:SIZE[:LEVELS]".into());
+    };
+    let ty = match *dim {
+        "1d" => TYPE_1D,
+        "2d" => TYPE_2D,
+        "3d" => TYPE_3D,
+        "cube" | "cubearray" => TYPE_CUBE,
+        "1darray" => TYPE_1D_ARRAY,
+        "2darray" => TYPE_2D_ARRAY,
+        d => return Err(format!("unknown image dimension `{d}`")),
+    };
+    let (fmt, dst_sel) = format_of(fmt)?;
+    let mut dims = [1u32; 3];
+    let nums: Vec<&str> = size.split('x').collect();
+    if nums.len() > 3 {
+        return Err(format!("size `{size}`: at most WxHxD"));
+    }
+    for (k, n) in nums.iter().enumerate() {
+        dims[k] = n
+            .parse()
+            .ok()
+            .filter(|&v: &u32| (1..=16384).contains(&v))
+            .ok_or_else(|| format!("size `{size}`: `{n}` is not 1..=16384"))?;
+    }
+    if ty == TYPE_CUBE && dims[2] % 6 != 0 {
+        return Err(format!(
+            "a cube image has 6 slices per cube, not {}",
+            dims[2]
+        ));
+    }
+    let levels = match rest {
+        [] => 1,
+        [l] => l
+            .parse()
+            .ok()
+            .filter(|&v: &u32| (1..=15).contains(&v))
+            .ok_or_else(|| format!("levels `{l}` is not 1..=15"))?,
+        _ => return Err("expected image:DIM:FORMAT:SIZE[:LEVELS]".into()),
+    };
+    Ok(pipeline::ImageView {
+        ty,
+        fmt,
+        size: dims,
+        levels,
+        samples: 1,
+        dst_sel,
+        sampler: samp,
+    })
+}
+
+/// `nearest|linear[/ADDRESS][/mipnearest|/miplinear][/BORDER][/COMPARE]` → S# words.
+fn sampler(spec: &str) -> Result<[u32; 4], String> {
+    let mut s = gcnc_emu::sampler::SamplerDesc {
+        mip: 1,
+        ..Default::default()
+    };
+    for (k, w) in spec.split('/').enumerate() {
+        match (k, w) {
+            (0, "nearest") => {}
+            (0, "linear") => {
+                s.mag_linear = true;
+                s.min_linear = true;
+            }
+            (0, f) => return Err(format!("sampler filter `{f}`: nearest or linear")),
+            (_, "repeat") => s.clamp = [0; 3],
+            (_, "mirror") => s.clamp = [1; 3],
+            (_, "clamp") => s.clamp = [2; 3],
+            (_, "border") => s.clamp = [6; 3],
+            (_, "mipnearest") => s.mip = 1,
+            (_, "miplinear") => s.mip = 2,
+            (_, "transparent") => s.border = 0,
+            (_, "black") => s.border = 1,
+            (_, "white") => s.border = 2,
+            (_, op) => {
+                const OPS: [&str; 8] = [
+                    "never", "less", "equal", "lequal", "greater", "notequal", "gequal", "always",
+                ];
+                s.compare = OPS
+                    .iter()
+                    .position(|&o| o == op)
+                    .ok_or_else(|| format!("sampler option `{op}`"))?
+                    as u32;
+            }
+        }
+    }
+    Ok(s.encode())
 }

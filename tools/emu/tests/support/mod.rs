@@ -45,10 +45,13 @@ pub fn llvm() -> bool {
 
 /// Assembles `src` with llvm-mc-19 and returns the raw `.text` bytes.
 pub fn llvm_asm(t: Target, src: &str) -> Vec<u8> {
+    // a fresh directory per call: tests running in parallel may assemble the same text
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "gcnc-emu-{}-{:x}",
+        "gcnc-emu-{}-{:x}-{}",
         std::process::id(),
-        (src.len() as u64 * 2654435761) ^ src.bytes().map(|b| b as u64).sum::<u64>()
+        (src.len() as u64 * 2654435761) ^ src.bytes().map(|b| b as u64).sum::<u64>(),
+        CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let s = dir.join("p.s");

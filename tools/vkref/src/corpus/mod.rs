@@ -22,6 +22,7 @@
 
 mod arith;
 mod control;
+mod images;
 mod layout;
 mod memory;
 mod misc;
@@ -122,6 +123,7 @@ pub fn cases() -> Vec<Case> {
     v.extend(subgroup::cases());
     v.extend(misc::cases());
     v.extend(storage::cases());
+    v.extend(images::cases());
     v.sort_by_key(|c| c.name);
     v
 }
@@ -395,9 +397,14 @@ pub fn ub(binding: u32, data: Vec<u8>) -> Resource {
     }
 }
 
-/// Resource `i`'s initial bytes.
+/// Resource `i`'s initial bytes (buffers; images through their `Image`s).
 pub fn data(inp: &Inputs, i: usize) -> &[u8] {
-    inp.resources[i].data()
+    match &inp.resources[i] {
+        Resource::Buffer { data, .. }
+        | Resource::Address { data, .. }
+        | Resource::TexelBuffer { data, .. } => data,
+        Resource::Image { .. } | Resource::Sampler { .. } => &[],
+    }
 }
 
 /// An exact expectation.

@@ -1,0 +1,138 @@
+//! The graphics ABI: the pipeline state a vertex or fragment shader is compiled against
+//! ([`GraphicsState`]) and the facts instruction selection records for the metadata
+//! ([`GraphicsAbi`]). docs/abi.md ("Graphics") is the prose version, written for whoever
+//! launches the waves (the emulator's draw mode, a driver).
+//!
+//! Invariants:
+//! - user data: descriptor sets and push constants are the compute entries
+//!   (`amdgpu::abi`); the vertex stage adds the vertex-buffer table pointer (entries
+//!   [`VERTEX_BUFFER_TABLE_ENTRY`], +1), then PAL's `BaseVertex` and `BaseInstance`
+//!   special values, one SGPR each, in that order after the pairs;
+//! - fragment attributes are numbered densely in location order
+//!   ([`GraphicsAbi::ps_attributes`]); vertex parameters likewise
+//!   ([`GraphicsAbi::vs_params`]), so `SPI_PS_INPUT_CNTL_n.OFFSET` of the pipeline is the
+//!   vertex parameter of the location the fragment attribute `n` reads;
+//! - the default state (no [`GraphicsState`] entries) is what the issue calls the default
+//!   pipeline: one vertex binding 0 holding every attribute the vertex shader reads,
+//!   tightly packed in location order, 32 bits per component; one colour attachment per
+//!   fragment output with the 32-bit-per-channel export format of its width.
+
+use std::collections::BTreeMap;
+
+/// First user-data entry of the vertex-buffer table pointer (64-bit, low dword first):
+/// after the push constants (0–1) and the seven descriptor sets (2–15).
+pub const VERTEX_BUFFER_TABLE_ENTRY: u32 = 16;
+/// PAL's `BaseVertex` user-data value (pal-abi.md §2.6).
+pub const USER_DATA_BASE_VERTEX: u32 = 0x1000_0003;
+/// PAL's `BaseInstance` user-data value.
+pub const USER_DATA_BASE_INSTANCE: u32 = 0x1000_0004;
+/// Bytes of one vertex-buffer descriptor (a V#) in the table; binding `b` is at `16 * b`.
+pub const VERTEX_BUFFER_DESCRIPTOR_BYTES: u32 = 16;
+
+/// A colour export format (`SPI_SHADER_COL_FORMAT` field values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ColorFormat {
+    /// One 32-bit channel (red).
+    R32,
+    /// Two 32-bit channels (red, green).
+    Gr32,
+    /// Four 32-bit channels.
+    Abgr32,
+    /// Four channels converted to f16 and exported two per VGPR (compressed on GFX9/10).
+    Fp16Abgr,
+}
+
+impl ColorFormat {
+    /// The 4-bit `SPI_SHADER_COL_FORMAT` value.
+    pub fn code(self) -> u32 {
+        match self {
+            ColorFormat::R32 => 1,
+            ColorFormat::Gr32 => 2,
+            ColorFormat::Fp16Abgr => 4,
+            ColorFormat::Abgr32 => 9,
+        }
+    }
+    /// The channels the format writes (`CB_SHADER_MASK` nibble).
+    pub fn channel_mask(self) -> u32 {
+        match self {
+            ColorFormat::R32 => 0x1,
+            ColorFormat::Gr32 => 0x3,
+            ColorFormat::Abgr32 | ColorFormat::Fp16Abgr => 0xf,
+        }
+    }
+    /// The default format of an output with `comps` 32-bit components.
+    pub fn for_components(comps: u32) -> ColorFormat {
+        match comps {
+            1 => ColorFormat::R32,
+            2 => ColorFormat::Gr32,
+            _ => ColorFormat::Abgr32,
+        }
+    }
+}
+
+/// One vertex attribute of the pipeline state: where a vertex-shader input location reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexAttribute {
+    pub binding: u32,
+    /// Byte offset in the binding's element (below 4096).
+    pub offset: u32,
+    /// 32-bit float channels fetched (1..=4); a typed load of this many channels.
+    pub channels: u32,
+}
+
+/// One vertex-buffer binding of the pipeline state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VertexBinding {
+    pub stride: u32,
+    /// Indexed by the instance (`InstanceIndex`) instead of the vertex.
+    pub per_instance: bool,
+}
+
+/// The pipeline state a graphics stage is compiled against; empty maps mean the default
+/// state (module doc).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphicsState {
+    /// Colour export format per fragment output location.
+    pub color: BTreeMap<u32, ColorFormat>,
+    /// Vertex attributes per vertex-shader input location.
+    pub attributes: BTreeMap<u32, VertexAttribute>,
+    /// Vertex-buffer bindings.
+    pub bindings: BTreeMap<u32, VertexBinding>,
+}
+
+/// What the fragment or vertex stage needs from the hardware and gives it, recorded by
+/// instruction selection for the registers of the pipeline metadata.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GraphicsAbi {
+    /// SPI_PS_INPUT_ENA (= SPI_PS_INPUT_ADDR): the PS VGPR inputs, §3.6 bit order.
+    pub ps_input_ena: u32,
+    /// Fragment input locations, in attribute order, with whether each is flat.
+    pub ps_attributes: Vec<(u32, bool)>,
+    /// Colour exports: (MRT = location, format).
+    pub colors: Vec<(u32, ColorFormat)>,
+    /// The fragment shader exports depth (`mrtz`, SPI_SHADER_Z_FORMAT 32_R).
+    pub writes_depth: bool,
+    /// The fragment shader may discard (DB_SHADER_CONTROL.KILL_ENABLE).
+    pub can_discard: bool,
+    /// Early fragment tests requested (DB_SHADER_CONTROL.DEPTH_BEFORE_SHADER).
+    pub early_fragment_tests: bool,
+    /// The fragment shader stores to memory (DB_SHADER_CONTROL.EXEC_ON_HIER_FAIL).
+    pub writes_memory: bool,
+    /// VS: VGPR_COMP_CNT (which of v1..v3 the hardware loads).
+    pub vgpr_comp_cnt: u32,
+    /// VS: output locations, in parameter-export order.
+    pub vs_params: Vec<u32>,
+    /// VS: position exports (pos0, plus pos1 when the point size is written).
+    pub pos_exports: u32,
+    /// VS: writes gl_PointSize (pos1.x, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE).
+    pub writes_point_size: bool,
+    /// VS: clip distances exported (the first components of the distance exports).
+    pub clip_distances: u32,
+    /// VS: cull distances exported (after the clip distances).
+    pub cull_distances: u32,
+    /// VS: the vertex-buffer layout the fetches assumed, per binding (the default state's
+    /// binding 0 when the state gave none).
+    pub vertex_bindings: BTreeMap<u32, VertexBinding>,
+    /// VS: the attributes fetched, per location.
+    pub vertex_attributes: BTreeMap<u32, VertexAttribute>,
+}

@@ -1,0 +1,985 @@
+//! Vertex and fragment stages: stage inputs, system values, exports and discard
+//! (docs/abi.md "Graphics" gives the register layout; `amdgpu::abi_graphics` the state).
+//!
+//! Fragment shader:
+//! - Inputs arrive in the VGPRs SPI_PS_INPUT_ENA enables, packed from v0 in bit order
+//!   (`PsInput`); PRIM_MASK is the SGPR after the user SGPRs. A prologue at the top of
+//!   the entry block writes M0 = PRIM_MASK once (nothing else in a fragment shader writes
+//!   M0; GFX9 needs one wait state before an interpolation reads it). On GFX11 it also
+//!   loads every attribute channel the shader reads with `lds_param_load`, with exec
+//!   widened to whole quads (`s_wqm`) because `v_interp_p10/p2` read the P0/P10/P20
+//!   values from the other lanes of the quad; exec is restored right after.
+//! - Smooth and noperspective inputs: GFX9/10 `v_interp_p1_f32` + `v_interp_p2_f32`
+//!   (the p2 accumulates into p1's result: one register, listed in `multi_def`, with the
+//!   accumulator as an extra trailing use so liveness sees the read); GFX11
+//!   `v_interp_p10_f32` + `v_interp_p2_f32` on the preloaded channel. Flat inputs: GFX9/10
+//!   `v_interp_mov_f32 p0`; GFX11 a quad broadcast of lane 0 (the provoking vertex's P0).
+//! - Outputs are collected as the shader stores them (they are stored once, at the end
+//!   of the entry point, after `lower_io_to_temporaries`) and exported before
+//!   `s_endpgm`: one colour export per location in the state's format, then `mrtz`; the
+//!   last one carries `done` (and `vm` on GFX9/10). With nothing to export, a null export
+//!   (GFX11 has no null target: `mrt0` with no channel enabled and colour format ZERO).
+//! - Discard/terminate clears exec in the current region. The control-flow selection
+//!   never brings back a lane that left its region with exec clear (cf.rs), so a
+//!   discarded lane stays off until the exports, whose `vm` mask is exec. Demote needs
+//!   whole-quad mode and is refused.
+//!
+//! Vertex shader (a hardware VS on GFX9 and GFX10.3; GFX11 has only NGG primitive
+//! shaders, refused as unsupported for now):
+//! - v0 = VertexID (zero based), InstanceID in v1 (GFX9, VGPR_COMP_CNT 1) or v3 (GFX10,
+//!   VGPR_COMP_CNT 3); VertexIndex = VertexID + BaseVertex and InstanceIndex =
+//!   InstanceID + BaseInstance, both user SGPRs.
+//! - Attributes: `tbuffer_load_format_*` with `idxen` from the binding's V# in the
+//!   vertex-buffer table, index = VertexIndex (or InstanceIndex for per-instance
+//!   bindings), the attribute offset as the immediate, the format from the state.
+//! - Exports: `pos0` (and `pos1` with the point size), then the clip and cull distances
+//!   four to an export; the last position export `done`, then one `paramN` per output
+//!   location in location order.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::abi_graphics::{
+    ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX,
+    VERTEX_BUFFER_DESCRIPTOR_BYTES, VERTEX_BUFFER_TABLE_ENTRY,
+};
+use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
+use crate::amdgpu::Error;
+use crate::binary::registers::UserData;
+use crate::ir::{self, InstKind, Intrinsic, Stage, Value};
+use crate::isa::{Format, Gen, Opcode, PhysReg, Reg};
+use smallvec::SmallVec;
+use std::collections::BTreeMap;
+
+/// SPI_PS_INPUT_ENA bits (pal-abi.md §3.6).
+pub mod ps_input {
+    pub const PERSP_SAMPLE: u32 = 0;
+    pub const PERSP_CENTER: u32 = 1;
+    pub const PERSP_CENTROID: u32 = 2;
+    pub const LINEAR_SAMPLE: u32 = 4;
+    pub const LINEAR_CENTER: u32 = 5;
+    pub const LINEAR_CENTROID: u32 = 6;
+    pub const POS_X: u32 = 8;
+    pub const FRONT_FACE: u32 = 12;
+    pub const ANCILLARY: u32 = 13;
+    pub const SAMPLE_COVERAGE: u32 = 14;
+
+    /// VGPRs each input takes.
+    pub fn vgprs(bit: u32) -> u16 {
+        match bit {
+            0..=2 | 4..=6 => 2,
+            3 => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// Export targets.
+mod target {
+    pub const MRT0: u32 = 0;
+    pub const MRTZ: u32 = 8;
+    pub const NULL: u32 = 9;
+    pub const POS0: u32 = 12;
+    pub const PARAM0: u32 = 32;
+}
+
+/// Built-in output slots (`lower_explicit_io::builtin_slot`).
+const SLOT_POSITION: u32 = 64;
+const SLOT_POINT_SIZE: u32 = 65;
+/// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
+const SLOT_CLIP: u32 = 66;
+const SLOT_FRAG_DEPTH: u32 = 72;
+
+/// Selector state of a graphics stage.
+#[derive(Default)]
+pub(crate) struct Gfx {
+    /// PS input VGPR temps by SPI_PS_INPUT bit (one temp per VGPR).
+    ps_vgprs: BTreeMap<u32, SmallVec<[Temp; 2]>>,
+    prim_mask: Option<Temp>,
+    /// Fragment input location → attribute index.
+    attr_of: BTreeMap<u32, u32>,
+    /// GFX11: (attribute, channel) → the `lds_param_load` result.
+    params: BTreeMap<(u32, u32), Temp>,
+    /// Stored outputs by slot, per component.
+    outputs: BTreeMap<u32, [Option<Arg>; 4]>,
+    /// VS inputs.
+    vertex_id: Option<Temp>,
+    instance_id: Option<Temp>,
+    base_vertex: Option<Temp>,
+    base_instance: Option<Temp>,
+    vb_table: Option<Temp>,
+    /// Vertex / instance index, computed once in the entry block.
+    vertex_index: Option<Temp>,
+    instance_index: Option<Temp>,
+    /// V# per binding, loaded in the entry block.
+    vb_desc: BTreeMap<u32, Temp>,
+}
+
+/// The constant slot of a stage I/O access (`load_input`/`store_output` offset source).
+fn const_slot(s: &Isel, v: Value, base: u32, at: Option<u32>) -> Result<u32, Error> {
+    match s.get(v, 0)? {
+        MV::C(c) => Ok(base + c as u32),
+        _ => Err(Error::unsupported(
+            at,
+            "dynamically indexed stage input or output",
+        )),
+    }
+}
+
+impl Isel<'_> {
+    pub(super) fn is_graphics(&self) -> bool {
+        matches!(self.m.stage, Stage::Vertex | Stage::Fragment)
+    }
+
+    /// Checks the stage can be selected for the target and emits the fragment prologue.
+    pub(super) fn gfx_begin(&mut self) -> Result<(), Error> {
+        match self.m.stage {
+            Stage::Vertex if self.t().gen == Gen::Gfx11 => Err(Error::unsupported(
+                None,
+                "vertex shaders on GFX11 run as NGG primitive shaders, which are not implemented yet",
+            )),
+            Stage::Vertex => self.vs_begin(),
+            Stage::Fragment => self.ps_begin(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every input access with a constant slot: (location, flat) in location order.
+    fn ps_input_locations(&self) -> Result<Vec<(u32, bool)>, Error> {
+        let f = self.f;
+        let mut locs: BTreeMap<u32, bool> = BTreeMap::new();
+        for b in f.blocks_in_order() {
+            for &i in &f.blocks[b].insts {
+                let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
+                    continue;
+                };
+                let flat = match op {
+                    Intrinsic::LoadInput => true,
+                    Intrinsic::LoadInterpolatedInput => false,
+                    _ => continue,
+                };
+                let off = srcs.last().copied().ok_or_else(|| {
+                    Error::unsupported(Some(i.index() as u32), "input without a slot")
+                })?;
+                let at = Some(i.index() as u32);
+                let loc = match f.kind(off) {
+                    InstKind::Const(c) => idx[0] + c[0] as u32,
+                    _ => return Err(Error::unsupported(at, "dynamically indexed fragment input")),
+                };
+                let e = locs.entry(loc).or_insert(flat);
+                if *e != flat {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("location {loc} read both flat and interpolated"),
+                    ));
+                }
+            }
+        }
+        Ok(locs.into_iter().collect())
+    }
+
+    fn ps_begin(&mut self) -> Result<(), Error> {
+        let locs = self.ps_input_locations()?;
+        for (k, &(loc, _)) in locs.iter().enumerate() {
+            self.gfx.attr_of.insert(loc, k as u32);
+        }
+        self.p.abi.graphics.ps_attributes = locs.clone();
+        self.p.abi.graphics.writes_memory = self.stores_to_memory();
+        self.p.abi.graphics.early_fragment_tests = self
+            .m
+            .exec_flags
+            .contains(crate::ir::ExecFlags::EARLY_FRAGMENT_TESTS);
+        if locs.is_empty() {
+            return Ok(());
+        }
+        let pm = self.tmp(RegClass::S1);
+        self.gfx.prim_mask = Some(pm);
+        let m0 = Arg::Reg(Reg::m0());
+        self.hw(Opcode::SMovB32, &[m0], &[Arg::Temp(pm)])?;
+        if self.t().gen == Gen::Gfx9 {
+            // M0 write → interpolation read: one wait state on GFX9
+            self.hw(Opcode::SNop, &[], &[Arg::Imm(0)])?;
+        }
+        if self.t().gen != Gen::Gfx11 {
+            return Ok(());
+        }
+        // GFX11: every channel of every attribute, loaded in whole-quad mode
+        let used = self.ps_used_channels()?;
+        let mrc = self.mask_rc();
+        let saved = self.tmp(mrc);
+        let exec = self.p.exec();
+        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(saved)], &[exec])?;
+        self.hw_lane(Opcode::SWqmB32, &[exec], &[exec])?;
+        for (attr, chan) in used {
+            let d = self.tmp(RegClass::V1);
+            let mut mi = MInst::hw(
+                self.op(Opcode::LdsParamLoad)?,
+                Format::Ldsdir,
+                &[Arg::Temp(d)],
+                &[Arg::Imm(attr * 4 + chan)],
+            );
+            // wait for every VALU in flight before writing the VGPR (always safe)
+            mi.mods.mem.wait = 0;
+            self.push(mi);
+            self.gfx.params.insert((attr, chan), d);
+        }
+        self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
+        Ok(())
+    }
+
+    /// Whether the shader has a memory side effect (a store or an atomic outside its own
+    /// scratch and outputs).
+    fn stores_to_memory(&self) -> bool {
+        let f = self.f;
+        f.blocks_in_order().into_iter().any(|b| {
+            f.blocks[b].insts.iter().any(|&i| match f.kind(i) {
+                InstKind::Intrinsic { op, .. } => {
+                    let n = op.name();
+                    !matches!(op, Intrinsic::StoreOutput | Intrinsic::StoreScratch)
+                        && (n.starts_with("store_") || n.contains("atomic"))
+                }
+                _ => false,
+            })
+        })
+    }
+
+    /// (attribute, channel) pairs the fragment shader reads.
+    fn ps_used_channels(&self) -> Result<Vec<(u32, u32)>, Error> {
+        let f = self.f;
+        let mut out = std::collections::BTreeSet::new();
+        for b in f.blocks_in_order() {
+            for &i in &f.blocks[b].insts {
+                let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
+                    continue;
+                };
+                if !matches!(op, Intrinsic::LoadInput | Intrinsic::LoadInterpolatedInput) {
+                    continue;
+                }
+                let ty = f.ty(i);
+                if ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        Some(i.index() as u32),
+                        format!("{}-bit fragment inputs", ty.bits),
+                    ));
+                }
+                let InstKind::Const(c) = f.kind(*srcs.last().expect("checked")) else {
+                    unreachable!("checked by ps_input_locations")
+                };
+                let attr = self.gfx.attr_of[&(idx[0] + c[0] as u32)];
+                for k in 0..ty.comps as u32 {
+                    out.insert((attr, idx[1] + k));
+                }
+            }
+        }
+        Ok(out.into_iter().collect())
+    }
+
+    /// The temps of PS input `bit` (created on first use).
+    fn ps_vgpr(&mut self, bit: u32) -> SmallVec<[Temp; 2]> {
+        if let Some(v) = self.gfx.ps_vgprs.get(&bit) {
+            return v.clone();
+        }
+        let v: SmallVec<[Temp; 2]> = (0..ps_input::vgprs(bit))
+            .map(|_| self.tmp(RegClass::V1))
+            .collect();
+        self.gfx.ps_vgprs.insert(bit, v.clone());
+        v
+    }
+
+    fn barycentric(
+        &mut self,
+        op: Intrinsic,
+        idx: &[u32],
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let interp = ir::Interp::ALL.get(idx[0] as usize).copied();
+        let linear = interp == Some(ir::Interp::NoPerspective);
+        use ps_input::*;
+        let bit = match (op, linear) {
+            (Intrinsic::LoadBarycentricPixel, false) => PERSP_CENTER,
+            (Intrinsic::LoadBarycentricPixel, true) => LINEAR_CENTER,
+            (Intrinsic::LoadBarycentricCentroid, false) => PERSP_CENTROID,
+            (Intrinsic::LoadBarycentricCentroid, true) => LINEAR_CENTROID,
+            (Intrinsic::LoadBarycentricSample, false) => PERSP_SAMPLE,
+            (Intrinsic::LoadBarycentricSample, true) => LINEAR_SAMPLE,
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{} (interpolation at an offset or sample)", op.name()),
+                ))
+            }
+        };
+        let v = self.ps_vgpr(bit);
+        Ok(v.iter().map(|t| MV::T(*t, Kind::Plain)).collect())
+    }
+
+    fn interpolate(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+        flat: bool,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        let loc = const_slot(self, *srcs.last().expect("verified"), idx[0], at)?;
+        let attr = self.gfx.attr_of[&loc];
+        let (ij_i, ij_j) = if flat {
+            (None, None)
+        } else {
+            let b = self.get(srcs[0], 0)?;
+            let c = self.get(srcs[0], 1)?;
+            match (b, c) {
+                (MV::T(x, _), MV::T(y, _)) => (Some(x), Some(y)),
+                _ => return Err(Error::unsupported(at, "constant barycentrics")),
+            }
+        };
+        let mut out = SmallVec::new();
+        for k in 0..ty.comps as u32 {
+            let chan = idx[1] + k;
+            let d = self.tmp(RegClass::V1);
+            let a = Arg::Imm(attr * 4 + chan);
+            if self.t().gen == Gen::Gfx11 {
+                let p = self.gfx.params[&(attr, chan)];
+                match (ij_i, ij_j) {
+                    (Some(ci), Some(cj)) => {
+                        let t = self.tmp(RegClass::V1);
+                        self.vinterp(Opcode::VInterpP10F32, t, [p, ci, p])?;
+                        self.vinterp(Opcode::VInterpP2F32, d, [p, cj, t])?;
+                    }
+                    _ => {
+                        // P0 of the provoking vertex sits in lane 0 of each quad
+                        self.dpp(
+                            Opcode::VMovB32,
+                            Format::Vop1Dpp,
+                            &[Arg::Temp(d)],
+                            &[Arg::Temp(p)],
+                            0,
+                            0xf,
+                            true,
+                        )?;
+                    }
+                }
+            } else {
+                match (ij_i, ij_j) {
+                    (Some(ci), Some(cj)) => {
+                        self.push(MInst::hw(
+                            self.op(Opcode::VInterpP1F32)?,
+                            Format::Vintrp,
+                            &[Arg::Temp(d)],
+                            &[Arg::Temp(ci), a],
+                        ));
+                        self.p.multi_def.insert(d);
+                        self.push(MInst::hw(
+                            self.op(Opcode::VInterpP2F32)?,
+                            Format::Vintrp,
+                            &[Arg::Temp(d)],
+                            &[Arg::Temp(cj), a, Arg::Temp(d)],
+                        ));
+                    }
+                    _ => self.push(MInst::hw(
+                        self.op(Opcode::VInterpMovF32)?,
+                        Format::Vintrp,
+                        &[Arg::Temp(d)],
+                        &[Arg::Imm(2), a],
+                    )),
+                }
+            }
+            out.push(MV::T(d, Kind::Plain));
+        }
+        Ok(out)
+    }
+
+    /// A GFX11 VINTERP instruction (no `wait_exp`: insert_waitcnt covers the loads).
+    fn vinterp(&mut self, op: Opcode, d: Temp, srcs: [Temp; 3]) -> Result<(), Error> {
+        let mut mi = MInst::hw(
+            self.op(op)?,
+            Format::Vinterp,
+            &[Arg::Temp(d)],
+            &srcs.map(Arg::Temp),
+        );
+        mi.mods.mem.wait = 7;
+        self.push(mi);
+        Ok(())
+    }
+
+    fn vs_begin(&mut self) -> Result<(), Error> {
+        // the vertex and instance indices, computed once where every use is dominated
+        let f = self.f;
+        let mut needs = (false, false);
+        let mut inputs: Vec<(u32, u32)> = Vec::new();
+        for b in f.blocks_in_order() {
+            for &i in &f.blocks[b].insts {
+                let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
+                    continue;
+                };
+                let at = Some(i.index() as u32);
+                match op {
+                    Intrinsic::LoadVertexIndex => needs.0 = true,
+                    Intrinsic::LoadInstanceIndex => needs.1 = true,
+                    Intrinsic::LoadInput => {
+                        let ty = f.ty(i);
+                        if ty.bits != 32 {
+                            return Err(Error::unsupported(
+                                at,
+                                format!("{}-bit vertex inputs", ty.bits),
+                            ));
+                        }
+                        let loc = match f.kind(srcs[0]) {
+                            InstKind::Const(c) => idx[0] + c[0] as u32,
+                            _ => {
+                                return Err(Error::unsupported(
+                                    at,
+                                    "dynamically indexed vertex input",
+                                ))
+                            }
+                        };
+                        inputs.push((loc, idx[1] + ty.comps as u32));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // the default state: binding 0, tightly packed in location order
+        let mut widths: BTreeMap<u32, u32> = BTreeMap::new();
+        for (loc, end) in inputs {
+            let w = widths.entry(loc).or_insert(0);
+            *w = (*w).max(end);
+        }
+        let state = self.state;
+        let g = &mut self.p.abi.graphics;
+        let mut offset = 0;
+        for (&loc, &w) in &widths {
+            let a = match state.attributes.get(&loc) {
+                Some(a) => *a,
+                None if state.attributes.is_empty() => {
+                    let a = VertexAttribute {
+                        binding: 0,
+                        offset,
+                        channels: w,
+                    };
+                    offset += 4 * w;
+                    a
+                }
+                None => {
+                    return Err(Error::Layout(format!(
+                        "vertex input location {loc} has no attribute in the pipeline state"
+                    )))
+                }
+            };
+            if a.offset >= 4096 || !(1..=4).contains(&a.channels) || a.channels < w {
+                return Err(Error::Layout(format!(
+                    "vertex attribute {loc}: offset {} / {} channels cannot feed a {w}-component input",
+                    a.offset, a.channels
+                )));
+            }
+            g.vertex_attributes.insert(loc, a);
+        }
+        for a in g.vertex_attributes.values() {
+            let b = match state.bindings.get(&a.binding) {
+                Some(b) => *b,
+                None if state.bindings.is_empty() => VertexBinding {
+                    stride: offset,
+                    per_instance: false,
+                },
+                None => {
+                    return Err(Error::Layout(format!(
+                        "vertex binding {} is not in the pipeline state",
+                        a.binding
+                    )))
+                }
+            };
+            g.vertex_bindings.insert(a.binding, b);
+            if b.per_instance {
+                needs.1 = true;
+            } else {
+                needs.0 = true;
+            }
+        }
+        let bindings: Vec<u32> = g.vertex_bindings.keys().copied().collect();
+        if !bindings.is_empty() {
+            let table = self.tmp(RegClass::S2);
+            self.gfx.vb_table = Some(table);
+            for b in bindings {
+                let d = self.s_load(table, VERTEX_BUFFER_DESCRIPTOR_BYTES * b, 4)?;
+                self.gfx.vb_desc.insert(b, d);
+            }
+        }
+        if needs.0 {
+            let vid = self.tmp(RegClass::V1);
+            let bv = self.tmp(RegClass::S1);
+            self.gfx.vertex_id = Some(vid);
+            self.gfx.base_vertex = Some(bv);
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![Arg::Temp(bv), Arg::Temp(vid)],
+            )?;
+            self.gfx.vertex_index = Some(d);
+        }
+        if needs.1 {
+            let iid = self.tmp(RegClass::V1);
+            let bi = self.tmp(RegClass::S1);
+            self.gfx.instance_id = Some(iid);
+            self.gfx.base_instance = Some(bi);
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![Arg::Temp(bi), Arg::Temp(iid)],
+            )?;
+            self.gfx.instance_index = Some(d);
+        }
+        Ok(())
+    }
+
+    fn vertex_fetch(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        let loc = const_slot(self, srcs[0], idx[0], at)?;
+        let a = self.p.abi.graphics.vertex_attributes[&loc];
+        let b = self.p.abi.graphics.vertex_bindings[&a.binding];
+        let index = if b.per_instance {
+            self.gfx.instance_index
+        } else {
+            self.gfx.vertex_index
+        }
+        .expect("vs_begin computed the index");
+        let res = self.gfx.vb_desc[&a.binding];
+        let gen = self.t().gen;
+        let name = match (gen, a.channels) {
+            (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
+            (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
+            (Gen::Gfx9, 3) => "[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT]",
+            (Gen::Gfx9, _) => "[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT]",
+            (_, 1) => "[BUF_FMT_32_FLOAT]",
+            (_, 2) => "[BUF_FMT_32_32_FLOAT]",
+            (_, 3) => "[BUF_FMT_32_32_32_FLOAT]",
+            _ => "[BUF_FMT_32_32_32_32_FLOAT]",
+        };
+        let format = crate::isa::format::mtbuf::parse_format(gen, name)
+            .ok_or_else(|| Error::unsupported(at, format!("buffer format {name} on {gen:?}")))?;
+        let op = match a.channels {
+            1 => Opcode::TbufferLoadFormatX,
+            2 => Opcode::TbufferLoadFormatXy,
+            3 => Opcode::TbufferLoadFormatXyz,
+            _ => Opcode::TbufferLoadFormatXyzw,
+        };
+        let d = self.tmp(RegClass::v(a.channels as u8));
+        let mut mi = MInst::hw(
+            self.op(op)?,
+            Format::Mtbuf,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(index), Arg::Temp(res), Arg::Const(0)],
+        );
+        mi.mods.mem.idxen = true;
+        mi.mods.mem.offset = a.offset as i32;
+        mi.mods.mem.format = format;
+        self.push(mi);
+        let parts = self.split(d, a.channels as u8)?;
+        Ok((0..ty.comps as usize)
+            .map(|k| MV::T(parts[idx[1] as usize + k], Kind::Plain))
+            .collect())
+    }
+
+    /// Graphics intrinsics; `None` when `op` is not one.
+    pub(super) fn gfx_intrinsic(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<Option<SmallVec<[MV; 4]>>, Error> {
+        use Intrinsic::*;
+        let at = Some(i.index() as u32);
+        let stage = self.m.stage;
+        let one = |t: Temp| -> SmallVec<[MV; 4]> { smallvec::smallvec![MV::T(t, Kind::Plain)] };
+        let out = match (stage, op) {
+            (
+                Stage::Fragment,
+                LoadBarycentricPixel
+                | LoadBarycentricCentroid
+                | LoadBarycentricSample
+                | LoadBarycentricAtOffset
+                | LoadBarycentricAtSample,
+            ) => self.barycentric(op, idx, at)?,
+            (Stage::Fragment, LoadInterpolatedInput) => self.interpolate(i, srcs, idx, false)?,
+            (Stage::Fragment, LoadInput) => self.interpolate(i, srcs, idx, true)?,
+            (Stage::Fragment, LoadFragCoord) => {
+                let mut out = SmallVec::new();
+                for c in 0..4 {
+                    let t = self.ps_vgpr(ps_input::POS_X + c)[0];
+                    if c == 3 {
+                        // the hardware gives w; FragCoord.w is 1/w
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(Opcode::VRcpF32, &[Arg::Temp(d)], vec![Arg::Temp(t)])?;
+                        out.push(MV::T(d, Kind::Plain));
+                    } else {
+                        out.push(MV::T(t, Kind::Plain));
+                    }
+                }
+                out
+            }
+            (Stage::Fragment, LoadFrontFace) => {
+                let t = self.ps_vgpr(ps_input::FRONT_FACE)[0];
+                let m = self.tmp(self.mask_rc());
+                self.valu(
+                    Opcode::VCmpNeU32,
+                    &[Arg::Temp(m)],
+                    vec![Arg::Const(0), Arg::Temp(t)],
+                )?;
+                smallvec::smallvec![MV::T(m, Kind::Mask)]
+            }
+            (Stage::Fragment, LoadSampleId) => {
+                let t = self.ps_vgpr(ps_input::ANCILLARY)[0];
+                let d = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VBfeU32,
+                    &[Arg::Temp(d)],
+                    vec![Arg::Temp(t), Arg::Const(8), Arg::Const(4)],
+                )?;
+                one(d)
+            }
+            (Stage::Fragment, LoadSampleMaskIn) => one(self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0]),
+            // no whole-quad mode yet: no helper lane ever runs shader code
+            (Stage::Fragment, LoadHelperInvocation) => smallvec::smallvec![MV::C(0)],
+            (Stage::Fragment, Discard | Terminate) => {
+                self.p.abi.graphics.can_discard = true;
+                let exec = self.p.exec();
+                self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Const(0)])?;
+                SmallVec::new()
+            }
+            (Stage::Fragment, DiscardIf) => {
+                self.p.abi.graphics.can_discard = true;
+                let m = self.mask(srcs[0], 0)?;
+                let exec = self.p.exec();
+                self.hw_lane(Opcode::SAndn2B32, &[exec], &[exec, m])?;
+                SmallVec::new()
+            }
+            (Stage::Fragment, Demote | DemoteIf | IsHelperInvocation) => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{} needs whole-quad mode (not implemented yet)", op.name()),
+                ))
+            }
+            (Stage::Vertex, LoadInput) => self.vertex_fetch(i, srcs, idx)?,
+            (Stage::Vertex, LoadVertexIndex) => one(self.gfx.vertex_index.expect("vs_begin")),
+            (Stage::Vertex, LoadInstanceIndex) => one(self.gfx.instance_index.expect("vs_begin")),
+            (Stage::Vertex, LoadBaseVertex) => {
+                let t = match self.gfx.base_vertex {
+                    Some(t) => t,
+                    None => {
+                        let t = self.tmp(RegClass::S1);
+                        self.gfx.base_vertex = Some(t);
+                        t
+                    }
+                };
+                one(t)
+            }
+            (Stage::Vertex, LoadBaseInstance) => {
+                let t = match self.gfx.base_instance {
+                    Some(t) => t,
+                    None => {
+                        let t = self.tmp(RegClass::S1);
+                        self.gfx.base_instance = Some(t);
+                        t
+                    }
+                };
+                one(t)
+            }
+            (Stage::Vertex | Stage::Fragment, StoreOutput) => {
+                self.store_output(srcs, idx, at)?;
+                SmallVec::new()
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(out))
+    }
+
+    fn store_output(&mut self, srcs: &[Value], idx: &[u32], at: Option<u32>) -> Result<(), Error> {
+        let slot = const_slot(self, srcs[1], idx[0], at)?;
+        let v = srcs[0];
+        if matches!(self.f.kind(v), InstKind::Undef) {
+            return Ok(());
+        }
+        if self.div_if_depth > 0 || self.loop_depth > 0 {
+            return Err(Error::unsupported(at, "output stored inside control flow"));
+        }
+        let ty = self.f.ty(v);
+        if ty.bits != 32 {
+            return Err(Error::unsupported(at, format!("{}-bit outputs", ty.bits)));
+        }
+        let (comp, mask) = (idx[1], idx[2]);
+        for k in 0..ty.comps as u32 {
+            if mask >> k & 1 == 0 {
+                continue;
+            }
+            let c = comp + k;
+            if c >= 4 {
+                return Err(Error::unsupported(at, "output component beyond 4"));
+            }
+            let a = self.arg(v, k as usize)?;
+            let a = Arg::Temp(self.to_vgpr(a)?);
+            self.gfx.outputs.entry(slot).or_default()[c as usize] = Some(a);
+        }
+        Ok(())
+    }
+
+    fn export(&mut self, tgt: u32, srcs: [Arg; 4], compr: bool) {
+        let mut mi = MInst::hw(
+            Opcode::Exp,
+            Format::Exp,
+            &[],
+            &[Arg::Imm(tgt), srcs[0], srcs[1], srcs[2], srcs[3]],
+        );
+        mi.mods.mem.compr = compr;
+        self.push(mi);
+    }
+
+    /// Marks the last export of the program `done` (and `vm` in a fragment shader on
+    /// GFX9/10).
+    fn finish_exports(&mut self, first: usize) {
+        let vm = self.m.stage == Stage::Fragment && self.t().gen != Gen::Gfx11;
+        let b = self.cur;
+        let insts = &mut self.p.block_mut(b).insts;
+        if let Some(mi) = insts[first..]
+            .iter_mut()
+            .rev()
+            .find(|mi| mi.opcode() == Some(Opcode::Exp))
+        {
+            mi.mods.mem.done = true;
+            mi.mods.mem.vm = vm;
+        }
+    }
+
+    /// The clip distances, then the cull distances, packed four to a position export
+    /// after pos0 (and the point-size vector): each count is the highest component written
+    /// + 1, unwritten ones below it 0.
+    fn export_distances(&mut self, outputs: &BTreeMap<u32, [Option<Arg>; 4]>) -> Result<(), Error> {
+        let read = |base: u32| -> Vec<Option<Arg>> {
+            (0..8)
+                .map(|k| outputs.get(&(base + k / 4)).and_then(|o| o[k as usize % 4]))
+                .collect()
+        };
+        let (clip, cull) = (read(SLOT_CLIP), read(SLOT_CLIP + 2));
+        let count = |v: &[Option<Arg>]| v.iter().rposition(|a| a.is_some()).map_or(0, |p| p + 1);
+        let (nclip, ncull) = (count(&clip), count(&cull));
+        if nclip + ncull > 8 {
+            return Err(Error::unsupported(
+                None,
+                format!("{nclip} clip and {ncull} cull distances (at most 8 together)"),
+            ));
+        }
+        let mut all = Vec::new();
+        for a in clip[..nclip].iter().chain(&cull[..ncull]) {
+            all.push(Arg::Temp(self.to_vgpr(a.unwrap_or(Arg::Const(0)))?));
+        }
+        for chunk in all.chunks(4) {
+            let mut v = [Arg::Off; 4];
+            v[..chunk.len()].copy_from_slice(chunk);
+            let g = &mut self.p.abi.graphics;
+            let tgt = target::POS0 + g.pos_exports;
+            g.pos_exports += 1;
+            self.export(tgt, v, false);
+        }
+        self.p.abi.graphics.clip_distances = nclip as u32;
+        self.p.abi.graphics.cull_distances = ncull as u32;
+        Ok(())
+    }
+
+    /// The exports, at the end of the program (before `s_endpgm`).
+    pub(super) fn gfx_end(&mut self) -> Result<(), Error> {
+        let first = self.p.block(self.cur).insts.len();
+        let outputs = std::mem::take(&mut self.gfx.outputs);
+        let off = Arg::Off;
+        let slots = |o: &[Option<Arg>; 4]| o.map(|a| a.unwrap_or(Arg::Off));
+        match self.m.stage {
+            Stage::Fragment => {
+                for (&slot, o) in outputs.range(..SLOT_POSITION) {
+                    let comps = 4 - o.iter().rev().take_while(|a| a.is_none()).count() as u32;
+                    let fmt = self
+                        .state
+                        .color
+                        .get(&slot)
+                        .copied()
+                        .unwrap_or_else(|| ColorFormat::for_components(comps));
+                    self.p.abi.graphics.colors.push((slot, fmt));
+                    let tgt = target::MRT0 + slot;
+                    if slot >= 8 {
+                        return Err(Error::unsupported(None, format!("colour output {slot}")));
+                    }
+                    match fmt {
+                        ColorFormat::R32 => {
+                            self.export(tgt, [o[0].unwrap_or(off), off, off, off], false)
+                        }
+                        ColorFormat::Gr32 => self.export(
+                            tgt,
+                            [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
+                            false,
+                        ),
+                        ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
+                        ColorFormat::Fp16Abgr => {
+                            let mut halves = [off; 2];
+                            for (h, pair) in o.chunks(2).enumerate() {
+                                if pair.iter().all(|a| a.is_none()) {
+                                    continue;
+                                }
+                                let lo = pair[0].unwrap_or(Arg::Const(0));
+                                let hi = pair[1].unwrap_or(Arg::Const(0));
+                                let d = self.tmp(RegClass::V1);
+                                self.valu(Opcode::VCvtPkrtzF16F32, &[Arg::Temp(d)], vec![lo, hi])?;
+                                halves[h] = Arg::Temp(d);
+                            }
+                            if self.t().gen == Gen::Gfx11 {
+                                self.export(tgt, [halves[0], halves[1], off, off], false);
+                            } else {
+                                self.export(
+                                    tgt,
+                                    [halves[0], halves[0], halves[1], halves[1]],
+                                    true,
+                                );
+                            }
+                        }
+                    }
+                }
+                if let Some(o) = outputs.get(&SLOT_FRAG_DEPTH) {
+                    self.p.abi.graphics.writes_depth = true;
+                    self.export(target::MRTZ, [o[0].unwrap_or(off), off, off, off], false);
+                }
+                if let Some((&slot, _)) = outputs
+                    .range(SLOT_POSITION..)
+                    .find(|(s, _)| **s != SLOT_FRAG_DEPTH)
+                {
+                    return Err(Error::unsupported(
+                        None,
+                        format!("fragment built-in output slot {slot} (only depth is exported)"),
+                    ));
+                }
+                if self.p.block(self.cur).insts.len() == first {
+                    let tgt = if self.t().gen == Gen::Gfx11 {
+                        target::MRT0
+                    } else {
+                        target::NULL
+                    };
+                    self.export(tgt, [off; 4], false);
+                }
+            }
+            Stage::Vertex => {
+                let pos = outputs.get(&SLOT_POSITION).copied().unwrap_or([None; 4]);
+                let pos = pos.map(|a| a.unwrap_or(Arg::Const(0)));
+                let mut vals = [off; 4];
+                for (k, a) in pos.iter().enumerate() {
+                    vals[k] = Arg::Temp(self.to_vgpr(*a)?);
+                }
+                self.export(target::POS0, vals, false);
+                self.p.abi.graphics.pos_exports = 1;
+                if let Some(o) = outputs.get(&SLOT_POINT_SIZE) {
+                    self.export(
+                        target::POS0 + 1,
+                        [o[0].unwrap_or(off), off, off, off],
+                        false,
+                    );
+                    self.p.abi.graphics.pos_exports = 2;
+                    self.p.abi.graphics.writes_point_size = true;
+                }
+                self.export_distances(&outputs)?;
+                self.finish_exports(first);
+                let mut n = 0;
+                for (&slot, o) in outputs.range(..SLOT_POSITION) {
+                    self.export(target::PARAM0 + n, slots(o), false);
+                    self.p.abi.graphics.vs_params.push(slot);
+                    n += 1;
+                }
+                if let Some((&slot, _)) = outputs.range(SLOT_POSITION..).find(|(s, _)| {
+                    !matches!(**s, SLOT_POSITION | SLOT_POINT_SIZE)
+                        && !(SLOT_CLIP..SLOT_CLIP + 4).contains(*s)
+                }) {
+                    return Err(Error::unsupported(
+                        None,
+                        format!("vertex built-in output slot {slot} (layer, viewport)"),
+                    ));
+                }
+                return Ok(());
+            }
+            _ => return Ok(()),
+        }
+        self.finish_exports(first);
+        Ok(())
+    }
+
+    /// Places the graphics inputs after the user SGPRs at `next` (docs/abi.md): the
+    /// vertex stage's single-SGPR user data, then PRIM_MASK (fragment); the VGPRs.
+    pub(super) fn gfx_finish_inputs(
+        &mut self,
+        mut next: u16,
+        defs: &mut Vec<Arg>,
+        ud: &mut Vec<UserData>,
+    ) -> Result<(), Error> {
+        let gen = self.t().gen;
+        if self.m.stage == Stage::Vertex {
+            let singles = [
+                (self.gfx.base_vertex, USER_DATA_BASE_VERTEX),
+                (self.gfx.base_instance, USER_DATA_BASE_INSTANCE),
+            ];
+            for (t, u) in singles {
+                if let Some(t) = t {
+                    self.p.precolored.insert(t, PhysReg::sgpr(next));
+                    defs.push(Arg::Temp(t));
+                    ud.push(UserData::Special(u));
+                    next += 1;
+                }
+            }
+            if next > 16 {
+                return Err(Error::Layout(format!(
+                    "{next} user SGPRs needed, the hardware has 16"
+                )));
+            }
+            if let Some(t) = self.gfx.vertex_id {
+                self.p.precolored.insert(t, PhysReg::vgpr(0));
+                defs.push(Arg::Temp(t));
+            }
+            if let Some(t) = self.gfx.instance_id {
+                let v = if gen == Gen::Gfx9 { 1 } else { 3 };
+                self.p.precolored.insert(t, PhysReg::vgpr(v));
+                defs.push(Arg::Temp(t));
+                self.p.abi.graphics.vgpr_comp_cnt = v as u32;
+            }
+            return Ok(());
+        }
+        if let Some(t) = self.gfx.prim_mask {
+            self.p.precolored.insert(t, PhysReg::sgpr(next));
+            defs.push(Arg::Temp(t));
+        }
+        let mut ena: u32 = self.gfx.ps_vgprs.keys().map(|b| 1 << b).sum();
+        // the hardware needs one PERSP or LINEAR input, and POS_W a PERSP one
+        if ena & 0x7f == 0 || (ena & 0xf == 0 && ena & (1 << 11) != 0) {
+            ena |= 1 << ps_input::PERSP_CENTER;
+        }
+        self.p.abi.graphics.ps_input_ena = ena;
+        let mut v = 0u16;
+        for bit in 0..16 {
+            if ena >> bit & 1 == 0 {
+                continue;
+            }
+            if let Some(ts) = self.gfx.ps_vgprs.get(&bit) {
+                for (k, t) in ts.iter().enumerate() {
+                    self.p.precolored.insert(*t, PhysReg::vgpr(v + k as u16));
+                    defs.push(Arg::Temp(*t));
+                }
+            }
+            v += ps_input::vgprs(bit);
+        }
+        Ok(())
+    }
+
+    /// The vertex-buffer table pointer, if the shader fetches: a user-SGPR pair input.
+    pub(super) fn gfx_user_pairs(&self) -> Option<(UserData, Temp)> {
+        self.gfx
+            .vb_table
+            .map(|t| (UserData::Entry(VERTEX_BUFFER_TABLE_ENTRY), t))
+    }
+}

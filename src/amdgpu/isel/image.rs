@@ -1,0 +1,1071 @@
+//! Images, samplers and texel buffers: descriptor loads, MIMG selection, and MUBUF format
+//! access for texel buffers (docs/images.md).
+//!
+//! Descriptors are SSA values (`load_descriptor`, from `passes::lower_image_derefs`): one
+//! machine value holding the whole descriptor in an SGPR tuple — a T# in 8 SGPRs, an S# or
+//! a texel-buffer view in 4 — loaded with `s_load_dwordx8` / `s_load_dwordx4` at the
+//! binding's slot (`PipelineLayout::slot`; the S# of a combined image+sampler at the
+//! slot's `sampler_offset`), or through `gcnc.desc.*` relocations in an unlinked compile.
+//! A divergent descriptor index is refused (`Unsupported`): a waterfall loop is not built.
+//!
+//! MIMG address VGPRs are one contiguous tuple, in the order the hardware reads them:
+//! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`. (GFX10+
+//! NSA forms are not used: the tuple is valid on every generation.) Per generation:
+//! - GFX9 encodes no dimension: `da` is set for arrays and cubes, and a 1D image is a 2D
+//!   one of height 1 (a second coordinate, 0 for fetches, 0.5 for sampling, is inserted).
+//! - GFX10+: `dim` is the image's dimension; the address count must be the table's count
+//!   for that dimension (the encoder checks it).
+//! - Loads, stores and atomics address cubes as 2D arrays of faces (`z` = face + 6·layer,
+//!   as SPIR-V gives it). Sampling a cube computes the face and face coordinates with
+//!   `v_cubeid/sc/tc/ma` (`s,t = sc,tc / |ma| + 1.5`, face + 8·layer for cube arrays).
+//! - Array layers of sampling and gathers are rounded to the nearest even integer first.
+//! - `unorm` is set for the instructions without a sampler; sampling uses normalised
+//!   coordinates.
+//!
+//! Results: `dmask` covers the components the result's users read (a swizzle reads the
+//! ones it names, any other user all; a gather returns four values for its one selected
+//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit results (D16) are not
+//! selected yet. Returning atomics set `glc` and tie their data tuple to the result (as
+//! the MUBUF atomics do). Sizes come from `image_get_resinfo` (cube arrays report
+//! faces: divided by 6; a GFX9 1D array has its layers in `z`); `textureQueryLevels` from
+//! its `w`; sample counts from the T# (`1 << LAST_LEVEL` for a multisampled type).
+//!
+//! Implicit-LOD sampling (`texture`, `textureOffset` with bias, `textureQueryLod`) needs
+//! derivatives: only the fragment stage has them, so compute refuses it (`Unsupported`).
+//! The fragment stage calls [`Isel::tex`] for everything else.
+
+use super::{Isel, Kind, MV};
+use crate::amdgpu::abi::DescriptorKind;
+use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::Error;
+use crate::binary::prelink::DescKind;
+use crate::ir::{
+    AtomicOp, Descriptor, Dim, InstKind, Intrinsic, SecondaryMap, Tex, TexOp, TexSrc, Value,
+};
+use crate::isa::{Format, Gen, Opcode};
+use smallvec::SmallVec;
+
+/// The image shape an instruction addresses.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    dim: Dim,
+    arrayed: bool,
+    ms: bool,
+}
+
+/// MIMG modifiers chosen per instruction.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mods {
+    dmask: u8,
+    unorm: bool,
+    glc: bool,
+}
+
+impl Shape {
+    /// The GFX10+ `dim` field (SQ_RSRC_IMG_*), addressing cubes as 2D arrays unless
+    /// `sampled`.
+    fn hw_dim(self, gen: Gen, sampled: bool) -> u8 {
+        let d1 = self.dim == Dim::D1 && gen != Gen::Gfx9;
+        match (self.dim, self.arrayed, self.ms) {
+            (_, false, true) => 6,
+            (_, true, true) => 7,
+            (Dim::D1, false, _) if d1 => 0,
+            (Dim::D1, true, _) if d1 => 4,
+            (Dim::D3, _, _) => 2,
+            (Dim::Cube, _, _) if sampled => 3,
+            (Dim::Cube, _, _) => 5,
+            (_, true, _) => 5,
+            _ => 1,
+        }
+    }
+
+    /// GFX9's `da` (declare array): arrays and cubes.
+    fn da(self) -> bool {
+        self.arrayed || self.dim == Dim::Cube
+    }
+}
+
+/// (binding kind for the layout, whether the S# half of a combined binding, relocation
+/// kind) of a descriptor to load.
+fn descriptor_kind(d: Descriptor) -> (DescriptorKind, bool, DescKind) {
+    match d {
+        Descriptor::StorageImage => (DescriptorKind::StorageImage, false, DescKind::Image),
+        Descriptor::SampledImage => (DescriptorKind::SampledImage, false, DescKind::Image),
+        Descriptor::Sampler => (DescriptorKind::Sampler, false, DescKind::Sampler),
+        Descriptor::CombinedImage => (DescriptorKind::CombinedImageSampler, false, DescKind::Image),
+        Descriptor::CombinedSampler => (
+            DescriptorKind::CombinedImageSampler,
+            true,
+            DescKind::Sampler,
+        ),
+        Descriptor::TexelBuffer => (DescriptorKind::TexelBuffer, false, DescKind::TexelBuffer),
+    }
+}
+
+impl Isel<'_> {
+    /// `load_descriptor`: the descriptor as one SGPR-tuple machine value.
+    pub(super) fn load_descriptor(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let d = Descriptor::ALL
+            .get(idx[2] as usize)
+            .copied()
+            .ok_or_else(|| Error::unsupported(at, "descriptor kind"))?;
+        let (kind, sampler_half, reloc) = descriptor_kind(d);
+        let index = self.get(srcs[0], 0)?;
+        let t = self.descriptor_of(
+            idx[0],
+            idx[1],
+            kind,
+            sampler_half,
+            reloc,
+            d.dwords(),
+            index,
+            at,
+        )?;
+        Ok(SmallVec::from_slice(&[MV::T(t, Kind::Plain)]))
+    }
+
+    /// The descriptor tuple of value `v` (`dwords` SGPRs).
+    fn desc(&mut self, v: Value, dwords: u8, at: Option<u32>) -> Result<Temp, Error> {
+        match self.get(v, 0)? {
+            MV::T(t, _) if self.p.rc(t) == RegClass::s(dwords) => Ok(t),
+            _ => Err(Error::unsupported(
+                at,
+                "image or sampler operand is not a uniform descriptor",
+            )),
+        }
+    }
+
+    /// The `image_*` intrinsics (storage images, and the image half of everything).
+    pub(super) fn image_intrinsic(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let shape = Shape {
+            dim: *Dim::ALL
+                .get(idx[0] as usize)
+                .ok_or_else(|| Error::unsupported(at, "image dimension"))?,
+            arrayed: idx[1] != 0,
+            ms: idx[2] != 0,
+        };
+        if shape.dim == Dim::Buffer {
+            return self.texel_buffer(i, op, srcs, idx, at);
+        }
+        if matches!(shape.dim, Dim::Rect | Dim::SubpassData) {
+            return Err(Error::unsupported(
+                at,
+                format!("{} images", shape.dim.name()),
+            ));
+        }
+        let ty = self.f.ty(i);
+        match op {
+            Intrinsic::ImageLoad => {
+                let t = self.desc(srcs[0], 8, at)?;
+                let lod = self.const_or_none(srcs[3]);
+                let sample = shape.ms.then_some(srcs[2]);
+                self.image_load(
+                    i,
+                    t,
+                    shape,
+                    srcs[1],
+                    sample,
+                    (lod != Some(0)).then_some(srcs[3]),
+                    at,
+                )
+            }
+            Intrinsic::ImageStore => {
+                let t = self.desc(srcs[0], 8, at)?;
+                let data_ty = self.f.ty(srcs[3]);
+                if data_ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit image stores", data_ty.bits),
+                    ));
+                }
+                let lod = (self.const_or_none(srcs[4]) != Some(0)).then_some(srcs[4]);
+                let mut addr = self.coords(shape, srcs[1], false, at)?;
+                if shape.ms {
+                    addr.push(self.vgpr_of(srcs[2], 0)?);
+                } else if let Some(l) = lod {
+                    addr.push(self.vgpr_of(l, 0)?);
+                }
+                let data = self.vgpr_dwords(srcs[3], 0, data_ty.comps as u32 - 1)?;
+                let n = data.len() as u8;
+                let data = self.vgpr_tuple(&data);
+                let opc = if lod.is_some() && !shape.ms {
+                    Opcode::ImageStoreMip
+                } else {
+                    Opcode::ImageStore
+                };
+                let mods = Mods {
+                    dmask: (1u8 << n) - 1,
+                    unorm: true,
+                    glc: false,
+                };
+                self.mimg(opc, None, Some(data), &addr, t, None, shape, false, mods)?;
+                Ok(SmallVec::new())
+            }
+            Intrinsic::ImageAtomic | Intrinsic::ImageAtomicSwap => {
+                let t = self.desc(srcs[0], 8, at)?;
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let opc = if swap {
+                    Opcode::ImageAtomicCmpswap
+                } else {
+                    let a = AtomicOp::ALL
+                        .get(idx[3] as usize)
+                        .copied()
+                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
+                    image_atomic_opcode(a).ok_or_else(|| {
+                        Error::unsupported(at, format!("image atomic {}", a.name()))
+                    })?
+                };
+                let mut addr = self.coords(shape, srcs[1], false, at)?;
+                if shape.ms {
+                    addr.push(self.vgpr_of(srcs[2], 0)?);
+                }
+                let wide = ty.bits == 64;
+                if !matches!(ty.bits, 32 | 64) {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit image atomics", ty.bits),
+                    ));
+                }
+                // data: the new value (then the compare value for a compare-swap)
+                let mut parts = vec![self.vgpr_value(srcs[if swap { 4 } else { 3 }])?];
+                if swap {
+                    parts.push(self.vgpr_value(srcs[3])?);
+                }
+                let dw = parts.len() as u8 * if wide { 2 } else { 1 };
+                let data = self.tmp(RegClass::v(dw));
+                let args: Vec<Arg> = parts.iter().map(|t| Arg::Temp(*t)).collect();
+                self.push(MInst::pseudo(
+                    Pseudo::CreateVector,
+                    &[Arg::Temp(data)],
+                    &args,
+                ));
+                self.p.multi_def.insert(data);
+                let mods = Mods {
+                    dmask: ((1u16 << dw) - 1) as u8,
+                    unorm: true,
+                    glc: true,
+                };
+                self.mimg(
+                    opc,
+                    Some(data),
+                    Some(data),
+                    &addr,
+                    t,
+                    None,
+                    shape,
+                    false,
+                    mods,
+                )?;
+                let words = self.split(data, dw)?;
+                let keep = if wide { 2 } else { 1 };
+                let words: SmallVec<[MV; 4]> = words[..keep]
+                    .iter()
+                    .map(|t| MV::T(*t, Kind::Plain))
+                    .collect();
+                self.regroup(i, words, ty)
+            }
+            Intrinsic::ImageSize => {
+                let t = self.desc(srcs[0], 8, at)?;
+                self.resinfo_size(i, t, shape, Some(srcs[1]), at)
+            }
+            Intrinsic::ImageSamples => {
+                let t = self.desc(srcs[0], 8, at)?;
+                self.samples(t)
+            }
+            _ => unreachable!("not an image intrinsic"),
+        }
+    }
+
+    /// A `tex` instruction (shared by every stage; `implicit_lod` says whether the stage
+    /// has derivatives for implicit-LOD sampling).
+    pub(crate) fn tex(&mut self, i: Value, t: &Tex) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let shape = Shape {
+            dim: t.dim,
+            arrayed: t.arrayed,
+            ms: t.op == TexOp::FetchMs,
+        };
+        let texture = t
+            .src(TexSrc::Texture)
+            .ok_or_else(|| Error::unsupported(at, "tex without a texture"))?;
+        if t.dim == Dim::Buffer {
+            let v = self.desc(texture, 4, at)?;
+            return match (t.op, t.src(TexSrc::Coord)) {
+                (TexOp::Fetch, Some(coord)) => self.texel_load(i, v, coord),
+                (TexOp::Size, _) => self.texel_buffer_size(v),
+                _ => Err(Error::unsupported(at, "texel buffers only fetch and size")),
+            };
+        }
+        if matches!(t.dim, Dim::Rect | Dim::SubpassData) {
+            return Err(Error::unsupported(at, format!("{} textures", t.dim.name())));
+        }
+        if t.src(TexSrc::MinLod).is_some() {
+            return Err(Error::unsupported(at, "minLod clamps"));
+        }
+        let res = self.desc(texture, 8, at)?;
+        let ty = self.f.ty(i);
+        if ty.bits != 32 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit texture results (D16)", ty.bits),
+            ));
+        }
+        match t.op {
+            TexOp::Fetch | TexOp::FetchMs => {
+                let coord = need(t, TexSrc::Coord, at)?;
+                if t.src(TexSrc::Offset).is_some() {
+                    return Err(Error::unsupported(at, "texelFetchOffset"));
+                }
+                let lod = t
+                    .src(TexSrc::Lod)
+                    .filter(|&l| self.const_or_none(l) != Some(0));
+                self.image_load(i, res, shape, coord, t.src(TexSrc::MsIndex), lod, at)
+            }
+            TexOp::Size => {
+                let lod = t.src(TexSrc::Lod);
+                self.resinfo_size(i, res, shape, lod, at)
+            }
+            TexOp::Levels => {
+                let z = self.to_vgpr(Arg::Const(0))?;
+                let d = self.tmp(RegClass::V1);
+                let mods = Mods {
+                    dmask: 8,
+                    unorm: true,
+                    glc: false,
+                };
+                self.mimg(
+                    Opcode::ImageGetResinfo,
+                    Some(d),
+                    None,
+                    &[z],
+                    res,
+                    None,
+                    shape,
+                    true,
+                    mods,
+                )?;
+                self.regroup(i, SmallVec::from_slice(&[MV::T(d, Kind::Plain)]), ty)
+            }
+            TexOp::Samples => self.samples(res),
+            TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod => Err(Error::unsupported(
+                at,
+                "implicit-LOD sampling needs derivatives (fragment stage only)",
+            )),
+            TexOp::SampleLod | TexOp::SampleGrad | TexOp::Gather => {
+                let samp = t
+                    .src(TexSrc::Sampler)
+                    .ok_or_else(|| Error::unsupported(at, "sampling without a sampler"))?;
+                let samp = self.desc(samp, 4, at)?;
+                self.sample(i, t, shape, res, samp, at)
+            }
+        }
+    }
+
+    /// Sampling with an explicit LOD or gradients, and gathers (LOD 0).
+    fn sample(
+        &mut self,
+        i: Value,
+        t: &Tex,
+        shape: Shape,
+        res: Temp,
+        samp: Temp,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let gen = self.t().gen;
+        let ty = self.f.ty(i);
+        let coord = need(t, TexSrc::Coord, at)?;
+        let offset = t.src(TexSrc::Offset);
+        let cmp = t.src(TexSrc::Comparator);
+        let lod = t.src(TexSrc::Lod);
+        let lz = match t.op {
+            TexOp::Gather => true,
+            TexOp::SampleLod => lod.and_then(|l| self.const_or_none(l)) == Some(0),
+            _ => false,
+        };
+        let grad = t.op == TexOp::SampleGrad;
+        if grad && t.dim == Dim::Cube {
+            return Err(Error::unsupported(at, "textureGrad on cube maps"));
+        }
+        let opc = sample_opcode(t.op, cmp.is_some(), offset.is_some(), lz);
+        let mut addr: Vec<Temp> = Vec::new();
+        if let Some(o) = offset {
+            addr.push(self.packed_offset(o)?);
+        }
+        if let Some(c) = cmp {
+            addr.push(self.vgpr_of(c, 0)?);
+        }
+        if grad {
+            let ddx = need(t, TexSrc::Ddx, at)?;
+            let ddy = need(t, TexSrc::Ddy, at)?;
+            for d in [ddx, ddy] {
+                let n = self.f.ty(d).comps as usize;
+                for c in 0..n {
+                    addr.push(self.vgpr_of(d, c)?);
+                }
+                if gen == Gen::Gfx9 && t.dim == Dim::D1 {
+                    addr.push(self.to_vgpr(Arg::Const(0))?);
+                }
+            }
+        }
+        addr.extend(self.coords(shape, coord, true, at)?);
+        if !lz && t.op == TexOp::SampleLod {
+            let lod = need(t, TexSrc::Lod, at)?;
+            addr.push(self.vgpr_of(lod, 0)?);
+        }
+        let gather = t.op == TexOp::Gather;
+        let dmask = match (gather, cmp.is_some()) {
+            (true, true) => 1,
+            (true, false) => 1 << t.component,
+            (false, _) => self.used_mask(i),
+        };
+        // a gather returns four values for its one component
+        let n = if gather { 4 } else { dmask.count_ones() as u8 };
+        let d = self.tmp(RegClass::v(n));
+        let mods = Mods {
+            dmask,
+            unorm: false,
+            glc: false,
+        };
+        self.mimg(
+            opc,
+            Some(d),
+            None,
+            &addr,
+            res,
+            Some(samp),
+            shape,
+            true,
+            mods,
+        )?;
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, if gather { 0xf } else { dmask }, ty.comps);
+        self.regroup(i, words, ty)
+    }
+
+    /// `image_load` / `image_load_mip` (storage images and texel fetches).
+    #[allow(clippy::too_many_arguments)]
+    fn image_load(
+        &mut self,
+        i: Value,
+        res: Temp,
+        shape: Shape,
+        coord: Value,
+        sample: Option<Value>,
+        lod: Option<Value>,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let ty = self.f.ty(i);
+        if ty.bits != 32 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit image loads (D16)", ty.bits),
+            ));
+        }
+        let mut addr = self.coords(shape, coord, false, at)?;
+        let mip = lod.is_some() && !shape.ms;
+        if shape.ms {
+            let s = sample
+                .ok_or_else(|| Error::unsupported(at, "multisampled load without a sample"))?;
+            addr.push(self.vgpr_of(s, 0)?);
+        } else if let Some(l) = lod {
+            addr.push(self.vgpr_of(l, 0)?);
+        }
+        let dmask = self.used_mask(i);
+        let n = dmask.count_ones() as u8;
+        let d = self.tmp(RegClass::v(n));
+        let mods = Mods {
+            dmask,
+            unorm: true,
+            glc: false,
+        };
+        let opc = if mip {
+            Opcode::ImageLoadMip
+        } else {
+            Opcode::ImageLoad
+        };
+        self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, dmask, ty.comps);
+        self.regroup(i, words, ty)
+    }
+
+    /// The size query through `image_get_resinfo` at `lod` (0 when absent).
+    fn resinfo_size(
+        &mut self,
+        i: Value,
+        res: Temp,
+        shape: Shape,
+        lod: Option<Value>,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let gen = self.t().gen;
+        let ty = self.f.ty(i);
+        let l = match lod {
+            Some(l) => self.vgpr_of(l, 0)?,
+            None => self.to_vgpr(Arg::Const(0))?,
+        };
+        // which resinfo component answers each result component
+        let mut comps: SmallVec<[u8; 4]> = match shape.dim {
+            Dim::D1 => smallvec::smallvec![0],
+            Dim::D2 | Dim::Cube => smallvec::smallvec![0, 1],
+            Dim::D3 => smallvec::smallvec![0, 1, 2],
+            _ => return Err(Error::unsupported(at, "size of this image dimension")),
+        };
+        if shape.arrayed {
+            comps.push(if shape.dim == Dim::D1 && gen != Gen::Gfx9 {
+                1
+            } else {
+                2
+            });
+        }
+        if comps.len() != ty.comps as usize {
+            return Err(Error::unsupported(
+                at,
+                "size query with an unexpected shape",
+            ));
+        }
+        let dmask = comps.iter().fold(0u8, |m, c| m | 1 << c);
+        let n = dmask.count_ones() as u8;
+        let d = self.tmp(RegClass::v(n));
+        let mods = Mods {
+            dmask,
+            unorm: true,
+            glc: false,
+        };
+        self.mimg(
+            Opcode::ImageGetResinfo,
+            Some(d),
+            None,
+            &[l],
+            res,
+            None,
+            shape,
+            shape.dim == Dim::Cube,
+            mods,
+        )?;
+        let words = self.split(d, n)?;
+        let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        for (k, &c) in comps.iter().enumerate() {
+            // the k-th set dmask bit's value is the k-th returned dword
+            let pos = (dmask & ((1u8 << c) - 1)).count_ones() as usize;
+            let mut w = words[pos];
+            if shape.dim == Dim::Cube && shape.arrayed && k == comps.len() - 1 {
+                // faces → layers: x / 6 = mulhi(x, 0xaaaaaaab) >> 2
+                let h = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VMulHiU32,
+                    &[Arg::Temp(h)],
+                    vec![Arg::Temp(w), Arg::Const(0xaaaa_aaab)],
+                )?;
+                let q = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VLshrrevB32,
+                    &[Arg::Temp(q)],
+                    vec![Arg::Const(2), Arg::Temp(h)],
+                )?;
+                w = q;
+            }
+            out.push(MV::T(w, Kind::Plain));
+        }
+        self.regroup(i, out, ty)
+    }
+
+    /// Samples per texel from the T#: `1 << LAST_LEVEL` (dword 3, bits 19:16) when its
+    /// type (bits 31:28) is a multisampled one (14, 15), else 1.
+    fn samples(&mut self, res: Temp) -> Result<SmallVec<[MV; 4]>, Error> {
+        let dw = self.split(res, 8)?;
+        let w3 = Arg::Temp(dw[3]);
+        let ty = self.tmp(RegClass::S1);
+        self.salu(Opcode::SLshrB32, &[Arg::Temp(ty)], vec![w3, Arg::Const(28)])?;
+        let last = self.tmp(RegClass::S1);
+        // s_bfe_u32: offset 16, width 4 (width << 16 | offset)
+        self.salu(
+            Opcode::SBfeU32,
+            &[Arg::Temp(last)],
+            vec![w3, Arg::Const(4 << 16 | 16)],
+        )?;
+        let n = self.tmp(RegClass::S1);
+        self.salu(
+            Opcode::SLshlB32,
+            &[Arg::Temp(n)],
+            vec![Arg::Const(1), Arg::Temp(last)],
+        )?;
+        self.salu(Opcode::SCmpGeU32, &[], vec![Arg::Temp(ty), Arg::Const(14)])?;
+        let r = self.tmp(RegClass::S1);
+        self.salu(
+            Opcode::SCselectB32,
+            &[Arg::Temp(r)],
+            vec![Arg::Temp(n), Arg::Const(1)],
+        )?;
+        Ok(SmallVec::from_slice(&[MV::T(r, Kind::Plain)]))
+    }
+
+    /// Texel buffers (`Dim::Buffer` image intrinsics): MUBUF format access by index.
+    fn texel_buffer(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+        idx: &[u32],
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let v = self.desc(srcs[0], 4, at)?;
+        let ty = self.f.ty(i);
+        match op {
+            Intrinsic::ImageLoad => self.texel_load(i, v, srcs[1]),
+            Intrinsic::ImageStore => {
+                let data_ty = self.f.ty(srcs[3]);
+                if data_ty.bits != 32 || data_ty.comps != 4 {
+                    return Err(Error::unsupported(at, "texel buffer store of this type"));
+                }
+                let index = self.vgpr_of(srcs[1], 0)?;
+                let data = self.vgpr_dwords(srcs[3], 0, 3)?;
+                let data = self.vgpr_tuple(&data);
+                self.mubuf_idx(
+                    Opcode::BufferStoreFormatXyzw,
+                    &[],
+                    &[
+                        Arg::Temp(data),
+                        Arg::Temp(index),
+                        Arg::Temp(v),
+                        Arg::Const(0),
+                    ],
+                    false,
+                )?;
+                Ok(SmallVec::new())
+            }
+            Intrinsic::ImageAtomic | Intrinsic::ImageAtomicSwap => {
+                if ty.bits != 32 {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("{}-bit texel buffer atomics", ty.bits),
+                    ));
+                }
+                let swap = op == Intrinsic::ImageAtomicSwap;
+                let opc = if swap {
+                    Opcode::BufferAtomicCmpswap
+                } else {
+                    let a = AtomicOp::ALL
+                        .get(idx[3] as usize)
+                        .copied()
+                        .ok_or_else(|| Error::unsupported(at, "atomic op"))?;
+                    buffer_atomic_opcode(a).ok_or_else(|| {
+                        Error::unsupported(at, format!("texel buffer atomic {}", a.name()))
+                    })?
+                };
+                let index = self.vgpr_of(srcs[1], 0)?;
+                let mut parts = vec![Arg::Temp(self.vgpr_value(srcs[if swap { 4 } else { 3 }])?)];
+                if swap {
+                    parts.push(Arg::Temp(self.vgpr_value(srcs[3])?));
+                }
+                let n = parts.len() as u8;
+                let data = self.tmp(RegClass::v(n));
+                self.push(MInst::pseudo(
+                    Pseudo::CreateVector,
+                    &[Arg::Temp(data)],
+                    &parts,
+                ));
+                self.p.multi_def.insert(data);
+                self.mubuf_idx(
+                    opc,
+                    &[Arg::Temp(data)],
+                    &[
+                        Arg::Temp(data),
+                        Arg::Temp(index),
+                        Arg::Temp(v),
+                        Arg::Const(0),
+                    ],
+                    true,
+                )?;
+                let w = self.split(data, n)?;
+                self.regroup(i, SmallVec::from_slice(&[MV::T(w[0], Kind::Plain)]), ty)
+            }
+            Intrinsic::ImageSize => self.texel_buffer_size(v),
+            _ => Err(Error::unsupported(at, "this query on a texel buffer")),
+        }
+    }
+
+    /// A texel buffer's size in elements: its view's NUM_RECORDS (dword 2).
+    fn texel_buffer_size(&mut self, v: Temp) -> Result<SmallVec<[MV; 4]>, Error> {
+        let dw = self.split(v, 4)?;
+        Ok(SmallVec::from_slice(&[MV::T(dw[2], Kind::Plain)]))
+    }
+
+    /// `buffer_load_format_xyzw` of element `coord` of the view `v`.
+    fn texel_load(&mut self, i: Value, v: Temp, coord: Value) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        if ty.bits != 32 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit texel buffer loads", ty.bits),
+            ));
+        }
+        let index = self.vgpr_of(coord, 0)?;
+        // the format loads return a prefix of x, y, z, w: up to the last one used
+        let last = 8 - self.used_mask(i).leading_zeros() as u8;
+        let (opc, n) = match last.min(ty.comps) {
+            1 => (Opcode::BufferLoadFormatX, 1),
+            2 => (Opcode::BufferLoadFormatXy, 2),
+            3 => (Opcode::BufferLoadFormatXyz, 3),
+            _ => (Opcode::BufferLoadFormatXyzw, 4),
+        };
+        let d = self.tmp(RegClass::v(n));
+        self.mubuf_idx(
+            opc,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(index), Arg::Temp(v), Arg::Const(0)],
+            false,
+        )?;
+        let words = self.split(d, n)?;
+        let words = Self::spread(&words, (1u8 << n) - 1, ty.comps);
+        self.regroup(i, words, ty)
+    }
+
+    fn mubuf_idx(&mut self, op: Opcode, defs: &[Arg], ops: &[Arg], glc: bool) -> Result<(), Error> {
+        let o = self.op(op)?;
+        let mut m = MInst::hw(o, Format::Mubuf, defs, ops);
+        m.mods.mem.idxen = true;
+        m.mods.glc = glc;
+        self.push(m);
+        Ok(())
+    }
+
+    /// The address VGPRs of an image coordinate: its components, GFX9's second
+    /// coordinate for 1D images, and for sampling the cube face transform and the rounded
+    /// layer.
+    fn coords(
+        &mut self,
+        shape: Shape,
+        coord: Value,
+        sampled: bool,
+        at: Option<u32>,
+    ) -> Result<Vec<Temp>, Error> {
+        let gen = self.t().gen;
+        let n = self.f.ty(coord).comps as usize;
+        // a cube's texel address is (x, y, face + 6 · layer) with or without layers
+        let want = match (shape.dim, sampled) {
+            (Dim::Cube, false) => 3,
+            _ => shape.dim.coord_components() as usize + shape.arrayed as usize,
+        };
+        if n < want {
+            return Err(Error::unsupported(at, "image coordinate too short"));
+        }
+        let mut c: Vec<Temp> = Vec::new();
+        for k in 0..want {
+            c.push(self.vgpr_of(coord, k)?);
+        }
+        if sampled && shape.arrayed {
+            let layer = c
+                .pop()
+                .ok_or_else(|| Error::unsupported(at, "no array layer"))?;
+            let r = self.tmp(RegClass::V1);
+            self.valu(Opcode::VRndneF32, &[Arg::Temp(r)], vec![Arg::Temp(layer)])?;
+            c.push(r);
+        }
+        if sampled && shape.dim == Dim::Cube {
+            let layer = shape.arrayed.then(|| c[3]);
+            c = self.cube_coords(c[0], c[1], c[2], layer)?;
+        }
+        if gen == Gen::Gfx9 && shape.dim == Dim::D1 {
+            let y = if sampled { 0x3f00_0000 } else { 0 };
+            let y = self.to_vgpr(Arg::Const(y))?;
+            c.insert(1, y);
+        }
+        Ok(c)
+    }
+
+    /// Cube-map coordinates → (s, t, face [+ 8·layer]).
+    fn cube_coords(
+        &mut self,
+        x: Temp,
+        y: Temp,
+        z: Temp,
+        layer: Option<Temp>,
+    ) -> Result<Vec<Temp>, Error> {
+        let xyz = vec![Arg::Temp(x), Arg::Temp(y), Arg::Temp(z)];
+        let mut r = [Temp(0); 4];
+        for (k, o) in [
+            Opcode::VCubeidF32,
+            Opcode::VCubescF32,
+            Opcode::VCubetcF32,
+            Opcode::VCubemaF32,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let d = self.tmp(RegClass::V1);
+            self.valu(o, &[Arg::Temp(d)], xyz.clone())?;
+            r[k] = d;
+        }
+        let [id, sc, tc, ma] = r;
+        let abs = self.tmp(RegClass::V1);
+        self.valu(
+            Opcode::VAndB32,
+            &[Arg::Temp(abs)],
+            vec![Arg::Const(0x7fff_ffff), Arg::Temp(ma)],
+        )?;
+        let inv = self.tmp(RegClass::V1);
+        self.valu(Opcode::VRcpF32, &[Arg::Temp(inv)], vec![Arg::Temp(abs)])?;
+        let mut st = Vec::new();
+        for v in [sc, tc] {
+            let m = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VMulF32,
+                &[Arg::Temp(m)],
+                vec![Arg::Temp(v), Arg::Temp(inv)],
+            )?;
+            let a = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAddF32,
+                &[Arg::Temp(a)],
+                vec![Arg::Const(0x3fc0_0000), Arg::Temp(m)],
+            )?;
+            st.push(a);
+        }
+        let face = match layer {
+            None => id,
+            Some(l) => {
+                let m = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VMulF32,
+                    &[Arg::Temp(m)],
+                    vec![Arg::Const(0x4100_0000), Arg::Temp(l)],
+                )?;
+                let f = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VAddF32,
+                    &[Arg::Temp(f)],
+                    vec![Arg::Temp(m), Arg::Temp(id)],
+                )?;
+                f
+            }
+        };
+        Ok(vec![st[0], st[1], face])
+    }
+
+    /// A texel offset packed for the `_o` forms: 6 bits per component, a byte apart.
+    fn packed_offset(&mut self, o: Value) -> Result<Temp, Error> {
+        let n = self.f.ty(o).comps as usize;
+        if let Some(c) = self.f.as_const(o) {
+            let mut w = 0u32;
+            for (k, &x) in c.iter().enumerate().take(n) {
+                w |= (x as u32 & 0x3f) << (8 * k);
+            }
+            return self.to_vgpr(Arg::Const(w));
+        }
+        let mut acc: Option<Temp> = None;
+        for k in 0..n {
+            let x = self.vgpr_of(o, k)?;
+            let m = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAndB32,
+                &[Arg::Temp(m)],
+                vec![Arg::Const(0x3f), Arg::Temp(x)],
+            )?;
+            let s = if k == 0 {
+                m
+            } else {
+                let s = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VLshlrevB32,
+                    &[Arg::Temp(s)],
+                    vec![Arg::Const(8 * k as u32), Arg::Temp(m)],
+                )?;
+                s
+            };
+            acc = Some(match acc {
+                None => s,
+                Some(a) => {
+                    let d = self.tmp(RegClass::V1);
+                    self.valu(
+                        Opcode::VOrB32,
+                        &[Arg::Temp(d)],
+                        vec![Arg::Temp(a), Arg::Temp(s)],
+                    )?;
+                    d
+                }
+            });
+        }
+        Ok(acc.expect("an offset has components"))
+    }
+
+    /// Emits one MIMG instruction. `def` is the result tuple, `data` the stored or
+    /// atomic data (the same temp as `def` for a returning atomic).
+    #[allow(clippy::too_many_arguments)]
+    fn mimg(
+        &mut self,
+        op: Opcode,
+        def: Option<Temp>,
+        data: Option<Temp>,
+        addr: &[Temp],
+        res: Temp,
+        samp: Option<Temp>,
+        shape: Shape,
+        sampled: bool,
+        mods: Mods,
+    ) -> Result<(), Error> {
+        let gen = self.t().gen;
+        let o = self.op(op)?;
+        let vaddr = self.vgpr_tuple(addr);
+        let defs: Vec<Arg> = def.into_iter().map(Arg::Temp).collect();
+        let mut ops: Vec<Arg> = data.into_iter().map(Arg::Temp).collect();
+        ops.push(Arg::Temp(vaddr));
+        ops.push(Arg::Temp(res));
+        if let Some(s) = samp {
+            ops.push(Arg::Temp(s));
+        }
+        let mut m = MInst::hw(o, Format::Mimg, &defs, &ops);
+        m.mods.mem.dmask = mods.dmask;
+        m.mods.mem.unorm = mods.unorm;
+        m.mods.glc = mods.glc;
+        if gen == Gen::Gfx9 {
+            m.mods.mem.da = shape.da();
+        } else {
+            m.mods.mem.dim = shape.hw_dim(gen, sampled);
+        }
+        self.push(m);
+        Ok(())
+    }
+
+    /// The components of `i` its users read, as a mask (a swizzle reads the components it
+    /// names, any other user all of them), so loads ask for no more than those.
+    fn used_mask(&mut self, i: Value) -> u8 {
+        let f = self.f;
+        let table = self.used_comps.get_or_insert_with(|| {
+            let mut t = SecondaryMap::with_len(f.insts.len(), 0u8);
+            for u in f.insts_in_order() {
+                match &f.insts[u].kind {
+                    InstKind::Swizzle { src, comps } => {
+                        for &c in comps {
+                            t[*src] |= 1 << c;
+                        }
+                    }
+                    k => k.for_each_operand(|v| t[v] = 0xff),
+                }
+            }
+            t
+        });
+        let all = ((1u16 << f.ty(i).comps) - 1) as u8;
+        match table[i] & all {
+            0 => 1,
+            m => m,
+        }
+    }
+
+    /// `words` (one per set bit of `dmask`, in order) as the `n` result components; the
+    /// components no user reads are 0.
+    fn spread(words: &[Temp], dmask: u8, n: u8) -> SmallVec<[MV; 4]> {
+        let mut it = words.iter();
+        (0..n)
+            .map(
+                |c| match (dmask >> c & 1 == 1).then(|| it.next()).flatten() {
+                    Some(t) => MV::T(*t, Kind::Plain),
+                    None => MV::C(0),
+                },
+            )
+            .collect()
+    }
+
+    /// Component `c` of `v` in a VGPR.
+    fn vgpr_of(&mut self, v: Value, c: usize) -> Result<Temp, Error> {
+        let a = self.arg(v, c)?;
+        self.to_vgpr(a)
+    }
+
+    /// A scalar 32- or 64-bit value in a VGPR (tuple).
+    fn vgpr_value(&mut self, v: Value) -> Result<Temp, Error> {
+        let a = self.arg(v, 0)?;
+        self.to_vgpr(a)
+    }
+
+    /// The constant value of a scalar, if it is one.
+    fn const_or_none(&self, v: Value) -> Option<u64> {
+        self.f.as_scalar_const(v)
+    }
+}
+
+/// Source `which` of `t`, which the operation needs.
+fn need(t: &Tex, which: TexSrc, at: Option<u32>) -> Result<Value, Error> {
+    t.src(which).ok_or_else(|| {
+        Error::unsupported(
+            at,
+            format!("tex {} without a {} source", t.op.name(), which.name()),
+        )
+    })
+}
+
+/// The opcode of a sampling or gather instruction.
+fn sample_opcode(op: TexOp, cmp: bool, off: bool, lz: bool) -> Opcode {
+    use Opcode::*;
+    match (op, cmp, off, lz) {
+        (TexOp::Gather, false, false, _) => ImageGather4Lz,
+        (TexOp::Gather, false, true, _) => ImageGather4LzO,
+        (TexOp::Gather, true, false, _) => ImageGather4CLz,
+        (TexOp::Gather, true, true, _) => ImageGather4CLzO,
+        (TexOp::SampleGrad, false, false, _) => ImageSampleD,
+        (TexOp::SampleGrad, false, true, _) => ImageSampleDO,
+        (TexOp::SampleGrad, true, false, _) => ImageSampleCD,
+        (TexOp::SampleGrad, true, true, _) => ImageSampleCDO,
+        (_, false, false, true) => ImageSampleLz,
+        (_, false, true, true) => ImageSampleLzO,
+        (_, true, false, true) => ImageSampleCLz,
+        (_, true, true, true) => ImageSampleCLzO,
+        (_, false, false, false) => ImageSampleL,
+        (_, false, true, false) => ImageSampleLO,
+        (_, true, false, false) => ImageSampleCL,
+        (_, true, true, false) => ImageSampleCLO,
+    }
+}
+
+/// The MIMG atomic for an IR atomic (32- and 64-bit share opcodes; dmask gives the size).
+fn image_atomic_opcode(a: AtomicOp) -> Option<Opcode> {
+    use Opcode::*;
+    Some(match a {
+        AtomicOp::Add => ImageAtomicAdd,
+        AtomicOp::Imin => ImageAtomicSmin,
+        AtomicOp::Umin => ImageAtomicUmin,
+        AtomicOp::Imax => ImageAtomicSmax,
+        AtomicOp::Umax => ImageAtomicUmax,
+        AtomicOp::And => ImageAtomicAnd,
+        AtomicOp::Or => ImageAtomicOr,
+        AtomicOp::Xor => ImageAtomicXor,
+        AtomicOp::Xchg => ImageAtomicSwap,
+        AtomicOp::Fmin => ImageAtomicFmin,
+        AtomicOp::Fmax => ImageAtomicFmax,
+        // the hardware's inc/dec wrap at the data value; SPIR-V's are adds of ±1
+        AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Fadd => return None,
+    })
+}
+
+/// The MUBUF atomic for an IR atomic on a texel buffer (32-bit).
+fn buffer_atomic_opcode(a: AtomicOp) -> Option<Opcode> {
+    use Opcode::*;
+    Some(match a {
+        AtomicOp::Add => BufferAtomicAdd,
+        AtomicOp::Imin => BufferAtomicSmin,
+        AtomicOp::Umin => BufferAtomicUmin,
+        AtomicOp::Imax => BufferAtomicSmax,
+        AtomicOp::Umax => BufferAtomicUmax,
+        AtomicOp::And => BufferAtomicAnd,
+        AtomicOp::Or => BufferAtomicOr,
+        AtomicOp::Xor => BufferAtomicXor,
+        AtomicOp::Xchg => BufferAtomicSwap,
+        AtomicOp::Inc | AtomicOp::Dec | AtomicOp::Fmin | AtomicOp::Fmax | AtomicOp::Fadd => {
+            return None
+        }
+    })
+}

@@ -1,0 +1,224 @@
+//! The PAL metadata of a vertex + fragment pipeline (hardware VS + PS, `.type` `VsPs`),
+//! from what the backend knows of each stage ([`GraphicsStageInfo`]).
+//!
+//! Registers written (register numbers pal-abi.md §2.5; RSRC bit positions §3.4; the
+//! other fields as Mesa's register headers name them, radeonsi/RADV):
+//! - per stage: SPI_SHADER_PGM_RSRC1/2_VS|PS, SPI_SHADER_USER_DATA_VS|PS_i. RSRC1 packs
+//!   like COMPUTE_PGM_RSRC1 in its low fields, with MEM_ORDERED at bit 27 (VS) / 25 (PS)
+//!   on GFX10+ and no WGP_MODE; RSRC1_VS.VGPR_COMP_CNT is bits 25:24. RSRC2 holds
+//!   SCRATCH_EN (bit 0) and USER_SGPR (bits 5:1).
+//! - VS: SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT 5:1 = parameters − 1, NO_PC_EXPORT bit 7),
+//!   SPI_SHADER_POS_FORMAT (4 bits per position export, 4 = 4COMP), PA_CL_VS_OUT_CNTL
+//!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
+//!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
+//!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24), VGT_SHADER_STAGES_EN
+//!   (VS_W32_EN bit 23 for wave32).
+//! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
+//!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
+//!   default value (0,0,0,0); FLAT_SHADE bit 10), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
+//!   bit 24, positions at the pixel centre), SPI_SHADER_COL_FORMAT (4 bits per MRT),
+//!   CB_SHADER_MASK (4 bits per MRT), SPI_SHADER_Z_FORMAT (1 = 32_R with depth),
+//!   DB_SHADER_CONTROL (Z_EXPORT_ENABLE 0, Z_ORDER 5:4, KILL_ENABLE 6, EXEC_ON_HIER_FAIL
+//!   9, EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12 — the last three from memory of Mesa's
+//!   GFX9+ header, not yet checked against RADV's output).
+
+use super::error::{Error, Result};
+use super::metadata::{
+    ApiShader, ApiStage, HardwareStage, HwStage, PalMetadata, PipelineMetadata,
+    PAL_METADATA_VERSION,
+};
+use super::registers::{FloatMode, Rsrc1, Rsrc2, UserData};
+use crate::amdgpu::abi_graphics::GraphicsAbi;
+use crate::isa::{Gen, Target};
+use std::collections::BTreeMap;
+
+pub const SPI_VS_OUT_CONFIG: u32 = 0xa1b1;
+pub const SPI_PS_INPUT_CNTL_0: u32 = 0xa191;
+pub const SPI_PS_INPUT_ENA: u32 = 0xa1b3;
+pub const SPI_PS_INPUT_ADDR: u32 = 0xa1b4;
+pub const SPI_PS_IN_CONTROL: u32 = 0xa1b6;
+pub const SPI_BARYC_CNTL: u32 = 0xa1b8;
+pub const SPI_SHADER_POS_FORMAT: u32 = 0xa1c3;
+pub const SPI_SHADER_Z_FORMAT: u32 = 0xa1c4;
+pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
+pub const CB_SHADER_MASK: u32 = 0xa08f;
+pub const DB_SHADER_CONTROL: u32 = 0xa203;
+pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
+pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+
+/// One compiled graphics stage, as the metadata sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphicsStageInfo {
+    pub stage: HwStage,
+    pub vgprs: u32,
+    pub sgprs: u32,
+    pub user_data: Vec<UserData>,
+    pub scratch_bytes_per_lane: u32,
+    pub abi: GraphicsAbi,
+}
+
+/// A VS+PS pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GraphicsPipelineInfo {
+    pub target: Target,
+    pub vs: GraphicsStageInfo,
+    pub ps: GraphicsStageInfo,
+}
+
+fn rsrc(t: Target, s: &GraphicsStageInfo) -> Result<(u32, u32)> {
+    let mut r1 = Rsrc1::new(t.gen, s.vgprs, s.sgprs, FloatMode::IEEE_DENORMS);
+    r1.wgp_mode = false;
+    r1.mem_ordered = false;
+    let mut v1 = r1.pack(t)?;
+    if t.gen.is_gfx10_plus() {
+        v1 |= 1 << if s.stage == HwStage::Vs { 27 } else { 25 };
+    }
+    if s.stage == HwStage::Vs {
+        v1 |= (s.abi.vgpr_comp_cnt & 3) << 24;
+    }
+    let r2 = Rsrc2 {
+        scratch_en: s.scratch_bytes_per_lane > 0,
+        user_sgprs: s.user_data.len() as u32,
+        ..Rsrc2::default()
+    }
+    .pack()?;
+    Ok((v1, r2))
+}
+
+impl GraphicsPipelineInfo {
+    /// Every register of the pipeline.
+    pub fn registers(&self) -> Result<BTreeMap<u32, u32>> {
+        let t = self.target;
+        if t.gen == Gen::Gfx11 {
+            return Err(Error::invalid(
+                "graphics pipeline",
+                "GFX11 has no hardware VS (NGG only)",
+            ));
+        }
+        let w32 = t.wave == crate::isa::Wave::W32;
+        let mut regs = BTreeMap::new();
+        for s in [&self.vs, &self.ps] {
+            let (r1, r2) = rsrc(t, s)?;
+            regs.insert(s.stage.rsrc1(), r1);
+            regs.insert(s.stage.rsrc2(), r2);
+            for (i, u) in s.user_data.iter().enumerate() {
+                regs.insert(s.stage.user_data_base() + i as u32, u.encode());
+            }
+        }
+        let vs = &self.vs.abi;
+        let ps = &self.ps.abi;
+        // VS
+        let params = vs.vs_params.len() as u32;
+        regs.insert(
+            SPI_VS_OUT_CONFIG,
+            (params.max(1) - 1) << 1 | ((params == 0) as u32) << 7,
+        );
+        let pos: u32 = (0..vs.pos_exports).map(|k| 4 << (4 * k)).sum();
+        regs.insert(SPI_SHADER_POS_FORMAT, pos);
+        let misc = vs.writes_point_size as u32;
+        let dists = vs.clip_distances + vs.cull_distances;
+        let clip_mask = (1u32 << vs.clip_distances) - 1;
+        let cull_mask = ((1u32 << vs.cull_distances) - 1) << vs.clip_distances;
+        regs.insert(
+            PA_CL_VS_OUT_CNTL,
+            clip_mask
+                | cull_mask << 8
+                | misc << 16
+                | misc << 21
+                | ((dists > 0) as u32) << 22
+                | ((dists > 4) as u32) << 23
+                | misc << 24,
+        );
+        if t.gen.is_gfx10_plus() {
+            regs.insert(VGT_SHADER_STAGES_EN, (w32 as u32) << 23);
+        }
+        // PS
+        regs.insert(SPI_PS_INPUT_ENA, ps.ps_input_ena);
+        regs.insert(SPI_PS_INPUT_ADDR, ps.ps_input_ena);
+        let n = ps.ps_attributes.len() as u32;
+        regs.insert(
+            SPI_PS_IN_CONTROL,
+            n | ((w32 && t.gen.is_gfx10_plus()) as u32) << 15,
+        );
+        for (k, &(loc, flat)) in ps.ps_attributes.iter().enumerate() {
+            let offset = match vs.vs_params.iter().position(|&l| l == loc) {
+                Some(p) => p as u32,
+                None => 0x20,
+            };
+            regs.insert(SPI_PS_INPUT_CNTL_0 + k as u32, offset | (flat as u32) << 10);
+        }
+        regs.insert(SPI_BARYC_CNTL, 1 << 24);
+        let (mut col, mut mask) = (0u32, 0u32);
+        for &(mrt, f) in &ps.colors {
+            col |= f.code() << (4 * mrt);
+            mask |= f.channel_mask() << (4 * mrt);
+        }
+        regs.insert(SPI_SHADER_COL_FORMAT, col);
+        regs.insert(CB_SHADER_MASK, mask);
+        regs.insert(SPI_SHADER_Z_FORMAT, ps.writes_depth as u32);
+        let early_z = ps.early_fragment_tests || !ps.writes_memory;
+        regs.insert(
+            DB_SHADER_CONTROL,
+            ps.writes_depth as u32
+                | (early_z as u32) << 4
+                | (ps.can_discard as u32) << 6
+                | (ps.writes_memory as u32) << 9
+                | (ps.writes_memory as u32) << 10
+                | (ps.early_fragment_tests as u32) << 12,
+        );
+        Ok(regs)
+    }
+
+    /// The PAL metadata of the pipeline.
+    pub fn to_metadata(&self) -> Result<PalMetadata> {
+        let registers = self.registers()?;
+        let mut hardware_stages = BTreeMap::new();
+        let mut shaders = BTreeMap::new();
+        let mut user_data_limit = 0;
+        for (s, api) in [(&self.vs, ApiStage::Vertex), (&self.ps, ApiStage::Pixel)] {
+            hardware_stages.insert(
+                s.stage,
+                HardwareStage {
+                    entry_point: s.stage.entry_symbol(),
+                    scratch_memory_size: s.scratch_bytes_per_lane.next_multiple_of(16),
+                    lds_size: 0,
+                    sgpr_count: s.sgprs,
+                    vgpr_count: s.vgprs,
+                    wavefront_size: Some(self.target.wave),
+                    threadgroup_dimensions: None,
+                    extra: BTreeMap::new(),
+                },
+            );
+            shaders.insert(
+                api,
+                ApiShader {
+                    api_shader_hash: [0, 0],
+                    hardware_mapping: vec![s.stage],
+                    extra: BTreeMap::new(),
+                },
+            );
+            for u in &s.user_data {
+                if let UserData::Entry(n) = u {
+                    user_data_limit = user_data_limit.max(n + 1);
+                }
+            }
+        }
+        Ok(PalMetadata {
+            version: Some(PAL_METADATA_VERSION),
+            pipeline: PipelineMetadata {
+                name: None,
+                pipeline_type: "VsPs".into(),
+                api: "Vulkan".into(),
+                internal_pipeline_hash: [0, 0],
+                shaders,
+                hardware_stages,
+                registers,
+                user_data_limit,
+                spill_threshold: 0xffff,
+                extra: BTreeMap::new(),
+            },
+            prelink: None,
+            extra: BTreeMap::new(),
+        })
+    }
+}

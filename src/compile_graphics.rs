@@ -1,0 +1,233 @@
+//! The graphics driver: a vertex and a fragment shader in, one VS+PS pipeline ELF out.
+//!
+//! ```text
+//! per stage: front::spirv (Stage::Vertex / Stage::Fragment entry point) → middle end →
+//!            compile::backend (isel against the GraphicsState … encode)
+//! binary::graphics   the VsPs metadata from both stages' GraphicsAbi
+//! CodeObject         _amdgpu_vs_main at 0, _amdgpu_ps_main at the next 256-byte boundary
+//! ```
+//!
+//! There is no link stage for graphics yet (no prologs or epilogs): the pipeline is
+//! compiled whole, with the default state of docs/abi.md unless [`GraphicsState`] says
+//! otherwise, and a stage alone compiles only to machine code ([`compile_stage`], for
+//! tests and `--asm`), never to an ELF. GFX11 vertex shaders need NGG and fail with
+//! `Unsupported`; so does scratch memory (function-local arrays, VGPR spills) on GFX9 and
+//! GFX10.3, whose graphics scratch setup is not written yet.
+
+use crate::amdgpu::abi_graphics::GraphicsState;
+use crate::amdgpu::{emit, isel, mir};
+use crate::binary::elf_write::{CodeObject, FuncSymbol};
+use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
+use crate::binary::HwStage;
+use crate::compile::{backend, translate_stage, Options};
+use crate::error::Error;
+use crate::ir::{Module, Stage};
+use crate::settings::{Phase, Timer, Timing};
+use std::collections::BTreeSet;
+
+/// One compiled stage.
+#[derive(Clone, Debug)]
+pub struct CompiledStage {
+    pub stage: HwStage,
+    /// The stage's code, padded as the generation wants (GFX10+ `s_code_end`).
+    pub text: Vec<u8>,
+    /// Code bytes up to and including `s_endpgm`.
+    pub code_bytes: u32,
+    pub stats: emit::Stats,
+    /// The final machine program (physical registers).
+    pub program: mir::Program,
+}
+
+impl CompiledStage {
+    /// Our disassembly of the stage's code.
+    pub fn asm(&self) -> Result<String, Error> {
+        Ok(emit::disassemble_range(
+            self.program.target,
+            &self.text,
+            0,
+            self.code_bytes as usize,
+        )?)
+    }
+}
+
+/// A compiled VS+PS pipeline.
+#[derive(Clone, Debug)]
+pub struct CompiledPipeline {
+    pub elf: Vec<u8>,
+    pub vs: CompiledStage,
+    pub ps: CompiledStage,
+    pub timings: Vec<Timing>,
+}
+
+/// Compiles the entry point of `stage` in `words` against `state` to machine code.
+pub fn compile_stage(
+    words: &[u32],
+    stage: Stage,
+    opts: &Options,
+    state: &GraphicsState,
+) -> Result<CompiledStage, Error> {
+    compile_stage_timed(
+        words,
+        stage,
+        opts,
+        state,
+        &mut Timer::new(&opts.settings, Phase::Front),
+    )
+}
+
+fn compile_stage_timed(
+    words: &[u32],
+    stage: Stage,
+    opts: &Options,
+    state: &GraphicsState,
+    timer: &mut Timer,
+) -> Result<CompiledStage, Error> {
+    let hw = hw_stage(stage)?;
+    timer.phase = Phase::Front;
+    let m = timer.stage("translate", || {
+        translate_stage(words, opts, &BTreeSet::new(), stage)
+    })?;
+    stage_backend(m, hw, opts, state, timer)
+}
+
+/// Compiles a vertex or fragment module (verified first; the middle end runs when
+/// `opts.optimize`) against `state` to machine code.
+pub fn compile_stage_module(
+    m: &Module,
+    opts: &Options,
+    state: &GraphicsState,
+) -> Result<CompiledStage, Error> {
+    crate::ir::verify_module(m)?;
+    let hw = hw_stage(m.stage)?;
+    stage_backend(
+        m.clone(),
+        hw,
+        opts,
+        state,
+        &mut Timer::new(&opts.settings, Phase::Middle),
+    )
+}
+
+fn hw_stage(stage: Stage) -> Result<HwStage, Error> {
+    match stage {
+        Stage::Vertex => Ok(HwStage::Vs),
+        Stage::Fragment => Ok(HwStage::Ps),
+        _ => Err(crate::amdgpu::Error::unsupported(
+            None,
+            format!("{} is not a graphics stage", stage.name()),
+        )
+        .into()),
+    }
+}
+
+fn stage_backend(
+    mut m: Module,
+    hw: HwStage,
+    opts: &Options,
+    state: &GraphicsState,
+    timer: &mut Timer,
+) -> Result<CompiledStage, Error> {
+    // as for compute: sets the layout omits are packed from every declared binding
+    let layout = opts
+        .layout
+        .complete(&crate::amdgpu::abi::declared_bindings(&m)?)?;
+    if opts.optimize {
+        timer.phase = Phase::Middle;
+        let run = crate::passes::run_pipeline_with(&mut m, &opts.settings, None)?;
+        timer.timings.extend(run.timings);
+    }
+    timer.phase = Phase::Back;
+    let (p, code, stats, _) = backend(
+        &m,
+        opts,
+        &layout,
+        &isel::LinkTime::default(),
+        state,
+        timer,
+        &mut |p| {
+            // the compute scratch setup (amdgpu::scratch) assumes the compute SGPR layout
+            // and ring; the graphics one is not written yet
+            if p.scratch_bytes > 0 && p.target.gen != crate::isa::Gen::Gfx11 {
+                return Err(crate::amdgpu::Error::unsupported(
+                    None,
+                    "scratch memory in a graphics stage on GFX9/GFX10.3 (the graphics scratch setup is not implemented)",
+                )
+                .into());
+            }
+            Ok(())
+        },
+    )?;
+    Ok(CompiledStage {
+        stage: hw,
+        text: code.text,
+        code_bytes: code.code_bytes,
+        stats,
+        program: p,
+    })
+}
+
+/// Entry points are 256-byte aligned (pal-abi.md §1.4).
+const ENTRY_ALIGN: usize = 256;
+
+/// Compiles a vertex and a fragment shader into one pipeline ELF.
+pub fn compile_pipeline(
+    vs_words: &[u32],
+    fs_words: &[u32],
+    opts: &Options,
+    state: &GraphicsState,
+) -> Result<CompiledPipeline, Error> {
+    let mut timer = Timer::new(&opts.settings, Phase::Front);
+    let vs = compile_stage_timed(vs_words, Stage::Vertex, opts, state, &mut timer)?;
+    let ps = compile_stage_timed(fs_words, Stage::Fragment, opts, state, &mut timer)?;
+    let info = |s: &CompiledStage| {
+        let mut sgprs = s.stats.sgprs.max(1);
+        if opts.target.gen == crate::isa::Gen::Gfx9 && s.program.scratch_bytes > 0 {
+            // VCC, FLAT_SCRATCH and XNACK_MASK at the top (as `emit::code_object`)
+            sgprs += 6;
+        }
+        GraphicsStageInfo {
+            stage: s.stage,
+            vgprs: s.stats.vgprs.max(1),
+            sgprs,
+            user_data: s.program.abi.user_sgprs.clone(),
+            scratch_bytes_per_lane: s.program.scratch_bytes,
+            abi: s.program.abi.graphics.clone(),
+        }
+    };
+    let pipeline = GraphicsPipelineInfo {
+        target: opts.target,
+        vs: info(&vs),
+        ps: info(&ps),
+    };
+    let md = pipeline.to_metadata()?;
+    let mut text = vs.text.clone();
+    text.resize(text.len().next_multiple_of(ENTRY_ALIGN), 0);
+    let ps_at = text.len();
+    text.extend_from_slice(&ps.text);
+    let obj = CodeObject {
+        gen: opts.target.gen,
+        text,
+        functions: vec![
+            FuncSymbol {
+                name: HwStage::Vs.entry_symbol(),
+                offset: 0,
+                size: vs.code_bytes as u64,
+            },
+            FuncSymbol {
+                name: HwStage::Ps.entry_symbol(),
+                offset: ps_at as u64,
+                size: ps.code_bytes as u64,
+            },
+        ],
+        relocations: Vec::new(),
+        metadata: md.to_value(),
+    };
+    obj.validate()?;
+    let elf = obj.write()?;
+    Ok(CompiledPipeline {
+        elf,
+        vs,
+        ps,
+        timings: timer.timings,
+    })
+}

@@ -1,0 +1,621 @@
+//! The draw description: one graphics draw as a JSON file (docs/draw.md), read by
+//! `gcnc draw` (the emulator) and `vkref draw` (lavapipe) alike, so both run the same
+//! state. It mirrors Vulkan's create-info with VkFormat / VkBlendFactor names without
+//! their prefixes.
+//!
+//! Design: `serde` reads the file into `Desc` (unknown keys are errors, so a typo is not
+//! silently ignored); `Desc::load` then resolves relative paths against the file's
+//! directory and reads the buffer files, giving a `Draw` with every byte in memory. The
+//! enums here are the supported subset: anything else is a parse error naming the key.
+//! Invariant: a `Draw` has been checked (`Draw::check`): attachment formats are known,
+//! vertex buffers cover the draw, the viewport is not empty, counts are in range.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Why a description is unusable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescError(pub String);
+
+impl std::fmt::Display for DescError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "draw description: {}", self.0)
+    }
+}
+
+impl std::error::Error for DescError {}
+
+fn err<T>(s: impl Into<String>) -> Result<T, DescError> {
+    Err(DescError(s.into()))
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ShaderRef {
+    pub spv: String,
+    #[serde(default = "main_entry")]
+    pub entry: String,
+}
+
+fn main_entry() -> String {
+    "main".into()
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Rate {
+    Vertex,
+    Instance,
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VertexBufferDesc {
+    pub binding: u32,
+    pub stride: u32,
+    #[serde(default = "vertex_rate")]
+    pub rate: Rate,
+    /// Raw bytes from a file (relative to the description).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Or the contents inline as 32-bit floats.
+    #[serde(default)]
+    pub f32: Option<Vec<f32>>,
+}
+
+fn vertex_rate() -> Rate {
+    Rate::Vertex
+}
+
+/// Vertex attribute formats (VkFormat without `VK_FORMAT_`).
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum VertexFormat {
+    R32_SFLOAT,
+    R32G32_SFLOAT,
+    R32G32B32_SFLOAT,
+    R32G32B32A32_SFLOAT,
+    R32_UINT,
+    R32G32_UINT,
+    R32G32B32_UINT,
+    R32G32B32A32_UINT,
+    R32_SINT,
+    R32G32B32A32_SINT,
+    R8G8B8A8_UNORM,
+    R8G8B8A8_UINT,
+    R16G16_SFLOAT,
+    R16G16B16A16_SFLOAT,
+}
+
+impl VertexFormat {
+    /// Bytes of one element.
+    pub fn bytes(self) -> u32 {
+        use VertexFormat::*;
+        match self {
+            R32_SFLOAT | R32_UINT | R32_SINT | R8G8B8A8_UNORM | R8G8B8A8_UINT | R16G16_SFLOAT => 4,
+            R32G32_SFLOAT | R32G32_UINT | R16G16B16A16_SFLOAT => 8,
+            R32G32B32_SFLOAT | R32G32B32_UINT => 12,
+            R32G32B32A32_SFLOAT | R32G32B32A32_UINT | R32G32B32A32_SINT => 16,
+        }
+    }
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AttributeDesc {
+    pub location: u32,
+    pub binding: u32,
+    pub format: VertexFormat,
+    #[serde(default)]
+    pub offset: u32,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Topology {
+    TriangleList,
+    TriangleStrip,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexType {
+    Uint16,
+    Uint32,
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct IndexBufferDesc {
+    #[serde(rename = "type")]
+    pub ty: IndexType,
+    /// Raw little-endian indices from a file (relative to the description).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// Or the indices inline.
+    #[serde(default)]
+    pub indices: Option<Vec<u32>>,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct DrawCounts {
+    #[serde(default)]
+    pub vertex_count: u32,
+    /// Indexed draws: indices read from `first_index`, `vertex_offset` added to each.
+    #[serde(default)]
+    pub index_count: u32,
+    #[serde(default)]
+    pub first_index: u32,
+    #[serde(default)]
+    pub vertex_offset: i32,
+    #[serde(default = "one")]
+    pub instance_count: u32,
+    #[serde(default)]
+    pub first_vertex: u32,
+    #[serde(default)]
+    pub first_instance: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Viewport {
+    #[serde(default)]
+    pub x: f32,
+    #[serde(default)]
+    pub y: f32,
+    pub width: f32,
+    pub height: f32,
+    #[serde(default)]
+    pub min_depth: f32,
+    #[serde(default = "one_f")]
+    pub max_depth: f32,
+}
+
+fn one_f() -> f32 {
+    1.0
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CullMode {
+    None,
+    Front,
+    Back,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum FrontFace {
+    CounterClockwise,
+    Clockwise,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PolygonMode {
+    Fill,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Rasterization {
+    #[serde(default = "cull_none")]
+    pub cull_mode: CullMode,
+    #[serde(default = "ccw")]
+    pub front_face: FrontFace,
+    #[serde(default = "fill")]
+    pub polygon_mode: PolygonMode,
+}
+
+fn cull_none() -> CullMode {
+    CullMode::None
+}
+fn ccw() -> FrontFace {
+    FrontFace::CounterClockwise
+}
+fn fill() -> PolygonMode {
+    PolygonMode::Fill
+}
+
+impl Default for Rasterization {
+    fn default() -> Self {
+        Rasterization {
+            cull_mode: CullMode::None,
+            front_face: FrontFace::CounterClockwise,
+            polygon_mode: PolygonMode::Fill,
+        }
+    }
+}
+
+/// Colour attachment formats.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum ColorFormat {
+    R8G8B8A8_UNORM,
+    R16G16B16A16_SFLOAT,
+    R32G32B32A32_SFLOAT,
+    R32_SFLOAT,
+}
+
+impl ColorFormat {
+    pub fn bytes(self) -> usize {
+        match self {
+            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32_SFLOAT => 4,
+            ColorFormat::R16G16B16A16_SFLOAT => 8,
+            ColorFormat::R32G32B32A32_SFLOAT => 16,
+        }
+    }
+
+    pub fn channels(self) -> usize {
+        match self {
+            ColorFormat::R32_SFLOAT => 1,
+            _ => 4,
+        }
+    }
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum BlendFactor {
+    ZERO,
+    ONE,
+    SRC_COLOR,
+    ONE_MINUS_SRC_COLOR,
+    DST_COLOR,
+    ONE_MINUS_DST_COLOR,
+    SRC_ALPHA,
+    ONE_MINUS_SRC_ALPHA,
+    DST_ALPHA,
+    ONE_MINUS_DST_ALPHA,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum BlendOp {
+    ADD,
+    SUBTRACT,
+    REVERSE_SUBTRACT,
+    MIN,
+    MAX,
+}
+
+/// One blend equation for colour and alpha alike.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Blend {
+    pub src: BlendFactor,
+    pub dst: BlendFactor,
+    pub op: BlendOp,
+}
+
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ColorAttachment {
+    pub format: ColorFormat,
+    #[serde(default)]
+    pub clear: [f64; 4],
+    #[serde(default)]
+    pub blend: Option<Blend>,
+    #[serde(default = "all_channels")]
+    pub write_mask: u32,
+}
+
+fn all_channels() -> u32 {
+    0xf
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum DepthFormat {
+    D32_SFLOAT,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Compare {
+    Never,
+    Less,
+    Equal,
+    LessOrEqual,
+    Greater,
+    NotEqual,
+    GreaterOrEqual,
+    Always,
+}
+
+impl Compare {
+    pub fn test(self, new: f32, old: f32) -> bool {
+        match self {
+            Compare::Never => false,
+            Compare::Less => new < old,
+            Compare::Equal => new == old,
+            Compare::LessOrEqual => new <= old,
+            Compare::Greater => new > old,
+            Compare::NotEqual => new != old,
+            Compare::GreaterOrEqual => new >= old,
+            Compare::Always => true,
+        }
+    }
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DepthAttachment {
+    pub format: DepthFormat,
+    #[serde(default = "one_f")]
+    pub clear: f32,
+    #[serde(default = "yes")]
+    pub test: bool,
+    #[serde(default = "yes")]
+    pub write: bool,
+    #[serde(default = "less")]
+    pub compare: Compare,
+}
+
+fn yes() -> bool {
+    true
+}
+fn less() -> Compare {
+    Compare::Less
+}
+
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Framebuffer {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// The file as written.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Desc {
+    pub vertex: ShaderRef,
+    pub fragment: ShaderRef,
+    #[serde(default)]
+    pub vertex_buffers: Vec<VertexBufferDesc>,
+    #[serde(default)]
+    pub attributes: Vec<AttributeDesc>,
+    #[serde(default)]
+    pub index_buffer: Option<IndexBufferDesc>,
+    /// Strips: the all-ones index starts a new strip.
+    #[serde(default)]
+    pub primitive_restart: bool,
+    #[serde(default = "list")]
+    pub topology: Topology,
+    #[serde(default)]
+    pub draw: DrawCounts,
+    pub viewport: Viewport,
+    #[serde(default)]
+    pub framebuffer: Option<Framebuffer>,
+    #[serde(default)]
+    pub rasterization: Rasterization,
+    #[serde(default = "one")]
+    pub samples: u32,
+    #[serde(default)]
+    pub color_attachments: Vec<ColorAttachment>,
+    #[serde(default)]
+    pub depth_attachment: Option<DepthAttachment>,
+}
+
+fn list() -> Topology {
+    Topology::TriangleList
+}
+
+/// A vertex buffer with its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VertexBuffer {
+    pub binding: u32,
+    pub stride: u32,
+    pub rate: Rate,
+    pub data: Vec<u8>,
+}
+
+/// A loaded, checked description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draw {
+    pub desc: Desc,
+    /// The index buffer's indices (an indexed draw) and its raw bytes.
+    pub indices: Option<(IndexType, Vec<u8>)>,
+    /// Paths of the SPIR-V files, resolved.
+    pub vertex_spv: PathBuf,
+    pub fragment_spv: PathBuf,
+    pub vertex_buffers: Vec<VertexBuffer>,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Desc {
+    pub fn parse(text: &str) -> Result<Desc, DescError> {
+        serde_json::from_str(text).map_err(|e| DescError(format!("{e}")))
+    }
+
+    /// Reads the file at `path` and everything it names.
+    pub fn load(path: &Path) -> Result<Draw, DescError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| DescError(format!("{}: {e}", path.display())))?;
+        let desc = Desc::parse(&text)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        desc.resolve(dir)
+    }
+
+    /// Resolves relative paths against `dir`, reads the buffers and checks the result.
+    pub fn resolve(self, dir: &Path) -> Result<Draw, DescError> {
+        let mut vbs = Vec::new();
+        for vb in &self.vertex_buffers {
+            let data = match (&vb.file, &vb.f32) {
+                (Some(f), None) => {
+                    let p = dir.join(f);
+                    std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
+                }
+                (None, Some(v)) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+                _ => {
+                    return err(format!(
+                        "vertex buffer {}: give exactly one of \"file\" and \"f32\"",
+                        vb.binding
+                    ))
+                }
+            };
+            vbs.push(VertexBuffer {
+                binding: vb.binding,
+                stride: vb.stride,
+                rate: vb.rate,
+                data,
+            });
+        }
+        let indices = match &self.index_buffer {
+            None => None,
+            Some(ib) => {
+                let bytes = match (&ib.file, &ib.indices) {
+                    (Some(f), None) => {
+                        let p = dir.join(f);
+                        std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
+                    }
+                    (None, Some(v)) => match ib.ty {
+                        IndexType::Uint16 => {
+                            if let Some(big) = v.iter().find(|&&i| i > 0xffff) {
+                                return err(format!("index {big} does not fit uint16"));
+                            }
+                            v.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect()
+                        }
+                        IndexType::Uint32 => v.iter().flat_map(|i| i.to_le_bytes()).collect(),
+                    },
+                    _ => return err("index_buffer: give exactly one of \"file\" and \"indices\""),
+                };
+                Some((ib.ty, bytes))
+            }
+        };
+        let vp = self.viewport;
+        let (width, height) = match self.framebuffer {
+            Some(f) => (f.width, f.height),
+            None => (
+                (vp.x + vp.width).ceil() as u32,
+                (vp.y + vp.height).ceil() as u32,
+            ),
+        };
+        let d = Draw {
+            vertex_spv: dir.join(&self.vertex.spv),
+            fragment_spv: dir.join(&self.fragment.spv),
+            desc: self,
+            indices,
+            vertex_buffers: vbs,
+            width,
+            height,
+        };
+        d.check()?;
+        Ok(d)
+    }
+}
+
+impl Draw {
+    /// The vertices of one instance without `base_vertex`, `None` for a restart:
+    /// `0..vertex_count` for a plain draw, the index buffer's values for an indexed one.
+    pub fn vertex_indices(&self) -> Vec<Option<u32>> {
+        let dc = self.desc.draw;
+        match &self.indices {
+            None => (0..dc.vertex_count).map(Some).collect(),
+            Some((ty, bytes)) => {
+                let (size, restart) = match ty {
+                    IndexType::Uint16 => (2, 0xffff),
+                    IndexType::Uint32 => (4, u32::MAX),
+                };
+                (dc.first_index..dc.first_index + dc.index_count)
+                    .map(|i| {
+                        let at = i as usize * size;
+                        let mut b = [0u8; 4];
+                        b[..size].copy_from_slice(&bytes[at..at + size]);
+                        let v = u32::from_le_bytes(b);
+                        (!(self.desc.primitive_restart && v == restart)).then_some(v)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// What the shader adds to a vertex index: `first_vertex`, or `vertex_offset` for an
+    /// indexed draw (the BaseVertex user SGPR).
+    pub fn base_vertex(&self) -> i32 {
+        match self.indices {
+            None => self.desc.draw.first_vertex as i32,
+            Some(_) => self.desc.draw.vertex_offset,
+        }
+    }
+
+    /// The buffer of `binding`.
+    pub fn buffer(&self, binding: u32) -> Option<&VertexBuffer> {
+        self.vertex_buffers.iter().find(|b| b.binding == binding)
+    }
+
+    fn check(&self) -> Result<(), DescError> {
+        let d = &self.desc;
+        if self.width == 0 || self.height == 0 || self.width > 4096 || self.height > 4096 {
+            return err(format!(
+                "framebuffer {}x{} (1..=4096 each)",
+                self.width, self.height
+            ));
+        }
+        if !(d.viewport.width > 0.0 && d.viewport.height > 0.0) {
+            return err("viewport width and height must be positive");
+        }
+        if d.samples != 1 {
+            return err(format!("samples = {} (only 1 is supported)", d.samples));
+        }
+        if d.color_attachments.len() > 8 {
+            return err("more than 8 colour attachments");
+        }
+        let dc = d.draw;
+        if dc.vertex_count as u64 * dc.instance_count as u64 > 1 << 20 {
+            return err("more than 2^20 vertices");
+        }
+        for (i, vb) in self.vertex_buffers.iter().enumerate() {
+            if self.vertex_buffers[..i]
+                .iter()
+                .any(|o| o.binding == vb.binding)
+            {
+                return err(format!("vertex buffer binding {} given twice", vb.binding));
+            }
+            if vb.stride == 0 || vb.stride > 2048 {
+                return err(format!("vertex buffer {}: stride 1..=2048", vb.binding));
+            }
+        }
+        // one past the largest vertex the draw fetches
+        let offset = self.base_vertex() as i64;
+        let mut max_vertex = 0u64;
+        for v in self.vertex_indices().into_iter().flatten() {
+            let v = v as i64 + offset;
+            if v < 0 {
+                return err(format!("vertex {v} (index + base vertex) is negative"));
+            }
+            max_vertex = max_vertex.max(v as u64 + 1);
+        }
+        for a in &d.attributes {
+            let Some(vb) = self.buffer(a.binding) else {
+                return err(format!(
+                    "attribute {} reads binding {}, which has no vertex buffer",
+                    a.location, a.binding
+                ));
+            };
+            let last = match vb.rate {
+                Rate::Vertex => max_vertex,
+                Rate::Instance => dc.first_instance as u64 + dc.instance_count as u64,
+            };
+            if last > 0 {
+                let end = (last - 1) * vb.stride as u64 + a.offset as u64 + a.format.bytes() as u64;
+                if end > vb.data.len() as u64 {
+                    return err(format!(
+                        "attribute {} reads {end} bytes of binding {}, which has {}",
+                        a.location,
+                        a.binding,
+                        vb.data.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,208 @@
+//! The driver and hardware side of a graphics wave's launch: memory a draw sets up, the
+//! user SGPRs, and running one wave to its end with an export sink (docs/draw.md has
+//! the same facts for the compiler's side).
+//!
+//! Memory (each range its own mapping):
+//! - `GLOBAL_TABLE` (PAL's global table, in the code's 4 GiB: a 32-bit pointer plus the
+//!   PC's high half reaches it); GFX11: the attribute ring's V# at byte
+//!   `ATTR_RING_GIT_OFFSET`.
+//! - `VB_TABLE`: the vertex buffer table, one 16-byte V# per binding number (binding b
+//!   at `16·b`): base = the buffer, stride = the binding's stride, NUM_RECORDS = whole
+//!   records in the buffer, DST_SEL = XYZW, no format (fetches name theirs), GFX10+
+//!   OOB_SELECT = 1 (index checked).
+//! - `VB_BASE + b·VB_STRIDE`: vertex buffer of binding b.
+//! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES`; attribute `a` of the
+//!   vertex in lane `l` of an NGG wave at byte `(a·64 + l)·16` (V#: stride 16,
+//!   OOB_SELECT = 1), cleared before each vertex wave.
+//!
+//! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
+//! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
+//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
+//! entry N → `entries[N]` (`entries()`: gcnc's vertex-buffer table pointer at entries
+//! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
+//! Anything else is `Unsupported`.
+
+use super::shaders::{Pipeline, Stage};
+use super::Draw;
+use crate::error::{Error, ErrorKind, Result};
+use crate::export::Exports;
+use crate::memory::{Lds, Memory};
+use crate::wave::{Checks, Env, Program, Status, Wave};
+use gcnc::binary::registers::UserData;
+use gcnc::isa::Gen;
+
+pub const CODE_BASE: u64 = 0x7000_0000_0000;
+pub const GLOBAL_TABLE: u64 = 0x7000_1000_0000;
+pub const VB_TABLE: u64 = 0x7000_2000_0000;
+pub const VB_BASE: u64 = 0x1_0000_0000;
+pub const VB_STRIDE: u64 = 0x1000_0000;
+pub const ATTR_RING: u64 = 0x8_0000_0000;
+/// 32 attributes × 64 lanes × 16 bytes.
+pub const ATTR_RING_BYTES: u64 = 32 * 64 * 16;
+pub const ATTR_RING_GIT_OFFSET: u64 = 0x100;
+const GIT_BYTES: u64 = 0x200;
+const VB_TABLE_BYTES: u64 = 16 * 32;
+
+const BASE_VERTEX: u32 = 0x1000_0003;
+const BASE_INSTANCE: u32 = 0x1000_0004;
+const DRAW_INDEX: u32 = 0x1000_0005;
+const VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
+
+/// User-data entries of the vertex-buffer table pointer in gcnc's graphics ABI (docs/abi.md):
+/// `entries()` gives them; descriptor sets and push constants are not given yet.
+pub const VB_TABLE_ENTRY: usize = 16;
+
+/// The user-data entries a draw provides: `VB_TABLE` at entries 16 (low) and 17 (high).
+pub fn entries() -> Vec<Option<u32>> {
+    let mut e = vec![None; VB_TABLE_ENTRY + 2];
+    e[VB_TABLE_ENTRY] = Some(VB_TABLE as u32);
+    e[VB_TABLE_ENTRY + 1] = Some((VB_TABLE >> 32) as u32);
+    e
+}
+
+/// The draw's memory and programs.
+pub struct DrawMemory {
+    pub mem: Memory,
+    pub vs_prog: Program,
+    pub ps_prog: Program,
+    pub gen: Gen,
+    pub instructions: u64,
+}
+
+/// A V# with a stride (structured), DST_SEL XYZW; GFX10+ OOB_SELECT 1.
+pub fn structured_desc(gen: Gen, base: u64, stride: u32, records: u32) -> [u32; 4] {
+    let dst_sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    let d3 = match gen {
+        Gen::Gfx9 => dst_sel,
+        _ => dst_sel | 1 << 28,
+    };
+    [
+        base as u32,
+        (base >> 32) as u32 & 0xffff | (stride & 0x3fff) << 16,
+        records,
+        d3,
+    ]
+}
+
+impl DrawMemory {
+    pub fn new(p: &Pipeline, d: &Draw) -> Result<DrawMemory> {
+        let gen = p.vs.target.gen;
+        let mut mem = Memory::new();
+        mem.map(GLOBAL_TABLE, GIT_BYTES);
+        mem.map(VB_TABLE, VB_TABLE_BYTES);
+        for vb in &d.vertex_buffers {
+            if vb.binding >= 32 {
+                return Err(Error::setup(format!(
+                    "vertex buffer binding {} (0..32)",
+                    vb.binding
+                )));
+            }
+            let base = VB_BASE + vb.binding as u64 * VB_STRIDE;
+            let len = (vb.data.len() as u64).max(4);
+            mem.map(base, len);
+            mem.write(base, &vb.data)?;
+            let records = (vb.data.len() as u64 / vb.stride as u64) as u32;
+            let desc = structured_desc(gen, base, vb.stride, records);
+            for (k, w) in desc.iter().enumerate() {
+                mem.write_u32(VB_TABLE + 16 * vb.binding as u64 + 4 * k as u64, *w)?;
+            }
+        }
+        if gen == Gen::Gfx11 {
+            mem.map(ATTR_RING, ATTR_RING_BYTES);
+            let desc = structured_desc(gen, ATTR_RING, 16, (ATTR_RING_BYTES / 16) as u32);
+            for (k, w) in desc.iter().enumerate() {
+                mem.write_u32(GLOBAL_TABLE + ATTR_RING_GIT_OFFSET + 4 * k as u64, *w)?;
+            }
+        }
+        Ok(DrawMemory {
+            mem,
+            vs_prog: Program::new(p.vs.target, p.code.clone(), CODE_BASE),
+            ps_prog: Program::new(p.ps.target, p.code.clone(), CODE_BASE),
+            gen,
+            instructions: 0,
+        })
+    }
+}
+
+/// A new wave of `stage` with its user SGPRs from `first` written.
+pub fn new_wave(
+    s: &Stage,
+    d: &Draw,
+    entries: &[Option<u32>],
+    first: u16,
+    budget: u64,
+    checks: Checks,
+) -> Result<Wave> {
+    let mut w = Wave::new(s.target, s.vgprs, budget, checks);
+    w.pc = s.entry;
+    w.mode = s.float_mode;
+    let dc = d.desc.draw;
+    for (i, ud) in s.user_data.iter().enumerate() {
+        let v = match *ud {
+            UserData::Unused => continue,
+            UserData::GlobalTable => GLOBAL_TABLE as u32,
+            UserData::Entry(n) => entries.get(n as usize).copied().flatten().ok_or_else(|| {
+                Error::setup(format!(
+                    "user SGPR {i} holds user-data entry {n}, which the draw does not give"
+                ))
+            })?,
+            UserData::Special(VERTEX_BUFFER_TABLE) => VB_TABLE as u32,
+            UserData::Special(BASE_VERTEX) => d.base_vertex() as u32,
+            UserData::Special(BASE_INSTANCE) => dc.first_instance,
+            UserData::Special(DRAW_INDEX) => 0,
+            other => {
+                return Err(Error::unsupported(format!(
+                    "user SGPR {i}: {other:?} in a draw"
+                )))
+            }
+        };
+        w.regs.set_s(first + i as u16, v)?;
+    }
+    Ok(w)
+}
+
+/// Runs `w` to its end with `exports` as its sink; `spent` counts the draw's
+/// instructions against `draw_budget`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_wave(
+    prog: &mut Program,
+    mem: &mut Memory,
+    lds: &mut Lds,
+    w: &mut Wave,
+    exports: &mut Exports,
+    checks: Checks,
+    spent: &mut u64,
+    draw_budget: u64,
+) -> Result<()> {
+    while w.status == Status::Running {
+        if *spent >= draw_budget {
+            return Err(w.locate(
+                Error::new(ErrorKind::DispatchBudget(draw_budget)),
+                w.pc,
+                None,
+            ));
+        }
+        let mut env = Env {
+            prog,
+            mem,
+            lds,
+            checks,
+            exports: Some(exports),
+        };
+        w.step(&mut env)?;
+        *spent += 1;
+    }
+    if w.status == Status::AtBarrier {
+        return Err(w.locate(
+            Error::unsupported("s_barrier in a graphics wave (one-wave subgroups)"),
+            w.pc,
+            None,
+        ));
+    }
+    Ok(())
+}
+
+/// A graphics rule broken by wave `w` after it ended.
+pub fn rule(w: &Wave, what: String) -> Error {
+    w.locate(Error::new(ErrorKind::Graphics(what)), w.pc, None)
+}

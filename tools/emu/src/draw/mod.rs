@@ -1,0 +1,95 @@
+//! Graphics draws: runs a vertex + pixel pipeline over a draw description and returns the
+//! attachments, as the fixed-function hardware around the shaders would (docs/draw.md).
+//!
+//! Pipeline of one `run`:
+//! 1. `vertex`: vertex waves — GFX9 hardware VS waves over the vertex stream, or
+//!    GFX10.3/GFX11 NGG waves over groups of primitives (with `GS_ALLOC_REQ` and a
+//!    primitive export) — giving every primitive its three vertices' positions and
+//!    parameters (exports, or the GFX11 attribute ring in memory).
+//! 2. `raster`: viewport transform, culling, the rasteriser (8-bit sub-pixel snapping,
+//!    top-left rule, pixel centres), barycentrics, 2×2 quads.
+//! 3. `pixel`: quads packed into pixel waves in primitive order (helper lanes included),
+//!    the attribute data of the wave's primitives written to its LDS for `v_interp` /
+//!    `lds_param_load`, and the exports converted by SPI_SHADER_COL_FORMAT into the
+//!    attachments with the depth test and blending (`output`).
+//!
+//! Every shader-visible fact of the launch (SGPRs, VGPRs, LDS layout, memory addresses)
+//! is in `launch` and docs/draw.md. Strict rules beyond the compute ones: a vertex
+//! wave must export position 0 for every vertex (with `done` on its last position
+//! export), an NGG wave must request exactly its vertex and primitive counts and export
+//! every primitive, and a pixel wave must end with a `done` export.
+//!
+//! Invariant: results depend only on the pipeline and the description (waves run one at
+//! a time, in primitive order), so a run is deterministic.
+
+pub mod desc;
+pub mod launch;
+pub mod output;
+pub mod pixel;
+pub mod png;
+pub mod raster;
+pub mod shaders;
+pub mod vertex;
+
+use crate::error::Result;
+use crate::wave::Checks;
+pub use desc::{Desc, DescError, Draw};
+pub use shaders::Pipeline;
+
+/// The attachments after a draw: tightly packed rows in each attachment's format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Images {
+    pub width: u32,
+    pub height: u32,
+    pub color: Vec<Vec<u8>>,
+    pub depth: Option<Vec<u8>>,
+}
+
+/// What the draw did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    pub vertex_waves: u64,
+    pub primitives: u64,
+    pub pixel_waves: u64,
+    pub quads: u64,
+    pub instructions: u64,
+}
+
+/// Run options.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    pub checks: Checks,
+    /// Instructions per wave.
+    pub budget: u64,
+    /// Instructions of the whole draw.
+    pub draw_budget: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            checks: Checks::default(),
+            budget: 1_000_000,
+            draw_budget: crate::dispatch::DEFAULT_DISPATCH_BUDGET,
+        }
+    }
+}
+
+/// Runs one draw of `p` with the state of `d`; `entries` are the values of user-data
+/// entries 0.. (`UserData::Entry(n)`, `None`: not given; `launch::entries()` is what a
+/// draw of gcnc's graphics ABI needs).
+pub fn run(
+    p: &Pipeline,
+    d: &Draw,
+    entries: &[Option<u32>],
+    opt: &Options,
+) -> Result<(Images, DrawStats)> {
+    let mut stats = DrawStats::default();
+    let mut env = launch::DrawMemory::new(p, d)?;
+    let prims = vertex::run(p, d, entries, opt, &mut env, &mut stats)?;
+    stats.primitives = prims.len() as u64;
+    let mut fb = output::Framebuffer::new(d);
+    let setups = raster::setup_all(d, &prims)?;
+    pixel::run(p, d, entries, opt, &mut env, &setups, &mut fb, &mut stats)?;
+    Ok((fb.images(), stats))
+}

@@ -1,0 +1,313 @@
+//! Pixel waves: quads of every primitive packed into waves, their inputs, and the output
+//! merge of their exports.
+//!
+//! Quads: for each primitive in order, the aligned 2×2 quads of its bounding box (row by
+//! row) with at least one covered pixel; lanes 4k..4k+3 of quad k are (x, y), (x+1, y),
+//! (x, y+1), (x+1, y+1) (so DPP quad_perm derivatives work). Uncovered lanes of a quad
+//! are helpers: the wave starts with EXEC = the covered lanes (as the hardware does),
+//! helpers get their input VGPRs and run once the shader widens EXEC with `s_wqm`; they
+//! never write an attachment, and a memory store
+//! or atomic with a helper lane in EXEC is an error (`Wave::helpers`: the code must be in
+//! exact mode there; lanes the shader demotes itself are not tracked). One wave takes up
+//! to lanes/4 quads, from one or more consecutive primitives.
+//!
+//! Launch: user SGPRs from s0, then PRIM_MASK = `new_prim_mask` (bit k for quad k ≥ 1
+//! that starts the wave's next primitive) with LDS parameter offset 0 in bits 31:16.
+//! VGPRs: the SPI_PS_INPUT_ADDR slots packed from v0 in bit order (pal-abi.md §3.6), each
+//! written only when its ENA bit is set: PERSP_* (I, J of vertices 1 and 2,
+//! perspective-correct; sample and centroid equal centre with one sample), LINEAR_* (the
+//! same in screen space), POS_X/Y_FLOAT (pixel centre), POS_Z_FLOAT (depth z_f),
+//! POS_W_FLOAT (clip w, perspective-interpolated), FRONT_FACE (1.0 front, 0.0 back),
+//! ANCILLARY (0: sample 0), SAMPLE_COVERAGE (1 for covered lanes, 0 for helpers),
+//! POS_FIXED_PT (x | y << 16). PERSP_PULL_MODEL and LINE_STIPPLE are `Unsupported`.
+//! LDS: one block of `NUM_INTERP · 48` bytes per primitive of the wave (`interp.rs`),
+//! input i taking parameter `SPI_PS_INPUT_CNTL_i.OFFSET` of the vertices (flat: the
+//! provoking vertex's raw bits; OFFSET bit 5: DEFAULT_VAL).
+//!
+//! Output: a wave must end with a `done` export. A lane writes only when covered and in
+//! the EXEC of the `done` export (its valid mask: discarded lanes are off); MRT n's
+//! colour comes from its last export covering the lane; depth from `mrtz` (slot 0; an
+//! `mrtz` export needs a non-ZERO SPI_SHADER_Z_FORMAT) if exported, else z_f. Lanes are merged in order (primitive order), depth test first.
+
+use super::launch::{self, DrawMemory};
+use super::output::{export_color, Framebuffer};
+use super::raster::Setup;
+use super::shaders::Pipeline;
+use super::{Draw, DrawStats, Options};
+use crate::error::{Error, ErrorKind, Result};
+use crate::export::{Exports, Target};
+use crate::interp::ATTR_BYTES;
+use crate::memory::Lds;
+use gcnc::isa::Gen;
+
+/// VGPRs of each SPI_PS_INPUT bit.
+const INPUT_VGPRS: [u16; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+
+struct Quad {
+    setup: usize,
+    x: u32,
+    y: u32,
+    /// Covered lanes of the quad (bit i = lane i).
+    cover: u8,
+}
+
+fn quads(d: &Draw, s: &Setup, idx: usize, out: &mut Vec<Quad>) {
+    let (sx0, sy0, sx1, sy1) = super::raster::scissor(d);
+    for qy in s.y0 / 2..=s.y1 / 2 {
+        for qx in s.x0 / 2..=s.x1 / 2 {
+            let mut cover = 0u8;
+            for i in 0..4 {
+                let (x, y) = (2 * qx + (i & 1), 2 * qy + (i >> 1));
+                if x < sx0 || y < sy0 || x >= sx1 || y >= sy1 || !s.covers(x, y) {
+                    continue;
+                }
+                let z = Setup::lerp(s.bary(x, y), s.z_ndc);
+                if !(0.0..=1.0).contains(&z) {
+                    continue;
+                }
+                cover |= 1 << i;
+            }
+            if cover != 0 {
+                out.push(Quad {
+                    setup: idx,
+                    x: 2 * qx,
+                    y: 2 * qy,
+                    cover,
+                });
+            }
+        }
+    }
+}
+
+/// The four channels of PS input `cntl` for vertex `v` of `s`.
+fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
+    let off = cntl & 0x3f;
+    if off & 0x20 != 0 {
+        let one = 1f32.to_bits();
+        return Ok(match cntl >> 8 & 3 {
+            0 => [0; 4],
+            1 => [0, 0, 0, one],
+            2 => [one, one, one, 0],
+            _ => [one; 4],
+        });
+    }
+    s.params[v]
+        .get(off as usize)
+        .copied()
+        .flatten()
+        .ok_or_else(|| {
+            Error::new(ErrorKind::Graphics(format!(
+                "pixel shader input {i} reads parameter {off}, which vertex {v} of primitive {} does not have",
+                s.prim
+            )))
+        })
+}
+
+/// Writes the attribute block of `s` at `base` in `lds`.
+#[allow(clippy::needless_range_loop)]
+fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()> {
+    for (i, &cntl) in p.ps_input_cntl.iter().enumerate() {
+        let flat = cntl >> 10 & 1 == 1;
+        let v = [
+            input(s, cntl, 0, i)?,
+            input(s, cntl, 1, i)?,
+            input(s, cntl, 2, i)?,
+        ];
+        for c in 0..4 {
+            let f = |k: usize| f32::from_bits(v[k][c]);
+            let (p0, p10, p20) = if flat {
+                (v[0][c], 0, 0)
+            } else {
+                (v[0][c], (f(1) - f(0)).to_bits(), (f(2) - f(0)).to_bits())
+            };
+            for (k, val) in [p0, p10, p20].into_iter().enumerate() {
+                let a = base + i as u32 * ATTR_BYTES + (4 * k as u32 + c as u32) * 4;
+                if !lds.write_u32(a, val) {
+                    return Err(Error::setup("pixel attribute data beyond the LDS"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+pub fn run(
+    p: &Pipeline,
+    d: &Draw,
+    entries: &[Option<u32>],
+    opt: &Options,
+    m: &mut DrawMemory,
+    setups: &[Setup],
+    fb: &mut Framebuffer,
+    stats: &mut DrawStats,
+) -> Result<()> {
+    let ena = p.ps_input_ena;
+    let addr = p.ps_input_addr | ena;
+    if ena & (1 << 3 | 1 << 7) != 0 {
+        return Err(Error::unsupported(
+            "PERSP_PULL_MODEL / LINE_STIPPLE_TEX pixel inputs",
+        ));
+    }
+    for (n, _) in d.desc.color_attachments.iter().enumerate() {
+        if p.col_format >> (4 * n) & 0xf == 0 {
+            return Err(Error::new(ErrorKind::Graphics(format!(
+                "colour attachment {n} has export format ZERO in SPI_SHADER_COL_FORMAT"
+            ))));
+        }
+    }
+    let lanes = p.ps.target.wave.lanes() as usize;
+    let param_bytes = (p.ps_input_cntl.len() as u32).max(1) * ATTR_BYTES;
+    let mut all = Vec::new();
+    for (i, s) in setups.iter().enumerate() {
+        quads(d, s, i, &mut all);
+    }
+    stats.quads += all.len() as u64;
+    let gfx11 = m.gen == Gen::Gfx11;
+    for wq in all.chunks(lanes / 4) {
+        // primitives of the wave and the new-primitive mask
+        let mut prims: Vec<usize> = Vec::new();
+        let mut mask = 0u32;
+        for (k, q) in wq.iter().enumerate() {
+            if prims.last() != Some(&q.setup) {
+                if k > 0 {
+                    mask |= 1 << k;
+                }
+                prims.push(q.setup);
+            }
+        }
+        let mut lds = Lds::new((prims.len() as u32 * param_bytes) as usize);
+        for (k, &si) in prims.iter().enumerate() {
+            write_params(p, &setups[si], &mut lds, k as u32 * param_bytes)?;
+        }
+        let mut w = launch::new_wave(&p.ps, d, entries, 0, opt.budget, opt.checks)?;
+        w.id = ([0; 3], stats.pixel_waves as u32);
+        w.param_bytes = param_bytes;
+        w.regs.set_s(p.ps.user_data.len() as u16, mask)?;
+        let mut exec = 0u64;
+        let mut covered = 0u64;
+        for (k, q) in wq.iter().enumerate() {
+            covered |= (q.cover as u64) << (4 * k);
+            let s = &setups[q.setup];
+            for i in 0..4u32 {
+                let lane = 4 * k as u32 + i;
+                let (x, y) = (q.x + (i & 1), q.y + (i >> 1));
+                exec |= 1 << lane;
+                let b = s.bary(x, y);
+                let pb = s.persp(b);
+                let mut v = 0u16;
+                for bit in 0..16 {
+                    if addr >> bit & 1 == 0 {
+                        continue;
+                    }
+                    let vals: Vec<u32> = match bit {
+                        0..=2 => vec![(pb[1] as f32).to_bits(), (pb[2] as f32).to_bits()],
+                        4..=6 => vec![(b[1] as f32).to_bits(), (b[2] as f32).to_bits()],
+                        8 => vec![(x as f32 + 0.5).to_bits()],
+                        9 => vec![(y as f32 + 0.5).to_bits()],
+                        10 => vec![(Setup::lerp(b, s.z_f) as f32).to_bits()],
+                        11 => vec![(1.0 / Setup::lerp(b, s.inv_w) as f32).to_bits()],
+                        12 => vec![if s.front { 1f32.to_bits() } else { 0 }],
+                        13 => vec![0],
+                        14 => vec![(q.cover >> i & 1) as u32],
+                        15 => vec![x | y << 16],
+                        _ => vec![0; INPUT_VGPRS[bit] as usize],
+                    };
+                    if ena >> bit & 1 == 1 {
+                        for (j, val) in vals.into_iter().enumerate() {
+                            w.regs.set_v(v + j as u16, lane, val)?;
+                        }
+                    }
+                    v += INPUT_VGPRS[bit];
+                }
+            }
+        }
+        // the hardware launches with EXEC = the covered lanes; helper lanes have their
+        // inputs and join only when the shader widens EXEC (s_wqm)
+        w.regs.set_exec(covered);
+        w.launched = covered;
+        w.helpers = exec & !covered;
+        let mut ex = Exports::new(false);
+        launch::run_wave(
+            &mut m.ps_prog,
+            &mut m.mem,
+            &mut lds,
+            &mut w,
+            &mut ex,
+            opt.checks,
+            &mut m.instructions,
+            opt.draw_budget,
+        )?;
+        stats.pixel_waves += 1;
+        let Some(done) = ex.list.iter().find(|e| {
+            e.done && !matches!(e.target, Target::Pos(_) | Target::Param(_) | Target::Prim)
+        }) else {
+            return Err(launch::rule(
+                &w,
+                "the pixel wave ended without a done export".into(),
+            ));
+        };
+        let valid = done.exec;
+        for e in &ex.list {
+            match e.target {
+                // GFX11 has no null target: an export with no channels stands for it
+                Target::Mrt(_) if e.en == 0 => {}
+                Target::Mrt(n) if n as usize >= d.desc.color_attachments.len() => {
+                    return Err(launch::rule(
+                        &w,
+                        format!("export to mrt{n}, which has no colour attachment"),
+                    ))
+                }
+                Target::Mrtz if p.z_format & 0xf == 0 => {
+                    return Err(launch::rule(
+                        &w,
+                        "export to mrtz while SPI_SHADER_Z_FORMAT is ZERO".into(),
+                    ))
+                }
+                Target::Mrt(_) | Target::Mrtz | Target::Null => {}
+                t => {
+                    return Err(launch::rule(
+                        &w,
+                        format!("export to {t:?} from a pixel shader"),
+                    ))
+                }
+            }
+        }
+        for (k, q) in wq.iter().enumerate() {
+            let s = &setups[q.setup];
+            for i in 0..4u32 {
+                let lane = 4 * k as u32 + i;
+                if q.cover >> i & 1 == 0 || valid >> lane & 1 == 0 {
+                    continue;
+                }
+                let (x, y) = (q.x + (i & 1), q.y + (i >> 1));
+                let last = |t: Target| {
+                    ex.list
+                        .iter()
+                        .rev()
+                        .find(|e| e.target == t && e.exec >> lane & 1 == 1)
+                };
+                let z = match last(Target::Mrtz) {
+                    Some(e) => f32::from_bits(e.data[lane as usize][0]),
+                    None => Setup::lerp(s.bary(x, y), s.z_f) as f32,
+                };
+                if !fb.depth(x, y, z) {
+                    continue;
+                }
+                for n in 0..d.desc.color_attachments.len() {
+                    let Some(e) = last(Target::Mrt(n as u8)).filter(|e| e.en != 0) else {
+                        continue;
+                    };
+                    let fmt = p.col_format >> (4 * n) & 0xf;
+                    if let Some(c) = export_color(fmt, e, lane as usize, gfx11)
+                        .map_err(|e| w.locate(e, w.pc, None))?
+                    {
+                        fb.write(n, x, y, c);
+                    }
+                }
+            }
+        }
+    }
+    stats.instructions = m.instructions;
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! Primitive setup and the rasteriser: viewport transform, facing and culling, coverage
+//! with the top-left rule at pixel centres, barycentrics.
+//!
+//! Facts (Vulkan's rules, as lavapipe and the hardware implement them):
+//! - Viewport: x_f = x + width/2 · (1 + x/w), y_f = y + height/2 · (1 + y/w),
+//!   z_f = min_depth + (max_depth − min_depth) · z/w. Scissor = the viewport rectangle
+//!   (clipped to the framebuffer): x/y clipping is the scissor, there is no guard band
+//!   to leave. Vertices with w ≤ 0 (which need clipping against w) are `Unsupported`.
+//! - Positions snap to 1/256 pixel (8 sub-pixel bits); a pixel is covered when its centre
+//!   (x + ½, y + ½) is inside all three edges, or exactly on an edge that is a top edge
+//!   (horizontal, interior below) or a left edge (interior to its right), in framebuffer
+//!   coordinates (y down).
+//! - Facing: Vulkan's a = −½ Σ x_i·y_{i+1} − x_{i+1}·y_i over the framebuffer
+//!   positions; front-facing when a > 0 for counter_clockwise, a < 0 for clockwise.
+//!   Zero-area triangles are dropped.
+//! - Depth clipping: a sample whose interpolated z/w is outside [0, 1] is not covered
+//!   (equivalent to clipping against the near and far planes).
+//! - Barycentrics (b0, b1, b2) are the screen-space weights at a pixel centre, also for
+//!   pixels outside the triangle (helper lanes); perspective-correct ones divide by each
+//!   vertex's w and renormalise.
+
+use super::desc::{CullMode, FrontFace};
+use super::vertex::Prim;
+use super::Draw;
+use crate::error::{Error, Result};
+
+const SUBPIXEL: f64 = 256.0;
+/// Positions further than this many pixels from the origin are refused (fixed-point range).
+const MAX_COORD: f64 = 1.0e6;
+
+/// One primitive ready to rasterise.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Index among the primitives that reached the rasteriser, in API order.
+    pub prim: usize,
+    /// Snapped framebuffer positions (1/256 pixel).
+    pub v: [[i64; 2]; 3],
+    /// edge(v0, v1, v2) in the original vertex order.
+    pub area2: i64,
+    pub front: bool,
+    pub inv_w: [f64; 3],
+    /// 1/w of each vertex is `inv_w`; `w` the clip w.
+    pub w: [f64; 3],
+    pub z_ndc: [f64; 3],
+    pub z_f: [f64; 3],
+    pub params: [Vec<Option<[u32; 4]>>; 3],
+    /// Pixel bounds (inclusive), inside the scissor.
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+fn edge(a: [i64; 2], b: [i64; 2], p: [i64; 2]) -> i64 {
+    (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+}
+
+fn top_left(a: [i64; 2], b: [i64; 2]) -> bool {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    (dy == 0 && dx > 0) || dy < 0
+}
+
+/// The scissor rectangle in pixels: [x0, x1) × [y0, y1).
+pub fn scissor(d: &Draw) -> (u32, u32, u32, u32) {
+    let vp = d.desc.viewport;
+    let x0 = vp.x.max(0.0) as u32;
+    let y0 = vp.y.max(0.0) as u32;
+    let x1 = ((vp.x + vp.width).max(0.0) as u32).min(d.width);
+    let y1 = ((vp.y + vp.height).max(0.0) as u32).min(d.height);
+    (x0, y0, x1, y1)
+}
+
+/// Sets up every primitive; culled and zero-area ones are dropped.
+pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
+    let vp = d.desc.viewport;
+    let r = d.desc.rasterization;
+    let (sx0, sy0, sx1, sy1) = scissor(d);
+    let mut out = Vec::new();
+    for (i, p) in prims.iter().enumerate() {
+        let mut v = [[0i64; 2]; 3];
+        let mut w = [0f64; 3];
+        let mut z_ndc = [0f64; 3];
+        let mut z_f = [0f64; 3];
+        for k in 0..3 {
+            let [x, y, z, pw] = p[k].pos.map(|c| c as f64);
+            if pw.is_nan() || pw <= 0.0 {
+                return Err(Error::unsupported(format!(
+                    "primitive {i} vertex {k} has w = {pw}: clipping against w is not modelled"
+                )));
+            }
+            let xf = vp.x as f64 + vp.width as f64 / 2.0 * (1.0 + x / pw);
+            let yf = vp.y as f64 + vp.height as f64 / 2.0 * (1.0 + y / pw);
+            if !(xf.abs() < MAX_COORD && yf.abs() < MAX_COORD) {
+                return Err(Error::unsupported(format!(
+                    "primitive {i} vertex {k} at ({xf}, {yf}) is beyond the rasteriser's range"
+                )));
+            }
+            v[k] = [
+                (xf * SUBPIXEL).round() as i64,
+                (yf * SUBPIXEL).round() as i64,
+            ];
+            w[k] = pw;
+            z_ndc[k] = z / pw;
+            z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
+        }
+        let area2 = edge(v[0], v[1], v[2]);
+        if area2 == 0 {
+            continue;
+        }
+        // Vulkan's a is −area2/2 in these (y-down) coordinates
+        let front = match r.front_face {
+            FrontFace::CounterClockwise => area2 < 0,
+            FrontFace::Clockwise => area2 > 0,
+        };
+        match r.cull_mode {
+            CullMode::Back if !front => continue,
+            CullMode::Front if front => continue,
+            _ => {}
+        }
+        let lo = |c: usize, lim: u32| {
+            let m = v.iter().map(|p| p[c]).min().unwrap_or(0);
+            (((m as f64 / SUBPIXEL).floor() as i64).max(lim as i64)) as u32
+        };
+        let hi = |c: usize, lim: u32| {
+            let m = v.iter().map(|p| p[c]).max().unwrap_or(0);
+            ((m as f64 / SUBPIXEL).ceil() as i64).min(lim as i64 - 1)
+        };
+        let (x0, y0) = (lo(0, sx0), lo(1, sy0));
+        let (x1, y1) = (hi(0, sx1), hi(1, sy1));
+        if x1 < x0 as i64 || y1 < y0 as i64 {
+            continue;
+        }
+        out.push(Setup {
+            prim: i,
+            v,
+            area2,
+            front,
+            inv_w: w.map(|x| 1.0 / x),
+            w,
+            z_ndc,
+            z_f,
+            params: [
+                p[0].params.clone(),
+                p[1].params.clone(),
+                p[2].params.clone(),
+            ],
+            x0,
+            y0,
+            x1: x1 as u32,
+            y1: y1 as u32,
+        });
+    }
+    Ok(out)
+}
+
+impl Setup {
+    fn centre(px: u32, py: u32) -> [i64; 2] {
+        [
+            px as i64 * SUBPIXEL as i64 + SUBPIXEL as i64 / 2,
+            py as i64 * SUBPIXEL as i64 + SUBPIXEL as i64 / 2,
+        ]
+    }
+
+    /// Whether the centre of pixel (px, py) is inside (top-left rule; no depth clip).
+    pub fn covers(&self, px: u32, py: u32) -> bool {
+        let p = Setup::centre(px, py);
+        let [a, b, c] = if self.area2 > 0 {
+            self.v
+        } else {
+            [self.v[0], self.v[2], self.v[1]]
+        };
+        [(b, c), (c, a), (a, b)].iter().all(|&(s, e)| {
+            let w = edge(s, e, p);
+            w > 0 || (w == 0 && top_left(s, e))
+        })
+    }
+
+    /// Screen-space barycentrics at the centre of (px, py).
+    pub fn bary(&self, px: u32, py: u32) -> [f64; 3] {
+        let p = Setup::centre(px, py);
+        let a = self.area2 as f64;
+        let b1 = edge(self.v[2], self.v[0], p) as f64 / a;
+        let b2 = edge(self.v[0], self.v[1], p) as f64 / a;
+        [1.0 - b1 - b2, b1, b2]
+    }
+
+    /// Perspective-correct barycentrics from screen-space ones.
+    pub fn persp(&self, b: [f64; 3]) -> [f64; 3] {
+        let q = [
+            b[0] * self.inv_w[0],
+            b[1] * self.inv_w[1],
+            b[2] * self.inv_w[2],
+        ];
+        let s = q[0] + q[1] + q[2];
+        [q[0] / s, q[1] / s, q[2] / s]
+    }
+
+    /// Interpolates per-vertex values with screen-space weights.
+    pub fn lerp(b: [f64; 3], v: [f64; 3]) -> f64 {
+        b[0] * v[0] + b[1] * v[1] + b[2] * v[2]
+    }
+}

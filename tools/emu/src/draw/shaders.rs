@@ -1,0 +1,166 @@
+//! The graphics pipeline a draw runs: code plus the register facts the hardware reads at
+//! launch, taken from a PAL ELF's metadata (pal-abi.md §2, §3.6, §4.3, §4.4) or filled
+//! in directly by a caller that has no ELF.
+//!
+//! `.hardware_stages` must hold `.ps` and either `.vs` (GFX9 hardware VS) or `.gs`
+//! (GFX10.3/GFX11 NGG; GFX11 has no hardware VS). Registers read: each stage's RSRC1
+//! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN), its USER_DATA_i mapping,
+//! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
+//! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT and
+//! VGT_SHADER_STAGES_EN (VS/GS_W32_EN). A stage's wave size is `.wavefront_size` when
+//! present, else those W32 bits (GFX9: wave64).
+
+use crate::error::{Error, Result};
+use gcnc::binary::registers::UserData;
+use gcnc::binary::{ElfFile, HwStage};
+use gcnc::isa::{Gen, Target, Wave};
+
+pub const SPI_PS_INPUT_CNTL_0: u32 = 0xa191;
+pub const SPI_PS_INPUT_ENA: u32 = 0xa1b3;
+pub const SPI_PS_INPUT_ADDR: u32 = 0xa1b4;
+pub const SPI_PS_IN_CONTROL: u32 = 0xa1b6;
+pub const SPI_SHADER_Z_FORMAT: u32 = 0xa1c4;
+pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
+pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+
+/// One hardware stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    pub target: Target,
+    /// Byte offset of the entry in `code`.
+    pub entry: u64,
+    /// What each user SGPR holds (index = user SGPR, from s0, or s8 for NGG).
+    pub user_data: Vec<UserData>,
+    pub vgprs: usize,
+    pub float_mode: u32,
+}
+
+/// A vertex + pixel pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pipeline {
+    pub code: Vec<u8>,
+    /// The vertex stage: a hardware VS (GFX9) or an NGG primitive shader.
+    pub vs: Stage,
+    pub ngg: bool,
+    pub ps: Stage,
+    pub ps_input_ena: u32,
+    pub ps_input_addr: u32,
+    /// SPI_PS_INPUT_CNTL_i of the NUM_INTERP pixel-shader inputs.
+    pub ps_input_cntl: Vec<u32>,
+    pub col_format: u32,
+    pub z_format: u32,
+}
+
+fn stage_wave(gen: Gen, md: &gcnc::binary::metadata::PipelineMetadata, stage: HwStage) -> Wave {
+    if gen == Gen::Gfx9 {
+        return Wave::W64;
+    }
+    if let Some(w) = md
+        .hardware_stages
+        .get(&stage)
+        .and_then(|s| s.wavefront_size)
+    {
+        return w;
+    }
+    let reg = |r: u32| md.registers.get(&r).copied().unwrap_or(0);
+    let w32 = match stage {
+        HwStage::Ps => reg(SPI_PS_IN_CONTROL) >> 15 & 1 == 1,
+        HwStage::Gs => reg(VGT_SHADER_STAGES_EN) >> 22 & 1 == 1,
+        _ => reg(VGT_SHADER_STAGES_EN) >> 23 & 1 == 1,
+    };
+    if w32 {
+        Wave::W32
+    } else {
+        Wave::W64
+    }
+}
+
+impl Pipeline {
+    /// Reads a pipeline ELF. `wave` forces both stages' wave size.
+    pub fn from_elf(bytes: &[u8], wave: Option<Wave>) -> Result<Pipeline> {
+        let elf = ElfFile::parse(bytes).map_err(|e| Error::setup(format!("ELF: {e}")))?;
+        let gen = elf
+            .gen()
+            .ok_or_else(|| Error::setup("ELF target is not gfx900/gfx1030/gfx1100"))?;
+        let code = elf
+            .text()
+            .ok_or_else(|| Error::setup("ELF has no .text"))?
+            .to_vec();
+        let md = elf
+            .pal_metadata()
+            .map_err(|e| Error::setup(format!("PAL metadata: {e}")))?
+            .ok_or_else(|| Error::setup("ELF has no PAL metadata"))?;
+        let p = &md.pipeline;
+        let has = |s: HwStage| p.hardware_stages.contains_key(&s);
+        let vs_stage =
+            match (has(HwStage::Vs), has(HwStage::Gs), gen) {
+                (true, false, Gen::Gfx11) => {
+                    return Err(Error::setup(
+                        "a hardware VS on gfx1100, which has none (NGG only: .gs)",
+                    ))
+                }
+                (true, false, _) => HwStage::Vs,
+                (false, true, Gen::Gfx9) => {
+                    return Err(Error::setup("NGG (.gs) on gfx900, which has no NGG"))
+                }
+                (false, true, _) => HwStage::Gs,
+                _ => return Err(Error::setup(
+                    "the pipeline's .hardware_stages must hold .ps and exactly one of .vs / .gs",
+                )),
+            };
+        if !has(HwStage::Ps) {
+            return Err(Error::setup("the pipeline has no .ps hardware stage"));
+        }
+        let reg = |r: u32| p.registers.get(&r).copied().unwrap_or(0);
+        let stage = |s: HwStage| -> Result<Stage> {
+            let hw = &p.hardware_stages[&s];
+            let entry = elf
+                .symbol(&hw.entry_point)
+                .or_else(|| elf.entry(s))
+                .ok_or_else(|| {
+                    Error::setup(format!(
+                        "no entry symbol {} for {}",
+                        hw.entry_point,
+                        s.key()
+                    ))
+                })?
+                .value;
+            if hw.scratch_memory_size > 0 || reg(s.rsrc2()) & 1 == 1 {
+                return Err(Error::unsupported(format!(
+                    "scratch in the {} stage of a draw",
+                    s.key()
+                )));
+            }
+            let mut user_data = p
+                .user_data_map(s)
+                .map_err(|e| Error::setup(format!("{e}")))?;
+            let user_sgprs = (reg(s.rsrc2()) >> 1 & 0x1f) as usize;
+            if user_sgprs > user_data.len() {
+                user_data.resize(user_sgprs, UserData::Unused);
+            }
+            let w = wave.unwrap_or_else(|| stage_wave(gen, p, s));
+            let target = Target::with_wave(gen, w).map_err(|e| Error::setup(e.to_string()))?;
+            Ok(Stage {
+                target,
+                entry,
+                user_data,
+                vgprs: (hw.vgpr_count as usize).clamp(1, 256).max(16),
+                float_mode: p.float_mode(s).map(|f| f.0 as u32).unwrap_or(0xc0),
+            })
+        };
+        let num_interp = reg(SPI_PS_IN_CONTROL) & 0x3f;
+        Ok(Pipeline {
+            vs: stage(vs_stage)?,
+            ngg: vs_stage == HwStage::Gs,
+            ps: stage(HwStage::Ps)?,
+            code,
+            ps_input_ena: reg(SPI_PS_INPUT_ENA),
+            ps_input_addr: reg(SPI_PS_INPUT_ADDR),
+            ps_input_cntl: (0..num_interp)
+                .map(|i| reg(SPI_PS_INPUT_CNTL_0 + i))
+                .collect(),
+            col_format: reg(SPI_SHADER_COL_FORMAT),
+            z_format: reg(SPI_SHADER_Z_FORMAT),
+        })
+    }
+}

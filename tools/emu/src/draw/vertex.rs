@@ -1,0 +1,362 @@
+//! Vertex waves and primitive assembly: every primitive of the draw with its three
+//! vertices' positions and parameters, in API order.
+//!
+//! The vertex stream is instance-major: for each instance, every distinct vertex once in
+//! order of first use, with VertexID = 0..vertex_count, or the index buffer's value for
+//! an indexed draw (the shader adds BaseVertex: first_vertex / vertex_offset), and
+//! InstanceID = the zero-based instance (the shader adds BaseInstance). Primitives per
+//! instance: triangle lists take vertices (3i, 3i+1, 3i+2); strips take (i, i+1, i+2)
+//! for even i and (i, i+2, i+1) for odd i (Vulkan's order; the first is the provoking
+//! vertex), starting again after a restart index.
+//!
+//! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
+//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
+//! from s0.
+//! Each vertex must be in the EXEC of a `pos0` export with all four channels, and the
+//! wave must make a `done` position export. Parameters come from `exp paramN`.
+//!
+//! GFX10.3 / GFX11 NGG: primitives are grouped in API order into waves of at most one
+//! wave of distinct vertices and of primitives (vertices in order of first use). System
+//! SGPRs: s2 = `nverts << 12 | nprims << 22` (GS_TG_INFO), s3 = `nverts | nprims << 8`
+//! (merged wave info); s0, s1, s4–s7 are not written; user SGPRs from s8. Primitive
+//! lanes: GFX10.3 v0 = `i0 | i1 << 16`, v1 = `i2`; GFX11 v0 = `i0 | i1 << 10 | i2 << 20`;
+//! v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
+//! v7 = 0, v8 = InstanceID. EXEC = the first max(nverts, nprims) lanes. The wave must
+//! send `GS_ALLOC_REQ` with exactly (nverts, nprims) in M0 before its position and
+//! primitive exports, export `pos0` for every vertex lane and `prim` for every primitive
+//! lane (indices in bits 8:0 / 18:10 / 28:20, bit 31 = null primitive). Parameters:
+//! GFX10.3 `exp paramN`; GFX11 the attribute ring (`launch`).
+
+use super::launch::{self, DrawMemory};
+use super::shaders::Pipeline;
+use super::{desc::Topology, Draw, DrawStats, Options};
+use crate::error::{Error, Result};
+use crate::export::{Export, Exports, Target};
+use crate::memory::Lds;
+use crate::wave::Wave;
+use gcnc::isa::Gen;
+
+/// One shaded vertex.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VertexOut {
+    /// Clip-space position (`pos0`).
+    pub pos: [f32; 4],
+    /// Parameter n's four channels (raw bits), if exported / written.
+    pub params: Vec<Option<[u32; 4]>>,
+}
+
+/// An assembled primitive: its vertices in API order (vertex 0 provokes).
+pub type Prim = [VertexOut; 3];
+
+/// (VertexID, InstanceID) of every stream vertex (each distinct vertex of an instance
+/// once, in order of first use), and the primitives as stream indices.
+fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
+    let dc = d.desc.draw;
+    let ids = d.vertex_indices();
+    let mut stream = Vec::new();
+    let mut prims = Vec::new();
+    for inst in 0..dc.instance_count {
+        let mut slot: std::collections::HashMap<u32, usize> = Default::default();
+        // strips restart at a None; lists never hold one (checked)
+        for run in ids.split(|v| v.is_none()) {
+            let run: Vec<usize> = run
+                .iter()
+                .flatten()
+                .map(|&v| {
+                    *slot.entry(v).or_insert_with(|| {
+                        stream.push((v, inst));
+                        stream.len() - 1
+                    })
+                })
+                .collect();
+            let n = run.len();
+            match d.desc.topology {
+                Topology::TriangleList => {
+                    for i in 0..n / 3 {
+                        prims.push([run[3 * i], run[3 * i + 1], run[3 * i + 2]]);
+                    }
+                }
+                Topology::TriangleStrip => {
+                    for i in 0..n.saturating_sub(2) {
+                        let (b, c) = if i % 2 == 0 {
+                            (i + 1, i + 2)
+                        } else {
+                            (i + 2, i + 1)
+                        };
+                        prims.push([run[i], run[b], run[c]]);
+                    }
+                }
+            }
+        }
+    }
+    (stream, prims)
+}
+
+fn lane_export(exports: &Exports, t: Target, lane: u32) -> Option<&Export> {
+    exports
+        .list
+        .iter()
+        .rev()
+        .find(|e| e.target == t && e.exec >> lane & 1 == 1)
+}
+
+/// Position and exported parameters of `lane`.
+fn vertex_out(w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
+    let Some(p) = lane_export(ex, Target::Pos(0), lane) else {
+        return Err(launch::rule(
+            w,
+            format!("vertex lane {lane} has no pos0 export"),
+        ));
+    };
+    if p.en != 0xf {
+        return Err(launch::rule(
+            w,
+            format!(
+                "pos0 export at {:#x} does not write all four channels",
+                p.pc
+            ),
+        ));
+    }
+    let d = p.data[lane as usize];
+    let mut params = Vec::new();
+    for e in &ex.list {
+        if let Target::Param(n) = e.target {
+            if e.exec >> lane & 1 == 1 {
+                let n = n as usize;
+                if params.len() <= n {
+                    params.resize(n + 1, None);
+                }
+                let mut v = e.data[lane as usize];
+                for (k, c) in v.iter_mut().enumerate() {
+                    if e.en >> k & 1 == 0 {
+                        *c = 0;
+                    }
+                }
+                params[n] = Some(v);
+            }
+        }
+    }
+    Ok(VertexOut {
+        pos: d.map(f32::from_bits),
+        params,
+    })
+}
+
+fn check_pos_done(w: &Wave, ex: &Exports) -> Result<()> {
+    if !ex.pos_done() {
+        return Err(launch::rule(
+            w,
+            "the vertex wave ended without a done position export".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the vertex stage; returns the assembled primitives in API order.
+pub fn run(
+    p: &Pipeline,
+    d: &Draw,
+    entries: &[Option<u32>],
+    opt: &Options,
+    m: &mut DrawMemory,
+    stats: &mut DrawStats,
+) -> Result<Vec<Prim>> {
+    let (stream, prims) = assemble(d);
+    if p.ngg {
+        return run_ngg(p, d, entries, opt, m, stats, &stream, &prims);
+    }
+    if m.gen == Gen::Gfx11 {
+        return Err(Error::setup("a hardware VS on GFX11, which has none"));
+    }
+    let lanes = p.vs.target.wave.lanes() as usize;
+    let mut outs = Vec::with_capacity(stream.len());
+    for chunk in stream.chunks(lanes) {
+        let mut w = launch::new_wave(&p.vs, d, entries, 0, opt.budget, opt.checks)?;
+        w.id = ([0; 3], stats.vertex_waves as u32);
+        let mut exec = 0u64;
+        for (l, &(vid, iid)) in chunk.iter().enumerate() {
+            let l = l as u32;
+            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3); GFX10.3 user VGPRs in v1, v2
+            let v1 = if m.gen == Gen::Gfx9 { iid } else { 0 };
+            for (r, v) in [(0, vid), (1, v1), (2, 0), (3, iid)] {
+                w.regs.set_v(r, l, v)?;
+            }
+            exec |= 1 << l;
+        }
+        w.regs.set_exec(exec);
+        w.launched = exec;
+        let mut ex = Exports::new(false);
+        let mut lds = Lds::new(0);
+        launch::run_wave(
+            &mut m.vs_prog,
+            &mut m.mem,
+            &mut lds,
+            &mut w,
+            &mut ex,
+            opt.checks,
+            &mut m.instructions,
+            opt.draw_budget,
+        )?;
+        stats.vertex_waves += 1;
+        check_pos_done(&w, &ex)?;
+        for l in 0..chunk.len() as u32 {
+            outs.push(vertex_out(&w, &ex, l)?);
+        }
+    }
+    Ok(prims.iter().map(|t| t.map(|i| outs[i].clone())).collect())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_ngg(
+    p: &Pipeline,
+    d: &Draw,
+    entries: &[Option<u32>],
+    opt: &Options,
+    m: &mut DrawMemory,
+    stats: &mut DrawStats,
+    stream: &[(u32, u32)],
+    prims: &[[usize; 3]],
+) -> Result<Vec<Prim>> {
+    let lanes = p.vs.target.wave.lanes() as usize;
+    let gen = m.gen;
+    let needed = p
+        .ps_input_cntl
+        .iter()
+        .map(|c| (c & 0x3f) as usize + 1)
+        .max()
+        .unwrap_or(0);
+    if gen == Gen::Gfx11 && needed > 32 {
+        return Err(Error::unsupported("attribute ring beyond 32 attributes"));
+    }
+    let mut out = Vec::with_capacity(prims.len());
+    let mut next = 0;
+    while next < prims.len() {
+        // group primitives: at most `lanes` distinct vertices and primitives
+        let mut verts: Vec<usize> = Vec::new();
+        let mut local: Vec<[u32; 3]> = Vec::new();
+        while next < prims.len() && local.len() < lanes {
+            let mut fresh: Vec<usize> = Vec::new();
+            for v in prims[next] {
+                if !verts.contains(&v) && !fresh.contains(&v) {
+                    fresh.push(v);
+                }
+            }
+            if verts.len() + fresh.len() > lanes {
+                break;
+            }
+            verts.extend(fresh);
+            local.push(prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32));
+            next += 1;
+        }
+        let first_prim = next - local.len();
+        let (nv, np) = (verts.len() as u32, local.len() as u32);
+        let mut w = launch::new_wave(&p.vs, d, entries, 8, opt.budget, opt.checks)?;
+        w.id = ([0; 3], stats.vertex_waves as u32);
+        w.regs.set_s(2, nv << 12 | np << 22)?;
+        w.regs.set_s(3, nv | np << 8)?;
+        for (l, t) in local.iter().enumerate() {
+            let l = l as u32;
+            match gen {
+                Gen::Gfx11 => w.regs.set_v(0, l, t[0] | t[1] << 10 | t[2] << 20)?,
+                _ => {
+                    w.regs.set_v(0, l, t[0] | t[1] << 16)?;
+                    w.regs.set_v(1, l, t[2])?;
+                }
+            }
+            w.regs.set_v(2, l, (first_prim + l as usize) as u32)?;
+            w.regs.set_v(3, l, 0)?;
+        }
+        for (l, &v) in verts.iter().enumerate() {
+            let (vid, iid) = stream[v];
+            for (r, x) in [(5, vid), (6, 0), (7, 0), (8, iid)] {
+                w.regs.set_v(r, l as u32, x)?;
+            }
+        }
+        let exec = if nv.max(np) >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << nv.max(np)) - 1
+        };
+        w.regs.set_exec(exec);
+        w.launched = exec;
+        if gen == Gen::Gfx11 {
+            m.mem.write(
+                launch::ATTR_RING,
+                &vec![0; launch::ATTR_RING_BYTES as usize],
+            )?;
+        }
+        let mut ex = Exports::new(true);
+        let mut lds = Lds::new(0);
+        launch::run_wave(
+            &mut m.vs_prog,
+            &mut m.mem,
+            &mut lds,
+            &mut w,
+            &mut ex,
+            opt.checks,
+            &mut m.instructions,
+            opt.draw_budget,
+        )?;
+        stats.vertex_waves += 1;
+        match ex.gs_alloc() {
+            Some(a) if a == (nv, np) => {}
+            Some((v, pr)) => {
+                return Err(launch::rule(
+                    &w,
+                    format!(
+                        "GS_ALLOC_REQ asked for {v} vertices and {pr} primitives; the wave has {nv} and {np}"
+                    ),
+                ))
+            }
+            None => {
+                return Err(launch::rule(
+                    &w,
+                    "the NGG wave ended without s_sendmsg GS_ALLOC_REQ".into(),
+                ))
+            }
+        }
+        check_pos_done(&w, &ex)?;
+        let mut vouts = Vec::new();
+        for l in 0..nv {
+            let mut v = vertex_out(&w, &ex, l)?;
+            if gen == Gen::Gfx11 {
+                if v.params.iter().any(Option::is_some) {
+                    return Err(launch::rule(&w, "exp param on GFX11".into()));
+                }
+                v.params = (0..needed as u64)
+                    .map(|a| {
+                        let mut c = [0u32; 4];
+                        for (k, x) in c.iter_mut().enumerate() {
+                            *x = m.mem.read_u32(
+                                launch::ATTR_RING + ((a * 64 + l as u64) * 16) + 4 * k as u64,
+                            )?;
+                        }
+                        Ok(Some(c))
+                    })
+                    .collect::<Result<_>>()?;
+            }
+            vouts.push(v);
+        }
+        for l in 0..np {
+            let Some(e) = lane_export(&ex, Target::Prim, l) else {
+                return Err(launch::rule(
+                    &w,
+                    format!("primitive lane {l} has no prim export"),
+                ));
+            };
+            let c = e.data[l as usize][0];
+            if c >> 31 == 1 {
+                continue; // null primitive: culled by the shader
+            }
+            let idx = [c & 0x1ff, c >> 10 & 0x1ff, c >> 20 & 0x1ff];
+            if let Some(bad) = idx.iter().find(|&&i| i >= nv) {
+                return Err(launch::rule(
+                    &w,
+                    format!("prim export of lane {l} names vertex {bad}; the wave has {nv}"),
+                ));
+            }
+            out.push(idx.map(|i| vouts[i as usize].clone()));
+        }
+    }
+    Ok(out)
+}

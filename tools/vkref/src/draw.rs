@@ -1,0 +1,762 @@
+//! Runs one graphics draw on lavapipe from a draw description (`gcnc_emu::draw::Draw`, the
+//! same JSON `gcnc draw` reads) and returns the attachments: the oracle the emulator's
+//! draws are compared with.
+//!
+//! Design: like [`crate::lavapipe::run_compute`], everything but the device is created
+//! fresh per draw and destroyed in `Drop`. Dynamic rendering (Vulkan 1.3) with one
+//! colour image per attachment (optimal tiling, cleared by the load op) and an optional
+//! D32_SFLOAT depth image; vertex buffers in host-visible memory; static viewport and
+//! scissor (= the viewport), an index buffer for indexed draws; after the draw every attachment is copied into a
+//! host-visible buffer and returned as tightly packed rows in its format.
+
+use crate::device::{vkc, Error, Gpu};
+use crate::reflect;
+use ash::vk;
+use gcnc_emu::draw::desc::{
+    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, Draw, FrontFace, IndexType, Rate,
+    Topology, VertexFormat,
+};
+
+/// The attachments after the draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attachments {
+    pub color: Vec<Vec<u8>>,
+    pub depth: Option<Vec<u8>>,
+}
+
+fn color_format(f: ColorFormat) -> vk::Format {
+    match f {
+        ColorFormat::R8G8B8A8_UNORM => vk::Format::R8G8B8A8_UNORM,
+        ColorFormat::R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
+        ColorFormat::R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
+        ColorFormat::R32_SFLOAT => vk::Format::R32_SFLOAT,
+    }
+}
+
+fn vertex_format(f: VertexFormat) -> vk::Format {
+    use VertexFormat::*;
+    match f {
+        R32_SFLOAT => vk::Format::R32_SFLOAT,
+        R32G32_SFLOAT => vk::Format::R32G32_SFLOAT,
+        R32G32B32_SFLOAT => vk::Format::R32G32B32_SFLOAT,
+        R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
+        R32_UINT => vk::Format::R32_UINT,
+        R32G32_UINT => vk::Format::R32G32_UINT,
+        R32G32B32_UINT => vk::Format::R32G32B32_UINT,
+        R32G32B32A32_UINT => vk::Format::R32G32B32A32_UINT,
+        R32_SINT => vk::Format::R32_SINT,
+        R32G32B32A32_SINT => vk::Format::R32G32B32A32_SINT,
+        R8G8B8A8_UNORM => vk::Format::R8G8B8A8_UNORM,
+        R8G8B8A8_UINT => vk::Format::R8G8B8A8_UINT,
+        R16G16_SFLOAT => vk::Format::R16G16_SFLOAT,
+        R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
+    }
+}
+
+fn factor(f: BlendFactor) -> vk::BlendFactor {
+    match f {
+        BlendFactor::ZERO => vk::BlendFactor::ZERO,
+        BlendFactor::ONE => vk::BlendFactor::ONE,
+        BlendFactor::SRC_COLOR => vk::BlendFactor::SRC_COLOR,
+        BlendFactor::ONE_MINUS_SRC_COLOR => vk::BlendFactor::ONE_MINUS_SRC_COLOR,
+        BlendFactor::DST_COLOR => vk::BlendFactor::DST_COLOR,
+        BlendFactor::ONE_MINUS_DST_COLOR => vk::BlendFactor::ONE_MINUS_DST_COLOR,
+        BlendFactor::SRC_ALPHA => vk::BlendFactor::SRC_ALPHA,
+        BlendFactor::ONE_MINUS_SRC_ALPHA => vk::BlendFactor::ONE_MINUS_SRC_ALPHA,
+        BlendFactor::DST_ALPHA => vk::BlendFactor::DST_ALPHA,
+        BlendFactor::ONE_MINUS_DST_ALPHA => vk::BlendFactor::ONE_MINUS_DST_ALPHA,
+    }
+}
+
+fn blend_op(o: BlendOp) -> vk::BlendOp {
+    match o {
+        BlendOp::ADD => vk::BlendOp::ADD,
+        BlendOp::SUBTRACT => vk::BlendOp::SUBTRACT,
+        BlendOp::REVERSE_SUBTRACT => vk::BlendOp::REVERSE_SUBTRACT,
+        BlendOp::MIN => vk::BlendOp::MIN,
+        BlendOp::MAX => vk::BlendOp::MAX,
+    }
+}
+
+fn compare(c: Compare) -> vk::CompareOp {
+    match c {
+        Compare::Never => vk::CompareOp::NEVER,
+        Compare::Less => vk::CompareOp::LESS,
+        Compare::Equal => vk::CompareOp::EQUAL,
+        Compare::LessOrEqual => vk::CompareOp::LESS_OR_EQUAL,
+        Compare::Greater => vk::CompareOp::GREATER,
+        Compare::NotEqual => vk::CompareOp::NOT_EQUAL,
+        Compare::GreaterOrEqual => vk::CompareOp::GREATER_OR_EQUAL,
+        Compare::Always => vk::CompareOp::ALWAYS,
+    }
+}
+
+#[derive(Default)]
+struct Objects {
+    buffers: Vec<(vk::Buffer, vk::DeviceMemory)>,
+    images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    shaders: Vec<vk::ShaderModule>,
+    layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    cmd_pool: vk::CommandPool,
+    fence: vk::Fence,
+}
+
+struct Run<'g> {
+    g: &'g Gpu,
+    o: Objects,
+}
+
+impl Drop for Run<'_> {
+    fn drop(&mut self) {
+        let d = &self.g.device;
+        let o = &self.o;
+        // SAFETY: every handle was created by this run on this device (or is null, which
+        // destroy accepts); the queue is idle after the wait.
+        unsafe {
+            let _ = d.queue_wait_idle(self.g.queue);
+            d.destroy_fence(o.fence, None);
+            d.destroy_command_pool(o.cmd_pool, None);
+            d.destroy_pipeline(o.pipeline, None);
+            d.destroy_pipeline_layout(o.layout, None);
+            for s in &o.shaders {
+                d.destroy_shader_module(*s, None);
+            }
+            for (i, m, v) in &o.images {
+                d.destroy_image_view(*v, None);
+                d.destroy_image(*i, None);
+                d.free_memory(*m, None);
+            }
+            for (b, m) in &o.buffers {
+                d.destroy_buffer(*b, None);
+                d.free_memory(*m, None);
+            }
+        }
+    }
+}
+
+impl Run<'_> {
+    /// A host-visible buffer holding `data` (zero-filled to `size`).
+    unsafe fn buffer(
+        &mut self,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        data: &[u8],
+    ) -> Result<usize, Error> {
+        let d = &self.g.device;
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        let size = size.max(4);
+        let buf = vkc(
+            "vkCreateBuffer",
+            d.create_buffer(
+                &vk::BufferCreateInfo::default().size(size).usage(usage),
+                None,
+            ),
+        )?;
+        let req = d.get_buffer_memory_requirements(buf);
+        let Some(mt) = self.g.memory_type(req.memory_type_bits, host) else {
+            d.destroy_buffer(buf, None);
+            return Err(Error::NoDevice("no host-visible coherent memory".into()));
+        };
+        let mem = match d.allocate_memory(
+            &vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(mt),
+            None,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                d.destroy_buffer(buf, None);
+                return vkc("vkAllocateMemory", Err(e));
+            }
+        };
+        self.o.buffers.push((buf, mem));
+        vkc("vkBindBufferMemory", d.bind_buffer_memory(buf, mem, 0))?;
+        let p = vkc(
+            "vkMapMemory",
+            d.map_memory(mem, 0, size, vk::MemoryMapFlags::empty()),
+        )? as *mut u8;
+        std::ptr::write_bytes(p, 0, size as usize);
+        std::ptr::copy_nonoverlapping(data.as_ptr(), p, data.len().min(size as usize));
+        d.unmap_memory(mem);
+        Ok(self.o.buffers.len() - 1)
+    }
+
+    unsafe fn read(&self, i: usize, len: usize) -> Result<Vec<u8>, Error> {
+        let d = &self.g.device;
+        let mem = self.o.buffers[i].1;
+        let p = vkc(
+            "vkMapMemory",
+            d.map_memory(mem, 0, len as u64, vk::MemoryMapFlags::empty()),
+        )? as *const u8;
+        let v = std::slice::from_raw_parts(p, len).to_vec();
+        d.unmap_memory(mem);
+        Ok(v)
+    }
+
+    unsafe fn image(
+        &mut self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+        aspect: vk::ImageAspectFlags,
+        w: u32,
+        h: u32,
+    ) -> Result<usize, Error> {
+        let d = &self.g.device;
+        let ci = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D {
+                width: w,
+                height: h,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let img = vkc("vkCreateImage", d.create_image(&ci, None))?;
+        let req = d.get_image_memory_requirements(img);
+        let Some(mt) = self
+            .g
+            .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
+        else {
+            d.destroy_image(img, None);
+            return Err(Error::NoDevice("no memory type for an image".into()));
+        };
+        let mem = match d.allocate_memory(
+            &vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(mt),
+            None,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                d.destroy_image(img, None);
+                return vkc("vkAllocateMemory", Err(e));
+            }
+        };
+        if let Err(e) = d.bind_image_memory(img, mem, 0) {
+            d.destroy_image(img, None);
+            d.free_memory(mem, None);
+            return vkc("vkBindImageMemory", Err(e));
+        }
+        let vci = vk::ImageViewCreateInfo::default()
+            .image(img)
+            .view_type(vk::ImageViewType::TYPE_2D)
+            .format(format)
+            .subresource_range(range(aspect));
+        let view = match d.create_image_view(&vci, None) {
+            Ok(v) => v,
+            Err(e) => {
+                d.destroy_image(img, None);
+                d.free_memory(mem, None);
+                return vkc("vkCreateImageView", Err(e));
+            }
+        };
+        self.o.images.push((img, mem, view));
+        Ok(self.o.images.len() - 1)
+    }
+}
+
+fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: aspect,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+/// Runs the draw on lavapipe.
+pub fn run_draw(dr: &Draw) -> Result<Attachments, Error> {
+    let read = |p: &std::path::Path| {
+        std::fs::read(p).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))
+    };
+    let vs = read(&dr.vertex_spv)?;
+    let fs = read(&dr.fragment_spv)?;
+    let g = crate::lavapipe::gpu()?
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    for spv in [&vs, &fs] {
+        g.check_module(&reflect::reflect_bytes(spv)?)?;
+    }
+    let mut run = Run {
+        g: &g,
+        o: Objects::default(),
+    };
+    // SAFETY: all calls use handles created here on the device with valid create infos;
+    // mapped ranges stay within their allocations.
+    unsafe { go(&mut run, dr, &vs, &fs) }
+}
+
+unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments, Error> {
+    let g = r.g;
+    let d = &g.device;
+    let desc = &dr.desc;
+    let (w, h) = (dr.width, dr.height);
+    // attachments
+    let mut colors = Vec::new();
+    for a in &desc.color_attachments {
+        colors.push(r.image(
+            color_format(a.format),
+            vk::ImageUsageFlags::COLOR_ATTACHMENT,
+            vk::ImageAspectFlags::COLOR,
+            w,
+            h,
+        )?);
+    }
+    let depth = match desc.depth_attachment {
+        Some(_) => Some(r.image(
+            vk::Format::D32_SFLOAT,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+            vk::ImageAspectFlags::DEPTH,
+            w,
+            h,
+        )?),
+        None => None,
+    };
+    let mut vbs = Vec::new();
+    for vb in &dr.vertex_buffers {
+        vbs.push((
+            vb.binding,
+            r.buffer(
+                vb.data.len() as u64,
+                vk::BufferUsageFlags::VERTEX_BUFFER,
+                &vb.data,
+            )?,
+        ));
+    }
+    let index = match &dr.indices {
+        Some((ty, bytes)) => Some((
+            *ty,
+            r.buffer(
+                bytes.len() as u64,
+                vk::BufferUsageFlags::INDEX_BUFFER,
+                bytes,
+            )?,
+        )),
+        None => None,
+    };
+    let mut readbacks = Vec::new();
+    for a in &desc.color_attachments {
+        let n = (w * h) as usize * a.format.bytes();
+        readbacks.push((
+            r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+            n,
+        ));
+    }
+    let depth_rb = match depth {
+        Some(_) => {
+            let n = (w * h) as usize * 4;
+            Some((
+                r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+                n,
+            ))
+        }
+        None => None,
+    };
+
+    // pipeline
+    for spv in [vs, fs] {
+        let words = reflect::words_of(spv)?;
+        let m = vkc(
+            "vkCreateShaderModule",
+            d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None),
+        )?;
+        r.o.shaders.push(m);
+    }
+    r.o.layout = vkc(
+        "vkCreatePipelineLayout",
+        d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None),
+    )?;
+    let names = [
+        std::ffi::CString::new(desc.vertex.entry.as_str())
+            .map_err(|_| Error::Usage("entry name contains NUL".into()))?,
+        std::ffi::CString::new(desc.fragment.entry.as_str())
+            .map_err(|_| Error::Usage("entry name contains NUL".into()))?,
+    ];
+    let stages = [
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(r.o.shaders[0])
+            .name(&names[0]),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(r.o.shaders[1])
+            .name(&names[1]),
+    ];
+    let bindings: Vec<vk::VertexInputBindingDescription> = dr
+        .vertex_buffers
+        .iter()
+        .map(|b| vk::VertexInputBindingDescription {
+            binding: b.binding,
+            stride: b.stride,
+            input_rate: match b.rate {
+                Rate::Vertex => vk::VertexInputRate::VERTEX,
+                Rate::Instance => vk::VertexInputRate::INSTANCE,
+            },
+        })
+        .collect();
+    let attrs: Vec<vk::VertexInputAttributeDescription> = desc
+        .attributes
+        .iter()
+        .map(|a| vk::VertexInputAttributeDescription {
+            location: a.location,
+            binding: a.binding,
+            format: vertex_format(a.format),
+            offset: a.offset,
+        })
+        .collect();
+    let vi = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&bindings)
+        .vertex_attribute_descriptions(&attrs);
+    let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
+        .topology(match desc.topology {
+            Topology::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,
+            Topology::TriangleStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
+        })
+        .primitive_restart_enable(desc.primitive_restart);
+    let v = desc.viewport;
+    let viewports = [vk::Viewport {
+        x: v.x,
+        y: v.y,
+        width: v.width,
+        height: v.height,
+        min_depth: v.min_depth,
+        max_depth: v.max_depth,
+    }];
+    let scissors = [vk::Rect2D {
+        offset: vk::Offset2D {
+            x: v.x as i32,
+            y: v.y as i32,
+        },
+        extent: vk::Extent2D {
+            width: v.width as u32,
+            height: v.height as u32,
+        },
+    }];
+    let vp = vk::PipelineViewportStateCreateInfo::default()
+        .viewports(&viewports)
+        .scissors(&scissors);
+    let ras = desc.rasterization;
+    let rs = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(match ras.cull_mode {
+            CullMode::None => vk::CullModeFlags::NONE,
+            CullMode::Front => vk::CullModeFlags::FRONT,
+            CullMode::Back => vk::CullModeFlags::BACK,
+        })
+        .front_face(match ras.front_face {
+            FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
+            FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
+        })
+        .line_width(1.0);
+    let ms = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let ds = match desc.depth_attachment {
+        Some(a) => vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(a.test)
+            .depth_write_enable(a.write)
+            .depth_compare_op(compare(a.compare)),
+        None => vk::PipelineDepthStencilStateCreateInfo::default(),
+    };
+    let blends: Vec<vk::PipelineColorBlendAttachmentState> = desc
+        .color_attachments
+        .iter()
+        .map(|a| {
+            let s = vk::PipelineColorBlendAttachmentState::default()
+                .color_write_mask(vk::ColorComponentFlags::from_raw(a.write_mask & 0xf));
+            match a.blend {
+                None => s,
+                Some(b) => s
+                    .blend_enable(true)
+                    .src_color_blend_factor(factor(b.src))
+                    .dst_color_blend_factor(factor(b.dst))
+                    .color_blend_op(blend_op(b.op))
+                    .src_alpha_blend_factor(factor(b.src))
+                    .dst_alpha_blend_factor(factor(b.dst))
+                    .alpha_blend_op(blend_op(b.op)),
+            }
+        })
+        .collect();
+    let cb_state = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
+    let formats: Vec<vk::Format> = desc
+        .color_attachments
+        .iter()
+        .map(|a| color_format(a.format))
+        .collect();
+    let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .color_attachment_formats(&formats)
+        .depth_attachment_format(if depth.is_some() {
+            vk::Format::D32_SFLOAT
+        } else {
+            vk::Format::UNDEFINED
+        });
+    let gpci = [vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .vertex_input_state(&vi)
+        .input_assembly_state(&ia)
+        .viewport_state(&vp)
+        .rasterization_state(&rs)
+        .multisample_state(&ms)
+        .depth_stencil_state(&ds)
+        .color_blend_state(&cb_state)
+        .layout(r.o.layout)
+        .push_next(&mut rendering)];
+    r.o.pipeline = d
+        .create_graphics_pipelines(vk::PipelineCache::null(), &gpci, None)
+        .map_err(|(_, e)| Error::Vk {
+            call: "vkCreateGraphicsPipelines",
+            result: e.as_raw(),
+        })?[0];
+
+    // commands
+    r.o.cmd_pool = vkc(
+        "vkCreateCommandPool",
+        d.create_command_pool(
+            &vk::CommandPoolCreateInfo::default().queue_family_index(g.queue_family),
+            None,
+        ),
+    )?;
+    let cb = vkc(
+        "vkAllocateCommandBuffers",
+        d.allocate_command_buffers(
+            &vk::CommandBufferAllocateInfo::default()
+                .command_pool(r.o.cmd_pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1),
+        ),
+    )?[0];
+    vkc(
+        "vkBeginCommandBuffer",
+        d.begin_command_buffer(
+            cb,
+            &vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+        ),
+    )?;
+    let barrier = |img: vk::Image,
+                   aspect: vk::ImageAspectFlags,
+                   from: vk::ImageLayout,
+                   to: vk::ImageLayout| {
+        vk::ImageMemoryBarrier::default()
+            .image(img)
+            .old_layout(from)
+            .new_layout(to)
+            .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+            .dst_access_mask(vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .subresource_range(range(aspect))
+    };
+    let mut to_attach: Vec<vk::ImageMemoryBarrier> = colors
+        .iter()
+        .map(|&i| {
+            barrier(
+                r.o.images[i].0,
+                vk::ImageAspectFlags::COLOR,
+                vk::ImageLayout::UNDEFINED,
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+            )
+        })
+        .collect();
+    if let Some(i) = depth {
+        to_attach.push(barrier(
+            r.o.images[i].0,
+            vk::ImageAspectFlags::DEPTH,
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL,
+        ));
+    }
+    d.cmd_pipeline_barrier(
+        cb,
+        vk::PipelineStageFlags::TOP_OF_PIPE,
+        vk::PipelineStageFlags::ALL_COMMANDS,
+        vk::DependencyFlags::empty(),
+        &[],
+        &[],
+        &to_attach,
+    );
+    let color_infos: Vec<vk::RenderingAttachmentInfo> = desc
+        .color_attachments
+        .iter()
+        .zip(&colors)
+        .map(|(a, &i)| {
+            vk::RenderingAttachmentInfo::default()
+                .image_view(r.o.images[i].2)
+                .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .load_op(vk::AttachmentLoadOp::CLEAR)
+                .store_op(vk::AttachmentStoreOp::STORE)
+                .clear_value(vk::ClearValue {
+                    color: vk::ClearColorValue {
+                        float32: a.clear.map(|x| x as f32),
+                    },
+                })
+        })
+        .collect();
+    let depth_info = depth.map(|i| {
+        vk::RenderingAttachmentInfo::default()
+            .image_view(r.o.images[i].2)
+            .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .clear_value(vk::ClearValue {
+                depth_stencil: vk::ClearDepthStencilValue {
+                    depth: desc.depth_attachment.map(|a| a.clear).unwrap_or(1.0),
+                    stencil: 0,
+                },
+            })
+    });
+    let mut ri = vk::RenderingInfo::default()
+        .render_area(vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent: vk::Extent2D {
+                width: w,
+                height: h,
+            },
+        })
+        .layer_count(1)
+        .color_attachments(&color_infos);
+    if let Some(di) = depth_info.as_ref() {
+        ri = ri.depth_attachment(di);
+    }
+    d.cmd_begin_rendering(cb, &ri);
+    d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, r.o.pipeline);
+    for (binding, i) in &vbs {
+        d.cmd_bind_vertex_buffers(cb, *binding, &[r.o.buffers[*i].0], &[0]);
+    }
+    let dc = desc.draw;
+    match index {
+        Some((ty, i)) => {
+            let t = match ty {
+                IndexType::Uint16 => vk::IndexType::UINT16,
+                IndexType::Uint32 => vk::IndexType::UINT32,
+            };
+            d.cmd_bind_index_buffer(cb, r.o.buffers[i].0, 0, t);
+            d.cmd_draw_indexed(
+                cb,
+                dc.index_count,
+                dc.instance_count,
+                dc.first_index,
+                dc.vertex_offset,
+                dc.first_instance,
+            );
+        }
+        None => d.cmd_draw(
+            cb,
+            dc.vertex_count,
+            dc.instance_count,
+            dc.first_vertex,
+            dc.first_instance,
+        ),
+    }
+    d.cmd_end_rendering(cb);
+    let mut to_src: Vec<vk::ImageMemoryBarrier> = colors
+        .iter()
+        .map(|&i| {
+            barrier(
+                r.o.images[i].0,
+                vk::ImageAspectFlags::COLOR,
+                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            )
+        })
+        .collect();
+    if let Some(i) = depth {
+        to_src.push(barrier(
+            r.o.images[i].0,
+            vk::ImageAspectFlags::DEPTH,
+            vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+        ));
+    }
+    d.cmd_pipeline_barrier(
+        cb,
+        vk::PipelineStageFlags::ALL_COMMANDS,
+        vk::PipelineStageFlags::TRANSFER,
+        vk::DependencyFlags::empty(),
+        &[],
+        &[],
+        &to_src,
+    );
+    let copy = |aspect| {
+        [vk::BufferImageCopy {
+            buffer_offset: 0,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: aspect,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            },
+            image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+            image_extent: vk::Extent3D {
+                width: w,
+                height: h,
+                depth: 1,
+            },
+        }]
+    };
+    for (&i, (b, _)) in colors.iter().zip(&readbacks) {
+        d.cmd_copy_image_to_buffer(
+            cb,
+            r.o.images[i].0,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            r.o.buffers[*b].0,
+            &copy(vk::ImageAspectFlags::COLOR),
+        );
+    }
+    if let (Some(i), Some((b, _))) = (depth, depth_rb) {
+        d.cmd_copy_image_to_buffer(
+            cb,
+            r.o.images[i].0,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            r.o.buffers[b].0,
+            &copy(vk::ImageAspectFlags::DEPTH),
+        );
+    }
+    let host = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .dst_access_mask(vk::AccessFlags::HOST_READ)];
+    d.cmd_pipeline_barrier(
+        cb,
+        vk::PipelineStageFlags::TRANSFER,
+        vk::PipelineStageFlags::HOST,
+        vk::DependencyFlags::empty(),
+        &host,
+        &[],
+        &[],
+    );
+    vkc("vkEndCommandBuffer", d.end_command_buffer(cb))?;
+    r.o.fence = vkc(
+        "vkCreateFence",
+        d.create_fence(&vk::FenceCreateInfo::default(), None),
+    )?;
+    let cbs = [cb];
+    vkc(
+        "vkQueueSubmit",
+        d.queue_submit(
+            g.queue,
+            &[vk::SubmitInfo::default().command_buffers(&cbs)],
+            r.o.fence,
+        ),
+    )?;
+    vkc(
+        "vkWaitForFences",
+        d.wait_for_fences(&[r.o.fence], true, 120_000_000_000),
+    )?;
+    let mut color = Vec::new();
+    for (b, n) in &readbacks {
+        color.push(r.read(*b, *n)?);
+    }
+    let depth = match depth_rb {
+        Some((b, n)) => Some(r.read(b, n)?),
+        None => None,
+    };
+    Ok(Attachments { color, depth })
+}
