@@ -196,7 +196,7 @@ fn storage8_16_bda_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 }
 
 // Push block (std430): a u16 @0, b i16 @2, c u8 @4, d i8 @5, h f16 @6, k[8] u32 @8,
-// s[8] u16 @40; 56 bytes. UBO (std140): q[16] u16vec4 @16n, e[4] i8vec4 @256+16n.
+// s[8] u16 @40, t[8] u8 @56; 64 bytes. Two workgroups of 32. UBO (std140): q[16] u16vec4 @16n, e[4] i8vec4 @256+16n.
 fn storage16_push_ubo_inputs() -> Inputs {
     let mut r = Rng::new(125);
     let mut p = Vec::new();
@@ -208,6 +208,7 @@ fn storage16_push_ubo_inputs() -> Inputs {
     for k in 0..8 {
         put_at(&mut p, 8 + 4 * k, r.u32());
         put_at(&mut p, 40 + 2 * k, r.u32() as u16);
+        put_at(&mut p, 56 + k, r.u32() as u8);
     }
     let mut u = vec![0u8; 320];
     for n in 0..16 {
@@ -221,7 +222,7 @@ fn storage16_push_ubo_inputs() -> Inputs {
         }
     }
     Inputs {
-        groups: [1, 1, 1],
+        groups: [2, 1, 1],
         resources: vec![ub(0, u), sb(1, vec![0; 64 * 16])],
         push: p,
         spec: vec![],
@@ -245,7 +246,9 @@ fn storage16_push_ubo_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         );
         o.push(at::<u32>(p, 8 + 4 * (i % 8)) ^ (e(i % 4, 1) * 1000 + e(i % 4, 3)) as u32);
         o.push(at::<u16>(p, 40 + 2 * (i * 3 % 8)) as u32 | q((i + 1) % 16, 1) << 16);
-        o.push((h * i as f32).to_bits());
+        let w = i / 32;
+        let t = at::<u8>(p, 56 + (w * 3 % 8)) as u32;
+        o.push((h * i as f32).to_bits() ^ ((at::<u16>(p, 40 + 2 * (w + 1)) as u32) << 16 | t));
     }
     vec![exact(1, to_bytes(&o))]
 }
