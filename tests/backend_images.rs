@@ -1,4 +1,4 @@
-//! The image test shaders (tests/shaders/compute/image_*.spv: storage images of every
+//! The image test shaders (tests/shaders/images/image_*.spv: storage images of every
 //! dimension, image atomics, texel buffers, sampled images with explicit LOD, gradients,
 //! gathers and depth compares, separate samplers, cube maps, arrays, multisampled
 //! textures, arrays of descriptors) through the whole compiler on gfx900 (wave64),
@@ -15,7 +15,7 @@ use gcnc::isa::{Gen, Target, Wave};
 use gcnc::{compile_spirv, compile_spirv_unlinked, Compiled, Options};
 
 fn image_shaders() -> Vec<(String, Vec<u32>)> {
-    let mut v: Vec<(String, Vec<u32>)> = std::fs::read_dir("tests/shaders/compute")
+    let mut v: Vec<(String, Vec<u32>)> = std::fs::read_dir("tests/shaders/images")
         .unwrap()
         .filter_map(|e| {
             let p = e.unwrap().path();

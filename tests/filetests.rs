@@ -305,6 +305,7 @@ fn backend_shaders() -> Vec<(String, String)> {
     for (dir, ext, steps) in [
         ("tests/backend", "ir", ""),
         ("tests/shaders/compute", "spv", "pipeline "),
+        ("tests/shaders/images", "spv", "pipeline "),
     ] {
         let mut names: Vec<_> = std::fs::read_dir(root().join(dir))
             .unwrap()

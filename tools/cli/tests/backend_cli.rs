@@ -47,14 +47,28 @@ fn compile_ir_with_stats_and_asm() {
 
 #[test]
 fn errors_are_located() {
-    // images are not selected yet: a clean, located error
+    // a fragment-stage input read in a compute shader: a clean error at its instruction
+    let ir = std::env::temp_dir().join(format!("gcnc-point-coord-{}.ir", std::process::id()));
+    std::fs::write(
+        &ir,
+        "shader compute local_size=1,1,1\n\nentry fn main() {\n  block_0:\n    32x1 %0 = const 0\n    \
+         32x2 %1 = load_point_coord\n    32x2 %2 = vulkan_resource_index %0 binding=0 mode=ssbo\n    \
+         store_ssbo %1, %2, %0 write_mask=0x3 align=4\n}\n",
+    )
+    .unwrap();
     let (ok, _, stderr) = gcnc(&[
         "compile",
-        "tests/shaders/front/image_store.spv",
+        ir.to_str().unwrap(),
         "--target",
         "gfx1030",
+        "--no-opt",
     ]);
+    let _ = std::fs::remove_file(&ir);
     assert!(!ok);
+    assert!(
+        stderr.contains("#1: intrinsic load_point_coord"),
+        "{stderr}"
+    );
     assert!(
         stderr.contains("unsupported at IR instruction #"),
         "{stderr}"
