@@ -228,6 +228,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_KHR_shader_float16_int8",
     "SPV_KHR_variable_pointers",
     "SPV_VALVE_mixed_float_dot_product",
+    "SPV_KHR_subgroup_uniform_control_flow",
 ];
 
 pub fn bad_id(inst: &Inst, id: u32, what: &str) -> Error {
