@@ -13,11 +13,15 @@ pub enum Error {
     /// The target generation has no form of an instruction the selection needs (neither
     /// the opcode nor a rename of it, `isa_tables/renames.txt`).
     NotOnTarget { op: Opcode, gen: Gen },
-    /// The shader needs more registers than the budget and spilling is not available.
+    /// The shader needs more registers than the budget even after spilling what can be
+    /// spilled (or an ABI input register lies beyond the budget).
     RegisterPressure {
         file: &'static str,
         needed: u32,
         budget: u32,
+        /// Set when the failure is a tuple of this many registers that found no aligned
+        /// room however much was spilled (fragmentation, not plain demand).
+        tuple: Option<u16>,
     },
     /// The pipeline layout does not describe a resource the shader uses, or is malformed.
     Layout(String),
@@ -56,11 +60,21 @@ impl fmt::Display for Error {
             }
             Error::RegisterPressure {
                 file,
-                needed,
                 budget,
+                tuple: Some(d),
+                ..
             } => write!(
                 f,
-                "register pressure: {needed} {file}s needed, budget {budget} (spilling is not implemented)"
+                "register pressure: no aligned room for a {d}-{file} tuple within the budget of {budget}, however much is spilled"
+            ),
+            Error::RegisterPressure {
+                file,
+                needed,
+                budget,
+                tuple: None,
+            } => write!(
+                f,
+                "register pressure: {needed} {file}s needed at once, budget {budget}, with nothing left to spill"
             ),
             Error::Layout(m) => write!(f, "pipeline layout: {m}"),
             Error::Encode(m) => write!(f, "encoding: {m}"),

@@ -111,6 +111,7 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
                         file: if k == 0 { "SGPR" } else { "VGPR" },
                         needed: lim as u32 + 1,
                         budget: lim as u32,
+                        tuple: Some(dwords.max(1)),
                     });
                 }
             }
@@ -196,6 +197,7 @@ fn assign(
                         } else {
                             budget.sgprs
                         } as u32,
+                        tuple: None,
                     }))?;
             *slot = (slot.0.max(end), t.0 as usize);
         }

@@ -181,6 +181,7 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
                 file: file_name(ty),
                 needed: demand,
                 budget: lim,
+                tuple: None,
             };
             let k = (pos / 2) as usize;
             let here = lay.refs.get(k).cloned().unwrap_or_default();
