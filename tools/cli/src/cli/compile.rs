@@ -15,7 +15,6 @@
 //! Two SPIR-V inputs (vertex, fragment) compile one VS+PS pipeline with the default
 //! graphics state ([`run_pipeline`]); `--asm`/`--stats` print each stage.
 
-use gcnc::amdgpu::abi::PipelineLayout;
 use gcnc::{Missing, Options};
 
 /// Parsed `gcnc compile` arguments.
@@ -57,8 +56,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
         });
     }
     if let Some(l) = &a.layout {
-        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
-        opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+        opts.layout = super::layout_file(l)?;
     }
     if a.unlinked {
         opts.missing = Missing::all();
@@ -69,7 +67,7 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
     let compiled = if spirv {
         let words = gcnc::front::spirv::words_from_bytes(&bytes)
             .map_err(|e| format!("{}: {e}", a.input))?;
-        opts.spec = super::spec_values(&words, &a.spec)?;
+        opts.spec = super::spec_values(&[&words], &a.spec)?;
         if a.unlinked {
             gcnc::compile_spirv_unlinked(&words, &opts)
         } else {
@@ -135,23 +133,16 @@ pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
     let mut opts = Options::new(target);
     opts.settings = super::settings_from_env();
     if let Some(l) = &a.layout {
-        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
-        opts.layout = PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+        opts.layout = super::layout_file(l)?;
     }
     let words = |path: &str| -> Result<Vec<u32>, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     };
     let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
-    // one --spec list for both stages: each value is read by the type of the constant
-    // with that SpecId in the stage that declares it (the vertex stage's first)
-    let mut consts = gcnc::front::spirv::spec_constants(&fs).map_err(|e| e.to_string())?;
-    consts.extend(gcnc::front::spirv::spec_constants(&vs).map_err(|e| e.to_string())?);
-    for s in &a.spec {
-        let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, s)
-            .map_err(|e| format!("--spec {s}: {e}"))?;
-        opts.spec.insert(id, v);
-    }
+    // one --spec list for both stages, typed by the stage that declares each SpecId
+    // (the vertex stage's first)
+    opts.spec = super::spec_values(&[&vs, &fs], &a.spec)?;
     let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
     let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
         .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;

@@ -41,7 +41,7 @@ fn load(args: &Args) -> Result<Module, String> {
     let is_spirv = ext == "spv" || bytes.get(..4) == Some(&MAGIC.to_le_bytes()[..]);
     if is_spirv {
         let words = words_from_bytes(&bytes).map_err(|e| format!("{}: {}", path.display(), e))?;
-        let spec = super::spec_values(&words, &args.spec)?;
+        let spec = super::spec_values(&[&words], &args.spec)?;
         let stage =
             match args.stage.as_deref() {
                 None => None,

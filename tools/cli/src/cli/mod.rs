@@ -45,21 +45,31 @@ pub fn parse_wave(wave: Option<u32>) -> Result<Option<Wave>, String> {
 }
 
 /// The `--spec ID=VALUE` arguments as bit patterns, each value read by the type of the
-/// SPIR-V constant its SpecId decorates (`gcnc::front::spirv::parse_spec_arg`); an error
-/// quotes the argument and says which ID and why.
+/// SPIR-V constant its SpecId decorates in `modules` (the first module that declares the
+/// ID decides; `gcnc::front::spirv::parse_spec_arg`); an error quotes the argument and
+/// says which ID and why.
 pub fn spec_values(
-    words: &[u32],
+    modules: &[&[u32]],
     args: &[String],
 ) -> Result<std::collections::BTreeMap<u32, u64>, String> {
     let mut out = std::collections::BTreeMap::new();
     if args.is_empty() {
         return Ok(out);
     }
-    let consts = gcnc::front::spirv::spec_constants(words).map_err(|e| e.to_string())?;
+    let mut consts = std::collections::BTreeMap::new();
+    for words in modules.iter().rev() {
+        consts.extend(gcnc::front::spirv::spec_constants(words).map_err(|e| e.to_string())?);
+    }
     for a in args {
         let (id, v) = gcnc::front::spirv::parse_spec_arg(&consts, a)
             .map_err(|e| format!("--spec {a}: {e}"))?;
         out.insert(id, v);
     }
     Ok(out)
+}
+
+/// Reads a pipeline layout JSON file (`--layout`); errors name the file.
+pub fn layout_file(path: &str) -> Result<gcnc::amdgpu::abi::PipelineLayout, String> {
+    let t = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    gcnc::amdgpu::abi::PipelineLayout::from_json(&t).map_err(|e| format!("{path}: {e}"))
 }

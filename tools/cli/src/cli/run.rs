@@ -264,9 +264,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             Some(gcnc::link::state::PipelineState::from_json(&t).map_err(|e| format!("{s}: {e}"))?);
     }
     if let Some(l) = &a.layout {
-        let t = std::fs::read_to_string(l).map_err(|e| format!("{l}: {e}"))?;
-        setup.layout =
-            gcnc::amdgpu::abi::PipelineLayout::from_json(&t).map_err(|e| format!("{l}: {e}"))?;
+        setup.layout = super::layout_file(l)?;
     }
     if let Some(p) = &a.push {
         setup.push = hex_bytes(p)?;
@@ -278,7 +276,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             let mut o = gcnc::Options::new(gcnc::isa::Target::new(elf_gen(&elf)?));
             o.layout = setup.layout.clone();
             o.entry = a.entry.clone();
-            o.spec = super::spec_values(words, &a.spec)?;
+            o.spec = super::spec_values(&[words], &a.spec)?;
             setup.layout =
                 pipeline::default_layout(words, &o).map_err(|e| format!("{}: {e}", a.input))?;
         }
