@@ -37,17 +37,43 @@ pub fn merge_blocks(f: &mut Function, into: Block, from: Block) {
 }
 
 /// Restores list alternation after nodes were removed: merges runs of adjacent blocks.
+///
+/// Two adjacent blocks `a`, `b` of one list form a straight line: `b`'s only predecessor
+/// is `a` and, unless `a` ends in a jump, `a`'s only successor is `b`. So `a`'s
+/// instructions move to the front of `b` and `b` keeps its handle: the phis that name `b`
+/// as a predecessor stay right and no phi names `a`, so nothing is renamed (a rename
+/// scans every block of the arena, which made long merge sequences quadratic). A block
+/// that ends in a jump is merged the other way, with the rename.
 pub fn merge_adjacent_blocks(f: &mut Function, list: &mut Vec<CfNode>) {
     let mut k = 0;
     while k + 1 < list.len() {
         if let (CfNode::Block(a), CfNode::Block(b)) = (&list[k], &list[k + 1]) {
             let (a, b) = (*a, *b);
-            merge_blocks(f, a, b);
-            list.remove(k + 1);
+            if f.block_jump(a).is_some() {
+                merge_blocks(f, a, b);
+                list.remove(k + 1);
+            } else {
+                absorb_into_next(f, a, b);
+                list.remove(k);
+            }
         } else {
             k += 1;
         }
     }
+}
+
+/// Moves every instruction of `from` to the front of `into`, its only successor (which
+/// must have no phis). `from` is left empty; the caller removes it from the CF tree.
+fn absorb_into_next(f: &mut Function, from: Block, into: Block) {
+    let mut moved = std::mem::take(&mut f.blocks[from].insts);
+    for &i in &moved {
+        f.insts[i].block = Some(into);
+    }
+    for &i in &f.blocks[into].insts {
+        debug_assert!(!f.insts[i].kind.is_phi());
+    }
+    moved.append(&mut f.blocks[into].insts);
+    f.blocks[into].insts = moved;
 }
 
 /// Value map keyed by source-function handles.
