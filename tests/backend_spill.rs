@@ -344,3 +344,88 @@ fn fragmentation_is_resolved_by_splitting_not_spilling() {
     };
     assert_eq!(base.0 % 2, 0);
 }
+
+/// A loop that carries `n` divergent values (a phi web each: defined before the loop and
+/// at its latch) and sums them after it: `out[x]` is the sum after `trips` rounds of
+/// `v[i] = v[i] * v[(i + 1) % n] + i`, starting from `v[i] = x + i`.
+fn loop_carried(n: usize, trips: u32) -> String {
+    let mut s = String::from(
+        "shader compute local_size=64,1,1\n\nentry fn main() {\n  block_0:\n    \
+         32x3 %0 = load_local_invocation_id\n    32x1 %1 = swizzle %0.x\n    \
+         32x1 %2 = const 0\n    32x1 %3 = const 1\n    32x1 %4 = const 2\n    \
+         32x1 %5 = const TRIPS\n",
+    )
+    .replace("TRIPS", &trips.to_string());
+    // %(10+i): constant i; %(100+i): initial value; %(200+i): the phi; %(300+i): next
+    for i in 0..n {
+        s += &format!("    32x1 %{} = const {i}\n", 10 + i);
+        s += &format!("    32x1 %{} = iadd %1, %{}\n", 100 + i, 10 + i);
+    }
+    s += "  loop {\n    block_1:\n      32x1 %6 = phi block_0: %2, block_3: %7\n";
+    for i in 0..n {
+        s += &format!(
+            "      32x1 %{} = phi block_0: %{}, block_3: %{}\n",
+            200 + i,
+            100 + i,
+            300 + i
+        );
+    }
+    s += "      1x1 %8 = uge %6, %5\n    if %8 {\n      block_2:\n        break\n    } \
+          else {\n      block_4:\n    }\n    block_3:\n";
+    for i in 0..n {
+        s += &format!(
+            "      32x1 %{} = imul %{}, %{}\n      32x1 %{} = iadd %{}, %{}\n",
+            400 + i,
+            200 + i,
+            200 + (i + 1) % n,
+            300 + i,
+            400 + i,
+            10 + i
+        );
+    }
+    s += "      32x1 %7 = iadd %6, %3\n  }\n  block_5:\n";
+    let mut acc = 200;
+    for i in 1..n {
+        s += &format!("    32x1 %{} = iadd %{acc}, %{}\n", 500 + i, 200 + i);
+        acc = 500 + i;
+    }
+    s += &format!(
+        "    32x2 %9 = vulkan_resource_index %2 binding=0 mode=ssbo\n    \
+         32x1 %8000 = ishl %1, %4\n    store_ssbo %{acc}, %9, %8000 write_mask=0x1 align=4\n}}\n"
+    );
+    s
+}
+
+#[test]
+fn a_spilled_phi_web_frees_its_registers_between_definitions() {
+    // 12 values live around the back edge with a budget of 8 VGPRs: the webs must be
+    // spilled, and a spilled web may not stay live from its first definition (before
+    // the loop) to its last (the latch), or nothing is gained
+    let (n, trips) = (12, 3);
+    let text = loop_carried(n, trips);
+    for (gen, wave) in backend_support::CONFIGS {
+        let mut o = ir_options(gen, wave);
+        o.budget = Some(Budget {
+            sgprs: 106,
+            vgprs: 8,
+        });
+        let out = backend_support::run_output_with(&text, &o, 1);
+        let m = gcnc::ir::parse_module(&text).unwrap();
+        let c = compile_module(&m, &o).unwrap();
+        assert!(
+            c.stats.spilled_vgprs > 0 && c.stats.vgprs <= 8,
+            "{}",
+            c.stats.to_text()
+        );
+        for (x, o) in out.iter().enumerate() {
+            let mut v: Vec<u32> = (0..n as u32).map(|i| x as u32 + i).collect();
+            for _ in 0..trips {
+                v = (0..n)
+                    .map(|i| v[i].wrapping_mul(v[(i + 1) % n]).wrapping_add(i as u32))
+                    .collect();
+            }
+            let want = v.iter().fold(0u32, |a, b| a.wrapping_add(*b));
+            assert_eq!(o[0], want, "{} {wave:?} x={x}", gen.mcpu());
+        }
+    }
+}

@@ -40,11 +40,18 @@ pub fn compile_ir(text: &str, gen: Gen, wave: Wave) -> Compiled {
 /// an output buffer of `dwords` dwords per thread, zero-filled; returns each thread's
 /// dwords.
 pub fn run_output(text: &str, gen: Gen, wave: Wave, dwords: u32) -> Vec<Vec<u32>> {
+    run_output_with(text, &ir_options(gen, wave), dwords)
+}
+
+/// [`run_output`] with the compile options given (e.g. a register budget).
+pub fn run_output_with(text: &str, o: &Options, dwords: u32) -> Vec<Vec<u32>> {
     use gcnc::binary::UserData;
     use gcnc_emu::{BufferDesc, Dispatch, Memory};
     const SETS: u64 = 0x2_0000;
     const OUT: u64 = 0x10_0000;
-    let c = compile_ir(text, gen, wave);
+    let (gen, wave) = (o.target.gen, o.target.wave);
+    let m = gcnc::ir::parse_module(text).expect("test IR parses");
+    let c = compile_module(&m, o).unwrap_or_else(|e| panic!("{}/{:?}: {e}", gen.mcpu(), wave));
     let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch");
     let threads: u32 = c.program.workgroup_size.iter().product();
     let bytes = 4 * dwords * threads;

@@ -20,6 +20,12 @@
 //! - VGPR slots are per-lane scratch (`amdgpu::scratch`: `reserve`, `store`, `load` at a
 //!   constant offset). Stores and reloads run under the exec of the definition / use, like
 //!   the register they replace, so the lanes a use reads were written at the definition.
+//! - Phi webs: a web has one hull interval from its first definition to its last, so a
+//!   spilled web's definitions write fresh temps (stored at once) and a parallel copy
+//!   into a spilled web becomes a store of its source (reloaded first when spilled too),
+//!   one pair at a time. Spilling a copy's source spills the web it is copied into with
+//!   it: otherwise the copy reloads every such source at once, the demand the spill was
+//!   meant to remove.
 //!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
 //! - The entry block's prologue (`p_startpgm`, `p_start_linear_vgpr`, the scratch setup)
 //!   is kept whole: stores of hardware inputs go after it, and temps it reads or defines
@@ -234,6 +240,7 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
         if chosen.is_empty() {
             return Ok(());
         }
+        copy_partners(p, &mut chosen, st, &lay.tied);
         rewrite(p, &chosen, st);
     }
 }
@@ -315,6 +322,19 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
         };
         slots.insert(t, slot);
     }
+    // A phi web (a temp with several definitions) keeps one hull interval from its
+    // first definition to its last store: each definition of a spilled web writes a
+    // fresh temp instead, stored at once, so nothing of the web stays live in between.
+    let mut defs: BTreeMap<Temp, u32> = BTreeMap::new();
+    for i in p.blocks.iter().flat_map(|b| &b.insts) {
+        for d in &i.defs {
+            if let Arg::Temp(t) = *d {
+                if slots.contains_key(&t) {
+                    *defs.entry(t).or_default() += 1;
+                }
+            }
+        }
+    }
     let pe = prologue_end(p);
     for bi in 0..p.blocks.len() {
         let insts = std::mem::take(&mut p.blocks[bi].insts);
@@ -324,6 +344,12 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
         for (k, mut i) in insts.into_iter().enumerate() {
             if bi == 0 && k == pe {
                 out.append(&mut after_start);
+            }
+            if i.is_copy() {
+                early_stores(p, st, &slots, &mut i, &mut out);
+                if i.defs.is_empty() {
+                    continue;
+                }
             }
             let mut reloaded: SmallVec<[(Temp, Temp); 4]> = SmallVec::new();
             for o in i.ops.iter_mut() {
@@ -344,10 +370,18 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
                 *o = Arg::Temp(r);
             }
             let mut stores: Vec<MInst> = Vec::new();
-            for d in &i.defs {
+            for d in i.defs.iter_mut() {
                 let Arg::Temp(t) = *d else { continue };
                 if let Some(&slot) = slots.get(&t) {
-                    stores.extend(spill_code(p, st, slot, t, false));
+                    let v = if defs[&t] > 1 {
+                        let v = p.new_temp(p.temps[t.0 as usize]);
+                        st.no_spill.insert(v);
+                        *d = Arg::Temp(v);
+                        v
+                    } else {
+                        t
+                    };
+                    stores.extend(spill_code(p, st, slot, v, false));
                 }
             }
             let start = i.op == Op::Pseudo(Pseudo::StartPgm);
@@ -360,5 +394,74 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
         }
         out.append(&mut after_start);
         p.blocks[bi].insts = out;
+    }
+}
+
+/// A chosen temp copied into a phi web (a parallel copy at a predecessor's end) takes
+/// the web along: the copy then becomes a reload and a store, one pair at a time
+/// (`early_stores`). Left in a register, the web would need its source reloaded at the
+/// copy, and a copy of many such pairs reloads them all at once — the demand the spill
+/// was meant to remove.
+fn copy_partners(p: &Program, chosen: &mut Vec<Temp>, st: &State, tied: &BTreeSet<Temp>) {
+    let set: BTreeSet<Temp> = chosen.iter().copied().collect();
+    let mut add: BTreeSet<Temp> = BTreeSet::new();
+    for i in p
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.is_copy())
+    {
+        for (d, o) in i.defs.iter().zip(&i.ops) {
+            if let (Arg::Temp(t), Arg::Temp(s)) = (*d, *o) {
+                if set.contains(&s)
+                    && !set.contains(&t)
+                    && p.temps[t.0 as usize] == p.temps[s.0 as usize]
+                    && !st.no_spill.contains(&t)
+                    && !tied.contains(&t)
+                {
+                    add.insert(t);
+                }
+            }
+        }
+    }
+    chosen.extend(add);
+}
+
+/// A parallel copy into spilled temps (a phi web's definition at the end of a
+/// predecessor) stores its sources straight into their slots, one at a time (a spilled
+/// source is reloaded just before its store): kept in the copy, every such pair would
+/// need a register for its source and its destination at the same position. A pair
+/// moves out only when no other pair reads its destination (its slot is written before
+/// the copy reads its sources) and both sides are of one class.
+fn early_stores(
+    p: &mut Program,
+    st: &mut State,
+    slots: &BTreeMap<Temp, Slot>,
+    i: &mut MInst,
+    out: &mut Vec<MInst>,
+) {
+    let mut j = 0;
+    while j < i.defs.len() {
+        if let (Arg::Temp(t), Arg::Temp(s)) = (i.defs[j], i.ops[j]) {
+            let read = i.ops.iter().any(|o| *o == Arg::Temp(t));
+            if let (Some(&slot), false) = (slots.get(&t), read) {
+                if p.temps[s.0 as usize] == p.temps[t.0 as usize] {
+                    let v = match slots.get(&s) {
+                        Some(&from) => {
+                            let r = p.new_temp(p.temps[s.0 as usize]);
+                            st.no_spill.insert(r);
+                            out.extend(spill_code(p, st, from, r, true));
+                            r
+                        }
+                        None => s,
+                    };
+                    out.extend(spill_code(p, st, slot, v, false));
+                    i.defs.remove(j);
+                    i.ops.remove(j);
+                    continue;
+                }
+            }
+        }
+        j += 1;
     }
 }
