@@ -3,8 +3,10 @@
 //! Design (after ACO's `aco_spill.cpp` in its choice of victims, simpler in placement):
 //! - Demand is measured in the model assignment uses (`live::intervals`: one hull
 //!   interval per temp on the linear CFG), per register file, in dwords, so tuples count
-//!   their full size. A round finds the first position where a file's demand exceeds its
-//!   limit and spills enough of the temps live there to get back under it: those not
+//!   their full size. A round sweeps the positions; wherever a file's demand, less what
+//!   the round chose already, exceeds its limit, it spills enough of the temps live there
+//!   to get back under it (the next round recomputes the intervals with the reloads the
+//!   choices brought, and sweeps again): those not
 //!   used in the current loop first (ACO's preference), then the furthest next use, then
 //!   the largest, then the lowest temp number (deterministic).
 //! - A spilled temp is spilled *everywhere* (Chaitin style): `p_spill` right after each
@@ -141,101 +143,17 @@ fn layout(p: &Program) -> Layout {
     l
 }
 
-/// First position where `ty`'s demand exceeds `limit`, with the demand there.
-fn first_overflow(
-    p: &Program,
-    iv: &[Option<Interval>],
-    ty: RegType,
-    limit: u32,
-    npos: usize,
-) -> Option<(u32, u32)> {
-    let mut diff = vec![0i64; npos + 2];
-    for (t, i) in iv.iter().enumerate() {
-        let (Some(i), rc) = (i, p.temps[t]) else {
-            continue;
-        };
-        if rc.ty == ty {
-            diff[i.start as usize] += rc.dwords as i64;
-            diff[i.end as usize + 1] -= rc.dwords as i64;
-        }
-    }
-    let mut d = 0i64;
-    for (pos, x) in diff.iter().enumerate() {
-        d += x;
-        if d > limit as i64 {
-            return Some((pos as u32, d as u32));
-        }
-    }
-    None
-}
-
 /// Spills until demand fits `limit` (per file, in dwords) everywhere.
 pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error> {
     loop {
         let iv = intervals(p);
         let lay = layout(p);
-        let npos = 2 * lay.depth.len() + 2;
         let mut chosen: Vec<Temp> = Vec::new();
         for (ty, lim) in [
             (RegType::Sgpr, limit.sgprs as u32),
             (RegType::Vgpr, limit.vgprs as u32),
         ] {
-            let Some((pos, demand)) = first_overflow(p, &iv, ty, lim, npos) else {
-                continue;
-            };
-            let pressure = || Error::RegisterPressure {
-                file: file_name(ty),
-                needed: demand,
-                budget: lim,
-                tuple: None,
-            };
-            let k = (pos / 2) as usize;
-            let here = lay.refs.get(k).cloned().unwrap_or_default();
-            let depth = lay.depth.get(k).copied().unwrap_or(0);
-            let mut cands: Vec<(bool, std::cmp::Reverse<u32>, std::cmp::Reverse<u8>, Temp)> =
-                Vec::new();
-            for (t, i) in iv.iter().enumerate() {
-                let temp = Temp(t as u32);
-                let rc = p.temps[t];
-                let Some(i) = i else { continue };
-                if rc.ty != ty
-                    || i.start > pos
-                    || i.end < pos
-                    || st.no_spill.contains(&temp)
-                    || lay.tied.contains(&temp)
-                    || here.contains(&temp)
-                {
-                    continue;
-                }
-                let uses = &lay.uses[t];
-                let next = match uses.iter().find(|&&u| u >= pos) {
-                    Some(&u) => u - pos,
-                    // live only around a back edge: its next use is in the next iteration
-                    None => uses
-                        .first()
-                        .map_or(u32::MAX / 2, |&u| u32::MAX / 4 + (npos as u32 - pos) + u),
-                };
-                let in_loop =
-                    depth > 0 && uses.iter().any(|&u| lay.depth[(u / 2) as usize] >= depth);
-                cands.push((
-                    in_loop,
-                    std::cmp::Reverse(next),
-                    std::cmp::Reverse(rc.dwords),
-                    temp,
-                ));
-            }
-            cands.sort();
-            let mut freed = 0u32;
-            for c in cands {
-                if demand - freed <= lim {
-                    break;
-                }
-                freed += p.rc(c.3).dwords as u32;
-                chosen.push(c.3);
-            }
-            if demand - freed > lim {
-                return Err(pressure());
-            }
+            choose(p, &iv, &lay, st, ty, lim, &mut chosen)?;
         }
         if chosen.is_empty() {
             return Ok(());
@@ -243,6 +161,108 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
         copy_partners(p, &mut chosen, st, &lay.tied);
         rewrite(p, &chosen, st);
     }
+}
+
+/// One round's victims in `ty`'s file: a sweep over the positions that, at each one
+/// where demand (less what this round already chose) exceeds `lim`, chooses among the
+/// temps live there. The reloads a choice brings are not seen until the next round,
+/// which recomputes the intervals. An overflow that cannot be resolved ends the sweep;
+/// it is an error only when the round has chosen nothing (else the next round, with
+/// exact intervals, decides).
+fn choose(
+    p: &Program,
+    iv: &[Option<Interval>],
+    lay: &Layout,
+    st: &State,
+    ty: RegType,
+    lim: u32,
+    chosen: &mut Vec<Temp>,
+) -> Result<(), Error> {
+    let npos = 2 * lay.depth.len() + 2;
+    let mut diff = vec![0i64; npos + 2];
+    let mut by_start: Vec<(u32, u32)> = Vec::new();
+    for (t, i) in iv.iter().enumerate() {
+        let (Some(i), rc) = (i, p.temps[t]) else {
+            continue;
+        };
+        if rc.ty == ty {
+            diff[i.start as usize] += rc.dwords as i64;
+            diff[i.end as usize + 1] -= rc.dwords as i64;
+            by_start.push((i.start, t as u32));
+        }
+    }
+    by_start.sort_unstable();
+    let mut next_start = 0;
+    // temps whose interval has started (pruned of ended ones at each overflow)
+    let mut active: Vec<u32> = Vec::new();
+    let mut freed_until = vec![0i64; npos + 2];
+    let mut taken = vec![false; p.temps.len()];
+    let (mut demand, mut freed) = (0i64, 0i64);
+    for pos in 0..npos + 1 {
+        demand += diff[pos];
+        freed -= freed_until[pos];
+        while next_start < by_start.len() && by_start[next_start].0 as usize == pos {
+            active.push(by_start[next_start].1);
+            next_start += 1;
+        }
+        let need = demand - freed;
+        if need <= lim as i64 {
+            continue;
+        }
+        let pos = pos as u32;
+        active.retain(|&t| iv[t as usize].is_some_and(|i| i.end >= pos) && !taken[t as usize]);
+        let k = (pos / 2) as usize;
+        let here = lay.refs.get(k).cloned().unwrap_or_default();
+        let depth = lay.depth.get(k).copied().unwrap_or(0);
+        let mut cands: Vec<(bool, std::cmp::Reverse<u32>, std::cmp::Reverse<u8>, Temp)> =
+            Vec::new();
+        for &t in &active {
+            let temp = Temp(t);
+            if st.no_spill.contains(&temp) || lay.tied.contains(&temp) || here.contains(&temp) {
+                continue;
+            }
+            let uses = &lay.uses[t as usize];
+            let next = match uses.get(uses.partition_point(|&u| u < pos)) {
+                Some(&u) => u - pos,
+                // live only around a back edge: its next use is in the next iteration
+                None => uses
+                    .first()
+                    .map_or(u32::MAX / 2, |&u| u32::MAX / 4 + (npos as u32 - pos) + u),
+            };
+            let in_loop = depth > 0 && uses.iter().any(|&u| lay.depth[(u / 2) as usize] >= depth);
+            cands.push((
+                in_loop,
+                std::cmp::Reverse(next),
+                std::cmp::Reverse(p.temps[t as usize].dwords),
+                temp,
+            ));
+        }
+        cands.sort();
+        let mut got = 0i64;
+        for c in cands {
+            if need - got <= lim as i64 {
+                break;
+            }
+            let dw = p.rc(c.3).dwords as i64;
+            got += dw;
+            taken[c.3 .0 as usize] = true;
+            freed_until[iv[c.3 .0 as usize].unwrap().end as usize + 1] += dw;
+            chosen.push(c.3);
+        }
+        freed += got;
+        if need - got > lim as i64 {
+            if !chosen.is_empty() {
+                return Ok(());
+            }
+            return Err(Error::RegisterPressure {
+                file: file_name(ty),
+                needed: need as u32,
+                budget: lim,
+                tuple: None,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Lane slot of a new SGPR spill of `dwords` dwords: (linear VGPR, first lane).
