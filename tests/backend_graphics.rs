@@ -254,7 +254,11 @@ fn vertex_registers_say_what_the_shader_reads_and_exports() {
                 lanes | lanes << 11 | lanes << 22,
                 "one wave per subgroup"
             );
-            let md = ElfFile::parse(&c.elf).unwrap().pal_metadata().unwrap().unwrap();
+            let md = ElfFile::parse(&c.elf)
+                .unwrap()
+                .pal_metadata()
+                .unwrap()
+                .unwrap();
             assert_eq!(md.pipeline.pipeline_type, "Ngg");
             assert!(md.pipeline.hardware_stages.contains_key(&HwStage::Gs));
         }
