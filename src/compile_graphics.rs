@@ -3,16 +3,18 @@
 //! ```text
 //! per stage: front::spirv (Stage::Vertex / Stage::Fragment entry point) → middle end →
 //!            compile::backend (isel against the GraphicsState … encode)
-//! binary::graphics   the VsPs metadata from both stages' GraphicsAbi
-//! CodeObject         _amdgpu_vs_main at 0, _amdgpu_ps_main at the next 256-byte boundary
+//! binary::graphics   the VsPs / Ngg metadata from both stages' GraphicsAbi
+//! CodeObject         the vertex stage (_amdgpu_vs_main or _amdgpu_gs_main) at 0,
+//!                    _amdgpu_ps_main at the next 256-byte boundary
 //! ```
 //!
 //! There is no link stage for graphics yet (no prologs or epilogs): the pipeline is
 //! compiled whole, with the default state of docs/abi.md unless [`GraphicsState`] says
 //! otherwise, and a stage alone compiles only to machine code ([`compile_stage`], for
-//! tests and `--asm`), never to an ELF. GFX11 vertex shaders need NGG and fail with
-//! `Unsupported`; so does scratch memory (function-local arrays, VGPR spills) on GFX9 and
-//! GFX10.3, whose graphics scratch setup is not written yet.
+//! tests and `--asm`), never to an ELF. The vertex stage is a hardware VS on GFX9 and an
+//! NGG primitive shader (`_amdgpu_gs_main`, `.type` `Ngg`) on GFX10.3 and GFX11
+//! (`isel/ngg.rs`). Scratch memory (function-local arrays, VGPR spills) on GFX9 and
+//! GFX10.3 fails with `Unsupported`: the graphics scratch setup is not written yet.
 
 use crate::amdgpu::abi_graphics::GraphicsState;
 use crate::amdgpu::{emit, isel, mir};
@@ -82,7 +84,7 @@ fn compile_stage_timed(
     state: &GraphicsState,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
-    let hw = hw_stage(stage)?;
+    let hw = hw_stage(stage, opts.target.gen)?;
     timer.phase = Phase::Front;
     let m = timer.stage("translate", || {
         translate_stage(words, opts, &BTreeSet::new(), stage)
@@ -98,7 +100,7 @@ pub fn compile_stage_module(
     state: &GraphicsState,
 ) -> Result<CompiledStage, Error> {
     crate::ir::verify_module(m)?;
-    let hw = hw_stage(m.stage)?;
+    let hw = hw_stage(m.stage, opts.target.gen)?;
     stage_backend(
         m.clone(),
         hw,
@@ -108,8 +110,9 @@ pub fn compile_stage_module(
     )
 }
 
-fn hw_stage(stage: Stage) -> Result<HwStage, Error> {
+fn hw_stage(stage: Stage, gen: crate::isa::Gen) -> Result<HwStage, Error> {
     match stage {
+        Stage::Vertex if crate::amdgpu::abi_graphics::vertex_is_ngg(gen) => Ok(HwStage::Gs),
         Stage::Vertex => Ok(HwStage::Vs),
         Stage::Fragment => Ok(HwStage::Ps),
         _ => Err(crate::amdgpu::Error::unsupported(
@@ -209,7 +212,7 @@ pub fn compile_pipeline(
         text,
         functions: vec![
             FuncSymbol {
-                name: HwStage::Vs.entry_symbol(),
+                name: vs.stage.entry_symbol(),
                 offset: 0,
                 size: vs.code_bytes as u64,
             },

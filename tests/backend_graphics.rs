@@ -1,13 +1,14 @@
 //! Vertex + fragment pipelines (tests/shaders/vert/gfx_vs_*, tests/shaders/frag/gfx_fs_*)
 //! through the whole backend, with the default graphics state (docs/abi.md "Graphics"):
-//! - on gfx900 wave64 and gfx1030 wave32/wave64 every VS × FS pair links into one ELF whose
-//!   two entry points llvm-objdump-19 disassembles to our printer's text, instruction by
-//!   instruction, and whose metadata llvm-readelf-19 decodes;
+//! - on gfx900 wave64 (hardware VS), gfx1030 and gfx1100 wave32/wave64 (NGG primitive
+//!   shader) every VS × FS pair links into one ELF whose two entry points llvm-objdump-19
+//!   disassembles to our printer's text, instruction by instruction, and whose metadata
+//!   llvm-readelf-19 decodes;
 //! - the registers of the metadata say what each shader needs (inputs enabled, export
-//!   formats, kill, depth, vertex VGPRs, position exports);
+//!   formats, kill, depth, vertex VGPRs, position exports, the NGG stage);
 //! - on gfx1100 (wave32 and wave64) each fragment shader alone disassembles, through
-//!   llvm-mc-19, to our printer's text; a GFX11 vertex shader is a typed Unsupported error
-//!   (NGG is not implemented) and never a wrong binary.
+//!   llvm-mc-19, to our printer's text; a GFX11 vertex shader is an NGG primitive shader
+//!   that writes its attributes to the attribute ring and never exports a parameter.
 
 mod backend_support;
 
@@ -30,10 +31,12 @@ const FS: [&str; 6] = [
     "gfx_fs_null",
     "gfx_fs_sample",
 ];
-const PIPELINE_CONFIGS: [(Gen, Wave); 3] = [
+const PIPELINE_CONFIGS: [(Gen, Wave); 5] = [
     (Gen::Gfx9, Wave::W64),
     (Gen::Gfx10, Wave::W32),
     (Gen::Gfx10, Wave::W64),
+    (Gen::Gfx11, Wave::W32),
+    (Gen::Gfx11, Wave::W64),
 ];
 
 fn words(dir: &str, name: &str) -> Vec<u32> {
@@ -188,15 +191,32 @@ fn vertex_registers_say_what_the_shader_reads_and_exports() {
     for (gen, wave) in PIPELINE_CONFIGS {
         let c = pipeline("gfx_vs_ids", "gfx_fs_varyings", gen, wave);
         let r = registers(&c);
-        // InstanceID: v1 with VGPR_COMP_CNT 1 on GFX9, v3 with 3 on GFX10
-        let cnt = if gen == Gen::Gfx9 { 1 } else { 3 };
-        assert_eq!(r[&HwStage::Vs.rsrc1()] >> 24 & 3, cnt);
-        // user SGPRs: descriptor set 0 (entries 2, 3), then PAL's VertexBufferTable,
-        // BaseVertex and BaseInstance
-        let base = HwStage::Vs.user_data_base();
-        let ud: Vec<u32> = (0..5).map(|i| r[&(base + i)]).collect();
-        assert_eq!(ud, [2, 3, 0x1000_000f, 0x1000_0003, 0x1000_0004]);
-        assert_eq!(r[&HwStage::Vs.rsrc2()] >> 1 & 0x1f, 5, "USER_SGPR");
+        let ngg = gen != Gen::Gfx9;
+        let stage = if ngg { HwStage::Gs } else { HwStage::Vs };
+        assert_eq!(c.vs.stage, stage);
+        if ngg {
+            // InstanceID in v8: ES_VGPR_COMP_CNT 3; passthrough needs only v0
+            assert_eq!(r[&stage.rsrc2()] >> 16 & 3, 3, "ES_VGPR_COMP_CNT");
+            assert_eq!(r[&stage.rsrc1()] >> 29 & 3, 0, "GS_VGPR_COMP_CNT");
+        } else {
+            // InstanceID: v1 with VGPR_COMP_CNT 1
+            assert_eq!(r[&stage.rsrc1()] >> 24 & 3, 1);
+        }
+        // user SGPRs: descriptor set 0 (entries 2, 3), then (GFX11, for the attribute
+        // ring) PAL's GlobalTable, VertexBufferTable, BaseVertex and BaseInstance
+        let mut want = vec![2, 3];
+        if gen == Gen::Gfx11 {
+            want.push(0x1000_0000);
+        }
+        want.extend([0x1000_000f, 0x1000_0003, 0x1000_0004]);
+        let base = stage.user_data_base();
+        let ud: Vec<u32> = (0..want.len() as u32).map(|i| r[&(base + i)]).collect();
+        assert_eq!(ud, want);
+        assert_eq!(
+            r[&stage.rsrc2()] >> 1 & 0x1f,
+            want.len() as u32,
+            "USER_SGPR"
+        );
         // two parameters (uv, id), one position export
         assert_eq!(r[&regs::SPI_VS_OUT_CONFIG], 1 << 1);
         assert_eq!(r[&regs::SPI_SHADER_POS_FORMAT], 4);
@@ -222,8 +242,25 @@ fn vertex_registers_say_what_the_shader_reads_and_exports() {
         );
         assert_eq!(r[&regs::SPI_VS_OUT_CONFIG], 1 << 7, "no parameters");
         let w32 = (wave == Wave::W32) as u32;
-        if gen != Gen::Gfx9 {
-            assert_eq!(r[&regs::VGT_SHADER_STAGES_EN] >> 23 & 1, w32, "VS_W32_EN");
+        if ngg {
+            // ES_EN REAL, PRIMGEN_EN, GS_W32_EN, PRIMGEN_PASSTHRU_EN
+            assert_eq!(
+                r[&regs::VGT_SHADER_STAGES_EN],
+                2 << 3 | 1 << 13 | w32 << 22 | 1 << 25
+            );
+            let lanes = wave.lanes();
+            assert_eq!(
+                r[&regs::VGT_GS_ONCHIP_CNTL],
+                lanes | lanes << 11 | lanes << 22,
+                "one wave per subgroup"
+            );
+            let md = ElfFile::parse(&c.elf)
+                .unwrap()
+                .pal_metadata()
+                .unwrap()
+                .unwrap();
+            assert_eq!(md.pipeline.pipeline_type, "Ngg");
+            assert!(md.pipeline.hardware_stages.contains_key(&HwStage::Gs));
         }
     }
 }
@@ -286,24 +323,30 @@ fn gfx11_fragment_shaders_disassemble_with_llvm_as_we_print_them() {
 }
 
 #[test]
-fn gfx11_vertex_shaders_are_refused_until_ngg_exists() {
-    for vs in VS {
-        let e = compile_stage(
-            &words("vert", vs),
-            Stage::Vertex,
-            &opts(Gen::Gfx11, Wave::W32),
-            &GraphicsState::default(),
-        )
-        .expect_err("no NGG yet");
-        let text = e.to_string();
-        assert!(text.contains("NGG"), "{vs}: {text}");
-        assert!(
-            matches!(
-                e,
-                gcnc::Error::Backend(gcnc::amdgpu::Error::Unsupported { .. })
-            ),
-            "{vs}: {e:?}"
-        );
+fn gfx11_vertex_shaders_are_ngg_primitive_shaders_with_an_attribute_ring() {
+    for wave in [Wave::W32, Wave::W64] {
+        for vs in VS {
+            let c = compile_stage(
+                &words("vert", vs),
+                Stage::Vertex,
+                &opts(Gen::Gfx11, wave),
+                &GraphicsState::default(),
+            )
+            .unwrap_or_else(|e| panic!("{vs}: {e}"));
+            assert_eq!(c.stage, HwStage::Gs, "{vs}");
+            let asm = c.asm().unwrap();
+            let count = |needle: &str| asm.lines().filter(|l| l.contains(needle)).count();
+            assert_eq!(count("sendmsg(MSG_GS_ALLOC_REQ)"), 1, "{vs}:\n{asm}");
+            assert_eq!(count("exp prim v0, off, off, off done"), 1, "{vs}:\n{asm}");
+            assert_eq!(count("exp param"), 0, "{vs}:\n{asm}");
+            // one 16-byte ring store per output location, all done before pos0
+            let params = c.program.abi.graphics.vs_params.len();
+            assert_eq!(count("buffer_store_b128"), params, "{vs}:\n{asm}");
+            if params > 0 {
+                let wait = asm.find("s_waitcnt_vscnt null, 0x0").expect("vscnt wait");
+                assert!(wait < asm.find("exp pos0").unwrap(), "{vs}:\n{asm}");
+            }
+        }
     }
 }
 

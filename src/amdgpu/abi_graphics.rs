@@ -27,6 +27,19 @@ pub const USER_DATA_BASE_VERTEX: u32 = 0x1000_0003;
 pub const USER_DATA_BASE_INSTANCE: u32 = 0x1000_0004;
 /// Bytes of one vertex-buffer descriptor (a V#) in the table; binding `b` is at `16 * b`.
 pub const VERTEX_BUFFER_DESCRIPTOR_BYTES: u32 = 16;
+/// PAL's `GlobalTable` user-data value (the global internal table's low half).
+pub const USER_DATA_GLOBAL_TABLE: u32 = 0x1000_0000;
+/// GFX11: byte offset of the attribute ring's V# in the global table.
+pub const ATTR_RING_GIT_OFFSET: u32 = 0x100;
+/// GFX11: bytes between attribute `a` and `a + 1` of a vertex in the attribute ring
+/// (64 lanes of 16 bytes; the vertex of lane `l` is the ring's record `l`).
+pub const ATTR_RING_ATTRIBUTE_BYTES: u32 = 64 * 16;
+
+/// Whether the vertex stage runs as an NGG primitive shader (`.hardware_stages.gs`) on
+/// `gen`: GFX10.3 and GFX11 (which has no hardware VS); GFX9 has a hardware VS only.
+pub fn vertex_is_ngg(gen: crate::isa::Gen) -> bool {
+    gen != crate::isa::Gen::Gfx9
+}
 
 /// A colour export format (`SPI_SHADER_COL_FORMAT` field values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -117,7 +130,8 @@ pub struct GraphicsAbi {
     pub early_fragment_tests: bool,
     /// The fragment shader stores to memory (DB_SHADER_CONTROL.EXEC_ON_HIER_FAIL).
     pub writes_memory: bool,
-    /// VS: VGPR_COMP_CNT (which of v1..v3 the hardware loads).
+    /// VS: VGPR_COMP_CNT (which of v1..v3 the hardware loads); NGG: ES_VGPR_COMP_CNT
+    /// (which of v6..v8).
     pub vgpr_comp_cnt: u32,
     /// VS: output locations, in parameter-export order.
     pub vs_params: Vec<u32>,

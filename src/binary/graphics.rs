@@ -1,5 +1,6 @@
-//! The PAL metadata of a vertex + fragment pipeline (hardware VS + PS, `.type` `VsPs`),
-//! from what the backend knows of each stage ([`GraphicsStageInfo`]).
+//! The PAL metadata of a vertex + fragment pipeline — hardware VS + PS, `.type` `VsPs`
+//! (GFX9), or NGG primitive shader + PS, `.type` `Ngg` (GFX10.3, GFX11) — from what the
+//! backend knows of each stage ([`GraphicsStageInfo`]).
 //!
 //! Registers written (register numbers pal-abi.md §2.5; RSRC bit positions §3.4; the
 //! other fields as Mesa's register headers name them, radeonsi/RADV):
@@ -13,6 +14,17 @@
 //!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
 //!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24), VGT_SHADER_STAGES_EN
 //!   (VS_W32_EN bit 23 for wave32).
+//! - NGG (the vertex stage as `.gs`): RSRC1_GS packs like RSRC1_VS with MEM_ORDERED at bit
+//!   25 and GS_VGPR_COMP_CNT 30:29 = 0 (passthrough: v0 only); RSRC2_GS.ES_VGPR_COMP_CNT
+//!   17:16 (3 when InstanceID in v8 is read); VGT_SHADER_STAGES_EN = ES_EN 4:3 = REAL (2),
+//!   PRIMGEN_EN 13, GS_W32_EN 22, PRIMGEN_PASSTHRU_EN 25; SPI_SHADER_IDX_FORMAT
+//!   (IDX0_EXPORT_FORMAT 1COMP = 1, the `exp prim` value); GE_NGG_SUBGRP_CNTL
+//!   (PRIM_AMP_FACTOR 8:0 = 1 vertex out per vertex in); VGT_GS_ONCHIP_CNTL
+//!   (ES_VERTS_PER_SUBGRP 10:0, GS_PRIMS_PER_SUBGRP 21:11, GS_INST_PRIMS_IN_SUBGRP 31:22,
+//!   all the wave size: one wave per subgroup) and GE_MAX_OUTPUT_PER_SUBGROUP (the wave
+//!   size); SPI_VS_OUT_CONFIG, SPI_SHADER_POS_FORMAT and PA_CL_VS_OUT_CNTL as for the VS.
+//!   These NGG fields are from Mesa's and LLPC's register facts, not checked against a
+//!   GPU; the emulator reads VGT_SHADER_STAGES_EN's wave and passthrough bits.
 //! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
 //!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
 //!   default value (0,0,0,0); FLAT_SHADE bit 10), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
@@ -45,6 +57,10 @@ pub const CB_SHADER_MASK: u32 = 0xa08f;
 pub const DB_SHADER_CONTROL: u32 = 0xa203;
 pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+pub const SPI_SHADER_IDX_FORMAT: u32 = 0xa1c2;
+pub const GE_NGG_SUBGRP_CNTL: u32 = 0xa2d3;
+pub const VGT_GS_ONCHIP_CNTL: u32 = 0xa291;
+pub const GE_MAX_OUTPUT_PER_SUBGROUP: u32 = 0xa1ff;
 
 /// One compiled graphics stage, as the metadata sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,12 +92,15 @@ fn rsrc(t: Target, s: &GraphicsStageInfo) -> Result<(u32, u32)> {
     if s.stage == HwStage::Vs {
         v1 |= (s.abi.vgpr_comp_cnt & 3) << 24;
     }
-    let r2 = Rsrc2 {
+    let mut r2 = Rsrc2 {
         scratch_en: s.scratch_bytes_per_lane > 0,
         user_sgprs: s.user_data.len() as u32,
         ..Rsrc2::default()
     }
     .pack()?;
+    if s.stage == HwStage::Gs {
+        r2 |= (s.abi.vgpr_comp_cnt & 3) << 16;
+    }
     Ok((v1, r2))
 }
 
@@ -89,7 +108,8 @@ impl GraphicsPipelineInfo {
     /// Every register of the pipeline.
     pub fn registers(&self) -> Result<BTreeMap<u32, u32>> {
         let t = self.target;
-        if t.gen == Gen::Gfx11 {
+        let ngg = self.vs.stage == HwStage::Gs;
+        if t.gen == Gen::Gfx11 && !ngg {
             return Err(Error::invalid(
                 "graphics pipeline",
                 "GFX11 has no hardware VS (NGG only)",
@@ -129,7 +149,17 @@ impl GraphicsPipelineInfo {
                 | ((dists > 4) as u32) << 23
                 | misc << 24,
         );
-        if t.gen.is_gfx10_plus() {
+        if ngg {
+            let lanes = t.wave.lanes();
+            regs.insert(
+                VGT_SHADER_STAGES_EN,
+                2 << 3 | 1 << 13 | (w32 as u32) << 22 | 1 << 25,
+            );
+            regs.insert(SPI_SHADER_IDX_FORMAT, 1);
+            regs.insert(GE_NGG_SUBGRP_CNTL, 1);
+            regs.insert(VGT_GS_ONCHIP_CNTL, lanes | lanes << 11 | lanes << 22);
+            regs.insert(GE_MAX_OUTPUT_PER_SUBGROUP, lanes);
+        } else if t.gen.is_gfx10_plus() {
             regs.insert(VGT_SHADER_STAGES_EN, (w32 as u32) << 23);
         }
         // PS
@@ -207,7 +237,12 @@ impl GraphicsPipelineInfo {
             version: Some(PAL_METADATA_VERSION),
             pipeline: PipelineMetadata {
                 name: None,
-                pipeline_type: "VsPs".into(),
+                pipeline_type: if self.vs.stage == HwStage::Gs {
+                    "Ngg"
+                } else {
+                    "VsPs"
+                }
+                .into(),
                 api: "Vulkan".into(),
                 internal_pipeline_hash: [0, 0],
                 shaders,

@@ -39,8 +39,9 @@
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
-    ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX,
-    USER_DATA_VERTEX_BUFFER_TABLE, VERTEX_BUFFER_DESCRIPTOR_BYTES,
+    vertex_is_ngg, ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE,
+    USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
+    VERTEX_BUFFER_DESCRIPTOR_BYTES,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -74,11 +75,13 @@ pub mod ps_input {
 }
 
 /// Export targets.
-mod target {
+pub(super) mod target {
     pub const MRT0: u32 = 0;
     pub const MRTZ: u32 = 8;
     pub const NULL: u32 = 9;
     pub const POS0: u32 = 12;
+    /// GFX10+: the NGG primitive export.
+    pub const PRIM: u32 = 20;
     pub const PARAM0: u32 = 32;
 }
 
@@ -112,6 +115,8 @@ pub(crate) struct Gfx {
     instance_index: Option<Temp>,
     /// V# per binding, loaded in the entry block.
     vb_desc: BTreeMap<u32, Temp>,
+    /// NGG system inputs (`ngg.rs`).
+    pub(super) ngg: super::ngg::NggInputs,
 }
 
 /// The constant slot of a stage I/O access (`load_input`/`store_output` offset source).
@@ -133,10 +138,10 @@ impl Isel<'_> {
     /// Checks the stage can be selected for the target and emits the fragment prologue.
     pub(super) fn gfx_begin(&mut self) -> Result<(), Error> {
         match self.m.stage {
-            Stage::Vertex if self.t().gen == Gen::Gfx11 => Err(Error::unsupported(
-                None,
-                "vertex shaders on GFX11 run as NGG primitive shaders, which are not implemented yet",
-            )),
+            Stage::Vertex if vertex_is_ngg(self.t().gen) => {
+                self.ngg_begin()?;
+                self.vs_begin()
+            }
             Stage::Vertex => self.vs_begin(),
             Stage::Fragment => self.ps_begin(),
             _ => Ok(()),
@@ -884,6 +889,12 @@ impl Isel<'_> {
                 }
             }
             Stage::Vertex => {
+                let ring = self.t().gen == Gen::Gfx11;
+                if ring {
+                    let attrs: Vec<[Option<Arg>; 4]> =
+                        outputs.range(..SLOT_POSITION).map(|(_, o)| *o).collect();
+                    self.ngg_store_attributes(&attrs)?;
+                }
                 let pos = outputs.get(&SLOT_POSITION).copied().unwrap_or([None; 4]);
                 let pos = pos.map(|a| a.unwrap_or(Arg::Const(0)));
                 let mut vals = [off; 4];
@@ -905,7 +916,9 @@ impl Isel<'_> {
                 self.finish_exports(first);
                 let mut n = 0;
                 for (&slot, o) in outputs.range(..SLOT_POSITION) {
-                    self.export(target::PARAM0 + n, slots(o), false);
+                    if !ring {
+                        self.export(target::PARAM0 + n, slots(o), false);
+                    }
                     self.p.abi.graphics.vs_params.push(slot);
                     n += 1;
                 }
@@ -936,16 +949,26 @@ impl Isel<'_> {
     ) -> Result<(), Error> {
         let gen = self.t().gen;
         if self.m.stage == Stage::Vertex {
+            let ngg = vertex_is_ngg(gen);
+            // NGG: user SGPRs from s8, after the system SGPRs
+            let base = if ngg { 8 } else { 0 };
+            if ngg {
+                self.ngg_finish_inputs(defs);
+            }
             let singles = [
+                (self.gfx.ngg.global_table, USER_DATA_GLOBAL_TABLE),
                 (self.gfx.vb_table, USER_DATA_VERTEX_BUFFER_TABLE),
                 (self.gfx.base_vertex, USER_DATA_BASE_VERTEX),
                 (self.gfx.base_instance, USER_DATA_BASE_INSTANCE),
             ];
             for (t, u) in singles {
                 if let Some(t) = t {
-                    self.p.precolored.insert(t, PhysReg::sgpr(next));
+                    self.p.precolored.insert(t, PhysReg::sgpr(base + next));
                     defs.push(Arg::Temp(t));
-                    ud.push(UserData::Special(u));
+                    ud.push(match u {
+                        USER_DATA_GLOBAL_TABLE => UserData::GlobalTable,
+                        u => UserData::Special(u),
+                    });
                     next += 1;
                 }
             }
@@ -954,13 +977,15 @@ impl Isel<'_> {
                     "{next} user SGPRs needed, the hardware has 16"
                 )));
             }
+            // VertexID, InstanceID: v0 / v1 (GFX9) or v3 (GFX10.3); NGG v5 / v8
+            let vbase = if ngg { 5 } else { 0 };
             if let Some(t) = self.gfx.vertex_id {
-                self.p.precolored.insert(t, PhysReg::vgpr(0));
+                self.p.precolored.insert(t, PhysReg::vgpr(vbase));
                 defs.push(Arg::Temp(t));
             }
             if let Some(t) = self.gfx.instance_id {
                 let v = if gen == Gen::Gfx9 { 1 } else { 3 };
-                self.p.precolored.insert(t, PhysReg::vgpr(v));
+                self.p.precolored.insert(t, PhysReg::vgpr(vbase + v));
                 defs.push(Arg::Temp(t));
                 self.p.abi.graphics.vgpr_comp_cnt = v as u32;
             }

@@ -33,6 +33,7 @@ mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
+mod ngg;
 mod pack;
 pub mod scratch;
 mod spec;
@@ -633,8 +634,16 @@ impl Isel<'_> {
             user.push((UserData::Workgroup, t));
         }
         let mut next = 0u16;
+        // an NGG vertex stage has its user SGPRs from s8 (after the system SGPRs)
+        let base = if self.m.stage == ir::Stage::Vertex
+            && crate::amdgpu::abi_graphics::vertex_is_ngg(self.t().gen)
+        {
+            8
+        } else {
+            0
+        };
         for (u, t) in user {
-            self.p.precolored.insert(t, PhysReg::sgpr(next));
+            self.p.precolored.insert(t, PhysReg::sgpr(base + next));
             defs.push(Arg::Temp(t));
             match u {
                 UserData::Entry(n) => {

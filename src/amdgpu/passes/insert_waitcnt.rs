@@ -73,9 +73,10 @@ struct State {
     /// Register (dword) → (counter, score). Score 0 means "inherited from a
     /// predecessor": wait for 0.
     pending: BTreeMap<u16, (Counter, u32)>,
-    /// Registers an outstanding SMEM instruction still reads (its address and offset):
-    /// overwriting them needs the same wait (the load may be replayed, and the emulator
-    /// checks it). Same encoding as `pending`.
+    /// Registers an outstanding SMEM instruction or export still reads (the load's
+    /// address and offset, the export's data): overwriting them needs the same wait (the
+    /// load may be replayed, the export reads its VGPRs late; the emulator checks both).
+    /// Same encoding as `pending`.
     reads: BTreeMap<u16, (Counter, u32)>,
 }
 
@@ -244,7 +245,9 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         for r in regs_of(&i.defs) {
             st.pending.insert(r, (c, st.ub[k]));
         }
-        if ooo {
+        // an export reads its VGPRs after it issues: overwriting one waits on expcnt
+        let export = c == Counter::Exp && i.defs.is_empty();
+        if ooo || export {
             for r in regs_of(&i.ops) {
                 st.reads.insert(r, (c, st.ub[k]));
             }

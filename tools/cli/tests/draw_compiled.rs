@@ -1,8 +1,8 @@
 //! Pipelines the compiler builds from the GLSL test shaders (tests/shaders/vert/gfx_vs_*,
 //! tests/shaders/frag/gfx_fs_*) drawn on the emulator, with every strict check on, equal
-//! lavapipe's image of the same draw description: gfx900 wave64 (the generation whose
-//! vertex stage both sides run as a hardware VS; the draw runner runs NGG on GFX10.3 and
-//! the compiler has no NGG yet). Float channels within 2^-10 relative (docs/draw.md).
+//! lavapipe's image of the same draw description: gfx900 wave64 (hardware VS), gfx1030
+//! and gfx1100 wave32 and wave64 (NGG vertex stage; GFX11 attributes through the
+//! attribute ring). Float channels within 2^-10 relative (docs/draw.md).
 
 use gcnc_emu::draw::{self, Desc, Pipeline};
 use std::path::{Path, PathBuf};
@@ -49,7 +49,14 @@ fn compiled_pipelines_draw_what_lavapipe_draws() {
     }
     let dir = std::env::temp_dir().join(format!("gcnc-draw-compiled-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let t = gcnc::isa::Target::with_wave(gcnc::isa::Gen::Gfx9, gcnc::isa::Wave::W64).unwrap();
+    use gcnc::isa::{Gen, Target, Wave};
+    let targets = [
+        (Gen::Gfx9, Wave::W64),
+        (Gen::Gfx10, Wave::W32),
+        (Gen::Gfx10, Wave::W64),
+        (Gen::Gfx11, Wave::W32),
+        (Gen::Gfx11, Wave::W64),
+    ];
     let vs = shader("vert", "gfx_vs_basic");
     // FragCoord + FrontFacing; sample-rate interpolation + SampleID + SampleMaskIn
     for fs_name in ["gfx_fs_fragcoord", "gfx_fs_sample"] {
@@ -58,35 +65,38 @@ fn compiled_pipelines_draw_what_lavapipe_draws() {
         std::fs::write(&path, description(&vs, &fs)).unwrap();
         let d = Desc::load(&path).unwrap();
         let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{fs_name}: lavapipe: {e}"));
-        let c = gcnc::compile_graphics::compile_pipeline(
-            &words(&vs),
-            &words(&fs),
-            &gcnc::Options::new(t),
-            &Default::default(),
-        )
-        .unwrap_or_else(|e| panic!("{fs_name}: {e}"));
-        let p = Pipeline::from_elf(&c.elf, None).unwrap_or_else(|e| panic!("{fs_name}: {e}"));
-        let (got, _) = draw::run(&p, &d, &[], &draw::Options::default())
-            .unwrap_or_else(|e| panic!("{fs_name}: {e}"));
-        let f32s = |b: &[u8]| -> Vec<f32> {
-            b.chunks(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
-        };
-        let (a, b) = (f32s(&got.color[0]), f32s(&want.color[0]));
-        assert_eq!(a.len(), b.len());
-        let covered = b.chunks(4).filter(|p| p.iter().any(|v| *v != 0.0)).count();
-        assert!(
-            covered > 100,
-            "{fs_name}: lavapipe drew only {covered} pixels"
-        );
-        for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+        for (gen, wave) in targets {
+            let c = gcnc::compile_graphics::compile_pipeline(
+                &words(&vs),
+                &words(&fs),
+                &gcnc::Options::new(Target::with_wave(gen, wave).unwrap()),
+                &Default::default(),
+            )
+            .unwrap_or_else(|e| panic!("{fs_name} on {gen:?}/{wave:?}: {e}"));
+            let p = Pipeline::from_elf(&c.elf, None)
+                .unwrap_or_else(|e| panic!("{fs_name} on {gen:?}/{wave:?}: {e}"));
+            let (got, _) = draw::run(&p, &d, &[], &draw::Options::default())
+                .unwrap_or_else(|e| panic!("{fs_name} on {gen:?}/{wave:?}: {e}"));
+            let f32s = |b: &[u8]| -> Vec<f32> {
+                b.chunks(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect()
+            };
+            let (a, b) = (f32s(&got.color[0]), f32s(&want.color[0]));
+            assert_eq!(a.len(), b.len());
+            let covered = b.chunks(4).filter(|p| p.iter().any(|v| *v != 0.0)).count();
             assert!(
-                (x - y).abs() <= (2f32).powi(-10) * y.abs().max(1.0),
-                "{fs_name}: pixel {} channel {}: emulator {x}, lavapipe {y}",
-                k / 4,
-                k % 4
+                covered > 100,
+                "{fs_name}: lavapipe drew only {covered} pixels"
             );
+            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert!(
+                    (x - y).abs() <= (2f32).powi(-10) * y.abs().max(1.0),
+                    "{fs_name} on {gen:?}/{wave:?}: pixel {} channel {}: emulator {x}, lavapipe {y}",
+                    k / 4,
+                    k % 4
+                );
+            }
         }
     }
 }

@@ -332,8 +332,10 @@ pub fn pipeline_elf_from(t: Target, variant: Ps, vs_text: &str, ps_text: &str) -
         registers.insert(0xa1c4, 1); // SPI_SHADER_Z_FORMAT: 32_R
     }
     if t.gen != Gen::Gfx9 {
-        // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN
-        registers.insert(0xa2d5, (w32 as u32) << 22);
+        // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN; GFX11 passthrough (PRIMGEN_PASSTHRU_EN:
+        // v0 is the `exp prim` value), GFX10.3 not (v0 = i0 | i1 << 16, v1 = i2)
+        let passthrough = (t.gen == Gen::Gfx11) as u32;
+        registers.insert(0xa2d5, (w32 as u32) << 22 | passthrough << 25);
     }
     let shader = |m: Vec<HwStage>| ApiShader {
         api_shader_hash: [1, 2],

@@ -7,7 +7,7 @@
 //! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT and
-//! VGT_SHADER_STAGES_EN (VS/GS_W32_EN). A stage's wave size is `.wavefront_size` when
+//! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
 use crate::error::{Error, Result};
@@ -42,6 +42,9 @@ pub struct Pipeline {
     /// The vertex stage: a hardware VS (GFX9) or an NGG primitive shader.
     pub vs: Stage,
     pub ngg: bool,
+    /// NGG passthrough (VGT_SHADER_STAGES_EN.PRIMGEN_PASSTHRU_EN, bit 25): the hardware
+    /// gives each primitive lane its `exp prim` value in v0.
+    pub ngg_passthrough: bool,
     pub ps: Stage,
     pub ps_input_ena: u32,
     pub ps_input_addr: u32,
@@ -152,6 +155,7 @@ impl Pipeline {
         Ok(Pipeline {
             vs: stage(vs_stage)?,
             ngg: vs_stage == HwStage::Gs,
+            ngg_passthrough: vs_stage == HwStage::Gs && reg(VGT_SHADER_STAGES_EN) >> 25 & 1 == 1,
             ps: stage(HwStage::Ps)?,
             code,
             ps_input_ena: reg(SPI_PS_INPUT_ENA),

@@ -19,8 +19,9 @@
 //! wave of distinct vertices and of primitives (vertices in order of first use). System
 //! SGPRs: s2 = `nverts << 12 | nprims << 22` (GS_TG_INFO), s3 = `nverts | nprims << 8`
 //! (merged wave info); s0, s1, s4–s7 are not written; user SGPRs from s8. Primitive
-//! lanes: GFX10.3 v0 = `i0 | i1 << 16`, v1 = `i2`; GFX11 v0 = `i0 | i1 << 10 | i2 << 20`;
-//! v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
+//! lanes (GFX10.3 and GFX11 alike): in passthrough mode (VGT_SHADER_STAGES_EN.
+//! PRIMGEN_PASSTHRU_EN) v0 = `i0 | i1 << 10 | i2 << 20`, the `exp prim` value; otherwise
+//! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
 //! v7 = 0, v8 = InstanceID. EXEC = the first max(nverts, nprims) lanes. The wave must
 //! send `GS_ALLOC_REQ` with exactly (nverts, nprims) in M0 before its position and
 //! primitive exports, export `pos0` for every vertex lane and `prim` for every primitive
@@ -256,12 +257,11 @@ fn run_ngg(
         w.regs.set_s(3, nv | np << 8)?;
         for (l, t) in local.iter().enumerate() {
             let l = l as u32;
-            match gen {
-                Gen::Gfx11 => w.regs.set_v(0, l, t[0] | t[1] << 10 | t[2] << 20)?,
-                _ => {
-                    w.regs.set_v(0, l, t[0] | t[1] << 16)?;
-                    w.regs.set_v(1, l, t[2])?;
-                }
+            if p.ngg_passthrough {
+                w.regs.set_v(0, l, t[0] | t[1] << 10 | t[2] << 20)?;
+            } else {
+                w.regs.set_v(0, l, t[0] | t[1] << 16)?;
+                w.regs.set_v(1, l, t[2])?;
             }
             w.regs.set_v(2, l, (first_prim + l as usize) as u32)?;
             w.regs.set_v(3, l, 0)?;

@@ -1,0 +1,232 @@
+//! The vertex stage as an NGG primitive shader (GFX10.3 and GFX11; docs/abi.md "Graphics"
+//! has the launch contract): passthrough mode, one vertex and one primitive per lane, no
+//! culling, one wave per subgroup (the pipeline's VGT_GS_ONCHIP_CNTL says so, but nothing
+//! here depends on it except the attribute-ring index).
+//!
+//! Program shape, in front of and around the vertex shader's own code:
+//! ```text
+//! entry:  s_bfe_u32 wid, s3, 24|4<<16          ; wave id in the subgroup (merged wave info)
+//!         s_cmp_lg_u32 wid, 0 ; s_cbranch_scc1 PRIM
+//! alloc:  M0 = s2[20:12] | s2[30:22] << 12     ; the subgroup's vertices and primitives
+//!         s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)  ; the first wave only, before any export
+//! PRIM:   lane = v_mbcnt ; P = lane < s3[15:8] (the wave's primitives), V = lane < s3[7:0]
+//!         (its vertices), both under the launch EXEC ; saved = EXEC ; EXEC &= P
+//!         s_cbranch_execz VERT
+//! prim:   exp prim v0, off, off, off done      ; v0 is the passthrough `exp prim` value
+//! VERT:   EXEC = saved & V                      ; the wave's vertices
+//!         ... the vertex shader ...
+//!         GFX11: buffer_store_b128 attribute a → the attribute ring, then s_waitcnt_vscnt 0
+//!         exp pos0 … done ; GFX10.3: exp paramN
+//! ```
+//! Invariants:
+//! - system SGPRs: s2 = GS_TG_INFO (subgroup vertex count 20:12, primitive count 30:22),
+//!   s3 = merged wave info (wave vertex count 7:0, primitive count 15:8, wave id 27:24);
+//!   user SGPRs from s8 (the compute pairs, then the single SGPRs of `gfx_finish_inputs`);
+//! - VGPRs: v0 = the passthrough primitive (indices at 8:0, 18:10, 28:20, null at 31),
+//!   v5 = VertexID, v8 = InstanceID (ES_VGPR_COMP_CNT 3 when read);
+//! - GS_ALLOC_REQ precedes every export of the wave, and the vertex code runs with exactly
+//!   the wave's vertex lanes in EXEC, so the position exports cover those lanes;
+//! - GFX11 attributes: location-ordered attribute `a` (the parameter index a fragment
+//!   shader's SPI_PS_INPUT_CNTL names) of the vertex in lane `l` is stored at record `l`,
+//!   byte `a · ATTR_RING_ATTRIBUTE_BYTES`, of the ring whose V# is at
+//!   `ATTR_RING_GIT_OFFSET` in PAL's global table; every store completes (`vscnt` 0)
+//!   before the position exports, after which the hardware may launch pixel waves.
+
+use super::Isel;
+use crate::amdgpu::abi_graphics::{ATTR_RING_ATTRIBUTE_BYTES, ATTR_RING_GIT_OFFSET};
+use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
+use crate::amdgpu::passes::insert_waitcnt::wait_insts;
+use crate::amdgpu::Error;
+use crate::isa::{Format, Opcode, PhysReg};
+
+/// The system inputs of an NGG wave the selector reads.
+#[derive(Default)]
+pub(crate) struct NggInputs {
+    /// s2: GS_TG_INFO.
+    tg_info: Option<Temp>,
+    /// s3: merged wave info.
+    wave_info: Option<Temp>,
+    /// v0: the passthrough primitive.
+    prim: Option<Temp>,
+    /// GFX11 with attributes: the global table's low half (a user SGPR).
+    pub(super) global_table: Option<Temp>,
+}
+
+/// `s_bfe_u32` operand: offset | width << 16.
+const fn field(offset: u32, width: u32) -> u32 {
+    offset | width << 16
+}
+
+impl Isel<'_> {
+    fn s_bfe(&mut self, src: Temp, offset: u32, width: u32) -> Result<Temp, Error> {
+        let d = self.tmp(RegClass::S1);
+        self.hw(
+            Opcode::SBfeU32,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(src), Arg::Const(field(offset, width))],
+        )?;
+        Ok(d)
+    }
+
+    /// The lanes below the wave's count in bits `offset`.. of the merged wave info.
+    fn lanes_below(&mut self, lane: Temp, offset: u32) -> Result<Temp, Error> {
+        let wi = self.gfx.ngg.wave_info.expect("ngg_begin");
+        let n = self.s_bfe(wi, offset, 8)?;
+        let m = self.tmp(self.mask_rc());
+        self.valu(
+            Opcode::VCmpGtU32,
+            &[Arg::Temp(m)],
+            vec![Arg::Temp(n), Arg::Temp(lane)],
+        )?;
+        Ok(m)
+    }
+
+    /// The NGG prologue (module doc): GS_ALLOC_REQ, the primitive export, EXEC = the
+    /// vertex lanes. Runs before `vs_begin`, whose code follows in the current block.
+    pub(super) fn ngg_begin(&mut self) -> Result<(), Error> {
+        let gen = self.t().gen;
+        let tg = self.tmp(RegClass::S1);
+        let wi = self.tmp(RegClass::S1);
+        let prim = self.tmp(RegClass::V1);
+        self.gfx.ngg.tg_info = Some(tg);
+        self.gfx.ngg.wave_info = Some(wi);
+        self.gfx.ngg.prim = Some(prim);
+        // GS_ALLOC_REQ from the subgroup's first wave
+        let wid = self.s_bfe(wi, 24, 4)?;
+        self.hw(Opcode::SCmpLgU32, &[], &[Arg::Temp(wid), Arg::Const(0)])?;
+        let pre = self.cur;
+        let to_prim = self.branch(Opcode::SCbranchScc1, pre)?;
+        let alloc = self.p.new_block(0);
+        self.p.add_edge(pre, alloc, true);
+        self.cur = alloc;
+        let nv = self.s_bfe(tg, 12, 9)?;
+        let np = self.s_bfe(tg, 22, 9)?;
+        let np_hi = self.tmp(RegClass::S1);
+        self.hw(
+            Opcode::SLshlB32,
+            &[Arg::Temp(np_hi)],
+            &[Arg::Temp(np), Arg::Const(12)],
+        )?;
+        self.hw(
+            Opcode::SOrB32,
+            &[Arg::Reg(crate::isa::Reg::m0())],
+            &[Arg::Temp(nv), Arg::Temp(np_hi)],
+        )?;
+        let msg = crate::isa::simm16::parse_sendmsg(gen, "sendmsg(MSG_GS_ALLOC_REQ)")
+            .ok_or_else(|| Error::unsupported(None, format!("GS_ALLOC_REQ on {gen:?}")))?;
+        self.hw(Opcode::SSendmsg, &[], &[Arg::Imm(msg)])?;
+        let prim_b = self.p.new_block(0);
+        self.p.add_edge(alloc, prim_b, true);
+        self.p.add_edge(pre, prim_b, true);
+        self.patch(to_prim, prim_b);
+        self.cur = prim_b;
+        // the primitive export, for the wave's primitive lanes
+        // both masks under the launch EXEC (a VALU compare writes 0 for inactive lanes)
+        let lane = self.lane_id()?;
+        let m = self.lanes_below(lane, 8)?;
+        let verts = self.lanes_below(lane, 0)?;
+        let saved = self.tmp(self.mask_rc());
+        self.hw_lane(
+            Opcode::SAndSaveexecB32,
+            &[Arg::Temp(saved)],
+            &[Arg::Temp(m)],
+        )?;
+        let to_vert = self.branch(Opcode::SCbranchExecz, prim_b)?;
+        let exp_b = self.p.new_block(0);
+        self.p.add_edge(prim_b, exp_b, true);
+        self.cur = exp_b;
+        let mut mi = MInst::hw(
+            Opcode::Exp,
+            Format::Exp,
+            &[],
+            &[
+                Arg::Imm(super::graphics::target::PRIM),
+                Arg::Temp(prim),
+                Arg::Off,
+                Arg::Off,
+                Arg::Off,
+            ],
+        );
+        mi.mods.mem.done = true;
+        self.push(mi);
+        let vert = self.p.new_block(0);
+        self.p.add_edge(exp_b, vert, true);
+        self.p.add_edge(prim_b, vert, false);
+        self.patch(to_vert, vert);
+        self.cur = vert;
+        // the vertex lanes
+        let exec = self.p.exec();
+        self.hw_lane(
+            Opcode::SAndB32,
+            &[exec],
+            &[Arg::Temp(saved), Arg::Temp(verts)],
+        )?;
+        Ok(())
+    }
+
+    /// GFX11: the attributes (output locations in order, four channels each, unwritten
+    /// ones 0) to the attribute ring, then a wait until the stores are done.
+    pub(super) fn ngg_store_attributes(&mut self, attrs: &[[Option<Arg>; 4]]) -> Result<(), Error> {
+        if attrs.is_empty() {
+            return Ok(());
+        }
+        let lo = self.tmp(RegClass::S1);
+        self.gfx.ngg.global_table = Some(lo);
+        let pc = self.tmp(RegClass::S2);
+        self.hw(Opcode::SGetpcB64, &[Arg::Temp(pc)], &[])?;
+        let pc_hi = self.split(pc, 2)?[1];
+        let git = self.tmp(RegClass::S2);
+        self.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[Arg::Temp(git)],
+            &[Arg::Temp(lo), Arg::Temp(pc_hi)],
+        ));
+        let ring = self.s_load(git, ATTR_RING_GIT_OFFSET, 4)?;
+        let lane = self.lane_id()?;
+        for (a, o) in attrs.iter().enumerate() {
+            let mut dw = Vec::with_capacity(4);
+            for c in o {
+                dw.push(self.to_vgpr(c.unwrap_or(Arg::Const(0)))?);
+            }
+            let data = self.vgpr_tuple(&dw);
+            let byte = a as u32 * ATTR_RING_ATTRIBUTE_BYTES;
+            let (soffset, imm) = if byte < 4096 {
+                (Arg::Const(0), byte)
+            } else {
+                let s = self.tmp(RegClass::S1);
+                self.hw(Opcode::SMovB32, &[Arg::Temp(s)], &[Arg::Const(byte)])?;
+                (Arg::Temp(s), 0)
+            };
+            let mut mi = MInst::hw(
+                self.op(Opcode::BufferStoreDwordx4)?,
+                Format::Mubuf,
+                &[],
+                &[Arg::Temp(data), Arg::Temp(lane), Arg::Temp(ring), soffset],
+            );
+            mi.mods.mem.idxen = true;
+            mi.mods.mem.offset = imm as i32;
+            self.push(mi);
+        }
+        for w in wait_insts(self.t().gen, [None, None, None, Some(0)])? {
+            self.push(w);
+        }
+        Ok(())
+    }
+
+    /// The NGG system inputs in p_startpgm: s2, s3, v0 (the VS VGPRs are placed by
+    /// `gfx_finish_inputs`).
+    pub(super) fn ngg_finish_inputs(&mut self, defs: &mut Vec<Arg>) {
+        let n = &self.gfx.ngg;
+        let regs = [
+            (n.tg_info, PhysReg::sgpr(2)),
+            (n.wave_info, PhysReg::sgpr(3)),
+            (n.prim, PhysReg::vgpr(0)),
+        ];
+        for (t, r) in regs {
+            if let Some(t) = t {
+                self.p.precolored.insert(t, r);
+                defs.push(Arg::Temp(t));
+            }
+        }
+    }
+}
