@@ -25,9 +25,9 @@
 //! - Phi webs: a web has one hull interval from its first definition to its last, so a
 //!   spilled web's definitions write fresh temps (stored at once) and a parallel copy
 //!   into a spilled web becomes a store of its source (reloaded first when spilled too),
-//!   one pair at a time. Spilling a copy's source spills the web it is copied into with
-//!   it: otherwise the copy reloads every such source at once, the demand the spill was
-//!   meant to remove.
+//!   and a pair copying a spilled source becomes a reload and a one-pair copy, one pair
+//!   at a time: a copy reloading many sources at once would recreate the demand the
+//!   spill was meant to remove.
 //!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
 //! - The entry block's prologue (`p_startpgm`, `p_start_linear_vgpr`, the scratch setup)
 //!   is kept whole: stores of hardware inputs go after it, and temps it reads or defines
@@ -158,7 +158,6 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
         if chosen.is_empty() {
             return Ok(());
         }
-        copy_partners(p, &mut chosen, st, &lay.tied);
         rewrite(p, &chosen, st);
     }
 }
@@ -417,42 +416,16 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
     }
 }
 
-/// A chosen temp copied into a phi web (a parallel copy at a predecessor's end) takes
-/// the web along: the copy then becomes a reload and a store, one pair at a time
-/// (`early_stores`). Left in a register, the web would need its source reloaded at the
-/// copy, and a copy of many such pairs reloads them all at once — the demand the spill
-/// was meant to remove.
-fn copy_partners(p: &Program, chosen: &mut Vec<Temp>, st: &State, tied: &BTreeSet<Temp>) {
-    let set: BTreeSet<Temp> = chosen.iter().copied().collect();
-    let mut add: BTreeSet<Temp> = BTreeSet::new();
-    for i in p
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter(|i| i.is_copy())
-    {
-        for (d, o) in i.defs.iter().zip(&i.ops) {
-            if let (Arg::Temp(t), Arg::Temp(s)) = (*d, *o) {
-                if set.contains(&s)
-                    && !set.contains(&t)
-                    && p.temps[t.0 as usize] == p.temps[s.0 as usize]
-                    && !st.no_spill.contains(&t)
-                    && !tied.contains(&t)
-                {
-                    add.insert(t);
-                }
-            }
-        }
-    }
-    chosen.extend(add);
-}
-
-/// A parallel copy into spilled temps (a phi web's definition at the end of a
-/// predecessor) stores its sources straight into their slots, one at a time (a spilled
-/// source is reloaded just before its store): kept in the copy, every such pair would
-/// need a register for its source and its destination at the same position. A pair
-/// moves out only when no other pair reads its destination (its slot is written before
-/// the copy reads its sources) and both sides are of one class.
+/// The pairs of a parallel copy (a phi web's definition at the end of a predecessor)
+/// that touch a spilled temp move out of it, one at a time, wherever no other pair
+/// reads their destination (so writing it early changes nothing the copy reads):
+/// - into a spilled temp: a store of the source (reloaded first when spilled too);
+/// - from a spilled temp: a reload and a one-pair copy.
+///
+/// Left in the copy, every such pair would need its source (a reload) in a register at
+/// the copy, all at once, and its destination's register right after; moved out, each
+/// needs one at a time, and a destination left in a register is a candidate for the
+/// next round like any other temp.
 fn early_stores(
     p: &mut Program,
     st: &mut State,
@@ -464,22 +437,29 @@ fn early_stores(
     while j < i.defs.len() {
         if let (Arg::Temp(t), Arg::Temp(s)) = (i.defs[j], i.ops[j]) {
             let read = i.ops.iter().any(|o| *o == Arg::Temp(t));
-            if let (Some(&slot), false) = (slots.get(&t), read) {
-                if p.temps[s.0 as usize] == p.temps[t.0 as usize] {
-                    let v = match slots.get(&s) {
-                        Some(&from) => {
-                            let r = p.new_temp(p.temps[s.0 as usize]);
-                            st.no_spill.insert(r);
-                            out.extend(spill_code(p, st, from, r, true));
-                            r
-                        }
-                        None => s,
-                    };
-                    out.extend(spill_code(p, st, slot, v, false));
-                    i.defs.remove(j);
-                    i.ops.remove(j);
-                    continue;
+            let same = p.temps[s.0 as usize] == p.temps[t.0 as usize];
+            let (to, from) = (slots.get(&t).copied(), slots.get(&s).copied());
+            if !read && same && (to.is_some() || from.is_some()) {
+                let v = match from {
+                    Some(from) => {
+                        let r = p.new_temp(p.temps[s.0 as usize]);
+                        st.no_spill.insert(r);
+                        out.extend(spill_code(p, st, from, r, true));
+                        r
+                    }
+                    None => s,
+                };
+                match to {
+                    Some(slot) => out.extend(spill_code(p, st, slot, v, false)),
+                    None => out.push(MInst::pseudo(
+                        Pseudo::ParallelCopy,
+                        &[Arg::Temp(t)],
+                        &[Arg::Temp(v)],
+                    )),
                 }
+                i.defs.remove(j);
+                i.ops.remove(j);
+                continue;
             }
         }
         j += 1;
