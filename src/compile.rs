@@ -355,21 +355,37 @@ pub(crate) fn backend(
         }
         Ok(())
     };
-    let mut p = timer.stage("isel", || {
-        amdgpu::isel::select_stage(module, t, layout, link_time, state)
-    })?;
-    verify_mir(&p, false)?;
-    amdgpu::scratch::insert_setup(&mut p)?;
-    let budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
-    let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
-    // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
-    after_ra(&p)?;
-    verify_mir(&p, true)?;
-    let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
-    timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
-    timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
-    verify_mir(&p, true)?;
-    let code = timer.stage("encode", || emit::encode(&p))?;
+    // A shader whose branches all reach is allocated with the whole budget; one with a
+    // branch beyond the SOPP range is selected and allocated again with the top SGPR
+    // pair of the budget kept free for the long branches.
+    let mut long_branch: Option<u16> = None;
+    let (p, code, usage, copies) = loop {
+        let mut p = timer.stage("isel", || {
+            amdgpu::isel::select_stage(module, t, layout, link_time, state)
+        })?;
+        verify_mir(&p, false)?;
+        amdgpu::scratch::insert_setup(&mut p)?;
+        let mut budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
+        if let Some(pair) = long_branch {
+            budget.sgprs = pair;
+        }
+        let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
+        // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
+        after_ra(&p)?;
+        verify_mir(&p, true)?;
+        let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
+        timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
+        timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
+        verify_mir(&p, true)?;
+        match timer.stage("encode", || emit::encode(&p, long_branch)) {
+            Err(amdgpu::Error::BranchRange { .. })
+                if long_branch.is_none() && budget.sgprs >= 4 =>
+            {
+                long_branch = Some((budget.sgprs - 2) & !1);
+            }
+            code => break (p, code?, usage, copies),
+        }
+    };
     let stats = emit::Stats {
         instructions: code.instructions,
         code_size: code.code_bytes,

@@ -309,3 +309,87 @@ fn a_phi_may_omit_unreachable_predecessors() {
         }
     }
 }
+
+/// A loop whose body is longer than a SOPP branch reaches (±32 Ki dwords): the branch
+/// over the body's divergent `if` jumps forward and the back edge jumps back over it,
+/// both in the long form (`s_getpc_b64` … `s_setpc_b64`). Lane x runs (x & 1) + 1
+/// iterations (a divergent exit), each applying `v = v * 3 + 1` `K` times to v = x when
+/// x < 48.
+#[test]
+fn branches_beyond_the_sopp_range_take_the_long_form() {
+    const K: u32 = 12_000;
+    let mut body = String::new();
+    let mut v = 20; // %20: the loop phi; the body's values follow from %100
+    for k in 0..K {
+        let (m, a) = (100 + 2 * k, 101 + 2 * k);
+        body += &format!("      32x1 %{m} = imul %{v}, %4\n      32x1 %{a} = iadd %{m}, %3\n");
+        v = a;
+    }
+    let text = format!(
+        "shader compute local_size=64,1,1
+
+entry fn main() {{
+  block_0:
+    32x3 %0 = load_local_invocation_id
+    32x1 %1 = swizzle %0.x
+    32x1 %2 = const 0
+    32x1 %3 = const 1
+    32x1 %4 = const 3
+    32x1 %5 = iand %1, %3
+    32x1 %6 = iadd %5, %3
+    32x1 %7 = const 2
+    32x1 %16 = const 48
+  loop {{
+    block_1:
+      32x1 %10 = phi block_0: %2, block_8: %11
+      32x1 %20 = phi block_0: %1, block_8: %21
+      1x1 %12 = uge %10, %6
+    if %12 {{
+      block_2:
+        break
+    }} else {{
+      block_4:
+    }}
+    block_3:
+      1x1 %15 = ult %1, %16
+    if %15 {{
+      block_6:
+{body}    }} else {{
+      block_7:
+    }}
+    block_8:
+      32x1 %21 = phi block_6: %{v}, block_7: %20
+      32x1 %11 = iadd %10, %3
+  }}
+  block_5:
+    32x2 %13 = vulkan_resource_index %2 binding=0 mode=ssbo
+    32x1 %14 = ishl %1, %7
+    store_ssbo %20, %13, %14 write_mask=0x1 align=4
+}}
+"
+    );
+    let tools = oracle("llvm-objdump-19").zip(oracle("llvm-readelf-19"));
+    for (g, w) in CONFIGS {
+        let c = compile_ir(&text, g, w);
+        // the long form's encoding as LLVM reads it
+        if let Some((objdump, readelf)) = &tools {
+            objdump_agrees(objdump, readelf, "long_branch", g, w, &c);
+        }
+        let asm = c.asm().unwrap();
+        assert!(
+            asm.matches("s_setpc_b64").count() >= 2,
+            "{} {w:?}: no long branches",
+            g.mcpu()
+        );
+        let out = run_output(&text, g, w, 1);
+        for (x, o) in out.iter().enumerate() {
+            let mut want = x as u32;
+            for _ in 0..(x as u32 & 1) + 1 {
+                for _ in 0..if x < 48 { K } else { 0 } {
+                    want = want.wrapping_mul(3).wrapping_add(1);
+                }
+            }
+            assert_eq!(o[0], want, "{} {w:?} x={x}", g.mcpu());
+        }
+    }
+}

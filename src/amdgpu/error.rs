@@ -28,6 +28,9 @@ pub enum Error {
     /// Emission could not place an instruction (no such form, missing operand, a branch
     /// beyond the SOPP range, an unknown symbol).
     Encode(String),
+    /// A branch spans more dwords than SOPP's 16-bit field reaches and no SGPR pair was
+    /// kept free for the long form (the driver then allocates again with one).
+    BranchRange { dwords: i64 },
     /// The ISA layer rejected an instruction the backend built (a backend bug surfaced as
     /// an error): the instruction as MIR prints it (empty when disassembling) and the ISA
     /// layer's typed error.
@@ -78,6 +81,10 @@ impl fmt::Display for Error {
             ),
             Error::Layout(m) => write!(f, "pipeline layout: {m}"),
             Error::Encode(m) => write!(f, "encoding: {m}"),
+            Error::BranchRange { dwords } => write!(
+                f,
+                "encoding: a branch spans {dwords} dwords, beyond the SOPP range, with no SGPR pair kept for the long form"
+            ),
             Error::Isa { inst, error } if inst.is_empty() => write!(f, "encoding: {error}"),
             Error::Isa { inst, error } => write!(f, "encoding: `{inst}`: {error}"),
             Error::Binary(m) => write!(f, "binary: {m}"),

@@ -6,7 +6,9 @@
 //! - labels are small integers the caller chooses (a block index, say). [`CodeBuffer::bind`]
 //!   puts one at the current end; a branch to a label is encoded with its SOPP field 0 and
 //!   patched by [`CodeBuffer::finish`], `simm16 = target − (branch + 1)` in dwords, range
-//!   checked (±32 Ki dwords; there is no long-branch form);
+//!   checked (±32 Ki dwords); [`CodeBuffer::long_branch`] reaches any distance
+//!   (`s_getpc_b64`, a 64-bit add of the byte distance as two literals, `s_setpc_b64` on
+//!   an SGPR pair the caller keeps free; the literals are patched by `finish`);
 //! - a literal naming a symbol (`Operand::Symbol`, an `Abs32` fixup from the encoder) is
 //!   left 0 — the REL implicit addend — and recorded as an `R_AMDGPU_ABS32_LO` relocation
 //!   against the name the caller's resolver gives; [`CodeBuffer::branch_to_symbol`] emits
@@ -57,8 +59,7 @@ impl fmt::Display for BufferError {
             BufferError::NoOpcode { op, gen } => write!(f, "no {op} on {}", gen.mcpu()),
             BufferError::BranchRange { at, dwords } => write!(
                 f,
-                "branch at {at:#x}: distance {dwords} dwords is out of the SOPP range \
-                 (long branches are not implemented)"
+                "branch at {at:#x}: distance {dwords} dwords is out of the SOPP range"
             ),
             BufferError::UnboundLabel { at, label } => {
                 write!(
@@ -89,6 +90,8 @@ pub struct CodeBuffer {
     labels: Vec<Option<u32>>,
     /// (dword index of the branch, label).
     branches: Vec<(usize, u32)>,
+    /// Long branches: (dword after the `s_getpc_b64`, the two literal dwords, label).
+    long_branches: Vec<(usize, usize, usize, u32)>,
     /// Instructions written with [`CodeBuffer::inst`] (not copied code or padding).
     instructions: u32,
     /// Of them, branches (Props::BRANCH).
@@ -117,6 +120,7 @@ impl CodeBuffer {
             relocs: Vec::new(),
             labels: Vec::new(),
             branches: Vec::new(),
+            long_branches: Vec::new(),
             instructions: 0,
             branch_insts: 0,
         }
@@ -191,6 +195,26 @@ impl CodeBuffer {
             .on(gen)
             .ok_or(BufferError::NoOpcode { op: op.name(), gen })?;
         self.inst(&Inst::new(o, format, ops), &|_| None)
+    }
+
+    /// A branch to `label` at any distance: `s_getpc_b64 s[pair:pair+1]`, `s_add_u32` /
+    /// `s_addc_u32` of the byte distance from the address after the `s_getpc_b64` (two
+    /// literals, patched by [`CodeBuffer::finish`]), `s_setpc_b64`. Six dwords; clobbers
+    /// the pair and SCC. `pair` must be even.
+    pub fn long_branch(&mut self, label: u32, pair: u16) -> Result<(), BufferError> {
+        let s = |n: u16, dwords: u8| Operand::Reg(super::Reg::s(n, dwords));
+        self.op(Opcode::SGetpcB64, Format::Sop1, &[s(pair, 2)])?;
+        let after = self.words.len();
+        // a literal of 0 keeps its literal dword (it is patched, never an inline constant)
+        let add = [s(pair, 1), s(pair, 1), Operand::Literal(0)];
+        self.op(Opcode::SAddU32, Format::Sop2, &add)?;
+        let lo = self.words.len() - 1;
+        let addc = [s(pair + 1, 1), s(pair + 1, 1), Operand::Literal(0)];
+        self.op(Opcode::SAddcU32, Format::Sop2, &addc)?;
+        let hi = self.words.len() - 1;
+        self.op(Opcode::SSetpcB64, Format::Sop1, &[s(pair, 2)])?;
+        self.long_branches.push((after, lo, hi, label));
+        Ok(())
     }
 
     /// `s_waitcnt` with the counters named in LLVM's syntax (e.g. `lgkmcnt(0)`).
@@ -294,6 +318,17 @@ impl CodeBuffer {
             }
             let w = &mut self.words[at];
             *w = (*w & 0xffff_0000) | (rel as i16 as u16 as u32);
+        }
+        for &(after, lo, hi, label) in &self.long_branches {
+            let target = self.labels.get(label as usize).copied().flatten().ok_or(
+                BufferError::UnboundLabel {
+                    at: after * 4 - 4,
+                    label,
+                },
+            )?;
+            let bytes = 4 * (target as i64 - after as i64);
+            self.words[lo] = bytes as u32;
+            self.words[hi] = (bytes >> 32) as u32;
         }
         Ok(Code {
             bytes: self.words.iter().flat_map(|w| w.to_le_bytes()).collect(),

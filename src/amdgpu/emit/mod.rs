@@ -4,8 +4,10 @@
 //! link layout):
 //! - blocks are laid out in index order; each block's index is its label;
 //! - an `s_branch` to the next block in layout is dropped (fallthrough);
-//! - branches are patched by the buffer once every label is known (a distance outside
-//!   ±32 Ki dwords is an error: no long-branch fallback yet);
+//! - branches are patched by the buffer once every label is known; one that does not
+//!   reach (±32 Ki dwords) takes the long form on an SGPR pair the allocation kept free
+//!   (`encode`'s relaxation; without a pair it is `Error::BranchRange` and the driver
+//!   allocates again with one);
 //! - an `Arg::Symbol` operand (unlinked compiles, docs/link.md) becomes an
 //!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol with a zero literal;
 //!   whole-state compiles reference no symbol;
@@ -21,6 +23,7 @@
 use crate::amdgpu::mir::{Arg, Op, Program};
 use crate::amdgpu::Error;
 use crate::isa::{self, tables, BufferError, CodeBuffer, Gen, Inst, Opcode, Operand, ValTy};
+use std::collections::BTreeSet;
 
 /// RADV-named statistics of one shader.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -121,17 +124,60 @@ pub struct Code {
     pub relocations: Vec<crate::binary::Relocation>,
 }
 
-/// Encodes `p` (fully lowered) into bytes.
-pub fn encode(p: &Program) -> Result<Code, Error> {
+/// Encodes `p` (fully lowered) into bytes. A branch beyond the SOPP range takes the long
+/// form ([`CodeBuffer::long_branch`]) on the SGPR pair `long_branch` — the allocation
+/// must have left it free — or, with none, is [`Error::BranchRange`] (the caller
+/// allocates again with a pair kept free). Relaxation: encode, turn every branch that
+/// does not reach into the long form, encode again until all reach (a long form only
+/// adds code, so the set only grows and the loop ends).
+pub fn encode(p: &Program, long_branch: Option<u16>) -> Result<Code, Error> {
+    let mut long: BTreeSet<(usize, usize)> = BTreeSet::new();
+    loop {
+        let (buf, far) = encode_with(p, &long, long_branch)?;
+        if far.is_empty() {
+            return finish(buf);
+        }
+        if long_branch.is_none() {
+            return Err(Error::BranchRange {
+                dwords: far.iter().map(|f| f.1).max_by_key(|d| d.abs()).unwrap_or(0),
+            });
+        }
+        long.extend(far.into_iter().map(|f| f.0));
+    }
+}
+
+/// One layout: the buffer, and the (block, instruction) of every short branch that does
+/// not reach, with its distance in dwords.
+#[allow(clippy::type_complexity)]
+fn encode_with(
+    p: &Program,
+    long: &BTreeSet<(usize, usize)>,
+    pair: Option<u16>,
+) -> Result<(CodeBuffer, Vec<((usize, usize), i64)>), Error> {
     let mut buf = CodeBuffer::new(p.target);
     let symbol = |k: u32| p.symbols.get(k as usize).map(|s| s.name());
+    let mut starts = vec![0usize; p.blocks.len()];
+    let mut sites: Vec<((usize, usize), usize, usize)> = Vec::new();
+    let buffer_error = |e: BufferError| Error::Encode(e.to_string());
     for (bi, b) in p.blocks.iter().enumerate() {
         buf.bind(bi as u32);
-        for i in &b.insts {
-            if let (Some(o), Some(Arg::Label(l))) = (i.opcode(), i.ops.first()) {
-                if o == Opcode::SBranch && l.0 as usize == bi + 1 {
-                    continue;
+        starts[bi] = buf.len() / 4;
+        for (ii, i) in b.insts.iter().enumerate() {
+            let target = match (i.opcode(), i.ops.first()) {
+                (Some(o), Some(Arg::Label(l))) => {
+                    if o == Opcode::SBranch && l.0 as usize == bi + 1 {
+                        continue;
+                    }
+                    Some((o, l.0 as usize))
                 }
+                _ => None,
+            };
+            if let (Some((o, to)), Some(pair), true) = (target, pair, long.contains(&(bi, ii))) {
+                long_form(p, &mut buf, o, to, pair).map_err(buffer_error)?;
+                continue;
+            }
+            if let Some((_, to)) = target {
+                sites.push(((bi, ii), buf.len() / 4, to));
             }
             let inst = to_inst(p, i)?;
             buf.inst(&inst, &symbol).map_err(|e| match e {
@@ -143,6 +189,60 @@ pub fn encode(p: &Program) -> Result<Code, Error> {
             })?;
         }
     }
+    let far = sites
+        .into_iter()
+        .filter_map(|(site, at, to)| {
+            let rel = starts[to] as i64 - (at as i64 + 1);
+            (!(-32768..=32767).contains(&rel)).then_some((site, rel))
+        })
+        .collect();
+    Ok((buf, far))
+}
+
+/// The long form of branch `o` to block `to`: a conditional branch becomes its inverse
+/// over the six dwords of the long jump. The long jump writes SCC, so SCC must be dead
+/// where it lands: the selection never keeps SCC live across a block boundary, and this
+/// checks it on the target block.
+fn long_form(
+    p: &Program,
+    buf: &mut CodeBuffer,
+    o: Opcode,
+    to: usize,
+    pair: u16,
+) -> Result<(), BufferError> {
+    for i in p.blocks.get(to).map_or(&[][..], |b| &b.insts) {
+        let props = i.opcode().map_or(tables::Props::empty(), |o| o.props());
+        if props.contains(tables::Props::READS_SCC) {
+            return Err(BufferError::Encode {
+                op: o.name(),
+                err: format!("a long branch to block {to} would clobber the SCC it reads"),
+            });
+        }
+        if props.contains(tables::Props::WRITES_SCC) {
+            break;
+        }
+    }
+    if o != Opcode::SBranch {
+        let inverse = match o {
+            Opcode::SCbranchScc0 => Opcode::SCbranchScc1,
+            Opcode::SCbranchScc1 => Opcode::SCbranchScc0,
+            Opcode::SCbranchVccz => Opcode::SCbranchVccnz,
+            Opcode::SCbranchVccnz => Opcode::SCbranchVccz,
+            Opcode::SCbranchExecz => Opcode::SCbranchExecnz,
+            Opcode::SCbranchExecnz => Opcode::SCbranchExecz,
+            _ => {
+                return Err(BufferError::Encode {
+                    op: o.name(),
+                    err: "no inverse for a long form".into(),
+                })
+            }
+        };
+        buf.op(inverse, isa::Format::Sopp, &[Operand::Imm(6)])?;
+    }
+    buf.long_branch(to as u32, pair)
+}
+
+fn finish(mut buf: CodeBuffer) -> Result<Code, Error> {
     let code_bytes = buf.len() as u32;
     buf.pad_code_end();
     let c = buf.finish().map_err(|e| Error::Encode(e.to_string()))?;
