@@ -499,6 +499,8 @@ fn instanced_draws_with_a_base_instance_equal_lavapipe() {
             &format!("instanced on {t:?}"),
         );
     }
+    // the same draw compiled from the GLSL: InstanceID (v1 / NGG v8) + BaseInstance
+    compiled_draws_equal(&path, &want.color[0], "inst");
 }
 
 /// Runs the triangles with shaders derived from the working ones; returns the error text.
@@ -559,6 +561,39 @@ fn broken_export_rules_are_reported_per_generation() {
     }
 }
 
+/// `gcnc draw` compiles the description's shaders and draws them on gfx900 wave64
+/// (hardware VS), gfx1030 and gfx1100 wave32 and wave64 (NGG); each image equals `want`.
+fn compiled_draws_equal(desc: &std::path::Path, want: &[u8], name: &str) {
+    for (target, wave) in [
+        ("gfx900", "64"),
+        ("gfx1030", "32"),
+        ("gfx1030", "64"),
+        ("gfx1100", "32"),
+        ("gfx1100", "64"),
+    ] {
+        let out = desc.with_file_name(format!("{name}-{target}-{wave}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
+            .arg("draw")
+            .arg(desc)
+            .args(["--target", target, "--wave", wave, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name} on {target} w{wave}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = std::fs::read(out.join("color_0.raw")).unwrap();
+        assert_close(
+            draw::desc::ColorFormat::R8G8B8A8_UNORM,
+            &got,
+            want,
+            &format!("{name} compiled on {target} w{wave}"),
+        );
+    }
+}
+
 #[test]
 fn compiled_pipelines_draw_like_lavapipe() {
     if vkref::oracle::lavapipe().is_none() {
@@ -584,33 +619,6 @@ fn compiled_pipelines_draw_like_lavapipe() {
         std::fs::write(&desc, json).unwrap();
         let d = Desc::load(&desc).unwrap();
         let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
-        for (target, wave) in [
-            ("gfx900", "64"),
-            ("gfx1030", "32"),
-            ("gfx1030", "64"),
-            ("gfx1100", "32"),
-            ("gfx1100", "64"),
-        ] {
-            let out = dir.join(format!("{name}-{target}-{wave}"));
-            let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-                .arg("draw")
-                .arg(&desc)
-                .args(["--target", target, "--wave", wave, "--out"])
-                .arg(&out)
-                .output()
-                .unwrap();
-            assert!(
-                o.status.success(),
-                "{name} on {target} w{wave}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let got = std::fs::read(out.join("color_0.raw")).unwrap();
-            assert_close(
-                draw::desc::ColorFormat::R8G8B8A8_UNORM,
-                &got,
-                &want.color[0],
-                &format!("{name} compiled on {target} w{wave}"),
-            );
-        }
+        compiled_draws_equal(&desc, &want.color[0], name);
     }
 }
