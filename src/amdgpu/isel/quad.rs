@@ -132,7 +132,10 @@ impl Isel<'_> {
             ));
         }
         if ty.bits != 32 {
-            return Err(Error::unsupported(at, format!("{}-bit derivatives", ty.bits)));
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit derivatives", ty.bits),
+            ));
         }
         let mut out = SmallVec::new();
         if !self.div.is_divergent(srcs[0]) {
@@ -178,11 +181,7 @@ impl Isel<'_> {
             Some(c) => self.mask(c, 0)?,
             None => exec,
         };
-        self.hw_lane(
-            Opcode::SAndn2B32,
-            &[Arg::Temp(live)],
-            &[Arg::Temp(live), m],
-        )?;
+        self.hw_lane(Opcode::SAndn2B32, &[Arg::Temp(live)], &[Arg::Temp(live), m])?;
         let at = self.branch(Opcode::SCbranchScc0, self.cur)?;
         self.gfx.dead_ends.push(at);
         let next = self.p.new_block(self.loop_depth);

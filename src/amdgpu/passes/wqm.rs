@@ -69,7 +69,10 @@ pub fn insert_wqm(p: &mut Program) -> Result<(), Error> {
             let barrier = marked(&needs, i) || touches_exec(i, exec);
             if discard {
                 let t = p.new_temp(p.rc(w.live));
-                inserts.push((k, lane(p, Opcode::SWqmB32, Arg::Temp(t), &[Arg::Temp(w.live)])?));
+                inserts.push((
+                    k,
+                    lane(p, Opcode::SWqmB32, Arg::Temp(t), &[Arg::Temp(w.live)])?,
+                ));
                 p.blocks[b].insts[k].ops[1] = Arg::Temp(t);
             }
             if exact {
@@ -118,7 +121,12 @@ fn needs_wqm(p: &Program, w: &Wqm) -> Vec<bool> {
             }
             // the masks the exec-mask control flow reads
             if i.defs.contains(&exec) {
-                work.extend(i.ops.iter().filter_map(|a| a.temp()).filter(|t| *t != w.live));
+                work.extend(
+                    i.ops
+                        .iter()
+                        .filter_map(|a| a.temp())
+                        .filter(|t| *t != w.live),
+                );
             }
         }
     }
@@ -180,7 +188,12 @@ fn island(
     }
     let saved = p.new_temp(p.rc(w.live));
     let exec = p.exec();
-    let enter = lane(p, Opcode::SAndSaveexecB32, Arg::Temp(saved), &[Arg::Temp(w.live)])?;
+    let enter = lane(
+        p,
+        Opcode::SAndSaveexecB32,
+        Arg::Temp(saved),
+        &[Arg::Temp(w.live)],
+    )?;
     let leave = lane(p, Opcode::SMovB32, exec, &[Arg::Temp(saved)])?;
     inserts.push((s, enter));
     inserts.push((e + 1, leave));
@@ -226,7 +239,8 @@ fn touches_exec(i: &MInst, exec: Arg) -> bool {
 }
 
 fn is_branch(i: &MInst) -> bool {
-    i.opcode().is_some_and(|o| o.props().contains(Props::BRANCH))
+    i.opcode()
+        .is_some_and(|o| o.props().contains(Props::BRANCH))
 }
 
 /// The discard/demote exec update `exec = s_and exec, live` (`isel/quad.rs`).
