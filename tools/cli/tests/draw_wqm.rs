@@ -238,3 +238,18 @@ for (int i = 0; i < 3; i++) {
 o = vec4(acc * 6.0, 1.0);"),
     );
 }
+
+#[test]
+fn waves_whose_pixels_all_discard_leave_through_the_dead_end() {
+    // every pixel discards after a derivative: each wave finds its live mask empty and
+    // branches to the exit that exports null with exec 0; only the clear colour remains
+    draws_like_lavapipe_of(
+        "all_discard",
+        VS_GLSL,
+        &fs("float d = dFdx(vcol.r);
+if (vcol.a > 0.0 || d > 100.0) discard;
+o = vec4(d);"),
+        &triangles(),
+        1,
+    );
+}
