@@ -209,14 +209,15 @@ impl Isel<'_> {
         // GFX11: every channel of every attribute, loaded in whole-quad mode (already
         // entered when helper lanes run the shader)
         let used = self.ps_used_channels()?;
-        let mrc = self.mask_rc();
-        let saved = self.tmp(mrc);
         let exec = self.p.exec();
-        let switch = !self.quad_helpers();
-        if switch {
-            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(saved)], &[exec])?;
+        let saved = if self.quad_helpers() {
+            None
+        } else {
+            let t = self.tmp(self.mask_rc());
+            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[exec])?;
             self.hw_lane(Opcode::SWqmB32, &[exec], &[exec])?;
-        }
+            Some(t)
+        };
         for (attr, chan) in used {
             let d = self.tmp(RegClass::V1);
             let mut mi = MInst::hw(
@@ -230,8 +231,8 @@ impl Isel<'_> {
             self.push(mi);
             self.gfx.params.insert((attr, chan), d);
         }
-        if switch {
-            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
+        if let Some(t) = saved {
+            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(t)])?;
         }
         Ok(())
     }

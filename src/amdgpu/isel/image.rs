@@ -577,7 +577,6 @@ impl Isel<'_> {
             (true, false) => 1 << t.component,
             (false, _) => self.used_mask(i),
         };
-
         // a gather returns four values for its one component
         let n = if gather { 4 } else { dmask.count_ones() as u8 };
         let d = self.tmp(RegClass::v(n));
