@@ -656,7 +656,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             Kind::ResInfo => results.push((lane, pack(resinfo(&img, extra)?, dmask))),
             Kind::GetLod => {
-                let s = samp.ok_or_else(|| Error::unsupported(format!("{name} without a sampler")))?;
+                let s =
+                    samp.ok_or_else(|| Error::unsupported(format!("{name} without a sampler")))?;
                 let q = Query {
                     img: &img,
                     s: &s,
@@ -664,10 +665,20 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     offset: [0; 3],
                     zref: None,
                 };
-                let derivs = quad_derivs(w, &vaddr, addr.count() - addr.coords, &img, exec, lane, name)?;
+                let derivs = quad_derivs(
+                    w,
+                    &vaddr,
+                    addr.count() - addr.coords,
+                    &img,
+                    exec,
+                    lane,
+                    name,
+                )?;
                 let raw = q.lod_from_derivs(&derivs);
                 let top = (img.last_level - img.base_level) as f64;
-                let clamped = raw.clamp(s.min_lod as f64, s.max_lod as f64).clamp(0.0, top);
+                let clamped = raw
+                    .clamp(s.min_lod as f64, s.max_lod as f64)
+                    .clamp(0.0, top);
                 let v = [(clamped as f32).to_bits(), (raw as f32).to_bits(), 0, 0];
                 results.push((lane, pack(v, dmask)));
             }

@@ -791,7 +791,11 @@ fn implicit_lod_comes_from_the_quad_bias_adds_and_get_lod_reports_it() {
             let (plain, biased) = if q0 { (20.0, 30.0) } else { (40.0, 40.0) };
             let (lod, raw) = if q0 { (1.0, 1.0) } else { (3.0, 4.0) };
             assert_eq!(vf(&w[0], 10, lane), plain, "{gen} image_sample lane {lane}");
-            assert_eq!(vf(&w[0], 11, lane), biased, "{gen} image_sample_b lane {lane}");
+            assert_eq!(
+                vf(&w[0], 11, lane),
+                biased,
+                "{gen} image_sample_b lane {lane}"
+            );
             assert_eq!(vf(&w[0], 12, lane), lod, "{gen} get_lod x lane {lane}");
             assert_eq!(vf(&w[0], 13, lane), raw, "{gen} get_lod y lane {lane}");
         }
