@@ -62,17 +62,14 @@ fn quad_needs(f: &ir::Function) -> (bool, bool) {
                 {
                     helpers = true
                 }
-                InstKind::Intrinsic { op, .. }
-                    if matches!(
-                        op,
+                InstKind::Intrinsic {
+                    op:
                         Intrinsic::Demote
-                            | Intrinsic::DemoteIf
-                            | Intrinsic::IsHelperInvocation
-                            | Intrinsic::LoadHelperInvocation
-                    ) =>
-                {
-                    live = true
-                }
+                        | Intrinsic::DemoteIf
+                        | Intrinsic::IsHelperInvocation
+                        | Intrinsic::LoadHelperInvocation,
+                    ..
+                } => live = true,
                 _ => {}
             }
         }

@@ -864,9 +864,10 @@ fn quad_derivs(
     }
     let c = |l: u32, k: usize| f32::from_bits(w.regs.v(vaddr[first + k], l));
     let mut d = [[0f32; 3]; 2];
-    for k in 0..img.spatial() {
-        d[0][k] = c(base + 1, k) - c(base, k);
-        d[1][k] = c(base + 2, k) - c(base, k);
+    for (axis, other) in d.iter_mut().zip([base + 1, base + 2]) {
+        for (k, x) in axis.iter_mut().enumerate().take(img.spatial()) {
+            *x = c(other, k) - c(base, k);
+        }
     }
     Ok(d)
 }
