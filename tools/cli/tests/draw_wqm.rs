@@ -200,15 +200,22 @@ o = vec4(fwidth(vcol.rg) * 4.0, abs(dFdx(p)) * 4.0 + abs(dFdy(p)) * 4.0, 1.0);")
 
 #[test]
 fn derivatives_after_discard_equal_lavapipe() {
-    // whole quads discard (x and y thresholds even): derivatives after a discard that
-    // splits a quad are undefined (the front-end guards the rest of the shader with the
-    // lanes that did not discard)
+    // the discard splits quads: the lanes that discarded keep running as helpers
+    // (discard_to_demote), so their quad-mates' derivatives stay exact
     draws_like_lavapipe(
         "discard",
-        &fs(
-            "if (gl_FragCoord.x < 14.0 && gl_FragCoord.y > 10.0 || gl_FragCoord.x > 30.0) discard;
-o = vec4(abs(dFdx(vcol.rgb)) * 16.0, 1.0);",
-        ),
+        &fs("if (vcol.g > 0.4 && vcol.r < 0.5) discard;
+o = vec4(abs(dFdx(vcol.rgb)) * 16.0, 1.0);"),
+    );
+}
+
+#[test]
+fn derivatives_after_discarding_whole_quads_equal_lavapipe() {
+    // whole quads discard (x and y thresholds even)
+    draws_like_lavapipe(
+        "discard_quads",
+        &fs("if (gl_FragCoord.x < 14.0 && gl_FragCoord.y > 10.0 || gl_FragCoord.x > 30.0) discard;
+o = vec4(abs(dFdx(vcol.rgb)) * 16.0, 1.0);"),
     );
 }
 
