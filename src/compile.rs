@@ -8,6 +8,7 @@
 //!   ir::verify_module         the IR the rest of the chain may rely on
 //!   passes::run_pipeline_with the middle end (Options::optimize)
 //!   isel::select              IR → MIR (SSA, virtual registers, logical + linear CFG)
+//!   passes::insert_wqm        whole-quad mode of fragment shaders (docs/wqm.md)
 //!   mir::verify               (debug builds, Settings::verify)
 //!   regalloc::allocate        spilling to the budget, tuple-aware assignment
 //!   passes::lower_to_hw       pseudo → real, parallel copies sequentialised
@@ -364,6 +365,10 @@ pub(crate) fn backend(
             amdgpu::isel::select_stage(module, t, layout, link_time, state)
         })?;
         verify_mir(&p, false)?;
+        if p.wqm.is_some() {
+            timer.stage("insert_wqm", || passes::insert_wqm(&mut p))?;
+            verify_mir(&p, false)?;
+        }
         amdgpu::scratch::insert_setup(&mut p)?;
         let mut budget = opts.budget.unwrap_or(regalloc::Budget::full(t.gen));
         if let Some(pair) = long_branch {

@@ -14,6 +14,7 @@ pub mod cf;
 pub mod copy_prop;
 pub mod cse;
 pub mod dce;
+pub mod discard_to_demote;
 pub mod divergence;
 pub mod fold_constants;
 pub mod if_to_select;
@@ -50,6 +51,7 @@ pub type Pass = (&'static str, fn(&mut Module) -> bool);
 
 /// Every pass, by name (for filetests and `gcnc ir --after`).
 pub const PASSES: &[Pass] = &[
+    ("discard_to_demote", discard_to_demote::run),
     ("inline", inline::run),
     ("mem2reg", mem2reg::run),
     ("copy_prop", copy_prop::run),
@@ -157,6 +159,7 @@ pub fn run_pipeline_with(
         timer: Timer::new(settings, Phase::Middle),
     };
     // 1. One function: inline every call, lower returns.
+    r.pass(m, ("discard_to_demote", discard_to_demote::run))?;
     r.pass(m, ("inline", inline::run))?;
     // Outputs are written once, at the end, from locals.
     r.pass(m, ("lower_io_to_temporaries", lower_io_to_temporaries::run))?;

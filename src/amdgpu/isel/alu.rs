@@ -28,6 +28,9 @@ impl Isel<'_> {
         if let Some(v) = self.alu_pack(i, op, srcs)? {
             return Ok(v);
         }
+        if let Some(v) = self.derivative(i, op, srcs)? {
+            return Ok(v);
+        }
         match op {
             AluOp::Mov => {
                 for c in 0..ty.comps as usize {

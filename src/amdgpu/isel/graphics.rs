@@ -22,8 +22,9 @@
 //!   (GFX11 has no null target: `mrt0` with no channel enabled and colour format ZERO).
 //! - Discard/terminate clears exec in the current region. The control-flow selection
 //!   never brings back a lane that left its region with exec clear (cf.rs), so a
-//!   discarded lane stays off until the exports, whose `vm` mask is exec. Demote needs
-//!   whole-quad mode and is refused.
+//!   discarded lane stays off until the exports, whose `vm` mask is exec. In a shader
+//!   with derivatives, implicit-LOD sampling, demote or helper queries, discard, demote
+//!   and `gl_HelperInvocation` go through the live mask instead (`quad.rs`).
 //!
 //! Vertex shader (a hardware VS on GFX9 and GFX10.3; GFX11 has only NGG primitive
 //! shaders, refused as unsupported for now):
@@ -117,6 +118,8 @@ pub(crate) struct Gfx {
     vb_desc: BTreeMap<u32, Temp>,
     /// NGG system inputs (`ngg.rs`).
     pub(super) ngg: super::ngg::NggInputs,
+    /// Branches to the dead end taken when discard leaves no live lane (`quad.rs`).
+    pub(super) dead_ends: Vec<(crate::amdgpu::mir::BlockId, usize)>,
 }
 
 /// The constant slot of a stage I/O access (`load_input`/`store_output` offset source).
@@ -183,6 +186,7 @@ impl Isel<'_> {
     }
 
     fn ps_begin(&mut self) -> Result<(), Error> {
+        self.quad_begin()?;
         let locs = self.ps_input_locations()?;
         for (k, &(loc, _)) in locs.iter().enumerate() {
             self.gfx.attr_of.insert(loc, k as u32);
@@ -207,13 +211,18 @@ impl Isel<'_> {
         if self.t().gen != Gen::Gfx11 {
             return Ok(());
         }
-        // GFX11: every channel of every attribute, loaded in whole-quad mode
+        // GFX11: every channel of every attribute, loaded in whole-quad mode (already
+        // entered when helper lanes run the shader)
         let used = self.ps_used_channels()?;
-        let mrc = self.mask_rc();
-        let saved = self.tmp(mrc);
         let exec = self.p.exec();
-        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(saved)], &[exec])?;
-        self.hw_lane(Opcode::SWqmB32, &[exec], &[exec])?;
+        let saved = if self.quad_helpers() {
+            None
+        } else {
+            let t = self.tmp(self.mask_rc());
+            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[exec])?;
+            self.hw_lane(Opcode::SWqmB32, &[exec], &[exec])?;
+            Some(t)
+        };
         for (attr, chan) in used {
             let d = self.tmp(RegClass::V1);
             let mut mi = MInst::hw(
@@ -227,7 +236,9 @@ impl Isel<'_> {
             self.push(mi);
             self.gfx.params.insert((attr, chan), d);
         }
-        self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?;
+        if let Some(t) = saved {
+            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(t)])?;
+        }
         Ok(())
     }
 
@@ -665,8 +676,17 @@ impl Isel<'_> {
                 one(d)
             }
             (Stage::Fragment, LoadSampleMaskIn) => one(self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0]),
-            // no whole-quad mode yet: no helper lane ever runs shader code
-            (Stage::Fragment, LoadHelperInvocation) => smallvec::smallvec![MV::C(0)],
+            (Stage::Fragment, LoadHelperInvocation | IsHelperInvocation) => self.helper_mask()?,
+            (Stage::Fragment, Discard | Terminate | Demote) if self.p.wqm.is_some() => {
+                self.p.abi.graphics.can_discard = true;
+                self.quad_kill(None)?;
+                SmallVec::new()
+            }
+            (Stage::Fragment, DiscardIf | DemoteIf) if self.p.wqm.is_some() => {
+                self.p.abi.graphics.can_discard = true;
+                self.quad_kill(Some(srcs[0]))?;
+                SmallVec::new()
+            }
             (Stage::Fragment, Discard | Terminate) => {
                 self.p.abi.graphics.can_discard = true;
                 let exec = self.p.exec();
@@ -679,12 +699,6 @@ impl Isel<'_> {
                 let exec = self.p.exec();
                 self.hw_lane(Opcode::SAndn2B32, &[exec], &[exec, m])?;
                 SmallVec::new()
-            }
-            (Stage::Fragment, Demote | DemoteIf | IsHelperInvocation) => {
-                return Err(Error::unsupported(
-                    at,
-                    format!("{} needs whole-quad mode (not implemented yet)", op.name()),
-                ))
             }
             (Stage::Vertex, LoadInput) => self.vertex_fetch(i, srcs, idx)?,
             (Stage::Vertex, LoadVertexIndex) => one(self.gfx.vertex_index.expect("vs_begin")),

@@ -493,15 +493,18 @@ impl Isel<'_> {
                 self.regroup(i, SmallVec::from_slice(&[MV::T(d, Kind::Plain)]), ty)
             }
             TexOp::Samples => self.samples(res),
-            TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod => Err(Error::unsupported(
-                at,
-                if self.m.stage == crate::ir::Stage::Fragment {
-                    "implicit-LOD sampling needs whole-quad mode (not selected yet)"
-                } else {
-                    "implicit-LOD sampling needs derivatives, which only fragment shaders have"
-                },
-            )),
-            TexOp::SampleLod | TexOp::SampleGrad | TexOp::Gather => {
+            TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod if !self.quad_helpers() => {
+                Err(Error::unsupported(
+                    at,
+                    "implicit-LOD sampling needs derivatives, which only fragment shaders have",
+                ))
+            }
+            TexOp::Sample
+            | TexOp::SampleBias
+            | TexOp::QueryLod
+            | TexOp::SampleLod
+            | TexOp::SampleGrad
+            | TexOp::Gather => {
                 let samp = t
                     .src(TexSrc::Sampler)
                     .ok_or_else(|| Error::unsupported(at, "sampling without a sampler"))?;
@@ -511,7 +514,9 @@ impl Isel<'_> {
         }
     }
 
-    /// Sampling with an explicit LOD or gradients, and gathers (LOD 0).
+    /// Sampling (implicit LOD, with a bias, explicit LOD or gradients), gathers (LOD 0)
+    /// and LOD queries. Implicit-LOD results are whole-quad-mode seeds (`quad.rs`): the
+    /// hardware takes the LOD from the coordinates of the whole quad.
     fn sample(
         &mut self,
         i: Value,
@@ -540,6 +545,10 @@ impl Isel<'_> {
         let mut addr: Vec<Temp> = Vec::new();
         if let Some(o) = offset {
             addr.push(self.packed_offset(o)?);
+        }
+        if t.op == TexOp::SampleBias {
+            let b = need(t, TexSrc::Bias, at)?;
+            addr.push(self.vgpr_of(b, 0)?);
         }
         if let Some(c) = cmp {
             addr.push(self.vgpr_of(c, 0)?);
@@ -587,6 +596,9 @@ impl Isel<'_> {
             true,
             mods,
         )?;
+        if matches!(t.op, TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod) {
+            self.wqm_seed(&[d]);
+        }
         let words = self.split(d, n)?;
         let words = Self::spread(&words, if gather { 0xf } else { dmask }, ty.comps);
         self.regroup(i, words, ty)
@@ -1176,6 +1188,15 @@ fn need(t: &Tex, which: TexSrc, at: Option<u32>) -> Result<Value, Error> {
 fn sample_opcode(op: TexOp, cmp: bool, off: bool, lz: bool) -> Opcode {
     use Opcode::*;
     match (op, cmp, off, lz) {
+        (TexOp::QueryLod, ..) => ImageGetLod,
+        (TexOp::Sample, false, false, _) => ImageSample,
+        (TexOp::Sample, false, true, _) => ImageSampleO,
+        (TexOp::Sample, true, false, _) => ImageSampleC,
+        (TexOp::Sample, true, true, _) => ImageSampleCO,
+        (TexOp::SampleBias, false, false, _) => ImageSampleB,
+        (TexOp::SampleBias, false, true, _) => ImageSampleBO,
+        (TexOp::SampleBias, true, false, _) => ImageSampleCB,
+        (TexOp::SampleBias, true, true, _) => ImageSampleCBO,
         (TexOp::Gather, false, false, _) => ImageGather4Lz,
         (TexOp::Gather, false, true, _) => ImageGather4LzO,
         (TexOp::Gather, true, false, _) => ImageGather4CLz,

@@ -35,6 +35,7 @@ mod lds;
 mod legalize;
 mod ngg;
 mod pack;
+mod quad;
 pub mod scratch;
 mod spec;
 mod subgroup;
@@ -212,6 +213,7 @@ pub fn select_stage(
     s.cur = end;
     s.gfx_end()?;
     s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
+    s.quad_end(end)?;
     s.finish_inputs()?;
     if cfg!(debug_assertions) {
         super::mir::verify::verify(&s.p, false)?;

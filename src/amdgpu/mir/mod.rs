@@ -235,6 +235,27 @@ pub struct Program {
     pub symbols: Vec<crate::binary::prelink::PrelinkSymbol>,
     /// Per-lane scratch bytes the program addresses (`amdgpu::scratch`).
     pub scratch_bytes: u32,
+    /// The live mask and whole-quad-mode needs of a fragment shader with derivatives,
+    /// implicit-LOD sampling or demote (`passes::insert_wqm`); `None` otherwise.
+    pub wqm: Option<Wqm>,
+}
+
+/// What instruction selection tells the whole-quad-mode pass (`passes::insert_wqm`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wqm {
+    /// The live mask: the lanes neither discarded nor demoted. Defined from exec at the
+    /// top of the entry block, redefined by every discard and demote (so it is listed in
+    /// `Program::multi_def`).
+    pub live: Temp,
+    /// Helper lanes must run: the shader reads values across a quad (derivatives,
+    /// implicit-LOD sampling). Without it the live mask only serves demote and
+    /// `gl_HelperInvocation`, and exec never leaves exact mode.
+    pub helpers: bool,
+    /// Temps helper lanes must compute: the results of the instructions that read other
+    /// lanes of their quad (the pass adds everything they depend on).
+    pub seeds: Vec<Temp>,
+    /// The block the exports are in (the end of the program).
+    pub end: BlockId,
 }
 
 impl Program {
@@ -250,6 +271,7 @@ impl Program {
             lds_bytes: 0,
             symbols: Vec::new(),
             scratch_bytes: 0,
+            wqm: None,
         }
     }
     /// The `Arg::Symbol` of `s` (interned).

@@ -1,6 +1,7 @@
 //! Image instructions (MIMG): loads and stores (with and without a mip level), atomics
 //! (32 and 64 bit), `image_get_resinfo`, sampling with explicit LOD or derivatives
-//! (`image_sample_l` / `_lz` / `_d`, with `_c` depth compare and `_o` offsets) and
+//! (`image_sample_l` / `_lz` / `_d`, with `_c` depth compare and `_o` offsets), sampling
+//! with implicit LOD (`image_sample` / `_b` bias, `_c`, `_o`) and `image_get_lod`,
 //! `image_gather4` (`_lz` / `_l`, `_c`, `_o`), on linear images of every format
 //! `texformat` converts: 1D, 2D, 3D, cube, their arrays and 2D multisampled (arrays).
 //!
@@ -25,6 +26,14 @@
 //! next to each other. The GFX9 PITCH field must say the same (pitch = width); a linear
 //! layout with a padded pitch, which real drivers use, is `Unsupported`. The pipeline
 //! harness and the lavapipe runner write and read images in exactly this layout.
+//!
+//! Implicit LOD (as the hardware does it, coarse): every lane of a quad takes the
+//! derivatives of its quad, dx = coord(lane 1) − coord(lane 0) and dy = coord(lane 2) −
+//! coord(lane 0) per spatial coordinate, so lanes 0..2 of the quad must be in EXEC (the
+//! shader runs in whole-quad mode); an inactive one is an error, not a guess. `_b` adds
+//! its bias VGPR (after the offset, before the z-compare) to that LOD. `image_get_lod`
+//! returns (the LOD clamped to the sampler's range and the image's levels, the LOD as
+//! computed).
 //!
 //! Semantics: out-of-range coordinates (or mip levels, layers, samples) read as zero in
 //! every component and writes and atomics there are dropped (robust image access);
@@ -329,11 +338,13 @@ enum Kind {
     ResInfo,
     Sample,
     Gather,
+    GetLod,
 }
 
 /// The address-affecting suffixes of a sample/gather opcode.
 #[derive(Clone, Copy, Debug, Default)]
 struct Variant {
+    bias: bool,
     compare: bool,
     derivs: bool,
     lod: bool,
@@ -349,6 +360,7 @@ fn classify(name: &str) -> Result<(Kind, Variant)> {
         "image_store" => Kind::Store { mip: false },
         "image_store_mip" => Kind::Store { mip: true },
         "image_get_resinfo" => Kind::ResInfo,
+        "image_get_lod" => Kind::GetLod,
         n if n.starts_with("image_atomic_") => Kind::Atomic,
         n => {
             let (kind, rest) = if let Some(r) = n.strip_prefix("image_sample") {
@@ -365,18 +377,17 @@ fn classify(name: &str) -> Result<(Kind, Variant)> {
                     "l" => v.lod = true,
                     "lz" => v.lz = true,
                     "o" => v.offset = true,
-                    "b" | "cl" | "cd" | "g16" | "h" => {
+                    "b" => v.bias = true,
+                    "cl" | "cd" | "g16" | "h" => {
                         return Err(Error::unsupported(format!(
-                            "{n}: bias, LOD clamp, coarse-derivative, 16-bit-derivative and packed forms"
+                            "{n}: LOD clamp, coarse-derivative, 16-bit-derivative and packed forms"
                         )))
                     }
                     _ => return Err(Error::unimpl(n)),
                 }
             }
-            if !(v.lod || v.lz || v.derivs) {
-                return Err(Error::unsupported(format!(
-                    "{n}: implicit LOD needs the derivatives of a pixel quad (not in compute)"
-                )));
+            if kind == Kind::Gather && !(v.lod || v.lz) || v.bias && (v.lod || v.lz || v.derivs) {
+                return Err(Error::unimpl(n));
             }
             if kind == Kind::Gather && v.derivs {
                 return Err(Error::unimpl(n));
@@ -390,6 +401,7 @@ fn classify(name: &str) -> Result<(Kind, Variant)> {
 /// Number of address VGPRs and their meaning for one instruction on one image.
 struct AddrLayout {
     offset: bool,
+    bias: bool,
     compare: bool,
     derivs: usize,
     coords: usize,
@@ -400,6 +412,7 @@ struct AddrLayout {
 impl AddrLayout {
     fn count(&self) -> usize {
         self.offset as usize
+            + self.bias as usize
             + self.compare as usize
             + 2 * self.derivs
             + self.coords
@@ -454,7 +467,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         )));
     }
     let samp = match (ssamp, kind) {
-        (Some(s), Kind::Sample | Kind::Gather) => {
+        (Some(s), Kind::Sample | Kind::Gather | Kind::GetLod) => {
             let mut v = [0u32; 4];
             for (k, x) in v.iter_mut().enumerate() {
                 *x = w.regs.s(s + k as u16)?;
@@ -463,12 +476,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         }
         _ => None,
     };
-    // address layout: [offset] [z-compare] [derivatives] coordinates [mip / lod / sample]
+    // address layout: [offset] [bias] [z-compare] [derivatives] coordinates
+    // [mip / lod / sample]
     let msaa = img.is_msaa();
     let coords = img.spatial() + img.arrayed() as usize;
     let addr = match kind {
         Kind::ResInfo => AddrLayout {
             offset: false,
+            bias: false,
             compare: false,
             derivs: 0,
             coords: 0,
@@ -476,6 +491,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         },
         Kind::Load { mip } | Kind::Store { mip } => AddrLayout {
             offset: false,
+            bias: false,
             compare: false,
             derivs: 0,
             coords,
@@ -483,10 +499,19 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         },
         Kind::Atomic => AddrLayout {
             offset: false,
+            bias: false,
             compare: false,
             derivs: 0,
             coords,
             extra: msaa,
+        },
+        Kind::GetLod => AddrLayout {
+            offset: false,
+            bias: false,
+            compare: false,
+            derivs: 0,
+            coords,
+            extra: false,
         },
         Kind::Sample | Kind::Gather => {
             if msaa {
@@ -496,6 +521,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             }
             AddrLayout {
                 offset: var.offset,
+                bias: var.bias,
                 compare: var.compare,
                 derivs: if var.derivs {
                     if img.ty == TYPE_CUBE {
@@ -555,6 +581,11 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             a[at - 1]
         };
         let offset = if addr.offset { next() } else { 0 };
+        let bias = if addr.bias {
+            f32::from_bits(next()) as f64
+        } else {
+            0.0
+        };
         let zref = if addr.compare {
             f32::from_bits(next())
         } else {
@@ -624,6 +655,33 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 }
             }
             Kind::ResInfo => results.push((lane, pack(resinfo(&img, extra)?, dmask))),
+            Kind::GetLod => {
+                let s =
+                    samp.ok_or_else(|| Error::unsupported(format!("{name} without a sampler")))?;
+                let q = Query {
+                    img: &img,
+                    s: &s,
+                    unnorm,
+                    offset: [0; 3],
+                    zref: None,
+                };
+                let derivs = quad_derivs(
+                    w,
+                    &vaddr,
+                    addr.count() - addr.coords,
+                    &img,
+                    exec,
+                    lane,
+                    name,
+                )?;
+                let raw = q.lod_from_derivs(&derivs);
+                let top = (img.last_level - img.base_level) as f64;
+                let clamped = raw
+                    .clamp(s.min_lod as f64, s.max_lod as f64)
+                    .clamp(0.0, top);
+                let v = [(clamped as f32).to_bits(), (raw as f32).to_bits(), 0, 0];
+                results.push((lane, pack(v, dmask)));
+            }
             Kind::Sample | Kind::Gather => {
                 let s =
                     samp.ok_or_else(|| Error::unsupported(format!("{name} without a sampler")))?;
@@ -644,8 +702,12 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     0.0
                 } else if var.lod {
                     f32::from_bits(extra) as f64
-                } else {
+                } else if var.derivs {
                     q.lod_from_derivs(&derivs)
+                } else {
+                    let first = addr.count() - addr.coords - addr.extra as usize;
+                    let d = quad_derivs(w, &vaddr, first, &img, exec, lane, name)?;
+                    q.lod_from_derivs(&d) + bias
                 };
                 let out = if kind == Kind::Gather {
                     if dmask.count_ones() != 1 {
@@ -778,6 +840,36 @@ fn resinfo(img: &ImageDesc, mip: u32) -> Result<[u32; 4]> {
         TYPE_CUBE => [w, h, layers / 6, levels],
         _ => [w, h, layers, levels],
     })
+}
+
+/// The coarse derivatives of `lane`'s quad: coordinate k of lanes 1 and 2 minus lane 0's,
+/// the coordinates from address VGPR `first` on.
+fn quad_derivs(
+    w: &Wave,
+    vaddr: &[u16],
+    first: usize,
+    img: &ImageDesc,
+    exec: u64,
+    lane: u32,
+    name: &str,
+) -> Result<[[f32; 3]; 2]> {
+    let base = lane & !3;
+    for l in base..base + 3 {
+        if exec >> l & 1 == 0 {
+            return Err(Error::unsupported(format!(
+                "{name}: implicit LOD in lane {lane} with lane {l} of its quad inactive \
+                 (the quad's derivatives need whole-quad mode)"
+            )));
+        }
+    }
+    let c = |l: u32, k: usize| f32::from_bits(w.regs.v(vaddr[first + k], l));
+    let mut d = [[0f32; 3]; 2];
+    for (axis, other) in d.iter_mut().zip([base + 1, base + 2]) {
+        for (k, x) in axis.iter_mut().enumerate().take(img.spatial()) {
+            *x = c(other, k) - c(base, k);
+        }
+    }
+    Ok(d)
 }
 
 /// One sampling request on one lane.

@@ -753,3 +753,63 @@ fn texel_buffers_format_loads_stores_and_atomics_with_idxen() {
         assert_eq!(mem.read_u32(DST + 64).unwrap(), 16, "{gen} atomic count");
     }
 }
+
+#[test]
+fn implicit_lod_comes_from_the_quad_bias_adds_and_get_lod_reports_it() {
+    use gcnc_emu::sampler::SamplerDesc;
+    for gen in Gen::ALL {
+        let t = target(gen, true);
+        let (d2, _) = dims(gen, TYPE_2D);
+        // quad 0 (lanes 0-3) steps 0.25 per pixel on an 8-texel axis: 2 texels, LOD 1;
+        // quad 1 (lanes 4-7) steps 2.0: 16 texels, LOD 4, clamped to the last level 3
+        let src = format!(
+            "  v_and_b32_e32 v1, 1, v0\n  v_bfe_u32 v2, v0, 1, 1\n\
+               v_cvt_f32_u32_e32 v1, v1\n  v_cvt_f32_u32_e32 v2, v2\n\
+               v_mov_b32_e32 v3, 2.0\n  v_mov_b32_e32 v4, 0x3e800000\n\
+               v_cmp_gt_u32_e64 s[20:21], 4, v0\n  v_cndmask_b32_e64 v3, v3, v4, s[20:21]\n\
+               v_mul_f32_e32 v1, v1, v3\n  v_mul_f32_e32 v2, v2, v3\n\
+               v_add_f32_e32 v1, 0.5, v1\n  v_add_f32_e32 v2, 0.5, v2\n\
+               v_mov_b32_e32 v5, 1.0\n  v_mov_b32_e32 v6, v1\n  v_mov_b32_e32 v7, v2\n\
+               image_sample v10, v[1:2], s[0:7], s[8:11] dmask:0x1{d2}\n\
+               image_sample_b v11, v[5:7], s[0:7], s[8:11] dmask:0x1{d2}\n\
+               image_get_lod v[12:13], v[1:2], s[0:7], s[8:11] dmask:0x3{d2}\n\
+               s_waitcnt vmcnt(0)\n  s_endpgm\n"
+        );
+        let img = ImageDesc::linear(IMG, fmt("32_FLOAT"), TYPE_2D, [8, 8, 1], 4, 1);
+        let mut mem = Memory::new();
+        fill(&mut mem, &img, |l, _, _, _, _| f32s(10.0 * (l + 1) as f32));
+        let mut user = img.encode(gen).unwrap().to_vec();
+        let point = SamplerDesc {
+            mip: 1,
+            ..SamplerDesc::default()
+        };
+        user.extend(point.encode());
+        let w =
+            run(t, llvm_asm(t, &src), 8, &user, &mut mem).unwrap_or_else(|e| panic!("{gen}: {e}"));
+        for lane in 0..8u32 {
+            let q0 = lane < 4;
+            let (plain, biased) = if q0 { (20.0, 30.0) } else { (40.0, 40.0) };
+            let (lod, raw) = if q0 { (1.0, 1.0) } else { (3.0, 4.0) };
+            assert_eq!(vf(&w[0], 10, lane), plain, "{gen} image_sample lane {lane}");
+            assert_eq!(
+                vf(&w[0], 11, lane),
+                biased,
+                "{gen} image_sample_b lane {lane}"
+            );
+            assert_eq!(vf(&w[0], 12, lane), lod, "{gen} get_lod x lane {lane}");
+            assert_eq!(vf(&w[0], 13, lane), raw, "{gen} get_lod y lane {lane}");
+        }
+        // lanes 0-2 of each quad must run: a partial quad is an error, not a guess
+        let partial = src.replace(
+            "v_mov_b32_e32 v5, 1.0",
+            "s_mov_b64 exec, 0xfd\n  v_mov_b32_e32 v5, 1.0",
+        );
+        let partial = if t.wave == gcnc::isa::Wave::W32 {
+            partial.replace("s_mov_b64 exec, 0xfd", "s_mov_b32 exec_lo, 0xfd")
+        } else {
+            partial
+        };
+        let e = run(t, llvm_asm(t, &partial), 8, &user, &mut mem).unwrap_err();
+        assert!(e.to_string().contains("quad"), "{gen}: {e}");
+    }
+}
