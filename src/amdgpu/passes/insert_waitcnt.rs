@@ -14,7 +14,8 @@
 //! an inherited register is a wait for 0). `s_endpgm` needs no wait.
 //!
 //! Invariant: no instruction reads or writes a register whose producing memory operation
-//! may still be outstanding.
+//! may still be outstanding, and none overwrites a register an outstanding SMEM load
+//! or export still reads.
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program};
 use crate::amdgpu::Error;
@@ -73,9 +74,10 @@ struct State {
     /// Register (dword) → (counter, score). Score 0 means "inherited from a
     /// predecessor": wait for 0.
     pending: BTreeMap<u16, (Counter, u32)>,
-    /// Registers an outstanding SMEM instruction still reads (its address and offset):
-    /// overwriting them needs the same wait (the load may be replayed, and the emulator
-    /// checks it). Same encoding as `pending`.
+    /// Registers an outstanding SMEM instruction or export still reads (the load's
+    /// address and offset, which it may replay; the export's sources, read after
+    /// issue): overwriting them needs the same wait (the emulator checks it). Same
+    /// encoding as `pending`.
     reads: BTreeMap<u16, (Counter, u32)>,
 }
 
@@ -244,7 +246,8 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         for r in regs_of(&i.defs) {
             st.pending.insert(r, (c, st.ub[k]));
         }
-        if ooo {
+        // SMEM may replay its address read; an export reads its VGPRs after issue
+        if ooo || c == Counter::Exp {
             for r in regs_of(&i.ops) {
                 st.reads.insert(r, (c, st.ub[k]));
             }
