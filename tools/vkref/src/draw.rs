@@ -33,6 +33,9 @@ fn color_format(f: ColorFormat) -> vk::Format {
         ColorFormat::R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
         ColorFormat::R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
         ColorFormat::R32_SFLOAT => vk::Format::R32_SFLOAT,
+        ColorFormat::R32G32_SFLOAT => vk::Format::R32G32_SFLOAT,
+        ColorFormat::R16G16B16A16_UNORM => vk::Format::R16G16B16A16_UNORM,
+        ColorFormat::R16G16B16A16_SNORM => vk::Format::R16G16B16A16_SNORM,
     }
 }
 

@@ -128,6 +128,9 @@ fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
         let f = match c.format {
             ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32G32B32A32_SFLOAT => Export::Abgr32,
             ColorFormat::R16G16B16A16_SFLOAT => Export::Fp16Abgr,
+            ColorFormat::R16G16B16A16_UNORM => Export::Unorm16Abgr,
+            ColorFormat::R16G16B16A16_SNORM => Export::Snorm16Abgr,
+            ColorFormat::R32G32_SFLOAT => Export::Gr32,
             ColorFormat::R32_SFLOAT => Export::R32,
         };
         st.color.insert(i as u32, f);

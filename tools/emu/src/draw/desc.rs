@@ -241,13 +241,19 @@ pub enum ColorFormat {
     R16G16B16A16_SFLOAT,
     R32G32B32A32_SFLOAT,
     R32_SFLOAT,
+    R32G32_SFLOAT,
+    R16G16B16A16_UNORM,
+    R16G16B16A16_SNORM,
 }
 
 impl ColorFormat {
     pub fn bytes(self) -> usize {
         match self {
             ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32_SFLOAT => 4,
-            ColorFormat::R16G16B16A16_SFLOAT => 8,
+            ColorFormat::R16G16B16A16_SFLOAT
+            | ColorFormat::R16G16B16A16_UNORM
+            | ColorFormat::R16G16B16A16_SNORM
+            | ColorFormat::R32G32_SFLOAT => 8,
             ColorFormat::R32G32B32A32_SFLOAT => 16,
         }
     }
@@ -255,7 +261,17 @@ impl ColorFormat {
     pub fn channels(self) -> usize {
         match self {
             ColorFormat::R32_SFLOAT => 1,
+            ColorFormat::R32G32_SFLOAT => 2,
             _ => 4,
+        }
+    }
+
+    /// The range blending's source is clamped to (normalized formats).
+    pub fn clamp(self) -> Option<(f32, f32)> {
+        match self {
+            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R16G16B16A16_UNORM => Some((0.0, 1.0)),
+            ColorFormat::R16G16B16A16_SNORM => Some((-1.0, 1.0)),
+            _ => None,
         }
     }
 }
