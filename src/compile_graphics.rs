@@ -179,9 +179,29 @@ pub fn compile_pipeline(
     opts: &Options,
     state: &GraphicsState,
 ) -> Result<CompiledPipeline, Error> {
+    compile_pipeline_stages(vs_words, opts, fs_words, opts, state)
+}
+
+/// [`compile_pipeline`] with options per stage (each stage's own specialization
+/// constants); the pipeline-wide facts (target, settings) are `vs_opts`'.
+pub fn compile_pipeline_stages(
+    vs_words: &[u32],
+    vs_opts: &Options,
+    fs_words: &[u32],
+    fs_opts: &Options,
+    state: &GraphicsState,
+) -> Result<CompiledPipeline, Error> {
+    let opts = vs_opts;
+    if fs_opts.target != opts.target {
+        return Err(crate::amdgpu::Error::unsupported(
+            None,
+            "the vertex and fragment stages of a pipeline are compiled for different targets",
+        )
+        .into());
+    }
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let vs = compile_stage_timed(vs_words, Stage::Vertex, opts, state, &mut timer)?;
-    let ps = compile_stage_timed(fs_words, Stage::Fragment, opts, state, &mut timer)?;
+    let ps = compile_stage_timed(fs_words, Stage::Fragment, fs_opts, state, &mut timer)?;
     let info = |s: &CompiledStage| {
         let mut sgprs = s.stats.sgprs.max(1);
         if opts.target.gen == crate::isa::Gen::Gfx9 && s.program.scratch_bytes > 0 {

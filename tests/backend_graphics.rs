@@ -13,7 +13,7 @@
 mod backend_support;
 
 use backend_support::*;
-use gcnc::amdgpu::abi_graphics::GraphicsState;
+use gcnc::amdgpu::abi_graphics::{ColorFormat, GraphicsState};
 use gcnc::binary::graphics as regs;
 use gcnc::binary::{ElfFile, HwStage};
 use gcnc::compile_graphics::{compile_pipeline, compile_stage, CompiledPipeline};
@@ -317,6 +317,68 @@ fn gfx11_fragment_shaders_disassemble_with_llvm_as_we_print_them() {
                     continue;
                 }
                 assert_eq!(*o, theirs[k], "{fs} gfx1100/{wave:?} instruction {k}");
+            }
+        }
+    }
+}
+
+/// The fragment shader with `formats` as the colour export formats of MRT0..
+fn state_with_colors(formats: &[ColorFormat]) -> GraphicsState {
+    let mut st = GraphicsState::default();
+    for (k, f) in formats.iter().enumerate() {
+        st.color.insert(k as u32, *f);
+    }
+    st
+}
+
+#[test]
+fn sixteen_bit_colour_exports_pack_as_the_attachment_stores_them() {
+    // vec4 on MRT0 and MRT1: the 16-bit formats pack two channels per VGPR with the
+    // format's conversion, compressed exports on GFX9/GFX10.3, slots 0 and 1 on GFX11
+    let cases = [
+        (
+            ColorFormat::Fp16Abgr,
+            ["v_cvt_pkrtz_f16_f32", "v_cvt_pk_rtz_f16_f32"],
+            4,
+        ),
+        (
+            ColorFormat::Unorm16Abgr,
+            ["v_cvt_pknorm_u16_f32", "v_cvt_pk_norm_u16_f32"],
+            5,
+        ),
+        (
+            ColorFormat::Snorm16Abgr,
+            ["v_cvt_pknorm_i16_f32", "v_cvt_pk_norm_i16_f32"],
+            6,
+        ),
+    ];
+    let fs = words("frag", "gfx_fs_mrt");
+    for (gen, wave) in PIPELINE_CONFIGS
+        .into_iter()
+        .chain([(Gen::Gfx11, Wave::W32), (Gen::Gfx11, Wave::W64)])
+    {
+        for (f, pack, code) in cases {
+            let st = state_with_colors(&[f, ColorFormat::Gr32]);
+            let c = compile_stage(&fs, Stage::Fragment, &opts(gen, wave), &st)
+                .unwrap_or_else(|e| panic!("{f:?} on {}/{wave:?}: {e}", gen.mcpu()));
+            let asm = c.asm().unwrap();
+            // the mnemonic as each generation spells it
+            let pack = pack[(gen == Gen::Gfx11) as usize];
+            let packs = asm.lines().filter(|l| l.contains(pack)).count();
+            assert_eq!(packs, 2, "{f:?} on {}:\n{asm}", gen.mcpu());
+            let mrt0 = asm.lines().find(|l| l.contains("exp mrt0")).unwrap();
+            assert_eq!(
+                mrt0.contains("compr"),
+                gen != Gen::Gfx11,
+                "{f:?} on {}: {mrt0}",
+                gen.mcpu()
+            );
+            if gen != Gen::Gfx11 {
+                let vs = words("vert", "gfx_vs_basic");
+                let p = compile_pipeline(&vs, &fs, &opts(gen, wave), &st).unwrap();
+                let r = registers(&p);
+                assert_eq!(r[&regs::SPI_SHADER_COL_FORMAT], code | 2 << 4 | 1 << 8);
+                assert_eq!(r[&regs::CB_SHADER_MASK], 0xf | 0x3 << 4 | 0x1 << 8);
             }
         }
     }

@@ -52,6 +52,12 @@ pub enum ColorFormat {
     Abgr32,
     /// Four channels converted to f16 and exported two per VGPR (compressed on GFX9/10).
     Fp16Abgr,
+    /// Four channels converted to 16-bit unsigned normalized (clamped to [0, 1]), two per
+    /// VGPR like `Fp16Abgr`.
+    Unorm16Abgr,
+    /// Four channels converted to 16-bit signed normalized (clamped to [-1, 1]), two per
+    /// VGPR like `Fp16Abgr`.
+    Snorm16Abgr,
 }
 
 impl ColorFormat {
@@ -61,6 +67,8 @@ impl ColorFormat {
             ColorFormat::R32 => 1,
             ColorFormat::Gr32 => 2,
             ColorFormat::Fp16Abgr => 4,
+            ColorFormat::Unorm16Abgr => 5,
+            ColorFormat::Snorm16Abgr => 6,
             ColorFormat::Abgr32 => 9,
         }
     }
@@ -69,7 +77,10 @@ impl ColorFormat {
         match self {
             ColorFormat::R32 => 0x1,
             ColorFormat::Gr32 => 0x3,
-            ColorFormat::Abgr32 | ColorFormat::Fp16Abgr => 0xf,
+            ColorFormat::Abgr32
+            | ColorFormat::Fp16Abgr
+            | ColorFormat::Unorm16Abgr
+            | ColorFormat::Snorm16Abgr => 0xf,
         }
     }
     /// The default format of an output with `comps` 32-bit components.

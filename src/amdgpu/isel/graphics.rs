@@ -856,7 +856,15 @@ impl Isel<'_> {
                             false,
                         ),
                         ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
-                        ColorFormat::Fp16Abgr => {
+                        ColorFormat::Fp16Abgr
+                        | ColorFormat::Unorm16Abgr
+                        | ColorFormat::Snorm16Abgr => {
+                            // two channels per VGPR, converted as the attachment stores them
+                            let pack = match fmt {
+                                ColorFormat::Fp16Abgr => Opcode::VCvtPkrtzF16F32,
+                                ColorFormat::Unorm16Abgr => Opcode::VCvtPknormU16F32,
+                                _ => Opcode::VCvtPknormI16F32,
+                            };
                             let mut halves = [off; 2];
                             for (h, pair) in o.chunks(2).enumerate() {
                                 if pair.iter().all(|a| a.is_none()) {
@@ -865,7 +873,7 @@ impl Isel<'_> {
                                 let lo = pair[0].unwrap_or(Arg::Const(0));
                                 let hi = pair[1].unwrap_or(Arg::Const(0));
                                 let d = self.tmp(RegClass::V1);
-                                self.valu(Opcode::VCvtPkrtzF16F32, &[Arg::Temp(d)], vec![lo, hi])?;
+                                self.valu(pack, &[Arg::Temp(d)], vec![lo, hi])?;
                                 halves[h] = Arg::Temp(d);
                             }
                             if self.t().gen == Gen::Gfx11 {

@@ -14,7 +14,8 @@
 //! an inherited register is a wait for 0). `s_endpgm` needs no wait.
 //!
 //! Invariant: no instruction reads or writes a register whose producing memory operation
-//! may still be outstanding.
+//! may still be outstanding, and none overwrites a register an outstanding SMEM load
+//! or export still reads.
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program};
 use crate::amdgpu::Error;

@@ -294,28 +294,8 @@ fn cases() -> Vec<Case> {
 /// 2^-10 · max(1, |value|) — one f16 ulp at 1.0, and the interpolation differences of
 /// lavapipe's plane equations near 0 (docs/draw.md).
 fn assert_close(f: draw::desc::ColorFormat, got: &[u8], want: &[u8], what: &str) {
-    use draw::desc::ColorFormat;
-    let bpp = f.bytes();
-    for (i, (g, w)) in got.chunks(bpp).zip(want.chunks(bpp)).enumerate() {
-        let (x, y) = (i as u32 % W, i as u32 / W);
-        if f == ColorFormat::R8G8B8A8_UNORM {
-            let d = g
-                .iter()
-                .zip(w)
-                .map(|(a, b)| a.abs_diff(*b))
-                .max()
-                .unwrap_or(0);
-            assert!(d <= 1, "{what}: pixel ({x}, {y}): {g:?} vs lavapipe {w:?}");
-        } else {
-            let (a, b) = (draw::output::decode(f, g), draw::output::decode(f, w));
-            for k in 0..f.channels() {
-                let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
-                assert!(
-                    (a[k] - b[k]).abs() <= tol,
-                    "{what}: pixel ({x}, {y}) channel {k}: {a:?} vs lavapipe {b:?}"
-                );
-            }
-        }
+    if let Err(e) = compare_attachment(f, W, got, want) {
+        panic!("{what}: {e}");
     }
 }
 

@@ -6,15 +6,18 @@
 //! fresh per draw and destroyed in `Drop`. Dynamic rendering (Vulkan 1.3) with one
 //! colour image per attachment (optimal tiling, cleared by the load op) and an optional
 //! D32_SFLOAT depth image; vertex buffers in host-visible memory; static viewport and
-//! scissor (= the viewport), an index buffer for indexed draws; after the draw every attachment is copied into a
-//! host-visible buffer and returned as tightly packed rows in its format.
+//! scissor (= the viewport), an index buffer for indexed draws; one descriptor set layout
+//! per set the description binds (uniform/storage buffers visible to both stages, in
+//! host-visible memory), one push-constant range for both stages, each stage's
+//! specialization constants as 32-bit values; after the draw every attachment is
+//! copied into a host-visible buffer and returned as tightly packed rows in its format.
 
 use crate::device::{vkc, Error, Gpu};
 use crate::reflect;
 use ash::vk;
 use gcnc_emu::draw::desc::{
-    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, Draw, FrontFace, IndexType, Rate,
-    Topology, VertexFormat,
+    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, DescriptorType, Draw, FrontFace,
+    IndexType, Rate, Topology, VertexFormat,
 };
 
 /// The attachments after the draw.
@@ -30,6 +33,9 @@ fn color_format(f: ColorFormat) -> vk::Format {
         ColorFormat::R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
         ColorFormat::R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
         ColorFormat::R32_SFLOAT => vk::Format::R32_SFLOAT,
+        ColorFormat::R32G32_SFLOAT => vk::Format::R32G32_SFLOAT,
+        ColorFormat::R16G16B16A16_UNORM => vk::Format::R16G16B16A16_UNORM,
+        ColorFormat::R16G16B16A16_SNORM => vk::Format::R16G16B16A16_SNORM,
     }
 }
 
@@ -96,6 +102,8 @@ struct Objects {
     buffers: Vec<(vk::Buffer, vk::DeviceMemory)>,
     images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
     shaders: Vec<vk::ShaderModule>,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    pool: vk::DescriptorPool,
     layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
     cmd_pool: vk::CommandPool,
@@ -119,6 +127,10 @@ impl Drop for Run<'_> {
             d.destroy_command_pool(o.cmd_pool, None);
             d.destroy_pipeline(o.pipeline, None);
             d.destroy_pipeline_layout(o.layout, None);
+            d.destroy_descriptor_pool(o.pool, None);
+            for l in &o.set_layouts {
+                d.destroy_descriptor_set_layout(*l, None);
+            }
             for s in &o.shaders {
                 d.destroy_shader_module(*s, None);
             }
@@ -369,10 +381,139 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         )?;
         r.o.shaders.push(m);
     }
+    // descriptor sets 0..=max (empty layouts for the sets in between), push constants
+    let both = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+    let sets = dr.sets();
+    let set_count = sets.keys().last().map_or(0, |s| s + 1);
+    let desc_type = |t: DescriptorType| match t {
+        DescriptorType::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+        DescriptorType::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+    };
+    for s in 0..set_count {
+        let bindings: Vec<vk::DescriptorSetLayoutBinding> = dr
+            .descriptors
+            .iter()
+            .filter(|x| x.set == s)
+            .map(|x| {
+                vk::DescriptorSetLayoutBinding::default()
+                    .binding(x.binding)
+                    .descriptor_type(desc_type(x.ty))
+                    .descriptor_count(1)
+                    .stage_flags(both)
+            })
+            .collect();
+        let l = vkc(
+            "vkCreateDescriptorSetLayout",
+            d.create_descriptor_set_layout(
+                &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
+                None,
+            ),
+        )?;
+        r.o.set_layouts.push(l);
+    }
+    let mut desc_bufs = Vec::new();
+    for x in &dr.descriptors {
+        let usage = match x.ty {
+            DescriptorType::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
+            DescriptorType::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
+        };
+        desc_bufs.push(r.buffer(x.data.len() as u64, usage, &x.data)?);
+    }
+    let mut desc_sets = Vec::new();
+    if set_count > 0 {
+        let sizes: Vec<vk::DescriptorPoolSize> = [
+            vk::DescriptorType::UNIFORM_BUFFER,
+            vk::DescriptorType::STORAGE_BUFFER,
+        ]
+        .into_iter()
+        .map(|ty| vk::DescriptorPoolSize {
+            ty,
+            descriptor_count: dr.descriptors.len().max(1) as u32,
+        })
+        .collect();
+        r.o.pool = vkc(
+            "vkCreateDescriptorPool",
+            d.create_descriptor_pool(
+                &vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(set_count)
+                    .pool_sizes(&sizes),
+                None,
+            ),
+        )?;
+        desc_sets = vkc(
+            "vkAllocateDescriptorSets",
+            d.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(r.o.pool)
+                    .set_layouts(&r.o.set_layouts),
+            ),
+        )?;
+        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = desc_bufs
+            .iter()
+            .map(|&i| {
+                [vk::DescriptorBufferInfo {
+                    buffer: r.o.buffers[i].0,
+                    offset: 0,
+                    range: vk::WHOLE_SIZE,
+                }]
+            })
+            .collect();
+        let writes: Vec<vk::WriteDescriptorSet> = dr
+            .descriptors
+            .iter()
+            .zip(&infos)
+            .map(|(x, info)| {
+                vk::WriteDescriptorSet::default()
+                    .dst_set(desc_sets[x.set as usize])
+                    .dst_binding(x.binding)
+                    .descriptor_type(desc_type(x.ty))
+                    .buffer_info(info)
+            })
+            .collect();
+        d.update_descriptor_sets(&writes, &[]);
+    }
+    let push_ranges = [vk::PushConstantRange {
+        stage_flags: both,
+        offset: 0,
+        size: dr.push.len() as u32,
+    }];
+    let mut lci = vk::PipelineLayoutCreateInfo::default().set_layouts(&r.o.set_layouts);
+    if !dr.push.is_empty() {
+        lci = lci.push_constant_ranges(&push_ranges);
+    }
     r.o.layout = vkc(
         "vkCreatePipelineLayout",
-        d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None),
+        d.create_pipeline_layout(&lci, None),
     )?;
+    // specialization constants: 4 bytes each, per stage
+    let spec =
+        [false, true].map(|fragment| dr.spec(fragment).map_err(|e| Error::Usage(e.to_string())));
+    let [vs_spec, fs_spec] = spec;
+    let spec = [vs_spec?, fs_spec?];
+    let spec_data: Vec<Vec<u8>> = spec
+        .iter()
+        .map(|s| s.iter().flat_map(|(_, v)| v.to_le_bytes()).collect())
+        .collect();
+    let spec_maps: Vec<Vec<vk::SpecializationMapEntry>> = spec
+        .iter()
+        .map(|s| {
+            s.iter()
+                .enumerate()
+                .map(|(k, (id, _))| vk::SpecializationMapEntry {
+                    constant_id: *id,
+                    offset: 4 * k as u32,
+                    size: 4,
+                })
+                .collect()
+        })
+        .collect();
+    let spec_infos: Vec<vk::SpecializationInfo> = (0..2)
+        .map(|k| {
+            vk::SpecializationInfo::default()
+                .map_entries(&spec_maps[k])
+                .data(&spec_data[k])
+        })
+        .collect();
     let names = [
         std::ffi::CString::new(desc.vertex.entry.as_str())
             .map_err(|_| Error::Usage("entry name contains NUL".into()))?,
@@ -383,11 +524,13 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::VERTEX)
             .module(r.o.shaders[0])
-            .name(&names[0]),
+            .name(&names[0])
+            .specialization_info(&spec_infos[0]),
         vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::FRAGMENT)
             .module(r.o.shaders[1])
-            .name(&names[1]),
+            .name(&names[1])
+            .specialization_info(&spec_infos[1]),
     ];
     let bindings: Vec<vk::VertexInputBindingDescription> = dr
         .vertex_buffers
@@ -626,6 +769,19 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     }
     d.cmd_begin_rendering(cb, &ri);
     d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::GRAPHICS, r.o.pipeline);
+    if !desc_sets.is_empty() {
+        d.cmd_bind_descriptor_sets(
+            cb,
+            vk::PipelineBindPoint::GRAPHICS,
+            r.o.layout,
+            0,
+            &desc_sets,
+            &[],
+        );
+    }
+    if !dr.push.is_empty() {
+        d.cmd_push_constants(cb, r.o.layout, both, 0, &dr.push);
+    }
     for (binding, i) in &vbs {
         d.cmd_bind_vertex_buffers(cb, *binding, &[r.o.buffers[*i].0], &[0]);
     }

@@ -11,10 +11,11 @@
 //! Design: the pipeline is the description's SPIR-V pair compiled like `gcnc compile
 //! a.vert b.frag`, with the state the description implies (vertex bindings and 32-bit
 //! float attributes, one export format per colour attachment), or a PAL ELF given with
-//! `--elf` (hand-assembled, or compiled elsewhere). The draw provides gcnc's user data
-//! (`draw::launch::entries()`: the vertex-buffer table); descriptor sets and push
-//! constants are not provided yet. The emulator runs with all its strict checks; a failing draw prints the
-//! emulator's error (rule or instruction, pc, wave, register dump) and exits non-zero.
+//! `--elf` (hand-assembled, or compiled elsewhere); compiled stages are specialized by
+//! the description's `spec_constants`. The draw provides gcnc's user data
+//! (`draw::launch::entries`: push constants, descriptor sets, the vertex-buffer table).
+//! The emulator runs with all its strict checks; a failing draw prints the emulator's
+//! error (rule or instruction, pc, wave, register dump) and exits non-zero.
 
 use clap::Args as ClapArgs;
 use gcnc::amdgpu::abi_graphics::{
@@ -76,7 +77,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(b) = a.draw_budget {
         opt.draw_budget = b;
     }
-    let entries = draw::launch::entries();
+    let entries = draw::launch::entries(&d);
     let (img, stats) =
         draw::run(&p, &d, &entries, &opt).map_err(|e| format!("{}: {e}", a.input))?;
     write_images(Path::new(&a.out), &d, &img.color, img.depth.as_deref())?;
@@ -127,6 +128,9 @@ fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
         let f = match c.format {
             ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32G32B32A32_SFLOAT => Export::Abgr32,
             ColorFormat::R16G16B16A16_SFLOAT => Export::Fp16Abgr,
+            ColorFormat::R16G16B16A16_UNORM => Export::Unorm16Abgr,
+            ColorFormat::R16G16B16A16_SNORM => Export::Snorm16Abgr,
+            ColorFormat::R32G32_SFLOAT => Export::Gr32,
             ColorFormat::R32_SFLOAT => Export::R32,
         };
         st.color.insert(i as u32, f);
@@ -143,13 +147,23 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
     let (vs, fs) = (words(&d.vertex_spv)?, words(&d.fragment_spv)?);
     let mut opts = gcnc::Options::new(target);
     opts.settings = super::settings_from_env();
-    let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state(d)?).map_err(|e| {
-        format!(
-            "{} + {}: {e}",
-            d.vertex_spv.display(),
-            d.fragment_spv.display()
-        )
-    })?;
+    // each stage its own specialization constants (32-bit patterns, docs/draw.md)
+    let stage_opts = |fragment: bool| -> Result<gcnc::Options, String> {
+        let mut o = opts.clone();
+        let spec = d.spec(fragment).map_err(|e| e.to_string())?;
+        o.spec = spec.into_iter().map(|(id, v)| (id, v as u64)).collect();
+        Ok(o)
+    };
+    let (vs_opts, fs_opts) = (stage_opts(false)?, stage_opts(true)?);
+    let c =
+        gcnc::compile_graphics::compile_pipeline_stages(&vs, &vs_opts, &fs, &fs_opts, &state(d)?)
+            .map_err(|e| {
+            format!(
+                "{} + {}: {e}",
+                d.vertex_spv.display(),
+                d.fragment_spv.display()
+            )
+        })?;
     Ok(c.elf)
 }
 

@@ -155,21 +155,7 @@ fn triple(s: &str) -> Result<[u32; 3], String> {
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>, String> {
-    let digits: Vec<char> = s
-        .trim_start_matches("0x")
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '_')
-        .collect();
-    if digits.len() % 2 != 0 {
-        return Err(format!("--push: odd number of hex digits in `{s}`"));
-    }
-    digits
-        .chunks(2)
-        .map(|p| {
-            let t: String = p.iter().collect();
-            u8::from_str_radix(&t, 16).map_err(|_| format!("--push: `{t}` is not hex"))
-        })
-        .collect()
+    gcnc_emu::draw::desc::parse_hex(s).map_err(|e| format!("--push: {e}"))
 }
 
 /// Buffer contents as text: `fmt` is hex (default), u32, i32 or f32; 8 values a line

@@ -532,3 +532,41 @@ pub fn case_json(
         data.join(", ")
     )
 }
+
+/// Compares an emulated attachment of `width`-pixel rows with lavapipe's, within the
+/// tolerances of docs/draw.md: 8-bit channels within 1, float channels (depth too, as
+/// `R32_SFLOAT`) within 2^-10 · max(1, |value|). The error names the first pixel off.
+pub fn compare_attachment(
+    f: gcnc_emu::draw::desc::ColorFormat,
+    width: u32,
+    got: &[u8],
+    want: &[u8],
+) -> Result<(), String> {
+    use gcnc_emu::draw::{desc::ColorFormat, output::decode};
+    if got.len() != want.len() {
+        return Err(format!("{} bytes, lavapipe {}", got.len(), want.len()));
+    }
+    let bpp = f.bytes();
+    for (i, (g, w)) in got.chunks(bpp).zip(want.chunks(bpp)).enumerate() {
+        let (x, y) = (i as u32 % width, i as u32 / width);
+        if f == ColorFormat::R8G8B8A8_UNORM {
+            let d = g.iter().zip(w).map(|(a, b)| a.abs_diff(*b)).max();
+            if d.unwrap_or(0) > 1 {
+                return Err(format!("pixel ({x}, {y}): {g:?} vs lavapipe {w:?}"));
+            }
+        } else {
+            let (a, b) = (decode(f, g), decode(f, w));
+            for k in 0..f.channels() {
+                let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
+                // NaN compares unequal to everything: both NaN is equal here
+                let same = (a[k].is_nan() && b[k].is_nan()) || (a[k] - b[k]).abs() <= tol;
+                if !same {
+                    return Err(format!(
+                        "pixel ({x}, {y}) channel {k}: {a:?} vs lavapipe {b:?}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}

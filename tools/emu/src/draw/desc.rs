@@ -11,6 +11,7 @@
 //! vertex buffers cover the draw, the viewport is not empty, counts are in range.
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Why a description is unusable.
@@ -240,13 +241,19 @@ pub enum ColorFormat {
     R16G16B16A16_SFLOAT,
     R32G32B32A32_SFLOAT,
     R32_SFLOAT,
+    R32G32_SFLOAT,
+    R16G16B16A16_UNORM,
+    R16G16B16A16_SNORM,
 }
 
 impl ColorFormat {
     pub fn bytes(self) -> usize {
         match self {
             ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32_SFLOAT => 4,
-            ColorFormat::R16G16B16A16_SFLOAT => 8,
+            ColorFormat::R16G16B16A16_SFLOAT
+            | ColorFormat::R16G16B16A16_UNORM
+            | ColorFormat::R16G16B16A16_SNORM
+            | ColorFormat::R32G32_SFLOAT => 8,
             ColorFormat::R32G32B32A32_SFLOAT => 16,
         }
     }
@@ -254,7 +261,17 @@ impl ColorFormat {
     pub fn channels(self) -> usize {
         match self {
             ColorFormat::R32_SFLOAT => 1,
+            ColorFormat::R32G32_SFLOAT => 2,
             _ => 4,
+        }
+    }
+
+    /// The range blending's source is clamped to (normalized formats).
+    pub fn clamp(self) -> Option<(f32, f32)> {
+        match self {
+            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R16G16B16A16_UNORM => Some((0.0, 1.0)),
+            ColorFormat::R16G16B16A16_SNORM => Some((-1.0, 1.0)),
+            _ => None,
         }
     }
 }
@@ -371,6 +388,84 @@ pub struct Framebuffer {
     pub height: u32,
 }
 
+/// Buffer descriptor kinds a draw binds.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DescriptorType {
+    UniformBuffer,
+    StorageBuffer,
+}
+
+/// One descriptor (`descriptors`): a buffer at (set, binding), its bytes from a file,
+/// inline 32-bit floats or hex.
+#[derive(Deserialize, Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DescriptorDesc {
+    pub set: u32,
+    pub binding: u32,
+    #[serde(rename = "type")]
+    pub ty: DescriptorType,
+    #[serde(default)]
+    pub file: Option<String>,
+    #[serde(default)]
+    pub f32: Option<Vec<f32>>,
+    #[serde(default)]
+    pub hex: Option<String>,
+}
+
+/// A specialization constant's value as written: `true`/`false` (bool constants), an
+/// integer (int/uint constants), a number with a fraction or exponent (float
+/// constants). Both runners use its 32-bit pattern ([`SpecLiteral::bits`]).
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(untagged)]
+pub enum SpecLiteral {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl SpecLiteral {
+    /// The 32-bit pattern: 1/0, the integer's two's complement, the f32's bits.
+    pub fn bits(self) -> Result<u32, DescError> {
+        match self {
+            SpecLiteral::Bool(b) => Ok(b as u32),
+            SpecLiteral::Int(i) if (i32::MIN as i64..=u32::MAX as i64).contains(&i) => Ok(i as u32),
+            SpecLiteral::Int(i) => err(format!("spec constant value {i} does not fit 32 bits")),
+            SpecLiteral::Float(f) => Ok((f as f32).to_bits()),
+        }
+    }
+}
+
+/// `spec_constants`: per stage, SpecId → value.
+#[derive(Deserialize, Debug, Clone, PartialEq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SpecConstants {
+    #[serde(default)]
+    pub vertex: BTreeMap<u32, SpecLiteral>,
+    #[serde(default)]
+    pub fragment: BTreeMap<u32, SpecLiteral>,
+}
+
+/// Bytes from hex digits (`0a000000 ff...`; an optional `0x`, whitespace and `_` are
+/// ignored); the error says which part is not hex.
+pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<char> = s
+        .trim_start_matches("0x")
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    if digits.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits in `{s}`"));
+    }
+    digits
+        .chunks(2)
+        .map(|p| {
+            let t: String = p.iter().collect();
+            u8::from_str_radix(&t, 16).map_err(|_| format!("`{t}` is not hex"))
+        })
+        .collect()
+}
+
 /// The file as written.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -401,7 +496,24 @@ pub struct Desc {
     pub color_attachments: Vec<ColorAttachment>,
     #[serde(default)]
     pub depth_attachment: Option<DepthAttachment>,
+    /// Buffers by (set, binding), for both stages.
+    #[serde(default)]
+    pub descriptors: Vec<DescriptorDesc>,
+    /// Push-constant bytes as hex, for both stages.
+    #[serde(default)]
+    pub push_constants: Option<String>,
+    #[serde(default)]
+    pub spec_constants: SpecConstants,
 }
+
+/// Push-constant bytes a draw may give (Vulkan's guaranteed minimum).
+pub const MAX_PUSH_BYTES: usize = 128;
+/// Descriptor sets 0..MAX_SETS (the compute ABI's user-data pairs, docs/abi.md).
+pub const MAX_SETS: u32 = 7;
+/// Bindings 0..MAX_BINDINGS per set.
+pub const MAX_BINDINGS: u32 = 32;
+/// Bytes of one descriptor's buffer.
+pub const MAX_DESCRIPTOR_BYTES: usize = 1 << 20;
 
 fn list() -> Topology {
     Topology::TriangleList
@@ -416,6 +528,15 @@ pub struct VertexBuffer {
     pub data: Vec<u8>,
 }
 
+/// A descriptor with its bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Descriptor {
+    pub set: u32,
+    pub binding: u32,
+    pub ty: DescriptorType,
+    pub data: Vec<u8>,
+}
+
 /// A loaded, checked description.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draw {
@@ -426,6 +547,9 @@ pub struct Draw {
     pub vertex_spv: PathBuf,
     pub fragment_spv: PathBuf,
     pub vertex_buffers: Vec<VertexBuffer>,
+    pub descriptors: Vec<Descriptor>,
+    /// Push-constant bytes (empty: none).
+    pub push: Vec<u8>,
     pub width: u32,
     pub height: u32,
 }
@@ -468,6 +592,35 @@ impl Desc {
                 data,
             });
         }
+        let mut descriptors = Vec::new();
+        for dd in &self.descriptors {
+            let what = format!("descriptor (set {}, binding {})", dd.set, dd.binding);
+            let data = match (&dd.file, &dd.f32, &dd.hex) {
+                (Some(f), None, None) => {
+                    let p = dir.join(f);
+                    std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
+                }
+                (None, Some(v), None) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+                (None, None, Some(h)) => {
+                    parse_hex(h).map_err(|e| DescError(format!("{what}: {e}")))?
+                }
+                _ => {
+                    return err(format!(
+                        "{what}: give exactly one of \"file\", \"f32\" and \"hex\""
+                    ))
+                }
+            };
+            descriptors.push(Descriptor {
+                set: dd.set,
+                binding: dd.binding,
+                ty: dd.ty,
+                data,
+            });
+        }
+        let push = match &self.push_constants {
+            Some(h) => parse_hex(h).map_err(|e| DescError(format!("push_constants: {e}")))?,
+            None => Vec::new(),
+        };
         let indices = match &self.index_buffer {
             None => None,
             Some(ib) => {
@@ -504,6 +657,8 @@ impl Desc {
             desc: self,
             indices,
             vertex_buffers: vbs,
+            descriptors,
+            push,
             width,
             height,
         };
@@ -551,8 +706,54 @@ impl Draw {
         self.vertex_buffers.iter().find(|b| b.binding == binding)
     }
 
+    /// The specialization constants of the vertex (`fragment` false) or fragment stage as
+    /// (SpecId, 32-bit pattern).
+    pub fn spec(&self, fragment: bool) -> Result<Vec<(u32, u32)>, DescError> {
+        let sc = &self.desc.spec_constants;
+        let m = if fragment { &sc.fragment } else { &sc.vertex };
+        m.iter().map(|(id, v)| Ok((*id, v.bits()?))).collect()
+    }
+
+    /// The sets the descriptors use, ascending, each with one past its largest binding.
+    pub fn sets(&self) -> BTreeMap<u32, u32> {
+        let mut m = BTreeMap::new();
+        for d in &self.descriptors {
+            let e = m.entry(d.set).or_insert(0);
+            *e = (*e).max(d.binding + 1);
+        }
+        m
+    }
+
     fn check(&self) -> Result<(), DescError> {
         let d = &self.desc;
+        self.spec(false)?;
+        self.spec(true)?;
+        if self.push.len() > MAX_PUSH_BYTES || self.push.len() % 4 != 0 {
+            return err(format!(
+                "push_constants: {} bytes (a multiple of 4, at most {MAX_PUSH_BYTES})",
+                self.push.len()
+            ));
+        }
+        for (i, x) in self.descriptors.iter().enumerate() {
+            let what = format!("descriptor (set {}, binding {})", x.set, x.binding);
+            if x.set >= MAX_SETS || x.binding >= MAX_BINDINGS {
+                return err(format!(
+                    "{what}: sets 0..{MAX_SETS}, bindings 0..{MAX_BINDINGS}"
+                ));
+            }
+            if x.data.is_empty() || x.data.len() % 4 != 0 || x.data.len() > MAX_DESCRIPTOR_BYTES {
+                return err(format!(
+                    "{what}: {} bytes (a multiple of 4, 4..={MAX_DESCRIPTOR_BYTES})",
+                    x.data.len()
+                ));
+            }
+            if self.descriptors[..i]
+                .iter()
+                .any(|o| (o.set, o.binding) == (x.set, x.binding))
+            {
+                return err(format!("{what} given twice"));
+            }
+        }
         if self.width == 0 || self.height == 0 || self.width > 4096 || self.height > 4096 {
             return err(format!(
                 "framebuffer {}x{} (1..=4096 each)",
@@ -617,5 +818,73 @@ impl Draw {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base(extra: &str) -> String {
+        format!(
+            r#"{{"vertex": {{"spv": "a.spv"}}, "fragment": {{"spv": "b.spv"}},
+                "viewport": {{"width": 8, "height": 8}}{extra}}}"#
+        )
+    }
+
+    #[test]
+    fn spec_constants_are_32_bit_patterns_by_how_they_are_written() {
+        let d = Desc::parse(&base(
+            r#", "spec_constants": {"vertex": {"0": true, "1": -7}, "fragment": {"2": 0.5, "3": 4000000000}}"#,
+        ))
+        .unwrap()
+        .resolve(Path::new("."))
+        .unwrap();
+        assert_eq!(d.spec(false).unwrap(), vec![(0, 1), (1, (-7i32) as u32)]);
+        assert_eq!(
+            d.spec(true).unwrap(),
+            vec![(2, 0.5f32.to_bits()), (3, 4_000_000_000)]
+        );
+        let big = Desc::parse(&base(
+            r#", "spec_constants": {"vertex": {"0": 8589934592}}"#,
+        ))
+        .unwrap()
+        .resolve(Path::new("."));
+        assert!(big.unwrap_err().0.contains("does not fit 32 bits"));
+    }
+
+    #[test]
+    fn descriptors_and_push_constants_are_checked() {
+        let ok = Desc::parse(&base(
+            r#", "push_constants": "0000803f 02000000",
+                "descriptors": [{"set": 1, "binding": 3, "type": "uniform_buffer", "hex": "01020304"},
+                                {"set": 1, "binding": 0, "type": "storage_buffer", "f32": [1.0]}]"#,
+        ))
+        .unwrap()
+        .resolve(Path::new("."))
+        .unwrap();
+        assert_eq!(ok.push, vec![0, 0, 0x80, 0x3f, 2, 0, 0, 0]);
+        assert_eq!(ok.sets(), BTreeMap::from([(1, 4)]));
+        for (bad, why) in [
+            (r#", "push_constants": "0102""#, "a multiple of 4"),
+            (r#", "push_constants": "zz""#, "not hex"),
+            (
+                r#", "descriptors": [{"set": 7, "binding": 0, "type": "uniform_buffer", "hex": "00000000"}]"#,
+                "sets 0..7",
+            ),
+            (
+                r#", "descriptors": [{"set": 0, "binding": 0, "type": "uniform_buffer", "hex": "00000000"},
+                                     {"set": 0, "binding": 0, "type": "uniform_buffer", "hex": "00000000"}]"#,
+                "given twice",
+            ),
+            (
+                r#", "descriptors": [{"set": 0, "binding": 0, "type": "uniform_buffer"}]"#,
+                "exactly one of",
+            ),
+        ] {
+            let e = Desc::parse(&base(bad)).unwrap().resolve(Path::new("."));
+            let e = e.unwrap_err().0;
+            assert!(e.contains(why), "{bad}: {e}");
+        }
     }
 }

@@ -11,6 +11,11 @@
 //!   records in the buffer, DST_SEL = XYZW, no format (fetches name theirs), GFX10+
 //!   OOB_SELECT = 1 (index checked).
 //! - `VB_BASE + b·VB_STRIDE`: vertex buffer of binding b.
+//! - `PUSH_BASE`: the push-constant bytes (`push_constants`).
+//! - `SET_BASE + s·SET_STRIDE`: the descriptor memory of set `s`: the V# (raw, size =
+//!   the buffer's bytes) of binding `b` at `16·b` — the compiler's default packing of
+//!   single buffers (docs/abi.md), whichever stage declares them;
+//!   `DESC_BUF_BASE + (s·32 + b)·DESC_BUF_STRIDE`: that buffer's bytes.
 //! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES`; attribute `a` of the
 //!   vertex in lane `l` of an NGG wave at byte `(a·64 + l)·16` (V#: stride 16,
 //!   OOB_SELECT = 1), cleared before each vertex wave.
@@ -18,7 +23,8 @@
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
 //! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
-//! entry N → `entries[N]` (`entries()`: gcnc's vertex-buffer table pointer at entries
+//! entry N → `entries[N]` (`entries(draw)`: gcnc's user data — the push-constant pointer
+//! at entries 0/1, set `s`'s pointer at 2+2s/3+2s, the vertex-buffer table pointer at
 //! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
 //! Anything else is `Unsupported`.
 
@@ -40,6 +46,11 @@ pub const ATTR_RING: u64 = 0x8_0000_0000;
 /// 32 attributes × 64 lanes × 16 bytes.
 pub const ATTR_RING_BYTES: u64 = 32 * 64 * 16;
 pub const ATTR_RING_GIT_OFFSET: u64 = 0x100;
+pub const PUSH_BASE: u64 = 0x7000_3000_0000;
+pub const SET_BASE: u64 = 0x7000_4000_0000;
+pub const SET_STRIDE: u64 = 0x1_0000;
+pub const DESC_BUF_BASE: u64 = 0x4_0000_0000;
+pub const DESC_BUF_STRIDE: u64 = 0x20_0000;
 const GIT_BYTES: u64 = 0x200;
 const VB_TABLE_BYTES: u64 = 16 * 32;
 
@@ -48,15 +59,25 @@ const BASE_INSTANCE: u32 = 0x1000_0004;
 const DRAW_INDEX: u32 = 0x1000_0005;
 const VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
 
-/// User-data entries of the vertex-buffer table pointer in gcnc's graphics ABI (docs/abi.md):
-/// `entries()` gives them; descriptor sets and push constants are not given yet.
+/// User-data entries of the vertex-buffer table pointer in gcnc's graphics ABI (docs/abi.md).
 pub const VB_TABLE_ENTRY: usize = 16;
 
-/// The user-data entries a draw provides: `VB_TABLE` at entries 16 (low) and 17 (high).
-pub fn entries() -> Vec<Option<u32>> {
+/// The user-data entries of gcnc's graphics ABI for draw `d` (docs/abi.md): the
+/// push-constant pointer at entries 0/1 (when `d` has push constants), set `s`'s
+/// descriptor memory at 2+2s/3+2s (for each set `d` binds), `VB_TABLE` at 16/17.
+pub fn entries(d: &Draw) -> Vec<Option<u32>> {
     let mut e = vec![None; VB_TABLE_ENTRY + 2];
-    e[VB_TABLE_ENTRY] = Some(VB_TABLE as u32);
-    e[VB_TABLE_ENTRY + 1] = Some((VB_TABLE >> 32) as u32);
+    let mut put = |at: usize, addr: u64| {
+        e[at] = Some(addr as u32);
+        e[at + 1] = Some((addr >> 32) as u32);
+    };
+    if !d.push.is_empty() {
+        put(0, PUSH_BASE);
+    }
+    for &s in d.sets().keys() {
+        put(2 + 2 * s as usize, SET_BASE + s as u64 * SET_STRIDE);
+    }
+    put(VB_TABLE_ENTRY, VB_TABLE);
     e
 }
 
@@ -105,6 +126,23 @@ impl DrawMemory {
             let desc = structured_desc(gen, base, vb.stride, records);
             for (k, w) in desc.iter().enumerate() {
                 mem.write_u32(VB_TABLE + 16 * vb.binding as u64 + 4 * k as u64, *w)?;
+            }
+        }
+        if !d.push.is_empty() {
+            mem.map(PUSH_BASE, d.push.len() as u64);
+            mem.write(PUSH_BASE, &d.push)?;
+        }
+        for (&s, &bindings) in &d.sets() {
+            mem.map(SET_BASE + s as u64 * SET_STRIDE, 16 * bindings as u64);
+        }
+        for x in &d.descriptors {
+            let base = DESC_BUF_BASE + (x.set as u64 * 32 + x.binding as u64) * DESC_BUF_STRIDE;
+            mem.map(base, x.data.len() as u64);
+            mem.write(base, &x.data)?;
+            let v = crate::memory::BufferDesc::raw(gen, base, x.data.len() as u32);
+            let at = SET_BASE + x.set as u64 * SET_STRIDE + 16 * x.binding as u64;
+            for (k, w) in v.iter().enumerate() {
+                mem.write_u32(at + 4 * k as u64, *w)?;
             }
         }
         if gen == Gen::Gfx11 {

@@ -76,7 +76,7 @@ impl Default for Options {
 }
 
 /// Runs one draw of `p` with the state of `d`; `entries` are the values of user-data
-/// entries 0.. (`UserData::Entry(n)`, `None`: not given; `launch::entries()` is what a
+/// entries 0.. (`UserData::Entry(n)`, `None`: not given; `launch::entries(d)` is what a
 /// draw of gcnc's graphics ABI needs).
 pub fn run(
     p: &Pipeline,

@@ -9,9 +9,10 @@
 //! 0, alpha 1. UINT16/SINT16 need an integer attachment, which no supported format is
 //! (`Unsupported`).
 //!
-//! Attachments: R8G8B8A8_UNORM (round to nearest after clamping to [0, 1]),
-//! R16G16B16A16_SFLOAT (round to nearest even), R32G32B32A32_SFLOAT, R32_SFLOAT; D32_SFLOAT
-//! depth. Blending (Vulkan): the source is clamped to [0, 1] for UNORM attachments, the
+//! Attachments: R8G8B8A8_UNORM and R16G16B16A16_UNORM (round to nearest after clamping to
+//! [0, 1]), R16G16B16A16_SNORM (likewise in [-1, 1]), R16G16B16A16_SFLOAT (round to
+//! nearest even), R32G32B32A32_SFLOAT, R32G32_SFLOAT, R32_SFLOAT; D32_SFLOAT depth.
+//! Blending (Vulkan): the source is clamped to the range of normalized attachments, the
 //! destination read back from the attachment; one equation for colour and alpha.
 
 use super::desc::{BlendFactor, BlendOp, ColorAttachment, ColorFormat};
@@ -44,6 +45,21 @@ pub fn encode(f: ColorFormat, c: [f32; 4]) -> Vec<u8> {
             .collect(),
         ColorFormat::R32G32B32A32_SFLOAT => c.iter().flat_map(|x| x.to_le_bytes()).collect(),
         ColorFormat::R32_SFLOAT => c[0].to_le_bytes().to_vec(),
+        ColorFormat::R32G32_SFLOAT => c[..2].iter().flat_map(|x| x.to_le_bytes()).collect(),
+        ColorFormat::R16G16B16A16_UNORM => c
+            .iter()
+            .flat_map(|&x| {
+                let x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+                ((x * 65535.0).round() as u16).to_le_bytes()
+            })
+            .collect(),
+        ColorFormat::R16G16B16A16_SNORM => c
+            .iter()
+            .flat_map(|&x| {
+                let x = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
+                ((x * 32767.0).round() as i16).to_le_bytes()
+            })
+            .collect(),
     }
 }
 
@@ -57,6 +73,17 @@ pub fn decode(f: ColorFormat, b: &[u8]) -> [f32; 4] {
         ColorFormat::R32G32B32A32_SFLOAT => [0, 1, 2, 3]
             .map(|k| f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])),
         ColorFormat::R32_SFLOAT => [f32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0.0, 0.0, 1.0],
+        ColorFormat::R32G32_SFLOAT => [
+            f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            f32::from_le_bytes([b[4], b[5], b[6], b[7]]),
+            0.0,
+            1.0,
+        ],
+        ColorFormat::R16G16B16A16_UNORM => {
+            [0, 1, 2, 3].map(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]) as f32 / 65535.0)
+        }
+        ColorFormat::R16G16B16A16_SNORM => [0, 1, 2, 3]
+            .map(|k| (i16::from_le_bytes([b[2 * k], b[2 * k + 1]]) as f32 / 32767.0).max(-1.0)),
     }
 }
 
@@ -165,8 +192,8 @@ impl Framebuffer {
         let i = (y * self.width + x) as usize * bpp;
         let dst = decode(a.format, &buf[i..i + bpp]);
         let mut src = src;
-        if a.format == ColorFormat::R8G8B8A8_UNORM {
-            src = src.map(|x| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) });
+        if let Some((lo, hi)) = a.format.clamp() {
+            src = src.map(|x| if x.is_nan() { 0.0 } else { x.clamp(lo, hi) });
         }
         let mut out = match a.blend {
             None => src,
