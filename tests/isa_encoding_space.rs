@@ -9,7 +9,9 @@
 //! - VOP3 and (GFX11) VOP3-DPP VDST over 0..=255: `v_cmpx_*_e64` decodes whatever the
 //!   unused VDST holds;
 //! - SMEM soffset over 0..=127 with a zero and a nonzero offset: a `null` soffset with
-//!   offset 0 prints `null` on GFX10.3 as on GFX11.
+//!   offset 0 prints `null` on GFX10.3 as on GFX11;
+//! - VOP3 16-bit sources over the constant codes 128..=255, and every VOP3P modifier bit
+//!   (op_sel, op_sel_hi, neg, neg_hi, clamp) flipped alone.
 
 mod support;
 
@@ -73,12 +75,17 @@ fn sdwa_items(base: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     (judged, reserved)
 }
 
-/// VOP3 words of every opcode with VDST walked over `vdsts`; sources s1, v2, v3 where
-/// the instruction has them (LLVM rejects a nonzero unused source field).
+/// VOP3 words of every opcode whose VDST field is not a VGPR (absent, or an SGPR mask)
+/// with VDST walked over `vdsts` (as a VGPR every value is one); sources s1, v2, v3
+/// where the instruction has them (LLVM rejects a nonzero unused source field).
 fn vop3_items(gen: Gen, vdsts: &[u32]) -> Vec<Vec<u8>> {
     let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
     let mut items = Vec::new();
-    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3) {
+    let vgpr_dst = |d: &EncDesc| d.operands.iter().any(|o| o.field == Field::Vdst && !o.sgpr);
+    for d in tables::encodings(gen)
+        .iter()
+        .filter(|d| d.format == Format::Vop3 && !vgpr_dst(d))
+    {
         let has = |f: Field| d.operands.iter().any(|o| o.field == f);
         let mut w1 = 0;
         if has(Field::Src0) {
@@ -92,6 +99,64 @@ fn vop3_items(gen: Gen, vdsts: &[u32]) -> Vec<Vec<u8>> {
         }
         for &v in vdsts {
             items.push(bytes(&[prefix | (d.op as u32) << 16 | v, w1]));
+        }
+    }
+    items
+}
+
+/// VOP3 words of every opcode with a 16-bit source, that source's field walked over the
+/// constant codes 128..=255 (16-bit inline constants print as LLVM types them: GFX9
+/// `v_cmp_*_u16_e64` among them); other sources v2 / v3.
+fn vop3_const16_items(gen: Gen) -> Vec<Vec<u8>> {
+    let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
+    let mut items = Vec::new();
+    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3) {
+        let srcs = [(Field::Src0, 0), (Field::Src1, 9), (Field::Src2, 18)];
+        let present: Vec<_> = srcs
+            .iter()
+            .filter_map(|&(f, at)| d.operands.iter().find(|o| o.field == f).map(|o| (o, at)))
+            .collect();
+        let Some(&(_, walk)) = present
+            .iter()
+            .find(|(o, _)| matches!(o.ty, ValTy::I16 | ValTy::F16))
+        else {
+            continue;
+        };
+        let vdst = if d.operands.iter().any(|o| o.field == Field::Vdst) { 1 } else { 0 };
+        for code in 128..=255u32 {
+            let mut w1 = 0;
+            for &(_, at) in &present {
+                w1 |= if at == walk { code } else { 258 + at / 9 } << at;
+            }
+            // a literal dword for code 255 (GFX10+; GFX9 rejects it)
+            items.push(bytes(&[prefix | (d.op as u32) << 16 | vdst, w1, 0x4567]));
+        }
+    }
+    items
+}
+
+/// VOP3P words of every opcode, each modifier bit flipped alone (neg_hi 8..=10, op_sel
+/// 11..=13, op_sel_hi[2] 14, clamp 15 of word 0; op_sel_hi[1:0] 27..=28, neg 29..=31 of
+/// word 1) from LLVM's default op_sel_hi = all ones; sources v1, v2, v3 where present.
+/// Prefix (bits 31:23): GFX9 110100111, GFX10/GFX11 110011000.
+fn vop3p_items(gen: Gen) -> Vec<Vec<u8>> {
+    let mut items = Vec::new();
+    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3p) {
+        let has = |f: Field| d.operands.iter().any(|o| o.field == f);
+        let mut w1 = 3 << 27;
+        for (f, at, code) in [(Field::Src0, 0, 257), (Field::Src1, 9, 258), (Field::Src2, 18, 259)] {
+            if has(f) {
+                w1 |= code << at;
+            }
+        }
+        let prefix = if gen == Gen::Gfx9 { 0b1_1010_0111 << 23 } else { 0b1_1001_1000 << 23 };
+        let w0 = prefix | (d.op as u32) << 16 | 1 << 14 | 5;
+        items.push(bytes(&[w0, w1]));
+        for b in 8..16 {
+            items.push(bytes(&[w0 ^ 1 << b, w1]));
+        }
+        for b in 27..32 {
+            items.push(bytes(&[w0, w1 ^ 1 << b]));
         }
     }
     items
@@ -135,6 +200,8 @@ fn whole_field_ranges_decode_like_llvm() {
         let all_vdst: Vec<u32> = (0..256).collect();
         sets.push(("vop3 vdst".into(), vop3_items(gen, &all_vdst)));
         sets.push(("smem soffset".into(), smem_items(gen)));
+        sets.push(("vop3 16-bit constants".into(), vop3_const16_items(gen)));
+        sets.push(("vop3p modifiers".into(), vop3p_items(gen)));
         for (name, items) in &sets {
             let (agree, decoded) = support::decode_like_llvm(&mc, t, name, items, &mut bad);
             report.push(format!(
