@@ -6,8 +6,8 @@
 //! - SDWA VOP1 / VOP2 / VOPC (GFX9, GFX10.3): each bit of the SDWA dword flipped alone, and
 //!   every `sel` value with and without `sext`; LLVM decodes a VOP1 SDWA word only with its
 //!   src1 bits zero, which hid the whole VOP1 SDWA family from the table sweep;
-//! - VOP3 and (GFX11) VOP3-DPP VDST over 0..=255: `v_cmpx_*_e64` decodes whatever the
-//!   unused VDST holds;
+//! - VOP3 VDST over 0..=255 where it is not a VGPR: `v_cmpx_*_e64` decodes whatever the
+//!   unused VDST holds; VOP3b carry-out SGPR over 0..=127 (`null` on GFX10+);
 //! - SMEM soffset over 0..=127 with a zero and a nonzero offset: a `null` soffset with
 //!   offset 0 prints `null` on GFX10.3 as on GFX11;
 //! - VOP3 16-bit sources over the constant codes 128..=255, and every VOP3P modifier bit
@@ -99,6 +99,26 @@ fn vop3_items(gen: Gen, vdsts: &[u32]) -> Vec<Vec<u8>> {
         }
         for &v in vdsts {
             items.push(bytes(&[prefix | (d.op as u32) << 16 | v, w1]));
+        }
+    }
+    items
+}
+
+/// VOP3b words (a VGPR result and an SGPR carry-out or mask in bits 14:8) of every
+/// opcode with the SGPR field walked over 0..=127 (`null` among them on GFX10+).
+fn vop3b_items(gen: Gen) -> Vec<Vec<u8>> {
+    let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
+    let mut items = Vec::new();
+    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3 && d.vop3b) {
+        let has = |f: Field| d.operands.iter().any(|o| o.field == f);
+        let mut w1 = 0;
+        for (f, at, code) in [(Field::Src0, 0, 257), (Field::Src1, 9, 258), (Field::Src2, 18, 259)] {
+            if has(f) {
+                w1 |= code << at;
+            }
+        }
+        for sdst in 0..128u32 {
+            items.push(bytes(&[prefix | (d.op as u32) << 16 | sdst << 8 | 5, w1]));
         }
     }
     items
@@ -199,6 +219,7 @@ fn whole_field_ranges_decode_like_llvm() {
         }
         let all_vdst: Vec<u32> = (0..256).collect();
         sets.push(("vop3 vdst".into(), vop3_items(gen, &all_vdst)));
+        sets.push(("vop3b sdst".into(), vop3b_items(gen)));
         sets.push(("smem soffset".into(), smem_items(gen)));
         sets.push(("vop3 16-bit constants".into(), vop3_const16_items(gen)));
         sets.push(("vop3p modifiers".into(), vop3p_items(gen)));
