@@ -68,7 +68,11 @@ fn sdwa_items(base: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let (mut judged, mut reserved) = (Vec::new(), Vec::new());
     for op in ops {
         for &w1 in &dwords {
-            let set = if reserved_sel(base, w1) { &mut reserved } else { &mut judged };
+            let set = if reserved_sel(base, w1) {
+                &mut reserved
+            } else {
+                &mut judged
+            };
             set.push(bytes(&[sdwa_word0(base, op), w1]));
         }
     }
@@ -79,7 +83,11 @@ fn sdwa_items(base: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
 /// with VDST walked over `vdsts` (as a VGPR every value is one); sources s1, v2, v3
 /// where the instruction has them (LLVM rejects a nonzero unused source field).
 fn vop3_items(gen: Gen, vdsts: &[u32]) -> Vec<Vec<u8>> {
-    let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
+    let prefix = if gen == Gen::Gfx9 {
+        0xd000_0000
+    } else {
+        0xd400_0000
+    };
     let mut items = Vec::new();
     let vgpr_dst = |d: &EncDesc| d.operands.iter().any(|o| o.field == Field::Vdst && !o.sgpr);
     for d in tables::encodings(gen)
@@ -107,12 +115,23 @@ fn vop3_items(gen: Gen, vdsts: &[u32]) -> Vec<Vec<u8>> {
 /// VOP3b words (a VGPR result and an SGPR carry-out or mask in bits 14:8) of every
 /// opcode with the SGPR field walked over 0..=127 (`null` among them on GFX10+).
 fn vop3b_items(gen: Gen) -> Vec<Vec<u8>> {
-    let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
+    let prefix = if gen == Gen::Gfx9 {
+        0xd000_0000
+    } else {
+        0xd400_0000
+    };
     let mut items = Vec::new();
-    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3 && d.vop3b) {
+    for d in tables::encodings(gen)
+        .iter()
+        .filter(|d| d.format == Format::Vop3 && d.vop3b)
+    {
         let has = |f: Field| d.operands.iter().any(|o| o.field == f);
         let mut w1 = 0;
-        for (f, at, code) in [(Field::Src0, 0, 257), (Field::Src1, 9, 258), (Field::Src2, 18, 259)] {
+        for (f, at, code) in [
+            (Field::Src0, 0, 257),
+            (Field::Src1, 9, 258),
+            (Field::Src2, 18, 259),
+        ] {
             if has(f) {
                 w1 |= code << at;
             }
@@ -128,9 +147,16 @@ fn vop3b_items(gen: Gen) -> Vec<Vec<u8>> {
 /// constant codes 128..=255 (16-bit inline constants print as LLVM types them: GFX9
 /// `v_cmp_*_u16_e64` among them); other sources v2 / v3.
 fn vop3_const16_items(gen: Gen) -> Vec<Vec<u8>> {
-    let prefix = if gen == Gen::Gfx9 { 0xd000_0000 } else { 0xd400_0000 };
+    let prefix = if gen == Gen::Gfx9 {
+        0xd000_0000
+    } else {
+        0xd400_0000
+    };
     let mut items = Vec::new();
-    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3) {
+    for d in tables::encodings(gen)
+        .iter()
+        .filter(|d| d.format == Format::Vop3)
+    {
         let srcs = [(Field::Src0, 0), (Field::Src1, 9), (Field::Src2, 18)];
         let present: Vec<_> = srcs
             .iter()
@@ -142,7 +168,11 @@ fn vop3_const16_items(gen: Gen) -> Vec<Vec<u8>> {
         else {
             continue;
         };
-        let vdst = if d.operands.iter().any(|o| o.field == Field::Vdst) { 1 } else { 0 };
+        let vdst = if d.operands.iter().any(|o| o.field == Field::Vdst) {
+            1
+        } else {
+            0
+        };
         for code in 128..=255u32 {
             let mut w1 = 0;
             for &(_, at) in &present {
@@ -161,15 +191,26 @@ fn vop3_const16_items(gen: Gen) -> Vec<Vec<u8>> {
 /// Prefix (bits 31:23): GFX9 110100111, GFX10/GFX11 110011000.
 fn vop3p_items(gen: Gen) -> Vec<Vec<u8>> {
     let mut items = Vec::new();
-    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Vop3p) {
+    for d in tables::encodings(gen)
+        .iter()
+        .filter(|d| d.format == Format::Vop3p)
+    {
         let has = |f: Field| d.operands.iter().any(|o| o.field == f);
         let mut w1 = 3 << 27;
-        for (f, at, code) in [(Field::Src0, 0, 257), (Field::Src1, 9, 258), (Field::Src2, 18, 259)] {
+        for (f, at, code) in [
+            (Field::Src0, 0, 257),
+            (Field::Src1, 9, 258),
+            (Field::Src2, 18, 259),
+        ] {
             if has(f) {
                 w1 |= code << at;
             }
         }
-        let prefix = if gen == Gen::Gfx9 { 0b1_1010_0111 << 23 } else { 0b1_1001_1000 << 23 };
+        let prefix = if gen == Gen::Gfx9 {
+            0b1_1010_0111 << 23
+        } else {
+            0b1_1001_1000 << 23
+        };
         let w0 = prefix | (d.op as u32) << 16 | 1 << 14 | 5;
         items.push(bytes(&[w0, w1]));
         for b in 8..16 {
@@ -183,9 +224,16 @@ fn vop3p_items(gen: Gen) -> Vec<Vec<u8>> {
 }
 
 fn smem_items(gen: Gen) -> Vec<Vec<u8>> {
-    let prefix = if gen == Gen::Gfx9 { 0xc000_0000 } else { 0xf400_0000 };
+    let prefix = if gen == Gen::Gfx9 {
+        0xc000_0000
+    } else {
+        0xf400_0000
+    };
     let mut items = Vec::new();
-    for d in tables::encodings(gen).iter().filter(|d| d.format == Format::Smem) {
+    for d in tables::encodings(gen)
+        .iter()
+        .filter(|d| d.format == Format::Smem)
+    {
         // sdata s4, sbase s[2:3]
         let w0 = prefix | (d.op as u32) << 18 | 4 << 6 | 1;
         for soffset in 0..128u32 {

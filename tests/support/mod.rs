@@ -300,21 +300,18 @@ pub fn decode_like_llvm(
     let gen = t.gen;
     // LLVM prints some encodings it considers invalid with a /*Invalid ...*/ marker
     // instead of rejecting them; we reject those: count them as rejected
-    let llvm: Vec<Option<(String, usize)>> =
-        disassemble_prefix(mc, gen.mcpu(), items)
-            .into_iter()
-            .map(|l| {
-                l.filter(|(text, _)| {
-                    !text.to_lowercase().contains("/*invalid")
-                        && !text.to_lowercase().contains("/* invalid")
-                })
+    let llvm: Vec<Option<(String, usize)>> = disassemble_prefix(mc, gen.mcpu(), items)
+        .into_iter()
+        .map(|l| {
+            l.filter(|(text, _)| {
+                !text.to_lowercase().contains("/*invalid")
+                    && !text.to_lowercase().contains("/* invalid")
             })
-            .collect();
+        })
+        .collect();
     let ours: Vec<_> = items
         .iter()
-        .map(|bytes| {
-            decode(bytes, 0, t).and_then(|(i, len)| print(&i, t).map(|s| (s, len)))
-        })
+        .map(|bytes| decode(bytes, 0, t).and_then(|(i, len)| print(&i, t).map(|s| (s, len))))
         // our printer marks invalid s_delay_alu fields as LLVM does: count as rejected
         .map(|r| {
             r.and_then(|(s, len)| {
@@ -352,9 +349,7 @@ pub fn decode_like_llvm(
             // LLVM can reject a valid instruction because of the bytes after it (it
             // tries longer encodings first); on exactly our bytes it must agree
             (Ok((s, _)), None) => confirm[k].as_deref() == Some(s.as_str()),
-            (Ok((s, _)), Some((text, _))) => {
-                s == text && confirm[k].as_deref() == Some(s.as_str())
-            }
+            (Ok((s, _)), Some((text, _))) => s == text && confirm[k].as_deref() == Some(s.as_str()),
             _ => false,
         };
         if same {

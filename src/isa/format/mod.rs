@@ -264,8 +264,7 @@ fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
 /// Checks that.
 pub fn check_unused(d: &EncDesc, w: &[u32]) -> Result<()> {
     for &(field, i, mask) in field_bits(d.format) {
-        if d.operands.iter().any(|o| o.field == field) || w.len() <= i || d.fixed[i] & mask != 0
-        {
+        if d.operands.iter().any(|o| o.field == field) || w.len() <= i || d.fixed[i] & mask != 0 {
             continue;
         }
         if w[i] & mask != d.fixed[i] & mask {

@@ -63,7 +63,9 @@ pub fn encode(cx: &mut Enc, d: &EncDesc, inst: &Inst) -> Result<()> {
     if d.slot(Field::Vsrc1).is_some() {
         d1 |= (s.src1_sel as u32) << 24;
     } else if s.src1_sel != Sdwa::default().src1_sel || (s.sext | m.neg | m.abs) & 2 != 0 {
-        return Err(Error::bad("src1 modifiers on an SDWA instruction without src1"));
+        return Err(Error::bad(
+            "src1 modifiers on an SDWA instruction without src1",
+        ));
     }
     d1 |= (s.sext as u32 & 1) << 19 | (m.neg as u32 & 1) << 20 | (m.abs as u32 & 1) << 21;
     d1 |= (s.sext as u32 >> 1 & 1) << 27

@@ -38,7 +38,9 @@ pub(super) fn dec_vdst(
     // lds_direct (254) is a source only: an SGPR destination (a wave32 VOPC_e64 mask)
     // holding it is not an instruction LLVM decodes
     if od.sgpr && v == 254 {
-        return Err(crate::isa::error::Error::invalid("lds_direct as a destination"));
+        return Err(crate::isa::error::Error::invalid(
+            "lds_direct as a destination",
+        ));
     }
     cx.reg(od, if od.sgpr { v as u16 } else { v as u16 + 256 })
 }
