@@ -136,8 +136,8 @@ fn waitcnt_smem_is_out_of_order() {
     check(
         insert_waitcnt,
         Gen::Gfx10,
-        "s_buffer_load_dword s8, s[0:3], 0x0\nv_add_nc_u32_e32 v0, s9, v0\nv_mov_b32_e32 v1, s8",
-        "s_buffer_load_dword s8, s[0:3], 0x0\nv_add_nc_u32_e32 v0, s9, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32_e32 v1, s8",
+        "s_buffer_load_dword s8, s[0:3], null\nv_add_nc_u32_e32 v0, s9, v0\nv_mov_b32_e32 v1, s8",
+        "s_buffer_load_dword s8, s[0:3], null\nv_add_nc_u32_e32 v0, s9, v0\ns_waitcnt lgkmcnt(0)\nv_mov_b32_e32 v1, s8",
     );
 }
 
@@ -147,15 +147,15 @@ fn hazards_per_generation() {
     check(
         resolve_hazards,
         Gen::Gfx10,
-        "s_load_dword s4, s[0:1], 0x0\nv_cmp_lt_u32_e64 s0, v0, 32",
-        "s_load_dword s4, s[0:1], 0x0\ns_mov_b32 null, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
+        "s_load_dword s4, s[0:1], null\nv_cmp_lt_u32_e64 s0, v0, 32",
+        "s_load_dword s4, s[0:1], null\ns_mov_b32 null, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
     );
     // any SALU in between resolves it
     check(
         resolve_hazards,
         Gen::Gfx10,
-        "s_load_dword s4, s[0:1], 0x0\ns_mov_b32 s7, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
-        "s_load_dword s4, s[0:1], 0x0\ns_mov_b32 s7, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
+        "s_load_dword s4, s[0:1], null\ns_mov_b32 s7, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
+        "s_load_dword s4, s[0:1], null\ns_mov_b32 s7, 0\nv_cmp_lt_u32_e64 s0, v0, 32",
     );
     // GFX9 has no such rule
     check(

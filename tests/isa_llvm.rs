@@ -173,7 +173,9 @@ fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
             m.sdwa.dst_sel = 5;
             m.sdwa.dst_unused = 2;
             m.sdwa.src0_sel = 1;
-            m.sdwa.src1_sel = 4;
+            if d.slot(Field::Vsrc1).is_some() {
+                m.sdwa.src1_sel = 4;
+            }
             if f == Format::VopcSdwa {
                 m.sdwa.dst_sel = 6;
                 m.sdwa.dst_unused = 0;

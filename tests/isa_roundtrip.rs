@@ -186,7 +186,11 @@ fn random_single(r: &mut Rng, d: &EncDesc, t: Target) -> Option<Inst> {
     if f.is_sdwa() {
         m.sdwa.sext = r.below(4) as u8 & d.sext_mask & !m.neg;
         m.sdwa.src0_sel = r.below(7) as u8;
-        m.sdwa.src1_sel = r.below(7) as u8;
+        let sel = r.below(7) as u8;
+        // VOP1 has no src1: its src1_sel stays the default
+        if d.slot(Field::Vsrc1).is_some() {
+            m.sdwa.src1_sel = sel;
+        }
         if f != Format::VopcSdwa {
             m.sdwa.dst_sel = r.below(7) as u8;
             m.sdwa.dst_unused = r.below(3) as u8;

@@ -60,8 +60,9 @@ fn imm_text(t: Target, kind: ImmKind, o: &Operand, branch: bool) -> Result<Strin
 }
 
 fn operand_text(t: Target, d: &EncDesc, od: &OpDesc, o: &Operand, inst: &Inst) -> Result<String> {
-    if od.field == Field::Offset && t.gen == Gen::Gfx11 && *o == Operand::Imm(0) {
-        // LLVM prints a zero GFX11 SMEM offset with a null soffset as `null`
+    if od.field == Field::Offset && t.gen != Gen::Gfx9 && *o == Operand::Imm(0) {
+        // LLVM prints a zero GFX10/GFX11 SMEM offset with a null soffset as `null` (GFX9 has
+        // no soffset field in that form: `0x0`)
         return Ok("null".into());
     }
     if let (Field::Offset, Operand::Imm(v)) = (od.field, o) {

@@ -97,6 +97,13 @@ fn run_stdin(mc: &str, args: &[String], input: &str) -> (String, String) {
         stdin.write_all(input.as_bytes()).unwrap();
     });
     let out = child.wait_with_output().unwrap();
+    // a crashed llvm-mc (it segfaults on some words) answers nothing for the rest of the
+    // batch: never let that pass as "rejected"
+    assert!(
+        out.status.code().is_some(),
+        "llvm-mc crashed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     writer.join().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into(),
@@ -276,4 +283,90 @@ pub fn assembler_text(inst: &gcnc::isa::Inst, text: &str, t: gcnc::isa::Target) 
     } else {
         text.to_string()
     }
+}
+
+/// Decodes each byte string with gcnc and with llvm-mc-19 and compares: LLVM rejects it
+/// (gcnc must return an error) or decodes it (gcnc must print the same text with the same
+/// length, confirmed by LLVM on exactly gcnc's length). Returns (agreeing items, items
+/// LLVM decoded among them); each disagreement is pushed to `bad` (at most 40 kept).
+pub fn decode_like_llvm(
+    mc: &str,
+    t: gcnc::isa::Target,
+    name: &str,
+    items: &[Vec<u8>],
+    bad: &mut Vec<String>,
+) -> (usize, usize) {
+    use gcnc::isa::{decode, print, Error};
+    let gen = t.gen;
+    // LLVM prints some encodings it considers invalid with a /*Invalid ...*/ marker
+    // instead of rejecting them; we reject those: count them as rejected
+    let llvm: Vec<Option<(String, usize)>> = disassemble_prefix(mc, gen.mcpu(), items)
+        .into_iter()
+        .map(|l| {
+            l.filter(|(text, _)| {
+                !text.to_lowercase().contains("/*invalid")
+                    && !text.to_lowercase().contains("/* invalid")
+            })
+        })
+        .collect();
+    let ours: Vec<_> = items
+        .iter()
+        .map(|bytes| decode(bytes, 0, t).and_then(|(i, len)| print(&i, t).map(|s| (s, len))))
+        // our printer marks invalid s_delay_alu fields as LLVM does: count as rejected
+        .map(|r| {
+            r.and_then(|(s, len)| {
+                if s.contains("/* invalid") {
+                    Err(Error::invalid(s))
+                } else {
+                    Ok((s, len))
+                }
+            })
+        })
+        .collect();
+    // our length, confirmed by LLVM: the bytes cut to our length must still decode
+    // to the same text and nothing else (a literal we missed would swallow the
+    // padding; an extra dword would decode as a second instruction)
+    let cut: Vec<Vec<u8>> = items
+        .iter()
+        .zip(&ours)
+        .map(|(b, o)| match o {
+            Ok((_, len)) => b[..*len].to_vec(),
+            Err(_) => vec![0, 0, 0x80, 0xbf], // s_nop 0: a placeholder LLVM decodes
+        })
+        .collect();
+    let confirm = disassemble(mc, gen.mcpu(), None, &cut);
+    let (mut agree, mut decoded) = (0, 0);
+    for (k, (bytes, l)) in items.iter().zip(&llvm).enumerate() {
+        let ours = &ours[k];
+        // GFX11 true16 forms (`v39.h`) are not in our tables (docs/isa.md)
+        if l.as_ref()
+            .is_some_and(|(text, _)| text.contains(".h") || text.contains(".l"))
+        {
+            continue;
+        }
+        let same = match (ours, l) {
+            (Err(_), None) => true,
+            // LLVM can reject a valid instruction because of the bytes after it (it
+            // tries longer encodings first); on exactly our bytes it must agree
+            (Ok((s, _)), None) => confirm[k].as_deref() == Some(s.as_str()),
+            (Ok((s, _)), Some((text, _))) => s == text && confirm[k].as_deref() == Some(s.as_str()),
+            _ => false,
+        };
+        if same {
+            agree += 1;
+            decoded += l.is_some() as usize;
+        } else if bad.len() < 40 {
+            let w: Vec<String> = bytes
+                .chunks(4)
+                .map(|c| format!("{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect();
+            bad.push(format!(
+                "{gen} {name} {}: ours {:?}, llvm {l:?}, llvm on our length {:?}",
+                w.join(" "),
+                ours.clone().map_err(|e| e.to_string()),
+                confirm[k]
+            ));
+        }
+    }
+    (agree, decoded)
 }

@@ -256,12 +256,15 @@ fn field_bits(f: super::tables::Format) -> &'static [(Field, usize, u32)] {
     }
 }
 
-/// LLVM's decoder only accepts a VALU encoding whose unused operand fields hold their fixed
-/// value (zero, or `EncDesc::fixed`); scalar formats ignore them except the SOPP simm16.
+/// LLVM's decoder only accepts a VALU encoding whose unused operand fields hold zero;
+/// scalar formats ignore them except the SOPP simm16. A field with a nonzero fixed value
+/// (`EncDesc::fixed`: the exec_lo LLVM's assembler writes into the VDST of
+/// `v_cmpx_*_e64` and its DPP forms on GFX10+) is the exception: LLVM decodes any value
+/// there (probed: every such instruction with VDST 0, 5 and 0x7e decodes to the same text).
 /// Checks that.
 pub fn check_unused(d: &EncDesc, w: &[u32]) -> Result<()> {
     for &(field, i, mask) in field_bits(d.format) {
-        if d.operands.iter().any(|o| o.field == field) || w.len() <= i {
+        if d.operands.iter().any(|o| o.field == field) || w.len() <= i || d.fixed[i] & mask != 0 {
             continue;
         }
         if w[i] & mask != d.fixed[i] & mask {

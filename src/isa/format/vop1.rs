@@ -35,6 +35,13 @@ pub(super) fn dec_vdst(
     od: &crate::isa::tables::OpDesc,
     v: u32,
 ) -> Result<crate::isa::operand::Operand> {
+    // lds_direct (254) is a source only: an SGPR destination (a wave32 VOPC_e64 mask)
+    // holding it is not an instruction LLVM decodes
+    if od.sgpr && v == 254 {
+        return Err(crate::isa::error::Error::invalid(
+            "lds_direct as a destination",
+        ));
+    }
     cx.reg(od, if od.sgpr { v as u16 } else { v as u16 + 256 })
 }
 

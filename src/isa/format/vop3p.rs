@@ -9,7 +9,7 @@ use super::{collect, word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
 use crate::isa::operand::Operand;
-use crate::isa::tables::{EncDesc, Field, Format};
+use crate::isa::tables::{EncDesc, Field, Format, ModSet};
 use crate::isa::target::Gen;
 
 pub fn prefix(gen: Gen) -> u32 {
@@ -78,6 +78,20 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let m = &mut inst.mods;
     m.clamp = (w0 >> 15) & 1 == 1;
     m.op_sel_hi = (((w0 >> 14) & 1) << 2 | (w1 >> 27) & 3) as u8;
+    if !d.opcode.is_mix() {
+        // LLVM's decoder ignores op_sel_hi on absent sources, and on instructions without
+        // op_sel (WMMA): the value reads back as the default (set), as the printer omits it
+        let present = d.explicit().fold(0u8, |a, o| match o.field {
+            Field::Src0 => a | 1,
+            Field::Src1 => a | 2,
+            Field::Src2 => a | 4,
+            _ => a,
+        });
+        m.op_sel_hi |= !present & 7;
+        if !d.mods.contains(ModSet::OP_SEL) {
+            m.op_sel_hi = 7;
+        }
+    }
     m.op_sel = ((w0 >> 11) & 7) as u8;
     m.neg_hi = ((w0 >> 8) & 7) as u8;
     m.neg = ((w1 >> 29) & 7) as u8;
