@@ -214,8 +214,10 @@ fn derivatives_after_discarding_whole_quads_equal_lavapipe() {
     // whole quads discard (x and y thresholds even)
     draws_like_lavapipe(
         "discard_quads",
-        &fs("if (gl_FragCoord.x < 14.0 && gl_FragCoord.y > 10.0 || gl_FragCoord.x > 30.0) discard;
-o = vec4(abs(dFdx(vcol.rgb)) * 16.0, 1.0);"),
+        &fs(
+            "if (gl_FragCoord.x < 14.0 && gl_FragCoord.y > 10.0 || gl_FragCoord.x > 30.0) discard;
+o = vec4(abs(dFdx(vcol.rgb)) * 16.0, 1.0);",
+        ),
     );
 }
 
