@@ -368,3 +368,39 @@ fn a_phi_value_that_does_not_dominate_its_predecessor() {
     assert_eq!((e.kind, e.word), (ErrorKind::BadId, phi), "{e}");
     assert!(e.reason.contains("does not dominate"), "{e}");
 }
+
+/// `gl_CullDistance` declared with more than eight elements (vert/gfx_vs_clip.spv with
+/// the length constant of its one-element array raised): a type error at the variable,
+/// not an array copied element by element through the middle end (a fuzzed length of
+/// 2^21 + 1 once took minutes there).
+#[test]
+fn clip_and_cull_distance_arrays_longer_than_eight() {
+    let mut w = shader("vert/gfx_vs_clip.spv");
+    // the `OpConstant %uint 1` that sizes `float[1]` (the only array of length 1)
+    let arrays: Vec<usize> = insts(&w)
+        .into_iter()
+        .filter(|i| i.1 == Op::TypeArray as u16)
+        .map(|i| i.0)
+        .collect();
+    let len_id = arrays
+        .iter()
+        .map(|&a| w[a + 3])
+        .find(|&id| {
+            insts(&w)
+                .into_iter()
+                .any(|i| i.1 == Op::Constant as u16 && w[i.0 + 2] == id && w[i.0 + 3] == 1)
+        })
+        .expect("a float[1]");
+    let c = insts(&w)
+        .into_iter()
+        .find(|i| i.1 == Op::Constant as u16 && w[i.0 + 2] == len_id)
+        .unwrap()
+        .0;
+    translate(&w, &Options::default()).unwrap();
+    for n in [9, 2_097_153] {
+        w[c + 3] = n;
+        let e = err(&w);
+        assert_eq!(e.kind, ErrorKind::BadType, "{e}");
+        assert!(e.to_string().contains("at most 8"), "{e}");
+    }
+}

@@ -454,6 +454,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                     .and_then(|a| a.first())
                 {
                     var.builtin = Some(map_builtin(i, *b)?);
+                    check_builtin_type(i, &self.b.module.types, &var)?;
                 } else {
                     if let Some(l) = spv
                         .member_deco(pointee, k, Decoration::Location)
@@ -494,6 +495,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 .unwrap_or(0);
             if let Some(b) = spv.deco(id, Decoration::BuiltIn).and_then(|a| a.first()) {
                 var.builtin = Some(map_builtin(i, *b)?);
+                check_builtin_type(i, &self.b.module.types, &var)?;
             }
             var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
             if mode == Mode::Private {
@@ -1015,6 +1017,23 @@ fn flags_of(d: &[(Decoration, Vec<u32>)]) -> ir::VarFlags {
         };
     }
     f
+}
+
+/// Clip and cull distances are arrays of at most eight floats (Vulkan's minimum limits,
+/// what AMD hardware exports): a longer array is invalid input, refused here rather
+/// than copied element by element through the middle end.
+fn check_builtin_type(i: &Inst, types: &ir::TypeArena, var: &Variable) -> Result<(), Error> {
+    use ir::Builtin as B;
+    if let Some(b @ (B::ClipDistance | B::CullDistance)) = var.builtin {
+        let n = types.length(var.ty).unwrap_or(0);
+        if n > 8 {
+            return Err(i.err(
+                ErrorKind::BadType,
+                format!("{} has {n} elements; at most 8 are allowed", b.name()),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn map_builtin(i: &Inst, b: u32) -> Result<ir::Builtin, Error> {
