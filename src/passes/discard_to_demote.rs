@@ -15,6 +15,7 @@
 //! could keep its quad looping), functions with phis (the fall-through would need a phi
 //! source), and every shader without quad reads. Runs before `inline`.
 
+use crate::ir::visit::{self, Walk};
 use crate::ir::{CfNode, Function, InstKind, Intrinsic, JumpKind, Module, Stage, TexOp};
 
 pub fn run(m: &mut Module) -> bool {
@@ -32,8 +33,16 @@ pub fn run(m: &mut Module) -> bool {
         if phis {
             continue;
         }
+        // the blocks outside every loop
         let mut blocks = Vec::new();
-        outside_loops(&f.body, &mut blocks);
+        visit::walk(&f.body, &mut |n| match n {
+            CfNode::Loop { .. } => Walk::SkipBodies,
+            CfNode::Block(b) => {
+                blocks.push(*b);
+                Walk::Continue
+            }
+            _ => Walk::Continue,
+        });
         for b in blocks {
             let insts = &f.blocks[b].insts;
             let [.., kill, ret] = insts[..] else {
@@ -72,22 +81,4 @@ fn reads_quads(f: &Function) -> bool {
             _ => false,
         })
     })
-}
-
-/// The blocks of `list` outside every loop.
-fn outside_loops(list: &[CfNode], out: &mut Vec<crate::ir::Block>) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => out.push(*b),
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                outside_loops(then_body, out);
-                outside_loops(else_body, out);
-            }
-            CfNode::Loop { .. } => {}
-        }
-    }
 }

@@ -379,7 +379,7 @@ fn guard_rest(f: &mut Function, r: &Ret, list: &mut Vec<CfNode>, k: usize) {
     // SSA repair: values defined in the guarded region and used outside it.
     let mut inside = SecondaryMap::new(false);
     let mut blocks = Vec::new();
-    collect(&then_body, &mut blocks);
+    visit::for_each_block(&then_body, |b| blocks.push(b));
     for &b in &blocks {
         for &i in &f.blocks[b].insts {
             inside[i] = true;
@@ -430,21 +430,4 @@ fn guard_rest(f: &mut Function, r: &Ret, list: &mut Vec<CfNode>, k: usize) {
         control: Control::None,
     });
     list.push(CfNode::Block(merge));
-}
-
-fn collect(list: &[CfNode], out: &mut Vec<Block>) {
-    for n in list {
-        match n {
-            CfNode::Block(b) => out.push(*b),
-            CfNode::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                collect(then_body, out);
-                collect(else_body, out);
-            }
-            CfNode::Loop { body, .. } => collect(body, out),
-        }
-    }
 }

@@ -22,18 +22,19 @@
 //! - VGPR slots are per-lane scratch (`amdgpu::scratch`: `reserve`, `store`, `load` at a
 //!   constant offset). Stores and reloads run under the exec of the definition / use, like
 //!   the register they replace, so the lanes a use reads were written at the definition.
+//!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
 //! - Phi webs: a web has one hull interval from its first definition to its last, so a
 //!   spilled web's definitions write fresh temps (stored at once) and a parallel copy
 //!   into a spilled web becomes a store of its source (reloaded first when spilled too),
 //!   and a pair copying a spilled source becomes a reload and a one-pair copy, one pair
 //!   at a time: a copy reloading many sources at once would recreate the demand the
 //!   spill was meant to remove.
-//!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
 //! - The entry block's prologue (`p_startpgm`, `p_start_linear_vgpr`, the scratch setup)
 //!   is kept whole: stores of hardware inputs go after it, and temps it reads or defines
 //!   (other than `p_startpgm`'s) are never chosen.
 //!
-//! Invariants: the pass only adds instructions and temps; reload temps, linear VGPRs,
+//! Invariants: the pass only adds instructions and temps (and moves pairs out of parallel
+//! copies, above); reload temps, linear VGPRs,
 //! the temps the scratch helpers create and tied operands are never chosen; each round
 //! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
 //! every position for both files.
@@ -365,7 +366,7 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
                 out.append(&mut after_start);
             }
             if i.is_copy() {
-                early_stores(p, st, &slots, &mut i, &mut out);
+                split_copy(p, st, &slots, &mut i, &mut out);
                 if i.defs.is_empty() {
                     continue;
                 }
@@ -426,7 +427,7 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
 /// the copy, all at once, and its destination's register right after; moved out, each
 /// needs one at a time, and a destination left in a register is a candidate for the
 /// next round like any other temp.
-fn early_stores(
+fn split_copy(
     p: &mut Program,
     st: &mut State,
     slots: &BTreeMap<Temp, Slot>,

@@ -544,26 +544,10 @@ fn broken_export_rules_are_reported_per_generation() {
 /// `gcnc draw` compiles the description's shaders and draws them on gfx900 wave64
 /// (hardware VS), gfx1030 and gfx1100 wave32 and wave64 (NGG); each image equals `want`.
 fn compiled_draws_equal(desc: &std::path::Path, want: &[u8], name: &str) {
-    for (target, wave) in [
-        ("gfx900", "64"),
-        ("gfx1030", "32"),
-        ("gfx1030", "64"),
-        ("gfx1100", "32"),
-        ("gfx1100", "64"),
-    ] {
+    for (target, wave) in DRAW_CONFIGS {
         let out = desc.with_file_name(format!("{name}-{target}-{wave}"));
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-            .arg("draw")
-            .arg(desc)
-            .args(["--target", target, "--wave", wave, "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{name} on {target} w{wave}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        gcnc_draw(desc, target, wave, &out)
+            .unwrap_or_else(|e| panic!("{name} on {target} w{wave}: {e}"));
         let got = std::fs::read(out.join("color_0.raw")).unwrap();
         assert_close(
             draw::desc::ColorFormat::R8G8B8A8_UNORM,

@@ -7,17 +7,9 @@
 
 mod draw_support;
 
-use draw_support::compare_attachment;
+use draw_support::{compare_attachment, gcnc_draw, DRAW_CONFIGS};
 use gcnc_emu::draw::{desc::ColorFormat, Desc};
 use std::path::{Path, PathBuf};
-
-const CONFIGS: [(&str, u32); 5] = [
-    ("gfx900", 64),
-    ("gfx1030", 32),
-    ("gfx1030", 64),
-    ("gfx1100", 32),
-    ("gfx1100", 64),
-];
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw")
@@ -31,22 +23,6 @@ fn descriptions() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
-}
-
-/// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.
-fn gcnc_draw(desc: &Path, target: &str, wave: u32, out: &Path) -> Result<(), String> {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .arg("draw")
-        .arg(desc)
-        .args(["--target", target, "--wave", &wave.to_string(), "--out"])
-        .arg(out)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
 }
 
 /// Compares one configuration's output directory with lavapipe's attachments.
@@ -95,7 +71,7 @@ fn every_corpus_pipeline_draws_what_lavapipe_draws() {
             .filter(|p| *p != clear.as_slice())
             .count();
         assert!(drawn >= 20, "{name}: lavapipe drew only {drawn} pixels");
-        for (target, wave) in CONFIGS {
+        for (target, wave) in DRAW_CONFIGS {
             let out = tmp.join(format!("{name}-{target}-w{wave}"));
             let result = gcnc_draw(path, target, wave, &out);
             if let Err(e) = result.and_then(|()| compare(&d, &out, &want)) {
@@ -107,7 +83,7 @@ fn every_corpus_pipeline_draws_what_lavapipe_draws() {
         failures.is_empty(),
         "{} of {} pipeline runs differ (outputs in {}):\n{}",
         failures.len(),
-        descs.len() * CONFIGS.len(),
+        descs.len() * DRAW_CONFIGS.len(),
         tmp.display(),
         failures.join("\n")
     );

@@ -1,8 +1,8 @@
 //! Whole-quad mode on the emulator against lavapipe: fragment shaders with derivatives
 //! (fine, coarse, fwidth), derivatives after discard and after demote, the helper
 //! invocation flag, and derivatives inside branches and loops, compiled from GLSL at
-//! test time and drawn by `gcnc draw` on gfx900 wave64, gfx1030 wave32 and wave64
-//! (gfx1100 vertex shaders need NGG). The emulator runs helper lanes for real (they join
+//! test time and drawn by `gcnc draw` on gfx900 wave64, gfx1030 and gfx1100 wave32 and
+//! wave64. The emulator runs helper lanes for real (they join
 //! when the shader widens exec with `s_wqm`), and rejects a store or export with a
 //! helper lane in exec, so each image also checks where the switches landed. 8-bit
 //! channels within 1 of lavapipe's.
@@ -94,20 +94,10 @@ fn draw_all(
     std::fs::write(&desc, json).unwrap();
     let d = Desc::load(&desc).unwrap();
     let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
-    for (target, wave) in [("gfx900", "64"), ("gfx1030", "32"), ("gfx1030", "64")] {
+    for (target, wave) in DRAW_CONFIGS {
         let out = dir.join(format!("{name}-{target}-{wave}"));
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-            .arg("draw")
-            .arg(&desc)
-            .args(["--target", target, "--wave", wave, "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{name} on {target} w{wave}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        gcnc_draw(&desc, target, wave, &out)
+            .unwrap_or_else(|e| panic!("{name} on {target} w{wave}: {e}"));
         let got = std::fs::read(out.join("color_0.raw")).unwrap();
         let mut worst = (0u8, 0usize);
         for (i, (g, w)) in got.iter().zip(&want.color[0]).enumerate() {

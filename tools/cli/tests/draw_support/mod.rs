@@ -570,3 +570,34 @@ pub fn compare_attachment(
     }
     Ok(())
 }
+
+/// The configurations compiled draws run on: gfx900 wave64 (hardware VS), gfx1030 and
+/// gfx1100 wave32 and wave64 (NGG vertex stage).
+pub const DRAW_CONFIGS: [(&str, u32); 5] = [
+    ("gfx900", 64),
+    ("gfx1030", 32),
+    ("gfx1030", 64),
+    ("gfx1100", 32),
+    ("gfx1100", 64),
+];
+
+/// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.
+pub fn gcnc_draw(
+    desc: &std::path::Path,
+    target: &str,
+    wave: u32,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .arg("draw")
+        .arg(desc)
+        .args(["--target", target, "--wave", &wave.to_string(), "--out"])
+        .arg(out)
+        .output()
+        .unwrap();
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
