@@ -404,8 +404,7 @@ fn guard(body: impl FnOnce() -> Result<(), Failure>) -> gcnc_result {
 /// # Safety
 /// `p` is null or points to a live `T`.
 unsafe fn non_null<'a, T>(p: *const T, what: &str) -> Result<&'a T, Failure> {
-    p.as_ref()
-        .ok_or_else(|| invalid(format!("{what} is NULL")))
+    p.as_ref().ok_or_else(|| invalid(format!("{what} is NULL")))
 }
 
 /// The `count` elements at `p` (NULL allowed when `count` is 0).
@@ -441,13 +440,19 @@ fn target_of(o: &gcnc_options) -> Result<Target, Failure> {
         GCNC_GFX900 => Gen::Gfx9,
         GCNC_GFX1030 => Gen::Gfx10,
         GCNC_GFX1100 => Gen::Gfx11,
-        t => return Err(invalid(format!("unknown target {t} (GCNC_GFX900, GCNC_GFX1030, GCNC_GFX1100)"))),
+        t => {
+            return Err(invalid(format!(
+                "unknown target {t} (GCNC_GFX900, GCNC_GFX1030, GCNC_GFX1100)"
+            )))
+        }
     };
     match o.wave_size {
         0 => Ok(Target::new(gen)),
         32 => Target::with_wave(gen, Wave::W32).map_err(|e| invalid(e.to_string())),
         64 => Target::with_wave(gen, Wave::W64).map_err(|e| invalid(e.to_string())),
-        w => Err(invalid(format!("wave size {w}: 32, 64 or 0 (the generation's default)"))),
+        w => Err(invalid(format!(
+            "wave size {w}: 32, 64 or 0 (the generation's default)"
+        ))),
     }
 }
 
@@ -510,7 +515,9 @@ fn layout_of(bindings: &[gcnc_binding]) -> Result<PipelineLayout, Failure> {
             if v < MAX_SET_BYTES && v % 4 == 0 {
                 Ok(v)
             } else {
-                Err(invalid(format!("{at}: {what} {v} must be a multiple of 4 below 1 MiB")))
+                Err(invalid(format!(
+                    "{at}: {what} {v} must be a multiple of 4 below 1 MiB"
+                )))
             }
         };
         let optional = |what: &str, v: u32| -> Result<Option<u32>, Failure> {
@@ -545,7 +552,10 @@ fn spec_of(spec: &[gcnc_spec_constant]) -> Result<BTreeMap<u32, u64>, Failure> {
         let at = format!("spec_constants[{i}] (SpecId {})", s.id);
         match s.size {
             4 if s.value > u32::MAX as u64 => {
-                return Err(invalid(format!("{at}: a 4-byte value {:#x} has high bits set", s.value)))
+                return Err(invalid(format!(
+                    "{at}: a 4-byte value {:#x} has high bits set",
+                    s.value
+                )))
             }
             4 | 8 => {}
             n => return Err(invalid(format!("{at}: size {n}: 4 or 8 bytes"))),
@@ -569,12 +579,23 @@ struct Request {
 /// `info`'s pointers are valid for their counts.
 unsafe fn request(c: &gcnc_compiler, info: &gcnc_compile_info) -> Result<Request, Failure> {
     if info.flags & !GCNC_COMPILE_UNLINKED != 0 {
-        return Err(invalid(format!("info->flags {:#x}: unknown bits", info.flags)));
+        return Err(invalid(format!(
+            "info->flags {:#x}: unknown bits",
+            info.flags
+        )));
     }
     let unlinked = info.flags & GCNC_COMPILE_UNLINKED != 0;
     let bindings = slice(info.bindings, info.binding_count, "info->bindings")?;
-    let spec = slice(info.spec_constants, info.spec_constant_count, "info->spec_constants")?;
-    let late = slice(info.link_spec_ids, info.link_spec_id_count, "info->link_spec_ids")?;
+    let spec = slice(
+        info.spec_constants,
+        info.spec_constant_count,
+        "info->spec_constants",
+    )?;
+    let late = slice(
+        info.link_spec_ids,
+        info.link_spec_id_count,
+        "info->link_spec_ids",
+    )?;
     if !late.is_empty() && !unlinked {
         return Err(invalid("info->link_spec_ids needs GCNC_COMPILE_UNLINKED"));
     }
@@ -596,14 +617,29 @@ unsafe fn request(c: &gcnc_compiler, info: &gcnc_compile_info) -> Result<Request
     key_fields.push((
         "layout",
         words(&mut bindings.iter().flat_map(|b| {
-            [b.set, b.binding, b.kind, b.offset, b.stride, b.sampler_offset]
+            [
+                b.set,
+                b.binding,
+                b.kind,
+                b.offset,
+                b.stride,
+                b.sampler_offset,
+            ]
         })),
     ));
     key_fields.push((
         "spec",
-        words(&mut opts.spec.iter().flat_map(|(&id, &v)| [id, v as u32, (v >> 32) as u32])),
+        words(
+            &mut opts
+                .spec
+                .iter()
+                .flat_map(|(&id, &v)| [id, v as u32, (v >> 32) as u32]),
+        ),
     ));
-    key_fields.push(("link_spec", words(&mut opts.missing.spec_constants.iter().copied())));
+    key_fields.push((
+        "link_spec",
+        words(&mut opts.missing.spec_constants.iter().copied()),
+    ));
     Ok(Request {
         opts,
         unlinked,
@@ -869,7 +905,9 @@ pub unsafe extern "C" fn gcnc_link(
         }
         let state = match opt_str(state_json, "state_json")? {
             None => PipelineState::default(),
-            Some(t) => PipelineState::from_json(&t).map_err(|e| invalid(format!("state_json: {e}")))?,
+            Some(t) => {
+                PipelineState::from_json(&t).map_err(|e| invalid(format!("state_json: {e}")))?
+            }
         };
         if let Some(cache) = &c.cache {
             for key in gcnc::link::needed_parts(&elfs, &state).map_err(link_failure)? {
@@ -892,7 +930,13 @@ pub unsafe extern "C" fn gcnc_link(
             .object
             .functions
             .iter()
-            .map(|f| (f.name.clone(), f.offset as usize, (f.offset + f.size) as usize))
+            .map(|f| {
+                (
+                    f.name.clone(),
+                    f.offset as usize,
+                    (f.offset + f.size) as usize,
+                )
+            })
             .collect();
         Ok(gcnc_binary {
             elf: linked.elf,
@@ -951,7 +995,8 @@ pub unsafe extern "C" fn gcnc_binary_stats(
         }
         let s = b.stats.iter().find(|(s, _)| *s == stage).ok_or_else(|| {
             invalid(if b.stats.is_empty() {
-                "a linked binary has no statistics of its own (the unlinked binaries have them)".to_string()
+                "a linked binary has no statistics of its own (the unlinked binaries have them)"
+                    .to_string()
             } else {
                 format!("the binary has no stage {stage}")
             })

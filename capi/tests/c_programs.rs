@@ -59,7 +59,12 @@ fn build(compiler: &str, source: &Path, extra: &[&str], out: &Path) -> PathBuf {
 #[test]
 fn the_c_example_writes_the_elf_gcnc_compile_writes() {
     let out = out_dir("c-example");
-    let exe = build("cc", &root().join("examples/compile.c"), &["-std=c11"], &out);
+    let exe = build(
+        "cc",
+        &root().join("examples/compile.c"),
+        &["-std=c11"],
+        &out,
+    );
     let shader = root().join("tests/shaders/compute/push_constants.spv");
     let words = gcnc::front::spirv::words_from_bytes(&std::fs::read(&shader).unwrap()).unwrap();
     for (name, gen) in [
@@ -76,11 +81,23 @@ fn the_c_example_writes_the_elf_gcnc_compile_writes() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-        let lib = gcnc::compile_spirv(&words, &gcnc::Options::new(gcnc::isa::Target::new(gen)))
-            .unwrap();
-        assert_eq!(std::fs::read(&elf).unwrap(), lib.elf, "{name}: the ELF differs");
-        assert_eq!(stdout, lib.stats.to_text(), "{name}: RADV's statistics text");
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let lib =
+            gcnc::compile_spirv(&words, &gcnc::Options::new(gcnc::isa::Target::new(gen))).unwrap();
+        assert_eq!(
+            std::fs::read(&elf).unwrap(),
+            lib.elf,
+            "{name}: the ELF differs"
+        );
+        assert_eq!(
+            stdout,
+            lib.stats.to_text(),
+            "{name}: RADV's statistics text"
+        );
     }
     // a file that is not SPIR-V: the code and the located message, exit status 1
     let bad = out.join("bad.spv");
@@ -120,6 +137,9 @@ fn a_cpp_program_includes_the_header_and_compiles_a_shader() {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "smoke: all checks held\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "smoke: all checks held\n"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
