@@ -492,8 +492,16 @@ pub unsafe extern "C" fn gcnc_compiler_create(opts: *const gcnc_options) -> *mut
 /// `c` is null or a compiler from `gcnc_compiler_create` not yet destroyed.
 #[no_mangle]
 pub unsafe extern "C" fn gcnc_compiler_destroy(c: *mut gcnc_compiler) {
-    if !c.is_null() {
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(c))));
+    destroy(c)
+}
+
+/// Frees what `Box::into_raw` gave C (NULL ignored; a panic in a destructor stays here).
+///
+/// # Safety
+/// `p` is null or from `Box::into_raw` and not yet freed.
+unsafe fn destroy<T>(p: *mut T) {
+    if !p.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(p))));
     }
 }
 
@@ -1033,9 +1041,7 @@ pub unsafe extern "C" fn gcnc_binary_disassembly(b: *const gcnc_binary) -> *cons
 /// `b` is null or a binary from this API not yet destroyed.
 #[no_mangle]
 pub unsafe extern "C" fn gcnc_binary_destroy(b: *mut gcnc_binary) {
-    if !b.is_null() {
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(b))));
-    }
+    destroy(b)
 }
 
 /// The message of the calling thread's last failed call ("" after a success), with the

@@ -386,7 +386,7 @@ fn a_cache_hit_returns_the_bytes_statistics_and_disassembly_of_the_compile() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every compute shader of the corpus on three targets: (target index, file, result).
+/// The compute shaders of the corpus, sorted.
 fn corpus() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/shaders/compute"))
         .unwrap()

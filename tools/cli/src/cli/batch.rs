@@ -153,20 +153,14 @@ fn output_paths(dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
+/// The statistics as a JSON object under RADV's names (those of `Stats::to_text`).
 fn stats_json(s: &gcnc::amdgpu::emit::Stats) -> serde_json::Value {
-    json!({
-        "Instructions": s.instructions,
-        "Code size": s.code_size,
-        "SGPRs": s.sgprs,
-        "VGPRs": s.vgprs,
-        "Spilled SGPRs": s.spilled_sgprs,
-        "Spilled VGPRs": s.spilled_vgprs,
-        "Scratch size": s.scratch_size,
-        "LDS size": s.lds_size,
-        "Subgroups per SIMD": s.subgroups_per_simd,
-        "Copies": s.copies,
-        "Branches": s.branches,
-    })
+    s.to_text()
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(name, v)| (name.to_string(), json!(v.parse::<u64>().ok())))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
