@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: installs the oracles the tests need
 # (LLVM 19's assembler/disassembler/readelf, glslang, Mesa's lavapipe and RADV) and the C and
-# C++ compilers the C API's tests use when they are missing, then runs every test of the workspace. The oracles are required: a test that needs
-# one fails when it is absent (GCNC_REQUIRE_ORACLES=1), it never skips.
+# C++ compilers the C API's tests use when they are missing, then runs every test of the
+# workspace. The oracles are required: a test that needs one fails when it is absent
+# (GCNC_REQUIRE_ORACLES=1), it never skips.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
