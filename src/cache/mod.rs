@@ -173,9 +173,18 @@ impl ShaderCache {
             .map(|d| d.join(format!("{}-{:032x}.gcnc", kind.name(), key.0)))
     }
 
+    /// The memory entries. Each insert is one map operation, so a panic elsewhere while the
+    /// lock was held leaves them consistent: its poison is ignored rather than failing
+    /// every later lookup of an embedder that caught the panic (the C API).
+    fn mem(&self) -> std::sync::MutexGuard<'_, MemoryEntries> {
+        self.mem
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Looks an entry up: memory, then disk (a valid disk entry is kept in memory).
     pub fn get(&self, kind: EntryKind, key: CacheKey) -> Option<Arc<Vec<u8>>> {
-        if let Some(v) = self.mem.lock().expect("cache lock").get(&(kind, key)) {
+        if let Some(v) = self.mem().get(&(kind, key)) {
             self.memory_hits.fetch_add(1, Ordering::Relaxed);
             return Some(v.clone());
         }
@@ -185,10 +194,7 @@ impl ShaderCache {
                     Some(payload) => {
                         self.disk_hits.fetch_add(1, Ordering::Relaxed);
                         let v = Arc::new(payload);
-                        self.mem
-                            .lock()
-                            .expect("cache lock")
-                            .insert((kind, key), v.clone());
+                        self.mem().insert((kind, key), v.clone());
                         return Some(v);
                     }
                     None => {
@@ -204,10 +210,7 @@ impl ShaderCache {
     /// Stores an entry in memory and, with a directory, atomically on disk.
     pub fn put(&self, kind: EntryKind, key: CacheKey, bytes: Vec<u8>) -> std::io::Result<()> {
         let v = Arc::new(bytes);
-        self.mem
-            .lock()
-            .expect("cache lock")
-            .insert((kind, key), v.clone());
+        self.mem().insert((kind, key), v.clone());
         if let Some(path) = self.entry_path(kind, key) {
             static SEQ: AtomicU64 = AtomicU64::new(0);
             let tmp = path.with_extension(format!(
@@ -245,9 +248,7 @@ impl ShaderCache {
         // A failed disk write leaves a memory-only entry; the cache is an optimisation.
         let _ = self.put(kind, key, bytes.clone());
         Ok(self
-            .mem
-            .lock()
-            .expect("cache lock")
+            .mem()
             .get(&(kind, key))
             .cloned()
             .unwrap_or_else(|| Arc::new(bytes)))
@@ -285,5 +286,24 @@ impl ShaderCache {
             .map_err(|e| crate::parts::PartError::Encode(e.to_string()))?;
         let _ = self.put(EntryKind::Part, ck, bytes);
         Ok(p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_while_the_lock_was_held_leaves_the_cache_usable() {
+        let c = ShaderCache::in_memory();
+        c.put(EntryKind::Unlinked, CacheKey(1), vec![1]).unwrap();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _held = c.mem.lock().unwrap();
+            panic!("a bug while the cache lock is held");
+        }));
+        assert!(c.mem.is_poisoned());
+        assert_eq!(c.get(EntryKind::Unlinked, CacheKey(1)).as_deref(), Some(&vec![1]));
+        c.put(EntryKind::Unlinked, CacheKey(2), vec![2]).unwrap();
+        assert_eq!(c.get(EntryKind::Unlinked, CacheKey(2)).as_deref(), Some(&vec![2]));
     }
 }

@@ -205,11 +205,20 @@ impl PartCache {
         G.get_or_init(PartCache::new)
     }
 
+    /// The map. A panic elsewhere while it was held (a bug, caught by an embedder such as
+    /// the C API) leaves it consistent — entries are inserted only after a successful
+    /// build — so the lock's poison is ignored rather than failing every later link.
+    fn locked(&self) -> std::sync::MutexGuard<'_, BTreeMap<u128, Arc<Part>>> {
+        self.parts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The part for `key`, built on first use. The lock is held while building (a part
     /// takes microseconds), so each key is built exactly once even under concurrent links.
     pub fn get(&self, key: &PartKey) -> Result<Arc<Part>, PartError> {
         let h = key.hash();
-        let mut m = self.parts.lock().expect("part cache lock");
+        let mut m = self.locked();
         if let Some(p) = m.get(&h) {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(p.clone());
@@ -222,7 +231,7 @@ impl PartCache {
 
     /// Inserts a part obtained elsewhere (e.g. the disk cache).
     pub fn insert(&self, key: &PartKey, part: Part) -> Arc<Part> {
-        let mut m = self.parts.lock().expect("part cache lock");
+        let mut m = self.locked();
         m.entry(key.hash())
             .or_insert_with(|| Arc::new(part))
             .clone()
@@ -230,10 +239,7 @@ impl PartCache {
 
     /// Whether the part for `key` is cached.
     pub fn contains(&self, key: &PartKey) -> bool {
-        self.parts
-            .lock()
-            .expect("part cache lock")
-            .contains_key(&key.hash())
+        self.locked().contains_key(&key.hash())
     }
 
     /// (parts built, cache hits).
@@ -242,5 +248,34 @@ impl PartCache {
             self.built.load(Ordering::Relaxed),
             self.hits.load(Ordering::Relaxed),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binary::prelink::Item;
+    use crate::isa::{Gen, Target};
+
+    #[test]
+    fn a_panic_while_the_lock_was_held_leaves_the_part_cache_usable() {
+        let key = PartKey::CsProlog(CsPrologKey {
+            target: Target::new(Gen::Gfx10),
+            inputs: vec![Item::PushConstant(1), Item::PushConstant(0)],
+            table: vec![],
+            outputs: vec![Item::PushConstant(0), Item::PushConstant(1)],
+            system_sgprs: 1,
+            next: "next".into(),
+        });
+        let cache = PartCache::new();
+        let first = cache.get(&key).unwrap();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _held = cache.parts.lock().unwrap();
+            panic!("a bug while the part cache lock is held");
+        }));
+        assert!(cache.parts.is_poisoned());
+        assert!(cache.contains(&key));
+        assert!(Arc::ptr_eq(&cache.get(&key).unwrap(), &first));
+        assert_eq!(cache.stats(), (1, 1));
     }
 }

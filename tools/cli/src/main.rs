@@ -111,6 +111,9 @@ enum Command {
         #[arg(long, short = 'v')]
         verbose: bool,
     },
+    /// Compile many compute shaders (a directory of .spv files or a list) on all cores,
+    /// with a progress bar and a summary (or --json).
+    Batch(cli::batch::Args),
     /// Print a shader's IR, optionally after running the middle end up to a pass.
     Ir(cli::ir::Args),
     /// Compile a compute shader (or load a PAL ELF) and run one dispatch on the emulator.
@@ -210,6 +213,7 @@ fn main() -> ExitCode {
             cache_dir,
             verbose,
         }),
+        Command::Batch(a) => cli::batch::run(&a),
         Command::Ir(a) => cli::ir::run(&a),
         Command::Run(a) => cli::run::run(&a),
         Command::Draw(a) => cli::draw::run(&a),

@@ -1,6 +1,7 @@
 //! Subcommands of the `gcnc` binary, one file each.
 
 pub mod asm;
+pub mod batch;
 pub mod compile;
 pub mod disasm;
 pub mod draw;
