@@ -4,6 +4,8 @@
 //! bits set, a literal equal to an inline constant, misaligned pairs): the decoder must
 //! read them as LLVM does, or reject them where LLVM does.
 
+mod support;
+
 use gcnc::isa::*;
 
 fn t(gen: Gen) -> Target {
@@ -202,6 +204,46 @@ fn non_canonical_bytes_decode_as_llvm_does() {
             }
             (None, Err(e)) => assert_eq!(e.loc, Loc::Byte(0), "{e}"),
             (w, g) => panic!("{gen} {}: want {w:?}, got {g:?}", hex(bytes)),
+        }
+    }
+}
+
+/// A register of the wrong file for its field (found by fuzzing the assembler: `s_mov_b32
+/// v5, 0` was accepted and encoded as `s_clause 0x80`, `v_mov_b32 s5, 0` as `v_mov_b32 v5,
+/// 0`): refused by our assembler as by LLVM's, on every generation.
+const WRONG_FILE: &[&str] = &[
+    "s_mov_b32 v5, 0",
+    "s_add_u32 s0, v1, s2",
+    "s_cmp_eq_u32 s0, v1",
+    "s_movk_i32 v0, 0x10",
+    "v_mov_b32 s5, 0",
+    "v_readfirstlane_b32 v0, v1",
+    "v_cmp_eq_u32_e64 v[0:1], v1, v2",
+    "v_cndmask_b32_e64 s0, v1, v2, s[4:5]",
+];
+
+#[test]
+fn a_register_of_the_wrong_file_is_refused_as_llvm_refuses_it() {
+    let mc = support::llvm_mc();
+    for gen in Gen::ALL {
+        let tg = t(gen);
+        let lines: Vec<String> = WRONG_FILE.iter().map(|s| s.to_string()).collect();
+        if let Some(mc) = &mc {
+            let mcpu = match gen {
+                Gen::Gfx9 => "gfx900",
+                Gen::Gfx10 => "gfx1030",
+                Gen::Gfx11 => "gfx1100",
+            };
+            let llvm = support::assemble(mc, mcpu, Some(64), &lines);
+            for (text, r) in WRONG_FILE.iter().zip(&llvm) {
+                assert!(r.is_err(), "{gen} `{text}`: llvm-mc-19 accepts it: {r:?}");
+            }
+        }
+        for text in WRONG_FILE {
+            match parse_line(text, 1, tg) {
+                Err(_) => {}
+                Ok(inst) => panic!("{gen} `{text}`: accepted as {inst:?}"),
+            }
         }
     }
 }

@@ -200,6 +200,18 @@ impl Inst {
                         od.field, d.mnemonic
                     )));
                 }
+                Operand::Reg(r) if register_file(d, od).is_some_and(|v| v != r.base.is_vgpr()) => {
+                    return Err(Error::bad(format!(
+                        "{:?} of {} must be {}",
+                        od.field,
+                        d.mnemonic,
+                        if r.base.is_vgpr() {
+                            "a scalar register"
+                        } else {
+                            "a VGPR"
+                        }
+                    )));
+                }
                 Operand::Reg(r) => {
                     let want = od.dwords(t.wave);
                     if r.count != want && !(r.base.0 >= 235 && r.base.0 <= 254) {
@@ -461,5 +473,37 @@ impl Inst {
             }
         }
         Ok(())
+    }
+}
+
+/// The register file a register field encodes: `Some(true)` VGPRs only, `Some(false)`
+/// scalar registers only (SGPRs and the special registers), `None` either (the VALU
+/// sources, whose 9-bit codes hold both). A register of the other file has no code in
+/// the field: encoding it would spill into the neighbouring bits or name another register.
+fn register_file(d: &EncDesc, od: &tables::OpDesc) -> Option<bool> {
+    match od.field {
+        Field::Sdst
+        | Field::Ssrc0
+        | Field::Ssrc1
+        | Field::Sdata
+        | Field::Sbase
+        | Field::Srsrc
+        | Field::Soffset
+        | Field::Saddr
+        | Field::Ssamp => Some(false),
+        // compare masks and readlane results: an SGPR in the 8-bit VDST field
+        Field::Vdst => Some(!od.sgpr),
+        // SDWA's SRC1 field has an SGPR bit of its own (S1)
+        Field::Vsrc1 if d.format.is_sdwa() => None,
+        Field::Vsrc1
+        | Field::Vsrc0
+        | Field::Vsrc2
+        | Field::Vsrc3
+        | Field::Addr
+        | Field::Data0
+        | Field::Data1
+        | Field::Vaddr
+        | Field::Vdata => Some(true),
+        _ => None,
     }
 }
