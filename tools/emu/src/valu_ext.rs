@@ -577,7 +577,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             else {
                 return Err(Error::unsupported("v_swap operands"));
             };
-            let (a, b) = (dst.base.0 - 256, src.base.0 - 256);
+            let (a, b) = (vgpr_index(dst, "v_swap")?, vgpr_index(src, "v_swap")?);
             let exec = w.regs.exec();
             if env.checks.uninit {
                 w.regs.check_v(a, exec)?;
@@ -635,7 +635,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             let Operand::Reg(src) = *nth(&so, 0)? else {
                 return Err(Error::unsupported("v_permlane source"));
             };
-            let sn = src.base.0 - 256;
+            let sn = vgpr_index(src, "v_permlane source")?;
             let sel: u64 = if inst.op == O::VPermlane64B32 {
                 0
             } else {
@@ -676,8 +676,9 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             let Some(Operand::Reg(dst)) = inst.get(d, Field::Vdst).copied() else {
                 return Err(Error::unsupported("v_permlane destination"));
             };
+            let dn = vgpr_index(dst, "v_permlane destination")?;
             for (lane, v) in res {
-                w.regs.set_v(dst.base.0 - 256, lane, v)?;
+                w.regs.set_v(dn, lane, v)?;
             }
             Ok(())
         }
@@ -685,5 +686,18 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &Env) -> Result<()> {
             let _ = name;
             Err(Error::unimpl(inst.op.name()))
         }
+    }
+}
+
+/// The VGPR number of a register operand that must be a VGPR; a scalar register there (a
+/// 9-bit source field can encode one) is an operand combination the hardware does not
+/// define for `what`, reported rather than indexed.
+fn vgpr_index(r: gcnc::isa::Reg, what: &str) -> Result<u16> {
+    if r.base.is_vgpr() {
+        Ok(r.base.0 - 256)
+    } else {
+        Err(Error::unsupported(format!(
+            "{what}: a scalar register where a VGPR is needed"
+        )))
     }
 }

@@ -1,0 +1,3 @@
+#![no_main]
+//! libFuzzer entry of `gcnc_fuzz::spirv` (docs/fuzzing.md).
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gcnc_fuzz::spirv(data));
