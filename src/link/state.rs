@@ -230,6 +230,8 @@ impl PipelineState {
             PrelinkSymbol::SpecConst(id) => self.spec_constants.get(id).copied(),
             PrelinkSymbol::Item(n) => self.relocatable.get(n).copied(),
             PrelinkSymbol::Choice(n) => self.choices.get(n).map(|&b| b as u32),
+            // code, never a state value
+            PrelinkSymbol::Next => None,
         }
     }
 }
