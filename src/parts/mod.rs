@@ -23,21 +23,33 @@
 
 pub mod code;
 pub mod cs_prolog;
+pub mod ps_epilog;
+pub mod vs_epilog;
+pub mod vs_prolog;
 
 use crate::binary::{msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Value};
 use crate::cache::hash::StableHasher;
 use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
+pub use ps_epilog::PsEpilogKey;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+pub use vs_epilog::VsEpilogKey;
+pub use vs_prolog::VsPrologKey;
 
 /// What a part depends on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PartKey {
     /// Compute prolog: user-data loads and moves.
     CsProlog(CsPrologKey),
+    /// Vertex-fetch prolog.
+    VsProlog(VsPrologKey),
+    /// Position and parameter-export epilog.
+    VsEpilog(VsEpilogKey),
+    /// Colour-export epilog.
+    PsEpilog(PsEpilogKey),
 }
 
 /// Why a part cannot be built.
@@ -94,6 +106,9 @@ impl PartKey {
     pub fn canonical(&self) -> String {
         match self {
             PartKey::CsProlog(k) => k.canonical(),
+            PartKey::VsProlog(k) => k.canonical(),
+            PartKey::VsEpilog(k) => k.canonical(),
+            PartKey::PsEpilog(k) => k.canonical(),
         }
     }
 
@@ -110,6 +125,9 @@ impl PartKey {
     pub fn symbol(&self) -> String {
         let kind = match self {
             PartKey::CsProlog(_) => "cs_prolog",
+            PartKey::VsProlog(_) => "vs_prolog",
+            PartKey::VsEpilog(_) => "vs_epilog",
+            PartKey::PsEpilog(_) => "ps_epilog",
         };
         format!("gcnc.part.{kind}.{:016x}", (self.hash() >> 64) as u64)
     }
@@ -118,6 +136,9 @@ impl PartKey {
     pub fn build(&self) -> Result<Part, PartError> {
         match self {
             PartKey::CsProlog(k) => k.build(&self.symbol()),
+            PartKey::VsProlog(k) => k.build(&self.symbol()),
+            PartKey::VsEpilog(k) => k.build(&self.symbol()),
+            PartKey::PsEpilog(k) => k.build(&self.symbol()),
         }
     }
 }

@@ -38,7 +38,7 @@
 //!   four to an export; the last position export `done`, then one `paramN` per output
 //!   location in location order.
 
-mod parts;
+pub mod parts;
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
@@ -78,7 +78,7 @@ pub mod ps_input {
 }
 
 /// Export targets.
-pub(super) mod target {
+pub mod target {
     pub const MRT0: u32 = 0;
     pub const MRTZ: u32 = 8;
     pub const NULL: u32 = 9;
@@ -129,11 +129,7 @@ pub(crate) struct Gfx {
 /// The fetch of a vertex attribute of 32-bit float channels `a.channels` wide, loading
 /// `loaded` of them: the typed buffer load and its buffer format on `gen`. The one table
 /// the whole-pipeline vertex shader and the vertex-fetch prolog (`parts::vs_prolog`) share.
-pub fn vertex_fetch_op(
-    gen: Gen,
-    a: &VertexAttribute,
-    loaded: u32,
-) -> Result<(Opcode, u8), String> {
+pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Opcode, u8), String> {
     let name = match (gen, a.channels) {
         (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
         (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
@@ -634,8 +630,8 @@ impl Isel<'_> {
         }
         .expect("vs_begin computed the index");
         let res = self.gfx.vb_desc[&a.binding];
-        let (op, format) = vertex_fetch_op(self.t().gen, &a, a.channels)
-            .map_err(|e| Error::unsupported(at, e))?;
+        let (op, format) =
+            vertex_fetch_op(self.t().gen, &a, a.channels).map_err(|e| Error::unsupported(at, e))?;
         let d = self.tmp(RegClass::v(a.channels as u8));
         let mut mi = MInst::hw(
             self.op(op)?,
@@ -904,16 +900,19 @@ impl Isel<'_> {
                             [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
                             false,
                         ),
+                        ColorFormat::Ar32 => self.export(
+                            tgt,
+                            [o[0].unwrap_or(off), off, off, o[3].unwrap_or(off)],
+                            false,
+                        ),
                         ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
                         ColorFormat::Fp16Abgr
                         | ColorFormat::Unorm16Abgr
-                        | ColorFormat::Snorm16Abgr => {
+                        | ColorFormat::Snorm16Abgr
+                        | ColorFormat::Uint16Abgr
+                        | ColorFormat::Sint16Abgr => {
                             // two channels per VGPR, converted as the attachment stores them
-                            let pack = match fmt {
-                                ColorFormat::Fp16Abgr => Opcode::VCvtPkrtzF16F32,
-                                ColorFormat::Unorm16Abgr => Opcode::VCvtPknormU16F32,
-                                _ => Opcode::VCvtPknormI16F32,
-                            };
+                            let pack = fmt.pack_op().expect("a 16-bit format");
                             let mut halves = [off; 2];
                             for (h, pair) in o.chunks(2).enumerate() {
                                 if pair.iter().all(|a| a.is_none()) {

@@ -28,7 +28,7 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
-mod graphics;
+pub mod graphics;
 mod image;
 mod intrinsics;
 mod lds;

@@ -10,7 +10,8 @@
 //!   `s_branch gcnc.next` whose operands after the symbol are the values the epilog exports
 //!   (each a VGPR or `off`), in the runs `GraphicsAbi::epilog_values` names: fragment
 //!   colour locations (4 channels each) then the depth (1); vertex position (4), point size
-//!   (1), clip + cull distances (their count), then the output locations (4 each). After
+//!   (1), clip + cull distances (their count), the output locations (4 each), then on
+//!   GFX11 the global table's SGPR ([`SLOT_GLOBAL_TABLE`]). After
 //!   register allocation those operands are the physical VGPRs the epilog is keyed by.
 //!   The NGG prologue (GS_ALLOC_REQ, the primitive export, EXEC = the vertex lanes) stays in
 //!   the main part; the position exports go to the epilog with the parameters, because on
@@ -27,6 +28,10 @@ use crate::ir::Stage;
 use crate::isa::{Format, Gen, Opcode, PhysReg};
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
+
+/// The `epilog_values` run of the GFX11 vertex stage's global-table SGPR (after the
+/// output locations).
+pub const SLOT_GLOBAL_TABLE: u32 = 0xffff;
 
 /// The unlinked vertex stage's prolog-filled inputs.
 #[derive(Default)]
@@ -142,8 +147,12 @@ impl Isel<'_> {
                     self.p.abi.graphics.vs_params.push(slot);
                 }
                 if self.t().gen == Gen::Gfx11 && !self.p.abi.graphics.vs_params.is_empty() {
-                    // the epilog's attribute-ring stores find the ring in PAL's global table
-                    self.gfx.ngg.global_table = Some(self.tmp(RegClass::S1));
+                    // the epilog's attribute-ring stores find the ring in PAL's global
+                    // table: its user SGPR stays live to the branch
+                    let git = self.tmp(RegClass::S1);
+                    self.gfx.ngg.global_table = Some(git);
+                    runs.push((SLOT_GLOBAL_TABLE, 1));
+                    vals.push(Arg::Temp(git));
                 }
                 builtin_ok = |s| {
                     matches!(s, SLOT_POSITION | SLOT_POINT_SIZE)
@@ -158,10 +167,7 @@ impl Isel<'_> {
         {
             return Err(Error::unsupported(
                 None,
-                format!(
-                    "{} built-in output slot {slot}",
-                    self.m.stage.name()
-                ),
+                format!("{} built-in output slot {slot}", self.m.stage.name()),
             ));
         }
         // the boundary contract: no counter outstanding at the splice
