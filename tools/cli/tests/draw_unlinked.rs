@@ -1,0 +1,110 @@
+//! Graphics parts end to end (issue 14, docs/link.md "Graphics parts"): every draw
+//! description of tests/shaders/draw/ run with `gcnc draw --unlinked` — each stage compiled
+//! alone, linked with the description's state (vertex-fetch prolog, parameter-export and
+//! colour-export epilogs) — on every draw configuration (gfx900 wave64, gfx1030 and
+//! gfx1100 wave32 and wave64), under every strict check of the emulator (unwritten
+//! registers, missing waits, hazards: the splices between parts included). Each image
+//! must be byte-identical to the whole-pipeline compile's and equal to lavapipe's within
+//! docs/draw.md's tolerances. A pipeline that cannot go unlinked yet is named, with its
+//! reason, in `NOT_UNLINKED`, and must fail there.
+
+mod draw_support;
+
+use draw_support::{compare_outputs, gcnc_draw, gcnc_draw_with, DRAW_CONFIGS};
+use gcnc_emu::draw::Desc;
+use std::path::{Path, PathBuf};
+
+/// Pipelines that cannot be linked from unlinked stages yet: (name, why). Empty: every
+/// pipeline of the corpus links.
+const NOT_UNLINKED: &[(&str, &str)] = &[];
+
+fn descriptions() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The attachment files of an output directory, by name.
+fn raw_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "raw"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_corpus_pipeline_links_from_unlinked_stages_and_draws_the_same_image() {
+    let descs = descriptions();
+    assert!(descs.len() >= 30, "{} pipelines in the corpus", descs.len());
+    let lavapipe = vkref::oracle::lavapipe().is_some();
+    if !lavapipe {
+        assert!(
+            std::env::var("GCNC_REQUIRE_ORACLES").is_err(),
+            "lavapipe is required"
+        );
+    }
+    let tmp = std::env::temp_dir().join(format!("gcnc-draw-unlinked-{}", std::process::id()));
+    let mut failures = Vec::new();
+    let mut linked = 0;
+    for path in &descs {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let d = Desc::load(path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = lavapipe
+            .then(|| vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}")));
+        let pending = NOT_UNLINKED.iter().find(|p| p.0 == name);
+        for (target, wave) in DRAW_CONFIGS {
+            let cfg = format!("{name} on {target} w{wave}");
+            let u = tmp.join(format!("{name}-{target}-w{wave}-unlinked"));
+            let w = tmp.join(format!("{name}-{target}-w{wave}-whole"));
+            let result = gcnc_draw_with(path, target, wave, &u, &["--unlinked"]);
+            match (pending, result) {
+                (Some((_, why)), Ok(())) => failures.push(format!(
+                    "{cfg}: listed as not unlinked ({why}) but links and draws"
+                )),
+                (Some(_), Err(_)) => {}
+                (None, Err(e)) => failures.push(format!("{cfg}: {e}")),
+                (None, Ok(())) => {
+                    linked += 1;
+                    if let Err(e) = gcnc_draw(path, target, wave, &w) {
+                        failures.push(format!("{cfg}: whole pipeline: {e}"));
+                        continue;
+                    }
+                    let (a, b) = (raw_files(&u), raw_files(&w));
+                    if a.is_empty() || a != b {
+                        failures.push(format!(
+                            "{cfg}: the unlinked pipeline's attachments differ from the whole pipeline's"
+                        ));
+                    }
+                    if let Some(want) = &want {
+                        if let Err(e) = compare_outputs(&d, &u, want) {
+                            failures.push(format!("{cfg}: against lavapipe: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures (outputs in {}):\n{}",
+        failures.len(),
+        tmp.display(),
+        failures.join("\n")
+    );
+    assert_eq!(
+        linked,
+        (descs.len() - NOT_UNLINKED.len()) * DRAW_CONFIGS.len()
+    );
+}
