@@ -131,11 +131,15 @@ impl PsEpilogKey {
                         let ch = |x: Option<u16>| x.map_or(int(0), v);
                         let d = scratch;
                         scratch += 1;
+                        // the 4-byte VOP2 form where the generation has one
+                        let vop2 = op.on(gen).is_some_and(|o| {
+                            crate::isa::tables::form(gen, o, Format::Vop2).is_some()
+                        });
                         super::code::inst_with(
                             &mut buf,
                             gen,
                             op,
-                            Format::Vop3,
+                            if vop2 { Format::Vop2 } else { Format::Vop3 },
                             &[v(d), ch(pair[0]), ch(pair[1])],
                             |_| {},
                         )
