@@ -8,10 +8,11 @@
 //!                    _amdgpu_ps_main at the next 256-byte boundary
 //! ```
 //!
-//! There is no link stage for graphics yet (no prologs or epilogs): the pipeline is
-//! compiled whole, with the default state of docs/abi.md unless [`GraphicsState`] says
-//! otherwise, and a stage alone compiles only to machine code ([`compile_stage`], for
-//! tests and `--asm`), never to an ELF. The vertex stage is a hardware VS on GFX9 and an
+//! The pipeline is compiled whole, with the default state of docs/abi.md unless
+//! [`GraphicsState`] says otherwise: vertex fetch and exports are selected inside the
+//! stages (no prologs or epilogs). A stage alone compiles to machine code here
+//! ([`compile_stage`], for tests and `--asm`); to an unlinked ELF that the link stage
+//! completes with parts, see `compile_graphics_unlinked` (docs/link.md "Graphics parts"). The vertex stage is a hardware VS on GFX9 and an
 //! NGG primitive shader (`_amdgpu_gs_main`, `.type` `Ngg`) on GFX10.3 and GFX11
 //! (`isel/ngg.rs`). Scratch memory (function-local arrays, VGPR spills) on GFX9 and
 //! GFX10.3 fails with `Unsupported`: the graphics scratch setup is not written yet.

@@ -20,6 +20,9 @@
 //!    linked code size;
 //! 6. pad `.text` with `s_code_end` on GFX10+ (pal-abi §6) and write the ELF.
 //!
+//! A vertex + fragment pair takes [`graphics::link`] instead (the fetch prolog and the
+//! export epilogs, the linkage, the whole graphics pipeline's metadata).
+//!
 //! Every input problem is a typed [`Error`]; nothing here panics on input.
 
 pub mod error;

@@ -11,11 +11,12 @@
 //!   that continues never ends in `s_endpgm`), its SGPR/VGPR needs, and its register
 //!   interface (inputs, outputs, clobbers, exit state) which the link stage records in the
 //!   part's metadata and docs/link.md specifies.
-//! - Only the compute prolog exists now ([`cs_prolog`]). The graphics parts fit the same
-//!   shape: a vertex-fetch prolog keyed by the vertex-input state and the VGPRs the main
-//!   part expects its inputs in, a parameter-export epilog keyed by the VS outputs' VGPRs
-//!   and the FS's packing, a color-export epilog keyed by the FS's color VGPRs and the
-//!   color-export state — each a new `PartKey` variant with a generator module.
+//! - The parts: the compute prolog ([`cs_prolog`]); for graphics (docs/link.md "Graphics
+//!   parts") the vertex-fetch prolog ([`vs_prolog`], keyed by the vertex-input state and
+//!   the VGPRs the main part expects its inputs in), the position/parameter-export
+//!   epilog ([`vs_epilog`], keyed by the vertex stage's output registers and the fragment
+//!   stage's packing) and the colour-export epilog ([`ps_epilog`], keyed by the colour
+//!   registers and export formats). An epilog ends the program (`s_endpgm`, no `next`).
 //!
 //! Invariants: `build` is a pure function of the key (same key, same bytes), so caching by
 //! hash is sound; every generated part leaves no outstanding memory counter and no pending

@@ -108,3 +108,50 @@ fn every_corpus_pipeline_links_from_unlinked_stages_and_draws_the_same_image() {
         (descs.len() - NOT_UNLINKED.len()) * DRAW_CONFIGS.len()
     );
 }
+
+/// Runs the `gcnc` binary; its stderr on failure.
+fn gcnc(args: &[&str]) -> Result<(), String> {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
+        .args(args)
+        .output()
+        .unwrap();
+    if o.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&o.stderr).into_owned())
+    }
+}
+
+#[test]
+fn the_command_line_compiles_each_stage_alone_and_links_them_with_a_draw_description() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw");
+    let desc = dir.join("instanced_first_instance.json");
+    let tmp = std::env::temp_dir().join(format!("gcnc-link-draw-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let p = |n: &str| tmp.join(n).to_string_lossy().into_owned();
+    for (target, wave) in DRAW_CONFIGS {
+        let w = wave.to_string();
+        let common = ["--target", target, "--wave", &w];
+        for (spv, elf) in [("vs_instanced.spv", "vs.elf"), ("fs_color.spv", "fs.elf")] {
+            let src = dir.join(spv).to_string_lossy().into_owned();
+            let mut a = vec!["compile", &src];
+            a.extend(common);
+            let out = p(elf);
+            a.extend(["-o", &out]);
+            gcnc(&a).unwrap_or_else(|e| panic!("{spv} on {target} w{wave}: {e}"));
+        }
+        let (vs, fs, pipe) = (p("vs.elf"), p("fs.elf"), p("pipeline.elf"));
+        let d = desc.to_string_lossy().into_owned();
+        gcnc(&["link", &vs, &fs, "--state", &d, "-o", &pipe])
+            .unwrap_or_else(|e| panic!("link on {target} w{wave}: {e}"));
+        let (a, b) = (tmp.join("elf"), tmp.join("unlinked"));
+        gcnc_draw_with(&desc, target, wave, &a, &["--elf", &pipe]).unwrap();
+        gcnc_draw_with(&desc, target, wave, &b, &["--unlinked"]).unwrap();
+        assert!(!raw_files(&a).is_empty());
+        assert_eq!(raw_files(&a), raw_files(&b), "{target} w{wave}");
+    }
+    // a stage the link lacks: a typed error naming it
+    let d = desc.to_string_lossy().into_owned();
+    let e = gcnc(&["link", &p("fs.elf"), "--state", &d, "-o", &p("x.elf")]).unwrap_err();
+    assert!(e.contains("needs a vertex stage"), "{e}");
+}
