@@ -38,6 +38,9 @@ use std::collections::BTreeMap;
 /// The `gcnc.prelink` key holding the [`StageInterface`] (JSON text).
 pub const KEY_GRAPHICS: &str = ".graphics";
 
+/// Per epilog value run: (output slot, each register or none).
+pub type OutputRegisters = Vec<(u32, Vec<Option<u16>>)>;
+
 /// What the link needs of an unlinked graphics stage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StageInterface {
@@ -49,7 +52,7 @@ pub struct StageInterface {
     pub user_data: Vec<u32>,
     /// The values handed to the epilog: (output slot, each register or none). Slots:
     /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] (an SGPR).
-    pub outputs: Vec<(u32, Vec<Option<u16>>)>,
+    pub outputs: OutputRegisters,
     /// Vertex stage: (location, first VGPR, VGPRs) the fetch prolog fills.
     pub inputs: Vec<(u32, u16, u8)>,
     /// Vertex stage: VGPR_COMP_CNT, clip and cull distance counts.
@@ -152,7 +155,7 @@ pub fn compile_stage_unlinked(
 }
 
 /// The registers of the final branch's values, in `epilog_values` runs.
-fn epilog_registers(p: &mir::Program) -> Result<Vec<(u32, Vec<Option<u16>>)>, Error> {
+fn epilog_registers(p: &mir::Program) -> Result<OutputRegisters, Error> {
     let bad = |m: String| Error::from(crate::amdgpu::Error::Verify(m));
     let next = p.symbols.iter().position(|s| *s == PrelinkSymbol::Next);
     let branch = p

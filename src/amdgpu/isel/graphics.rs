@@ -151,6 +151,9 @@ pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Op
     Ok((op, format))
 }
 
+/// (VertexIndex read, InstanceIndex read), channels read per input location.
+type VsReads = ((bool, bool), BTreeMap<u32, u32>);
+
 /// The constant slot of a stage I/O access (`load_input`/`store_output` offset source).
 fn const_slot(s: &Isel, v: Value, base: u32, at: Option<u32>) -> Result<u32, Error> {
     match s.get(v, 0)? {
@@ -453,7 +456,7 @@ impl Isel<'_> {
 
     /// What the vertex shader reads: (VertexIndex, InstanceIndex) and, per input location,
     /// the channels up to the last one read.
-    fn vs_reads(&self) -> Result<((bool, bool), BTreeMap<u32, u32>), Error> {
+    fn vs_reads(&self) -> Result<VsReads, Error> {
         let f = self.f;
         let mut needs = (false, false);
         let mut inputs: Vec<(u32, u32)> = Vec::new();
