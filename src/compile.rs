@@ -283,6 +283,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     timer.phase = Phase::Back;
     let link_time = amdgpu::isel::LinkTime {
         descriptor_layout: missing.descriptor_layout,
+        ..Default::default()
     };
     let mut assumed = Vec::new();
     let (p, code, stats, usage) = backend(

@@ -8,10 +8,11 @@
 //!                    _amdgpu_ps_main at the next 256-byte boundary
 //! ```
 //!
-//! There is no link stage for graphics yet (no prologs or epilogs): the pipeline is
-//! compiled whole, with the default state of docs/abi.md unless [`GraphicsState`] says
-//! otherwise, and a stage alone compiles only to machine code ([`compile_stage`], for
-//! tests and `--asm`), never to an ELF. The vertex stage is a hardware VS on GFX9 and an
+//! The pipeline is compiled whole, with the default state of docs/abi.md unless
+//! [`GraphicsState`] says otherwise: vertex fetch and exports are selected inside the
+//! stages (no prologs or epilogs). A stage alone compiles to machine code here
+//! ([`compile_stage`], for tests and `--asm`); to an unlinked ELF that the link stage
+//! completes with parts, see `compile_graphics_unlinked` (docs/link.md "Graphics parts"). The vertex stage is a hardware VS on GFX9 and an
 //! NGG primitive shader (`_amdgpu_gs_main`, `.type` `Ngg`) on GFX10.3 and GFX11
 //! (`isel/ngg.rs`). Scratch memory (function-local arrays, VGPR spills) on GFX9 and
 //! GFX10.3 fails with `Unsupported`: the graphics scratch setup is not written yet.
@@ -33,14 +34,33 @@ pub struct CompiledStage {
     pub stage: HwStage,
     /// The stage's code, padded as the generation wants (GFX10+ `s_code_end`).
     pub text: Vec<u8>,
-    /// Code bytes up to and including `s_endpgm`.
+    /// Code bytes up to and including `s_endpgm` (or, unlinked, the final branch).
     pub code_bytes: u32,
+    /// Relocations of `text` (unlinked: the final branch into the epilog).
+    pub relocations: Vec<crate::binary::Relocation>,
     pub stats: emit::Stats,
     /// The final machine program (physical registers).
     pub program: mir::Program,
 }
 
 impl CompiledStage {
+    /// The stage as the pipeline metadata sees it.
+    pub fn info(&self) -> GraphicsStageInfo {
+        let mut sgprs = self.stats.sgprs.max(1);
+        if self.program.target.gen == crate::isa::Gen::Gfx9 && self.program.scratch_bytes > 0 {
+            // VCC, FLAT_SCRATCH and XNACK_MASK at the top (as `emit::code_object`)
+            sgprs += 6;
+        }
+        GraphicsStageInfo {
+            stage: self.stage,
+            vgprs: self.stats.vgprs.max(1),
+            sgprs,
+            user_data: self.program.abi.user_sgprs.clone(),
+            scratch_bytes_per_lane: self.program.scratch_bytes,
+            abi: self.program.abi.graphics.clone(),
+        }
+    }
+
     /// Our disassembly of the stage's code.
     pub fn asm(&self) -> Result<String, Error> {
         Ok(emit::disassemble_range(
@@ -84,12 +104,24 @@ fn compile_stage_timed(
     state: &GraphicsState,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
+    compile_stage_linking(words, stage, opts, state, &isel::LinkTime::default(), timer)
+}
+
+/// [`compile_stage`] with what is left to the link (`compile_graphics_unlinked`).
+pub(crate) fn compile_stage_linking(
+    words: &[u32],
+    stage: Stage,
+    opts: &Options,
+    state: &GraphicsState,
+    link: &isel::LinkTime,
+    timer: &mut Timer,
+) -> Result<CompiledStage, Error> {
     let hw = hw_stage(stage, opts.target.gen)?;
     timer.phase = Phase::Front;
     let m = timer.stage("translate", || {
         translate_stage(words, opts, &BTreeSet::new(), stage)
     })?;
-    stage_backend(m, hw, opts, state, timer)
+    stage_backend(m, hw, opts, state, link, timer)
 }
 
 /// Compiles a vertex or fragment module (verified first; the middle end runs when
@@ -106,11 +138,12 @@ pub fn compile_stage_module(
         hw,
         opts,
         state,
+        &isel::LinkTime::default(),
         &mut Timer::new(&opts.settings, Phase::Middle),
     )
 }
 
-fn hw_stage(stage: Stage, gen: crate::isa::Gen) -> Result<HwStage, Error> {
+pub(crate) fn hw_stage(stage: Stage, gen: crate::isa::Gen) -> Result<HwStage, Error> {
     match stage {
         Stage::Vertex if crate::amdgpu::abi_graphics::vertex_is_ngg(gen) => Ok(HwStage::Gs),
         Stage::Vertex => Ok(HwStage::Vs),
@@ -128,6 +161,7 @@ fn stage_backend(
     hw: HwStage,
     opts: &Options,
     state: &GraphicsState,
+    link: &isel::LinkTime,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
     // as for compute: sets the layout omits are packed from every declared binding
@@ -157,7 +191,7 @@ fn stage_backend(
         &m,
         opts,
         &layout,
-        &isel::LinkTime::default(),
+        link,
         state,
         timer,
         // VGPR spilling may bring scratch in
@@ -167,6 +201,7 @@ fn stage_backend(
         stage: hw,
         text: code.text,
         code_bytes: code.code_bytes,
+        relocations: code.relocations,
         stats,
         program: p,
     })
@@ -205,25 +240,10 @@ pub fn compile_pipeline_stages(
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let vs = compile_stage_timed(vs_words, Stage::Vertex, opts, state, &mut timer)?;
     let ps = compile_stage_timed(fs_words, Stage::Fragment, fs_opts, state, &mut timer)?;
-    let info = |s: &CompiledStage| {
-        let mut sgprs = s.stats.sgprs.max(1);
-        if opts.target.gen == crate::isa::Gen::Gfx9 && s.program.scratch_bytes > 0 {
-            // VCC, FLAT_SCRATCH and XNACK_MASK at the top (as `emit::code_object`)
-            sgprs += 6;
-        }
-        GraphicsStageInfo {
-            stage: s.stage,
-            vgprs: s.stats.vgprs.max(1),
-            sgprs,
-            user_data: s.program.abi.user_sgprs.clone(),
-            scratch_bytes_per_lane: s.program.scratch_bytes,
-            abi: s.program.abi.graphics.clone(),
-        }
-    };
     let pipeline = GraphicsPipelineInfo {
         target: opts.target,
-        vs: info(&vs),
-        ps: info(&ps),
+        vs: vs.info(),
+        ps: ps.info(),
     };
     let md = pipeline.to_metadata()?;
     let mut text = vs.text.clone();

@@ -26,6 +26,7 @@ pub mod binary;
 pub mod cache;
 pub mod compile;
 pub mod compile_graphics;
+pub mod compile_graphics_unlinked;
 pub mod error;
 pub mod front;
 pub mod ir;

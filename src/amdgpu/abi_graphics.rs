@@ -48,6 +48,8 @@ pub enum ColorFormat {
     R32,
     /// Two 32-bit channels (red, green).
     Gr32,
+    /// Two 32-bit channels (red, alpha).
+    Ar32,
     /// Four 32-bit channels.
     Abgr32,
     /// Four channels converted to f16 and exported two per VGPR (compressed on GFX9/10).
@@ -58,6 +60,10 @@ pub enum ColorFormat {
     /// Four channels converted to 16-bit signed normalized (clamped to [-1, 1]), two per
     /// VGPR like `Fp16Abgr`.
     Snorm16Abgr,
+    /// Four channels converted to 16-bit unsigned integers (clamped), two per VGPR.
+    Uint16Abgr,
+    /// Four channels converted to 16-bit signed integers (clamped), two per VGPR.
+    Sint16Abgr,
 }
 
 impl ColorFormat {
@@ -66,21 +72,39 @@ impl ColorFormat {
         match self {
             ColorFormat::R32 => 1,
             ColorFormat::Gr32 => 2,
+            ColorFormat::Ar32 => 3,
             ColorFormat::Fp16Abgr => 4,
             ColorFormat::Unorm16Abgr => 5,
             ColorFormat::Snorm16Abgr => 6,
+            ColorFormat::Uint16Abgr => 7,
+            ColorFormat::Sint16Abgr => 8,
             ColorFormat::Abgr32 => 9,
         }
+    }
+    /// The 16-bit formats: the instruction packing two channels into one VGPR.
+    pub fn pack_op(self) -> Option<crate::isa::Opcode> {
+        use crate::isa::Opcode;
+        Some(match self {
+            ColorFormat::Fp16Abgr => Opcode::VCvtPkrtzF16F32,
+            ColorFormat::Unorm16Abgr => Opcode::VCvtPknormU16F32,
+            ColorFormat::Snorm16Abgr => Opcode::VCvtPknormI16F32,
+            ColorFormat::Uint16Abgr => Opcode::VCvtPkU16U32,
+            ColorFormat::Sint16Abgr => Opcode::VCvtPkI16I32,
+            _ => return None,
+        })
     }
     /// The channels the format writes (`CB_SHADER_MASK` nibble).
     pub fn channel_mask(self) -> u32 {
         match self {
             ColorFormat::R32 => 0x1,
             ColorFormat::Gr32 => 0x3,
+            ColorFormat::Ar32 => 0x9,
             ColorFormat::Abgr32
             | ColorFormat::Fp16Abgr
             | ColorFormat::Unorm16Abgr
-            | ColorFormat::Snorm16Abgr => 0xf,
+            | ColorFormat::Snorm16Abgr
+            | ColorFormat::Uint16Abgr
+            | ColorFormat::Sint16Abgr => 0xf,
         }
     }
     /// The default format of an output with `comps` 32-bit components.
@@ -159,4 +183,10 @@ pub struct GraphicsAbi {
     pub vertex_bindings: BTreeMap<u32, VertexBinding>,
     /// VS: the attributes fetched, per location.
     pub vertex_attributes: BTreeMap<u32, VertexAttribute>,
+    /// Unlinked stage (`isel::LinkTime::graphics_parts`): the values the main part hands
+    /// its epilog, in the order its final `s_branch` lists them after the symbol, as
+    /// (output slot, dwords) runs (docs/link.md "Graphics parts").
+    pub epilog_values: Vec<(u32, u8)>,
+    /// Unlinked VS: input location → (first VGPR, VGPRs) the vertex-fetch prolog fills.
+    pub prolog_inputs: BTreeMap<u32, (u16, u8)>,
 }

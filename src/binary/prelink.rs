@@ -277,6 +277,10 @@ pub enum PrelinkSymbol {
     Item(String),
     /// The condition of a both-alternatives choice, by name.
     Choice(String),
+    /// The part laid out after this one (`gcnc.next`): the `s_branch` that ends an unlinked
+    /// graphics main part in front of its epilog (`R_AMDGPU_REL16`); the link stage renames
+    /// it to the epilog's symbol.
+    Next,
 }
 
 fn ident_ok(s: &str) -> bool {
@@ -298,12 +302,16 @@ impl PrelinkSymbol {
             PrelinkSymbol::SpecConst(id) => format!("gcnc.spec.{id}"),
             PrelinkSymbol::Item(n) => format!("gcnc.item.{n}"),
             PrelinkSymbol::Choice(n) => format!("gcnc.choice.{n}"),
+            PrelinkSymbol::Next => "gcnc.next".into(),
         }
     }
 
     /// Parses a symbol name; `None` for names that are not pre-link symbols.
     pub fn parse(name: &str) -> Option<PrelinkSymbol> {
         let rest = name.strip_prefix("gcnc.")?;
+        if rest == "next" {
+            return Some(PrelinkSymbol::Next);
+        }
         if let Some(d) = rest.strip_prefix("desc.") {
             let parts: Vec<&str> = d.split('.').collect();
             let [set, binding, kind, what] = parts.as_slice() else {

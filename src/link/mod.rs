@@ -20,9 +20,13 @@
 //!    linked code size;
 //! 6. pad `.text` with `s_code_end` on GFX10+ (pal-abi §6) and write the ELF.
 //!
+//! A vertex + fragment pair takes [`graphics::link`] instead (the fetch prolog and the
+//! export epilogs, the linkage, the whole graphics pipeline's metadata).
+//!
 //! Every input problem is a typed [`Error`]; nothing here panics on input.
 
 pub mod error;
+pub mod graphics;
 pub mod input;
 pub mod layout;
 pub mod state;
@@ -77,11 +81,16 @@ fn cs_prolog_key(s: &input::Input, state: &PipelineState) -> Result<Option<CsPro
 /// fetch them from a shader cache first).
 pub fn needed_parts(inputs: &[&[u8]], state: &PipelineState) -> Result<Vec<PartKey>> {
     let mut keys = Vec::new();
+    let mut shaders = Vec::new();
     for (i, bytes) in inputs.iter().enumerate() {
         let s = input::read_input(i, bytes)?;
         if let Some(k) = cs_prolog_key(&s, state)? {
             keys.push(PartKey::CsProlog(k));
         }
+        shaders.push(s);
+    }
+    if shaders.iter().any(graphics::is_graphics) {
+        return graphics::needed_parts(&shaders, state);
     }
     Ok(keys)
 }
@@ -116,6 +125,9 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
         shaders.push(s);
     }
     let target = shaders[0].target;
+    if shaders.iter().any(graphics::is_graphics) {
+        return graphics::link(&shaders, state, parts);
+    }
 
     // Parts.
     let mut chains = Vec::new();

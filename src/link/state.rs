@@ -116,6 +116,140 @@ pub struct PipelineState {
     /// Both-alternatives choices by name.
     #[serde(default)]
     pub choices: BTreeMap<String, bool>,
+    /// The graphics state a vertex + fragment link needs (docs/link.md "Graphics parts").
+    #[serde(default)]
+    pub graphics: Option<GraphicsLinkState>,
+}
+
+/// One vertex-buffer binding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VertexBindingState {
+    pub binding: u32,
+    pub stride: u32,
+    #[serde(default)]
+    pub per_instance: bool,
+}
+
+/// One vertex attribute: `channels` 32-bit float channels at `offset` of `binding`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VertexAttributeState {
+    pub location: u32,
+    pub binding: u32,
+    pub offset: u32,
+    pub channels: u32,
+}
+
+/// The export format of one colour output location (`SPI_SHADER_COL_FORMAT` names:
+/// `32_R`, `32_GR`, `32_AR`, `32_ABGR`, `FP16_ABGR`, `UNORM16_ABGR`, `SNORM16_ABGR`,
+/// `UINT16_ABGR`, `SINT16_ABGR`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColorState {
+    pub location: u32,
+    pub format: String,
+}
+
+/// The graphics pipeline state of a link.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphicsLinkState {
+    #[serde(default)]
+    pub vertex_bindings: Vec<VertexBindingState>,
+    #[serde(default)]
+    pub vertex_attributes: Vec<VertexAttributeState>,
+    #[serde(default)]
+    pub color_formats: Vec<ColorState>,
+}
+
+impl GraphicsLinkState {
+    /// The compiler's form of the state, checked: unique bindings, locations and colour
+    /// outputs, known formats, 1–4 channels at offsets below 4096.
+    pub fn to_state(&self) -> Result<crate::amdgpu::abi_graphics::GraphicsState> {
+        use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
+        let mut st = GraphicsState::default();
+        for (i, b) in self.vertex_bindings.iter().enumerate() {
+            let vb = VertexBinding {
+                stride: b.stride,
+                per_instance: b.per_instance,
+            };
+            if st.bindings.insert(b.binding, vb).is_some() {
+                return Err(Error::state(
+                    format!("graphics.vertex_bindings[{i}]"),
+                    format!("binding {} given twice", b.binding),
+                ));
+            }
+        }
+        for (i, a) in self.vertex_attributes.iter().enumerate() {
+            let p = format!("graphics.vertex_attributes[{i}]");
+            if !(1..=4).contains(&a.channels) || a.offset >= 4096 {
+                return Err(Error::state(
+                    p,
+                    format!(
+                        "{} channels at offset {}: 1-4 channels below 4096",
+                        a.channels, a.offset
+                    ),
+                ));
+            }
+            let va = VertexAttribute {
+                binding: a.binding,
+                offset: a.offset,
+                channels: a.channels,
+            };
+            if st.attributes.insert(a.location, va).is_some() {
+                return Err(Error::state(
+                    p,
+                    format!("location {} given twice", a.location),
+                ));
+            }
+        }
+        for (i, c) in self.color_formats.iter().enumerate() {
+            let p = format!("graphics.color_formats[{i}]");
+            let f = crate::parts::ps_epilog::format_from_name(&c.format)
+                .ok_or_else(|| Error::state(&p, format!("unknown export format `{}`", c.format)))?;
+            if c.location >= 8 || st.color.insert(c.location, f).is_some() {
+                return Err(Error::state(
+                    p,
+                    format!("colour location {} out of range or given twice", c.location),
+                ));
+            }
+        }
+        Ok(st)
+    }
+
+    /// The link form of a compiler state (`gcnc draw --unlinked`, tests).
+    pub fn from_state(st: &crate::amdgpu::abi_graphics::GraphicsState) -> GraphicsLinkState {
+        GraphicsLinkState {
+            vertex_bindings: st
+                .bindings
+                .iter()
+                .map(|(&binding, b)| VertexBindingState {
+                    binding,
+                    stride: b.stride,
+                    per_instance: b.per_instance,
+                })
+                .collect(),
+            vertex_attributes: st
+                .attributes
+                .iter()
+                .map(|(&location, a)| VertexAttributeState {
+                    location,
+                    binding: a.binding,
+                    offset: a.offset,
+                    channels: a.channels,
+                })
+                .collect(),
+            color_formats: st
+                .color
+                .iter()
+                .map(|(&location, &f)| ColorState {
+                    location,
+                    format: crate::parts::ps_epilog::format_name(f).into(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl PipelineState {
@@ -167,6 +301,9 @@ impl PipelineState {
                     format!("set {} binding {} {} given twice", b.set, b.binding, b.kind),
                 ));
             }
+        }
+        if let Some(g) = &self.graphics {
+            g.to_state()?;
         }
         if let Some(u) = &self.user_data {
             if u.sgprs.len() > 16 {
@@ -230,6 +367,8 @@ impl PipelineState {
             PrelinkSymbol::SpecConst(id) => self.spec_constants.get(id).copied(),
             PrelinkSymbol::Item(n) => self.relocatable.get(n).copied(),
             PrelinkSymbol::Choice(n) => self.choices.get(n).map(|&b| b as u32),
+            // code, never a state value
+            PrelinkSymbol::Next => None,
         }
     }
 }

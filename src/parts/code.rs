@@ -51,3 +51,57 @@ impl PartCode for CodeBuffer {
         self.waitcnt("lgkmcnt(0)")
     }
 }
+
+/// `v[n]`.
+pub fn v(n: u16) -> Operand {
+    Operand::Reg(Reg::v(n, 1))
+}
+
+/// `s[n:n+dwords-1]`.
+pub fn sreg(n: u16, dwords: u8) -> Operand {
+    s(n, dwords)
+}
+
+/// An integer constant: inline when it fits, else a literal.
+pub fn int(x: u32) -> Operand {
+    Operand::int(x as i32).unwrap_or(Operand::Literal(x))
+}
+
+/// Encodes `op` (or its rename on the buffer's generation `gen`) in `format` with `ops`
+/// and the modifiers `mods` sets (exports, buffer accesses).
+pub fn inst_with(
+    buf: &mut CodeBuffer,
+    gen: crate::isa::Gen,
+    op: Opcode,
+    format: Format,
+    ops: &[Operand],
+    mods: impl FnOnce(&mut crate::isa::Mods),
+) -> Result<(), BufferError> {
+    let o = op
+        .on(gen)
+        .ok_or(BufferError::NoOpcode { op: op.name(), gen })?;
+    let mut i = crate::isa::Inst::new(o, format, ops);
+    mods(&mut i.mods);
+    buf.inst(&i, &|_| None)
+}
+
+/// One export: `exp <target> srcs` (`Operand::Off` for a disabled channel) with the
+/// `done` / `vm` / `compr` bits.
+pub fn export(
+    buf: &mut CodeBuffer,
+    gen: crate::isa::Gen,
+    target: u32,
+    srcs: [Operand; 4],
+    done: bool,
+    vm: bool,
+    compr: bool,
+) -> Result<(), BufferError> {
+    let ops = [Operand::Imm(target), srcs[0], srcs[1], srcs[2], srcs[3]];
+    inst_with(buf, gen, Opcode::Exp, Format::Exp, &ops, |m| {
+        m.mem.done = done;
+        m.mem.vm = vm;
+        m.mem.compr = compr;
+    })
+}
+
+pub use crate::amdgpu::isel::graphics::target;

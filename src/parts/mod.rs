@@ -11,11 +11,12 @@
 //!   that continues never ends in `s_endpgm`), its SGPR/VGPR needs, and its register
 //!   interface (inputs, outputs, clobbers, exit state) which the link stage records in the
 //!   part's metadata and docs/link.md specifies.
-//! - Only the compute prolog exists now ([`cs_prolog`]). The graphics parts fit the same
-//!   shape: a vertex-fetch prolog keyed by the vertex-input state and the VGPRs the main
-//!   part expects its inputs in, a parameter-export epilog keyed by the VS outputs' VGPRs
-//!   and the FS's packing, a color-export epilog keyed by the FS's color VGPRs and the
-//!   color-export state — each a new `PartKey` variant with a generator module.
+//! - The parts: the compute prolog ([`cs_prolog`]); for graphics (docs/link.md "Graphics
+//!   parts") the vertex-fetch prolog ([`vs_prolog`], keyed by the vertex-input state and
+//!   the VGPRs the main part expects its inputs in), the position/parameter-export
+//!   epilog ([`vs_epilog`], keyed by the vertex stage's output registers and the fragment
+//!   stage's packing) and the colour-export epilog ([`ps_epilog`], keyed by the colour
+//!   registers and export formats). An epilog ends the program (`s_endpgm`, no `next`).
 //!
 //! Invariants: `build` is a pure function of the key (same key, same bytes), so caching by
 //! hash is sound; every generated part leaves no outstanding memory counter and no pending
@@ -23,21 +24,33 @@
 
 pub mod code;
 pub mod cs_prolog;
+pub mod ps_epilog;
+pub mod vs_epilog;
+pub mod vs_prolog;
 
 use crate::binary::{msgpack::Key, CodeObject, ElfFile, FuncSymbol, Relocation, Value};
 use crate::cache::hash::StableHasher;
 use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
+pub use ps_epilog::PsEpilogKey;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+pub use vs_epilog::VsEpilogKey;
+pub use vs_prolog::VsPrologKey;
 
 /// What a part depends on.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum PartKey {
     /// Compute prolog: user-data loads and moves.
     CsProlog(CsPrologKey),
+    /// Vertex-fetch prolog.
+    VsProlog(VsPrologKey),
+    /// Position and parameter-export epilog.
+    VsEpilog(VsEpilogKey),
+    /// Colour-export epilog.
+    PsEpilog(PsEpilogKey),
 }
 
 /// Why a part cannot be built.
@@ -94,6 +107,9 @@ impl PartKey {
     pub fn canonical(&self) -> String {
         match self {
             PartKey::CsProlog(k) => k.canonical(),
+            PartKey::VsProlog(k) => k.canonical(),
+            PartKey::VsEpilog(k) => k.canonical(),
+            PartKey::PsEpilog(k) => k.canonical(),
         }
     }
 
@@ -110,6 +126,9 @@ impl PartKey {
     pub fn symbol(&self) -> String {
         let kind = match self {
             PartKey::CsProlog(_) => "cs_prolog",
+            PartKey::VsProlog(_) => "vs_prolog",
+            PartKey::VsEpilog(_) => "vs_epilog",
+            PartKey::PsEpilog(_) => "ps_epilog",
         };
         format!("gcnc.part.{kind}.{:016x}", (self.hash() >> 64) as u64)
     }
@@ -118,6 +137,9 @@ impl PartKey {
     pub fn build(&self) -> Result<Part, PartError> {
         match self {
             PartKey::CsProlog(k) => k.build(&self.symbol()),
+            PartKey::VsProlog(k) => k.build(&self.symbol()),
+            PartKey::VsEpilog(k) => k.build(&self.symbol()),
+            PartKey::PsEpilog(k) => k.build(&self.symbol()),
         }
     }
 }

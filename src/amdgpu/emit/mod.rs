@@ -179,6 +179,14 @@ fn encode_with(
             if let Some((_, to)) = target {
                 sites.push(((bi, ii), buf.len() / 4, to));
             }
+            // an unlinked graphics main part ends in `s_branch` to the next part: the
+            // symbol is its second operand (the VGPRs after it are the epilog's inputs)
+            if let (Some(Opcode::SBranch), Some(Arg::Symbol(k))) = (i.opcode(), i.ops.get(1)) {
+                let name = symbol(*k)
+                    .ok_or_else(|| Error::Encode(format!("branch to unknown symbol {k}")))?;
+                buf.branch_to_symbol(&name).map_err(buffer_error)?;
+                continue;
+            }
             let inst = to_inst(p, i)?;
             buf.inst(&inst, &symbol).map_err(|e| match e {
                 BufferError::Encode { err, .. } => Error::Encode(format!(

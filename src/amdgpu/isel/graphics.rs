@@ -38,6 +38,8 @@
 //!   four to an export; the last position export `done`, then one `paramN` per output
 //!   location in location order.
 
+pub mod parts;
+
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE,
@@ -76,7 +78,7 @@ pub mod ps_input {
 }
 
 /// Export targets.
-pub(super) mod target {
+pub mod target {
     pub const MRT0: u32 = 0;
     pub const MRTZ: u32 = 8;
     pub const NULL: u32 = 9;
@@ -87,11 +89,11 @@ pub(super) mod target {
 }
 
 /// Built-in output slots (`lower_explicit_io::builtin_slot`).
-const SLOT_POSITION: u32 = 64;
-const SLOT_POINT_SIZE: u32 = 65;
+pub const SLOT_POSITION: u32 = 64;
+pub const SLOT_POINT_SIZE: u32 = 65;
 /// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
-const SLOT_CLIP: u32 = 66;
-const SLOT_FRAG_DEPTH: u32 = 72;
+pub const SLOT_CLIP: u32 = 66;
+pub const SLOT_FRAG_DEPTH: u32 = 72;
 
 /// Selector state of a graphics stage.
 #[derive(Default)]
@@ -120,7 +122,37 @@ pub(crate) struct Gfx {
     pub(super) ngg: super::ngg::NggInputs,
     /// Branches to the dead end taken when discard leaves no live lane (`quad.rs`).
     pub(super) dead_ends: Vec<(crate::amdgpu::mir::BlockId, usize)>,
+    /// Unlinked stage (`parts.rs`).
+    parts: parts::PartsInputs,
 }
+
+/// The fetch of a vertex attribute of 32-bit float channels `a.channels` wide, loading
+/// `loaded` of them: the typed buffer load and its buffer format on `gen`. The one table
+/// the whole-pipeline vertex shader and the vertex-fetch prolog (`parts::vs_prolog`) share.
+pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Opcode, u8), String> {
+    let name = match (gen, a.channels) {
+        (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
+        (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
+        (Gen::Gfx9, 3) => "[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT]",
+        (Gen::Gfx9, _) => "[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT]",
+        (_, 1) => "[BUF_FMT_32_FLOAT]",
+        (_, 2) => "[BUF_FMT_32_32_FLOAT]",
+        (_, 3) => "[BUF_FMT_32_32_32_FLOAT]",
+        _ => "[BUF_FMT_32_32_32_32_FLOAT]",
+    };
+    let format = crate::isa::format::mtbuf::parse_format(gen, name)
+        .ok_or_else(|| format!("buffer format {name} on {gen:?}"))?;
+    let op = match loaded {
+        1 => Opcode::TbufferLoadFormatX,
+        2 => Opcode::TbufferLoadFormatXy,
+        3 => Opcode::TbufferLoadFormatXyz,
+        _ => Opcode::TbufferLoadFormatXyzw,
+    };
+    Ok((op, format))
+}
+
+/// (VertexIndex read, InstanceIndex read), channels read per input location.
+type VsReads = ((bool, bool), BTreeMap<u32, u32>);
 
 /// The constant slot of a stage I/O access (`load_input`/`store_output` offset source).
 fn const_slot(s: &Isel, v: Value, base: u32, at: Option<u32>) -> Result<u32, Error> {
@@ -422,8 +454,9 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn vs_begin(&mut self) -> Result<(), Error> {
-        // the vertex and instance indices, computed once where every use is dominated
+    /// What the vertex shader reads: (VertexIndex, InstanceIndex) and, per input location,
+    /// the channels up to the last one read.
+    fn vs_reads(&self) -> Result<VsReads, Error> {
         let f = self.f;
         let mut needs = (false, false);
         let mut inputs: Vec<(u32, u32)> = Vec::new();
@@ -459,12 +492,21 @@ impl Isel<'_> {
                 }
             }
         }
-        // the default state: binding 0, tightly packed in location order
         let mut widths: BTreeMap<u32, u32> = BTreeMap::new();
         for (loc, end) in inputs {
             let w = widths.entry(loc).or_insert(0);
             *w = (*w).max(end);
         }
+        Ok((needs, widths))
+    }
+
+    fn vs_begin(&mut self) -> Result<(), Error> {
+        if self.link.graphics_parts {
+            return self.vs_begin_parts();
+        }
+        // the vertex and instance indices, computed once where every use is dominated
+        let (mut needs, widths) = self.vs_reads()?;
+        // the default state: binding 0, tightly packed in location order
         let state = self.state;
         let g = &mut self.p.abi.graphics;
         let mut offset = 0;
@@ -534,6 +576,13 @@ impl Isel<'_> {
                 self.gfx.vb_desc.insert(b, d);
             }
         }
+        self.vs_indices(needs)
+    }
+
+    /// VertexIndex = VertexID + BaseVertex and InstanceIndex = InstanceID + BaseInstance
+    /// for what `needs` says, in the entry block (so every use is dominated); the ID VGPRs
+    /// and base SGPRs become inputs.
+    fn vs_indices(&mut self, needs: (bool, bool)) -> Result<(), Error> {
         if needs.0 {
             let vid = self.tmp(RegClass::V1);
             let bv = self.tmp(RegClass::S1);
@@ -572,6 +621,9 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let loc = const_slot(self, srcs[0], idx[0], at)?;
+        if self.link.graphics_parts {
+            return Ok(self.vertex_input_parts(loc, idx[1], ty.comps as u32));
+        }
         let a = self.p.abi.graphics.vertex_attributes[&loc];
         let b = self.p.abi.graphics.vertex_bindings[&a.binding];
         let index = if b.per_instance {
@@ -581,25 +633,8 @@ impl Isel<'_> {
         }
         .expect("vs_begin computed the index");
         let res = self.gfx.vb_desc[&a.binding];
-        let gen = self.t().gen;
-        let name = match (gen, a.channels) {
-            (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
-            (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
-            (Gen::Gfx9, 3) => "[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-            (Gen::Gfx9, _) => "[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-            (_, 1) => "[BUF_FMT_32_FLOAT]",
-            (_, 2) => "[BUF_FMT_32_32_FLOAT]",
-            (_, 3) => "[BUF_FMT_32_32_32_FLOAT]",
-            _ => "[BUF_FMT_32_32_32_32_FLOAT]",
-        };
-        let format = crate::isa::format::mtbuf::parse_format(gen, name)
-            .ok_or_else(|| Error::unsupported(at, format!("buffer format {name} on {gen:?}")))?;
-        let op = match a.channels {
-            1 => Opcode::TbufferLoadFormatX,
-            2 => Opcode::TbufferLoadFormatXy,
-            3 => Opcode::TbufferLoadFormatXyz,
-            _ => Opcode::TbufferLoadFormatXyzw,
-        };
+        let (op, format) =
+            vertex_fetch_op(self.t().gen, &a, a.channels).map_err(|e| Error::unsupported(at, e))?;
         let d = self.tmp(RegClass::v(a.channels as u8));
         let mut mi = MInst::hw(
             self.op(op)?,
@@ -794,6 +829,24 @@ impl Isel<'_> {
     /// after pos0 (and the point-size vector): each count is the highest component written
     /// + 1, unwritten ones below it 0.
     fn export_distances(&mut self, outputs: &BTreeMap<u32, [Option<Arg>; 4]>) -> Result<(), Error> {
+        let all = self.distance_values(outputs)?;
+        for chunk in all.chunks(4) {
+            let mut v = [Arg::Off; 4];
+            v[..chunk.len()].copy_from_slice(chunk);
+            let g = &mut self.p.abi.graphics;
+            let tgt = target::POS0 + g.pos_exports;
+            g.pos_exports += 1;
+            self.export(tgt, v, false);
+        }
+        Ok(())
+    }
+
+    /// The clip then cull distance VGPRs (module doc of `export_distances`); records the
+    /// counts.
+    fn distance_values(
+        &mut self,
+        outputs: &BTreeMap<u32, [Option<Arg>; 4]>,
+    ) -> Result<Vec<Arg>, Error> {
         let read = |base: u32| -> Vec<Option<Arg>> {
             (0..8)
                 .map(|k| outputs.get(&(base + k / 4)).and_then(|o| o[k as usize % 4]))
@@ -812,21 +865,16 @@ impl Isel<'_> {
         for a in clip[..nclip].iter().chain(&cull[..ncull]) {
             all.push(Arg::Temp(self.to_vgpr(a.unwrap_or(Arg::Const(0)))?));
         }
-        for chunk in all.chunks(4) {
-            let mut v = [Arg::Off; 4];
-            v[..chunk.len()].copy_from_slice(chunk);
-            let g = &mut self.p.abi.graphics;
-            let tgt = target::POS0 + g.pos_exports;
-            g.pos_exports += 1;
-            self.export(tgt, v, false);
-        }
         self.p.abi.graphics.clip_distances = nclip as u32;
         self.p.abi.graphics.cull_distances = ncull as u32;
-        Ok(())
+        Ok(all)
     }
 
     /// The exports, at the end of the program (before `s_endpgm`).
     pub(super) fn gfx_end(&mut self) -> Result<(), Error> {
+        if self.link.graphics_parts {
+            return self.gfx_end_parts();
+        }
         let first = self.p.block(self.cur).insts.len();
         let outputs = std::mem::take(&mut self.gfx.outputs);
         let off = Arg::Off;
@@ -855,16 +903,19 @@ impl Isel<'_> {
                             [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
                             false,
                         ),
+                        ColorFormat::Ar32 => self.export(
+                            tgt,
+                            [o[0].unwrap_or(off), off, off, o[3].unwrap_or(off)],
+                            false,
+                        ),
                         ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
                         ColorFormat::Fp16Abgr
                         | ColorFormat::Unorm16Abgr
-                        | ColorFormat::Snorm16Abgr => {
+                        | ColorFormat::Snorm16Abgr
+                        | ColorFormat::Uint16Abgr
+                        | ColorFormat::Sint16Abgr => {
                             // two channels per VGPR, converted as the attachment stores them
-                            let pack = match fmt {
-                                ColorFormat::Fp16Abgr => Opcode::VCvtPkrtzF16F32,
-                                ColorFormat::Unorm16Abgr => Opcode::VCvtPknormU16F32,
-                                _ => Opcode::VCvtPknormI16F32,
-                            };
+                            let pack = fmt.pack_op().expect("a 16-bit format");
                             let mut halves = [off; 2];
                             for (h, pair) in o.chunks(2).enumerate() {
                                 if pair.iter().all(|a| a.is_none()) {
@@ -1011,6 +1062,7 @@ impl Isel<'_> {
                 defs.push(Arg::Temp(t));
                 self.p.abi.graphics.vgpr_comp_cnt = v as u32;
             }
+            defs.extend(self.gfx.parts.inputs.iter().map(|t| Arg::Temp(*t)));
             return Ok(());
         }
         if let Some(t) = self.gfx.prim_mask {

@@ -28,7 +28,7 @@ mod divide;
 mod divide64;
 mod f64;
 mod global;
-mod graphics;
+pub mod graphics;
 mod image;
 mod intrinsics;
 mod lds;
@@ -119,6 +119,10 @@ pub struct Isel<'a> {
 pub struct LinkTime {
     /// Descriptor offsets and array strides come from `gcnc.desc.*` relocations.
     pub descriptor_layout: bool,
+    /// A vertex or fragment stage compiled alone (docs/link.md "Graphics parts"): the
+    /// vertex inputs arrive in VGPRs a fetch prolog fills, and the stage ends with
+    /// `s_branch gcnc.next` to its export epilog instead of exporting.
+    pub graphics_parts: bool,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).
@@ -212,7 +216,9 @@ pub fn select_stage(
     }
     s.cur = end;
     s.gfx_end()?;
-    s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
+    if !(s.link.graphics_parts && s.is_graphics()) {
+        s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
+    }
     s.quad_end(end)?;
     s.finish_inputs()?;
     if cfg!(debug_assertions) {

@@ -247,6 +247,11 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             {
                 oi.next();
             }
+            // `s_branch` into the next part (an unlinked graphics stage's end): the symbol,
+            // then the values the epilog reads, all uses (isel/graphics/parts.rs)
+            if op == crate::isa::Opcode::SBranch && matches!(i.ops.get(1), Some(Arg::Symbol(_))) {
+                oi.by_ref().for_each(drop);
+            }
             if di.next().is_some() || oi.next().is_some() {
                 return Err(fail(p, bi, Some(i), "too many operands".into()));
             }

@@ -7,8 +7,8 @@
 
 mod draw_support;
 
-use draw_support::{compare_attachment, gcnc_draw, DRAW_CONFIGS};
-use gcnc_emu::draw::{desc::ColorFormat, Desc};
+use draw_support::{compare_outputs, gcnc_draw, DRAW_CONFIGS};
+use gcnc_emu::draw::Desc;
 use std::path::{Path, PathBuf};
 
 fn corpus() -> PathBuf {
@@ -23,29 +23,6 @@ fn descriptions() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
-}
-
-/// Compares one configuration's output directory with lavapipe's attachments.
-fn compare(
-    d: &gcnc_emu::draw::Draw,
-    out: &Path,
-    want: &vkref::draw::Attachments,
-) -> Result<(), String> {
-    let read = |name: &str| std::fs::read(out.join(name)).map_err(|e| format!("{name}: {e}"));
-    for (i, a) in d.desc.color_attachments.iter().enumerate() {
-        compare_attachment(
-            a.format,
-            d.width,
-            &read(&format!("color_{i}.raw"))?,
-            &want.color[i],
-        )
-        .map_err(|e| format!("colour attachment {i} ({:?}): {e}", a.format))?;
-    }
-    if let Some(z) = &want.depth {
-        compare_attachment(ColorFormat::R32_SFLOAT, d.width, &read("depth.raw")?, z)
-            .map_err(|e| format!("depth: {e}"))?;
-    }
-    Ok(())
 }
 
 #[test]
@@ -74,7 +51,7 @@ fn every_corpus_pipeline_draws_what_lavapipe_draws() {
         for (target, wave) in DRAW_CONFIGS {
             let out = tmp.join(format!("{name}-{target}-w{wave}"));
             let result = gcnc_draw(path, target, wave, &out);
-            if let Err(e) = result.and_then(|()| compare(&d, &out, &want)) {
+            if let Err(e) = result.and_then(|()| compare_outputs(&d, &out, &want)) {
                 failures.push(format!("{name} on {target} w{wave}: {e}"));
             }
         }

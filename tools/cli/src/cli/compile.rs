@@ -101,6 +101,9 @@ pub fn build(a: &Args) -> Result<gcnc::Compiled, String> {
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
+    if let Some(r) = run_graphics_stage(a) {
+        return r;
+    }
     let c = build(a)?;
     if a.asm {
         print!("{}", c.asm().map_err(|e| e.to_string())?);
@@ -112,6 +115,35 @@ pub fn run(a: &Args) -> Result<(), String> {
         std::fs::write(o, &c.elf).map_err(|e| format!("{o}: {e}"))?;
     }
     Ok(())
+}
+
+/// A vertex or fragment shader alone: an unlinked stage for `gcnc link` (docs/link.md
+/// "Graphics parts"); `None` when the input is not such a SPIR-V module.
+fn run_graphics_stage(a: &Args) -> Option<Result<(), String>> {
+    use gcnc::compile_graphics_unlinked::{compile_stage_unlinked, entry_stage};
+    let bytes = std::fs::read(&a.input).ok()?;
+    let words = gcnc::front::spirv::words_from_bytes(&bytes).ok()?;
+    let stage = entry_stage(&words, a.entry.as_deref())
+        .filter(|s| matches!(s, gcnc::ir::Stage::Vertex | gcnc::ir::Stage::Fragment))?;
+    Some((|| {
+        let target = super::target(&a.target, a.wave)?;
+        let mut opts = Options::new(target);
+        opts.entry = a.entry.clone();
+        opts.settings = super::settings_from_env();
+        opts.spec = super::spec_values(&[&words], &a.spec)?;
+        let u = compile_stage_unlinked(&words, stage, &opts)
+            .map_err(|e| format!("{}: {e}", a.input))?;
+        if a.asm {
+            print!("{}", u.compiled.asm().map_err(|e| e.to_string())?);
+        }
+        if a.stats {
+            print!("{}", u.compiled.stats.to_text());
+        }
+        if let Some(o) = &a.output {
+            std::fs::write(o, &u.elf).map_err(|e| format!("{o}: {e}"))?;
+        }
+        Ok(())
+    })())
 }
 
 /// Parsed `gcnc compile VS FS` arguments.

@@ -48,6 +48,11 @@ pub struct Args {
     /// Instruction budget of the whole draw (default 100,000,000).
     #[arg(long)]
     pub draw_budget: Option<u64>,
+    /// Compile each stage alone (unlinked) and link them with the description's state
+    /// (prolog and epilogs, docs/link.md "Graphics parts") instead of compiling the
+    /// whole pipeline.
+    #[arg(long)]
+    pub unlinked: bool,
 }
 
 pub fn run(a: &Args) -> Result<(), String> {
@@ -59,6 +64,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             std::fs::read(path).map_err(|e| format!("{path}: {e}"))?,
             path.clone(),
         ),
+        None if a.unlinked => (compile_unlinked(&d, target)?, a.input.clone()),
         None => (compile(&d, target)?, a.input.clone()),
     };
     let elf_path = &elf_name;
@@ -91,7 +97,7 @@ pub fn run(a: &Args) -> Result<(), String> {
 /// The pipeline state the description implies (docs/abi.md, "Graphics"): its vertex
 /// bindings and attributes (32-bit float channels only), and per colour attachment the
 /// export format its format takes.
-fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
+pub fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
     let mut st = GraphicsState::default();
     for vb in &d.vertex_buffers {
         st.bindings.insert(
@@ -138,13 +144,15 @@ fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
     Ok(st)
 }
 
-/// Compiles the description's SPIR-V pair with its state (`gcnc compile a.vert b.frag`).
-fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String> {
+/// The description's SPIR-V pair and each stage's options (its specialization constants).
+fn sources(
+    d: &draw::Draw,
+    target: gcnc::isa::Target,
+) -> Result<[(Vec<u32>, gcnc::Options); 2], String> {
     let words = |p: &Path| -> Result<Vec<u32>, String> {
         let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
     };
-    let (vs, fs) = (words(&d.vertex_spv)?, words(&d.fragment_spv)?);
     let mut opts = gcnc::Options::new(target);
     opts.settings = super::settings_from_env();
     // each stage its own specialization constants (32-bit patterns, docs/draw.md)
@@ -154,7 +162,41 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
         o.spec = spec.into_iter().map(|(id, v)| (id, v as u64)).collect();
         Ok(o)
     };
-    let (vs_opts, fs_opts) = (stage_opts(false)?, stage_opts(true)?);
+    Ok([
+        (words(&d.vertex_spv)?, stage_opts(false)?),
+        (words(&d.fragment_spv)?, stage_opts(true)?),
+    ])
+}
+
+/// The link state of a description: its graphics state (`gcnc link --state DRAW.json`).
+pub fn link_state(d: &draw::Draw) -> Result<gcnc::link::PipelineState, String> {
+    Ok(gcnc::link::PipelineState {
+        graphics: Some(gcnc::link::state::GraphicsLinkState::from_state(&state(d)?)),
+        ..Default::default()
+    })
+}
+
+/// Compiles each stage of the description alone and links them with its state.
+fn compile_unlinked(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String> {
+    use gcnc::compile_graphics_unlinked::compile_stage_unlinked;
+    use gcnc::ir::Stage;
+    let [(vs, vs_opts), (fs, fs_opts)] = sources(d, target)?;
+    let v = compile_stage_unlinked(&vs, Stage::Vertex, &vs_opts)
+        .map_err(|e| format!("{}: {e}", d.vertex_spv.display()))?;
+    let f = compile_stage_unlinked(&fs, Stage::Fragment, &fs_opts)
+        .map_err(|e| format!("{}: {e}", d.fragment_spv.display()))?;
+    let linked = gcnc::link::link(
+        &[&v.elf, &f.elf],
+        &link_state(d)?,
+        gcnc::parts::PartCache::global(),
+    )
+    .map_err(|e| format!("link: {e}"))?;
+    Ok(linked.elf)
+}
+
+/// Compiles the description's SPIR-V pair with its state (`gcnc compile a.vert b.frag`).
+fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String> {
+    let [(vs, vs_opts), (fs, fs_opts)] = sources(d, target)?;
     let c =
         gcnc::compile_graphics::compile_pipeline_stages(&vs, &vs_opts, &fs, &fs_opts, &state(d)?)
             .map_err(|e| {

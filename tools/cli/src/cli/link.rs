@@ -17,7 +17,16 @@ pub struct Opts {
 
 pub fn run(o: &Opts) -> Result<(), String> {
     let text = std::fs::read_to_string(&o.state).map_err(|e| format!("{}: {e}", o.state))?;
-    let state = PipelineState::from_json(&text).map_err(|e| format!("{}: {e}", o.state))?;
+    // a draw description (docs/draw.md) gives the graphics state of its pipeline
+    let is_draw = serde_json::from_str::<serde_json::Value>(&text)
+        .is_ok_and(|v| v.get("vertex").is_some() && v.get("fragment").is_some());
+    let state = if is_draw {
+        let d = gcnc_emu::draw::Desc::load(std::path::Path::new(&o.state))
+            .map_err(|e| format!("{}: {e}", o.state))?;
+        super::draw::link_state(&d).map_err(|e| format!("{}: {e}", o.state))?
+    } else {
+        PipelineState::from_json(&text).map_err(|e| format!("{}: {e}", o.state))?
+    };
     let mut bytes = Vec::new();
     for p in &o.inputs {
         bytes.push(std::fs::read(p).map_err(|e| format!("{p}: {e}"))?);

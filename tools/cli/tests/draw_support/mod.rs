@@ -588,11 +588,23 @@ pub fn gcnc_draw(
     wave: u32,
     out: &std::path::Path,
 ) -> Result<(), String> {
+    gcnc_draw_with(desc, target, wave, out, &[])
+}
+
+/// [`gcnc_draw`] with more arguments (`--unlinked`).
+pub fn gcnc_draw_with(
+    desc: &std::path::Path,
+    target: &str,
+    wave: u32,
+    out: &std::path::Path,
+    extra: &[&str],
+) -> Result<(), String> {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
         .arg("draw")
         .arg(desc)
         .args(["--target", target, "--wave", &wave.to_string(), "--out"])
         .arg(out)
+        .args(extra)
         .output()
         .unwrap();
     if o.status.success() {
@@ -600,4 +612,28 @@ pub fn gcnc_draw(
     } else {
         Err(String::from_utf8_lossy(&o.stderr).into_owned())
     }
+}
+
+/// Compares the attachments (and depth) `gcnc draw` wrote into `out` with lavapipe's.
+pub fn compare_outputs(
+    d: &gcnc_emu::draw::Draw,
+    out: &std::path::Path,
+    want: &vkref::draw::Attachments,
+) -> Result<(), String> {
+    use gcnc_emu::draw::desc::ColorFormat;
+    let read = |name: &str| std::fs::read(out.join(name)).map_err(|e| format!("{name}: {e}"));
+    for (i, a) in d.desc.color_attachments.iter().enumerate() {
+        compare_attachment(
+            a.format,
+            d.width,
+            &read(&format!("color_{i}.raw"))?,
+            &want.color[i],
+        )
+        .map_err(|e| format!("colour attachment {i} ({:?}): {e}", a.format))?;
+    }
+    if let Some(z) = &want.depth {
+        compare_attachment(ColorFormat::R32_SFLOAT, d.width, &read("depth.raw")?, z)
+            .map_err(|e| format!("depth: {e}"))?;
+    }
+    Ok(())
 }

@@ -1,0 +1,393 @@
+//! Linking an unlinked vertex stage and an unlinked fragment stage
+//! (`compile_graphics_unlinked`) with the graphics state into one VS+PS pipeline
+//! (docs/link.md "Graphics parts").
+//!
+//! 1. Each stage's [`StageInterface`] comes out of its `gcnc.prelink`.
+//! 2. Parts, from the interfaces and the state's vertex input and colour formats:
+//!    - the vertex-fetch prolog when the vertex stage has inputs: each input location's
+//!      attribute and binding (a location the state lacks is a `State` error), the
+//!      registers the launch fills (VertexID/InstanceID at their ABI VGPRs; the table,
+//!      BaseVertex and BaseInstance at the user SGPRs the stage's user-data map names);
+//!    - the parameter-export epilog: the vertex stage's position values and, of its output
+//!      locations, those the fragment stage reads, in the fragment stage's attribute order
+//!      (the linkage: `SPI_PS_INPUT_CNTL_n.OFFSET` = the parameter, or the default value
+//!      when the vertex stage does not write the location);
+//!    - the colour-export epilog: each colour output with the state's format for its
+//!      location (the whole-pipeline default by width when the state names none).
+//! 3. Chains `[prolog] vs-main epilog` and `ps-main epilog`; each main part's `gcnc.next`
+//!    branch is renamed to its epilog's symbol, which the layout places right after it
+//!    (fall-through).
+//! 4. Metadata: `binary::graphics` builds the whole pipeline's registers from both
+//!    stages' facts with the linkage and the formats above; register counts are the
+//!    maxima over each chain's parts.
+//!
+//! The user-data placement is the one the stages were compiled with; a state that moves
+//! it is refused (`State` error at `user_data`).
+
+use super::error::{Error, Result};
+use super::input::Input;
+use super::layout::{self, Chain, ChainPart};
+use super::state::PipelineState;
+use super::Linked;
+use crate::amdgpu::abi_graphics::{
+    vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
+    USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
+};
+use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_GLOBAL_TABLE};
+use crate::amdgpu::isel::graphics::{SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION};
+use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
+use crate::binary::prelink::PrelinkSymbol;
+use crate::binary::{CodeObject, HwStage, UserData};
+use crate::compile_graphics_unlinked::StageInterface;
+use crate::parts::vs_prolog::FetchedAttribute;
+use crate::parts::{Part, PartCache, PartKey, PsEpilogKey, VsEpilogKey, VsPrologKey};
+use std::sync::Arc;
+
+/// Whether `s` is an unlinked graphics stage.
+pub fn is_graphics(s: &Input) -> bool {
+    matches!(s.stage, HwStage::Vs | HwStage::Gs | HwStage::Ps)
+}
+
+fn interface(s: &Input) -> Result<StageInterface> {
+    StageInterface::from_prelink(&s.prelink)
+        .unwrap_or_else(|| Err("no gcnc.prelink.graphics interface".into()))
+        .map_err(|reason| Error::NotUnlinked {
+            input: s.index,
+            reason,
+        })
+}
+
+/// The two stages (vertex, fragment) with their interfaces.
+fn stages(shaders: &[Input]) -> Result<[(&Input, StageInterface); 2]> {
+    let find = |want: &[HwStage], what: &str| {
+        shaders
+            .iter()
+            .find(|s| want.contains(&s.stage))
+            .ok_or_else(|| Error::NotUnlinked {
+                input: shaders.len(),
+                reason: format!("a graphics link needs a {what} stage"),
+            })
+    };
+    let vs = find(&[HwStage::Vs, HwStage::Gs], "vertex")?;
+    let ps = find(&[HwStage::Ps], "fragment")?;
+    if let Some(other) = shaders.iter().find(|s| !is_graphics(s)) {
+        return Err(Error::NotUnlinked {
+            input: other.index,
+            reason: format!("a {} shader in a graphics link", other.stage.short()),
+        });
+    }
+    Ok([(vs, interface(vs)?), (ps, interface(ps)?)])
+}
+
+/// The compiler form of the state's graphics part.
+fn graphics_state(state: &PipelineState) -> Result<GraphicsState> {
+    if state.user_data.is_some() {
+        return Err(Error::state(
+            "user_data",
+            "graphics stages keep the user-data placement they were compiled with",
+        ));
+    }
+    state
+        .graphics
+        .as_ref()
+        .ok_or_else(|| {
+            Error::state(
+                "graphics",
+                "a vertex + fragment link needs the vertex-input and colour-export state",
+            )
+        })?
+        .to_state()
+}
+
+/// The user SGPR (counted from the stage's first) holding PAL value `value`.
+fn user_sgpr(iface: &StageInterface, value: u32) -> Option<u16> {
+    iface
+        .user_data
+        .iter()
+        .position(|&u| match UserData::decode(u) {
+            Some(UserData::GlobalTable) => value == USER_DATA_GLOBAL_TABLE,
+            Some(UserData::Special(v)) => v == value,
+            _ => false,
+        })
+        .map(|i| i as u16)
+}
+
+/// Everything the link decides: the part keys and the linkage.
+struct Plan {
+    prolog: Option<VsPrologKey>,
+    vs_epilog: VsEpilogKey,
+    ps_epilog: PsEpilogKey,
+    /// The vertex output locations exported as parameters, in parameter order.
+    params: Vec<u32>,
+}
+
+fn plan(
+    vs: &Input,
+    vi: &StageInterface,
+    ps: &Input,
+    pi: &StageInterface,
+    st: &GraphicsState,
+) -> Result<Plan> {
+    let t = vs.target;
+    let ngg = vertex_is_ngg(t.gen);
+    let sbase: u16 = if ngg { 8 } else { 0 };
+    let prolog = if vi.inputs.is_empty() {
+        None
+    } else {
+        let mut attributes = Vec::new();
+        for &(location, first, count) in &vi.inputs {
+            let a = st.attributes.get(&location).ok_or_else(|| {
+                Error::state(
+                    "graphics.vertex_attributes",
+                    format!("the vertex shader reads location {location}, which has no attribute"),
+                )
+            })?;
+            let b = st.bindings.get(&a.binding).ok_or_else(|| {
+                Error::state(
+                    "graphics.vertex_bindings",
+                    format!(
+                        "attribute {location} reads binding {}, which is not bound",
+                        a.binding
+                    ),
+                )
+            })?;
+            attributes.push(FetchedAttribute {
+                location,
+                first,
+                count,
+                binding: a.binding,
+                offset: a.offset,
+                channels: a.channels,
+                per_instance: b.per_instance,
+            });
+        }
+        let sgpr = |v: u32, what: &str| {
+            user_sgpr(vi, v)
+                .map(|i| sbase + i)
+                .ok_or_else(|| Error::NotUnlinked {
+                    input: vs.index,
+                    reason: format!("the vertex stage has inputs but no {what} user SGPR"),
+                })
+        };
+        let vid = if ngg { 5 } else { 0 };
+        Some(VsPrologKey {
+            target: t,
+            attributes,
+            vertex_id: vid,
+            instance_id: if ngg { 8 } else { 1 },
+            vb_table: sgpr(USER_DATA_VERTEX_BUFFER_TABLE, "vertex-buffer table")?,
+            base_vertex: sgpr(USER_DATA_BASE_VERTEX, "BaseVertex")?,
+            base_instance: sgpr(USER_DATA_BASE_INSTANCE, "BaseInstance")?,
+            launch_sgprs: sbase + vi.user_data.len() as u16,
+            next: vs.main_symbol(),
+        })
+    };
+    debug_assert!(prolog.as_ref().is_none_or(|p| p
+        .attributes
+        .iter()
+        .all(|a| a.first >= first_input_vgpr(t.gen))));
+    let missing = |what: &str| Error::NotUnlinked {
+        input: vs.index,
+        reason: format!("the vertex stage's interface has no {what}"),
+    };
+    let pos = vi
+        .output(SLOT_POSITION)
+        .ok_or_else(|| missing("position"))?;
+    let pos: Vec<u16> = pos
+        .iter()
+        .map(|r| r.ok_or_else(|| missing("position VGPR")))
+        .collect::<Result<_>>()?;
+    let mut params = Vec::new();
+    let mut param_regs = Vec::new();
+    for &(loc, _) in &pi.ps_attributes {
+        if let Some(r) = vi.output(loc) {
+            params.push(loc);
+            let mut c = [None; 4];
+            for (k, x) in r.iter().take(4).enumerate() {
+                c[k] = *x;
+            }
+            param_regs.push(c);
+        }
+    }
+    let vs_epilog = VsEpilogKey {
+        target: t,
+        pos: [pos[0], pos[1], pos[2], pos[3]],
+        point_size: vi.output(SLOT_POINT_SIZE).and_then(|r| r[0]),
+        distances: vi
+            .output(SLOT_CLIP)
+            .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
+        params: param_regs,
+        global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
+    };
+    let mut colors = Vec::new();
+    for (slot, r) in &pi.outputs {
+        if *slot >= SLOT_POSITION {
+            continue;
+        }
+        let mut c = [None; 4];
+        for (k, x) in r.iter().take(4).enumerate() {
+            c[k] = *x;
+        }
+        let comps = 4 - c.iter().rev().take_while(|x| x.is_none()).count() as u32;
+        let f = st
+            .color
+            .get(slot)
+            .copied()
+            .unwrap_or_else(|| ColorFormat::for_components(comps));
+        colors.push((*slot, f, c));
+    }
+    let ps_epilog = PsEpilogKey {
+        target: ps.target,
+        colors,
+        depth: pi.output(SLOT_FRAG_DEPTH).and_then(|r| r[0]),
+    };
+    Ok(Plan {
+        prolog,
+        vs_epilog,
+        ps_epilog,
+        params,
+    })
+}
+
+/// The part keys a graphics link of `shaders` builds.
+pub fn needed_parts(shaders: &[Input], state: &PipelineState) -> Result<Vec<PartKey>> {
+    let st = graphics_state(state)?;
+    let [(vs, vi), (ps, pi)] = stages(shaders)?;
+    let p = plan(vs, &vi, ps, &pi, &st)?;
+    let mut keys: Vec<PartKey> = p.prolog.into_iter().map(PartKey::VsProlog).collect();
+    keys.push(PartKey::VsEpilog(p.vs_epilog));
+    keys.push(PartKey::PsEpilog(p.ps_epilog));
+    Ok(keys)
+}
+
+fn get(parts: &PartCache, key: PartKey) -> Result<Arc<Part>> {
+    parts
+        .get(&key)
+        .map_err(|e| Error::state("graphics", e.to_string()))
+}
+
+/// The main part with its `gcnc.next` branch aimed at `epilog`.
+fn main_before(s: &Input, epilog: &Part) -> ChainPart {
+    let mut m = ChainPart::main(s);
+    let next = PrelinkSymbol::Next.name();
+    for r in &mut m.relocations {
+        if r.symbol == next {
+            r.symbol = epilog.symbol.clone();
+        }
+    }
+    m
+}
+
+/// Links the vertex and fragment stages among `shaders` with `state`.
+pub fn link(shaders: &[Input], state: &PipelineState, parts: &PartCache) -> Result<Linked> {
+    let st = graphics_state(state)?;
+    let [(vs, vi), (ps, pi)] = stages(shaders)?;
+    let t = vs.target;
+    if ps.target != t {
+        return Err(Error::TargetMismatch {
+            input: ps.index,
+            reason: format!("{:?} here, {:?} in the vertex stage", ps.target, t),
+        });
+    }
+    let p = plan(vs, &vi, ps, &pi, &st)?;
+    let prolog = p
+        .prolog
+        .clone()
+        .map(|k| get(parts, PartKey::VsProlog(k)))
+        .transpose()?;
+    let vs_epilog = get(parts, PartKey::VsEpilog(p.vs_epilog.clone()))?;
+    let ps_epilog = get(parts, PartKey::PsEpilog(p.ps_epilog.clone()))?;
+    let mut vs_parts: Vec<ChainPart> = prolog.iter().cloned().map(ChainPart::generated).collect();
+    vs_parts.push(main_before(vs, &vs_epilog));
+    vs_parts.push(ChainPart::generated(vs_epilog.clone()));
+    let chains = [
+        Chain {
+            input: vs.index,
+            stage: vs.stage,
+            parts: vs_parts,
+        },
+        Chain {
+            input: ps.index,
+            stage: ps.stage,
+            parts: vec![
+                main_before(ps, &ps_epilog),
+                ChainPart::generated(ps_epilog.clone()),
+            ],
+        },
+    ];
+    let laid = layout::lay_out(t.gen, &chains, state)?;
+
+    // Metadata: both stages' facts with the linkage, counts over the parts.
+    let counts = |i: &StageInterface, ps: &[&Arc<Part>]| {
+        let v = ps.iter().map(|p| p.vgprs).fold(i.vgprs, u32::max);
+        let s = ps.iter().map(|p| p.sgprs).fold(i.sgprs, u32::max);
+        (v.max(1), s.max(1))
+    };
+    let mut vparts: Vec<&Arc<Part>> = prolog.iter().collect();
+    vparts.push(&vs_epilog);
+    let (vv, vsg) = counts(&vi, &vparts);
+    let (pv, psg) = counts(&pi, &[&ps_epilog]);
+    let user = |i: &StageInterface| -> Vec<UserData> {
+        i.user_data
+            .iter()
+            .filter_map(|&u| UserData::decode(u))
+            .collect()
+    };
+    let ndist = p.vs_epilog.distances.len() as u32;
+    let vs_abi = GraphicsAbi {
+        vgpr_comp_cnt: vi.vgpr_comp_cnt,
+        vs_params: p.params.clone(),
+        pos_exports: 1 + p.vs_epilog.point_size.is_some() as u32 + ndist.div_ceil(4),
+        writes_point_size: p.vs_epilog.point_size.is_some(),
+        clip_distances: vi.clip_distances,
+        cull_distances: vi.cull_distances,
+        ..Default::default()
+    };
+    let ps_abi = GraphicsAbi {
+        ps_input_ena: pi.ps_input_ena,
+        ps_attributes: pi.ps_attributes.clone(),
+        colors: p.ps_epilog.colors.iter().map(|c| (c.0, c.1)).collect(),
+        writes_depth: p.ps_epilog.depth.is_some(),
+        can_discard: pi.can_discard,
+        early_fragment_tests: pi.early_fragment_tests,
+        writes_memory: pi.writes_memory,
+        ..Default::default()
+    };
+    let info = GraphicsPipelineInfo {
+        target: t,
+        vs: GraphicsStageInfo {
+            stage: vs.stage,
+            vgprs: vv,
+            sgprs: vsg,
+            user_data: user(&vi),
+            scratch_bytes_per_lane: vi.scratch_bytes,
+            abi: vs_abi,
+        },
+        ps: GraphicsStageInfo {
+            stage: ps.stage,
+            vgprs: pv,
+            sgprs: psg,
+            user_data: user(&pi),
+            scratch_bytes_per_lane: pi.scratch_bytes,
+            abi: ps_abi,
+        },
+    };
+    let md = info
+        .to_metadata()
+        .map_err(|source| Error::Metadata { source })?;
+    let object = CodeObject {
+        gen: t.gen,
+        text: laid.text,
+        functions: laid.functions,
+        relocations: Vec::new(),
+        metadata: md.to_value(),
+    };
+    let elf = object
+        .write()
+        .map_err(|source| Error::Metadata { source })?;
+    Ok(Linked {
+        object,
+        elf,
+        placed: laid.placed,
+    })
+}

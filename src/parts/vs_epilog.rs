@@ -1,0 +1,250 @@
+//! The parameter-export epilog of a vertex shader compiled alone (docs/link.md "Graphics
+//! parts"): the main part branches here with its position, point size, clip/cull
+//! distances and output locations in VGPRs (`isel/graphics/parts.rs`); the epilog exports
+//! the position and, of the outputs, those the pipeline's fragment shader reads, in the
+//! fragment shader's attribute order (parameter `p` is the p-th exported one, which the
+//! link writes into `SPI_PS_INPUT_CNTL`).
+//!
+//! GFX9 / GFX10.3: `exp pos0` (`pos1` the point size, then the distances four to an
+//! export; the last position export `done`), then `exp paramN`. GFX11 (no parameter
+//! exports): the attribute ring as `isel/ngg.rs` writes it — `s_getpc_b64` + the global
+//! table's low half (a user SGPR the main part kept live to its branch) form the table's
+//! address, `s_load_b128` the ring's V# at `ATTR_RING_GIT_OFFSET`, the lane index by
+//! `v_mbcnt`, each parameter copied into four consecutive scratch VGPRs (unwritten
+//! channels 0) and stored with `buffer_store_b128 … idxen` at soffset `p ·
+//! ATTR_RING_ATTRIBUTE_BYTES`; `s_waitcnt_vscnt null, 0` before the position exports, so
+//! the ring holds every attribute before pixel waves can start. Then `s_endpgm`.
+//!
+//! Scratch registers start above every register of the key.
+
+use super::code::{export, inst_with, int, sreg, target, v, PartCode};
+use super::{Part, PartError};
+use crate::amdgpu::abi_graphics::{ATTR_RING_ATTRIBUTE_BYTES, ATTR_RING_GIT_OFFSET};
+use crate::isa::{BufferError, CodeBuffer, Format, Gen, Opcode, Operand, Reg, Target, Wave};
+
+/// Everything the parameter-export epilog depends on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VsEpilogKey {
+    pub target: Target,
+    /// The position's VGPRs.
+    pub pos: [u16; 4],
+    /// The point size's VGPR.
+    pub point_size: Option<u16>,
+    /// Clip then cull distances' VGPRs.
+    pub distances: Vec<u16>,
+    /// The parameters in export order (the fragment shader's attribute order): each
+    /// channel's VGPR or none.
+    pub params: Vec<[Option<u16>; 4]>,
+    /// GFX11 with parameters: the SGPR holding the global table's low half.
+    pub global_table: Option<u16>,
+}
+
+fn regs(r: &[Option<u16>]) -> String {
+    r.iter()
+        .map(|x| x.map_or("-".to_string(), |n| format!("v{n}")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl VsEpilogKey {
+    /// Stable text of the key.
+    pub fn canonical(&self) -> String {
+        let some = |r: &[u16]| r.iter().map(|&n| Some(n)).collect::<Vec<_>>();
+        format!(
+            "vs_epilog;target={};wave={};pos={};psize={};dist=[{}];params=[{}];git={}",
+            self.target.mcpu(),
+            self.target.wave.lanes(),
+            regs(&some(&self.pos)),
+            regs(&[self.point_size]),
+            regs(&some(&self.distances)),
+            self.params
+                .iter()
+                .map(|p| regs(p))
+                .collect::<Vec<_>>()
+                .join(","),
+            self.global_table.map_or("-".into(), |s| format!("s{s}")),
+        )
+    }
+
+    /// Runs the generator.
+    pub fn build(&self, symbol: &str) -> Result<Part, PartError> {
+        let gen = self.target.gen;
+        let enc = |e: BufferError| PartError::Encode(e.to_string());
+        let mut buf = CodeBuffer::new(self.target);
+        let vmax = self
+            .pos
+            .iter()
+            .chain(self.point_size.iter())
+            .chain(&self.distances)
+            .chain(self.params.iter().flatten().flatten())
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let mut vgprs = vmax as u32 + 1;
+        let mut sgprs = 0u32;
+        let mut clobbers = Vec::new();
+        let ring = gen == Gen::Gfx11 && !self.params.is_empty();
+        if ring {
+            let git = self.global_table.ok_or_else(|| {
+                PartError::Unsatisfiable(
+                    "GFX11 parameters need the global table's SGPR (the attribute ring)".into(),
+                )
+            })?;
+            // s[t:t+1] the table address, s[r:r+3] the ring's V#, s[o] the soffset
+            let t = (git + 1).next_multiple_of(4);
+            let (r, o) = (t + 4, t + 8);
+            sgprs = o as u32 + 1;
+            let lane = vmax + 1;
+            let data = lane + 1;
+            vgprs = data as u32 + 4 * self.params.len() as u32;
+            clobbers.push(format!("s{t}..s{o}"));
+            clobbers.push(format!("v{lane}..v{}", vgprs - 1));
+            buf.s_getpc(t).map_err(enc)?;
+            buf.s_mov(t, git).map_err(enc)?;
+            inst_with(
+                &mut buf,
+                gen,
+                Opcode::SLoadDwordx4,
+                Format::Smem,
+                &[sreg(r, 4), sreg(t, 2), Operand::Imm(ATTR_RING_GIT_OFFSET)],
+                |_| {},
+            )
+            .map_err(enc)?;
+            let mbcnt = [v(lane), int(u32::MAX), int(0)];
+            inst_with(
+                &mut buf,
+                gen,
+                Opcode::VMbcntLoU32B32,
+                Format::Vop3,
+                &mbcnt,
+                |_| {},
+            )
+            .map_err(enc)?;
+            if self.target.wave == Wave::W64 {
+                let hi = [v(lane), int(u32::MAX), v(lane)];
+                inst_with(
+                    &mut buf,
+                    gen,
+                    Opcode::VMbcntHiU32B32,
+                    Format::Vop3,
+                    &hi,
+                    |_| {},
+                )
+                .map_err(enc)?;
+            }
+            for (p, chans) in self.params.iter().enumerate() {
+                let d = data + 4 * p as u16;
+                for (c, r) in chans.iter().enumerate() {
+                    let s = r.map_or(int(0), v);
+                    inst_with(
+                        &mut buf,
+                        gen,
+                        Opcode::VMovB32,
+                        Format::Vop1,
+                        &[v(d + c as u16), s],
+                        |_| {},
+                    )
+                    .map_err(enc)?;
+                }
+            }
+            buf.wait_lgkm().map_err(enc)?;
+            for p in 0..self.params.len() {
+                let d = data + 4 * p as u16;
+                buf.op(
+                    Opcode::SMovB32,
+                    Format::Sop1,
+                    &[sreg(o, 1), int(p as u32 * ATTR_RING_ATTRIBUTE_BYTES)],
+                )
+                .map_err(enc)?;
+                let ops = [Operand::Reg(Reg::v(d, 4)), v(lane), sreg(r, 4), sreg(o, 1)];
+                inst_with(
+                    &mut buf,
+                    gen,
+                    Opcode::BufferStoreDwordx4,
+                    Format::Mubuf,
+                    &ops,
+                    |m| {
+                        m.mem.idxen = true;
+                    },
+                )
+                .map_err(enc)?;
+            }
+            buf.op(
+                Opcode::SWaitcntVscnt,
+                Format::Sopk,
+                &[Operand::Reg(Reg::null()), Operand::Imm(0)],
+            )
+            .map_err(enc)?;
+        }
+        // the position exports, the last one `done`
+        let off = Operand::Off;
+        let mut pos: Vec<[Operand; 4]> = vec![self.pos.map(v)];
+        if let Some(p) = self.point_size {
+            pos.push([v(p), off, off, off]);
+        }
+        for chunk in self.distances.chunks(4) {
+            let mut e = [off; 4];
+            for (k, &r) in chunk.iter().enumerate() {
+                e[k] = v(r);
+            }
+            pos.push(e);
+        }
+        let n = pos.len();
+        for (k, e) in pos.into_iter().enumerate() {
+            export(
+                &mut buf,
+                gen,
+                target::POS0 + k as u32,
+                e,
+                k + 1 == n,
+                false,
+                false,
+            )
+            .map_err(enc)?;
+        }
+        if !ring {
+            for (p, chans) in self.params.iter().enumerate() {
+                let e = chans.map(|r| r.map_or(off, v));
+                export(
+                    &mut buf,
+                    gen,
+                    target::PARAM0 + p as u32,
+                    e,
+                    false,
+                    false,
+                    false,
+                )
+                .map_err(enc)?;
+            }
+        }
+        buf.op(Opcode::SEndpgm, Format::Sopp, &[Operand::Imm(0)])
+            .map_err(enc)?;
+        let code = buf.finish().map_err(enc)?;
+        let mut inputs = vec![format!("pos {}", regs(&self.pos.map(Some)))];
+        if self.point_size.is_some() {
+            inputs.push(format!("point_size {}", regs(&[self.point_size])));
+        }
+        for (p, chans) in self.params.iter().enumerate() {
+            inputs.push(format!("param{p} {}", regs(chans)));
+        }
+        if let (true, Some(s)) = (ring, self.global_table) {
+            inputs.push(format!("global_table s{s}"));
+        }
+        Ok(Part {
+            kind: "vs_epilog",
+            symbol: symbol.to_string(),
+            next: None,
+            code: code.bytes,
+            relocations: code.relocations,
+            sgprs,
+            vgprs,
+            interface: vec![
+                ("inputs", inputs),
+                ("clobbers", clobbers),
+                ("exit", vec!["s_endpgm".into()]),
+            ],
+            target: self.target,
+            loads: ring as u32,
+        })
+    }
+}

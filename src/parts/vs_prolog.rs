@@ -1,0 +1,277 @@
+//! The vertex-fetch prolog of a vertex shader compiled alone (docs/link.md "Graphics
+//! parts"): fetches every vertex attribute into the VGPRs the main part expects
+//! (`isel/graphics/parts.rs`: location order from `first_input_vgpr`), with the pipeline's
+//! vertex-input state, then branches to the main part.
+//!
+//! Code, in order:
+//! 1. NGG (GFX10.3, GFX11): the wave is launched with max(vertices, primitives) lanes and
+//!    only the vertex lanes have a VertexID, so EXEC is saved and set to the first
+//!    s3[7:0] lanes with SALU only (`s_bfm` of the count; a full wave, whose count the
+//!    6-bit width field cannot hold, by `s_cmp_eq` + `s_cmov` of all ones);
+//! 2. `s_getpc_b64` + the vertex-buffer table's low half (a user SGPR) form the table's
+//!    address; `s_load_dwordx4` of each binding's V# (binding `b` at `16·b`);
+//! 3. `v_add_u32` VertexIndex = VertexID + BaseVertex and InstanceIndex = InstanceID +
+//!    BaseInstance into scratch VGPRs, as the bindings' input rates need;
+//! 4. `s_waitcnt lgkmcnt(0)`, one typed buffer load per attribute (`tbuffer_load_format_*`
+//!    `idxen`, the attribute's offset as the immediate, the format from the one table the
+//!    whole-pipeline fetch uses, `isel::graphics::vertex_fetch_op`), `s_waitcnt vmcnt(0)`;
+//! 5. NGG: EXEC restored; GFX10+: `s_waitcnt_depctr` with vm_vsrc(0) (the main part's
+//!    SALU may overwrite the V# SGPRs the loads read: VMEMtoScalarWriteHazard), on GFX11
+//!    also va_vdst(0) (the main part may read VGPRs right after the SALU EXEC write);
+//! 6. `s_branch` to the main part (REL16; removed by the link's fall-through).
+//!
+//! Scratch SGPRs start at the first multiple of 4 above every SGPR the main part's launch
+//! fills; scratch VGPRs above every input. It writes SCC and, on NGG, EXEC (restored);
+//! never VCC or M0.
+
+use super::code::{inst_with, int, sreg, v, PartCode};
+use super::{Part, PartError};
+use crate::amdgpu::abi_graphics::VertexAttribute;
+use crate::amdgpu::isel::graphics::vertex_fetch_op;
+use crate::isa::{BufferError, CodeBuffer, Format, Gen, Opcode, Operand, Reg, Target, Wave};
+
+/// One attribute the prolog fetches.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FetchedAttribute {
+    pub location: u32,
+    /// The main part's VGPRs: `first..first + count`.
+    pub first: u16,
+    pub count: u8,
+    pub binding: u32,
+    pub offset: u32,
+    /// 32-bit float channels in memory.
+    pub channels: u32,
+    /// The binding advances per instance.
+    pub per_instance: bool,
+}
+
+/// Everything the vertex-fetch prolog depends on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VsPrologKey {
+    pub target: Target,
+    pub attributes: Vec<FetchedAttribute>,
+    /// VGPRs of VertexID and InstanceID at launch.
+    pub vertex_id: u16,
+    pub instance_id: u16,
+    /// SGPRs of the vertex-buffer table's low half, BaseVertex, BaseInstance.
+    pub vb_table: u16,
+    pub base_vertex: u16,
+    pub base_instance: u16,
+    /// SGPRs the launch fills (system + user): scratch SGPRs go above.
+    pub launch_sgprs: u16,
+    /// Symbol of the main part.
+    pub next: String,
+}
+
+impl VsPrologKey {
+    /// Stable text of the key.
+    pub fn canonical(&self) -> String {
+        let attrs: Vec<String> = self
+            .attributes
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}:v{}+{}:b{}@{}x{}{}",
+                    a.location,
+                    a.first,
+                    a.count,
+                    a.binding,
+                    a.offset,
+                    a.channels,
+                    if a.per_instance { ":inst" } else { "" }
+                )
+            })
+            .collect();
+        format!(
+            "vs_prolog;target={};wave={};attrs=[{}];vid=v{};iid=v{};vb=s{};bv=s{};bi=s{};launch={};next={}",
+            self.target.mcpu(),
+            self.target.wave.lanes(),
+            attrs.join(","),
+            self.vertex_id,
+            self.instance_id,
+            self.vb_table,
+            self.base_vertex,
+            self.base_instance,
+            self.launch_sgprs,
+            self.next
+        )
+    }
+
+    /// Runs the generator.
+    pub fn build(&self, symbol: &str) -> Result<Part, PartError> {
+        let t = self.target;
+        let gen = t.gen;
+        let enc = |e: BufferError| PartError::Encode(e.to_string());
+        let ngg = crate::amdgpu::abi_graphics::vertex_is_ngg(gen);
+        let w64 = t.wave == Wave::W64;
+        let mut buf = CodeBuffer::new(t);
+        // scratch SGPRs: [save exec (2)] [count] [table pair] then V#s, 4-aligned
+        let base = self.launch_sgprs.next_multiple_of(4);
+        let save = base;
+        let count = base + 2;
+        let table = base + 4;
+        let mut bindings: Vec<(u32, bool)> = self
+            .attributes
+            .iter()
+            .map(|a| (a.binding, a.per_instance))
+            .collect();
+        bindings.sort();
+        bindings.dedup();
+        if bindings.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(PartError::Unsatisfiable(
+                "a vertex binding is both per vertex and per instance".into(),
+            ));
+        }
+        let desc_at = |k: usize| table + 4 + 4 * k as u16;
+        let sgprs = desc_at(bindings.len()) as u32;
+        let vmax = self
+            .attributes
+            .iter()
+            .map(|a| a.first + a.count as u16)
+            .chain([self.vertex_id + 1, self.instance_id + 1])
+            .max()
+            .unwrap_or(0);
+        let (vindex, iindex) = (vmax, vmax + 1);
+        let exec = Operand::Reg(Reg::exec(t.wave));
+        let (mov, bfm, cmov) = if w64 {
+            (Opcode::SMovB64, Opcode::SBfmB64, Opcode::SCmovB64)
+        } else {
+            (Opcode::SMovB32, Opcode::SBfmB32, Opcode::SCmovB32)
+        };
+        if ngg {
+            let save_reg = sreg(save, if w64 { 2 } else { 1 });
+            buf.op(mov, Format::Sop1, &[save_reg, exec]).map_err(enc)?;
+            // s3[7:0]: the wave's vertices
+            buf.op(
+                Opcode::SBfeU32,
+                Format::Sop2,
+                &[sreg(count, 1), sreg(3, 1), int(8 << 16)],
+            )
+            .map_err(enc)?;
+            buf.op(bfm, Format::Sop2, &[exec, sreg(count, 1), int(0)])
+                .map_err(enc)?;
+            buf.op(
+                Opcode::SCmpEqU32,
+                Format::Sopc,
+                &[sreg(count, 1), int(t.wave.lanes())],
+            )
+            .map_err(enc)?;
+            buf.op(cmov, Format::Sop1, &[exec, int(u32::MAX)])
+                .map_err(enc)?;
+        }
+        buf.s_getpc(table).map_err(enc)?;
+        buf.s_mov(table, self.vb_table).map_err(enc)?;
+        for (k, &(b, _)) in bindings.iter().enumerate() {
+            let ops = [sreg(desc_at(k), 4), sreg(table, 2), Operand::Imm(16 * b)];
+            inst_with(
+                &mut buf,
+                gen,
+                Opcode::SLoadDwordx4,
+                Format::Smem,
+                &ops,
+                |_| {},
+            )
+            .map_err(enc)?;
+        }
+        let add = |buf: &mut CodeBuffer, d: u16, s: u16, id: u16| {
+            inst_with(
+                buf,
+                gen,
+                Opcode::VAddU32,
+                Format::Vop2,
+                &[v(d), sreg(s, 1), v(id)],
+                |_| {},
+            )
+        };
+        if bindings.iter().any(|b| !b.1) {
+            add(&mut buf, vindex, self.base_vertex, self.vertex_id).map_err(enc)?;
+        }
+        if bindings.iter().any(|b| b.1) {
+            add(&mut buf, iindex, self.base_instance, self.instance_id).map_err(enc)?;
+        }
+        buf.wait_lgkm().map_err(enc)?;
+        for a in &self.attributes {
+            let k = bindings
+                .iter()
+                .position(|b| b.0 == a.binding)
+                .expect("listed");
+            let va = VertexAttribute {
+                binding: a.binding,
+                offset: a.offset,
+                channels: a.channels,
+            };
+            if a.count as u32 > a.channels || a.offset >= 4096 {
+                return Err(PartError::Unsatisfiable(format!(
+                    "vertex attribute {}: offset {} / {} channels cannot feed {} channels",
+                    a.location, a.offset, a.channels, a.count
+                )));
+            }
+            let (op, format) =
+                vertex_fetch_op(gen, &va, a.count as u32).map_err(PartError::Unsatisfiable)?;
+            let index = if a.per_instance { iindex } else { vindex };
+            let ops = [
+                Operand::Reg(Reg::v(a.first, a.count)),
+                v(index),
+                sreg(desc_at(k), 4),
+                int(0),
+            ];
+            inst_with(&mut buf, gen, op, Format::Mtbuf, &ops, |m| {
+                m.mem.idxen = true;
+                m.mem.offset = a.offset as i32;
+                m.mem.format = format;
+            })
+            .map_err(enc)?;
+        }
+        buf.waitcnt("vmcnt(0)").map_err(enc)?;
+        if ngg {
+            let save_reg = sreg(save, if w64 { 2 } else { 1 });
+            buf.op(mov, Format::Sop1, &[exec, save_reg]).map_err(enc)?;
+        }
+        if gen.is_gfx10_plus() {
+            let depctr = if gen == Gen::Gfx11 { 0x0fe3 } else { 0xffe3 };
+            buf.op(
+                Opcode::SWaitcntDepctr,
+                Format::Sopp,
+                &[Operand::Imm(depctr)],
+            )
+            .map_err(enc)?;
+        }
+        buf.branch_to_symbol(&self.next).map_err(enc)?;
+        let code = buf.finish().map_err(enc)?;
+        let inputs = self
+            .attributes
+            .iter()
+            .map(|a| {
+                format!(
+                    "location {} -> v{}..v{}",
+                    a.location,
+                    a.first,
+                    a.first + a.count as u16 - 1
+                )
+            })
+            .collect();
+        Ok(Part {
+            kind: "vs_prolog",
+            symbol: symbol.to_string(),
+            next: Some(self.next.clone()),
+            code: code.bytes,
+            relocations: code.relocations,
+            sgprs,
+            vgprs: iindex as u32 + 1,
+            interface: vec![
+                ("outputs", inputs),
+                (
+                    "clobbers",
+                    vec![
+                        format!("s{base}..s{}", sgprs - 1),
+                        format!("v{vindex}..v{iindex}"),
+                        "scc".into(),
+                    ],
+                ),
+                ("exit", vec!["exec = launch exec".into()]),
+            ],
+            target: t,
+            loads: bindings.len() as u32,
+        })
+    }
+}

@@ -1,0 +1,310 @@
+//! Graphics parts and the graphics link (issue 14, docs/link.md "Graphics parts"), below
+//! the draws of `tools/cli/tests/draw_unlinked.rs`: the colour-export epilog for every
+//! export format on every generation decoded by llvm-objdump-19, a linked pipeline's
+//! layout (prolog and epilogs spliced by fall-through, every word decodable), and the
+//! typed errors of a link that cannot be made.
+
+mod link_support;
+
+use gcnc::amdgpu::abi_graphics::ColorFormat;
+use gcnc::compile_graphics_unlinked::{compile_stage_unlinked, UnlinkedStage};
+use gcnc::ir::Stage;
+use gcnc::isa::{Gen, Target, Wave};
+use gcnc::link::state::{ColorState, GraphicsLinkState, VertexAttributeState, VertexBindingState};
+use gcnc::link::{Error, PipelineState};
+use gcnc::parts::{PartCache, PartKey, PsEpilogKey};
+use link_support::objdump;
+
+const TARGETS: [(Gen, Wave); 5] = [
+    (Gen::Gfx9, Wave::W64),
+    (Gen::Gfx10, Wave::W32),
+    (Gen::Gfx10, Wave::W64),
+    (Gen::Gfx11, Wave::W32),
+    (Gen::Gfx11, Wave::W64),
+];
+
+fn target(gen: Gen, wave: Wave) -> Target {
+    Target { gen, wave }
+}
+
+fn stage(name: &str, stage: Stage, t: Target) -> UnlinkedStage {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shaders/draw")
+        .join(name);
+    let words = gcnc::front::spirv::words_from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    compile_stage_unlinked(&words, stage, &gcnc::Options::new(t))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The disassembly of a part, one instruction per line.
+fn part_asm(key: &PartKey, name: &str) -> Option<String> {
+    let p = key.build().unwrap();
+    let elf = p.to_code_object().write().unwrap();
+    let insts = objdump(&elf, name)?;
+    Some(
+        insts
+            .into_iter()
+            .map(|i| i.1)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+#[test]
+fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
+    use ColorFormat::*;
+    // GFX11 spells two of them with another underscore
+    let packs = [
+        (Fp16Abgr, ["v_cvt_pkrtz_f16_f32", "v_cvt_pk_rtz_f16_f32"]),
+        (
+            Unorm16Abgr,
+            ["v_cvt_pknorm_u16_f32", "v_cvt_pk_norm_u16_f32"],
+        ),
+        (
+            Snorm16Abgr,
+            ["v_cvt_pknorm_i16_f32", "v_cvt_pk_norm_i16_f32"],
+        ),
+        (Uint16Abgr, ["v_cvt_pk_u16_u32", "v_cvt_pk_u16_u32"]),
+        (Sint16Abgr, ["v_cvt_pk_i16_i32", "v_cvt_pk_i16_i32"]),
+    ];
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let gfx11 = gen == Gen::Gfx11;
+        let vm = if gfx11 { "" } else { " vm" };
+        let chans = [Some(4), Some(5), Some(6), Some(7)];
+        let one = |f: ColorFormat| {
+            PartKey::PsEpilog(PsEpilogKey {
+                target: t,
+                colors: vec![(1, f, chans)],
+                depth: None,
+            })
+        };
+        let name = |f: ColorFormat| format!("ps_epilog_{f:?}_{}_{wave:?}.elf", gen.mcpu());
+        let plain = [
+            (R32, "exp mrt1 v4, off, off, off done"),
+            (Gr32, "exp mrt1 v4, v5, off, off done"),
+            (Ar32, "exp mrt1 v4, off, off, v7 done"),
+            (Abgr32, "exp mrt1 v4, v5, v6, v7 done"),
+        ];
+        for (f, want) in plain {
+            let Some(asm) = part_asm(&one(f), &name(f)) else {
+                return;
+            };
+            assert!(
+                asm.contains(&format!("{want}{vm}")),
+                "{f:?} on {gen:?}:\n{asm}"
+            );
+            assert!(asm.ends_with("s_endpgm"), "{asm}");
+        }
+        for (f, op) in packs {
+            let asm = part_asm(&one(f), &name(f)).unwrap();
+            // two packs into scratch VGPRs above the key's (v8, v9)
+            let op = op[gfx11 as usize];
+            let n = asm
+                .lines()
+                .filter(|l| {
+                    ["", "_e32", "_e64"]
+                        .iter()
+                        .any(|e| l.starts_with(&format!("{op}{e} ")))
+                })
+                .count();
+            assert_eq!(n, 2, "{f:?} on {gen:?}:\n{asm}");
+            assert!(
+                asm.contains("v8, v4, v5") && asm.contains("v9, v6, v7"),
+                "{asm}"
+            );
+            let want = if gfx11 {
+                "exp mrt1 v8, v9, off, off done".to_string()
+            } else {
+                format!("exp mrt1 v8, v8, v9, v9 done compr{vm}")
+            };
+            assert!(asm.contains(&want), "{f:?} on {gen:?}:\n{asm}");
+        }
+        // depth alone, and nothing at all (the null export)
+        let depth = PartKey::PsEpilog(PsEpilogKey {
+            target: t,
+            colors: vec![],
+            depth: Some(3),
+        });
+        let asm = part_asm(&depth, &format!("ps_depth_{}.elf", gen.mcpu())).unwrap();
+        assert!(
+            asm.contains(&format!("exp mrtz v3, off, off, off done{vm}")),
+            "{asm}"
+        );
+        let none = PartKey::PsEpilog(PsEpilogKey {
+            target: t,
+            colors: vec![],
+            depth: None,
+        });
+        let asm = part_asm(&none, &format!("ps_none_{}.elf", gen.mcpu())).unwrap();
+        let null = if gfx11 {
+            "exp mrt0 off, off, off, off done"
+        } else {
+            "exp null off, off, off, off done vm"
+        };
+        assert!(asm.contains(null), "{asm}");
+    }
+}
+
+fn draw_state() -> PipelineState {
+    PipelineState {
+        graphics: Some(GraphicsLinkState {
+            vertex_bindings: vec![
+                VertexBindingState {
+                    binding: 0,
+                    stride: 32,
+                    per_instance: false,
+                },
+                VertexBindingState {
+                    binding: 1,
+                    stride: 16,
+                    per_instance: true,
+                },
+            ],
+            vertex_attributes: vec![
+                VertexAttributeState {
+                    location: 0,
+                    binding: 0,
+                    offset: 0,
+                    channels: 4,
+                },
+                VertexAttributeState {
+                    location: 1,
+                    binding: 0,
+                    offset: 16,
+                    channels: 4,
+                },
+                VertexAttributeState {
+                    location: 2,
+                    binding: 1,
+                    offset: 0,
+                    channels: 3,
+                },
+            ],
+            color_formats: vec![ColorState {
+                location: 0,
+                format: "FP16_ABGR".into(),
+            }],
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_linked_pipeline_splices_prolog_main_and_epilogs_by_fall_through() {
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_instanced.spv", Stage::Vertex, t);
+        let fs = stage("fs_color.spv", Stage::Fragment, t);
+        // the unlinked stages name what they lack and end in the branch to the epilog
+        assert!(vs.interface.inputs.len() >= 3, "{:?}", vs.interface.inputs);
+        assert_eq!(vs.compiled.relocations.len(), 1);
+        assert_eq!(vs.compiled.relocations[0].symbol, "gcnc.next");
+        let cache = PartCache::new();
+        let linked = gcnc::link::link(&[&vs.elf, &fs.elf], &draw_state(), &cache).unwrap();
+        let kinds: Vec<(String, bool)> = linked
+            .placed
+            .iter()
+            .map(|p| {
+                (
+                    p.symbol.split('.').take(3).collect::<Vec<_>>().join("."),
+                    p.fell_through,
+                )
+            })
+            .collect();
+        let want = [
+            ("gcnc.part.vs_prolog", true),
+            ("gcnc.main.gs", true),
+            ("gcnc.part.vs_epilog", false),
+            ("gcnc.main.ps", true),
+            ("gcnc.part.ps_epilog", false),
+        ];
+        let want: Vec<(String, bool)> = want
+            .iter()
+            .map(|(s, f)| {
+                let s = if gen == Gen::Gfx9 {
+                    s.replace("main.gs", "main.vs")
+                } else {
+                    s.to_string()
+                };
+                (s, *f)
+            })
+            .collect();
+        assert_eq!(kinds, want, "{gen:?} {wave:?}");
+        // the main parts stay 256-byte aligned
+        for p in &linked.placed {
+            if p.symbol.starts_with("gcnc.main") {
+                assert_eq!(p.offset % 256, 0, "{p:?}");
+            }
+        }
+        assert_eq!(cache.stats().0, 3, "three parts built");
+        gcnc::link::link(&[&vs.elf, &fs.elf], &draw_state(), &cache).unwrap();
+        assert_eq!(cache.stats(), (3, 3), "built once per key");
+        let Some(insts) = objdump(
+            &linked.elf,
+            &format!("pipeline_{}_{wave:?}.elf", gen.mcpu()),
+        ) else {
+            continue;
+        };
+        let asm: Vec<&str> = insts.iter().map(|i| i.1.as_str()).collect();
+        assert_eq!(
+            asm.iter()
+                .filter(|l| l.starts_with("tbuffer_load_format"))
+                .count(),
+            3
+        );
+        let ring = asm
+            .iter()
+            .filter(|l| l.starts_with("buffer_store_b128"))
+            .count();
+        assert_eq!(ring, if gen == Gen::Gfx11 { 1 } else { 0 }, "{asm:#?}");
+        assert!(
+            asm.iter().any(|l| l.starts_with("v_cvt_pk")),
+            "FP16_ABGR packs"
+        );
+        assert!(!asm.iter().any(|l| l.contains("gcnc")), "no symbol left");
+    }
+}
+
+fn link_err(vs: &UnlinkedStage, fs: &UnlinkedStage, state: &PipelineState) -> Error {
+    gcnc::link::link(&[&vs.elf, &fs.elf], state, &PartCache::new()).unwrap_err()
+}
+
+#[test]
+fn a_link_the_state_cannot_complete_is_a_typed_error() {
+    let t = target(Gen::Gfx10, Wave::W32);
+    let vs = stage("vs_instanced.spv", Stage::Vertex, t);
+    let fs = stage("fs_color.spv", Stage::Fragment, t);
+    let path = |e: Error| match e {
+        Error::State { path, reason } => (path, reason),
+        other => panic!("{other}"),
+    };
+    let (p, r) = path(link_err(&vs, &fs, &PipelineState::default()));
+    assert_eq!(p, "graphics", "{r}");
+    let mut st = draw_state();
+    st.graphics.as_mut().unwrap().vertex_attributes.remove(2);
+    let (p, r) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "graphics.vertex_attributes");
+    assert!(r.contains("location 2"), "{r}");
+    let mut st = draw_state();
+    st.graphics.as_mut().unwrap().vertex_attributes[0].channels = 2;
+    let (_, r) = path(link_err(&vs, &fs, &st));
+    assert!(r.contains("cannot feed"), "{r}");
+    let mut st = draw_state();
+    st.graphics.as_mut().unwrap().color_formats[0].format = "RGBA8".into();
+    let (p, _) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "graphics.color_formats[0]");
+    let st = PipelineState {
+        user_data: Some(gcnc::link::state::UserDataLayout {
+            sgprs: vec![],
+            table: vec![],
+        }),
+        ..draw_state()
+    };
+    let (p, _) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "user_data");
+    // one stage alone is not a pipeline
+    let e = gcnc::link::link(&[&fs.elf], &draw_state(), &PartCache::new()).unwrap_err();
+    assert!(matches!(e, Error::NotUnlinked { .. }), "{e}");
+    assert!(e.to_string().contains("vertex stage"), "{e}");
+}
