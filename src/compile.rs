@@ -453,3 +453,14 @@ fn assumed_user_sgprs(user_sgprs: &[UserData], missing: &Missing) -> Result<Vec<
     }
     Ok(assumed)
 }
+
+/// Compiles share nothing mutable: the options, the IR and the result move between
+/// threads and are read from several at once (`gcnc batch`, the C API's compiler), and
+/// the only process-wide state is the part cache, which is synchronised.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Options>();
+    send_sync::<Module>();
+    send_sync::<Compiled>();
+    send_sync::<crate::parts::PartCache>();
+};
