@@ -324,7 +324,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         ..Default::default()
     };
     let linked = timer.stage("link", || {
-        let main = crate::link::input::object_input(0, &obj);
+        let main = crate::link::input::object_input(0, obj);
         crate::link::link_inputs([main], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;

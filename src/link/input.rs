@@ -98,13 +98,18 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
 /// reading back its ELF (the whole-pipeline compile hands it over this way): the same
 /// checks and the same [`Input`] as [`read_input`] of `obj.write()`, whose `.text`
 /// carries each relocation's addend in its field.
-pub fn object_input(index: usize, obj: &CodeObject) -> Result<Input> {
+pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
     obj.validate().map_err(|source| Error::Elf {
         input: index,
         source,
     })?;
-    let mut text = obj.text.clone();
-    let mut relocations = obj.relocations.clone();
+    let CodeObject {
+        gen,
+        mut text,
+        functions,
+        mut relocations,
+        metadata,
+    } = obj;
     relocations.sort_by_key(|r| r.offset);
     for r in &relocations {
         let enc = r
@@ -118,19 +123,14 @@ pub fn object_input(index: usize, obj: &CodeObject) -> Result<Input> {
         text[at..at + enc.len()].copy_from_slice(&enc);
     }
     let entry = |stage: HwStage| {
-        obj.functions
+        functions
             .iter()
             .find(|f| f.name == stage.entry_symbol())
             .map(|f| (f.name.clone(), f.offset, f.size))
     };
-    input(
-        index,
-        obj.gen,
-        obj.metadata.clone(),
-        Some(&text),
-        &entry,
-        &|| Ok(relocations.clone()),
-    )
+    input(index, gen, metadata, Some(&text), &entry, &|| {
+        Ok(relocations.clone())
+    })
 }
 
 /// The checks shared by both sources: `tree` is the whole metadata tree (with
