@@ -120,7 +120,14 @@ pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
                 source,
             })?;
         let at = r.offset as usize;
-        text[at..at + enc.len()].copy_from_slice(&enc);
+        let field = text
+            .get_mut(at..at.saturating_add(enc.len()))
+            .ok_or_else(|| Error::BadRelocation {
+                input: index,
+                offset: r.offset,
+                reason: format!("{} field lies outside .text", r.kind.name()),
+            })?;
+        field.copy_from_slice(&enc);
     }
     let entry = |stage: HwStage| {
         functions
