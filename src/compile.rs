@@ -16,7 +16,8 @@
 //!   passes::resolve_hazards   per-generation interlocks
 //!   emit::encode              code buffer, branch fixups, relocations, s_code_end padding
 //!   emit::code_object         PAL code object + `gcnc.prelink`: the unlinked main part
-//!   link::link                parts (CS prolog), layout, fall-through, relocations,
+//!   link::link_inputs         the main part as a structure (no ELF round trip): parts
+//!                             (CS prolog), layout, fall-through, relocations,
 //!                             metadata merge → the pipeline ELF
 //! ```
 //!
@@ -305,10 +306,9 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     pl.user_sgprs = assumed;
     pl.missing_state = missing.names();
     obj.set_prelink(&pl)?;
-    let main_elf = obj.write()?;
     if output == Output::Unlinked {
         return Ok(Compiled {
-            elf: main_elf,
+            elf: obj.write()?,
             entry: (0, code.code_bytes as usize),
             text: code.text,
             stats,
@@ -318,13 +318,15 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         });
     }
 
-    // Link: the main part with the final user-data layout (and the CS prolog it needs).
+    // Link: the main part with the final user-data layout (and the CS prolog it needs),
+    // handed over as the code object itself (the same input its ELF would give).
     let state = PipelineState {
         user_data: opts.user_data.clone(),
         ..Default::default()
     };
     let linked = timer.stage("link", || {
-        crate::link::link(&[&main_elf], &state, part_cache())
+        let main = crate::link::input::object_input(0, obj);
+        crate::link::link_inputs([main], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;
     let entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
@@ -452,3 +454,14 @@ fn assumed_user_sgprs(user_sgprs: &[UserData], missing: &Missing) -> Result<Vec<
     }
     Ok(assumed)
 }
+
+/// Compiles share nothing mutable: the options, the IR and the result move between
+/// threads and are read from several at once (`gcnc batch`, the C API's compiler), and
+/// the only process-wide state is the part cache, which is synchronised.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Options>();
+    send_sync::<Module>();
+    send_sync::<Compiled>();
+    send_sync::<crate::parts::PartCache>();
+};

@@ -48,8 +48,8 @@ impl Cfg {
         let n = f.blocks.len();
         let mut cfg = Cfg {
             rpo: SecondaryMap::with_len(n, u32::MAX),
-            preds: SecondaryMap::with_len(n, SmallVec::new()),
-            succs: SecondaryMap::with_len(n, SmallVec::new()),
+            preds: SecondaryMap::with_len_by(n, SmallVec::new(), SmallVec::new),
+            succs: SecondaryMap::with_len_by(n, SmallVec::new(), SmallVec::new),
             idom: SecondaryMap::with_len(n, None),
             loop_depth: SecondaryMap::with_len(n, 0),
             reachable: SecondaryMap::with_len(n, false),
@@ -66,8 +66,8 @@ impl Cfg {
             depth: 0,
         };
         cfg.edges(f, &f.body, &ctx);
-        for &b in &cfg.order.clone() {
-            for &s in cfg.succs[b].clone().iter() {
+        for &b in &cfg.order {
+            for &s in cfg.succs[b].iter() {
                 cfg.preds[s].push(b);
             }
         }
@@ -245,7 +245,7 @@ impl Cfg {
     /// Children of each block in the dominator tree, in program order.
     pub fn dom_children(&self) -> SecondaryMap<BlockData, SmallVec<[Block; 4]>> {
         let mut ch: SecondaryMap<BlockData, SmallVec<[Block; 4]>> =
-            SecondaryMap::new(SmallVec::new());
+            SecondaryMap::with_len_by(self.idom.len(), SmallVec::new(), SmallVec::new);
         for &b in &self.order {
             if let Some(p) = self.idom[b] {
                 ch[p].push(b);

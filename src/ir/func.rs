@@ -127,18 +127,21 @@ impl Function {
             return;
         }
         let mut before: SecondaryMap<InstData, SmallVec<[Inst; 2]>> =
-            SecondaryMap::new(SmallVec::new());
+            SecondaryMap::with_len_by(self.insts.len(), SmallVec::new(), SmallVec::new);
         let mut blocks: Vec<Block> = Vec::new();
+        let mut listed = SecondaryMap::with_len(self.blocks.len(), false);
         for &(anchor, new) in pending {
             before[anchor].push(new);
             let b = self.insts[anchor].block.expect("anchor was removed");
-            if !blocks.contains(&b) {
+            if !listed[b] {
+                listed[b] = true;
                 blocks.push(b);
             }
         }
         for b in blocks {
             let old = std::mem::take(&mut self.blocks[b].insts);
-            let mut list = Vec::with_capacity(old.len() + pending.len());
+            let extra: usize = old.iter().map(|&i| before[i].len()).sum();
+            let mut list = Vec::with_capacity(old.len() + extra);
             for i in old {
                 for &n in before[i].iter() {
                     self.insts[n].block = Some(b);

@@ -159,6 +159,23 @@ impl<K, V: Clone> SecondaryMap<K, V> {
             _marker: PhantomData,
         }
     }
+    /// [`SecondaryMap::with_len`] filled by `make` (equal to `default`): for values
+    /// whose `clone` is slower than building one (an empty `SmallVec` clones through its
+    /// generic `extend`).
+    pub fn with_len_by(len: usize, default: V, make: impl FnMut() -> V) -> Self {
+        SecondaryMap {
+            data: std::iter::repeat_with(make).take(len).collect(),
+            default,
+            _marker: PhantomData,
+        }
+    }
+    /// Number of handles the table holds a slot for.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
 }
 
 impl<K, V: Clone + Default> Default for SecondaryMap<K, V> {

@@ -51,14 +51,14 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
             return Err(merr("entry is not a function".into()));
         }
     }
-    for (fh, f) in m.functions.iter() {
+    for (_, f) in m.functions.iter() {
         Verifier {
             m,
             f,
-            fh,
             cfg: None,
             pos: SecondaryMap::new(u32::MAX),
             seen_block: SecondaryMap::new(false),
+            local: SecondaryMap::new(false),
         }
         .run()?;
     }
@@ -68,11 +68,12 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
 struct Verifier<'a> {
     m: &'a Module,
     f: &'a Function,
-    fh: Func,
     cfg: Option<Cfg>,
     /// Position of each live instruction within its block.
     pos: SecondaryMap<InstData, u32>,
     seen_block: SecondaryMap<BlockData, bool>,
+    /// The function's locals (a deref of a function variable must name one).
+    local: SecondaryMap<Variable, bool>,
 }
 
 impl<'a> Verifier<'a> {
@@ -92,6 +93,7 @@ impl<'a> Verifier<'a> {
             if !self.m.vars.contains(l) || self.m.vars[l].mode != Mode::Function {
                 return Err(self.err(None, "local that is not a function variable"));
             }
+            self.local[l] = true;
         }
         self.list(&f.body, 0)?;
         // Block membership.
@@ -418,7 +420,7 @@ impl<'a> Verifier<'a> {
                 if var.ty != dr.ty || var.mode != dr.mode {
                     return Err(e("deref_var type/mode differs from the variable's"));
                 }
-                if var.mode == Mode::Function && !self.m.functions[self.fh].locals.contains(&v) {
+                if var.mode == Mode::Function && !self.local[v] {
                     return Err(e("function variable of another function"));
                 }
             }

@@ -6,7 +6,8 @@ use super::error::{Error, Result};
 use crate::binary::merge::take_prelink;
 use crate::binary::prelink::PreLinkMetadata;
 use crate::binary::registers::{self, Rsrc2};
-use crate::binary::{ElfFile, HwStage, PalMetadata, Relocation, Value};
+use crate::binary::{CodeObject, ElfFile, HwStage, PalMetadata, Relocation, Value};
+use crate::isa::Gen;
 use crate::isa::Target;
 
 /// One unlinked shader, ready for layout.
@@ -55,52 +56,134 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
             elf.e_flags
         ),
     })?;
-    let mut tree = elf
+    let tree = elf
         .metadata
         .clone()
         .ok_or_else(|| not("no NT_AMDGPU_METADATA note".into()))?;
+    let text_sec = elf.section_by_name(".text").map(|s| s.index);
+    let relocs = || {
+        let mut relocations = Vec::new();
+        for r in &elf.relocations {
+            if Some(r.target_section) != text_sec {
+                return Err(Error::BadRelocation {
+                    input: index,
+                    offset: r.offset,
+                    reason: format!(
+                        "relocation of section {} (only .text is relocated)",
+                        r.target_section
+                    ),
+                });
+            }
+            relocations.push(Relocation {
+                offset: r.offset,
+                kind: r.kind,
+                symbol: r.symbol_name.clone(),
+                addend: r.addend,
+            });
+        }
+        Ok(relocations)
+    };
+    let entry = |stage: HwStage| elf.entry(stage).map(|e| (e.name.clone(), e.value, e.size));
+    input(
+        index,
+        gen,
+        tree,
+        text_sec.map(|t| elf.section_data(t)),
+        &entry,
+        &relocs,
+    )
+}
+
+/// The main part of a code object the backend has just built, without writing and
+/// reading back its ELF (the whole-pipeline compile hands it over this way): the same
+/// checks and the same [`Input`] as [`read_input`] of `obj.write()`, whose `.text`
+/// carries each relocation's addend in its field.
+pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
+    obj.validate().map_err(|source| Error::Elf {
+        input: index,
+        source,
+    })?;
+    let CodeObject {
+        gen,
+        mut text,
+        functions,
+        mut relocations,
+        metadata,
+    } = obj;
+    relocations.sort_by_key(|r| r.offset);
+    for r in &relocations {
+        let enc = r
+            .kind
+            .encode_addend(r.addend)
+            .map_err(|source| Error::Elf {
+                input: index,
+                source,
+            })?;
+        let at = r.offset as usize;
+        let field = text
+            .get_mut(at..at.saturating_add(enc.len()))
+            .ok_or_else(|| Error::BadRelocation {
+                input: index,
+                offset: r.offset,
+                reason: format!("{} field lies outside .text", r.kind.name()),
+            })?;
+        field.copy_from_slice(&enc);
+    }
+    let entry = |stage: HwStage| {
+        functions
+            .iter()
+            .find(|f| f.name == stage.entry_symbol())
+            .map(|f| (f.name.clone(), f.offset, f.size))
+    };
+    input(index, gen, metadata, Some(&text), &entry, &|| {
+        Ok(relocations.clone())
+    })
+}
+
+/// The checks shared by both sources: `tree` is the whole metadata tree (with
+/// `gcnc.prelink`), `text` the `.text` bytes (if there is a `.text`), `entry` finds a
+/// stage's entry symbol (name, offset, size) and `relocs` gives `.text`'s relocations
+/// (or the error for one that is not of `.text`).
+fn input(
+    index: usize,
+    gen: Gen,
+    mut tree: Value,
+    text: Option<&[u8]>,
+    entry: &dyn Fn(HwStage) -> Option<(String, u64, u64)>,
+    relocs: &dyn Fn() -> Result<Vec<Relocation>>,
+) -> Result<Input> {
+    let elf_err = |source| Error::Elf {
+        input: index,
+        source,
+    };
+    let not = |reason: String| Error::NotUnlinked {
+        input: index,
+        reason,
+    };
     let prelink = take_prelink(&mut tree)
         .map_err(elf_err)?
         .ok_or_else(|| not("no gcnc.prelink section in the metadata".into()))?;
     let md = PalMetadata::from_value(&tree).map_err(elf_err)?;
     let stage = prelink.stage;
-    let entry = elf
-        .entry(stage)
-        .ok_or_else(|| not(format!("no {} entry symbol", stage.entry_symbol())))?
-        .clone();
-    let text_sec = elf
-        .section_by_name(".text")
-        .ok_or_else(|| not("no .text section".into()))?
-        .index;
-    let text = elf.section_data(text_sec);
-    let (start, end) = (entry.value, entry.value.checked_add(entry.size));
+    let (name, value, size) =
+        entry(stage).ok_or_else(|| not(format!("no {} entry symbol", stage.entry_symbol())))?;
+    let text = text.ok_or_else(|| not("no .text section".into()))?;
+    let (start, end) = (value, value.checked_add(size));
     let end = match end {
-        Some(e) if e <= text.len() as u64 && start % 4 == 0 && entry.size % 4 == 0 => e,
+        Some(e) if e <= text.len() as u64 && start % 4 == 0 && size % 4 == 0 => e,
         _ => {
             return Err(not(format!(
-                "entry {} at {start:#x} size {:#x} is not a dword range inside .text ({:#x} bytes)",
-                entry.name,
-                entry.size,
+                "entry {name} at {start:#x} size {size:#x} is not a dword range inside .text ({:#x} bytes)",
                 text.len()
             )))
         }
     };
-    if entry.size == 0 {
-        return Err(not(format!("entry {} is empty", entry.name)));
+    if size == 0 {
+        return Err(not(format!("entry {name} is empty")));
     }
     let code = text[start as usize..end as usize].to_vec();
     let mut relocations = Vec::new();
-    for r in &elf.relocations {
-        if r.target_section != text_sec {
-            return Err(Error::BadRelocation {
-                input: index,
-                offset: r.offset,
-                reason: format!(
-                    "relocation of section {} (only .text is relocated)",
-                    r.target_section
-                ),
-            });
-        }
+    for r in relocs()? {
         let fend = r.offset + r.kind.field_size() as u64;
         if r.offset < start || fend > end {
             return Err(Error::BadRelocation {
@@ -114,9 +197,7 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
         }
         relocations.push(Relocation {
             offset: r.offset - start,
-            kind: r.kind,
-            symbol: r.symbol_name.clone(),
-            addend: r.addend,
+            ..r
         });
     }
     let wave = md.pipeline.wave(stage);

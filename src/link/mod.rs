@@ -97,16 +97,26 @@ pub fn needed_parts(inputs: &[&[u8]], state: &PipelineState) -> Result<Vec<PartK
 
 /// Links unlinked ELFs (`inputs`, one per hardware stage) with `state` into a pipeline ELF.
 pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Result<Linked> {
+    let read = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| input::read_input(i, bytes));
+    link_inputs(read, state, parts)
+}
+
+/// [`link`] of inputs read one at a time ([`input::read_input`], or
+/// [`input::object_input`] for a code object still in memory: the whole-pipeline compile
+/// links its main part without writing and re-reading its ELF).
+pub fn link_inputs(
+    inputs: impl IntoIterator<Item = Result<input::Input>>,
+    state: &PipelineState,
+    parts: &PartCache,
+) -> Result<Linked> {
     state.validate()?;
-    if inputs.is_empty() {
-        return Err(Error::NotUnlinked {
-            input: 0,
-            reason: "no input ELF".into(),
-        });
-    }
     let mut shaders = Vec::new();
-    for (i, bytes) in inputs.iter().enumerate() {
-        let s = input::read_input(i, bytes)?;
+    for s in inputs {
+        let s = s?;
+        let i = s.index;
         if let Some(first) = shaders.first() {
             let first: &input::Input = first;
             if s.target.gen != first.target.gen {
@@ -123,6 +133,12 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
             });
         }
         shaders.push(s);
+    }
+    if shaders.is_empty() {
+        return Err(Error::NotUnlinked {
+            input: 0,
+            reason: "no input ELF".into(),
+        });
     }
     let target = shaders[0].target;
     if shaders.iter().any(graphics::is_graphics) {

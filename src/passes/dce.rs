@@ -53,18 +53,21 @@ fn dead_insts(f: &mut Function) -> bool {
             }
         });
     }
-    let mut dead = SecondaryMap::with_len(f.insts.len(), false);
-    let mut any = false;
-    for &i in &order {
-        if !live[i] {
-            dead[i] = true;
-            any = true;
-        }
+    if order.iter().all(|&i| live[i]) {
+        return false;
     }
-    if any {
-        f.remove_all(&dead);
-    }
-    any
+    // Detach the dead instructions of the tree's blocks (blocks outside the tree keep
+    // theirs, as `order` does not hold them).
+    let Function { blocks, insts, .. } = f;
+    visit::for_each_block(&f.body, |b| {
+        blocks[b].insts.retain(|&i| {
+            live[i] || {
+                insts[i].block = None;
+                false
+            }
+        })
+    });
+    true
 }
 
 fn const_bool(f: &Function, v: Value) -> Option<bool> {
@@ -192,8 +195,8 @@ fn simplify_at(
 /// with no sources becomes undef.
 pub fn prune_phis(f: &mut Function) {
     let cfg = Cfg::new(f);
-    for b in cfg.order.clone() {
-        let preds = cfg.preds[b].clone();
+    for &b in &cfg.order {
+        let preds = &cfg.preds[b];
         for k in 0..f.blocks[b].insts.len() {
             let i = f.blocks[b].insts[k];
             let InstKind::Phi(srcs) = &mut f.insts[i].kind else {
@@ -205,6 +208,15 @@ pub fn prune_phis(f: &mut Function) {
             }
         }
         // Undefs must not sit among phis' position rules: move them after the phis.
+        let is_phi = |i: &Inst| f.insts[*i].kind.is_phi();
+        if !f.blocks[b]
+            .insts
+            .iter()
+            .skip_while(|i| is_phi(i))
+            .any(is_phi)
+        {
+            continue;
+        }
         let insts = std::mem::take(&mut f.blocks[b].insts);
         let (mut phis, rest): (Vec<Inst>, Vec<Inst>) =
             insts.into_iter().partition(|&i| f.insts[i].kind.is_phi());

@@ -56,8 +56,12 @@ pub fn run(m: &mut Module) -> bool {
         };
         if !promoted.is_empty() {
             progress = true;
-            m.functions[fh].locals.retain(|v| !promoted.contains(v));
-            m.globals.retain(|v| !promoted.contains(v));
+            let mut gone: SecondaryMap<Variable, bool> = SecondaryMap::new(false);
+            for &v in &promoted {
+                gone[v] = true;
+            }
+            m.functions[fh].locals.retain(|&v| !gone[v]);
+            m.globals.retain(|&v| !gone[v]);
         }
     }
     progress
@@ -81,6 +85,7 @@ fn promote(
     let mut acc: SecondaryMap<InstData, Option<Access>> = SecondaryMap::new(None);
     let mut bad: HashMap<Var, bool> = HashMap::new();
     let mut seen_vars: Vec<Var> = Vec::new();
+    let mut seen: SecondaryMap<Variable, bool> = SecondaryMap::new(false);
     // 1. Access paths of derefs rooted at candidate variables.
     for &i in &order {
         let InstKind::Deref(d) = &f.insts[i].kind else {
@@ -91,7 +96,8 @@ fn promote(
                 if !promotable(v) {
                     continue;
                 }
-                if !seen_vars.contains(&v) {
+                if !seen[v] {
+                    seen[v] = true;
                     seen_vars.push(v);
                 }
                 Some(Access {
@@ -185,6 +191,10 @@ fn promote(
     if promote_vars.is_empty() {
         return promote_vars;
     }
+    let mut promoted: SecondaryMap<Variable, bool> = SecondaryMap::new(false);
+    for &v in &promote_vars {
+        promoted[v] = true;
+    }
     // 3. Slots: one per (variable, path) that is loaded or stored.
     let mut slots: HashMap<(Var, SmallVec<[u32; 4]>), usize> = HashMap::new();
     let mut slot_ty: Vec<ValType> = Vec::new();
@@ -205,7 +215,7 @@ fn promote(
             _ => continue,
         };
         let Some(a) = &acc[d] else { continue };
-        if !promote_vars.contains(&a.var) {
+        if !promoted[a.var] {
             continue;
         }
         // The slot's type: the whole vector for component accesses.
@@ -237,7 +247,8 @@ fn promote(
         slot_of[i] = Some((s, a.comp));
         if is_store {
             let b = f.insts[i].block.unwrap();
-            if !def_blocks[s].contains(&b) {
+            // stores come in program order, so a block already listed is the last one
+            if def_blocks[s].last() != Some(&b) {
                 def_blocks[s].push(b);
             }
         }
@@ -257,7 +268,8 @@ fn promote(
             }
             let mut r = p;
             while Some(r) != idom {
-                if !df[r].contains(&b) {
+                // `b` is pushed only in this iteration, so it is last when present
+                if df[r].last() != Some(&b) {
                     df[r].push(b);
                 }
                 match cfg.idom[r] {
@@ -268,22 +280,42 @@ fn promote(
         }
     }
     let mut block_phis: SecondaryMap<BlockData, Vec<(usize, Inst)>> = SecondaryMap::new(Vec::new());
+    // the last slot given a phi in each block, and the blocks given phis
+    let mut has_phi: SecondaryMap<BlockData, usize> = SecondaryMap::new(usize::MAX);
+    let mut phi_blocks: Vec<Block> = Vec::new();
+    let mut defines: SecondaryMap<BlockData, usize> = SecondaryMap::new(usize::MAX);
     for s in 0..nslots {
-        let mut has_phi: BVec<Block> = BVec::new_in(bump);
+        for &b in def_blocks[s].iter() {
+            defines[b] = s;
+        }
         let mut work = def_blocks[s].clone();
         while let Some(b) = work.pop() {
-            for &y in &df[b].clone() {
-                if has_phi.contains(&y) {
+            for &y in df[b].iter() {
+                if has_phi[y] == s {
                     continue;
                 }
-                has_phi.push(y);
-                let phi = f.insert_at(y, 0, InstKind::Phi(SmallVec::new()), slot_ty[s]);
+                has_phi[y] = s;
+                let phi = f.alloc_detached(InstKind::Phi(SmallVec::new()), slot_ty[s]);
+                if block_phis[y].is_empty() {
+                    phi_blocks.push(y);
+                }
                 block_phis[y].push((s, phi));
-                if !def_blocks[s].contains(&y) {
+                if defines[y] != s {
                     work.push(y);
                 }
             }
         }
+    }
+    // each block's new phis go first, the latest placed first
+    for &y in &phi_blocks {
+        let old = std::mem::take(&mut f.blocks[y].insts);
+        let mut list = Vec::with_capacity(old.len() + block_phis[y].len());
+        for &(_, phi) in block_phis[y].iter().rev() {
+            f.insts[phi].block = Some(y);
+            list.push(phi);
+        }
+        list.extend(old);
+        f.blocks[y].insts = list;
     }
     // 5. Rename along the dominator tree.
     let entry = cfg.order[0];
@@ -294,6 +326,8 @@ fn promote(
     let children = cfg.dom_children();
     let mut stack: Vec<(Block, bool)> = vec![(entry, true)];
     let mut pushed: SecondaryMap<BlockData, Vec<usize>> = SecondaryMap::new(Vec::new());
+    // (load or store, new instruction before it), placed after the walk
+    let mut before: Vec<(Inst, Inst)> = Vec::new();
     let get_cur = |f: &mut Function,
                    s: usize,
                    cur: &Vec<BVec<Value>>,
@@ -329,14 +363,17 @@ fn promote(
                     let v = get_cur(f, s, &cur, &mut undefs);
                     let r = match comp {
                         None => v,
-                        Some(c) => f.insert_before(
-                            i,
-                            InstKind::Swizzle {
-                                src: v,
-                                comps: smallvec::smallvec![c],
-                            },
-                            slot_ty[s].with_comps(1),
-                        ),
+                        Some(c) => {
+                            let r = f.alloc_detached(
+                                InstKind::Swizzle {
+                                    src: v,
+                                    comps: smallvec::smallvec![c],
+                                },
+                                slot_ty[s].with_comps(1),
+                            );
+                            before.push((i, r));
+                            r
+                        }
                     };
                     map[i] = Some(r);
                     dead[i] = true;
@@ -368,28 +405,30 @@ fn promote(
                             let part = if f.insts[src].ty.comps == 1 {
                                 src
                             } else {
-                                f.insert_before(
-                                    i,
+                                let r = f.alloc_detached(
                                     InstKind::Swizzle {
                                         src,
                                         comps: smallvec::smallvec![sc],
                                     },
                                     st.with_comps(1),
-                                )
+                                );
+                                before.push((i, r));
+                                r
                             };
                             parts.push(part);
                         }
                         if parts.len() == 1 {
                             parts[0]
                         } else {
-                            f.insert_before(
-                                i,
+                            let r = f.alloc_detached(
                                 InstKind::Alu {
                                     op: AluOp::Vec,
                                     srcs: parts.into_iter().collect(),
                                 },
                                 st,
-                            )
+                            );
+                            before.push((i, r));
+                            r
                         }
                     };
                     cur[s].push(new);
@@ -411,6 +450,7 @@ fn promote(
             stack.push((c, true));
         }
     }
+    f.place_before(&before);
     // Unreachable blocks: loads read undef, stores vanish.
     for &b in &cfg.order {
         if cfg.reachable[b] {
@@ -440,7 +480,7 @@ fn promote(
     // Derefs of promoted variables go too (all their uses were loads/stores/derefs).
     for &i in &order {
         if let Some(a) = &acc[i] {
-            if promote_vars.contains(&a.var) {
+            if promoted[a.var] {
                 dead[i] = true;
             }
         }

@@ -8,7 +8,9 @@
 //! Liveness is a backward dataflow over the *linear* CFG (what the wave executes: an
 //! SGPR value stays allocated across both arms of a divergent if, anything live around a
 //! back edge for the whole loop). Phi webs (several definitions by parallel copies) are
-//! handled by the same dataflow. Each temp gets one conservative interval — the hull of
+//! handled by the same dataflow. The sets cover only the temps some block reads before
+//! defining them (the rest never cross a block boundary), as dense bit vectors in one
+//! flat allocation per set kind; the fixpoint is iterated without allocating. Each temp gets one conservative interval — the hull of
 //! its defs, uses and the block boundaries where it is live (closed: `[start, end]`);
 //! two temps interfere exactly when their intervals share a position.
 
@@ -21,33 +23,29 @@ pub struct Interval {
     pub end: u32,
 }
 
-struct BitSet(Vec<u64>);
+/// Per-block live sets over the *global* temps only: those read in some block before
+/// that block defines them (upward-exposed). Every temp of a live-in or live-out set is
+/// one of them, and most temps are block-local, so the sets stay small on large
+/// shaders. Block `b`'s set is `words` u64s at `b * words` of a flat vector.
+struct Liveness {
+    /// Dense index → temp.
+    global: Vec<u32>,
+    words: usize,
+    live_in: Vec<u64>,
+    live_out: Vec<u64>,
+}
 
-impl BitSet {
-    fn new(n: usize) -> BitSet {
-        BitSet(vec![0; n.div_ceil(64)])
-    }
-    fn set(&mut self, i: usize) {
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-    fn clear(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
-    }
-    fn union_with(&mut self, o: &BitSet) -> bool {
-        let mut ch = false;
-        for (a, b) in self.0.iter_mut().zip(&o.0) {
-            let n = *a | *b;
-            ch |= n != *a;
-            *a = n;
+impl Liveness {
+    /// Calls `f` with every temp set in block `bi`'s set of `sets`.
+    fn for_each(&self, sets: &[u64], bi: usize, mut f: impl FnMut(usize)) {
+        let base = bi * self.words;
+        for (w, &bits) in sets[base..base + self.words].iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                f(self.global[w * 64 + b.trailing_zeros() as usize] as usize);
+                b &= b - 1;
+            }
         }
-        ch
-    }
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 != 0)
-                .map(move |b| w * 64 + b)
-        })
     }
 }
 
@@ -55,59 +53,94 @@ pub fn early_clobber(op: &Op) -> bool {
     matches!(op, Op::Hw(_, Format::Smem))
 }
 
-/// Live-in sets per block on the linear CFG.
-fn liveness(p: &Program) -> (Vec<BitSet>, Vec<BitSet>) {
+/// Live-in and live-out sets per block on the linear CFG (a backward dataflow to the
+/// least fixpoint, blocks visited last to first).
+fn liveness(p: &Program) -> Liveness {
+    const NONE: u32 = u32::MAX;
     let n = p.temps.len();
     let nb = p.blocks.len();
-    let mut gen_: Vec<BitSet> = Vec::with_capacity(nb);
-    let mut kill: Vec<BitSet> = Vec::with_capacity(nb);
-    for b in &p.blocks {
-        let mut g = BitSet::new(n);
-        let mut k = BitSet::new(n);
-        for i in b.insts.iter().rev() {
-            for d in &i.defs {
-                if let Arg::Temp(t) = d {
-                    k.set(t.0 as usize);
-                    g.clear(t.0 as usize);
+    // The global temps: an operand read before its block defines it.
+    let mut def_in = vec![NONE; n];
+    let mut dense = vec![NONE; n];
+    let mut global: Vec<u32> = Vec::new();
+    for (bi, b) in p.blocks.iter().enumerate() {
+        for i in &b.insts {
+            for o in &i.ops {
+                if let Arg::Temp(t) = *o {
+                    let t = t.0 as usize;
+                    if def_in[t] != bi as u32 && dense[t] == NONE {
+                        dense[t] = global.len() as u32;
+                        global.push(t as u32);
+                    }
                 }
             }
-            for o in &i.ops {
-                if let Arg::Temp(t) = o {
-                    g.set(t.0 as usize);
+            for d in &i.defs {
+                if let Arg::Temp(t) = *d {
+                    def_in[t.0 as usize] = bi as u32;
                 }
             }
         }
-        gen_.push(g);
-        kill.push(k);
     }
-    let mut live_in: Vec<BitSet> = (0..nb).map(|_| BitSet::new(n)).collect();
-    let mut live_out: Vec<BitSet> = (0..nb).map(|_| BitSet::new(n)).collect();
+    let words = global.len().div_ceil(64);
+    let set = |v: &mut [u64], bi: usize, g: u32| v[bi * words + g as usize / 64] |= 1 << (g % 64);
+    let clear =
+        |v: &mut [u64], bi: usize, g: u32| v[bi * words + g as usize / 64] &= !(1 << (g % 64));
+    let mut gen_ = vec![0u64; nb * words];
+    let mut kill = vec![0u64; nb * words];
+    for (bi, b) in p.blocks.iter().enumerate() {
+        for i in b.insts.iter().rev() {
+            for d in &i.defs {
+                if let Arg::Temp(t) = *d {
+                    let g = dense[t.0 as usize];
+                    if g != NONE {
+                        set(&mut kill, bi, g);
+                        clear(&mut gen_, bi, g);
+                    }
+                }
+            }
+            for o in &i.ops {
+                if let Arg::Temp(t) = *o {
+                    let g = dense[t.0 as usize];
+                    if g != NONE {
+                        set(&mut gen_, bi, g);
+                    }
+                }
+            }
+        }
+    }
+    let mut live_in = vec![0u64; nb * words];
+    let mut live_out = vec![0u64; nb * words];
+    let mut out = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         for bi in (0..nb).rev() {
-            let mut out = BitSet::new(n);
+            out.fill(0);
             for s in &p.blocks[bi].linear_succs {
-                out.union_with(&live_in[s.0 as usize]);
+                let si = s.0 as usize * words;
+                for (o, i) in out.iter_mut().zip(&live_in[si..si + words]) {
+                    *o |= *i;
+                }
             }
-            let mut inn = BitSet::new(n);
-            for (w, (o, (g, k))) in out
-                .0
-                .iter()
-                .zip(gen_[bi].0.iter().zip(&kill[bi].0))
-                .enumerate()
-            {
-                inn.0[w] = g | (o & !k);
+            let r = bi * words..(bi + 1) * words;
+            for (w, &o) in out.iter().enumerate() {
+                let inn = gen_[r.start + w] | (o & !kill[r.start + w]);
+                changed |= inn != live_in[r.start + w];
+                live_in[r.start + w] = inn;
             }
-            changed |= live_in[bi].union_with(&inn);
-            changed |= live_out[bi].union_with(&out);
+            live_out[r].copy_from_slice(&out);
         }
     }
-    (live_in, live_out)
+    Liveness {
+        global,
+        words,
+        live_in,
+        live_out,
+    }
 }
 
 pub fn intervals(p: &Program) -> Vec<Option<Interval>> {
-    let (live_in, live_out) = liveness(p);
+    let live = liveness(p);
     let mut iv: Vec<Option<Interval>> = vec![None; p.temps.len()];
     let mut cover = |t: usize, pos: u32| {
         let e = iv[t].get_or_insert(Interval {
@@ -120,9 +153,7 @@ pub fn intervals(p: &Program) -> Vec<Option<Interval>> {
     let mut k = 0u32;
     for (bi, b) in p.blocks.iter().enumerate() {
         let first = 2 * k;
-        for t in live_in[bi].iter() {
-            cover(t, first);
-        }
+        live.for_each(&live.live_in, bi, |t| cover(t, first));
         for i in &b.insts {
             for o in &i.ops {
                 if let Arg::Temp(t) = o {
@@ -143,9 +174,9 @@ pub fn intervals(p: &Program) -> Vec<Option<Interval>> {
         }
         // the end of the block: after its last instruction
         let last = 2 * k;
-        for t in live_out[bi].iter() {
-            cover(t, last.saturating_sub(1).max(first));
-        }
+        live.for_each(&live.live_out, bi, |t| {
+            cover(t, last.saturating_sub(1).max(first))
+        });
     }
     iv
 }
