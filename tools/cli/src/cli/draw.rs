@@ -147,6 +147,8 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
     let (vs, fs) = (words(&d.vertex_spv)?, words(&d.fragment_spv)?);
     let mut opts = gcnc::Options::new(target);
     opts.settings = super::settings_from_env();
+    // the description's descriptors are the pipeline layout, for both stages
+    opts.layout = d.layout().map_err(|e| e.to_string())?;
     // each stage its own specialization constants (32-bit patterns, docs/draw.md)
     let stage_opts = |fragment: bool| -> Result<gcnc::Options, String> {
         let mut o = opts.clone();

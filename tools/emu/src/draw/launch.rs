@@ -12,10 +12,12 @@
 //!   OOB_SELECT = 1 (index checked).
 //! - `VB_BASE + b·VB_STRIDE`: vertex buffer of binding b.
 //! - `PUSH_BASE`: the push-constant bytes (`push_constants`).
-//! - `SET_BASE + s·SET_STRIDE`: the descriptor memory of set `s`: the V# (raw, size =
-//!   the buffer's bytes) of binding `b` at `16·b` — the compiler's default packing of
-//!   single buffers (docs/abi.md), whichever stage declares them;
-//!   `DESC_BUF_BASE + (s·32 + b)·DESC_BUF_STRIDE`: that buffer's bytes.
+//! - `SET_BASE + s·SET_STRIDE`: the descriptor memory of set `s`: each descriptor at its
+//!   offset in `Draw::layout` (the compiler's packing of the description's bindings,
+//!   docs/abi.md: single buffers at `16·b`): a buffer's raw V# (size = its bytes), an
+//!   image's T# (linear, every level: `image` module docs), a combined image sampler's
+//!   T# then its S# at the layout's sampler offset, a sampler's S#;
+//!   `DESC_BUF_BASE + (s·32 + b)·DESC_BUF_STRIDE`: that buffer's or image's bytes.
 //! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES`; attribute `a` of the
 //!   vertex in lane `l` of an NGG wave at byte `(a·64 + l)·16` (V#: stride 16,
 //!   OOB_SELECT = 1), cleared before each vertex wave.
@@ -28,6 +30,7 @@
 //! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
 //! Anything else is `Unsupported`.
 
+use super::desc::Descriptor;
 use super::shaders::{Pipeline, Stage};
 use super::Draw;
 use crate::error::{Error, ErrorKind, Result};
@@ -132,17 +135,51 @@ impl DrawMemory {
             mem.map(PUSH_BASE, d.push.len() as u64);
             mem.write(PUSH_BASE, &d.push)?;
         }
-        for (&s, &bindings) in &d.sets() {
-            mem.map(SET_BASE + s as u64 * SET_STRIDE, 16 * bindings as u64);
+        let layout = d.layout().map_err(|e| Error::setup(e.to_string()))?;
+        let slot = |x: &Descriptor| {
+            layout
+                .slot(x.set, x.binding, x.ty.kind())
+                .map_err(|e| Error::setup(e.to_string()))
+        };
+        for &s in d.sets().keys() {
+            let mut end = 16;
+            for x in d.descriptors.iter().filter(|x| x.set == s) {
+                end = end.max(slot(x)?.offset + x.ty.kind().bytes());
+            }
+            mem.map(SET_BASE + s as u64 * SET_STRIDE, end as u64);
         }
         for x in &d.descriptors {
             let base = DESC_BUF_BASE + (x.set as u64 * 32 + x.binding as u64) * DESC_BUF_STRIDE;
-            mem.map(base, x.data.len() as u64);
-            mem.write(base, &x.data)?;
-            let v = crate::memory::BufferDesc::raw(gen, base, x.data.len() as u32);
-            let at = SET_BASE + x.set as u64 * SET_STRIDE + 16 * x.binding as u64;
-            for (k, w) in v.iter().enumerate() {
-                mem.write_u32(at + 4 * k as u64, *w)?;
+            if !x.data.is_empty() {
+                mem.map(base, x.data.len() as u64);
+                mem.write(base, &x.data)?;
+            }
+            let s = slot(x)?;
+            let at = SET_BASE + x.set as u64 * SET_STRIDE + s.offset as u64;
+            let words: Vec<(u64, Vec<u32>)> = match (&x.image, x.sampler) {
+                (Some(v), _) => {
+                    let t = v.desc(base).encode(gen).ok_or_else(|| {
+                        Error::setup(format!(
+                            "descriptor (set {}, binding {}): format {:?} has no image format code on {gen}",
+                            x.set, x.binding, v.fmt
+                        ))
+                    })?;
+                    let mut w = vec![(at, t.to_vec())];
+                    if let Some(smp) = v.sampler {
+                        w.push((at + s.sampler_offset as u64, smp.to_vec()));
+                    }
+                    w
+                }
+                (None, Some(smp)) => vec![(at, smp.to_vec())],
+                (None, None) => {
+                    let v = crate::memory::BufferDesc::raw(gen, base, x.data.len() as u32);
+                    vec![(at, v.to_vec())]
+                }
+            };
+            for (at, w) in words {
+                for (k, w) in w.into_iter().enumerate() {
+                    mem.write_u32(at + 4 * k as u64, w)?;
+                }
             }
         }
         if gen == Gen::Gfx11 {
