@@ -47,6 +47,7 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::registers::UserData;
+use crate::binary::HwStage;
 use crate::ir::{self, InstKind, Intrinsic, Stage, Value};
 use crate::isa::{Format, Gen, Opcode, PhysReg, Reg};
 use smallvec::SmallVec;
@@ -972,6 +973,7 @@ impl Isel<'_> {
         let gen = self.t().gen;
         if self.m.stage == Stage::Vertex {
             let ngg = vertex_is_ngg(gen);
+            self.p.abi.graphics.hw_stage = Some(if ngg { HwStage::Gs } else { HwStage::Vs });
             // NGG: user SGPRs from s8, after the system SGPRs
             let base = if ngg { 8 } else { 0 };
             if ngg {
@@ -1013,6 +1015,7 @@ impl Isel<'_> {
             }
             return Ok(());
         }
+        self.p.abi.graphics.hw_stage = Some(HwStage::Ps);
         if let Some(t) = self.gfx.prim_mask {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
             defs.push(Arg::Temp(t));

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the textured pipelines of the draw corpus: the texture files (tex_*.bin, every
 mip level in the emulator's linear layout, docs/draw.md) and the descriptions
-(tex_*.json). Run from anywhere; the outputs are committed."""
+(tex_*.json), plus the other pipelines over the same quads (scratch_*.json). Run from
+anywhere; the outputs are committed."""
 import json, os, struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -106,6 +107,9 @@ def main():
             {"set": 0, "binding": 2, "type": "storage_image", "image": "2d:rgba8:8x8",
              "file": "tex_checker8.bin"},
         ]),
+        "scratch_array_fs": desc("fs_scratch_array.spv", []),
+        "scratch_array_vs_fs": dict(desc("fs_scratch_array.spv", []),
+                                    vertex={"spv": "vs_scratch_array.spv"}),
         "tex_demote_derivative": desc("fs_tex_demote.spv",
                                       [dict(TEX, sampler="nearest/repeat/mipnearest")]),
     }
