@@ -726,6 +726,8 @@ impl Isel<'_> {
                 };
                 one(t)
             }
+            // no multiview: every draw renders view 0
+            (Stage::Vertex | Stage::Fragment, LoadViewIndex) => smallvec::smallvec![MV::C(0)],
             (Stage::Vertex | Stage::Fragment, StoreOutput) => {
                 self.store_output(srcs, idx, at)?;
                 SmallVec::new()

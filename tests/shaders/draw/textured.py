@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the textured pipelines of the draw corpus: the texture files (tex_*.bin, every
 mip level in the emulator's linear layout, docs/draw.md) and the descriptions
-(tex_*.json), plus the other pipelines over the same quads (scratch_*.json). Run from
+(tex_*.json), plus the other pipelines over the same quads (scratch_*.json,
+view_index_fs.json). Run from
 anywhere; the outputs are committed."""
 import json, os, struct
 
@@ -110,6 +111,7 @@ def main():
         "scratch_array_fs": desc("fs_scratch_array.spv", []),
         "scratch_array_vs_fs": dict(desc("fs_scratch_array.spv", []),
                                     vertex={"spv": "vs_scratch_array.spv"}),
+        "view_index_fs": desc("fs_view_index.spv", []),
         "tex_demote_derivative": desc("fs_tex_demote.spv",
                                       [dict(TEX, sampler="nearest/repeat/mipnearest")]),
     }
