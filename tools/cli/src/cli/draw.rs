@@ -145,6 +145,25 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
     };
     let (vs, fs) = (words(&d.vertex_spv)?, words(&d.fragment_spv)?);
+    let c = compile_stages(d, &vs, &fs, target).map_err(|e| {
+        format!(
+            "{} + {}: {e}",
+            d.vertex_spv.display(),
+            d.fragment_spv.display()
+        )
+    })?;
+    Ok(c.elf)
+}
+
+/// Compiles a vertex + fragment pair with the pipeline state a draw description gives:
+/// its vertex inputs and attachment formats (`state`), its descriptors as the pipeline
+/// layout, each stage's specialization constants (also `gcnc compile --state`).
+pub fn compile_stages(
+    d: &draw::Draw,
+    vs: &[u32],
+    fs: &[u32],
+    target: gcnc::isa::Target,
+) -> Result<gcnc::compile_graphics::CompiledPipeline, String> {
     let mut opts = gcnc::Options::new(target);
     opts.settings = super::settings_from_env();
     // the description's descriptors are the pipeline layout, for both stages
@@ -157,16 +176,8 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
         Ok(o)
     };
     let (vs_opts, fs_opts) = (stage_opts(false)?, stage_opts(true)?);
-    let c =
-        gcnc::compile_graphics::compile_pipeline_stages(&vs, &vs_opts, &fs, &fs_opts, &state(d)?)
-            .map_err(|e| {
-            format!(
-                "{} + {}: {e}",
-                d.vertex_spv.display(),
-                d.fragment_spv.display()
-            )
-        })?;
-    Ok(c.elf)
+    gcnc::compile_graphics::compile_pipeline_stages(vs, &vs_opts, fs, &fs_opts, &state(d)?)
+        .map_err(|e| e.to_string())
 }
 
 /// Writes `color_<i>.raw` / `.png` and `depth.raw` into `dir`.
