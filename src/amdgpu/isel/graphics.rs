@@ -618,6 +618,48 @@ impl Isel<'_> {
             .collect())
     }
 
+    /// The texel address of `subpassLoad` (an input attachment read): the fragment's pixel
+    /// (FragCoord.xy, whose pixel centres truncate to the pixel) plus the offset
+    /// coordinate `coord`; fragment stage only.
+    pub(super) fn subpass_coords(
+        &mut self,
+        coord: Value,
+        at: Option<u32>,
+    ) -> Result<Vec<Temp>, Error> {
+        if self.m.stage != Stage::Fragment {
+            return Err(Error::unsupported(
+                at,
+                "subpass input outside a fragment shader",
+            ));
+        }
+        let mut addr = Vec::new();
+        for k in 0..2 {
+            let pos = self.ps_vgpr(ps_input::POS_X + k)[0];
+            let pixel = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VCvtI32F32,
+                &[Arg::Temp(pixel)],
+                vec![Arg::Temp(pos)],
+            )?;
+            let off = match self.get(coord, k as usize)? {
+                MV::C(0) => {
+                    addr.push(pixel);
+                    continue;
+                }
+                MV::C(c) => Arg::Const(c as u32),
+                MV::T(t, _) => Arg::Temp(t),
+            };
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![off, Arg::Temp(pixel)],
+            )?;
+            addr.push(d);
+        }
+        Ok(addr)
+    }
+
     /// Graphics intrinsics; `None` when `op` is not one.
     pub(super) fn gfx_intrinsic(
         &mut self,

@@ -2,7 +2,7 @@
 """Writes the textured pipelines of the draw corpus: the texture files (tex_*.bin, every
 mip level in the emulator's linear layout, docs/draw.md) and the descriptions
 (tex_*.json), plus the other pipelines over the same quads (scratch_*.json,
-view_index_fs.json). Run from
+view_index_fs.json, subpass_same_fs.json). Run from
 anywhere; the outputs are committed."""
 import json, os, struct
 
@@ -84,7 +84,18 @@ TEX = {"set": 0, "binding": 0, "type": "combined_image_sampler",
        "image": "2d:rgba8:16x16:5", "file": "tex_rgba8_16_mips.bin"}
 
 
+def framebuffer_image():
+    """A 64 x 32 RGBA8 image, one texel per pixel of the framebuffer."""
+    out = bytearray()
+    for y in range(FB_H):
+        for x in range(FB_W):
+            out += bytes([(x * 37 + y * 11) % 256, (x * 5 + y * 29) % 256, (x ^ y) * 4 % 256, 255])
+    return bytes(out)
+
+
 def main():
+    with open(os.path.join(HERE, "tex_rgba8_64x32.bin"), "wb") as f:
+        f.write(framebuffer_image())
     with open(os.path.join(HERE, "tex_rgba8_16_mips.bin"), "wb") as f:
         f.write(rgba8_mips(16, 5))
     with open(os.path.join(HERE, "tex_checker8.bin"), "wb") as f:
@@ -112,6 +123,10 @@ def main():
         "scratch_array_vs_fs": dict(desc("fs_scratch_array.spv", []),
                                     vertex={"spv": "vs_scratch_array.spv"}),
         "view_index_fs": desc("fs_view_index.spv", []),
+        # draw_corpus also draws it with fs_subpass.spv and the image as an input attachment
+        "subpass_same_fs": desc("fs_subpass_same.spv", [
+            {"set": 0, "binding": 0, "type": "storage_image", "image": "2d:rgba8:64x32",
+             "file": "tex_rgba8_64x32.bin"}]),
         "tex_demote_derivative": desc("fs_tex_demote.spv",
                                       [dict(TEX, sampler="nearest/repeat/mipnearest")]),
     }

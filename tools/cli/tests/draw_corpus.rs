@@ -172,3 +172,40 @@ fn compile_with_a_draw_description_as_state_builds_the_drawn_pipeline() {
         assert!(String::from_utf8_lossy(&o.stderr).contains("--state"));
     }
 }
+
+/// `subpassLoad` (fs_subpass, the image bound as an `input_attachment`) draws what
+/// lavapipe draws for subpass_same_fs, the same read as `imageLoad` at FragCoord.xy of
+/// the same image (lavapipe's draws have no render pass, so no input attachments), on
+/// every configuration.
+#[test]
+fn subpass_loads_read_the_fragments_pixel() {
+    if vkref::oracle::lavapipe().is_none() {
+        return;
+    }
+    let same = corpus().join("subpass_same_fs.json");
+    let want = vkref::draw::run_draw(&Desc::load(&same).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&same).unwrap();
+    let subpass = text
+        .replace("fs_subpass_same.spv", "fs_subpass.spv")
+        .replace("\"storage_image\"", "\"input_attachment\"");
+    assert_ne!(subpass, text);
+    // beside the corpus (relative paths), not named .json (the corpus would run it)
+    let path = corpus().join(format!("subpass-{}.tmp", std::process::id()));
+    std::fs::write(&path, subpass).unwrap();
+    let d = Desc::load(&path).unwrap();
+    assert!(vkref::draw::run_draw(&d)
+        .unwrap_err()
+        .to_string()
+        .contains("input attachments need a render pass"));
+    let tmp = std::env::temp_dir().join(format!("gcnc-subpass-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for (target, wave) in DRAW_CONFIGS {
+        let out = tmp.join(format!("{target}-w{wave}"));
+        if let Err(e) = gcnc_draw(&path, target, wave, &out).and_then(|()| compare(&d, &out, &want))
+        {
+            failures.push(format!("{target} w{wave}: {e}"));
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

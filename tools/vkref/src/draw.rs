@@ -401,7 +401,18 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         DescriptorType::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
         DescriptorType::Sampler => vk::DescriptorType::SAMPLER,
         DescriptorType::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        DescriptorType::InputAttachment => vk::DescriptorType::INPUT_ATTACHMENT,
     };
+    if let Some(x) = dr
+        .descriptors
+        .iter()
+        .find(|x| x.ty == DescriptorType::InputAttachment)
+    {
+        return Err(Error::Usage(format!(
+            "descriptor (set {}, binding {}): input attachments need a render pass, and these draws use dynamic rendering",
+            x.set, x.binding
+        )));
+    }
     for s in 0..set_count {
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = dr
             .descriptors

@@ -404,6 +404,10 @@ pub enum DescriptorType {
     Sampler,
     /// A storage image (`image`).
     StorageImage,
+    /// An input attachment (`image`), read by `subpassLoad` at the fragment's pixel. The
+    /// emulator binds the image as given; lavapipe's draws (dynamic rendering, no render
+    /// pass) cannot run it.
+    InputAttachment,
 }
 
 impl DescriptorType {
@@ -414,7 +418,9 @@ impl DescriptorType {
             DescriptorType::CombinedImageSampler => DescriptorKind::CombinedImageSampler,
             DescriptorType::SampledImage => DescriptorKind::SampledImage,
             DescriptorType::Sampler => DescriptorKind::Sampler,
-            DescriptorType::StorageImage => DescriptorKind::StorageImage,
+            DescriptorType::StorageImage | DescriptorType::InputAttachment => {
+                DescriptorKind::StorageImage
+            }
         }
     }
 }
@@ -642,9 +648,13 @@ impl Desc {
                     v.sampler = Some(crate::bindspec::sampler(s).map_err(bad)?);
                     (Some(v), None)
                 }
-                (DescriptorType::SampledImage | DescriptorType::StorageImage, Some(i), None) => {
-                    (Some(crate::bindspec::image_view(i).map_err(bad)?), None)
-                }
+                (
+                    DescriptorType::SampledImage
+                    | DescriptorType::StorageImage
+                    | DescriptorType::InputAttachment,
+                    Some(i),
+                    None,
+                ) => (Some(crate::bindspec::image_view(i).map_err(bad)?), None),
                 (DescriptorType::Sampler, None, Some(s)) => {
                     (None, Some(crate::bindspec::sampler(s).map_err(bad)?))
                 }
@@ -653,8 +663,9 @@ impl Desc {
                         "{what}: a {ty:?} takes {}",
                         match ty {
                             DescriptorType::CombinedImageSampler => "\"image\" and \"sampler\"",
-                            DescriptorType::SampledImage | DescriptorType::StorageImage =>
-                                "\"image\" (no \"sampler\")",
+                            DescriptorType::SampledImage
+                            | DescriptorType::StorageImage
+                            | DescriptorType::InputAttachment => "\"image\" (no \"sampler\")",
                             DescriptorType::Sampler => "\"sampler\" (no \"image\")",
                             _ => "neither \"image\" nor \"sampler\"",
                         }
