@@ -174,19 +174,6 @@ fn stage_backend(
         timer.timings.extend(run.timings);
     }
     timer.phase = Phase::Back;
-    // the compute scratch setup (amdgpu::scratch) assumes the compute SGPR layout and
-    // ring; the graphics one is not written yet (checked before allocation too, which
-    // would place the setup's registers over the graphics inputs)
-    let no_scratch = |bytes: u32| -> Result<(), crate::amdgpu::Error> {
-        if bytes > 0 && opts.target.gen != crate::isa::Gen::Gfx11 {
-            return Err(crate::amdgpu::Error::unsupported(
-                None,
-                "scratch memory in a graphics stage on GFX9/GFX10.3 (the graphics scratch setup is not implemented)",
-            ));
-        }
-        Ok(())
-    };
-    no_scratch(m.scratch_size)?;
     let (p, code, stats, _) = backend(
         &m,
         opts,
@@ -194,8 +181,7 @@ fn stage_backend(
         link,
         state,
         timer,
-        // VGPR spilling may bring scratch in
-        &mut |p| Ok(no_scratch(p.scratch_bytes)?),
+        &mut |_| Ok(()),
     )?;
     Ok(CompiledStage {
         stage: hw,

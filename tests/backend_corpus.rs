@@ -220,56 +220,9 @@ fn run_case_with(
 /// of their Vulkan format, the S# of their sampler).
 fn place_of(r: &Resource) -> Place {
     use gcnc_emu::image::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
-    use gcnc_emu::sampler::SamplerDesc;
-    use vkref::images::{Address, Border, Filter, TexelFormat as F, ViewType as V};
-    let format = |f: F| {
-        let (name, sel) = match f {
-            F::Rgba8Unorm => ("8_8_8_8_UNORM", [4, 5, 6, 7]),
-            F::Rgba8Snorm => ("8_8_8_8_SNORM", [4, 5, 6, 7]),
-            F::Rgba8Srgb => ("8_8_8_8_SRGB", [4, 5, 6, 7]),
-            F::Rgba8Uint => ("8_8_8_8_UINT", [4, 5, 6, 7]),
-            F::R8Unorm => ("8_UNORM", [4, 0, 0, 1]),
-            F::Rg16Float => ("16_16_FLOAT", [4, 5, 0, 1]),
-            F::Rgba16Float => ("16_16_16_16_FLOAT", [4, 5, 6, 7]),
-            F::R32Float | F::D32Float => ("32_FLOAT", [4, 0, 0, 1]),
-            F::R32Uint => ("32_UINT", [4, 0, 0, 1]),
-            F::R32Sint => ("32_SINT", [4, 0, 0, 1]),
-            F::Rgba32Float => ("32_32_32_32_FLOAT", [4, 5, 6, 7]),
-            F::Rgba32Uint => ("32_32_32_32_UINT", [4, 5, 6, 7]),
-            F::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
-            F::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
-            F::B10g11r11Ufloat => ("10_11_11_FLOAT", [4, 5, 6, 1]),
-            // R in the high bits: AMD's z
-            F::R5g6b5Unorm => ("5_6_5_UNORM", [6, 5, 4, 1]),
-        };
-        (gcnc_emu::texformat::TexFormat::named(name).unwrap(), sel)
-    };
-    let sampler = |s: &vkref::images::Sampler| {
-        let clamp = |a: Address| match a {
-            Address::Repeat => 0,
-            Address::MirroredRepeat => 1,
-            Address::ClampToEdge => 2,
-            Address::MirrorClampToEdge => 3,
-            Address::ClampToBorder => 6,
-        };
-        SamplerDesc {
-            clamp: s.address.map(clamp),
-            compare: s.compare.map_or(0, |c| c as u32),
-            unnorm: s.unnormalized,
-            min_lod: s.min_lod,
-            max_lod: s.max_lod,
-            mag_linear: s.mag == Filter::Linear,
-            min_linear: s.min == Filter::Linear,
-            z_linear: None,
-            mip: if s.mip == Filter::Linear { 2 } else { 1 },
-            border: match s.border {
-                Border::TransparentBlack => 0,
-                Border::OpaqueBlack => 1,
-                Border::OpaqueWhite => 2,
-            },
-        }
-        .encode()
-    };
+    use vkref::images::{TexelFormat as F, ViewType as V};
+    let format = |f: F| f.amd();
+    let sampler = |s: &vkref::images::Sampler| s.to_emu().encode();
     match r {
         Resource::Buffer { set, binding, .. } => Place::Binding {
             set: *set,

@@ -151,6 +151,10 @@ pub struct GraphicsState {
 /// instruction selection for the registers of the pipeline metadata.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphicsAbi {
+    /// The hardware stage the program runs as (`None`: compute). It fixes where the
+    /// hardware puts the scratch wave offset (`amdgpu::scratch::insert_setup`): after the
+    /// user SGPRs (hardware VS), after PRIM_MASK (PS), s5 (NGG).
+    pub hw_stage: Option<crate::binary::HwStage>,
     /// SPI_PS_INPUT_ENA (= SPI_PS_INPUT_ADDR): the PS VGPR inputs, §3.6 bit order.
     pub ps_input_ena: u32,
     /// Fragment input locations, in attribute order, with whether each is flat.

@@ -22,8 +22,10 @@
 //!   (the hardware initialises FLAT_SCRATCH when SCRATCH_EN is set), so nothing is emitted.
 //!   On GFX9 and GFX10.3 the program reads PAL's global table (user data `GlobalTable`,
 //!   the high half from `s_getpc_b64`), loads the scratch ring's base address from the
-//!   ring descriptor at byte 16 of that table (bits 47:0), adds the scratch wave offset
-//!   that the hardware loads into the SGPR after the workgroup ids, and writes the result
+//!   ring descriptor at byte 16 of that table (compute; byte 0 for a graphics stage) (bits
+//!   47:0), adds the scratch wave offset that the hardware loads into the SGPR after the
+//!   workgroup ids (compute), after the user SGPRs (hardware VS), after PRIM_MASK (PS) or
+//!   into s5 (NGG, whose user SGPRs start at s8), and writes the result
 //!   to FLAT_SCRATCH (`s_add_u32 flat_scratch_lo` on GFX9, `s_setreg_b32
 //!   hwreg(HW_REG_FLAT_SCR_LO/HI)` on GFX10.3).
 //!
@@ -40,10 +42,13 @@
 use crate::amdgpu::mir::{Arg, MInst, Program, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::registers::UserData;
+use crate::binary::HwStage;
 use crate::isa::{tables, Format, Gen, Opcode, PhysReg, Reg};
 
 /// Byte offset of the scratch ring descriptor in PAL's global table for compute shaders.
 pub const GIT_SCRATCH_RING_OFFSET: u32 = 16;
+/// ... and for graphics stages (pal-abi.md §4.5).
+pub const GIT_GRAPHICS_SCRATCH_RING_OFFSET: u32 = 0;
 
 /// A per-lane scratch address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,22 +269,40 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
             nuser + 2
         )));
     }
-    // PAL requires the global table in user SGPR 0: the pair goes first and every other
-    // precoloured SGPR input (user data pairs, workgroup ids) moves up by two
+    // user SGPRs start at s8 in a merged (NGG) stage, after its system SGPRs
+    let stage = p.abi.graphics.hw_stage;
+    let first = if stage == Some(HwStage::Gs) { 8 } else { 0 };
+    // PAL requires the global table in the first user SGPR: the pair goes first and every
+    // other precoloured SGPR input (user data pairs, workgroup ids, PRIM_MASK) moves up
+    // by two
     p.abi
         .user_sgprs
         .splice(0..0, [UserData::GlobalTable, UserData::Unused]);
     for r in p.precolored.values_mut() {
-        if !r.is_vgpr() && r.0 < 106 {
+        if !r.is_vgpr() && (first..106).contains(&r.0) {
             *r = PhysReg::sgpr(r.0 + 2);
         }
     }
-    let nsys = p.abi.tgid_en.iter().filter(|e| **e).count() as u16;
-    let git = p.new_temp(RegClass::S2);
+    // the scratch wave offset: the first SGPR after the inputs the hardware loads (the
+    // workgroup ids; a pixel shader's PRIM_MASK), s5 in a merged stage (pal-abi.md §4)
+    let wave_off_reg = match stage {
+        None => nuser + 2 + p.abi.tgid_en.iter().filter(|e| **e).count() as u16,
+        Some(HwStage::Ps) => nuser + 2 + 1,
+        Some(HwStage::Gs) => 5,
+        Some(_) => nuser + 2,
+    };
+    let ring = if stage.is_some() {
+        GIT_GRAPHICS_SCRATCH_RING_OFFSET
+    } else {
+        GIT_SCRATCH_RING_OFFSET
+    };
+    // compute: the GlobalTable pair (the Unused high half is written by PAL); graphics:
+    // the one SGPR, as nothing defines the Unused one after it
+    let graphics = stage.is_some();
+    let git = p.new_temp(if graphics { RegClass::S1 } else { RegClass::S2 });
     let wave_off = p.new_temp(RegClass::S1);
-    p.precolored.insert(git, PhysReg::sgpr(0));
-    p.precolored
-        .insert(wave_off, PhysReg::sgpr(nuser + 2 + nsys));
+    p.precolored.insert(git, PhysReg::sgpr(first));
+    p.precolored.insert(wave_off, PhysReg::sgpr(wave_off_reg));
     let start = &mut p.blocks[0].insts[0];
     debug_assert!(matches!(
         start.op,
@@ -310,11 +333,16 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
         &[Arg::Temp(pc_lo), Arg::Temp(pc_hi)],
         &[Arg::Temp(pc)],
     ));
-    seq.push(MInst::pseudo(
-        Pseudo::SplitVector,
-        &[Arg::Temp(git_lo), Arg::Temp(git_hi)],
-        &[Arg::Temp(git)],
-    ));
+    let git_lo = if graphics {
+        git
+    } else {
+        seq.push(MInst::pseudo(
+            Pseudo::SplitVector,
+            &[Arg::Temp(git_lo), Arg::Temp(git_hi)],
+            &[Arg::Temp(git)],
+        ));
+        git_lo
+    };
     let addr = t(p, RegClass::S2);
     seq.push(MInst::pseudo(
         Pseudo::CreateVector,
@@ -327,7 +355,7 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
         Opcode::SLoadDwordx2,
         Format::Smem,
         &[Arg::Temp(base)],
-        &[Arg::Temp(addr), Arg::Imm(GIT_SCRATCH_RING_OFFSET)],
+        &[Arg::Temp(addr), Arg::Imm(ring)],
     ));
     let (lo, hi, hi48, sum_lo, sum_hi) = (
         t(p, RegClass::S1),

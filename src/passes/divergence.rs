@@ -161,6 +161,18 @@ impl Walk<'_> {
                         idx,
                         ..
                     } if idx.get(1).is_some_and(|&c| c != 0) => any_src(&self.d),
+                    // subpassLoad reads at the invocation's pixel, whatever its operands
+                    InstKind::Intrinsic {
+                        op: Intrinsic::ImageLoad,
+                        idx,
+                        ..
+                    } if idx
+                        .first()
+                        .and_then(|&d| crate::ir::Dim::ALL.get(d as usize))
+                        == Some(&crate::ir::Dim::SubpassData) =>
+                    {
+                        true
+                    }
                     InstKind::Intrinsic { op, srcs, .. } => {
                         self.per_invocation_load(*op, srcs)
                             || match op.divergence() {

@@ -49,6 +49,7 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::registers::UserData;
+use crate::binary::HwStage;
 use crate::ir::{self, InstKind, Intrinsic, Stage, Value};
 use crate::isa::{Format, Gen, Opcode, PhysReg, Reg};
 use smallvec::SmallVec;
@@ -652,6 +653,48 @@ impl Isel<'_> {
             .collect())
     }
 
+    /// The texel address of `subpassLoad` (an input attachment read): the fragment's pixel
+    /// (FragCoord.xy, whose pixel centres truncate to the pixel) plus the offset
+    /// coordinate `coord`; fragment stage only.
+    pub(super) fn subpass_coords(
+        &mut self,
+        coord: Value,
+        at: Option<u32>,
+    ) -> Result<Vec<Temp>, Error> {
+        if self.m.stage != Stage::Fragment {
+            return Err(Error::unsupported(
+                at,
+                "subpass input outside a fragment shader",
+            ));
+        }
+        let mut addr = Vec::new();
+        for k in 0..2 {
+            let pos = self.ps_vgpr(ps_input::POS_X + k)[0];
+            let pixel = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VCvtI32F32,
+                &[Arg::Temp(pixel)],
+                vec![Arg::Temp(pos)],
+            )?;
+            let off = match self.get(coord, k as usize)? {
+                MV::C(0) => {
+                    addr.push(pixel);
+                    continue;
+                }
+                MV::C(c) => Arg::Const(c as u32),
+                MV::T(t, _) => Arg::Temp(t),
+            };
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAddU32,
+                &[Arg::Temp(d)],
+                vec![off, Arg::Temp(pixel)],
+            )?;
+            addr.push(d);
+        }
+        Ok(addr)
+    }
+
     /// Graphics intrinsics; `None` when `op` is not one.
     pub(super) fn gfx_intrinsic(
         &mut self,
@@ -760,6 +803,8 @@ impl Isel<'_> {
                 };
                 one(t)
             }
+            // no multiview: every draw renders view 0
+            (Stage::Vertex | Stage::Fragment, LoadViewIndex) => smallvec::smallvec![MV::C(0)],
             (Stage::Vertex | Stage::Fragment, StoreOutput) => {
                 self.store_output(srcs, idx, at)?;
                 SmallVec::new()
@@ -1023,6 +1068,7 @@ impl Isel<'_> {
         let gen = self.t().gen;
         if self.m.stage == Stage::Vertex {
             let ngg = vertex_is_ngg(gen);
+            self.p.abi.graphics.hw_stage = Some(if ngg { HwStage::Gs } else { HwStage::Vs });
             // NGG: user SGPRs from s8, after the system SGPRs
             let base = if ngg { 8 } else { 0 };
             if ngg {
@@ -1065,6 +1111,7 @@ impl Isel<'_> {
             defs.extend(self.gfx.parts.inputs.iter().map(|t| Arg::Temp(*t)));
             return Ok(());
         }
+        self.p.abi.graphics.hw_stage = Some(HwStage::Ps);
         if let Some(t) = self.gfx.prim_mask {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
             defs.push(Arg::Temp(t));

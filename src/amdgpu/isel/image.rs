@@ -307,6 +307,19 @@ impl Isel<'_> {
         if shape.dim == Dim::Buffer {
             return self.texel_buffer(i, op, srcs, idx, at);
         }
+        if op == Intrinsic::ImageLoad && shape.dim == Dim::SubpassData {
+            // subpassLoad: a 2D load at the fragment's pixel plus the offset coordinate
+            let t = self.desc(srcs[0], 8, at)?;
+            let mut addr = self.subpass_coords(srcs[1], at)?;
+            if shape.ms {
+                addr.push(self.vgpr_of(srcs[2], 0)?);
+            }
+            let shape = Shape {
+                dim: Dim::D2,
+                ..shape
+            };
+            return self.load_at(i, t, shape, addr, false, at);
+        }
         if matches!(shape.dim, Dim::Rect | Dim::SubpassData) {
             return Err(Error::unsupported(
                 at,
@@ -616,13 +629,6 @@ impl Isel<'_> {
         lod: Option<Value>,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
-        let ty = self.f.ty(i);
-        if ty.bits != 32 {
-            return Err(Error::unsupported(
-                at,
-                format!("{}-bit image loads (D16)", ty.bits),
-            ));
-        }
         let mut addr = self.coords(shape, coord, false, at)?;
         let mip = lod.is_some() && !shape.ms;
         if shape.ms {
@@ -631,6 +637,26 @@ impl Isel<'_> {
             addr.push(self.vgpr_of(s, 0)?);
         } else if let Some(l) = lod {
             addr.push(self.vgpr_of(l, 0)?);
+        }
+        self.load_at(i, res, shape, addr, mip, at)
+    }
+
+    /// `image_load` (`_mip`) of the components of `i` the program uses at `addr`.
+    fn load_at(
+        &mut self,
+        i: Value,
+        res: Temp,
+        shape: Shape,
+        addr: Vec<Temp>,
+        mip: bool,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let ty = self.f.ty(i);
+        if ty.bits != 32 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit image loads (D16)", ty.bits),
+            ));
         }
         let dmask = self.used_mask(i);
         let n = dmask.count_ones() as u8;

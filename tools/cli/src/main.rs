@@ -93,6 +93,10 @@ enum Command {
         /// With --unlinked: a SpecId whose value comes at link (repeatable).
         #[arg(long)]
         link_spec: Vec<u32>,
+        /// With two inputs: a draw description (docs/draw.md) as the pipeline state
+        /// (vertex inputs, attachment formats, descriptors, specialization constants).
+        #[arg(long)]
+        state: Option<String>,
     },
     /// Link unlinked shader ELFs with the pipeline state into one PAL pipeline ELF.
     Link {
@@ -156,6 +160,7 @@ fn main() -> ExitCode {
             output,
             stats,
             asm,
+            state,
             ..
         } => cli::compile::run_pipeline(&cli::compile::PipelineArgs {
             vertex: input,
@@ -167,6 +172,7 @@ fn main() -> ExitCode {
             output,
             stats,
             asm,
+            state,
         }),
         Command::Compile {
             input,
@@ -184,6 +190,7 @@ fn main() -> ExitCode {
             max_vgprs,
             unlinked,
             link_spec,
+            state: None,
         } => cli::compile::run(&cli::compile::Args {
             input,
             target,
@@ -200,6 +207,10 @@ fn main() -> ExitCode {
             unlinked,
             link_spec,
         }),
+        Command::Compile { state: Some(_), .. } => Err(
+            "--state is the state of a graphics pipeline: give a vertex and a fragment shader"
+                .into(),
+        ),
         Command::Link {
             inputs,
             state,

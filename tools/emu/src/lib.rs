@@ -35,6 +35,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod atomic;
+pub mod bindspec;
 pub mod bufformat;
 pub mod dispatch;
 pub mod draw;

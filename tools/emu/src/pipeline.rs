@@ -107,7 +107,7 @@ pub struct ImageView {
 }
 
 impl ImageView {
-    fn desc(&self, base: u64) -> ImageDesc {
+    pub fn desc(&self, base: u64) -> ImageDesc {
         let mut d = ImageDesc::linear(
             base,
             self.fmt,

@@ -7,18 +7,23 @@
 //! colour image per attachment (optimal tiling, cleared by the load op) and an optional
 //! D32_SFLOAT depth image; vertex buffers in host-visible memory; static viewport and
 //! scissor (= the viewport), an index buffer for indexed draws; one descriptor set layout
-//! per set the description binds (uniform/storage buffers visible to both stages, in
-//! host-visible memory), one push-constant range for both stages, each stage's
+//! per set the description binds (visible to both stages: uniform/storage buffers in
+//! host-visible memory; images created and uploaded as the compute runner does —
+//! `lavapipe::create_image` / `record_image_copy`, in the GENERAL layout — from the
+//! emulator's view of them, `vk_image`; samplers from their S# through
+//! `images::Sampler::from_emu`), one push-constant range for both stages, each stage's
 //! specialization constants as 32-bit values; after the draw every attachment is
 //! copied into a host-visible buffer and returned as tightly packed rows in its format.
 
 use crate::device::{vkc, Error, Gpu};
+use crate::images::{Image, Sampler, TexelFormat, ViewType};
 use crate::reflect;
 use ash::vk;
 use gcnc_emu::draw::desc::{
     BlendFactor, BlendOp, ColorFormat, Compare, CullMode, DescriptorType, Draw, FrontFace,
     IndexType, Rate, Topology, VertexFormat,
 };
+use gcnc_emu::pipeline::ImageView;
 
 /// The attachments after the draw.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +106,7 @@ fn compare(c: Compare) -> vk::CompareOp {
 struct Objects {
     buffers: Vec<(vk::Buffer, vk::DeviceMemory)>,
     images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    samplers: Vec<vk::Sampler>,
     shaders: Vec<vk::ShaderModule>,
     set_layouts: Vec<vk::DescriptorSetLayout>,
     pool: vk::DescriptorPool,
@@ -130,6 +136,9 @@ impl Drop for Run<'_> {
             d.destroy_descriptor_pool(o.pool, None);
             for l in &o.set_layouts {
                 d.destroy_descriptor_set_layout(*l, None);
+            }
+            for s in &o.samplers {
+                d.destroy_sampler(*s, None);
             }
             for s in &o.shaders {
                 d.destroy_shader_module(*s, None);
@@ -388,7 +397,22 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let desc_type = |t: DescriptorType| match t {
         DescriptorType::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
         DescriptorType::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+        DescriptorType::CombinedImageSampler => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+        DescriptorType::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+        DescriptorType::Sampler => vk::DescriptorType::SAMPLER,
+        DescriptorType::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+        DescriptorType::InputAttachment => vk::DescriptorType::INPUT_ATTACHMENT,
     };
+    if let Some(x) = dr
+        .descriptors
+        .iter()
+        .find(|x| x.ty == DescriptorType::InputAttachment)
+    {
+        return Err(Error::Usage(format!(
+            "descriptor (set {}, binding {}): input attachments need a render pass, and these draws use dynamic rendering",
+            x.set, x.binding
+        )));
+    }
     for s in 0..set_count {
         let bindings: Vec<vk::DescriptorSetLayoutBinding> = dr
             .descriptors
@@ -411,26 +435,61 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         )?;
         r.o.set_layouts.push(l);
     }
-    let mut desc_bufs = Vec::new();
+    // per descriptor: its buffer (buffers; images: the staging buffer of their texels),
+    // its image (with the Vulkan description) and its sampler
+    let mut desc_objs: Vec<DescObjects> = Vec::new();
     for x in &dr.descriptors {
-        let usage = match x.ty {
-            DescriptorType::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
-            DescriptorType::StorageBuffer => vk::BufferUsageFlags::STORAGE_BUFFER,
-        };
-        desc_bufs.push(r.buffer(x.data.len() as u64, usage, &x.data)?);
+        let what = || format!("descriptor (set {}, binding {})", x.set, x.binding);
+        let mut o = DescObjects::default();
+        if let Some(v) = &x.image {
+            let img = vk_image(v, x.data.clone()).ok_or_else(|| {
+                Error::Usage(format!("{}: an image lavapipe cannot create", what()))
+            })?;
+            o.buffer = Some(r.buffer(
+                x.data.len() as u64,
+                vk::BufferUsageFlags::TRANSFER_SRC,
+                &x.data,
+            )?);
+            crate::lavapipe::create_image(
+                g,
+                &img,
+                x.ty == DescriptorType::StorageImage,
+                &mut r.o.images,
+            )?;
+            o.image = Some((r.o.images.len() - 1, img));
+        } else if x.ty != DescriptorType::Sampler {
+            let usage = match x.ty {
+                DescriptorType::UniformBuffer => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                _ => vk::BufferUsageFlags::STORAGE_BUFFER,
+            };
+            o.buffer = Some(r.buffer(x.data.len() as u64, usage, &x.data)?);
+        }
+        if let Some(words) = x.sampler.or(x.image.as_ref().and_then(|v| v.sampler)) {
+            let s = gcnc_emu::sampler::SamplerDesc::decode(words)
+                .ok()
+                .as_ref()
+                .and_then(Sampler::from_emu)
+                .ok_or_else(|| {
+                    Error::Usage(format!("{}: a sampler Vulkan has no equal of", what()))
+                })?;
+            let int = o.image.as_ref().is_some_and(|(_, i)| i.format.is_int());
+            let info = crate::lavapipe::sampler_info(&s, int);
+            r.o.samplers
+                .push(vkc("vkCreateSampler", d.create_sampler(&info, None))?);
+            o.sampler = Some(r.o.samplers.len() - 1);
+        }
+        desc_objs.push(o);
     }
     let mut desc_sets = Vec::new();
     if set_count > 0 {
-        let sizes: Vec<vk::DescriptorPoolSize> = [
-            vk::DescriptorType::UNIFORM_BUFFER,
-            vk::DescriptorType::STORAGE_BUFFER,
-        ]
-        .into_iter()
-        .map(|ty| vk::DescriptorPoolSize {
-            ty,
-            descriptor_count: dr.descriptors.len().max(1) as u32,
-        })
-        .collect();
+        let sizes: Vec<vk::DescriptorPoolSize> = dr
+            .descriptors
+            .iter()
+            .map(|x| vk::DescriptorPoolSize {
+                ty: desc_type(x.ty),
+                descriptor_count: 1,
+            })
+            .collect();
         r.o.pool = vkc(
             "vkCreateDescriptorPool",
             d.create_descriptor_pool(
@@ -448,26 +507,44 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
                     .set_layouts(&r.o.set_layouts),
             ),
         )?;
-        let infos: Vec<[vk::DescriptorBufferInfo; 1]> = desc_bufs
+        let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = desc_objs
             .iter()
-            .map(|&i| {
+            .map(|o| {
                 [vk::DescriptorBufferInfo {
-                    buffer: r.o.buffers[i].0,
+                    buffer: o.buffer.map_or(vk::Buffer::null(), |i| r.o.buffers[i].0),
                     offset: 0,
                     range: vk::WHOLE_SIZE,
+                }]
+            })
+            .collect();
+        let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = desc_objs
+            .iter()
+            .map(|o| {
+                [vk::DescriptorImageInfo {
+                    sampler: o.sampler.map_or(vk::Sampler::null(), |i| r.o.samplers[i]),
+                    image_view: o
+                        .image
+                        .as_ref()
+                        .map_or(vk::ImageView::null(), |(i, _)| r.o.images[*i].2),
+                    image_layout: vk::ImageLayout::GENERAL,
                 }]
             })
             .collect();
         let writes: Vec<vk::WriteDescriptorSet> = dr
             .descriptors
             .iter()
-            .zip(&infos)
-            .map(|(x, info)| {
-                vk::WriteDescriptorSet::default()
+            .enumerate()
+            .map(|(k, x)| {
+                let w = vk::WriteDescriptorSet::default()
                     .dst_set(desc_sets[x.set as usize])
                     .dst_binding(x.binding)
-                    .descriptor_type(desc_type(x.ty))
-                    .buffer_info(info)
+                    .descriptor_type(desc_type(x.ty));
+                match x.ty {
+                    DescriptorType::UniformBuffer | DescriptorType::StorageBuffer => {
+                        w.buffer_info(&buffer_infos[k])
+                    }
+                    _ => w.image_info(&image_infos[k]),
+                }
             })
             .collect();
         d.update_descriptor_sets(&writes, &[]);
@@ -696,6 +773,19 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .subresource_range(range(aspect))
     };
+    for o in &desc_objs {
+        if let (Some((i, img)), Some(b)) = (&o.image, o.buffer) {
+            crate::lavapipe::record_image_copy(
+                d,
+                cb,
+                r.o.buffers[b].0,
+                0,
+                img,
+                r.o.images[*i].0,
+                true,
+            );
+        }
+    }
     let mut to_attach: Vec<vk::ImageMemoryBarrier> = colors
         .iter()
         .map(|&i| {
@@ -915,4 +1005,36 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         None => None,
     };
     Ok(Attachments { color, depth })
+}
+
+/// The Vulkan objects of one descriptor: indices into the run's buffers (a buffer's, or an
+/// image's staging buffer), images (with the image's description) and samplers.
+#[derive(Default)]
+struct DescObjects {
+    buffer: Option<usize>,
+    image: Option<(usize, Image)>,
+    sampler: Option<usize>,
+}
+
+/// The Vulkan image of an emulator image view (`bindspec`'s), with its texels (None: a
+/// type or format without a Vulkan equal here, MSAA).
+fn vk_image(v: &ImageView, data: Vec<u8>) -> Option<Image> {
+    use gcnc_emu::image::*;
+    let view = match v.ty {
+        TYPE_1D => ViewType::D1,
+        TYPE_2D => ViewType::D2,
+        TYPE_3D => ViewType::D3,
+        TYPE_CUBE if v.size[2] == 6 => ViewType::Cube,
+        TYPE_CUBE => ViewType::CubeArray,
+        TYPE_1D_ARRAY => ViewType::D1Array,
+        TYPE_2D_ARRAY => ViewType::D2Array,
+        _ => return None,
+    };
+    Some(Image {
+        format: TexelFormat::of_amd(v.fmt)?,
+        view,
+        size: v.size,
+        levels: v.levels,
+        data,
+    })
 }

@@ -8,6 +8,8 @@
 //! without padding; texels as Vulkan lays out the format.
 
 use ash::vk;
+use gcnc_emu::sampler::SamplerDesc;
+use gcnc_emu::texformat::TexFormat;
 
 /// Texel formats the corpus uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +83,60 @@ impl TexelFormat {
 
     pub fn is_depth(self) -> bool {
         self == TexelFormat::D32Float
+    }
+
+    /// Every format, R32Float before D32Float (the same AMD format).
+    pub const ALL: [TexelFormat; 17] = [
+        TexelFormat::Rgba8Unorm,
+        TexelFormat::Rgba8Snorm,
+        TexelFormat::Rgba8Srgb,
+        TexelFormat::Rgba8Uint,
+        TexelFormat::R8Unorm,
+        TexelFormat::Rg16Float,
+        TexelFormat::Rgba16Float,
+        TexelFormat::R32Float,
+        TexelFormat::R32Uint,
+        TexelFormat::R32Sint,
+        TexelFormat::Rgba32Float,
+        TexelFormat::Rgba32Uint,
+        TexelFormat::R64Uint,
+        TexelFormat::A2b10g10r10Unorm,
+        TexelFormat::B10g11r11Ufloat,
+        TexelFormat::R5g6b5Unorm,
+        TexelFormat::D32Float,
+    ];
+
+    /// The emulator's texel format of this format and the DST_SEL that shows its
+    /// channels as Vulkan does.
+    pub fn amd(self) -> (TexFormat, [u8; 4]) {
+        let (name, sel) = match self {
+            TexelFormat::Rgba8Unorm => ("8_8_8_8_UNORM", [4, 5, 6, 7]),
+            TexelFormat::Rgba8Snorm => ("8_8_8_8_SNORM", [4, 5, 6, 7]),
+            TexelFormat::Rgba8Srgb => ("8_8_8_8_SRGB", [4, 5, 6, 7]),
+            TexelFormat::Rgba8Uint => ("8_8_8_8_UINT", [4, 5, 6, 7]),
+            TexelFormat::R8Unorm => ("8_UNORM", [4, 0, 0, 1]),
+            TexelFormat::Rg16Float => ("16_16_FLOAT", [4, 5, 0, 1]),
+            TexelFormat::Rgba16Float => ("16_16_16_16_FLOAT", [4, 5, 6, 7]),
+            TexelFormat::R32Float | TexelFormat::D32Float => ("32_FLOAT", [4, 0, 0, 1]),
+            TexelFormat::R32Uint => ("32_UINT", [4, 0, 0, 1]),
+            TexelFormat::R32Sint => ("32_SINT", [4, 0, 0, 1]),
+            TexelFormat::Rgba32Float => ("32_32_32_32_FLOAT", [4, 5, 6, 7]),
+            TexelFormat::Rgba32Uint => ("32_32_32_32_UINT", [4, 5, 6, 7]),
+            TexelFormat::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
+            TexelFormat::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
+            TexelFormat::B10g11r11Ufloat => ("10_11_11_FLOAT", [4, 5, 6, 1]),
+            // R in the high bits: AMD's z
+            TexelFormat::R5g6b5Unorm => ("5_6_5_UNORM", [6, 5, 4, 1]),
+        };
+        (
+            TexFormat::named(name).expect("a texel format the emulator names"),
+            sel,
+        )
+    }
+
+    /// The format whose emulator texel format is `f` (the first of [`TexelFormat::ALL`]).
+    pub fn of_amd(f: TexFormat) -> Option<TexelFormat> {
+        TexelFormat::ALL.into_iter().find(|t| t.amd().0 == f)
     }
 }
 
@@ -245,6 +301,92 @@ impl Sampler {
         }
     }
 
+    /// The emulator's sampler (S# fields) for this one.
+    pub fn to_emu(&self) -> SamplerDesc {
+        let clamp = |a: Address| match a {
+            Address::Repeat => 0,
+            Address::MirroredRepeat => 1,
+            Address::ClampToEdge => 2,
+            Address::MirrorClampToEdge => 3,
+            Address::ClampToBorder => 6,
+        };
+        SamplerDesc {
+            clamp: self.address.map(clamp),
+            compare: self.compare.map_or(0, |c| c as u32),
+            unnorm: self.unnormalized,
+            min_lod: self.min_lod,
+            max_lod: self.max_lod,
+            mag_linear: self.mag == Filter::Linear,
+            min_linear: self.min == Filter::Linear,
+            z_linear: None,
+            mip: if self.mip == Filter::Linear { 2 } else { 1 },
+            border: match self.border {
+                Border::TransparentBlack => 0,
+                Border::OpaqueBlack => 1,
+                Border::OpaqueWhite => 2,
+            },
+        }
+    }
+
+    /// The sampler whose [`Sampler::to_emu`] is `s` (None: an S# Vulkan has no
+    /// sampler for, such as one without a mip filter or with a separate Z filter).
+    pub fn from_emu(s: &SamplerDesc) -> Option<Sampler> {
+        let address = |c: u32| {
+            Some(match c {
+                0 => Address::Repeat,
+                1 => Address::MirroredRepeat,
+                2 => Address::ClampToEdge,
+                3 => Address::MirrorClampToEdge,
+                6 => Address::ClampToBorder,
+                _ => return None,
+            })
+        };
+        const OPS: [Compare; 8] = [
+            Compare::Never,
+            Compare::Less,
+            Compare::Equal,
+            Compare::LessOrEqual,
+            Compare::Greater,
+            Compare::NotEqual,
+            Compare::GreaterOrEqual,
+            Compare::Always,
+        ];
+        let filter = |linear: bool| {
+            if linear {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            }
+        };
+        let v = Sampler {
+            mag: filter(s.mag_linear),
+            min: filter(s.min_linear),
+            mip: match s.mip {
+                1 => Filter::Nearest,
+                2 => Filter::Linear,
+                _ => return None,
+            },
+            address: [
+                address(s.clamp[0])?,
+                address(s.clamp[1])?,
+                address(s.clamp[2])?,
+            ],
+            border: match s.border {
+                0 => Border::TransparentBlack,
+                1 => Border::OpaqueBlack,
+                2 => Border::OpaqueWhite,
+                _ => return None,
+            },
+            compare: (s.compare != 0)
+                .then(|| OPS.get(s.compare as usize).copied())
+                .flatten(),
+            unnormalized: s.unnorm,
+            min_lod: s.min_lod,
+            max_lod: s.max_lod,
+        };
+        (v.to_emu() == *s).then_some(v)
+    }
+
     /// Linear filtering (and linear mip filtering), clamp to edge.
     pub fn linear() -> Sampler {
         Sampler {
@@ -252,6 +394,33 @@ impl Sampler {
             min: Filter::Linear,
             mip: Filter::Linear,
             ..Sampler::nearest()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samplers_and_formats_map_to_the_emulator_and_back() {
+        let mut s = Sampler::linear();
+        s.address = [
+            Address::Repeat,
+            Address::ClampToBorder,
+            Address::MirroredRepeat,
+        ];
+        s.border = Border::OpaqueWhite;
+        s.compare = Some(Compare::Greater);
+        assert_eq!(Sampler::from_emu(&s.to_emu()), Some(s));
+        let no_mips = SamplerDesc {
+            mip: 0,
+            ..Sampler::nearest().to_emu()
+        };
+        assert_eq!(Sampler::from_emu(&no_mips), None);
+        for f in TexelFormat::ALL {
+            let back = TexelFormat::of_amd(f.amd().0).unwrap();
+            assert!(back == f || (f, back) == (TexelFormat::D32Float, TexelFormat::R32Float));
         }
     }
 }

@@ -678,7 +678,7 @@ fn desc_type(k: DescriptorKind) -> vk::DescriptorType {
     }
 }
 
-fn aspect(f: TexelFormat) -> vk::ImageAspectFlags {
+pub(crate) fn aspect(f: TexelFormat) -> vk::ImageAspectFlags {
     if f.is_depth() {
         vk::ImageAspectFlags::DEPTH
     } else {
@@ -686,7 +686,7 @@ fn aspect(f: TexelFormat) -> vk::ImageAspectFlags {
     }
 }
 
-fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'static> {
+pub(crate) fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'static> {
     use images::{Address, Border, Compare, Filter};
     let filter = |f: Filter| match f {
         Filter::Nearest => vk::Filter::NEAREST,
@@ -752,89 +752,12 @@ impl Run<'_> {
                 ..
             } => {
                 for img in images {
-                    let (ty, view_ty) = match img.view {
-                        ViewType::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
-                        ViewType::D1Array => {
-                            (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY)
-                        }
-                        ViewType::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
-                        ViewType::D2Array => {
-                            (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY)
-                        }
-                        ViewType::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
-                        ViewType::CubeArray => {
-                            (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY)
-                        }
-                        ViewType::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
-                    };
-                    let usage = vk::ImageUsageFlags::TRANSFER_SRC
-                        | vk::ImageUsageFlags::TRANSFER_DST
-                        | if *kind == DescriptorKind::StorageImage {
-                            vk::ImageUsageFlags::STORAGE
-                        } else {
-                            vk::ImageUsageFlags::SAMPLED
-                        };
-                    let cube = matches!(img.view, ViewType::Cube | ViewType::CubeArray);
-                    let depth = if img.view == ViewType::D3 {
-                        img.size[2]
-                    } else {
-                        1
-                    };
-                    let ici = vk::ImageCreateInfo::default()
-                        .flags(if cube {
-                            vk::ImageCreateFlags::CUBE_COMPATIBLE
-                        } else {
-                            vk::ImageCreateFlags::empty()
-                        })
-                        .image_type(ty)
-                        .format(img.format.vk())
-                        .extent(vk::Extent3D {
-                            width: img.size[0],
-                            height: img.size[1],
-                            depth,
-                        })
-                        .mip_levels(img.levels)
-                        .array_layers(img.layers())
-                        .samples(vk::SampleCountFlags::TYPE_1)
-                        .tiling(vk::ImageTiling::OPTIMAL)
-                        .usage(usage)
-                        .initial_layout(vk::ImageLayout::UNDEFINED);
-                    let image = vkc("vkCreateImage", d.create_image(&ici, None))?;
-                    let req = d.get_image_memory_requirements(image);
-                    let Some(mt) = self
-                        .g
-                        .memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())
-                    else {
-                        d.destroy_image(image, None);
-                        return Err(Error::NoDevice("no memory type for an image".into()));
-                    };
-                    let mai = vk::MemoryAllocateInfo::default()
-                        .allocation_size(req.size)
-                        .memory_type_index(mt);
-                    let mem = match d.allocate_memory(&mai, None) {
-                        Ok(m) => m,
-                        Err(e) => {
-                            d.destroy_image(image, None);
-                            return vkc("vkAllocateMemory", Err(e));
-                        }
-                    };
-                    o.images.push((image, mem, vk::ImageView::null()));
-                    vkc("vkBindImageMemory", d.bind_image_memory(image, mem, 0))?;
-                    let vci = vk::ImageViewCreateInfo::default()
-                        .image(image)
-                        .view_type(view_ty)
-                        .format(img.format.vk())
-                        .subresource_range(vk::ImageSubresourceRange {
-                            aspect_mask: aspect(img.format),
-                            base_mip_level: 0,
-                            level_count: img.levels,
-                            base_array_layer: 0,
-                            layer_count: img.layers(),
-                        });
-                    let view = vkc("vkCreateImageView", d.create_image_view(&vci, None))?;
-                    if let Some(last) = o.images.last_mut() {
-                        last.2 = view;
-                    }
+                    create_image(
+                        self.g,
+                        img,
+                        *kind == DescriptorKind::StorageImage,
+                        &mut o.images,
+                    )?;
                 }
                 for (s, img) in samplers.iter().zip(images) {
                     let sci = sampler_info(s, img.format.is_int());
@@ -882,113 +805,198 @@ impl Run<'_> {
             let buf = self.buffers[k].0;
             let mut base = 0usize;
             for (img, objs) in images.iter().zip(&self.images[k].images) {
-                let range = vk::ImageSubresourceRange {
-                    aspect_mask: aspect(img.format),
-                    base_mip_level: 0,
-                    level_count: img.levels,
-                    base_array_layer: 0,
-                    layer_count: img.layers(),
-                };
-                let regions: Vec<vk::BufferImageCopy> = (0..img.levels)
-                    .map(|l| {
-                        let [w, h, dd] = img.extent(l);
-                        let three = img.view == ViewType::D3;
-                        vk::BufferImageCopy {
-                            buffer_offset: (base + img.level_offset(l)) as u64,
-                            buffer_row_length: 0,
-                            buffer_image_height: 0,
-                            image_subresource: vk::ImageSubresourceLayers {
-                                aspect_mask: aspect(img.format),
-                                mip_level: l,
-                                base_array_layer: 0,
-                                layer_count: img.layers(),
-                            },
-                            image_offset: vk::Offset3D::default(),
-                            image_extent: vk::Extent3D {
-                                width: w,
-                                height: h,
-                                depth: if three { dd } else { 1 },
-                            },
-                        }
-                    })
-                    .collect();
-                let barrier = |from, to, src, dst| {
-                    [vk::ImageMemoryBarrier::default()
-                        .old_layout(from)
-                        .new_layout(to)
-                        .src_access_mask(src)
-                        .dst_access_mask(dst)
-                        .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                        .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-                        .image(objs.0)
-                        .subresource_range(range)]
-                };
-                let all = vk::PipelineStageFlags::ALL_COMMANDS;
-                let rw = vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE;
-                if upload {
-                    let b = barrier(
-                        vk::ImageLayout::UNDEFINED,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        vk::AccessFlags::HOST_WRITE,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                    );
-                    d.cmd_pipeline_barrier(
-                        cb,
-                        all,
-                        all,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &b,
-                    );
-                    d.cmd_copy_buffer_to_image(
-                        cb,
-                        buf,
-                        objs.0,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        &regions,
-                    );
-                    let b = barrier(
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        vk::ImageLayout::GENERAL,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                        rw,
-                    );
-                    d.cmd_pipeline_barrier(
-                        cb,
-                        all,
-                        all,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &b,
-                    );
-                } else {
-                    let b = barrier(
-                        vk::ImageLayout::GENERAL,
-                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                        rw,
-                        vk::AccessFlags::TRANSFER_READ,
-                    );
-                    d.cmd_pipeline_barrier(
-                        cb,
-                        all,
-                        all,
-                        vk::DependencyFlags::empty(),
-                        &[],
-                        &[],
-                        &b,
-                    );
-                    d.cmd_copy_image_to_buffer(
-                        cb,
-                        objs.0,
-                        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                        buf,
-                        &regions,
-                    );
-                }
+                record_image_copy(d, cb, buf, base, img, objs.0, upload);
                 base += img.bytes();
             }
         }
+    }
+}
+
+/// Creates `img` (optimal tiling, every level and layer, sampled or `storage`) with its
+/// memory and a view of all of it, pushed onto `out` as soon as each handle exists (so the
+/// caller's `Drop` destroys them whatever fails next); its contents are undefined until a
+/// [`record_image_copy`] upload.
+///
+/// # Safety
+/// `g`'s device is valid; `out` is destroyed by the caller.
+pub(crate) unsafe fn create_image(
+    g: &Gpu,
+    img: &Image,
+    storage: bool,
+    out: &mut Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+) -> Result<(), Error> {
+    let d = &g.device;
+    let (ty, view_ty) = match img.view {
+        ViewType::D1 => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D),
+        ViewType::D1Array => (vk::ImageType::TYPE_1D, vk::ImageViewType::TYPE_1D_ARRAY),
+        ViewType::D2 => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D),
+        ViewType::D2Array => (vk::ImageType::TYPE_2D, vk::ImageViewType::TYPE_2D_ARRAY),
+        ViewType::Cube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE),
+        ViewType::CubeArray => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY),
+        ViewType::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
+    };
+    let usage = vk::ImageUsageFlags::TRANSFER_SRC
+        | vk::ImageUsageFlags::TRANSFER_DST
+        | if storage {
+            vk::ImageUsageFlags::STORAGE
+        } else {
+            vk::ImageUsageFlags::SAMPLED
+        };
+    let cube = matches!(img.view, ViewType::Cube | ViewType::CubeArray);
+    let depth = if img.view == ViewType::D3 {
+        img.size[2]
+    } else {
+        1
+    };
+    let ici = vk::ImageCreateInfo::default()
+        .flags(if cube {
+            vk::ImageCreateFlags::CUBE_COMPATIBLE
+        } else {
+            vk::ImageCreateFlags::empty()
+        })
+        .image_type(ty)
+        .format(img.format.vk())
+        .extent(vk::Extent3D {
+            width: img.size[0],
+            height: img.size[1],
+            depth,
+        })
+        .mip_levels(img.levels)
+        .array_layers(img.layers())
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(usage)
+        .initial_layout(vk::ImageLayout::UNDEFINED);
+    let image = vkc("vkCreateImage", d.create_image(&ici, None))?;
+    let req = d.get_image_memory_requirements(image);
+    let Some(mt) = g.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty()) else {
+        d.destroy_image(image, None);
+        return Err(Error::NoDevice("no memory type for an image".into()));
+    };
+    let mai = vk::MemoryAllocateInfo::default()
+        .allocation_size(req.size)
+        .memory_type_index(mt);
+    let mem = match d.allocate_memory(&mai, None) {
+        Ok(m) => m,
+        Err(e) => {
+            d.destroy_image(image, None);
+            return vkc("vkAllocateMemory", Err(e));
+        }
+    };
+    out.push((image, mem, vk::ImageView::null()));
+    vkc("vkBindImageMemory", d.bind_image_memory(image, mem, 0))?;
+    let vci = vk::ImageViewCreateInfo::default()
+        .image(image)
+        .view_type(view_ty)
+        .format(img.format.vk())
+        .subresource_range(vk::ImageSubresourceRange {
+            aspect_mask: aspect(img.format),
+            base_mip_level: 0,
+            level_count: img.levels,
+            base_array_layer: 0,
+            layer_count: img.layers(),
+        });
+    let view = vkc("vkCreateImageView", d.create_image_view(&vci, None))?;
+    if let Some(last) = out.last_mut() {
+        last.2 = view;
+    }
+    Ok(())
+}
+
+/// Records for image `image` (created from `img`), its data at byte `base` of `buf`: with
+/// `upload` the move to TRANSFER_DST, the copy of every level from `buf` and the move to
+/// GENERAL; otherwise the move to TRANSFER_SRC and the copy back into `buf`.
+///
+/// # Safety
+/// `cb` is recording on `d`; `buf` holds `base + img.bytes()` bytes.
+pub(crate) unsafe fn record_image_copy(
+    d: &ash::Device,
+    cb: vk::CommandBuffer,
+    buf: vk::Buffer,
+    base: usize,
+    img: &Image,
+    image: vk::Image,
+    upload: bool,
+) {
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: aspect(img.format),
+        base_mip_level: 0,
+        level_count: img.levels,
+        base_array_layer: 0,
+        layer_count: img.layers(),
+    };
+    let regions: Vec<vk::BufferImageCopy> = (0..img.levels)
+        .map(|l| {
+            let [w, h, dd] = img.extent(l);
+            let three = img.view == ViewType::D3;
+            vk::BufferImageCopy {
+                buffer_offset: (base + img.level_offset(l)) as u64,
+                buffer_row_length: 0,
+                buffer_image_height: 0,
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: aspect(img.format),
+                    mip_level: l,
+                    base_array_layer: 0,
+                    layer_count: img.layers(),
+                },
+                image_offset: vk::Offset3D::default(),
+                image_extent: vk::Extent3D {
+                    width: w,
+                    height: h,
+                    depth: if three { dd } else { 1 },
+                },
+            }
+        })
+        .collect();
+    let barrier = |from, to, src, dst| {
+        [vk::ImageMemoryBarrier::default()
+            .old_layout(from)
+            .new_layout(to)
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(range)]
+    };
+    let all = vk::PipelineStageFlags::ALL_COMMANDS;
+    let rw = vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE;
+    if upload {
+        let b = barrier(
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::AccessFlags::HOST_WRITE,
+            vk::AccessFlags::TRANSFER_WRITE,
+        );
+        d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+        d.cmd_copy_buffer_to_image(
+            cb,
+            buf,
+            image,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            &regions,
+        );
+        let b = barrier(
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::ImageLayout::GENERAL,
+            vk::AccessFlags::TRANSFER_WRITE,
+            rw,
+        );
+        d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+    } else {
+        let b = barrier(
+            vk::ImageLayout::GENERAL,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            rw,
+            vk::AccessFlags::TRANSFER_READ,
+        );
+        d.cmd_pipeline_barrier(cb, all, all, vk::DependencyFlags::empty(), &[], &[], &b);
+        d.cmd_copy_image_to_buffer(
+            cb,
+            image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            buf,
+            &regions,
+        );
     }
 }

@@ -13,7 +13,10 @@
 
 //!
 //! Two SPIR-V inputs (vertex, fragment) compile one VS+PS pipeline with the default
-//! graphics state ([`run_pipeline`]); `--asm`/`--stats` print each stage.
+//! graphics state, or with `--state PIPELINE.json` the state of a draw description
+//! (docs/draw.md: vertex inputs, attachment formats, descriptors as the layout, each
+//! stage's specialization constants) ([`run_pipeline`]); `--asm`/`--stats` print each
+//! stage.
 
 use gcnc::{Missing, Options};
 
@@ -157,6 +160,8 @@ pub struct PipelineArgs {
     pub output: Option<String>,
     pub stats: bool,
     pub asm: bool,
+    /// A draw description (docs/draw.md) giving the pipeline state.
+    pub state: Option<String>,
 }
 
 /// `gcnc compile a.vert.spv b.frag.spv`: the whole pipeline.
@@ -172,12 +177,28 @@ pub fn run_pipeline(a: &PipelineArgs) -> Result<(), String> {
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
     };
     let (vs, fs) = (words(&a.vertex)?, words(&a.fragment)?);
-    // one --spec list for both stages, typed by the stage that declares each SpecId
-    // (the vertex stage's first)
-    opts.spec = super::spec_values(&[&vs, &fs], &a.spec)?;
-    let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
-    let c = gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
-        .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;
+    let c = match &a.state {
+        Some(path) => {
+            if a.layout.is_some() || !a.spec.is_empty() {
+                return Err(
+                    "--state gives the layout and the specialization constants: drop --layout / --spec"
+                        .into(),
+                );
+            }
+            let d = gcnc_emu::draw::Desc::load(std::path::Path::new(path))
+                .map_err(|e| format!("{path}: {e}"))?;
+            super::draw::compile_stages(&d, &vs, &fs, target)
+        }
+        None => {
+            // one --spec list for both stages, typed by the stage that declares each
+            // SpecId (the vertex stage's first)
+            opts.spec = super::spec_values(&[&vs, &fs], &a.spec)?;
+            let state = gcnc::amdgpu::abi_graphics::GraphicsState::default();
+            gcnc::compile_graphics::compile_pipeline(&vs, &fs, &opts, &state)
+                .map_err(|e| e.to_string())
+        }
+    }
+    .map_err(|e| format!("{} + {}: {e}", a.vertex, a.fragment))?;
     super::print_timings(&c.timings);
     for s in [&c.vs, &c.ps] {
         if a.asm || a.stats {

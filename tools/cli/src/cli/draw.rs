@@ -144,7 +144,24 @@ pub fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
     Ok(st)
 }
 
-/// The description's SPIR-V pair and each stage's options (its specialization constants).
+/// Each stage's options for a description: its descriptors as the pipeline layout (both
+/// stages), each stage's own specialization constants.
+fn stage_options(d: &draw::Draw, target: gcnc::isa::Target) -> Result<[gcnc::Options; 2], String> {
+    let mut opts = gcnc::Options::new(target);
+    opts.settings = super::settings_from_env();
+    // the description's descriptors are the pipeline layout, for both stages
+    opts.layout = d.layout().map_err(|e| e.to_string())?;
+    // each stage its own specialization constants (32-bit patterns, docs/draw.md)
+    let stage_opts = |fragment: bool| -> Result<gcnc::Options, String> {
+        let mut o = opts.clone();
+        let spec = d.spec(fragment).map_err(|e| e.to_string())?;
+        o.spec = spec.into_iter().map(|(id, v)| (id, v as u64)).collect();
+        Ok(o)
+    };
+    Ok([stage_opts(false)?, stage_opts(true)?])
+}
+
+/// The description's SPIR-V pair and each stage's options.
 fn sources(
     d: &draw::Draw,
     target: gcnc::isa::Target,
@@ -153,18 +170,10 @@ fn sources(
         let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
         gcnc::front::spirv::words_from_bytes(&bytes).map_err(|e| format!("{}: {e}", p.display()))
     };
-    let mut opts = gcnc::Options::new(target);
-    opts.settings = super::settings_from_env();
-    // each stage its own specialization constants (32-bit patterns, docs/draw.md)
-    let stage_opts = |fragment: bool| -> Result<gcnc::Options, String> {
-        let mut o = opts.clone();
-        let spec = d.spec(fragment).map_err(|e| e.to_string())?;
-        o.spec = spec.into_iter().map(|(id, v)| (id, v as u64)).collect();
-        Ok(o)
-    };
+    let [vs_opts, fs_opts] = stage_options(d, target)?;
     Ok([
-        (words(&d.vertex_spv)?, stage_opts(false)?),
-        (words(&d.fragment_spv)?, stage_opts(true)?),
+        (words(&d.vertex_spv)?, vs_opts),
+        (words(&d.fragment_spv)?, fs_opts),
     ])
 }
 
@@ -194,18 +203,30 @@ fn compile_unlinked(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>
     Ok(linked.elf)
 }
 
+/// Compiles a vertex + fragment pair with the pipeline state a draw description gives:
+/// its vertex inputs and attachment formats (`state`), its descriptors as the pipeline
+/// layout, each stage's specialization constants (also `gcnc compile --state`).
+pub fn compile_stages(
+    d: &draw::Draw,
+    vs: &[u32],
+    fs: &[u32],
+    target: gcnc::isa::Target,
+) -> Result<gcnc::compile_graphics::CompiledPipeline, String> {
+    let [vs_opts, fs_opts] = stage_options(d, target)?;
+    gcnc::compile_graphics::compile_pipeline_stages(vs, &vs_opts, fs, &fs_opts, &state(d)?)
+        .map_err(|e| e.to_string())
+}
+
 /// Compiles the description's SPIR-V pair with its state (`gcnc compile a.vert b.frag`).
 fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String> {
-    let [(vs, vs_opts), (fs, fs_opts)] = sources(d, target)?;
-    let c =
-        gcnc::compile_graphics::compile_pipeline_stages(&vs, &vs_opts, &fs, &fs_opts, &state(d)?)
-            .map_err(|e| {
-            format!(
-                "{} + {}: {e}",
-                d.vertex_spv.display(),
-                d.fragment_spv.display()
-            )
-        })?;
+    let [(vs, _), (fs, _)] = sources(d, target)?;
+    let c = compile_stages(d, &vs, &fs, target).map_err(|e| {
+        format!(
+            "{} + {}: {e}",
+            d.vertex_spv.display(),
+            d.fragment_spv.display()
+        )
+    })?;
     Ok(c.elf)
 }
 

@@ -10,6 +10,8 @@
 //! Invariant: a `Draw` has been checked (`Draw::check`): attachment formats are known,
 //! vertex buffers cover the draw, the viewport is not empty, counts are in range.
 
+use crate::pipeline::ImageView;
+use gcnc::amdgpu::abi::{Declared, DescriptorKind, PipelineLayout};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -388,16 +390,46 @@ pub struct Framebuffer {
     pub height: u32,
 }
 
-/// Buffer descriptor kinds a draw binds.
+/// Descriptor kinds a draw binds.
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum DescriptorType {
     UniformBuffer,
     StorageBuffer,
+    /// An image (`image`) with its sampler (`sampler`).
+    CombinedImageSampler,
+    /// An image (`image`) without a sampler.
+    SampledImage,
+    /// A sampler alone (`sampler`, no data).
+    Sampler,
+    /// A storage image (`image`).
+    StorageImage,
+    /// An input attachment (`image`), read by `subpassLoad` at the fragment's pixel. The
+    /// emulator binds the image as given; lavapipe's draws (dynamic rendering, no render
+    /// pass) cannot run it.
+    InputAttachment,
 }
 
-/// One descriptor (`descriptors`): a buffer at (set, binding), its bytes from a file,
-/// inline 32-bit floats or hex.
+impl DescriptorType {
+    /// The compiler's descriptor kind (its size and place in the set, docs/abi.md).
+    pub fn kind(self) -> DescriptorKind {
+        match self {
+            DescriptorType::UniformBuffer | DescriptorType::StorageBuffer => DescriptorKind::Buffer,
+            DescriptorType::CombinedImageSampler => DescriptorKind::CombinedImageSampler,
+            DescriptorType::SampledImage => DescriptorKind::SampledImage,
+            DescriptorType::Sampler => DescriptorKind::Sampler,
+            DescriptorType::StorageImage | DescriptorType::InputAttachment => {
+                DescriptorKind::StorageImage
+            }
+        }
+    }
+}
+
+/// One descriptor (`descriptors`) at (set, binding): a buffer, its bytes from a file,
+/// inline 32-bit floats or hex; an image, `image` written as `gcnc run --bind image:`
+/// writes it (`bindspec`: `2d:rgba8:16x16:5`) with its texels (every level, the
+/// emulator's linear layout) from a file, floats or hex; a sampler, `sampler` as
+/// `bindspec` writes it (`linear/repeat/miplinear`).
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct DescriptorDesc {
@@ -411,6 +443,12 @@ pub struct DescriptorDesc {
     pub f32: Option<Vec<f32>>,
     #[serde(default)]
     pub hex: Option<String>,
+    /// Images: dimension, format, size and levels (`bindspec::image_view`).
+    #[serde(default)]
+    pub image: Option<String>,
+    /// Samplers and combined image samplers (`bindspec::sampler`).
+    #[serde(default)]
+    pub sampler: Option<String>,
 }
 
 /// A specialization constant's value as written: `true`/`false` (bool constants), an
@@ -534,7 +572,12 @@ pub struct Descriptor {
     pub set: u32,
     pub binding: u32,
     pub ty: DescriptorType,
+    /// The buffer's or the image's bytes (empty for a sampler).
     pub data: Vec<u8>,
+    /// Images: the view (with its S# for a combined image sampler).
+    pub image: Option<ImageView>,
+    /// Samplers: the S#.
+    pub sampler: Option<[u32; 4]>,
 }
 
 /// A loaded, checked description.
@@ -595,7 +638,42 @@ impl Desc {
         let mut descriptors = Vec::new();
         for dd in &self.descriptors {
             let what = format!("descriptor (set {}, binding {})", dd.set, dd.binding);
+            let bad = |e: String| DescError(format!("{what}: {e}"));
+            let (image, sampler) = match (dd.ty, &dd.image, &dd.sampler) {
+                (DescriptorType::UniformBuffer | DescriptorType::StorageBuffer, None, None) => {
+                    (None, None)
+                }
+                (DescriptorType::CombinedImageSampler, Some(i), Some(s)) => {
+                    let mut v = crate::bindspec::image_view(i).map_err(bad)?;
+                    v.sampler = Some(crate::bindspec::sampler(s).map_err(bad)?);
+                    (Some(v), None)
+                }
+                (
+                    DescriptorType::SampledImage
+                    | DescriptorType::StorageImage
+                    | DescriptorType::InputAttachment,
+                    Some(i),
+                    None,
+                ) => (Some(crate::bindspec::image_view(i).map_err(bad)?), None),
+                (DescriptorType::Sampler, None, Some(s)) => {
+                    (None, Some(crate::bindspec::sampler(s).map_err(bad)?))
+                }
+                (ty, ..) => {
+                    return err(format!(
+                        "{what}: a {ty:?} takes {}",
+                        match ty {
+                            DescriptorType::CombinedImageSampler => "\"image\" and \"sampler\"",
+                            DescriptorType::SampledImage
+                            | DescriptorType::StorageImage
+                            | DescriptorType::InputAttachment => "\"image\" (no \"sampler\")",
+                            DescriptorType::Sampler => "\"sampler\" (no \"image\")",
+                            _ => "neither \"image\" nor \"sampler\"",
+                        }
+                    ))
+                }
+            };
             let data = match (&dd.file, &dd.f32, &dd.hex) {
+                (None, None, None) if dd.ty == DescriptorType::Sampler => Vec::new(),
                 (Some(f), None, None) => {
                     let p = dir.join(f);
                     std::fs::read(&p).map_err(|e| DescError(format!("{}: {e}", p.display())))?
@@ -615,6 +693,8 @@ impl Desc {
                 binding: dd.binding,
                 ty: dd.ty,
                 data,
+                image,
+                sampler,
             });
         }
         let push = match &self.push_constants {
@@ -724,6 +804,25 @@ impl Draw {
         m
     }
 
+    /// The pipeline layout of the descriptors: each set packed from its bindings as the
+    /// compiler packs a set it is not given (docs/abi.md), from the description's
+    /// descriptors — the same for both stages, whichever of them declares a binding.
+    pub fn layout(&self) -> Result<PipelineLayout, DescError> {
+        let declared: Vec<Declared> = self
+            .descriptors
+            .iter()
+            .map(|x| Declared {
+                set: x.set,
+                binding: x.binding,
+                kind: x.ty.kind(),
+                count: Some(1),
+            })
+            .collect();
+        PipelineLayout::default()
+            .complete(&declared)
+            .map_err(|e| DescError(format!("descriptors: {e}")))
+    }
+
     fn check(&self) -> Result<(), DescError> {
         let d = &self.desc;
         self.spec(false)?;
@@ -741,7 +840,22 @@ impl Draw {
                     "{what}: sets 0..{MAX_SETS}, bindings 0..{MAX_BINDINGS}"
                 ));
             }
-            if x.data.is_empty() || x.data.len() % 4 != 0 || x.data.len() > MAX_DESCRIPTOR_BYTES {
+            if let Some(v) = &x.image {
+                if x.data.len() as u64 != v.bytes() || x.data.len() > MAX_DESCRIPTOR_BYTES {
+                    return err(format!(
+                        "{what}: {} bytes of texels, the image has {} (every level; at most {MAX_DESCRIPTOR_BYTES})",
+                        x.data.len(),
+                        v.bytes()
+                    ));
+                }
+            } else if x.ty == DescriptorType::Sampler {
+                if !x.data.is_empty() {
+                    return err(format!("{what}: a sampler has no data"));
+                }
+            } else if x.data.is_empty()
+                || x.data.len() % 4 != 0
+                || x.data.len() > MAX_DESCRIPTOR_BYTES
+            {
                 return err(format!(
                     "{what}: {} bytes (a multiple of 4, 4..={MAX_DESCRIPTOR_BYTES})",
                     x.data.len()
@@ -754,6 +868,7 @@ impl Draw {
                 return err(format!("{what} given twice"));
             }
         }
+        self.layout()?;
         if self.width == 0 || self.height == 0 || self.width > 4096 || self.height > 4096 {
             return err(format!(
                 "framebuffer {}x{} (1..=4096 each)",
@@ -883,6 +998,69 @@ mod tests {
             ),
         ] {
             let e = Desc::parse(&base(bad)).unwrap().resolve(Path::new("."));
+            let e = e.unwrap_err().0;
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn image_descriptors_are_parsed_sized_and_laid_out() {
+        let d = Desc::parse(&base(
+            r#", "descriptors": [
+                {"set": 0, "binding": 0, "type": "uniform_buffer", "hex": "00000000"},
+                {"set": 0, "binding": 1, "type": "combined_image_sampler",
+                 "image": "2d:rgba8:4x2:2", "sampler": "linear/repeat/miplinear",
+                 "hex": "00000000000000000000000000000000000000000000000000000000000000000000000000000000"},
+                {"set": 0, "binding": 2, "type": "sampler", "sampler": "nearest"},
+                {"set": 0, "binding": 3, "type": "storage_image", "image": "1d:r32f:2", "f32": [1.0, 2.0]}]"#,
+        ))
+        .unwrap()
+        .resolve(Path::new("."))
+        .unwrap();
+        let v = d.descriptors[1].image.clone().unwrap();
+        assert_eq!((v.size, v.levels, v.bytes()), ([4, 2, 1], 2, 40));
+        assert!(v.sampler.is_some());
+        assert!(d.descriptors[2].sampler.is_some() && d.descriptors[2].data.is_empty());
+        // packed as the compiler packs a set: 16, then 16 + 48, then 64 + 16
+        let l = d.layout().unwrap();
+        let at = |b, k| l.slot(0, b, k).unwrap().offset;
+        assert_eq!(
+            [
+                at(1, DescriptorKind::CombinedImageSampler),
+                at(2, DescriptorKind::Sampler),
+                at(3, DescriptorKind::StorageImage)
+            ],
+            [16, 64, 80]
+        );
+        for (bad, why) in [
+            (
+                r#"{"set": 0, "binding": 0, "type": "combined_image_sampler", "image": "2d:rgba8:2x2", "hex": "00"}"#,
+                "takes \"image\" and \"sampler\"",
+            ),
+            (
+                r#"{"set": 0, "binding": 0, "type": "sampled_image", "image": "2d:rgba8:2x2", "hex": "00000000"}"#,
+                "the image has 16",
+            ),
+            (
+                r#"{"set": 0, "binding": 0, "type": "sampled_image", "image": "2d:rgbx:2x2", "hex": "00"}"#,
+                "unknown or unsupported format `rgbx`",
+            ),
+            (
+                r#"{"set": 0, "binding": 0, "type": "sampler", "sampler": "cubic"}"#,
+                "sampler filter `cubic`",
+            ),
+            (
+                r#"{"set": 0, "binding": 0, "type": "sampler", "sampler": "nearest", "hex": "00000000"}"#,
+                "a sampler has no data",
+            ),
+            (
+                r#"{"set": 0, "binding": 0, "type": "uniform_buffer", "image": "2d:rgba8:2x2", "hex": "00000000"}"#,
+                "neither",
+            ),
+        ] {
+            let e = Desc::parse(&base(&format!(r#", "descriptors": [{bad}]"#)))
+                .unwrap()
+                .resolve(Path::new("."));
             let e = e.unwrap_err().0;
             assert!(e.contains(why), "{bad}: {e}");
         }

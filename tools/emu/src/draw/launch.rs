@@ -12,10 +12,15 @@
 //!   OOB_SELECT = 1 (index checked).
 //! - `VB_BASE + b·VB_STRIDE`: vertex buffer of binding b.
 //! - `PUSH_BASE`: the push-constant bytes (`push_constants`).
-//! - `SET_BASE + s·SET_STRIDE`: the descriptor memory of set `s`: the V# (raw, size =
-//!   the buffer's bytes) of binding `b` at `16·b` — the compiler's default packing of
-//!   single buffers (docs/abi.md), whichever stage declares them;
-//!   `DESC_BUF_BASE + (s·32 + b)·DESC_BUF_STRIDE`: that buffer's bytes.
+//! - `SET_BASE + s·SET_STRIDE`: the descriptor memory of set `s`: each descriptor at its
+//!   offset in `Draw::layout` (the compiler's packing of the description's bindings,
+//!   docs/abi.md: single buffers at `16·b`): a buffer's raw V# (size = its bytes), an
+//!   image's T# (linear, every level: `image` module docs), a combined image sampler's
+//!   T# then its S# at the layout's sampler offset, a sampler's S#;
+//!   `DESC_BUF_BASE + (s·32 + b)·DESC_BUF_STRIDE`: that buffer's or image's bytes.
+//! - GFX9/GFX10.3 with scratch in a stage: the graphics scratch ring's V# at byte 0 of
+//!   the global table (base `SCRATCH_RING`, a non-zero stride above bit 47 the shader
+//!   must mask off).
 //! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES`; attribute `a` of the
 //!   vertex in lane `l` of an NGG wave at byte `(a·64 + l)·16` (V#: stride 16,
 //!   OOB_SELECT = 1), cleared before each vertex wave.
@@ -27,7 +32,15 @@
 //! at entries 0/1, set `s`'s pointer at 2+2s/3+2s, the vertex-buffer table pointer at
 //! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
 //! Anything else is `Unsupported`.
+//!
+//! Scratch (RSRC2 SCRATCH_EN): every wave gets its own zeroed private window of
+//! `.scratch_memory_size` bytes per lane (waves run one at a time). GFX9/GFX10.3: the
+//! scratch wave offset (`SCRATCH_VS_OFFSET` / `SCRATCH_PS_OFFSET`) goes in the SGPR after
+//! the user SGPRs (hardware VS), after PRIM_MASK (PS) or in s5 (NGG), and the wave must
+//! set FLAT_SCRATCH to ring base + offset before its first scratch access (checked).
+//! GFX11: architected flat scratch, nothing to set up.
 
+use super::desc::Descriptor;
 use super::shaders::{Pipeline, Stage};
 use super::Draw;
 use crate::error::{Error, ErrorKind, Result};
@@ -35,6 +48,7 @@ use crate::export::Exports;
 use crate::memory::{Lds, Memory};
 use crate::wave::{Checks, Env, Program, Status, Wave};
 use gcnc::binary::registers::UserData;
+use gcnc::binary::HwStage;
 use gcnc::isa::Gen;
 
 pub const CODE_BASE: u64 = 0x7000_0000_0000;
@@ -52,6 +66,11 @@ pub const SET_STRIDE: u64 = 0x1_0000;
 pub const DESC_BUF_BASE: u64 = 0x4_0000_0000;
 pub const DESC_BUF_STRIDE: u64 = 0x20_0000;
 const GIT_BYTES: u64 = 0x200;
+/// GFX9/GFX10.3 scratch: the graphics scratch ring's base (its V# at byte 0 of the global
+/// table) and the scratch wave offset every vertex / pixel wave gets.
+pub const SCRATCH_RING: u64 = 0x9_0000_0000;
+pub const SCRATCH_VS_OFFSET: u64 = 0x10_0000;
+pub const SCRATCH_PS_OFFSET: u64 = 0x20_0000;
 const VB_TABLE_BYTES: u64 = 16 * 32;
 
 const BASE_VERTEX: u32 = 0x1000_0003;
@@ -132,17 +151,63 @@ impl DrawMemory {
             mem.map(PUSH_BASE, d.push.len() as u64);
             mem.write(PUSH_BASE, &d.push)?;
         }
-        for (&s, &bindings) in &d.sets() {
-            mem.map(SET_BASE + s as u64 * SET_STRIDE, 16 * bindings as u64);
+        let layout = d.layout().map_err(|e| Error::setup(e.to_string()))?;
+        let slot = |x: &Descriptor| {
+            layout
+                .slot(x.set, x.binding, x.ty.kind())
+                .map_err(|e| Error::setup(e.to_string()))
+        };
+        for &s in d.sets().keys() {
+            let mut end = 16;
+            for x in d.descriptors.iter().filter(|x| x.set == s) {
+                end = end.max(slot(x)?.offset + x.ty.kind().bytes());
+            }
+            mem.map(SET_BASE + s as u64 * SET_STRIDE, end as u64);
         }
         for x in &d.descriptors {
             let base = DESC_BUF_BASE + (x.set as u64 * 32 + x.binding as u64) * DESC_BUF_STRIDE;
-            mem.map(base, x.data.len() as u64);
-            mem.write(base, &x.data)?;
-            let v = crate::memory::BufferDesc::raw(gen, base, x.data.len() as u32);
-            let at = SET_BASE + x.set as u64 * SET_STRIDE + 16 * x.binding as u64;
-            for (k, w) in v.iter().enumerate() {
-                mem.write_u32(at + 4 * k as u64, *w)?;
+            if !x.data.is_empty() {
+                mem.map(base, x.data.len() as u64);
+                mem.write(base, &x.data)?;
+            }
+            let s = slot(x)?;
+            let at = SET_BASE + x.set as u64 * SET_STRIDE + s.offset as u64;
+            let words: Vec<(u64, Vec<u32>)> = match (&x.image, x.sampler) {
+                (Some(v), _) => {
+                    let t = v.desc(base).encode(gen).ok_or_else(|| {
+                        Error::setup(format!(
+                            "descriptor (set {}, binding {}): format {:?} has no image format code on {gen}",
+                            x.set, x.binding, v.fmt
+                        ))
+                    })?;
+                    let mut w = vec![(at, t.to_vec())];
+                    if let Some(smp) = v.sampler {
+                        w.push((at + s.sampler_offset as u64, smp.to_vec()));
+                    }
+                    w
+                }
+                (None, Some(smp)) => vec![(at, smp.to_vec())],
+                (None, None) => {
+                    let v = crate::memory::BufferDesc::raw(gen, base, x.data.len() as u32);
+                    vec![(at, v.to_vec())]
+                }
+            };
+            for (at, w) in words {
+                for (k, w) in w.into_iter().enumerate() {
+                    mem.write_u32(at + 4 * k as u64, w)?;
+                }
+            }
+        }
+        if gen != Gen::Gfx11 && (p.vs.scratch_en || p.ps.scratch_en) {
+            // base 47:0 plus a non-zero stride above it, which the shader must mask off
+            let ring = [
+                SCRATCH_RING as u32,
+                (SCRATCH_RING >> 32) as u32 & 0xffff | 4 << 16,
+                u32::MAX,
+                0,
+            ];
+            for (k, w) in ring.iter().enumerate() {
+                mem.write_u32(GLOBAL_TABLE + 4 * k as u64, *w)?;
             }
         }
         if gen == Gen::Gfx11 {
@@ -195,6 +260,18 @@ pub fn new_wave(
             }
         };
         w.regs.set_s(first + i as u16, v)?;
+    }
+    if s.scratch_en {
+        w.set_scratch(s.scratch_bytes);
+        if s.target.gen != Gen::Gfx11 {
+            let (sgpr, offset) = match s.hw {
+                HwStage::Gs => (5, SCRATCH_VS_OFFSET),
+                HwStage::Ps => (s.user_data.len() as u16 + 1, SCRATCH_PS_OFFSET),
+                _ => (s.user_data.len() as u16, SCRATCH_VS_OFFSET),
+            };
+            w.regs.set_s(sgpr, offset as u32)?;
+            w.scratch_expect = Some(SCRATCH_RING + offset);
+        }
     }
     Ok(w)
 }

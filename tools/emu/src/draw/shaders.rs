@@ -4,7 +4,7 @@
 //!
 //! `.hardware_stages` must hold `.ps` and either `.vs` (GFX9 hardware VS) or `.gs`
 //! (GFX10.3/GFX11 NGG; GFX11 has no hardware VS). Registers read: each stage's RSRC1
-//! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN), its USER_DATA_i mapping,
+//! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN, with `.scratch_memory_size`), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT and
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN). A stage's wave size is `.wavefront_size` when
@@ -33,6 +33,11 @@ pub struct Stage {
     pub user_data: Vec<UserData>,
     pub vgprs: usize,
     pub float_mode: u32,
+    /// The hardware stage (VS, GS = NGG, PS).
+    pub hw: HwStage,
+    /// RSRC2 SCRATCH_EN and `.scratch_memory_size` (bytes per lane).
+    pub scratch_en: bool,
+    pub scratch_bytes: u64,
 }
 
 /// A vertex + pixel pipeline.
@@ -128,12 +133,6 @@ impl Pipeline {
                     ))
                 })?
                 .value;
-            if hw.scratch_memory_size > 0 || reg(s.rsrc2()) & 1 == 1 {
-                return Err(Error::unsupported(format!(
-                    "scratch in the {} stage of a draw",
-                    s.key()
-                )));
-            }
             let mut user_data = p
                 .user_data_map(s)
                 .map_err(|e| Error::setup(format!("{e}")))?;
@@ -149,6 +148,9 @@ impl Pipeline {
                 user_data,
                 vgprs: (hw.vgpr_count as usize).clamp(1, 256).max(16),
                 float_mode: p.float_mode(s).map(|f| f.0 as u32).unwrap_or(0xc0),
+                hw: s,
+                scratch_en: hw.scratch_memory_size > 0 || reg(s.rsrc2()) & 1 == 1,
+                scratch_bytes: hw.scratch_memory_size as u64,
             })
         };
         let num_interp = reg(SPI_PS_IN_CONTROL) & 0x3f;
