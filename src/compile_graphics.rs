@@ -174,15 +174,7 @@ fn stage_backend(
         timer.timings.extend(run.timings);
     }
     timer.phase = Phase::Back;
-    let (p, code, stats, _) = backend(
-        &m,
-        opts,
-        &layout,
-        link,
-        state,
-        timer,
-        &mut |_| Ok(()),
-    )?;
+    let (p, code, stats, _) = backend(&m, opts, &layout, link, state, timer, &mut |_| Ok(()))?;
     Ok(CompiledStage {
         stage: hw,
         text: code.text,
