@@ -101,6 +101,7 @@ fn reason(e: &gcnc::Error) -> String {
                 B::RegisterPressure { .. } => "register pressure",
                 B::Layout(_) => "layout",
                 B::Encode(_) => "encoding",
+                B::BranchRange { .. } => "branch range",
                 B::Isa { .. } => "ISA",
                 B::Binary(_) => "binary",
                 B::Verify(_) => "MIR verifier",
