@@ -362,7 +362,11 @@ fn result_of(e: &gcnc::Error) -> gcnc_result {
             B::Layout(_) => GCNC_ERROR_INVALID_ARGUMENT,
             B::NeedsWholePipeline(_) => GCNC_ERROR_NEEDS_WHOLE_PIPELINE,
             B::NoEntryPoint => GCNC_ERROR_INVALID_SPIRV,
-            B::Encode(_) | B::Isa { .. } | B::Binary(_) | B::Verify(_) => GCNC_ERROR_INTERNAL,
+            // the driver retries with an SGPR pair kept for the long branch form, so a range
+            // error that escapes it is gcnc's
+            B::Encode(_) | B::BranchRange { .. } | B::Isa { .. } | B::Binary(_) | B::Verify(_) => {
+                GCNC_ERROR_INTERNAL
+            }
         },
         gcnc::Error::Link(_) => GCNC_ERROR_LINK,
         // the front end hands on only verified IR, and the passes keep it so: a failure

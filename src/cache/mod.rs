@@ -302,8 +302,14 @@ mod tests {
             panic!("a bug while the cache lock is held");
         }));
         assert!(c.mem.is_poisoned());
-        assert_eq!(c.get(EntryKind::Unlinked, CacheKey(1)).as_deref(), Some(&vec![1]));
+        assert_eq!(
+            c.get(EntryKind::Unlinked, CacheKey(1)).as_deref(),
+            Some(&vec![1])
+        );
         c.put(EntryKind::Unlinked, CacheKey(2), vec![2]).unwrap();
-        assert_eq!(c.get(EntryKind::Unlinked, CacheKey(2)).as_deref(), Some(&vec![2]));
+        assert_eq!(
+            c.get(EntryKind::Unlinked, CacheKey(2)).as_deref(),
+            Some(&vec![2])
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! `gcnc batch` on the compute corpus: every `.spv` is counted once, as compiled or
 //! rejected; each compiled output is byte-identical to a single `gcnc compile` run, and
 //! each rejection carries the message `gcnc compile` prints; a list with a broken and a
-//! missing file groups the rejections by reason; the text summary and `--json` agree.
+//! missing file groups the rejections by reason; the text summary and `--json` agree; a
+//! directory tree is searched to the bottom and keeps its layout under the output.
 
 mod cli_support;
 
@@ -162,5 +163,67 @@ fn a_list_groups_its_rejections_by_reason() {
         stderr.contains("a SPIR-V module, not a directory or a list of files"),
         "{stderr}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_directory_tree_is_searched_and_keeps_its_layout() {
+    let dir = temp("tree");
+    let src = |n: &str| Path::new(ROOT).join("tests/shaders/compute").join(n);
+    // one name in two subdirectories, a third a level deeper, and a file that is not SPIR-V
+    for (rel, from) in [
+        ("a/x.spv", "nested_loops.spv"),
+        ("b/x.spv", "push_constants.spv"),
+        ("b/c/y.spv", "arith_f32.spv"),
+    ] {
+        let to = dir.join("in").join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(src(from), &to).unwrap();
+    }
+    std::fs::write(dir.join("in/b/notes.txt"), "not a shader").unwrap();
+    let out = dir.join("out");
+    let (ok, stdout, stderr) = gcnc(&[
+        "batch",
+        dir.join("in").to_str().unwrap(),
+        "--target",
+        "gfx1030",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let files: Vec<String> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["file"].as_str().unwrap().to_string())
+        .collect();
+    let want: Vec<String> = ["a/x.spv", "b/c/y.spv", "b/x.spv"]
+        .iter()
+        .map(|r| dir.join("in").join(r).display().to_string())
+        .collect();
+    assert_eq!(files, want, "every shader of the tree, sorted by path");
+    for (rel, from) in [
+        ("a/x.elf", "nested_loops.spv"),
+        ("b/x.elf", "push_constants.spv"),
+        ("b/c/y.elf", "arith_f32.spv"),
+    ] {
+        let one = dir.join("one.elf");
+        let (one_ok, _, e) = gcnc(&[
+            "compile",
+            src(from).to_str().unwrap(),
+            "--target",
+            "gfx1030",
+            "-o",
+            one.to_str().unwrap(),
+        ]);
+        assert!(one_ok, "{e}");
+        assert_eq!(
+            std::fs::read(out.join(rel)).unwrap(),
+            std::fs::read(&one).unwrap(),
+            "{rel} holds {from}'s ELF"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,11 +1,13 @@
 //! `gcnc batch DIR_OR_LIST --target T [--wave N] [--jobs N] [-o OUTDIR] [--json]`: many
 //! compute shaders compiled on all cores.
 //!
-//! Inputs: every `*.spv` file in a directory (not recursive), or the files a list names
-//! (one path per line, relative to the current directory; blank lines and `#` comments
-//! skipped), sorted as given. Each is compiled exactly as `gcnc compile FILE --target T
-//! [--wave N]` compiles it (`gcnc::compile_spirv` with the target's defaults and the
-//! environment's settings), so `-o OUTDIR/NAME.elf` holds the same bytes; two inputs with
+//! Inputs: every `*.spv` file under a directory, its subdirectories included (sorted by
+//! path), or the files a list names (one path per line, relative to the current
+//! directory; blank lines and `#` comments skipped), in the list's order. Each is compiled
+//! exactly as `gcnc compile FILE --target T [--wave N]` compiles it (`gcnc::compile_spirv`
+//! with the target's defaults and the environment's settings), so its ELF under `-o
+//! OUTDIR` holds the same bytes. A directory's shaders keep their relative paths there
+//! (`OUTDIR/sub/NAME.elf`); a list's go to `OUTDIR/NAME.elf`, and two listed inputs with
 //! the same file stem would write the same output and are refused before anything runs.
 //!
 //! Work is spread over a rayon pool of `--jobs` threads (default: every core); results
@@ -30,7 +32,7 @@ use std::time::Instant;
 /// Parsed `gcnc batch` arguments.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A directory of `.spv` files, or a file listing one SPIR-V path per line.
+    /// A directory (searched with its subdirectories for `.spv` files), or a file listing one SPIR-V path per line.
     pub input: String,
     #[arg(long)]
     pub target: String,
@@ -39,7 +41,7 @@ pub struct Args {
     /// Compile on this many threads (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Write each compiled shader's ELF to OUTDIR/<file stem>.elf.
+    /// Write each compiled shader's ELF under OUTDIR: a directory's at their relative paths, a list's as <file stem>.elf.
     #[arg(short = 'o')]
     pub output: Option<String>,
     /// Print the report as JSON (for scripts).
@@ -57,15 +59,27 @@ enum Outcome {
     Rejected(String, String),
 }
 
+/// The `*.spv` files under `dir`, depth first; a subdirectory that cannot be read is an
+/// error rather than a silently smaller batch.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for e in rd {
+        let p = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.is_file() && p.extension().is_some_and(|e| e == "spv") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
 /// The input files, in order.
 fn inputs(arg: &str) -> Result<Vec<PathBuf>, String> {
     let p = Path::new(arg);
     if p.is_dir() {
-        let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-            .map_err(|e| format!("{arg}: {e}"))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "spv"))
-            .collect();
+        let mut v = Vec::new();
+        walk(p, &mut v)?;
         v.sort();
         return Ok(v);
     }
@@ -132,15 +146,24 @@ fn compile(path: &Path, opts: &gcnc::Options) -> Outcome {
     }
 }
 
-/// Where each input's ELF goes under `dir`; two inputs with one stem are refused.
-fn output_paths(dir: &Path, files: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// Where each input's ELF goes under `dir`: its path relative to the input directory
+/// `base`, or for a list its file stem; two inputs with one output are refused.
+fn output_paths(
+    dir: &Path,
+    base: Option<&Path>,
+    files: &[PathBuf],
+) -> Result<Vec<PathBuf>, String> {
     let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
     let mut out = Vec::new();
     for f in files {
-        let stem = f
-            .file_stem()
-            .ok_or_else(|| format!("{}: no file name", f.display()))?;
-        let o = dir.join(stem).with_extension("elf");
+        let rel = match base.and_then(|b| f.strip_prefix(b).ok()) {
+            Some(r) => r.to_path_buf(),
+            None => f
+                .file_stem()
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("{}: no file name", f.display()))?,
+        };
+        let o = dir.join(rel).with_extension("elf");
         if let Some(prev) = seen.insert(o.clone(), f) {
             return Err(format!(
                 "{} and {} would both write {}",
@@ -170,7 +193,12 @@ pub fn run(a: &Args) -> Result<(), String> {
     let outputs = match &a.output {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(|e| format!("{d}: {e}"))?;
-            Some(output_paths(Path::new(d), &files)?)
+            let base = Path::new(&a.input);
+            Some(output_paths(
+                Path::new(d),
+                base.is_dir().then_some(base),
+                &files,
+            )?)
         }
         None => None,
     };
@@ -212,6 +240,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(outs) = &outputs {
         for (r, o) in results.iter().zip(outs) {
             if let Outcome::Compiled { elf, .. } = r {
+                if let Some(parent) = o.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| format!("{}: {e}", parent.display()))?;
+                }
                 std::fs::write(o, elf).map_err(|e| format!("{}: {e}", o.display()))?;
             }
         }
