@@ -82,7 +82,8 @@ fn run_case(
         }
     }
     for (k, v) in BufferDesc::raw(gen, OUT, 4096).iter().enumerate() {
-        mem.write_u32(SETS + 4096 * OUT_SET + 4 * k as u64, *v).unwrap();
+        mem.write_u32(SETS + 4096 * OUT_SET + 4 * k as u64, *v)
+            .unwrap();
     }
     for k in 0..3 {
         mem.write_u32(WGCOUNT + 4 * k as u64, setup.wgcount[k])

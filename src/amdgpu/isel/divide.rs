@@ -217,10 +217,7 @@ pub(crate) fn divisor_magic(c: u32) -> Magic {
             break;
         }
         if m * c64 as u128 - two <= 1u128 << shift {
-            return Magic::MulHi {
-                m: m as u32,
-                shift,
-            };
+            return Magic::MulHi { m: m as u32, shift };
         }
     }
     let l = 32 - (c - 1).leading_zeros();
@@ -254,11 +251,24 @@ mod tests {
     fn constant_division_matches_the_quotient() {
         let mut divisors: Vec<u32> = (1..=1000).collect();
         divisors.extend([
-            6_700_417, 641, 0x7fff_ffff, 0x8000_0001, 0xffff_fffe, 0xffff_ffff, 1 << 31,
-            0x5555_5555, 0xaaaa_aaab, 1_000_000_007, 3 << 20, 7 << 28, 25_000, 86_400,
+            6_700_417,
+            641,
+            0x7fff_ffff,
+            0x8000_0001,
+            0xffff_fffe,
+            0xffff_ffff,
+            1 << 31,
+            0x5555_5555,
+            0xaaaa_aaab,
+            1_000_000_007,
+            3 << 20,
+            7 << 28,
+            25_000,
+            86_400,
         ]);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut dividends: Vec<u32> = vec![0, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX, u32::MAX - 1];
+        let mut dividends: Vec<u32> =
+            vec![0, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX, u32::MAX - 1];
         for _ in 0..400 {
             seed ^= seed << 13;
             seed ^= seed >> 7;
@@ -267,14 +277,30 @@ mod tests {
         }
         for &c in &divisors {
             // the quotient changes right at multiples of c: check around them too
-            let near = [c.wrapping_mul(3), c.wrapping_mul(u32::MAX / c), (u32::MAX / c) * c - 1];
+            let near = [
+                c.wrapping_mul(3),
+                c.wrapping_mul(u32::MAX / c),
+                (u32::MAX / c) * c - 1,
+            ];
             for &n in dividends.iter().chain(&near) {
                 assert_eq!(divide(n, c), n / c, "{n} / {c} with {:?}", divisor_magic(c));
             }
         }
         // the schemes picked for a few divisors
-        assert_eq!(divisor_magic(3), Magic::MulHi { m: 0xaaaa_aaab, shift: 1 });
-        assert_eq!(divisor_magic(7), Magic::MulHiAdd { m: 0x2492_4925, shift: 2 });
+        assert_eq!(
+            divisor_magic(3),
+            Magic::MulHi {
+                m: 0xaaaa_aaab,
+                shift: 1
+            }
+        );
+        assert_eq!(
+            divisor_magic(7),
+            Magic::MulHiAdd {
+                m: 0x2492_4925,
+                shift: 2
+            }
+        );
         assert_eq!(divisor_magic(64), Magic::Shift(6));
     }
 }

@@ -257,7 +257,11 @@ impl Isel<'_> {
                         self.valu(
                             Opcode::VLshlAddU32,
                             &[Arg::Temp(d)],
-                            vec![Arg::Temp(g), Arg::Const(size.trailing_zeros()), Arg::Temp(l)],
+                            vec![
+                                Arg::Temp(g),
+                                Arg::Const(size.trailing_zeros()),
+                                Arg::Temp(l),
+                            ],
                         )?;
                     } else {
                         let base = self.tmp(RegClass::S1);

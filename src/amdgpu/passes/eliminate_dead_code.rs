@@ -73,7 +73,10 @@ pub fn eliminate_dead_code(p: &mut Program) -> u32 {
                 continue;
             }
             let writes_scc = props.contains(Props::WRITES_SCC);
-            if !i.defs.is_empty() && i.defs.iter().all(|a| dead(&uses, a)) && removable(i, props, scc_live) {
+            if !i.defs.is_empty()
+                && i.defs.iter().all(|a| dead(&uses, a))
+                && removable(i, props, scc_live)
+            {
                 for a in &i.ops {
                     if let Arg::Temp(t) = a {
                         uses[t.0 as usize] -= 1;

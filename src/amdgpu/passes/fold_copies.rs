@@ -113,9 +113,7 @@ pub fn fold_copies(p: &mut Program) -> u32 {
             }
         }
     }
-    let single = |t: Temp| {
-        defs[t.0 as usize] == 1 && !p.multi_def.contains(&t)
-    };
+    let single = |t: Temp| defs[t.0 as usize] == 1 && !p.multi_def.contains(&t);
     let mut alias: Vec<Option<Temp>> = vec![None; n];
     let mut folded = 0;
     for b in &p.blocks {
