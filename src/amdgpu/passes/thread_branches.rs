@@ -12,13 +12,14 @@
 //! - a trailing `s_branch L` with `dest(L) == dest(next block)` is deleted;
 //! - `s_cbranch_c L1; s_branch L2` with `dest(L1) == dest(next block)` becomes
 //!   `s_cbranch_!c L2`;
-//! - a trailing `s_cbranch_c L` with `dest(L) == dest(next block)` is deleted;
-//! - blocks the entry no longer reaches are emptied.
+//! - a trailing `s_cbranch_c L` with `dest(L) == dest(next block)` is deleted.
 //!
 //! Blocks are simplified last to first, so the blocks a fallthrough crosses are final.
-//! Afterwards the linear CFG is rebuilt from the branches (a block's successors are its
-//! branch targets, plus the next block when it falls through) so the passes after this
-//! one (`insert_waitcnt`, `resolve_hazards`) join exactly the paths the wave takes. The
+//! After each round the linear CFG is rebuilt from the branches (a block's successors are
+//! its branch targets, plus the next block when it falls through), so the passes after
+//! this one (`insert_waitcnt`, `resolve_hazards`) join exactly the paths the wave takes,
+//! and blocks the entry no longer reaches are emptied; that can leave a branch to the next
+//! instruction, so rounds repeat while they delete branches (at most [`MAX_ROUNDS`]). The
 //! logical CFG is left as it is: nothing after allocation reads it.
 
 use super::reuse_scc::inverse_branch;
@@ -33,6 +34,24 @@ pub const MAX_HOPS: usize = 8;
 pub fn thread_branches(p: &mut Program) -> u32 {
     let before = count_branches(p);
     rebuild_linear_cfg(p);
+    // emptying an unreachable block can put a branch's target right after it: one more
+    // round then (a round only deletes, so this ends)
+    for _ in 0..MAX_ROUNDS {
+        let n = count_branches(p);
+        simplify(p);
+        rebuild_linear_cfg(p);
+        if count_branches(p) == n {
+            break;
+        }
+    }
+    before - count_branches(p)
+}
+
+/// Rounds of [`simplify`] at most (each is linear; real programs settle in two).
+pub const MAX_ROUNDS: usize = 4;
+
+/// One pass over the blocks, last to first.
+fn simplify(p: &mut Program) {
     for a in (0..p.blocks.len()).rev() {
         if a != 0 && p.blocks[a].linear_preds.is_empty() {
             continue;
@@ -69,8 +88,6 @@ pub fn thread_branches(p: &mut Program) -> u32 {
             }
         }
     }
-    rebuild_linear_cfg(p);
-    before - count_branches(p)
 }
 
 fn count_branches(p: &Program) -> u32 {
