@@ -265,6 +265,20 @@ s_endpgm imm:0x0"
         "{}",
         insts(&p)
     );
+    // any instruction in between (allocation may put copies there): the compare stays
+    let mut p = branch_on_bool(Opcode::SCmpLgU32);
+    let b = &mut p.block_mut(BlockId(0)).insts;
+    let v = Arg::Reg(Reg::v(3, 1));
+    b.insert(
+        4,
+        MInst::hw(Opcode::VMovB32, Format::Vop1, &[v], &[Arg::Const(7)]),
+    );
+    optimize_selected(&mut p);
+    assert!(
+        insts(&p).contains("s_cmp_lg_u32 %2:s1, 0\ns_cbranch_scc0 BB2"),
+        "{}",
+        insts(&p)
+    );
 }
 
 /// After allocation:

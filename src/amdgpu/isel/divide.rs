@@ -7,6 +7,10 @@
 //! LLVM's AMDGPU backend uses (AMDGPUCodeGenPrepare). Signed forms divide magnitudes and
 //! fix signs: the quotient takes sign(a)·sign(b), `irem` the dividend's sign, `imod` the
 //! divisor's. Division by zero is undefined in SPIR-V; the result is whatever falls out.
+//!
+//! A constant divisor needs no reciprocal: [`divisor_magic`] picks a shift, a compare
+//! (divisors above 2^31), or a multiply-high by a magic number (Granlund–Montgomery); the
+//! remainder is `n − q·c`. Signed forms take the magnitude of the constant as it is.
 
 use super::Isel;
 use crate::amdgpu::mir::{Arg, RegClass, Temp};

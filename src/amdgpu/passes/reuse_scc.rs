@@ -8,9 +8,11 @@
 //! deleted; `s_cmp_eq_u32 c, 0` right before an `s_cbranch_scc0/1` is deleted too and the
 //! branch inverted. A `c` made dead this way goes in `eliminate_dead_code`.
 //!
-//! Design: one forward walk per block tracking which temp SCC currently equals
-//! (`SCC == (t != 0)`); any other SCC writer forgets it. Blocks are independent (the
-//! selection keeps SCC dead across block boundaries).
+//! Design: one forward walk per block tracking which temp SCC equals (`SCC == (t != 0)`)
+//! after the previous instruction; the compare must come right after the instruction that
+//! made `t`, so SCC is never kept live across an instruction where register allocation
+//! may place copies (their SGPR swaps write SCC). Blocks are independent (the selection
+//! keeps SCC dead across block boundaries).
 
 use crate::amdgpu::mir::{Arg, Op, Program, Temp};
 use crate::isa::tables::Props;
@@ -86,22 +88,21 @@ pub fn reuse_scc(p: &mut Program) -> u32 {
                 }
                 _ => {}
             }
-            let props = o.props();
-            if o == SCselectB32
+            // only the instruction right after the one that set SCC may rely on it: register
+            // allocation may put copies (which can clobber SCC) before an instruction that
+            // starts a temp, never between a compare and its reader
+            scc = if o == SCselectB32
                 && i.ops.as_slice() == [Arg::Const(1), Arg::Const(0)]
                 && i.mods == Default::default()
             {
-                if let Some(Arg::Temp(c)) = i.defs.first() {
-                    scc = Some(*c);
-                }
+                i.defs.first().and_then(|d| d.temp())
             } else if matches!(o, SCmpLgU32 | SCmpLgU64) && i.ops.get(1) == Some(&Arg::Const(0)) {
-                scc = i.ops[0].temp();
-            } else if props.contains(Props::WRITES_SCC) {
-                scc = match (i.defs.first(), nonzero.contains(&o)) {
-                    (Some(Arg::Temp(d)), true) => Some(*d),
-                    _ => None,
-                };
-            }
+                i.ops[0].temp()
+            } else if nonzero.contains(&o) {
+                i.defs.first().and_then(|d| d.temp())
+            } else {
+                None
+            };
             k += 1;
         }
     }
