@@ -368,6 +368,8 @@ pub(crate) fn backend(
             amdgpu::isel::select_stage(module, t, layout, link_time, state)
         })?;
         verify_mir(&p, false)?;
+        timer.stage("optimize_selected", || passes::optimize_selected(&mut p));
+        verify_mir(&p, false)?;
         if p.wqm.is_some() {
             timer.stage("insert_wqm", || passes::insert_wqm(&mut p))?;
             verify_mir(&p, false)?;
@@ -382,6 +384,7 @@ pub(crate) fn backend(
         after_ra(&p)?;
         verify_mir(&p, true)?;
         let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
+        timer.stage("thread_branches", || passes::thread_branches(&mut p));
         timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
         timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
         verify_mir(&p, true)?;

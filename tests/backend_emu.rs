@@ -1,16 +1,15 @@
 //! Compiled IR test shaders run on the emulator (tools/emu) for gfx900 wave64, gfx1030 and
 //! gfx1100 in wave32 and wave64, with every strict check on (missing s_waitcnt, hazards,
-//! reads of unwritten registers). Memory stores are not selectable yet (no VMEM in isel,
-//! none in the emulator), so a shader's output is the value its last instruction writes:
-//! the test reads that register from each wave's final state and compares it per lane with
-//! a Rust expectation (None: the lane returned early, so the register holds whatever it
-//! held before and is not compared).
+//! reads of unwritten registers). A test shader's result is its last value: the test
+//! appends a store of it to an output buffer (set 3, binding 0, one dword per thread, at
+//! the local invocation index) and compares each thread's dword with a Rust expectation
+//! (None: the lane returned early and stored nothing, so it is not compared).
 
 mod backend_support;
 
 use backend_support::*;
 use gcnc::binary::UserData;
-use gcnc::isa::{Gen, Reg, Wave};
+use gcnc::isa::{Gen, Wave};
 use gcnc_emu::{dispatch::run_workgroup, BufferDesc, Dispatch, Memory};
 
 const PUSH: u64 = 0x1_0000;
@@ -26,23 +25,35 @@ struct Setup {
     buffer: Vec<u32>,
 }
 
-/// The register the program's last value-producing instruction defines (hazard and
-/// wait instructions after it are skipped).
-fn result_reg(c: &gcnc::compile::Compiled) -> Reg {
-    let insts: Vec<_> = c
-        .program
-        .blocks
-        .iter()
-        .flat_map(|b| b.insts.iter())
-        .collect();
-    for i in insts.iter().rev() {
-        if let Some(gcnc::amdgpu::mir::Arg::Reg(r)) = i.defs.first() {
-            if r.base != gcnc::isa::PhysReg::NULL && r.base != gcnc::isa::PhysReg::EXEC_LO {
-                return *r;
-            }
-        }
-    }
-    panic!("no instruction defines a register")
+/// The output buffer the result stores go to, and its descriptor set.
+const OUT: u64 = 0x5_0000;
+const OUT_SET: u64 = 3;
+
+/// `ir` with a store of its last value (the last `%N = ...` of the entry function) to the
+/// output buffer at the local invocation index, appended to the function's last block.
+fn storing_result(ir: &str) -> String {
+    let end = ir.rfind('}').expect("a function body");
+    let last = ir[..end]
+        .lines()
+        .rev()
+        .find_map(|l| {
+            let l = l.trim();
+            let (_, rest) = l.split_once(" %")?;
+            let (n, _) = rest.split_once(" = ")?;
+            l.starts_with("32x1 ").then(|| n.to_string())
+        })
+        .expect("a 32-bit result value");
+    format!(
+        "{}    32x1 %9000 = load_local_invocation_index
+    32x1 %9001 = const 2
+    32x1 %9002 = ishl %9000, %9001
+    32x1 %9003 = const 0
+    32x2 %9004 = vulkan_resource_index %9003 set={OUT_SET} binding=0 mode=ssbo
+    store_ssbo %{last}, %9004, %9002 write_mask=0x1 align=4
+{}",
+        &ir[..end],
+        &ir[end..]
+    )
 }
 
 fn run_case(
@@ -53,9 +64,10 @@ fn run_case(
     wg: [u32; 3],
     expect: &dyn Fn(u32, [u32; 3]) -> Option<u32>,
 ) {
-    let c = compile_ir(ir, gen, wave);
+    let c = compile_ir(&storing_result(ir), gen, wave);
     let mut d = Dispatch::from_elf(&c.elf, Some(wave)).expect("dispatch from ELF");
     let mut mem = Memory::new();
+    mem.map(OUT, 4096);
     mem.map(PUSH, 4096);
     mem.map(SETS, 8 * 4096);
     mem.map(WGCOUNT, 4096);
@@ -68,6 +80,10 @@ fn run_case(
             mem.write_u32(SETS + 4096 * *s as u64 + 4 * k as u64, *v)
                 .unwrap();
         }
+    }
+    for (k, v) in BufferDesc::raw(gen, OUT, 4096).iter().enumerate() {
+        mem.write_u32(SETS + 4096 * OUT_SET + 4 * k as u64, *v)
+            .unwrap();
     }
     for k in 0..3 {
         mem.write_u32(WGCOUNT + 4 * k as u64, setup.wgcount[k])
@@ -103,10 +119,9 @@ fn run_case(
             c.asm().unwrap()
         )
     });
-    let r = result_reg(&c);
     let lanes = wave.lanes();
     let [sx, sy, sz] = c.program.workgroup_size;
-    for (wi, w) in waves.iter().enumerate() {
+    for wi in 0..waves.len() {
         for lane in 0..lanes {
             let t = wi as u32 * lanes + lane;
             if t >= sx * sy * sz {
@@ -116,13 +131,7 @@ fn run_case(
             let Some(want) = expect(t, local) else {
                 continue;
             };
-            let want = Some(want);
-            let got = if r.base.is_vgpr() {
-                let v = r.base.0 - 256;
-                w.regs.check_v(v, 1 << lane).ok().map(|_| w.regs.v(v, lane))
-            } else {
-                w.regs.s(r.base.0).ok()
-            };
+            let got = mem.read_u32(OUT + 4 * t as u64).unwrap();
             assert_eq!(
                 got,
                 want,

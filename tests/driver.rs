@@ -122,8 +122,10 @@ fn settings_time_the_chain_without_changing_the_output() {
         backend,
         [
             "isel",
+            "optimize_selected",
             "regalloc",
             "lower_to_hw",
+            "thread_branches",
             "insert_waitcnt",
             "resolve_hazards",
             "encode",

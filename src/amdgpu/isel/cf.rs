@@ -14,6 +14,9 @@
 //! ```
 //! Lanes that left through `break`/`continue`/`return` in an arm have exec 0 at its end,
 //! so they are absent from `t` and from `saved & ~m`: they never come back at the merge.
+//! When no arm can drop lanes (no such jump, no discard), `t` is not kept and the merge is
+//! `exec = saved`. With an empty else arm the invert block only computes `t = saved & ~m`
+//! (or nothing, when the merge restores `saved`).
 //!
 //! Uniform loop: the latch branches back; `break`/`continue` are `s_branch`es.
 //! Divergent loop: `break` ORs exec into the loop's break mask and clears exec;
@@ -112,18 +115,13 @@ impl Isel<'_> {
         self.p.add_edge(then_end, invert, false);
         self.p.add_edge(pre, invert, false);
         self.patch(to_invert, invert);
-        self.cur = invert;
-        let t = self.tmp(mrc);
-        let exec = self.p.exec();
-        self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[exec])?;
-        self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(saved), m])?;
-        let to_merge = self.branch(Opcode::SCbranchExecz, invert)?;
         let else_b = self.new_block();
         self.p.add_edge(invert, else_b, false);
         self.cur = else_b;
         self.list(else_body)?;
         self.div_if_depth -= 1;
         let else_end = self.cur;
+        let else_empty = else_end == else_b && self.p.block(else_b).insts.is_empty();
         let merge = self.new_block();
         self.p.add_edge(else_end, merge, true);
         self.p.add_edge(invert, merge, false);
@@ -132,9 +130,35 @@ impl Isel<'_> {
         self.p.block_mut(else_b).logical_preds.push(pre);
         self.p.block_mut(then_end).logical_succs.push(merge);
         self.p.block_mut(merge).logical_preds.push(then_end);
-        self.patch(to_merge, merge);
+        // the invert block, filled now that the else arm is known
+        self.cur = invert;
+        let exec = self.p.exec();
+        let keeps_exec = self.arms_keep_exec(then_body, else_body);
+        // lanes to bring back at the merge besides the else arm's (none: `saved`)
+        let rest = if keeps_exec {
+            None
+        } else {
+            Some(self.tmp(mrc))
+        };
+        match rest {
+            Some(t) if else_empty => {
+                self.hw_lane(Opcode::SAndn2B32, &[Arg::Temp(t)], &[Arg::Temp(saved), m])?;
+            }
+            _ if else_empty => {}
+            _ => {
+                if let Some(t) = rest {
+                    self.hw_lane(Opcode::SMovB32, &[Arg::Temp(t)], &[exec])?;
+                }
+                self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(saved), m])?;
+                let to_merge = self.branch(Opcode::SCbranchExecz, invert)?;
+                self.patch(to_merge, merge);
+            }
+        }
         self.cur = merge;
-        self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(t)])?;
+        match rest {
+            Some(t) => self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(t)])?,
+            None => self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?,
+        }
         if self.loops.is_empty() && contains_return(then_body, else_body, self.f) {
             // every lane may have returned: nothing else to do then
             let at = self.branch(Opcode::SCbranchExecz, merge)?;
@@ -145,6 +169,19 @@ impl Isel<'_> {
         }
         self.dead = false;
         Ok(())
+    }
+
+    /// Whether every lane that enters the arms of a divergent `if` is still active at
+    /// their ends: no `break`/`continue` of the enclosing loop, no `return`, and no
+    /// discard (compute shaders have none). The merge then restores the saved exec.
+    fn arms_keep_exec(&self, then_body: &[CfNode], else_body: &[CfNode]) -> bool {
+        use crate::passes::cf::has_jump;
+        self.m.stage == ir::Stage::Compute
+            && [then_body, else_body].iter().all(|arm| {
+                [JumpKind::Break, JumpKind::Continue, JumpKind::Return]
+                    .iter()
+                    .all(|k| !has_jump(self.f, arm, *k))
+            })
     }
 
     pub(super) fn loop_node(&mut self, body: &[CfNode]) -> Result<(), Error> {

@@ -7,6 +7,10 @@
 //! LLVM's AMDGPU backend uses (AMDGPUCodeGenPrepare). Signed forms divide magnitudes and
 //! fix signs: the quotient takes sign(a)·sign(b), `irem` the dividend's sign, `imod` the
 //! divisor's. Division by zero is undefined in SPIR-V; the result is whatever falls out.
+//!
+//! A constant divisor needs no reciprocal: [`divisor_magic`] picks a shift, a compare
+//! (divisors above 2^31), or a multiply-high by a magic number (Granlund–Montgomery); the
+//! remainder is `n − q·c`. Signed forms take the magnitude of the constant as it is.
 
 use super::Isel;
 use crate::amdgpu::mir::{Arg, RegClass, Temp};
@@ -29,6 +33,11 @@ impl Isel<'_> {
         const ADD: Opcode = Opcode::VAddU32;
         const SUB: Opcode = Opcode::VSubU32;
         let n = Arg::Temp(self.to_vgpr(n)?);
+        if let Arg::Const(c) = d {
+            if c != 0 {
+                return self.udivrem_const(n, c);
+            }
+        }
         let d = Arg::Temp(self.to_vgpr(d)?);
         let fd = self.v();
         self.valu(Opcode::VCvtF32U32, &[Arg::Temp(fd)], vec![d])?;
@@ -67,6 +76,50 @@ impl Isel<'_> {
         Ok((q, r))
     }
 
+    /// (quotient, remainder) of unsigned `n / c` for a constant `c` ≠ 0 (`divisor_magic`);
+    /// the remainder is `n - q·c` (dead-code elimination drops whichever is unused).
+    fn udivrem_const(&mut self, n: Arg, c: u32) -> Result<(Arg, Arg), Error> {
+        let q = match divisor_magic(c) {
+            Magic::One => n,
+            Magic::Shift(k) => self.v2(Opcode::VLshrrevB32, Arg::Const(k), n)?,
+            Magic::AtLeast => {
+                let m = self.tmp(self.mask_rc());
+                self.valu(Opcode::VCmpGeU32, &[Arg::Temp(m)], vec![n, Arg::Const(c)])?;
+                let q = self.v();
+                self.valu(
+                    Opcode::VCndmaskB32,
+                    &[Arg::Temp(q)],
+                    vec![Arg::Const(0), Arg::Const(1), Arg::Temp(m)],
+                )?;
+                Arg::Temp(q)
+            }
+            Magic::MulHi { m, shift } => {
+                let h = self.v2(Opcode::VMulHiU32, n, Arg::Const(m))?;
+                if shift == 0 {
+                    h
+                } else {
+                    self.v2(Opcode::VLshrrevB32, Arg::Const(shift), h)?
+                }
+            }
+            Magic::MulHiAdd { m, shift } => {
+                let h = self.v2(Opcode::VMulHiU32, n, Arg::Const(m))?;
+                let d = self.v2(Opcode::VSubU32, n, h)?;
+                let d = self.v2(Opcode::VLshrrevB32, Arg::Const(1), d)?;
+                let t = self.v2(Opcode::VAddU32, d, h)?;
+                self.v2(Opcode::VLshrrevB32, Arg::Const(shift), t)?
+            }
+        };
+        let r = match divisor_magic(c) {
+            Magic::One => Arg::Temp(self.to_vgpr(Arg::Const(0))?),
+            Magic::Shift(_) => self.v2(Opcode::VAndB32, Arg::Const(c - 1), n)?,
+            _ => {
+                let qc = self.v2(Opcode::VMulLoU32, q, Arg::Const(c))?;
+                self.v2(Opcode::VSubU32, n, qc)?
+            }
+        };
+        Ok((q, r))
+    }
+
     /// `(x ^ s) - s`: negates x where s is all ones.
     fn apply_sign(&mut self, x: Arg, s: Arg) -> Result<Arg, Error> {
         let t = self.v2(Opcode::VXorB32, x, s)?;
@@ -76,15 +129,28 @@ impl Isel<'_> {
     /// Signed division family: `which` is "div", "rem" (sign of a) or "mod" (sign of b).
     pub(super) fn sdivrem(&mut self, a: Arg, b: Arg, which: &str) -> Result<Arg, Error> {
         let a = Arg::Temp(self.to_vgpr(a)?);
-        let b = Arg::Temp(self.to_vgpr(b)?);
         let sa = self.v2(Opcode::VAshrrevI32, Arg::Const(31), a)?;
-        let sb = self.v2(Opcode::VAshrrevI32, Arg::Const(31), b)?;
         let ua = self.apply_sign(a, sa)?;
-        let ub = self.apply_sign(b, sb)?;
+        // a constant divisor: its sign and magnitude are constants too
+        let (b, sb, ub) = match b {
+            Arg::Const(c) if c != 0 => {
+                let sb = if (c as i32) < 0 { u32::MAX } else { 0 };
+                (b, Arg::Const(sb), Arg::Const((c as i32).unsigned_abs()))
+            }
+            _ => {
+                let b = Arg::Temp(self.to_vgpr(b)?);
+                let sb = self.v2(Opcode::VAshrrevI32, Arg::Const(31), b)?;
+                let ub = self.apply_sign(b, sb)?;
+                (b, sb, ub)
+            }
+        };
         let (q, r) = self.udivrem(ua, ub)?;
         match which {
             "div" => {
-                let s = self.v2(Opcode::VXorB32, sa, sb)?;
+                let s = match sb {
+                    Arg::Const(0) => sa,
+                    _ => self.v2(Opcode::VXorB32, sa, sb)?,
+                };
                 self.apply_sign(q, s)
             }
             "rem" => self.apply_sign(r, sa),
@@ -112,5 +178,133 @@ impl Isel<'_> {
                 Ok(Arg::Temp(d))
             }
         }
+    }
+}
+
+/// How an unsigned 32-bit division by a constant is done without dividing (Granlund and
+/// Montgomery, "Division by invariant integers using multiplication", 1994).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Magic {
+    /// `c == 1`: the dividend itself.
+    One,
+    /// `c == 2^k`: `n >> k`.
+    Shift(u32),
+    /// `c > 2^31`: the quotient is `n >= c`.
+    AtLeast,
+    /// `mulhi(n, m) >> shift`, with `m = ceil(2^(32+shift) / c)` when its rounding error
+    /// `m·c − 2^(32+shift)` is at most `2^shift` (then the error never reaches the next
+    /// integer).
+    MulHi { m: u32, shift: u32 },
+    /// The 33-bit multiplier `2^32 + m`: `t = mulhi(n, m)`,
+    /// `((n − t) / 2 + t) >> shift`, with `l = ceil(log2 c)`, `m = floor(2^32·(2^l − c)/c) + 1`
+    /// and `shift = l − 1` (the halving keeps `n + t` from overflowing).
+    MulHiAdd { m: u32, shift: u32 },
+}
+
+/// The division scheme for the constant divisor `c` (not 0).
+pub(crate) fn divisor_magic(c: u32) -> Magic {
+    debug_assert!(c != 0);
+    if c == 1 {
+        return Magic::One;
+    }
+    if c.is_power_of_two() {
+        return Magic::Shift(c.trailing_zeros());
+    }
+    if c > 1 << 31 {
+        return Magic::AtLeast;
+    }
+    let c64 = c as u64;
+    for shift in 0..32u32 {
+        let two = 1u128 << (32 + shift);
+        let m = two.div_ceil(c64 as u128);
+        if m >= 1 << 32 {
+            break;
+        }
+        if m * c64 as u128 - two <= 1u128 << shift {
+            return Magic::MulHi { m: m as u32, shift };
+        }
+    }
+    let l = 32 - (c - 1).leading_zeros();
+    let m = ((1u128 << 32) * ((1u128 << l) - c64 as u128)) / c64 as u128 + 1;
+    Magic::MulHiAdd {
+        m: m as u32,
+        shift: l - 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{divisor_magic, Magic};
+
+    /// What the selected instructions compute, in Rust.
+    fn divide(n: u32, c: u32) -> u32 {
+        let mulhi = |a: u32, b: u32| ((a as u64 * b as u64) >> 32) as u32;
+        match divisor_magic(c) {
+            Magic::One => n,
+            Magic::Shift(k) => n >> k,
+            Magic::AtLeast => (n >= c) as u32,
+            Magic::MulHi { m, shift } => mulhi(n, m) >> shift,
+            Magic::MulHiAdd { m, shift } => {
+                let t = mulhi(n, m);
+                ((n - t) / 2 + t) >> shift
+            }
+        }
+    }
+
+    #[test]
+    fn constant_division_matches_the_quotient() {
+        let mut divisors: Vec<u32> = (1..=1000).collect();
+        divisors.extend([
+            6_700_417,
+            641,
+            0x7fff_ffff,
+            0x8000_0001,
+            0xffff_fffe,
+            0xffff_ffff,
+            1 << 31,
+            0x5555_5555,
+            0xaaaa_aaab,
+            1_000_000_007,
+            3 << 20,
+            7 << 28,
+            25_000,
+            86_400,
+        ]);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut dividends: Vec<u32> =
+            vec![0, 1, 2, 0x7fff_ffff, 0x8000_0000, u32::MAX, u32::MAX - 1];
+        for _ in 0..400 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            dividends.push(seed as u32);
+        }
+        for &c in &divisors {
+            // the quotient changes right at multiples of c: check around them too
+            let near = [
+                c.wrapping_mul(3),
+                c.wrapping_mul(u32::MAX / c),
+                (u32::MAX / c) * c - 1,
+            ];
+            for &n in dividends.iter().chain(&near) {
+                assert_eq!(divide(n, c), n / c, "{n} / {c} with {:?}", divisor_magic(c));
+            }
+        }
+        // the schemes picked for a few divisors
+        assert_eq!(
+            divisor_magic(3),
+            Magic::MulHi {
+                m: 0xaaaa_aaab,
+                shift: 1
+            }
+        );
+        assert_eq!(
+            divisor_magic(7),
+            Magic::MulHiAdd {
+                m: 0x2492_4925,
+                shift: 2
+            }
+        );
+        assert_eq!(divisor_magic(64), Magic::Shift(6));
     }
 }

@@ -242,26 +242,40 @@ impl Isel<'_> {
                 }
             }
             LoadGlobalInvocationId => {
+                // workgroup id × size + local id: the id itself when the size is 1 (the
+                // local id is 0), one v_lshl_add_u32 for a power-of-two size
                 for c in 0..ty.comps as usize {
                     let g = self.tgid(c);
-                    let base = self.tmp(RegClass::S1);
                     let size = self.m.local_size[c];
-                    self.salu(
-                        Opcode::SMulI32,
-                        &[Arg::Temp(base)],
-                        vec![Arg::Temp(g), Arg::Const(size)],
-                    )?;
                     if size == 1 {
-                        out.push(MV::T(base, Kind::Plain));
+                        out.push(MV::T(g, Kind::Plain));
                         continue;
                     }
                     let l = self.tid(c)?;
                     let d = self.tmp(RegClass::V1);
-                    self.valu(
-                        Opcode::VAddU32,
-                        &[Arg::Temp(d)],
-                        vec![Arg::Temp(base), Arg::Temp(l)],
-                    )?;
+                    if size.is_power_of_two() {
+                        self.valu(
+                            Opcode::VLshlAddU32,
+                            &[Arg::Temp(d)],
+                            vec![
+                                Arg::Temp(g),
+                                Arg::Const(size.trailing_zeros()),
+                                Arg::Temp(l),
+                            ],
+                        )?;
+                    } else {
+                        let base = self.tmp(RegClass::S1);
+                        self.salu(
+                            Opcode::SMulI32,
+                            &[Arg::Temp(base)],
+                            vec![Arg::Temp(g), Arg::Const(size)],
+                        )?;
+                        self.valu(
+                            Opcode::VAddU32,
+                            &[Arg::Temp(d)],
+                            vec![Arg::Temp(base), Arg::Temp(l)],
+                        )?;
+                    }
                     out.push(MV::T(d, Kind::Plain));
                 }
             }

@@ -1,14 +1,38 @@
-//! Post-selection passes on machine IR, one file each: `lower_to_hw` (pseudo → real,
-//! parallel copies sequentialised), `insert_waitcnt` (memory counters per generation),
-//! `resolve_hazards` (per-generation software interlocks); before allocation,
-//! `insert_wqm` (whole-quad mode of fragment shaders, on machine SSA).
+//! Passes on machine IR, one file each.
+//!
+//! After selection, on machine SSA ([`optimize_selected`], the order below):
+//! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `reuse_scc` (no compare
+//! of a bool SCC already holds), `eliminate_dead_code`; then `insert_wqm` (whole-quad mode
+//! of fragment shaders). After register allocation: `lower_to_hw` (pseudo → real,
+//! parallel copies sequentialised), `thread_branches` (no branch to the next instruction
+//! or to a lone branch, no conditional branch over a branch), `insert_waitcnt` (memory
+//! counters per generation), `resolve_hazards` (per-generation software interlocks).
+//! `crate::compile::backend` runs them in that order.
 
+pub mod eliminate_dead_code;
+pub mod fold_copies;
 pub mod insert_waitcnt;
 pub mod lower_to_hw;
 pub mod resolve_hazards;
+pub mod reuse_scc;
+pub mod thread_branches;
 pub mod wqm;
 
+pub use eliminate_dead_code::eliminate_dead_code;
+pub use fold_copies::fold_copies;
 pub use insert_waitcnt::insert_waitcnt;
 pub use lower_to_hw::lower_to_hw;
 pub use resolve_hazards::resolve_hazards;
+pub use reuse_scc::reuse_scc;
+pub use thread_branches::thread_branches;
 pub use wqm::insert_wqm;
+
+use super::mir::Program;
+
+/// The machine-SSA clean-up right after instruction selection. Each pass is one linear
+/// walk; copy folding and the SCC reuse leave dead definitions that the last pass removes.
+pub fn optimize_selected(p: &mut Program) {
+    fold_copies(p);
+    reuse_scc(p);
+    eliminate_dead_code(p);
+}

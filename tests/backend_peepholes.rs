@@ -1,0 +1,361 @@
+//! The machine-IR clean-up passes as specifications: a small program in, the program the
+//! pass leaves out, as `mir::print` text (`passes::optimize_selected` on machine SSA:
+//! copy folding, SCC reuse, dead-code elimination; `thread_branches` after allocation).
+
+use gcnc::amdgpu::mir::{
+    print::print_program, verify::verify, Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp,
+};
+use gcnc::amdgpu::passes::{eliminate_dead_code, optimize_selected, thread_branches};
+use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
+
+fn target() -> Target {
+    Target::new(Gen::Gfx11)
+}
+
+/// A one-block program that starts with `%0:s2 = p_startpgm` (precoloured to s[0:1]) and
+/// `%1:s1 = s_load_b32 %0, 0`; `body` appends the rest.
+fn program(body: impl FnOnce(&mut Program, Temp, Temp)) -> Program {
+    let mut p = Program::new(target());
+    let b = p.new_block(0);
+    let ptr = p.new_temp(RegClass::S2);
+    let x = p.new_temp(RegClass::S1);
+    p.precolored.insert(ptr, PhysReg::sgpr(0));
+    let ins = &mut p.block_mut(b).insts;
+    ins.push(MInst::pseudo(Pseudo::StartPgm, &[Arg::Temp(ptr)], &[]));
+    ins.push(MInst::hw(
+        Opcode::SLoadB32,
+        Format::Smem,
+        &[Arg::Temp(x)],
+        &[Arg::Temp(ptr), Arg::Imm(0)],
+    ));
+    body(&mut p, ptr, x);
+    verify(&p, false).unwrap();
+    p
+}
+
+fn push(p: &mut Program, b: u32, op: Opcode, fmt: Format, defs: &[Arg], ops: &[Arg]) {
+    p.block_mut(BlockId(b))
+        .insts
+        .push(MInst::hw(op, fmt, defs, ops));
+}
+
+/// The instruction lines of the printed program (no header, precolouring or block lines).
+fn insts(p: &Program) -> String {
+    print_program(p)
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.trim_start().starts_with("precolored"))
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn identities_and_moves_are_folded_and_their_dead_results_removed() {
+    let mut p = program(|p, _, x| {
+        let [a, b, c, d] = [RegClass::S1, RegClass::S1, RegClass::V1, RegClass::V1]
+            .map(|rc| Arg::Temp(p.new_temp(rc)));
+        let x = Arg::Temp(x);
+        // a = x * 1; b = a + 0; c = v_mov b (a real move: SGPR → VGPR); d = 0 + c
+        push(
+            p,
+            0,
+            Opcode::SMulI32,
+            Format::Sop2,
+            &[a],
+            &[x, Arg::Const(1)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[b],
+            &[a, Arg::Const(0)],
+        );
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[c], &[b]);
+        push(
+            p,
+            0,
+            Opcode::VAddNcU32,
+            Format::Vop2,
+            &[d],
+            &[Arg::Const(0), c],
+        );
+        push(
+            p,
+            0,
+            Opcode::VMovB32,
+            Format::Vop1,
+            &[Arg::Reg(Reg::v(1, 1))],
+            &[d],
+        );
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%4:v1 = v_mov_b32 %1:s1
+v1 = v_mov_b32 %4:v1"
+    );
+}
+
+#[test]
+fn an_scc_writer_whose_carry_is_read_stays() {
+    let mut p = program(|p, _, x| {
+        let [lo, hi] = [0, 1].map(|_| Arg::Temp(p.new_temp(RegClass::S1)));
+        let x = Arg::Temp(x);
+        // lo = x + 0 is a copy of x, but s_addc_u32 reads its carry
+        push(
+            p,
+            0,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[lo],
+            &[x, Arg::Const(0)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SAddcU32,
+            Format::Sop2,
+            &[hi],
+            &[x, Arg::Const(0)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SMovB32,
+            Format::Sop1,
+            &[Arg::Reg(Reg::s(8, 1))],
+            &[hi],
+        );
+        push(
+            p,
+            0,
+            Opcode::SMovB32,
+            Format::Sop1,
+            &[Arg::Reg(Reg::s(9, 1))],
+            &[lo],
+        );
+    });
+    optimize_selected(&mut p);
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:s1 = s_add_u32 %1:s1, 0
+%3:s1 = s_addc_u32 %1:s1, 0
+s8 = s_mov_b32 %3:s1
+s9 = s_mov_b32 %1:s1"
+    );
+}
+
+#[test]
+fn dead_values_go_memory_accesses_stay() {
+    let mut p = program(|p, ptr, x| {
+        let [v, w] = [0, 1].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        let q = Arg::Temp(p.new_temp(RegClass::S4));
+        let l = Arg::Temp(p.new_temp(RegClass::V1));
+        let x = Arg::Temp(x);
+        // v and w feed nothing; the buffer load's result is unused but the load stays
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[v], &[x]);
+        push(p, 0, Opcode::VXorB32, Format::Vop2, &[w], &[x, v]);
+        push(
+            p,
+            0,
+            Opcode::SLoadB128,
+            Format::Smem,
+            &[q],
+            &[Arg::Temp(ptr), Arg::Imm(16)],
+        );
+        let mut load = MInst::hw(
+            Opcode::BufferLoadB32,
+            Format::Mubuf,
+            &[l],
+            &[Arg::Off, q, Arg::Const(0)],
+        );
+        load.mods.offset = 4;
+        p.block_mut(BlockId(0)).insts.push(load);
+    });
+    // v, w, then x, which only they read
+    assert_eq!(eliminate_dead_code(&mut p), 3);
+    let text = insts(&p);
+    assert!(
+        !text.contains("v_mov") && !text.contains("v_xor") && !text.contains("s_load_b32"),
+        "{text}"
+    );
+    assert!(
+        text.contains("s_load_b128") && text.contains("buffer_load_b32"),
+        "{text}"
+    );
+}
+
+/// `s_cmp_lt_u32 x, 5` sets SCC; the bool made from it and tested again before a branch
+/// is read from SCC directly.
+fn branch_on_bool(test: Opcode) -> Program {
+    program(|p, _, x| {
+        let c = Arg::Temp(p.new_temp(RegClass::S1));
+        let then_b = p.new_block(0);
+        let else_b = p.new_block(0);
+        p.add_edge(BlockId(0), then_b, true);
+        p.add_edge(BlockId(0), else_b, true);
+        push(
+            p,
+            0,
+            Opcode::SCmpLtU32,
+            Format::Sopc,
+            &[],
+            &[Arg::Temp(x), Arg::Const(5)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SCselectB32,
+            Format::Sop2,
+            &[c],
+            &[Arg::Const(1), Arg::Const(0)],
+        );
+        push(p, 0, test, Format::Sopc, &[], &[c, Arg::Const(0)]);
+        push(
+            p,
+            0,
+            Opcode::SCbranchScc0,
+            Format::Sopp,
+            &[],
+            &[Arg::Label(else_b)],
+        );
+        push(p, 2, Opcode::SEndpgm, Format::Sopp, &[], &[Arg::Imm(0)]);
+    })
+}
+
+#[test]
+fn a_bool_scc_already_holds_is_not_compared_again() {
+    let mut p = branch_on_bool(Opcode::SCmpLgU32);
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+s_cmp_lt_u32 %1:s1, 5
+s_cbranch_scc0 BB2
+s_endpgm imm:0x0"
+    );
+    // `c == 0` before the branch: the branch is inverted instead
+    let mut p = branch_on_bool(Opcode::SCmpEqU32);
+    optimize_selected(&mut p);
+    assert!(
+        insts(&p).contains("s_cmp_lt_u32 %1:s1, 5\ns_cbranch_scc1 BB2"),
+        "{}",
+        insts(&p)
+    );
+    // another SCC writer in between: the compare stays
+    let mut p = branch_on_bool(Opcode::SCmpLgU32);
+    let b = &mut p.block_mut(BlockId(0)).insts;
+    let t = Arg::Reg(Reg::s(9, 1));
+    b.insert(
+        4,
+        MInst::hw(Opcode::SAddU32, Format::Sop2, &[t], &[t, Arg::Const(1)]),
+    );
+    optimize_selected(&mut p);
+    assert!(
+        insts(&p).contains("s_cmp_lg_u32 %2:s1, 0\ns_cbranch_scc0 BB2"),
+        "{}",
+        insts(&p)
+    );
+    // any instruction in between (allocation may put copies there): the compare stays
+    let mut p = branch_on_bool(Opcode::SCmpLgU32);
+    let b = &mut p.block_mut(BlockId(0)).insts;
+    let v = Arg::Reg(Reg::v(3, 1));
+    b.insert(
+        4,
+        MInst::hw(Opcode::VMovB32, Format::Vop1, &[v], &[Arg::Const(7)]),
+    );
+    optimize_selected(&mut p);
+    assert!(
+        insts(&p).contains("s_cmp_lg_u32 %2:s1, 0\ns_cbranch_scc0 BB2"),
+        "{}",
+        insts(&p)
+    );
+}
+
+/// After allocation:
+/// ```text
+/// BB0: s_cmp_eq_u32 s0, 0 ; s_cbranch_scc1 BB1 ; s_branch BB3
+/// BB1: (empty)
+/// BB2: v_mov_b32 v0, 1 ; s_branch BB5
+/// BB3: s_branch BB5
+/// BB4: v_mov_b32 v1, 2          (nothing reaches it)
+/// BB5: s_endpgm
+/// ```
+#[test]
+fn branches_to_the_next_instruction_or_over_a_branch_go() {
+    let mut p = Program::new(target());
+    for _ in 0..6 {
+        p.new_block(0);
+    }
+    let l = |b: u32| Arg::Label(BlockId(b));
+    let s0 = Arg::Reg(Reg::s(0, 1));
+    push(
+        &mut p,
+        0,
+        Opcode::SCmpEqU32,
+        Format::Sopc,
+        &[],
+        &[s0, Arg::Const(0)],
+    );
+    push(&mut p, 0, Opcode::SCbranchScc1, Format::Sopp, &[], &[l(1)]);
+    push(&mut p, 0, Opcode::SBranch, Format::Sopp, &[], &[l(3)]);
+    let v = |n| Arg::Reg(Reg::v(n, 1));
+    push(
+        &mut p,
+        2,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[v(0)],
+        &[Arg::Const(1)],
+    );
+    push(&mut p, 2, Opcode::SBranch, Format::Sopp, &[], &[l(5)]);
+    push(&mut p, 3, Opcode::SBranch, Format::Sopp, &[], &[l(5)]);
+    push(
+        &mut p,
+        4,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[v(1)],
+        &[Arg::Const(2)],
+    );
+    push(
+        &mut p,
+        5,
+        Opcode::SEndpgm,
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    );
+    for (a, b) in [(0, 1), (0, 3), (1, 2), (2, 5), (3, 5), (4, 5)] {
+        p.add_edge(BlockId(a), BlockId(b), false);
+    }
+    assert_eq!(thread_branches(&mut p), 3);
+    verify(&p, true).unwrap();
+    assert_eq!(
+        insts(&p),
+        "s_cmp_eq_u32 s0, 0
+s_cbranch_scc0 BB5
+v0 = v_mov_b32 1
+s_endpgm imm:0x0"
+    );
+    // the linear CFG follows the code: BB0 jumps to BB5 or falls through the (now empty)
+    // BB1..BB4 to it; BB4's v_mov is gone (nothing reached it)
+    let succs: Vec<Vec<u32>> = p
+        .blocks
+        .iter()
+        .map(|b| b.linear_succs.iter().map(|s| s.0).collect())
+        .collect();
+    assert_eq!(
+        succs,
+        [vec![1, 5], vec![2], vec![3], vec![4], vec![5], vec![]]
+    );
+}
