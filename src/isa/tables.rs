@@ -498,6 +498,20 @@ impl Opcode {
         let k = ON_GEN[self as usize][g];
         (k != u16::MAX).then(|| OPCODES[k as usize])
     }
+    /// The conditional branch taken exactly when this one is not (`s_cbranch_scc0` ↔
+    /// `s_cbranch_scc1`, `vccz` ↔ `vccnz`, `execz` ↔ `execnz`); None for anything else.
+    pub fn inverse_branch(self) -> Option<Opcode> {
+        use Opcode::*;
+        Some(match self {
+            SCbranchScc0 => SCbranchScc1,
+            SCbranchScc1 => SCbranchScc0,
+            SCbranchVccz => SCbranchVccnz,
+            SCbranchVccnz => SCbranchVccz,
+            SCbranchExecz => SCbranchExecnz,
+            SCbranchExecnz => SCbranchExecz,
+            _ => return None,
+        })
+    }
     /// The 64-bit twin of a 32-bit scalar opcode (`s_and_b32` → `s_and_b64`,
     /// `s_cmp_lg_u32` → `s_cmp_lg_u64`), if there is one.
     pub fn wide(self) -> Option<Opcode> {

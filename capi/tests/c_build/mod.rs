@@ -1,7 +1,8 @@
 //! Building C and C++ programs against libgcnc in tests (the C++ smoke test here, the C
 //! example in `tools/cli/tests/c_example.rs`): the system compiler (`cc`, `g++`; the test
 //! suite's setup installs them), the committed header, and the `libgcnc_capi.so` cargo
-//! built beside the running test executable, found at run time through an rpath.
+//! built beside the running test executable, found at run time through an rpath that
+//! takes precedence over `LD_LIBRARY_PATH`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -49,6 +50,9 @@ pub fn build(compiler: &str, source: &Path, extra: &[&str], out: &Path) -> PathB
         .arg(source)
         .arg(format!("-L{}", lib.display()))
         .arg("-lgcnc_capi")
+        // DT_RPATH, not DT_RUNPATH: searched before LD_LIBRARY_PATH, which cargo sets to
+        // its target directories, where an older `libgcnc_capi.so` may lie uplifted
+        .arg("-Wl,--disable-new-dtags")
         .arg(format!("-Wl,-rpath,{}", lib.display()))
         .arg("-o")
         .arg(&exe)

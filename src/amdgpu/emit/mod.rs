@@ -231,20 +231,10 @@ fn long_form(
         }
     }
     if o != Opcode::SBranch {
-        let inverse = match o {
-            Opcode::SCbranchScc0 => Opcode::SCbranchScc1,
-            Opcode::SCbranchScc1 => Opcode::SCbranchScc0,
-            Opcode::SCbranchVccz => Opcode::SCbranchVccnz,
-            Opcode::SCbranchVccnz => Opcode::SCbranchVccz,
-            Opcode::SCbranchExecz => Opcode::SCbranchExecnz,
-            Opcode::SCbranchExecnz => Opcode::SCbranchExecz,
-            _ => {
-                return Err(BufferError::Encode {
-                    op: o.name(),
-                    err: "no inverse for a long form".into(),
-                })
-            }
-        };
+        let inverse = o.inverse_branch().ok_or_else(|| BufferError::Encode {
+            op: o.name(),
+            err: "no inverse for a long form".into(),
+        })?;
         buf.op(inverse, isa::Format::Sopp, &[Operand::Imm(6)])?;
     }
     buf.long_branch(to as u32, pair)

@@ -18,20 +18,6 @@ use crate::amdgpu::mir::{Arg, Op, Program, Temp};
 use crate::isa::tables::Props;
 use crate::isa::Opcode;
 
-/// The opposite conditional branch (same register, opposite condition).
-pub fn inverse_branch(o: Opcode) -> Option<Opcode> {
-    use Opcode::*;
-    Some(match o {
-        SCbranchScc0 => SCbranchScc1,
-        SCbranchScc1 => SCbranchScc0,
-        SCbranchVccz => SCbranchVccnz,
-        SCbranchVccnz => SCbranchVccz,
-        SCbranchExecz => SCbranchExecnz,
-        SCbranchExecnz => SCbranchExecz,
-        _ => return None,
-    })
-}
-
 /// Deletes redundant scalar compares; returns how many.
 pub fn reuse_scc(p: &mut Program) -> u32 {
     let gen = p.target.gen;
@@ -73,7 +59,7 @@ pub fn reuse_scc(p: &mut Program) -> u32 {
                                 .is_some_and(|o| o.props().contains(Props::READS_SCC))
                         })
                     };
-                    if let Some(inv) = next.and_then(inverse_branch) {
+                    if let Some(inv) = next.and_then(Opcode::inverse_branch) {
                         if matches!(next, Some(SCbranchScc0 | SCbranchScc1)) && only_reader() {
                             let f = match b.insts[k + 1].op {
                                 Op::Hw(_, f) => f,

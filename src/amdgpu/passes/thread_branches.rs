@@ -22,7 +22,6 @@
 //! instruction, so rounds repeat while they delete branches (at most [`MAX_ROUNDS`]). The
 //! logical CFG is left as it is: nothing after allocation reads it.
 
-use super::reuse_scc::inverse_branch;
 use crate::amdgpu::mir::{Arg, BlockId, MInst, Program};
 use crate::isa::tables::Props;
 use crate::isa::{Format, Opcode};
@@ -73,7 +72,7 @@ fn simplify(p: &mut Program) {
             let invert = match (prev, last) {
                 (_, Some((Opcode::SBranch, l))) if to_next(l) => None,
                 (Some((c, l1)), Some((Opcode::SBranch, l2))) if to_next(l1) => {
-                    match inverse_branch(c) {
+                    match c.inverse_branch() {
                         Some(inv) => Some((inv, l2)),
                         None => break,
                     }
