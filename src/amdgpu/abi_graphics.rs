@@ -67,6 +67,19 @@ pub enum ColorFormat {
 }
 
 impl ColorFormat {
+    /// Every export format.
+    pub const ALL: [ColorFormat; 9] = [
+        ColorFormat::R32,
+        ColorFormat::Gr32,
+        ColorFormat::Ar32,
+        ColorFormat::Abgr32,
+        ColorFormat::Fp16Abgr,
+        ColorFormat::Unorm16Abgr,
+        ColorFormat::Snorm16Abgr,
+        ColorFormat::Uint16Abgr,
+        ColorFormat::Sint16Abgr,
+    ];
+
     /// The 4-bit `SPI_SHADER_COL_FORMAT` value.
     pub fn code(self) -> u32 {
         match self {

@@ -50,20 +50,9 @@ pub fn format_name(f: ColorFormat) -> &'static str {
 
 /// The format of a `SPI_SHADER_COL_FORMAT` name ([`format_name`]'s inverse).
 pub fn format_from_name(name: &str) -> Option<ColorFormat> {
-    use ColorFormat::*;
-    [
-        R32,
-        Gr32,
-        Ar32,
-        Abgr32,
-        Fp16Abgr,
-        Unorm16Abgr,
-        Snorm16Abgr,
-        Uint16Abgr,
-        Sint16Abgr,
-    ]
-    .into_iter()
-    .find(|&f| format_name(f) == name)
+    ColorFormat::ALL
+        .into_iter()
+        .find(|&f| format_name(f) == name)
 }
 
 fn reg_list(r: &[Option<u16>]) -> String {
