@@ -84,7 +84,12 @@ fn failures(target: &str, cases: impl Iterator<Item = (String, Vec<u8>)>) -> (us
     let mut bad = vec![];
     for (name, data) in cases {
         n += 1;
-        if let Err(p) = catch_unwind(AssertUnwindSafe(|| gcnc_fuzz::run(target, &data))) {
+        let ran = catch_unwind(AssertUnwindSafe(|| gcnc_fuzz::run(target, &data)));
+        assert!(
+            !matches!(ran, Ok(false)),
+            "no fuzz target is called {target}"
+        );
+        if let Err(p) = ran {
             let msg = p
                 .downcast_ref::<String>()
                 .cloned()
