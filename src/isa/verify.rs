@@ -449,8 +449,8 @@ impl Inst {
         }
         if valu && strict {
             let shift64 = matches!(
-                self.op.name(),
-                "v_lshlrev_b64" | "v_lshrrev_b64" | "v_ashrrev_i64"
+                self.op,
+                Opcode::VLshlrevB64 | Opcode::VLshrrevB64 | Opcode::VAshrrevI64
             );
             let limit = if shift64 { 1 } else { t.info().constant_bus };
             // an unprinted VCC read (v_div_fmas): the opcode reads VCC, the encoding has no

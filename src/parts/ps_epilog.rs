@@ -194,7 +194,7 @@ impl PsEpilogKey {
                     "clobbers",
                     (first_scratch..scratch).map(|r| format!("v{r}")).collect(),
                 ),
-                ("exit", vec!["s_endpgm".into()]),
+                ("exit", vec![Opcode::SEndpgm.name().into()]),
             ],
             target: self.target,
             loads: 0,

@@ -241,7 +241,7 @@ impl VsEpilogKey {
             interface: vec![
                 ("inputs", inputs),
                 ("clobbers", clobbers),
-                ("exit", vec!["s_endpgm".into()]),
+                ("exit", vec![Opcode::SEndpgm.name().into()]),
             ],
             target: self.target,
             loads: ring as u32,
