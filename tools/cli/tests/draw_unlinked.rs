@@ -10,7 +10,7 @@
 
 mod draw_support;
 
-use draw_support::{compare_outputs, gcnc_draw, gcnc_draw_with, DRAW_CONFIGS};
+use draw_support::{compare_outputs, gcnc, gcnc_draw, gcnc_draw_with, DRAW_CONFIGS};
 use gcnc_emu::draw::Desc;
 use std::path::{Path, PathBuf};
 
@@ -107,19 +107,6 @@ fn every_corpus_pipeline_links_from_unlinked_stages_and_draws_the_same_image() {
         linked,
         (descs.len() - NOT_UNLINKED.len()) * DRAW_CONFIGS.len()
     );
-}
-
-/// Runs the `gcnc` binary; its stderr on failure.
-fn gcnc(args: &[&str]) -> Result<(), String> {
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .args(args)
-        .output()
-        .unwrap();
-    if o.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&o.stderr).into_owned())
-    }
 }
 
 #[test]

@@ -599,12 +599,18 @@ pub fn gcnc_draw_with(
     out: &std::path::Path,
     extra: &[&str],
 ) -> Result<(), String> {
+    let wave = wave.to_string();
+    let mut args: Vec<&std::ffi::OsStr> = vec!["draw".as_ref(), desc.as_os_str()];
+    args.extend(["--target", target, "--wave", &wave, "--out"].map(std::ffi::OsStr::new));
+    args.push(out.as_os_str());
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    gcnc(&args)
+}
+
+/// Runs the `gcnc` binary; its stderr on failure.
+pub fn gcnc(args: &[impl AsRef<std::ffi::OsStr>]) -> Result<(), String> {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_gcnc"))
-        .arg("draw")
-        .arg(desc)
-        .args(["--target", target, "--wave", &wave.to_string(), "--out"])
-        .arg(out)
-        .args(extra)
+        .args(args)
         .output()
         .unwrap();
     if o.status.success() {
