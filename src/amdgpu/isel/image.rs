@@ -6,7 +6,8 @@
 //! a texel-buffer view in 4 — loaded with `s_load_dwordx8` / `s_load_dwordx4` at the
 //! binding's slot (`PipelineLayout::slot`; the S# of a combined image+sampler at the
 //! slot's `sampler_offset`), or through `gcnc.desc.*` relocations in an unlinked compile.
-//! A divergent (`nonuniformEXT`) index leaves the descriptor as its index VGPR; each user
+//! A divergent (`nonuniformEXT`) index leaves the descriptor (and a buffer's V#, from
+//! `vulkan_resource_index`) as its index VGPR; each user
 //! then runs in a waterfall loop ([`Isel::waterfall`]): per trip the first active lane's
 //! index (`v_readfirstlane_b32`), the descriptors for it, exec narrowed to the lanes with
 //! the same indices (`v_cmp_eq_u32`, `s_and_saveexec`), the instruction, then
@@ -150,7 +151,7 @@ impl Isel<'_> {
             let is_desc = matches!(
                 f.kind(v),
                 InstKind::Intrinsic {
-                    op: Intrinsic::LoadDescriptor,
+                    op: Intrinsic::LoadDescriptor | Intrinsic::VulkanResourceIndex,
                     ..
                 }
             );
@@ -179,8 +180,10 @@ impl Isel<'_> {
     /// the descriptors for it, restricts exec to the lanes with the same indices, runs the
     /// instruction, and removes those lanes; the loop ends when none is left and exec is
     /// restored. Lanes done in earlier trips are outside exec in the later ones, so no
-    /// later write touches their results; a result in SGPRs (one value per trip) is
-    /// refused.
+    /// later write touches their results; a 32-bit result in SGPRs (one value per trip)
+    /// is copied into the trip's lanes of a VGPR, a wider one is refused. The same loop
+    /// serves image descriptors (`load_descriptor`) and buffer descriptors
+    /// (`vulkan_resource_index`).
     pub(super) fn waterfall(&mut self, i: Value, descs: &[Value]) -> Result<(), Error> {
         let at = Some(i.index() as u32);
         let mrc = self.mask_rc();
@@ -230,16 +233,20 @@ impl Isel<'_> {
                     s
                 }
             };
-            let InstKind::Intrinsic { srcs, idx, .. } = self.f.kind(d) else {
+            let InstKind::Intrinsic { op, srcs, idx } = self.f.kind(d) else {
                 unreachable!("checked by nonuniform_descriptors")
             };
-            let (srcs, idx) = (srcs.clone(), idx.clone());
+            let (op, srcs, idx) = (*op, srcs.clone(), idx.clone());
             // the descriptor for the index of this trip
             let index = std::mem::replace(
                 &mut self.vals[srcs[0]],
                 SmallVec::from_slice(&[MV::T(sidx, Kind::Plain)]),
             );
-            let loaded = self.load_descriptor(d, &srcs, &idx);
+            let loaded = if op == Intrinsic::VulkanResourceIndex {
+                self.vulkan_resource_index(&srcs, &idx, Some(d.index() as u32))
+            } else {
+                self.load_descriptor(d, &srcs, &idx)
+            };
             self.vals[srcs[0]] = index;
             let loaded = loaded?;
             kept.push((d, std::mem::replace(&mut self.vals[d], loaded)));
@@ -255,14 +262,26 @@ impl Isel<'_> {
         for (d, v) in kept {
             self.vals[d] = v;
         }
-        let sgpr_result = self.vals[i]
-            .iter()
-            .any(|m| matches!(m, MV::T(t, _) if self.p.rc(*t).is_sgpr()));
-        if sgpr_result {
-            return Err(Error::unsupported(
-                at,
-                "a uniform result from a non-uniform descriptor",
-            ));
+        // a result in SGPRs (e.g. a buffer's size from its V#) is one value per trip:
+        // copied into the trip's lanes of a VGPR
+        for k in 0..self.vals[i].len() {
+            let MV::T(t, kind) = self.vals[i][k] else {
+                continue;
+            };
+            match self.p.rc(t) {
+                RegClass::S1 => {
+                    let v = self.tmp(RegClass::V1);
+                    self.valu(Opcode::VMovB32, &[Arg::Temp(v)], vec![Arg::Temp(t)])?;
+                    self.vals[i][k] = MV::T(v, kind);
+                }
+                rc if rc.is_sgpr() => {
+                    return Err(Error::unsupported(
+                        at,
+                        "a wide uniform result from a non-uniform descriptor",
+                    ))
+                }
+                _ => {}
+            }
         }
         // the lanes not done yet: those active before this trip but not in it
         self.hw_lane(Opcode::SAndn2B32, &[exec], &[Arg::Temp(old), exec])?;

@@ -211,6 +211,28 @@ impl Isel<'_> {
         }
     }
 
+    /// `vulkan_resource_index`: the buffer descriptor (V#) of an array element. A
+    /// divergent (`nonuniformEXT`) index stays the index VGPR, and each user of the
+    /// descriptor runs in a waterfall loop (`image.rs`, [`Isel::waterfall`]), as image
+    /// descriptors do.
+    pub(super) fn vulkan_resource_index(
+        &mut self,
+        srcs: &[Value],
+        idx: &[u32],
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let index = self.get(srcs[0], 0)?;
+        if let MV::T(v, _) = index {
+            if !self.p.rc(v).is_sgpr() {
+                return Ok(SmallVec::from_slice(&[MV::T(v, Kind::Plain)]));
+            }
+        }
+        let set = idx.first().copied().unwrap_or(0);
+        let binding = idx.get(1).copied().unwrap_or(0);
+        let d = self.descriptor(set, binding, index, at)?;
+        Ok(SmallVec::from_slice(&[MV::T(d, Kind::Plain)]))
+    }
+
     pub(super) fn intrinsic(
         &mut self,
         i: Value,
@@ -374,13 +396,7 @@ impl Isel<'_> {
                 };
                 out.extend(self.regroup(i, words, ty)?);
             }
-            VulkanResourceIndex => {
-                let index = self.get(srcs[0], 0)?;
-                let set = idx.first().copied().unwrap_or(0);
-                let binding = idx.get(1).copied().unwrap_or(0);
-                let d = self.descriptor(set, binding, index, at)?;
-                out.push(MV::T(d, Kind::Plain));
-            }
+            VulkanResourceIndex => out.extend(self.vulkan_resource_index(srcs, idx, at)?),
             GetSsboSize => {
                 // num_records, the V#'s dword 2: the buffer's size in bytes for the raw
                 // buffer descriptors of the ABI (docs/abi.md)

@@ -202,6 +202,8 @@ fn supported_capability(c: Capability) -> bool {
             | C::RuntimeDescriptorArray
             | C::UniformTexelBufferArrayDynamicIndexing
             | C::StorageTexelBufferArrayDynamicIndexing
+            | C::UniformBufferArrayNonUniformIndexing
+            | C::StorageBufferArrayNonUniformIndexing
             | C::SampledImageArrayNonUniformIndexing
             | C::StorageImageArrayNonUniformIndexing
             | C::UniformTexelBufferArrayNonUniformIndexing

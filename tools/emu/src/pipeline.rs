@@ -65,6 +65,13 @@ pub const MAX_RESOURCE_BYTES: usize = 256 << 20;
 pub enum Place {
     /// A raw buffer descriptor at (set, binding) (storage and uniform buffers alike).
     Binding { set: u32, binding: u32 },
+    /// An array of raw buffer descriptors at (set, binding): element `k` covers bytes
+    /// `ranges[k].0 ..` (`ranges[k].1` of them) of the data.
+    Buffers {
+        set: u32,
+        binding: u32,
+        ranges: Vec<(u32, u32)>,
+    },
     /// Only through its 64-bit device address, written at this byte offset of the
     /// push-constant block.
     PushAddress(u32),
@@ -373,6 +380,27 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
                     s.offset,
                     BufferDesc::raw(gen, addrs[k], size).to_vec(),
                 ));
+            }
+            Place::Buffers {
+                set,
+                binding,
+                ranges,
+            } => {
+                let s = slot(set_of(*set)?, *binding, DescriptorKind::Buffer)?;
+                for (e, &(off, len)) in ranges.iter().enumerate() {
+                    if off as usize + len as usize > r.data.len() {
+                        return Err(Error::setup(format!(
+                            "set {set} binding {binding} element {e}: bytes {off}..{} of a {}-byte resource",
+                            off as usize + len as usize,
+                            r.data.len()
+                        )));
+                    }
+                    descs.push((
+                        *set,
+                        s.offset + e as u32 * s.stride,
+                        BufferDesc::raw(gen, addrs[k] + off as u64, len).to_vec(),
+                    ));
+                }
             }
             Place::Images {
                 set,

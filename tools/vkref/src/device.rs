@@ -385,6 +385,22 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
         Capability::RuntimeDescriptorArray => {
             Some(("runtimeDescriptorArray", b(f.v12.runtime_descriptor_array)))
         }
+        Capability::UniformBufferArrayNonUniformIndexing => Some((
+            "shaderUniformBufferArrayNonUniformIndexing",
+            b(f.v12.shader_uniform_buffer_array_non_uniform_indexing),
+        )),
+        Capability::StorageBufferArrayNonUniformIndexing => Some((
+            "shaderStorageBufferArrayNonUniformIndexing",
+            b(f.v12.shader_storage_buffer_array_non_uniform_indexing),
+        )),
+        Capability::SampledImageArrayNonUniformIndexing => Some((
+            "shaderSampledImageArrayNonUniformIndexing",
+            b(f.v12.shader_sampled_image_array_non_uniform_indexing),
+        )),
+        Capability::StorageImageArrayNonUniformIndexing => Some((
+            "shaderStorageImageArrayNonUniformIndexing",
+            b(f.v12.shader_storage_image_array_non_uniform_indexing),
+        )),
         Capability::StorageImageWriteWithoutFormat => Some((
             "shaderStorageImageWriteWithoutFormat",
             b(f.core.shader_storage_image_write_without_format),

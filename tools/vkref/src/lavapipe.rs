@@ -18,6 +18,11 @@
 //! ordinary buffers with a buffer view of the given format. An array binding takes one
 //! image (or sampler) per element.
 //!
+//! Arrays of storage or uniform buffers ([`Resource::Buffers`]): one buffer holds every
+//! element, each at the next multiple of [`BUFFER_ARRAY_ALIGN`] bytes
+//! ([`Resource::buffer_ranges`]), and descriptor element `k` covers exactly element `k`'s
+//! bytes. The returned bytes are that whole buffer, padding included.
+//!
 //! Buffer device addresses: a [`Resource::Address`] buffer is created with
 //! `SHADER_DEVICE_ADDRESS` usage and its 64-bit address is written, before the dispatch, into
 //! the push constants or into another resource at a byte offset the caller names.
@@ -47,6 +52,14 @@ pub enum Resource {
         binding: u32,
         kind: DescriptorKind,
         data: Vec<u8>,
+    },
+    /// An array of storage or uniform buffers at (set, binding), one descriptor per
+    /// element, each with its own initial bytes and length.
+    Buffers {
+        set: u32,
+        binding: u32,
+        kind: DescriptorKind,
+        elements: Vec<Vec<u8>>,
     },
     /// A buffer reached only through its device address.
     Address {
@@ -89,7 +102,37 @@ impl Resource {
             Resource::Image { images, .. } => {
                 Cow::Owned(images.iter().flat_map(|i| i.data.iter().copied()).collect())
             }
+            Resource::Buffers { elements, .. } => {
+                let ranges = self.buffer_ranges();
+                let end = ranges.last().map_or(0, |&(o, n)| o + n) as usize;
+                let mut out = vec![0u8; end];
+                for (e, &(o, _)) in elements.iter().zip(&ranges) {
+                    out[o as usize..o as usize + e.len()].copy_from_slice(e);
+                }
+                Cow::Owned(out)
+            }
             Resource::Sampler { .. } => Cow::Borrowed(&[]),
+        }
+    }
+
+    /// (byte offset in [`Resource::data`], length) of each descriptor's range: the one
+    /// buffer of a plain resource, each element of [`Resource::Buffers`] (elements start at
+    /// multiples of [`BUFFER_ARRAY_ALIGN`]); none for images and samplers.
+    pub fn buffer_ranges(&self) -> Vec<(u32, u32)> {
+        match self {
+            Resource::Buffers { elements, .. } => {
+                let mut at = 0u32;
+                elements
+                    .iter()
+                    .map(|e| {
+                        let r = (at, e.len() as u32);
+                        at = (at + e.len() as u32).next_multiple_of(BUFFER_ARRAY_ALIGN);
+                        r
+                    })
+                    .collect()
+            }
+            Resource::Image { .. } | Resource::Sampler { .. } => Vec::new(),
+            _ => vec![(0, self.data().len() as u32)],
         }
     }
 
@@ -97,6 +140,7 @@ impl Resource {
     pub fn binding(&self) -> Option<(u32, u32)> {
         match self {
             Resource::Buffer { set, binding, .. }
+            | Resource::Buffers { set, binding, .. }
             | Resource::Image { set, binding, .. }
             | Resource::Sampler { set, binding, .. }
             | Resource::TexelBuffer { set, binding, .. } => Some((*set, *binding)),
@@ -108,6 +152,7 @@ impl Resource {
     fn kind_count(&self) -> Option<(DescriptorKind, u32)> {
         match self {
             Resource::Buffer { kind, .. } | Resource::TexelBuffer { kind, .. } => Some((*kind, 1)),
+            Resource::Buffers { kind, elements, .. } => Some((*kind, elements.len() as u32)),
             Resource::Image { kind, images, .. } => Some((*kind, images.len() as u32)),
             Resource::Sampler { samplers, .. } => {
                 Some((DescriptorKind::Sampler, samplers.len() as u32))
@@ -116,6 +161,10 @@ impl Resource {
         }
     }
 }
+
+/// Alignment of the elements of a [`Resource::Buffers`] array in its one buffer: a multiple
+/// of every device's minimum storage and uniform buffer offset alignment (at most 256).
+pub const BUFFER_ARRAY_ALIGN: u32 = 256;
 
 /// A specialization-constant value (booleans are `U32(0 | 1)`, as `VkBool32`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,6 +241,20 @@ pub fn run_compute(
             )));
         }
         match r {
+            Resource::Buffers { elements, .. } => {
+                if let Some(e) = elements
+                    .iter()
+                    .position(|e| (e.len() as u64) < b.block_size.unwrap_or(0).max(1))
+                {
+                    return Err(Error::Usage(format!(
+                        "(set {}, binding {}) element {e} needs at least {} bytes, got {}",
+                        b.set,
+                        b.binding,
+                        b.block_size.unwrap_or(0).max(1),
+                        elements[e].len()
+                    )));
+                }
+            }
             Resource::Buffer { data, .. } => {
                 if (data.len() as u64) < b.block_size.unwrap_or(0) {
                     return Err(Error::Usage(format!(
@@ -489,15 +552,26 @@ impl Run<'_> {
                     .descriptor_pool(self.objects.pool)
                     .set_layouts(&self.objects.set_layouts);
                 sets = vkc("vkAllocateDescriptorSets", d.allocate_descriptor_sets(&ai))?;
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = bound
+                let infos: Vec<Vec<vk::DescriptorBufferInfo>> = bound
                     .iter()
                     .map(|b| {
                         let (buf, _, size) = self.buffers[b.3];
-                        [vk::DescriptorBufferInfo {
-                            buffer: buf,
-                            offset: 0,
-                            range: size,
-                        }]
+                        match &resources[b.3] {
+                            r @ Resource::Buffers { .. } => r
+                                .buffer_ranges()
+                                .into_iter()
+                                .map(|(offset, range)| vk::DescriptorBufferInfo {
+                                    buffer: buf,
+                                    offset: offset as u64,
+                                    range: range as u64,
+                                })
+                                .collect(),
+                            _ => vec![vk::DescriptorBufferInfo {
+                                buffer: buf,
+                                offset: 0,
+                                range: size,
+                            }],
+                        }
                     })
                     .collect();
                 let image_infos: Vec<Vec<vk::DescriptorImageInfo>> = bound

@@ -512,6 +512,107 @@ fn arrays_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     vec![exact(0, concat(&imgs))]
 }
 
+// ---- nonuniform_index
+
+fn nonuniform_inputs() -> Inputs {
+    let words = |v: Vec<u32>| to_bytes(&v);
+    let src = (0..4u32)
+        .map(|k| words((0..16 * (k + 1)).map(|j| 1000 * (k + 1) + 3 * j).collect()))
+        .collect();
+    let dst = (0..3u32)
+        .map(|e| words((0..65 + 3 * e).map(|j| 0xdead_0000 + j).collect()))
+        .collect();
+    let tex = (0..3u32)
+        .map(|e| {
+            Image::from_fn(
+                TexelFormat::R32Float,
+                ViewType::D2,
+                [4, 4, 1],
+                1,
+                move |_, x, y, _| ((10 * (e + 1) + x + 4 * y) as f32).to_le_bytes().to_vec(),
+            )
+        })
+        .collect();
+    let scale = (0..2u32)
+        .map(|e| words((0..16).map(|j| 2 + 4 * e + j / 4 + 100 * (j % 4)).collect()))
+        .collect();
+    let counters = (0..2u32)
+        .map(|e| {
+            Image::from_fn(
+                TexelFormat::R32Uint,
+                ViewType::D2,
+                [2, 1, 1],
+                1,
+                move |_, x, _, _| (7 * e + x).to_le_bytes().to_vec(),
+            )
+        })
+        .collect();
+    let buffers = |binding, kind, elements| Resource::Buffers {
+        set: 0,
+        binding,
+        kind,
+        elements,
+    };
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            buffers(0, DescriptorKind::StorageBuffer, src),
+            buffers(1, DescriptorKind::StorageBuffer, dst),
+            buffers(2, DescriptorKind::UniformBuffer, scale),
+            images(
+                3,
+                DescriptorKind::CombinedImageSampler,
+                tex,
+                vec![Sampler::nearest(); 3],
+            ),
+            images(4, DescriptorKind::StorageImage, counters, vec![]),
+            sb(5, to_bytes(&[u32::MAX; 64])),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn nonuniform_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let elements = |r: usize| -> Vec<Vec<u32>> {
+        match &inp.resources[r] {
+            Resource::Buffers { elements, .. } => elements.iter().map(|e| from_bytes(e)).collect(),
+            _ => panic!("not a buffer array"),
+        }
+    };
+    let (src, scale) = (elements(0), elements(2));
+    let mut dst = elements(1);
+    let mut counters: Vec<Image> = (0..2)
+        .map(|e| image_of(&inp.resources[4], e).clone())
+        .collect();
+    let mut out = vec![0u32; 64];
+    for i in 0..64u32 {
+        let k = ((i * 7 + 3) % 4) as usize;
+        let w = ((i + i / 5) % 3) as usize;
+        let a = src[k][i as usize % src[k].len()];
+        let s = scale[((i >> 1) & 1) as usize][4 * (i % 4) as usize];
+        dst[w][i as usize] = a.wrapping_mul(s).wrapping_add(k as u32);
+        dst[w][64] = dst[w][64].wrapping_add(a + 1);
+        let t = 10 * (i % 3 + 1) + i % 4 + 4 * ((i / 4) % 4);
+        let c = &mut counters[k & 1];
+        let at = 4 * (i % 2) as usize;
+        let v = u32::from_le_bytes(c.data[at..at + 4].try_into().unwrap()) + i;
+        c.data[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        out[i as usize] = t + 1000 * k as u32;
+    }
+    let dst = Resource::Buffers {
+        set: 0,
+        binding: 1,
+        kind: DescriptorKind::StorageBuffer,
+        elements: dst.iter().map(|e| to_bytes(e)).collect(),
+    };
+    vec![
+        exact(1, dst.data().into_owned()),
+        exact(4, concat(&counters)),
+        exact(5, to_bytes(&out)),
+    ]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_storage", storage_inputs, storage_expect),
@@ -521,5 +622,6 @@ pub fn cases() -> Vec<Case> {
         case!("img_gather_shadow", gather_inputs, gather_expect),
         case!("img_cube", cube_inputs, cube_expect),
         case!("img_arrays", arrays_inputs, arrays_expect),
+        case!("nonuniform_index", nonuniform_inputs, nonuniform_expect),
     ]
 }
