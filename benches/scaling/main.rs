@@ -12,8 +12,10 @@
 //! Runs:
 //! - `cargo bench --bench scaling` — every shape at 1×, 4×, 16×, 64× on gfx1100 wave32,
 //!   each the median of up to 7 runs (fewer when they would take over 3 s, at least 3).
-//!   Arguments after `--`: `--target gfx900|gfx1030|gfx1100[:w32|:w64]`, `--scales 1,4,16,64`, and
-//!   shape names (`straight`, `ifelse`, `loops`, `vec4`) to run only those.
+//!   Arguments after `--`: `--target gfx900|gfx1030|gfx1100[:w32|:w64]`, `--scales 1,4,16,64`,
+//!   `--write DIR` (also write each shader to `DIR/SHAPE-SCALEx.spv`, e.g. to count
+//!   instructions with callgrind on `gcnc compile`), and shape names (`straight`,
+//!   `ifelse`, `loops`, `vec4`) to run only those.
 //! - `cargo test --bench scaling` (no `--bench` argument: the short mode) — every shape at
 //!   1× and 4×, one run each, so the generator and the compile of its output cannot rot.
 //!
@@ -39,6 +41,7 @@ struct Args {
     target: Target,
     scales: Vec<usize>,
     shapes: Vec<Shape>,
+    write: Option<std::path::PathBuf>,
 }
 
 fn shape_key(s: Shape) -> &'static str {
@@ -56,6 +59,7 @@ fn parse_args() -> Result<Args, String> {
         target: Target::new(Gen::Gfx11),
         scales: Vec::new(),
         shapes: Vec::new(),
+        write: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(s) = it.next() {
@@ -65,6 +69,7 @@ fn parse_args() -> Result<Args, String> {
                 let t = it.next().ok_or("--target needs a value")?;
                 a.target = t.parse().map_err(|e| format!("--target {t}: {e}"))?;
             }
+            "--write" => a.write = Some(it.next().ok_or("--write needs a directory")?.into()),
             "--scales" => {
                 a.scales = it
                     .next()
@@ -213,6 +218,13 @@ fn main() {
         let mut rows = Vec::new();
         for &scale in &args.scales {
             let words = synth::shader(shape, BASE_UNITS * scale);
+            if let Some(dir) = &args.write {
+                let f = dir.join(format!("{}-{scale}x.spv", shape_key(shape)));
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                if let Err(e) = std::fs::write(&f, bytes) {
+                    failed.push(format!("{}: {e}", f.display()));
+                }
+            }
             match measure(&words, args.target, runs) {
                 Ok(mut r) => {
                     r.scale = scale;

@@ -9,7 +9,8 @@
 //!
 //! - [`Shape::Straight`]: two float multiply-adds and an integer xor-shift-multiply.
 //! - [`Shape::IfElse`]: one more level of an if/else nest (`if (x > k) { x *= a; <deeper> }
-//!   else { x += b; }`), so the nest is as deep as there are units.
+//!   else { x += b; }`); a nest is closed every [`NEST_DEPTH`] levels and the next one
+//!   follows it (the front end refuses structured control flow nested beyond 96 levels).
 //! - [`Shape::Loops`]: one more loop in sequence, its trip count read from the buffer (no
 //!   unrolling), its body two multiply-adds.
 //! - [`Shape::Vectors`]: two `vec4` multiply-adds with swizzles.
@@ -21,6 +22,9 @@ use rspirv::spirv::{
     AddressingModel, BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel,
     FunctionControl, LoopControl, MemoryModel, SelectionControl, StorageClass, Word,
 };
+
+/// Levels of one if/else nest of [`Shape::IfElse`].
+pub const NEST_DEPTH: usize = 8;
 
 /// The pattern repeated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,7 +263,12 @@ pub fn shader(shape: Shape, units: usize) -> Vec<u32> {
     for n in 0..units {
         match shape {
             Shape::Straight => c.straight_unit(n),
-            Shape::IfElse => c.open_if(n, &mut merges),
+            Shape::IfElse => {
+                c.open_if(n, &mut merges);
+                if merges.len() == NEST_DEPTH {
+                    c.close_ifs(std::mem::take(&mut merges));
+                }
+            }
             Shape::Loops => c.loop_unit(n),
             Shape::Vectors => c.vector_unit(n),
         }
