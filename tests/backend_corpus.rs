@@ -11,9 +11,9 @@ mod backend_support;
 use backend_support::CONFIGS;
 use gcnc::isa::{Gen, Target, Wave};
 use gcnc::{compile_module, compile_spirv, Options};
-use gcnc_emu::pipeline::{self, Place, Setup};
-use vkref::corpus::{self, AddressTarget, Env, SpecValue};
-use vkref::lavapipe::Resource;
+use gcnc_emu::pipeline;
+use vkref::compare::dynamic;
+use vkref::corpus::{self, Env};
 
 const PASSING: &[&str] = &[
     "arith_f64",
@@ -108,19 +108,7 @@ fn run_case_with(
 ) -> Outcome {
     let inputs = (case.inputs)();
     let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
-    let mut spec = std::collections::BTreeMap::new();
-    for (id, v) in &inputs.spec {
-        spec.insert(
-            *id,
-            match v {
-                SpecValue::U32(x) => *x as u64,
-                SpecValue::U64(x) => *x,
-            },
-        );
-    }
-    let mut o = Options::new(Target::with_wave(gen, wave).unwrap());
-    o.entry = Some(case.entry.to_string());
-    o.spec = spec;
+    let mut o = dynamic::case_options(case, &inputs, Target::with_wave(gen, wave).unwrap());
     o.budget = budget;
     let c = match compile_spirv(&words, &o) {
         Ok(c) => c,
@@ -160,20 +148,10 @@ fn run_case_with(
             return Outcome::Fail(format!("llvm-readelf:\n{notes}"));
         }
     }
-    let mut setup = Setup::new(inputs.groups);
-    setup.push = inputs.push.clone();
-    setup.wave = Some(wave);
-    // the descriptor layout the compiler used (sets packed from the declared bindings)
-    setup.layout = match pipeline::default_layout(&words, &o) {
-        Ok(l) => l,
-        Err(e) => return Outcome::Fail(format!("layout: {e}")),
+    let setup = match dynamic::emu_setup(&inputs, &words, &o) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fail(e),
     };
-    for r in &inputs.resources {
-        setup.resources.push(pipeline::Resource {
-            data: r.data().to_vec(),
-            place: place_of(r),
-        });
-    }
     let ran = match pipeline::run_elf(&c.elf, &setup) {
         Ok((p, _)) => p,
         Err(e) => return Outcome::Fail(format!("emulator: {e}")),
@@ -216,82 +194,6 @@ fn run_case_with(
         COMPARED_WITH_LAVAPIPE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
     Outcome::Pass
-}
-
-/// Where the emulator harness puts a corpus resource (images: the T# format and swizzle
-/// of their Vulkan format, the S# of their sampler).
-fn place_of(r: &Resource) -> Place {
-    use gcnc_emu::image::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
-    use vkref::images::{TexelFormat as F, ViewType as V};
-    let format = |f: F| f.amd();
-    let sampler = |s: &vkref::images::Sampler| s.to_emu().encode();
-    match r {
-        Resource::Buffer { set, binding, .. } => Place::Binding {
-            set: *set,
-            binding: *binding,
-        },
-        Resource::Buffers { set, binding, .. } => Place::Buffers {
-            set: *set,
-            binding: *binding,
-            ranges: r.buffer_ranges(),
-        },
-        Resource::Address { target, .. } => match *target {
-            AddressTarget::Push(off) => Place::PushAddress(off),
-            AddressTarget::Resource { index, offset } => Place::ResourceAddress { index, offset },
-        },
-        Resource::Image {
-            set,
-            binding,
-            images,
-            samplers,
-            ..
-        } => Place::Images {
-            set: *set,
-            binding: *binding,
-            images: images
-                .iter()
-                .enumerate()
-                .map(|(k, i)| {
-                    let (fmt, dst_sel) = format(i.format);
-                    pipeline::ImageView {
-                        ty: match i.view {
-                            V::D1 => TYPE_1D,
-                            V::D2 => TYPE_2D,
-                            V::D3 => TYPE_3D,
-                            V::Cube | V::CubeArray => TYPE_CUBE,
-                            V::D1Array => TYPE_1D_ARRAY,
-                            V::D2Array => TYPE_2D_ARRAY,
-                        },
-                        fmt,
-                        size: i.size,
-                        levels: i.levels,
-                        samples: 1,
-                        dst_sel,
-                        sampler: samplers.get(k).map(sampler),
-                    }
-                })
-                .collect(),
-        },
-        Resource::Sampler {
-            set,
-            binding,
-            samplers,
-        } => Place::Samplers {
-            set: *set,
-            binding: *binding,
-            samplers: samplers.iter().map(sampler).collect(),
-        },
-        Resource::TexelBuffer {
-            set,
-            binding,
-            format: f,
-            ..
-        } => Place::TexelBuffer {
-            set: *set,
-            binding: *binding,
-            format: format(*f).0,
-        },
-    }
 }
 
 /// Case × configuration runs whose outputs were compared with lavapipe's.
@@ -415,21 +317,7 @@ fn corpus_with_tight_budgets() {
         let mut line = format!("{:24}", case.name);
         let inputs = (case.inputs)();
         let words = gcnc::front::spirv::words_from_bytes(case.spirv).unwrap();
-        let mut front = Options::new(Target::new(Gen::Gfx10));
-        front.entry = Some(case.entry.to_string());
-        front.spec = inputs
-            .spec
-            .iter()
-            .map(|(id, v)| {
-                (
-                    *id,
-                    match v {
-                        SpecValue::U32(x) => *x as u64,
-                        SpecValue::U64(x) => *x,
-                    },
-                )
-            })
-            .collect();
+        let front = dynamic::case_options(&case, &inputs, Target::new(Gen::Gfx10));
         // front and middle end once; every budget below compiles this IR
         let m = gcnc::optimize_spirv(&words, &front).unwrap();
         for (g, w) in CONFIGS {

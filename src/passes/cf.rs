@@ -27,13 +27,20 @@ pub fn rename_pred(f: &mut Function, old: Block, new: Block) {
 /// makes phis that named `from` as a predecessor name `into`. `from` is left empty; the
 /// caller removes it from the CF tree.
 pub fn merge_blocks(f: &mut Function, into: Block, from: Block) {
+    append_insts(f, into, from);
+    rename_pred(f, from, into);
+}
+
+/// Moves every instruction of `from` (which must have no phis) to the end of `into`,
+/// renaming no phi: for a caller that rewrites every phi naming `from` itself (the rename
+/// scans every block of the arena, which made a pass merging many blocks quadratic).
+pub fn append_insts(f: &mut Function, into: Block, from: Block) {
     let moved = std::mem::take(&mut f.blocks[from].insts);
     for &i in &moved {
         debug_assert!(!f.insts[i].kind.is_phi());
         f.insts[i].block = Some(into);
     }
     f.blocks[into].insts.extend(moved);
-    rename_pred(f, from, into);
 }
 
 /// Restores list alternation after nodes were removed: merges runs of adjacent blocks.

@@ -84,8 +84,10 @@ fn flatten(f: &mut Function, list: &mut Vec<CfNode>, k: usize) -> bool {
             (p, get(tb), get(eb))
         })
         .collect();
-    cf::merge_blocks(f, pre, tb);
-    cf::merge_blocks(f, pre, eb);
+    // The arms' only successor is `merge`, whose phis (the only ones naming the arms)
+    // all become selects below: no phi needs renaming.
+    cf::append_insts(f, pre, tb);
+    cf::append_insts(f, pre, eb);
     for (p, a, b) in phis {
         let ty = f.insts[p].ty;
         let c = if ty.comps == 1 {

@@ -140,8 +140,9 @@ impl State {
     }
 }
 
-fn regs_of(args: &[Arg]) -> Vec<u16> {
-    let mut v = Vec::new();
+/// The register dwords of `args` (on the stack for up to 16: most instructions).
+fn regs_of(args: &[Arg]) -> smallvec::SmallVec<[u16; 16]> {
+    let mut v = smallvec::SmallVec::new();
     for a in args {
         if let Arg::Reg(r) = a {
             for k in 0..r.count as u16 {
@@ -164,20 +165,22 @@ fn max_count(gen: Gen, c: Counter) -> u32 {
 /// Builds the wait instructions for `w`.
 pub fn wait_insts(gen: Gen, w: [Option<u32>; 4]) -> Result<Vec<MInst>, Error> {
     let mut out = Vec::new();
-    let mut text = Vec::new();
-    for (k, name) in [(0, "vmcnt"), (1, "lgkmcnt"), (2, "expcnt")] {
+    // the counters not waited on stay at their maximum (no wait)
+    let mut wc = simm16::Waitcnt::none(gen);
+    for (k, field) in [(0, &mut wc.vmcnt), (1, &mut wc.lgkmcnt), (2, &mut wc.expcnt)] {
         if let Some(n) = w[k] {
-            text.push(format!("{name}({})", n.min(max_count(gen, COUNTERS[k]))));
+            *field = n.min(max_count(gen, COUNTERS[k]));
         }
     }
-    if !text.is_empty() {
-        let v = simm16::parse_waitcnt(gen, &text.join(" "))
-            .ok_or_else(|| Error::Verify(format!("waitcnt {text:?}")))?;
+    if w[..3].iter().any(|n| n.is_some()) {
+        let v = wc
+            .encode(gen)
+            .map_err(|e| Error::Verify(format!("waitcnt {wc:?}: {e}")))?;
         out.push(MInst::hw(
             Opcode::SWaitcnt,
             Format::Sopp,
             &[],
-            &[Arg::Imm(v)],
+            &[Arg::Imm(v as u32)],
         ));
     }
     if let Some(n) = w[3] {

@@ -5,7 +5,10 @@
 //! Design: the control-flow graph is read from the terminators (`OpBranch`,
 //! `OpBranchConditional`, `OpSwitch`; merge and continue declarations are not edges);
 //! immediate dominators come from the iterative algorithm of Cooper, Harvey and Kennedy
-//! over reverse post-order. Invariants: only blocks reachable from the entry have a
+//! over reverse post-order; a depth-first walk of the dominator tree then numbers each
+//! block on entry and exit, so a dominance query is two comparisons (a long chain of
+//! blocks, as a long sequence of loops makes, would otherwise cost a walk up the chain per
+//! use of an id). Invariants: only blocks reachable from the entry have a
 //! dominator; a query about an unreachable block answers "dominated" (SPIR-V puts no
 //! dominance constraint on code that never runs), so the check never rejects valid input.
 
@@ -20,8 +23,10 @@ use std::collections::BTreeMap;
 pub struct Dominators {
     /// Reverse post-order index of each reachable block.
     order: BTreeMap<u32, usize>,
-    /// Immediate dominator by reverse post-order index (the entry's is itself).
-    idom: Vec<usize>,
+    /// Dominator-tree walk numbers by reverse post-order index: `a` dominates `b` when
+    /// `b`'s (entry, exit) interval lies within `a`'s.
+    enter: Vec<u32>,
+    exit: Vec<u32>,
 }
 
 /// The successor labels of a block's terminator.
@@ -118,7 +123,8 @@ impl Dominators {
                 }
             }
         }
-        Dominators { order, idom }
+        let (enter, exit) = tree_intervals(&idom);
+        Dominators { order, enter, exit }
     }
 
     /// Whether block `a` dominates block `b` (true when `b` is unreachable).
@@ -129,15 +135,40 @@ impl Dominators {
         let Some(&ia) = self.order.get(&a) else {
             return false;
         };
-        let mut x = ib;
-        loop {
-            if x == ia {
-                return true;
-            }
-            if x == 0 {
-                return false;
-            }
-            x = self.idom[x];
+        self.enter[ia] <= self.enter[ib] && self.exit[ib] <= self.exit[ia]
+    }
+}
+
+/// Entry and exit numbers of a depth-first walk (by an explicit stack) of the tree whose
+/// parent links are `idom` (node 0 the root, its own parent).
+fn tree_intervals(idom: &[usize]) -> (Vec<u32>, Vec<u32>) {
+    let n = idom.len();
+    let mut children = vec![Vec::new(); n];
+    for (i, &p) in idom.iter().enumerate().skip(1) {
+        // every reachable block has a dominator; a missing one would leave `i` dominated
+        // only by itself
+        if let Some(c) = children.get_mut(p) {
+            c.push(i);
         }
     }
+    let (mut enter, mut exit) = (vec![0u32; n], vec![0u32; n]);
+    if n == 0 {
+        return (enter, exit);
+    }
+    let mut clock = 0u32;
+    let mut stack = vec![(0usize, 0usize)];
+    enter[0] = clock;
+    while let Some((node, k)) = stack.last_mut() {
+        if let Some(&c) = children[*node].get(*k) {
+            *k += 1;
+            clock += 1;
+            enter[c] = clock;
+            stack.push((c, 0));
+        } else {
+            clock += 1;
+            exit[*node] = clock;
+            stack.pop();
+        }
+    }
+    (enter, exit)
 }

@@ -54,7 +54,7 @@ fn the_table_parses_back_to_the_reports_numbers() {
     let opts = Options {
         targets: vec![Family::Navi21],
         reps: 3,
-        only: Vec::new(),
+        ..Options::default()
     };
     let report = compare::run(&dir, &opts, |l| println!("{l}")).expect("compare");
     let md = table::render(&report);
@@ -143,7 +143,7 @@ fn the_table_parses_back_to_the_reports_numbers() {
     for s in &report.shaders {
         if let Some(m) = s.cells[0].complete() {
             for (k, p) in sums.iter_mut().enumerate() {
-                *p += m[0].phase_median_ns(k);
+                *p += m[0].unwrap().phase_median_ns(k);
             }
         }
     }
@@ -263,4 +263,93 @@ fn bad_command_lines_are_errors() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent-dir"));
+}
+
+/// `--backends aco` leaves LLVM out (its columns `—`, no LLVM rows, no LLVM failures),
+/// subdirectories are searched (a shader's name is its path below the directory), and a
+/// corpus shader gets its executed-instruction count from the emulator.
+#[test]
+fn aco_only_over_a_directory_tree_with_dynamic_counts() {
+    if setup().is_none() {
+        return;
+    }
+    let dir = shader_dir("tree");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::rename(dir.join("nested_if.spv"), dir.join("sub/nested_if.spv")).unwrap();
+    let opts = Options {
+        targets: vec![Family::Navi21],
+        reps: 1,
+        backends: vec![radv::Backend::Aco],
+        ..Options::default()
+    };
+    let report = compare::run(&dir, &opts, |l| println!("{l}")).expect("compare");
+    let md = table::render(&report);
+    println!("{md}");
+    let tables = table::parse(&md).expect("well-formed markdown tables");
+    let per = table(&tables, "Per shader, gfx1030 (wave32)");
+    let names: Vec<&str> = per.rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(names, ["arith_i32", "broken", "sub/nested_if", "total (2)"]);
+    let col = |n: &str| per.column(n).unwrap_or_else(|| panic!("no column {n}"));
+    for row in &per.rows {
+        assert_eq!(row[col("LLVM µs")], "—", "{row:?}");
+    }
+    let sum = table(&tables, "Summary");
+    assert_eq!(sum.rows[0][sum.column("compiled by all").unwrap()], "2");
+    assert_eq!(sum.rows[0][sum.column("LLVM total µs").unwrap()], "—");
+    assert!(table(&tables, "RADV failures").rows.is_empty());
+    let per_word = table(&tables, "Compile time per SPIR-V word");
+    let compilers: Vec<&str> = per_word.rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(compilers, ["gcnc", "ACO"]);
+    assert!(report.cache.iter().all(|l| l.backend == radv::Backend::Aco));
+    // arith_i32 is a corpus shader: a count, the same as the emulator gives the corpus
+    // case; nested_if moved under sub/ is no longer matched by name; broken is no corpus
+    // shader.
+    let executed = |i: usize| report.shaders[i].cells[0].executed_per_wave.clone();
+    let n = executed(0).expect("a corpus shader").expect("it runs");
+    assert!(n > 3, "{n}");
+    assert_eq!(per.rows[0][col("gcnc executed/wave")], n.to_string());
+    let spirv = std::fs::read(corpus("arith_i32")).unwrap();
+    assert_eq!(
+        compare::dynamic::executed_per_wave("arith_i32", &spirv, Family::Navi21),
+        Some(Ok(n))
+    );
+    assert_eq!(executed(1), None);
+    assert_eq!(executed(2), None);
+    assert_eq!(per.rows[2][col("gcnc executed/wave")], "—");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--jobs 2`: every shader compiled once per compiler with two in flight; the table
+/// counts what compiled and what failed, and states shaders per second.
+#[test]
+fn jobs_mode_reports_throughput() {
+    if setup().is_none() {
+        return;
+    }
+    let dir = shader_dir("jobs");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_vkref"))
+        .args(["compare", dir.to_str().unwrap(), "--targets", "gfx1100"])
+        .args(["--backends", "aco", "--jobs", "2"])
+        .output()
+        .expect("run vkref compare");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("gfx1100 gcnc ×2: 3/3"), "{stderr}");
+    let md = String::from_utf8_lossy(&o.stdout);
+    let tables = table::parse(&md).unwrap();
+    let t = table(&tables, "Throughput: gcnc vs RADV with the same parallelism");
+    let c = |n: &str| t.column(n).unwrap_or_else(|| panic!("no column {n}"));
+    let compilers: Vec<&str> = t.rows.iter().map(|r| r[c("compiler")].as_str()).collect();
+    assert_eq!(compilers, ["gcnc", "ACO"]);
+    for r in &t.rows {
+        assert_eq!(r[c("jobs")], "2");
+        assert_eq!(r[c("shaders")], "3");
+        assert_eq!(r[c("compiled")], "2", "{r:?}");
+        assert_eq!(r[c("failed")], "1", "{r:?}");
+        let rate: f64 = r[c("shaders/s")].parse().unwrap();
+        assert!(rate > 0.0, "{r:?}");
+    }
+    let failed = table(&tables, "Failed compiles");
+    assert!(failed.rows.iter().all(|r| r[2] == "broken"), "{:?}", failed.rows);
+    let _ = std::fs::remove_dir_all(&dir);
 }

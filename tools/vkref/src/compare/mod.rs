@@ -30,9 +30,11 @@
 //! Output is deterministic apart from the measured numbers: shaders in name order, targets
 //! in the order given, no maps with unstable order.
 
+pub mod dynamic;
 pub mod heap;
 pub mod summary;
 pub mod table;
+pub mod throughput;
 
 use crate::device::Error;
 use crate::radv::{self, Backend, CacheCheck, Config, Family};
@@ -48,8 +50,15 @@ pub struct Options {
     pub targets: Vec<Family>,
     /// Timed runs per compiler, shader and target (odd numbers give a true median).
     pub reps: u32,
-    /// Only shaders whose file stem is listed (all when empty).
+    /// Only shaders whose name (path below the directory without `.spv`) or file stem is
+    /// listed (all when empty).
     pub only: Vec<String>,
+    /// The RADV backends to compare with (`--backends aco` skips LLVM, whose compiles
+    /// take most of a comparison's time); gcnc always runs.
+    pub backends: Vec<Backend>,
+    /// Also run each corpus shader's gcnc code on the emulator with its own inputs and
+    /// report the instructions a wave executes ([`dynamic`]).
+    pub dynamic: bool,
 }
 
 impl Default for Options {
@@ -58,6 +67,8 @@ impl Default for Options {
             targets: Family::ALL.to_vec(),
             reps: 21,
             only: Vec::new(),
+            backends: vec![Backend::Aco, Backend::Llvm],
+            dynamic: true,
         }
     }
 }
@@ -144,23 +155,40 @@ impl Measured {
 /// A compiler's outcome: measured, or the error that stopped it.
 pub type Outcome = Result<Measured, String>;
 
+/// The outcome of a RADV backend left out by [`Options::backends`].
+pub const NOT_RUN: &str = "not run (--backends)";
+
 /// One shader on one target: gcnc, ACO, LLVM (indexed by `Compiler as usize`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     pub family: Family,
+    /// A backend left out holds `Err(NOT_RUN)`.
     pub outcomes: [Outcome; 3],
+    /// Instructions one wave of gcnc's code executes on the emulator with the corpus
+    /// inputs ([`dynamic`]): `None` for a shader the corpus does not hold (or when not
+    /// asked for).
+    pub executed_per_wave: Option<Result<u64, String>>,
 }
 
 impl Cell {
     pub fn get(&self, c: Compiler) -> &Outcome {
         &self.outcomes[c as usize]
     }
-    /// All three compiled.
-    pub fn complete(&self) -> Option<[&Measured; 3]> {
-        match &self.outcomes {
-            [Ok(g), Ok(a), Ok(l)] => Some([g, a, l]),
-            _ => None,
+    /// Whether the compiler ran (it was not left out by [`Options::backends`]).
+    pub fn ran(&self, c: Compiler) -> bool {
+        !matches!(self.get(c), Err(e) if e == NOT_RUN)
+    }
+    /// Every compiler that ran compiled: the measurements, `None` for one left out.
+    pub fn complete(&self) -> Option<[Option<&Measured>; 3]> {
+        let mut m = [None; 3];
+        for (i, o) in self.outcomes.iter().enumerate() {
+            match o {
+                Ok(x) => m[i] = Some(x),
+                Err(e) if e == NOT_RUN && i != Compiler::Gcnc as usize => {}
+                Err(_) => return None,
+            }
         }
+        Some(m)
     }
 }
 
@@ -262,24 +290,41 @@ pub(crate) fn median(v: &[u64]) -> u64 {
     }
 }
 
-/// The `*.spv` files of `dir`, sorted by name, filtered by `only`.
+/// The `*.spv` files under `dir`, subdirectories included, sorted by path, filtered by
+/// `only` (a file's [`shader_name`] or its file stem).
 pub fn shader_files(dir: &Path, only: &[String]) -> Result<Vec<PathBuf>, String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut files = Vec::new();
-    for e in rd {
-        let p = e.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if p.extension().is_some_and(|x| x == "spv") {
-            let stem = stem(&p);
-            if only.is_empty() || only.contains(&stem) {
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let rd = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in rd {
+            let e = e.map_err(|e| format!("{}: {e}", d.display()))?;
+            let p = e.path();
+            let is_dir = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?.is_dir();
+            if is_dir {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "spv")
+                && (only.is_empty()
+                    || only.contains(&stem(&p))
+                    || only.contains(&shader_name(dir, &p)))
+            {
                 files.push(p);
             }
         }
     }
     files.sort();
     if files.is_empty() {
-        return Err(format!("no matching .spv files in {}", dir.display()));
+        return Err(format!("no matching .spv files under {}", dir.display()));
     }
     Ok(files)
+}
+
+/// A shader's name in the tables: its path below the compared directory without the
+/// `.spv` extension (`dxvk/mipgen`; the file stem for a file directly in it).
+pub fn shader_name(dir: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(dir).unwrap_or(file);
+    let rel = rel.with_extension("");
+    rel.to_string_lossy().into_owned()
 }
 
 fn stem(p: &Path) -> String {
@@ -367,7 +412,7 @@ fn time_gcnc(spirv: &[u8], family: Family) -> (u64, [u64; 3]) {
 }
 
 /// The timing worker configuration for a compiler on a target.
-fn config(family: Family, backend: Backend) -> Config {
+pub(crate) fn config(family: Family, backend: Backend) -> Config {
     Config::new(family, backend, wave_for(family))
 }
 
@@ -394,11 +439,14 @@ pub fn run(dir: &Path, opts: &Options, mut progress: impl FnMut(&str)) -> Result
     let mut shaders = Vec::new();
     for f in &files {
         let spirv = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
-        let name = stem(f);
+        let name = shader_name(dir, f);
         let entry = compute_entry(&spirv);
         let mut cells = Vec::new();
         for &family in &opts.targets {
-            let cell = measure_cell(&spirv, entry.as_deref(), family, reps);
+            let mut cell = measure_cell(&spirv, entry.as_deref(), family, reps, &opts.backends);
+            if opts.dynamic {
+                cell.executed_per_wave = dynamic::executed_per_wave(&name, &spirv, family);
+            }
             progress(&progress_line(&name, family, &cell));
             cells.push(cell);
         }
@@ -416,7 +464,7 @@ pub fn run(dir: &Path, opts: &Options, mut progress: impl FnMut(&str)) -> Result
         }) {
             drivers.push((family, d));
         }
-        for backend in [Backend::Aco, Backend::Llvm] {
+        for &backend in &opts.backends {
             // The check uses the first shader this backend compiled on this target.
             let ci = if backend == Backend::Aco { 1 } else { 2 };
             let pick = shaders.iter().zip(&files).find_map(|(s, f)| {
@@ -459,6 +507,7 @@ pub fn run(dir: &Path, opts: &Options, mut progress: impl FnMut(&str)) -> Result
 fn progress_line(name: &str, family: Family, cell: &Cell) -> String {
     let parts: Vec<String> = Compiler::ALL
         .iter()
+        .filter(|&&c| cell.ran(c))
         .map(|&c| match cell.get(c) {
             Ok(m) => format!("{} {:.1} us", c.name(), m.median_ns() as f64 / 1e3),
             Err(e) => format!("{} failed ({})", c.name(), first_line(e)),
@@ -472,7 +521,13 @@ pub(crate) fn first_line(s: &str) -> &str {
 }
 
 /// Measures one shader on one target with all three compilers.
-fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps: u32) -> Cell {
+fn measure_cell(
+    spirv: &[u8],
+    entry: Result<&str, &String>,
+    family: Family,
+    reps: u32,
+    backends: &[Backend],
+) -> Cell {
     // Warm-up and statistics; the warm-up's time sets how many runs fit the budget.
     let mut warm = [0u64; 3];
     let t = Instant::now();
@@ -481,6 +536,7 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
     let mut radv_first: [Result<Quality, String>; 2] = [Err(String::new()), Err(String::new())];
     for (i, backend) in [Backend::Aco, Backend::Llvm].into_iter().enumerate() {
         radv_first[i] = match entry {
+            _ if !backends.contains(&backend) => Err(NOT_RUN.to_string()),
             Ok(e) => with_deadline(config(family, backend), |w| w.compile(spirv, e, 1)).map(|c| {
                 warm[i + 1] = c.compile_ns.first().copied().unwrap_or(0);
                 radv_quality(&c)
@@ -553,43 +609,62 @@ fn measure_cell(spirv: &[u8], entry: Result<&str, &String>, family: Family, reps
             peak_bytes: peaks[i],
         })
     });
-    Cell { family, outcomes }
+    Cell {
+        family,
+        outcomes,
+        executed_per_wave: None,
+    }
 }
 
 /// How long one request to a RADV worker may take before the worker is killed and the
 /// compile recorded as timed out (RADV's GFX9 LLVM backend takes minutes on spill_vgpr).
 pub const RADV_DEADLINE: Duration = Duration::from_secs(60);
 
-/// [`radv::with_worker`] with [`RADV_DEADLINE`]: a watchdog thread kills the worker (by
-/// its pid, which stays reserved until the worker is reaped) when the request overruns;
-/// the error then says so.
+/// [`radv::with_worker`] with [`RADV_DEADLINE`] ([`watched`]); the error says when the
+/// deadline fired.
 pub fn with_deadline<T>(
     cfg: Config,
     f: impl FnOnce(&mut radv::Worker) -> Result<T, Error>,
 ) -> Result<T, String> {
-    let fired = Arc::new(AtomicBool::new(false));
+    let mut fired = false;
     let r = radv::with_worker(cfg, |w| {
-        let pid = w.pid();
-        let (done, wait) = mpsc::channel::<()>();
-        let flag = fired.clone();
-        let dog = std::thread::spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(RADV_DEADLINE) {
-                flag.store(true, Ordering::SeqCst);
-                kill_worker(pid);
-            }
-        });
-        let r = f(w);
-        let _ = done.send(());
-        let _ = dog.join();
+        let (r, f2) = watched(w, f);
+        fired = f2;
         r
     });
-    r.map_err(|e| {
-        if fired.load(Ordering::SeqCst) {
-            format!("RADV timed out (over {} s)", RADV_DEADLINE.as_secs())
-        } else {
-            radv_error(&e)
+    r.map_err(|e| deadline_error(&e, fired))
+}
+
+/// Runs `f` on `w` under [`RADV_DEADLINE`]: a watchdog thread kills the worker (by its
+/// pid, which stays reserved until the worker is reaped) when the request overruns.
+/// Also returns whether it did.
+pub fn watched<T>(
+    w: &mut radv::Worker,
+    f: impl FnOnce(&mut radv::Worker) -> Result<T, Error>,
+) -> (Result<T, Error>, bool) {
+    let fired = Arc::new(AtomicBool::new(false));
+    let pid = w.pid();
+    let (done, wait) = mpsc::channel::<()>();
+    let flag = fired.clone();
+    let dog = std::thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(RADV_DEADLINE) {
+            flag.store(true, Ordering::SeqCst);
+            kill_worker(pid);
         }
-    })
+    });
+    let r = f(w);
+    let _ = done.send(());
+    let _ = dog.join();
+    (r, fired.load(Ordering::SeqCst))
+}
+
+/// A RADV request's error as the tables show it (`fired`: [`watched`] killed the worker).
+pub fn deadline_error(e: &Error, fired: bool) -> String {
+    if fired {
+        format!("RADV timed out (over {} s)", RADV_DEADLINE.as_secs())
+    } else {
+        radv_error(e)
+    }
 }
 
 /// Sends SIGKILL to a worker through libc's `kill(2)` (no `kill` binary needed; a worker
@@ -614,16 +689,37 @@ fn radv_error(e: &Error) -> String {
     }
 }
 
-/// The `vkref compare` command line: `DIR [--targets gfx900,gfx1030,gfx1100] [--reps N]
-/// [--only NAME,...] [--out FILE] [--splice FILE]`. Prints progress to stderr and the table
-/// to stdout (and to `--out`; `--splice` replaces the part of a markdown file between the
-/// [`table::BEGIN`] and [`table::END`] markers, as BENCHMARKS.md has). Fails when the
-/// cache-defeat check does.
+/// Writes the markdown to `--out`, into `--splice`'s file, and to stdout.
+fn write_out(md: &str, out: Option<&str>, splice: Option<&str>) -> Result<(), String> {
+    if let Some(o) = out {
+        std::fs::write(o, md).map_err(|e| format!("{o}: {e}"))?;
+    }
+    if let Some(f) = splice {
+        let old = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+        let new = table::splice(&old, md).map_err(|e| format!("{f}: {e}"))?;
+        std::fs::write(f, new).map_err(|e| format!("{f}: {e}"))?;
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(md.as_bytes());
+    Ok(())
+}
+
+/// The command line's usage line.
+pub const USAGE: &str = "usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]";
+
+/// The `vkref compare` command line ([`USAGE`]). DIR is searched recursively for `.spv`
+/// files. Prints progress to stderr and the table to stdout (and to `--out`; `--splice`
+/// replaces the part of a markdown file between the [`table::BEGIN`] and [`table::END`]
+/// markers, as BENCHMARKS.md has). Fails when the cache-defeat check does.
+/// `--backends` picks the RADV backends (gcnc always runs). `--jobs N` (0: one per
+/// logical CPU) measures throughput instead ([`throughput`]): every shader compiled once
+/// per compiler with N in flight, shaders per second.
 pub fn main(args: &[String]) -> Result<(), String> {
     let mut opts = Options::default();
     let mut dir = None;
     let mut out = None;
     let mut splice = None;
+    let mut jobs = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -635,6 +731,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .collect::<Result<_, _>>()?;
             }
             "--reps" => opts.reps = val()?.parse().map_err(|_| "--reps takes a number")?,
+            "--jobs" => jobs = Some(val()?.parse::<usize>().map_err(|_| "--jobs takes a number")?),
+            "--backends" => {
+                opts.backends = val()?
+                    .split(',')
+                    .map(|b| match b.trim() {
+                        "aco" => Ok(Backend::Aco),
+                        "llvm" => Ok(Backend::Llvm),
+                        b => Err(format!("unknown backend {b:?} (aco, llvm)")),
+                    })
+                    .collect::<Result<_, _>>()?;
+                opts.backends.sort();
+                opts.backends.dedup();
+            }
             "--only" => opts.only = val()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--out" => out = Some(val()?),
             "--splice" => splice = Some(val()?),
@@ -642,21 +751,19 @@ pub fn main(args: &[String]) -> Result<(), String> {
             s => dir = Some(PathBuf::from(s)),
         }
     }
-    let dir = dir.ok_or("usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--reps N] [--only NAME,...] [--out FILE] [--splice FILE]")?;
+    let dir = dir.ok_or(USAGE)?;
+    if let Some(j) = jobs {
+        let j = if j == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            j
+        };
+        let md = throughput::main(&dir, &opts, j)?;
+        return write_out(&md, out.as_deref(), splice.as_deref());
+    }
     let report = run(&dir, &opts, |l| eprintln!("{l}"))?;
     let md = table::render(&report);
-    if let Some(o) = &out {
-        std::fs::write(o, &md).map_err(|e| format!("{o}: {e}"))?;
-    }
-    if let Some(f) = &splice {
-        let old = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
-        let new = table::splice(&old, &md).map_err(|e| format!("{f}: {e}"))?;
-        std::fs::write(f, new).map_err(|e| format!("{f}: {e}"))?;
-    }
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().write_all(md.as_bytes());
-    }
+    write_out(&md, out.as_deref(), splice.as_deref())?;
     let bad: Vec<String> = report
         .cache
         .iter()

@@ -1,14 +1,16 @@
 //! Aggregates over a [`Report`]: totals and ratios, the fossil-db-style helped/hurt
 //! summary against ACO, peak memory, and how compile time grows with SPIR-V size.
 //!
-//! Invariant: every aggregate is taken over the shaders all three compilers compiled on
-//! that target ([`Cell::complete`]), so a ratio never compares different shader sets.
+//! Invariant: every aggregate is taken over the shaders all the compilers that ran compiled
+//! on that target ([`Cell::complete`]), so a ratio never compares different shader sets;
+//! a backend left out (`--backends`) has no aggregate (`None`), not a zero.
 
 use super::{median, Cell, Compiler, Measured, Report, STATS};
 use crate::radv::Family;
 
-/// The complete cells of one target with their shader's word count.
-pub fn complete(r: &Report, ti: usize) -> Vec<(usize, [&Measured; 3])> {
+/// The complete cells of one target with their shader's word count (a backend left out
+/// is `None` in each).
+pub fn complete(r: &Report, ti: usize) -> Vec<(usize, [Option<&Measured>; 3])> {
     r.shaders
         .iter()
         .filter_map(|s| Some((s.words, s.cells[ti].complete()?)))
@@ -23,16 +25,20 @@ pub struct Totals {
     pub shaders: usize,
     /// Shaders gcnc rejected.
     pub rejected: usize,
-    /// Sum of the per-shader medians, ns, per compiler.
-    pub total_ns: [u64; 3],
-    /// Median over shaders of gcnc's per-shader time ratio to ACO and to LLVM.
+    /// Sum of the per-shader medians, ns, per compiler (`None`: left out).
+    pub total_ns: [Option<u64>; 3],
+    /// Median over shaders of gcnc's per-shader time ratio to ACO and to LLVM (NaN: left
+    /// out).
     pub median_ratio: [f64; 2],
 }
 
 impl Totals {
-    /// gcnc's total over ACO's (`i` = 1) or LLVM's (`i` = 2).
+    /// gcnc's total over ACO's (`i` = 1) or LLVM's (`i` = 2); NaN when it was left out.
     pub fn ratio(&self, i: usize) -> f64 {
-        ratio(self.total_ns[0], self.total_ns[i])
+        match (self.total_ns[0], self.total_ns[i]) {
+            (Some(g), Some(o)) => ratio(g, o),
+            _ => f64::NAN,
+        }
     }
 }
 
@@ -46,14 +52,23 @@ pub fn ratio(a: u64, b: u64) -> f64 {
 
 pub fn totals(r: &Report, ti: usize) -> Totals {
     let cells = complete(r, ti);
-    let mut total_ns = [0u64; 3];
+    let ran: [bool; 3] = std::array::from_fn(|i| {
+        r.shaders
+            .iter()
+            .any(|s| s.cells[ti].ran(super::Compiler::ALL[i]))
+    });
+    let mut total_ns: [Option<u64>; 3] = std::array::from_fn(|i| ran[i].then_some(0));
     let mut ratios = [Vec::new(), Vec::new()];
     for (_, m) in &cells {
         for i in 0..3 {
-            total_ns[i] += m[i].median_ns();
+            if let (Some(t), Some(x)) = (&mut total_ns[i], m[i]) {
+                *t += x.median_ns();
+            }
         }
         for i in 0..2 {
-            ratios[i].push(ratio(m[0].median_ns(), m[i + 1].median_ns()));
+            if let (Some(g), Some(o)) = (m[0], m[i + 1]) {
+                ratios[i].push(ratio(g.median_ns(), o.median_ns()));
+            }
         }
     }
     let rejected = r
@@ -111,8 +126,12 @@ impl HelpedHurt {
     }
 }
 
+/// Empty when ACO was left out.
 pub fn helped_hurt(r: &Report, ti: usize) -> Vec<HelpedHurt> {
     let cells = complete(r, ti);
+    if !cells.iter().any(|(_, m)| m[1].is_some()) {
+        return Vec::new();
+    }
     STATS
         .iter()
         .map(|&(stat, get)| {
@@ -125,7 +144,10 @@ pub fn helped_hurt(r: &Report, ti: usize) -> Vec<HelpedHurt> {
                 gcnc_total: 0,
             };
             for (_, m) in &cells {
-                let (g, a) = (get(&m[0].quality), get(&m[1].quality));
+                let (Some(g), Some(a)) = (m[0], m[1]) else {
+                    continue;
+                };
+                let (g, a) = (get(&g.quality), get(&a.quality));
                 h.gcnc_total += g;
                 h.aco_total += a;
                 match g.cmp(&a) {
@@ -178,15 +200,15 @@ pub fn fit(points: &[(f64, f64)]) -> Fit {
     }
 }
 
-/// Time per word for each compiler on one target.
-pub fn per_word(r: &Report, ti: usize) -> [Fit; 3] {
+/// Time per word for each compiler on one target (`None`: left out).
+pub fn per_word(r: &Report, ti: usize) -> [Option<Fit>; 3] {
     let cells = complete(r, ti);
     std::array::from_fn(|i| {
         let pts: Vec<(f64, f64)> = cells
             .iter()
-            .map(|(w, m)| (*w as f64, m[i].median_ns() as f64))
+            .filter_map(|(w, m)| Some((*w as f64, m[i]?.median_ns() as f64)))
             .collect();
-        fit(&pts)
+        (!pts.is_empty()).then(|| fit(&pts))
     })
 }
 
@@ -195,7 +217,7 @@ pub fn per_word(r: &Report, ti: usize) -> [Fit; 3] {
 pub fn memory(r: &Report, ti: usize) -> [Option<(u64, u64)>; 3] {
     let cells = complete(r, ti);
     std::array::from_fn(|i| {
-        let v: Vec<u64> = cells.iter().filter_map(|(_, m)| m[i].peak_bytes).collect();
+        let v: Vec<u64> = cells.iter().filter_map(|(_, m)| m[i]?.peak_bytes).collect();
         (!v.is_empty()).then(|| (median(&v), v.iter().copied().max().unwrap_or(0)))
     })
 }
@@ -209,6 +231,7 @@ pub fn failures(r: &Report, ti: usize, c: Compiler) -> Vec<(&str, &str)> {
             cell.get(c)
                 .as_ref()
                 .err()
+                .filter(|_| cell.ran(c))
                 .map(|e| (s.name.as_str(), e.as_str()))
         })
         .collect()

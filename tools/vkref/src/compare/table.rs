@@ -14,6 +14,10 @@ fn us(ns: u64) -> String {
     format!("{:.1}", ns as f64 / 1e3)
 }
 
+fn opt_us(ns: Option<u64>) -> String {
+    ns.map(us).unwrap_or_else(|| "—".into())
+}
+
 fn x(r: f64) -> String {
     if r.is_finite() {
         format!("{r:.3}")
@@ -162,9 +166,9 @@ Totals and ratios cover only shaders all three compiled.\n\n",
             super::wave_for(t.family).lanes().to_string(),
             t.shaders.to_string(),
             t.rejected.to_string(),
-            us(t.total_ns[0]),
-            us(t.total_ns[1]),
-            us(t.total_ns[2]),
+            opt_us(t.total_ns[0]),
+            opt_us(t.total_ns[1]),
+            opt_us(t.total_ns[2]),
             x(t.ratio(1)),
             x(t.ratio(2)),
             x(t.median_ratio[0]),
@@ -185,8 +189,9 @@ Totals and ratios cover only shaders all three compiled.\n\n",
     for ti in 0..r.targets.len() {
         let mut ph = [0u64; 3];
         for (_, m) in summary::complete(r, ti) {
+            let g = m[0].expect("gcnc compiled every complete cell");
             for (k, p) in ph.iter_mut().enumerate() {
-                *p += m[0].phase_median_ns(k);
+                *p += g.phase_median_ns(k);
             }
         }
         let all: u64 = ph.iter().sum();
@@ -234,6 +239,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
     ]);
     for ti in 0..r.targets.len() {
         for (i, f) in summary::per_word(r, ti).iter().enumerate() {
+            let Some(f) = f else { continue };
             s += &row(&[
                 r.targets[ti].gfx_target().into(),
                 Compiler::ALL[i].name().into(),
@@ -274,6 +280,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
             fam.gfx_target(),
             super::wave_for(*fam)
         );
+        s += "`gcnc executed/wave`: instructions one wave of gcnc's code executes on the emulator with the corpus test's own inputs (shaders of the compute corpus only).\n\n";
         let mut cols = vec![
             "shader",
             "words",
@@ -285,6 +292,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         ];
         cols.extend(STATS.iter().map(|s| s.0));
         cols.push("peak KiB");
+        cols.push("gcnc executed/wave");
         s += &header(&cols);
         for sh in &r.shaders {
             let c = &sh.cells[ti];
@@ -311,6 +319,11 @@ Totals and ratios cover only shaders all three compiled.\n\n",
                 cells.push(triple(ms, |m| Some(get(&m.quality).to_string())));
             }
             cells.push(triple(ms, |m| m.peak_bytes.map(kib)));
+            cells.push(match &c.executed_per_wave {
+                Some(Ok(n)) => n.to_string(),
+                Some(Err(_)) => "failed".into(),
+                None => "—".into(),
+            });
             s += &row(&cells);
         }
         let t = summary::totals(r, ti);
@@ -321,9 +334,9 @@ Totals and ratios cover only shaders all three compiled.\n\n",
                 .map(|(w, _)| w)
                 .sum::<usize>()
                 .to_string(),
-            us(t.total_ns[0]),
-            us(t.total_ns[1]),
-            us(t.total_ns[2]),
+            opt_us(t.total_ns[0]),
+            opt_us(t.total_ns[1]),
+            opt_us(t.total_ns[2]),
             x(t.ratio(1)),
             x(t.ratio(2)),
         ];
@@ -332,7 +345,28 @@ Totals and ratios cover only shaders all three compiled.\n\n",
             cells.push(format!("{} / {} / —", h.gcnc_total, h.aco_total));
         }
         cells.push("—".into());
+        cells.push("—".into());
         s += &row(&cells);
+    }
+    let dynamic_failures: Vec<String> = r
+        .targets
+        .iter()
+        .enumerate()
+        .flat_map(|(ti, fam)| {
+            r.shaders.iter().filter_map(move |sh| match &sh.cells[ti].executed_per_wave {
+                Some(Err(e)) => Some(row(&[
+                    fam.gfx_target().into(),
+                    sh.name.clone(),
+                    cell_text(first_line(e)),
+                ])),
+                _ => None,
+            })
+        })
+        .collect();
+    if !dynamic_failures.is_empty() {
+        s += "\n### Emulator runs that failed\n\n";
+        s += &header(&["target", "shader", "error"]);
+        s += &dynamic_failures.concat();
     }
     s += "\n### gcnc rejects\n\n";
     s += &header(&["target", "shader", "error"]);
