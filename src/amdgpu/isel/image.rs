@@ -491,13 +491,26 @@ impl Isel<'_> {
         match t.op {
             TexOp::Fetch | TexOp::FetchMs => {
                 let coord = need(t, TexSrc::Coord, at)?;
-                if t.src(TexSrc::Offset).is_some() {
-                    return Err(Error::unsupported(at, "texelFetchOffset"));
-                }
                 let lod = t
                     .src(TexSrc::Lod)
                     .filter(|&l| self.const_or_none(l) != Some(0));
-                self.image_load(i, res, shape, coord, t.src(TexSrc::MsIndex), lod, at)
+                let mut addr = self.coords(shape, coord, false, at)?;
+                if let Some(off) = t.src(TexSrc::Offset) {
+                    // texelFetchOffset: MIMG loads have no offset operand; the texel
+                    // offset is added to the integer coordinates it applies to (not the
+                    // layer, nor the y GFX9 inserts for 1D)
+                    for k in 0..self.f.ty(off).comps as usize {
+                        let o = self.arg(off, k)?;
+                        let d = self.tmp(RegClass::V1);
+                        self.valu(
+                            Opcode::VAddU32,
+                            &[Arg::Temp(d)],
+                            vec![o, Arg::Temp(addr[k])],
+                        )?;
+                        addr[k] = d;
+                    }
+                }
+                self.image_load_at(i, res, shape, addr, t.src(TexSrc::MsIndex), lod, at)
             }
             TexOp::Size => {
                 let lod = t.src(TexSrc::Lod);
@@ -648,7 +661,23 @@ impl Isel<'_> {
         lod: Option<Value>,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
-        let mut addr = self.coords(shape, coord, false, at)?;
+        let addr = self.coords(shape, coord, false, at)?;
+        self.image_load_at(i, res, shape, addr, sample, lod, at)
+    }
+
+    /// `image_load` at texel coordinates `addr` (as [`Isel::coords`] gives them), with the
+    /// sample index or LOD appended.
+    #[allow(clippy::too_many_arguments)]
+    fn image_load_at(
+        &mut self,
+        i: Value,
+        res: Temp,
+        shape: Shape,
+        mut addr: Vec<Temp>,
+        sample: Option<Value>,
+        lod: Option<Value>,
+        at: Option<u32>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
         let mip = lod.is_some() && !shape.ms;
         if shape.ms {
             let s = sample

@@ -277,7 +277,7 @@ fn sample_inputs() -> Inputs {
         resources: vec![
             images(0, comb, vec![img.clone()], vec![Sampler::nearest()]),
             images(1, comb, vec![img], vec![Sampler::linear()]),
-            sb(2, vec![0xcc; 16 * 4 * 64]),
+            sb(2, vec![0xcc; 16 * 5 * 64]),
             sb(3, vec![0xcc; 16 * 2 * 64]),
         ],
         push: vec![],
@@ -296,6 +296,7 @@ fn sample_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
         // (x + 0.25, y + 0.75) texels: nearest is texel (x, y)
         ex.extend(f32s(texel(img, 0, x, y, 0)));
         ex.extend([8.0, 8.0, 2.0, 4.0]);
+        ex.extend(f32s(texel(img, 0, x / 2 + 3, y / 2 + 2, 0)));
         let (u, v) = ((x as f64 + 0.25) / 8.0, (y as f64 + 0.75) / 8.0);
         let b0 = bilinear(img, 0, u, v);
         let b1 = bilinear(img, 1, u, v);
