@@ -208,9 +208,9 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
     Ok(out)
 }
 
-/// The size of point `p` in pixels, as the hardware takes it: the vertex's `pos1.x`
-/// with USE_VTX_POINT_SIZE, else PA_SU_POINT_SIZE; in 12.4 fixed point (1/16 pixel of
-/// half size, rounded to nearest) and clamped to PA_SU_POINT_MINMAX.
+/// The half side of point `i` (vertex `v`) in 1/256 pixel, as the hardware takes it:
+/// the vertex's `pos1.x` with USE_VTX_POINT_SIZE, else PA_SU_POINT_SIZE; in 12.4 fixed
+/// point (1/16 pixel of half size, rounded to nearest) and clamped to PA_SU_POINT_MINMAX.
 fn point_half(p: &Pipeline, i: usize, v: &super::vertex::VertexOut) -> Result<i64> {
     let half = if p.vtx_point_size {
         let size = v.point_size.ok_or_else(|| {
