@@ -13,7 +13,8 @@
 //!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
 //!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
 //!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24), VGT_SHADER_STAGES_EN
-//!   (VS_W32_EN bit 23 for wave32).
+//!   (VS_W32_EN bit 23 for wave32), PA_SU_POINT_SIZE (1.0: HEIGHT/WIDTH 8, half sizes
+//!   in 12.4) and PA_SU_POINT_MINMAX (0 to 0xffff), the sizes used without gl_PointSize.
 //! - NGG (the vertex stage as `.gs`): RSRC1_GS packs like RSRC1_VS with MEM_ORDERED at bit
 //!   25 and GS_VGPR_COMP_CNT 30:29 = 0 (passthrough: v0 only); RSRC2_GS.ES_VGPR_COMP_CNT
 //!   17:16 (3 when InstanceID in v8 is read); VGT_SHADER_STAGES_EN = ES_EN 4:3 = REAL (2),
@@ -27,7 +28,8 @@
 //!   GPU; the emulator reads VGT_SHADER_STAGES_EN's wave and passthrough bits.
 //! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
 //!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
-//!   default value (0,0,0,0); FLAT_SHADE bit 10), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
+//!   default value (0,0,0,0); FLAT_SHADE bit 10; PT_SPRITE_TEX bit 17 for gl_PointCoord),
+//!   SPI_INTERP_CONTROL_0 (point sprites as RADV sets them), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
 //!   bit 24, positions at the pixel centre), SPI_SHADER_COL_FORMAT (4 bits per MRT),
 //!   CB_SHADER_MASK (4 bits per MRT), SPI_SHADER_Z_FORMAT (1 = 32_R with depth),
 //!   DB_SHADER_CONTROL (Z_EXPORT_ENABLE 0, Z_ORDER 5:4, KILL_ENABLE 6, EXEC_ON_HIER_FAIL
@@ -41,6 +43,7 @@ use super::metadata::{
 };
 use super::registers::{FloatMode, Rsrc1, Rsrc2, UserData};
 use crate::amdgpu::abi_graphics::GraphicsAbi;
+use crate::amdgpu::isel::graphics::SLOT_POINT_COORD;
 use crate::isa::{Gen, Target};
 use std::collections::BTreeMap;
 
@@ -61,6 +64,15 @@ pub const SPI_SHADER_IDX_FORMAT: u32 = 0xa1c2;
 pub const GE_NGG_SUBGRP_CNTL: u32 = 0xa2d3;
 pub const VGT_GS_ONCHIP_CNTL: u32 = 0xa291;
 pub const GE_MAX_OUTPUT_PER_SUBGROUP: u32 = 0xa1ff;
+pub const SPI_INTERP_CONTROL_0: u32 = 0xa1b5;
+pub const PA_SU_POINT_SIZE: u32 = 0xa280;
+pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
+/// SPI_INTERP_CONTROL_0 as RADV sets it: FLAT_SHADE_ENA, PNT_SPRITE_ENA, OVRD_X = S (2),
+/// OVRD_Y = T (3), OVRD_Z = 0.0 (0), OVRD_W = 1.0 (1), PNT_SPRITE_TOP_1 = 0 (T = 0 at the
+/// top, Vulkan's gl_PointCoord origin).
+const INTERP_CONTROL: u32 = 1 | 1 << 1 | 2 << 2 | 3 << 5 | 1 << 11;
+/// SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX: the input takes the point-sprite coordinates.
+const PT_SPRITE_TEX: u32 = 1 << 17;
 
 /// One compiled graphics stage, as the metadata sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,10 +185,16 @@ impl GraphicsPipelineInfo {
         for (k, &(loc, flat)) in ps.ps_attributes.iter().enumerate() {
             let offset = match vs.vs_params.iter().position(|&l| l == loc) {
                 Some(p) => p as u32,
+                None if loc == SLOT_POINT_COORD => 0x20 | PT_SPRITE_TEX,
                 None => 0x20,
             };
             regs.insert(SPI_PS_INPUT_CNTL_0 + k as u32, offset | (flat as u32) << 10);
         }
+        regs.insert(SPI_INTERP_CONTROL_0, INTERP_CONTROL);
+        // points: 1.0 unless the vertex stage writes gl_PointSize; sizes up to 8191.875
+        // (half sizes in 12.4 fixed point, RADV's limits)
+        regs.insert(PA_SU_POINT_SIZE, 8 | 8 << 16);
+        regs.insert(PA_SU_POINT_MINMAX, 0xffff << 16);
         regs.insert(SPI_BARYC_CNTL, 1 << 24);
         let (mut col, mut mask) = (0u32, 0u32);
         for &(mrt, f) in &ps.colors {

@@ -414,6 +414,7 @@ builtins! {
     CullDistance "cull_distance", VertexIndex "vertex_index", InstanceIndex "instance_index",
     BaseVertex "base_vertex", BaseInstance "base_instance", DrawIndex "draw_index",
     FragCoord "frag_coord", FrontFacing "front_facing", PointCoord "point_coord",
+    BaryCoord "bary_coord", BaryCoordNoPersp "bary_coord_no_persp", ShadingRate "shading_rate",
     SampleId "sample_id", SamplePosition "sample_position", SampleMask "sample_mask",
     FragDepth "frag_depth", FragStencilRef "frag_stencil_ref", HelperInvocation "helper_invocation",
     Layer "layer", ViewportIndex "viewport_index", ViewIndex "view_index",

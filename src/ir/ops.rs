@@ -363,6 +363,9 @@ intrinsics! {
     LoadSamplePos "load_sample_pos" 0 true PURE Divergent [];
     LoadSampleMaskIn "load_sample_mask_in" 0 true PURE Divergent [];
     LoadPointCoord "load_point_coord" 0 true PURE Divergent [];
+    LoadBaryCoord "load_bary_coord" 0 true PURE Divergent [];
+    LoadBaryCoordNoPersp "load_bary_coord_no_persp" 0 true PURE Divergent [];
+    LoadShadingRate "load_shading_rate" 0 true PURE Divergent [];
     LoadLayerId "load_layer_id" 0 true PURE Divergent [];
     LoadHelperInvocation "load_helper_invocation" 0 true PURE Divergent [];
     IsHelperInvocation "is_helper_invocation" 0 true ELIM Divergent [];

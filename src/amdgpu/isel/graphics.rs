@@ -95,6 +95,10 @@ pub const SLOT_POINT_SIZE: u32 = 65;
 /// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
 pub const SLOT_CLIP: u32 = 66;
 pub const SLOT_FRAG_DEPTH: u32 = 72;
+/// The fragment input gl_PointCoord reads: no vertex output; its SPI_PS_INPUT_CNTL
+/// has PT_SPRITE_TEX, so the hardware gives a point's sprite coordinates (S, T, 0, 1)
+/// (SPI_INTERP_CONTROL_0), interpolated like any smooth input (as RADV does it).
+pub const SLOT_POINT_COORD: u32 = 80;
 
 /// Selector state of a graphics stage.
 #[derive(Default)]
@@ -196,6 +200,10 @@ impl Isel<'_> {
                 let flat = match op {
                     Intrinsic::LoadInput => true,
                     Intrinsic::LoadInterpolatedInput => false,
+                    Intrinsic::LoadPointCoord => {
+                        locs.insert(SLOT_POINT_COORD, false);
+                        continue;
+                    }
                     _ => continue,
                 };
                 let off = srcs.last().copied().ok_or_else(|| {
@@ -300,6 +308,11 @@ impl Isel<'_> {
                 let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
                     continue;
                 };
+                if *op == Intrinsic::LoadPointCoord {
+                    let attr = self.gfx.attr_of[&SLOT_POINT_COORD];
+                    out.extend([(attr, 0), (attr, 1)]);
+                    continue;
+                }
                 if !matches!(op, Intrinsic::LoadInput | Intrinsic::LoadInterpolatedInput) {
                     continue;
                 }
@@ -371,20 +384,33 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let loc = const_slot(self, *srcs.last().expect("verified"), idx[0], at)?;
-        let attr = self.gfx.attr_of[&loc];
-        let (ij_i, ij_j) = if flat {
-            (None, None)
+        let ij = if flat {
+            None
         } else {
             let b = self.get(srcs[0], 0)?;
             let c = self.get(srcs[0], 1)?;
             match (b, c) {
-                (MV::T(x, _), MV::T(y, _)) => (Some(x), Some(y)),
+                (MV::T(x, _), MV::T(y, _)) => Some((x, y)),
                 _ => return Err(Error::unsupported(at, "constant barycentrics")),
             }
         };
+        self.interp_channels(loc, idx[1], ty.comps as u32, ij)
+    }
+
+    /// Channels `first..first + comps` of the fragment input at `loc`, interpolated with
+    /// the barycentrics `ij` (flat: `None`).
+    fn interp_channels(
+        &mut self,
+        loc: u32,
+        first: u32,
+        comps: u32,
+        ij: Option<(Temp, Temp)>,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let attr = self.gfx.attr_of[&loc];
+        let (ij_i, ij_j) = (ij.map(|x| x.0), ij.map(|x| x.1));
         let mut out = SmallVec::new();
-        for k in 0..ty.comps as u32 {
-            let chan = idx[1] + k;
+        for k in 0..comps {
+            let chan = first + k;
             let d = self.tmp(RegClass::V1);
             let a = Arg::Imm(attr * 4 + chan);
             if self.t().gen == Gen::Gfx11 {
@@ -718,6 +744,38 @@ impl Isel<'_> {
             ) => self.barycentric(op, idx, at)?,
             (Stage::Fragment, LoadInterpolatedInput) => self.interpolate(i, srcs, idx, false)?,
             (Stage::Fragment, LoadInput) => self.interpolate(i, srcs, idx, true)?,
+            (Stage::Fragment, LoadBaryCoord | LoadBaryCoordNoPersp) => {
+                let bit = if op == LoadBaryCoord {
+                    ps_input::PERSP_CENTER
+                } else {
+                    ps_input::LINEAR_CENTER
+                };
+                let v = self.ps_vgpr(bit);
+                // the hardware's I, J weigh vertices 1 and 2: vertex 0 takes 1 − I − J
+                let t = self.tmp(RegClass::V1);
+                let k = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VSubF32,
+                    &[Arg::Temp(t)],
+                    vec![Arg::Const(1f32.to_bits()), Arg::Temp(v[0])],
+                )?;
+                self.valu(
+                    Opcode::VSubF32,
+                    &[Arg::Temp(k)],
+                    vec![Arg::Temp(t), Arg::Temp(v[1])],
+                )?;
+                smallvec::smallvec![
+                    MV::T(k, Kind::Plain),
+                    MV::T(v[0], Kind::Plain),
+                    MV::T(v[1], Kind::Plain)
+                ]
+            }
+            // no variable-rate shading state: every fragment is 1x1 (rate 0)
+            (Stage::Fragment, LoadShadingRate) => smallvec::smallvec![MV::C(0)],
+            (Stage::Fragment, LoadPointCoord) => {
+                let v = self.ps_vgpr(ps_input::PERSP_CENTER);
+                self.interp_channels(SLOT_POINT_COORD, 0, 2, Some((v[0], v[1])))?
+            }
             (Stage::Fragment, LoadFragCoord) => {
                 let mut out = SmallVec::new();
                 for c in 0..4 {

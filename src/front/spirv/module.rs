@@ -194,6 +194,10 @@ fn supported_capability(c: Capability) -> bool {
             | C::PhysicalStorageBufferAddresses
             | C::DemoteToHelperInvocation
             | C::InterpolationFunction
+            // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT (not yet per-vertex inputs)
+            | C::FragmentBarycentricKHR
+            // gl_ShadingRateEXT in the fragment shader (always 1x1: no VRS state)
+            | C::FragmentShadingRateKHR
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
             // descriptor indexing: the NonUniform decoration needs no translation (the
@@ -222,6 +226,8 @@ const EXTENSIONS: &[&str] = &[
     "SPV_KHR_vulkan_memory_model",
     "SPV_KHR_shader_draw_parameters",
     "SPV_KHR_multiview",
+    "SPV_KHR_fragment_shader_barycentric",
+    "SPV_KHR_fragment_shading_rate",
     "SPV_KHR_terminate_invocation",
     "SPV_KHR_non_semantic_info",
     "SPV_GOOGLE_decorate_string",

@@ -638,6 +638,9 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         .topology(match desc.topology {
             Topology::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,
             Topology::TriangleStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
+            Topology::PointList => vk::PrimitiveTopology::POINT_LIST,
+            Topology::LineList => vk::PrimitiveTopology::LINE_LIST,
+            Topology::LineStrip => vk::PrimitiveTopology::LINE_STRIP,
         })
         .primitive_restart_enable(desc.primitive_restart);
     let v = desc.viewport;

@@ -118,6 +118,20 @@ pub struct AttributeDesc {
 pub enum Topology {
     TriangleList,
     TriangleStrip,
+    PointList,
+    LineList,
+    LineStrip,
+}
+
+impl Topology {
+    /// Vertices of one primitive: 1 (points), 2 (lines) or 3 (triangles).
+    pub fn vertices(self) -> usize {
+        match self {
+            Topology::PointList => 1,
+            Topology::LineList | Topology::LineStrip => 2,
+            Topology::TriangleList | Topology::TriangleStrip => 3,
+        }
+    }
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]

@@ -89,7 +89,7 @@ pub fn run(
     let prims = vertex::run(p, d, entries, opt, &mut env, &mut stats)?;
     stats.primitives = prims.len() as u64;
     let mut fb = output::Framebuffer::new(d);
-    let setups = raster::setup_all(d, &prims)?;
+    let setups = raster::setup_all(p, d, &prims)?;
     pixel::run(p, d, entries, opt, &mut env, &setups, &mut fb, &mut stats)?;
     Ok((fb.images(), stats))
 }

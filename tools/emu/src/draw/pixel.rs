@@ -22,7 +22,9 @@
 //! POS_FIXED_PT (x | y << 16). PERSP_PULL_MODEL and LINE_STIPPLE are `Unsupported`.
 //! LDS: one block of `NUM_INTERP · 48` bytes per primitive of the wave (`interp.rs`),
 //! input i taking parameter `SPI_PS_INPUT_CNTL_i.OFFSET` of the vertices (flat: the
-//! provoking vertex's raw bits; OFFSET bit 5: DEFAULT_VAL).
+//! provoking vertex's raw bits; OFFSET bit 5: DEFAULT_VAL). For a point, an input with
+//! PT_SPRITE_TEX (bit 17) and SPI_INTERP_CONTROL_0.PNT_SPRITE_ENA takes the sprite
+//! coordinates its PNT_SPRITE_OVRD fields select at the sprite's three vertices (`raster`).
 //!
 //! Output: a wave must end with a `done` export. A lane writes only when covered and in
 //! the EXEC of the `done` export (its valid mask: discarded lanes are off); MRT n's
@@ -31,7 +33,7 @@
 
 use super::launch::{self, DrawMemory};
 use super::output::{export_color, Framebuffer};
-use super::raster::Setup;
+use super::raster::{Setup, Shape};
 use super::shaders::Pipeline;
 use super::{Draw, DrawStats, Options};
 use crate::error::{Error, ErrorKind, Result};
@@ -103,16 +105,41 @@ fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
         })
 }
 
+/// Point-sprite override of an input with PT_SPRITE_TEX (SPI_INTERP_CONTROL_0
+/// PNT_SPRITE_OVRD_X/Y/Z/W per channel) at the sprite's vertices: top-left, top-right,
+/// bottom-left, (S, T) = (0, 0), (1, 0), (0, 1) — T flipped with PNT_SPRITE_TOP_1.
+fn sprite(ctl: u32, v: &mut [[u32; 4]; 3]) {
+    let top1 = ctl >> 14 & 1 == 1;
+    for (k, st) in [(0f32, 0f32), (1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+        let t = if top1 { 1.0 - st.1 } else { st.1 };
+        for c in 0..4 {
+            let x = match ctl >> (2 + 3 * c) & 7 {
+                0 => 0.0,
+                1 => 1.0,
+                2 => st.0,
+                3 => t,
+                _ => continue,
+            };
+            v[k][c] = f32::to_bits(x);
+        }
+    }
+}
+
 /// Writes the attribute block of `s` at `base` in `lds`.
 #[allow(clippy::needless_range_loop)]
 fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()> {
     for (i, &cntl) in p.ps_input_cntl.iter().enumerate() {
         let flat = cntl >> 10 & 1 == 1;
-        let v = [
+        let mut v = [
             input(s, cntl, 0, i)?,
             input(s, cntl, 1, i)?,
             input(s, cntl, 2, i)?,
         ];
+        if let Shape::Point { .. } = s.shape {
+            if cntl >> 17 & 1 == 1 && p.interp_control >> 1 & 1 == 1 {
+                sprite(p.interp_control, &mut v);
+            }
+        }
         for c in 0..4 {
             let f = |k: usize| f32::from_bits(v[k][c]);
             let (p0, p10, p20) = if flat {

@@ -18,21 +18,49 @@
 //! - Barycentrics (b0, b1, b2) are the screen-space weights at a pixel centre, also for
 //!   pixels outside the triangle (helper lanes); perspective-correct ones divide by each
 //!   vertex's w and renormalise.
+//! - Points (`Shape::Point`): a square of side the point size (`pos1.x` when
+//!   PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE, else PA_SU_POINT_SIZE; clamped to
+//!   PA_SU_POINT_MINMAX; 12.4 fixed point, as the registers hold it) centred on the
+//!   vertex; a pixel is covered when its centre is in [left, right) × [top, bottom).
+//!   The hardware draws the point as a sprite whose vertices 0, 1, 2 are its top-left,
+//!   top-right and bottom-left corners: b1 = (x − left)/size, b2 = (y − top)/size (so
+//!   the point sprite coordinate (S, T) = (b1, b2), T = 0 at the top with
+//!   PNT_SPRITE_TOP_1 = 0), all three with the point's attributes.
+//! - Lines (`Shape::Line`, width 1): Vulkan's non-strict parallelogram: for an x-major
+//!   line (|dx| ≥ |dy|) the pixels whose centre x is in [min x, max x) of the endpoints
+//!   and whose centre is at most ½ above or less than ½ below the line at that x (y-major
+//!   alike with the axes swapped). Exact where no pixel centre is on the
+//!   parallelogram's boundary; lavapipe's rule (and the hardware's diamond-exit one)
+//!   decide those boundary pixels differently, so the corpus's lines keep centres off
+//!   it. The weights are Vulkan's t = (p − a)·(b − a)/|b − a|²: (1 − t, t, 0).
+//!   Points and lines are front-facing and never culled.
 
 use super::desc::{CullMode, FrontFace};
+use super::shaders::Pipeline;
 use super::vertex::Prim;
 use super::Draw;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 
 const SUBPIXEL: f64 = 256.0;
 /// Positions further than this many pixels from the origin are refused (fixed-point range).
 const MAX_COORD: f64 = 1.0e6;
+
+/// What a primitive covers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    Triangle,
+    /// v[0] → v[1]; `xmajor`: |dx| ≥ |dy|.
+    Line { xmajor: bool },
+    /// Centred on v[0]; `half` the half side (1/256 pixel).
+    Point { half: i64 },
+}
 
 /// One primitive ready to rasterise.
 #[derive(Clone, Debug)]
 pub struct Setup {
     /// Index among the primitives that reached the rasteriser, in API order.
     pub prim: usize,
+    pub shape: Shape,
     /// Snapped framebuffer positions (1/256 pixel).
     pub v: [[i64; 2]; 3],
     /// edge(v0, v1, v2) in the original vertex order.
@@ -71,7 +99,7 @@ pub fn scissor(d: &Draw) -> (u32, u32, u32, u32) {
 }
 
 /// Sets up every primitive; culled and zero-area ones are dropped.
-pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
+pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
     let vp = d.desc.viewport;
     let r = d.desc.rasterization;
     let (sx0, sy0, sx1, sy1) = scissor(d);
@@ -103,26 +131,52 @@ pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
             z_ndc[k] = z / pw;
             z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
         }
-        let area2 = edge(v[0], v[1], v[2]);
-        if area2 == 0 {
-            continue;
-        }
-        // Vulkan's a is −area2/2 in these (y-down) coordinates
-        let front = match r.front_face {
-            FrontFace::CounterClockwise => area2 < 0,
-            FrontFace::Clockwise => area2 > 0,
+        let nv = d.desc.topology.vertices();
+        let (shape, area2, front) = match nv {
+            1 => {
+                let half = point_half(pipe, i, &p[0])?;
+                if half == 0 {
+                    continue;
+                }
+                (Shape::Point { half }, 0, true)
+            }
+            2 => {
+                let (dx, dy) = (v[1][0] - v[0][0], v[1][1] - v[0][1]);
+                if dx == 0 && dy == 0 {
+                    continue;
+                }
+                (Shape::Line { xmajor: dx.abs() >= dy.abs() }, 0, true)
+            }
+            _ => {
+                let area2 = edge(v[0], v[1], v[2]);
+                if area2 == 0 {
+                    continue;
+                }
+                // Vulkan's a is −area2/2 in these (y-down) coordinates
+                let front = match r.front_face {
+                    FrontFace::CounterClockwise => area2 < 0,
+                    FrontFace::Clockwise => area2 > 0,
+                };
+                match r.cull_mode {
+                    CullMode::Back if !front => continue,
+                    CullMode::Front if front => continue,
+                    _ => {}
+                }
+                (Shape::Triangle, area2, front)
+            }
         };
-        match r.cull_mode {
-            CullMode::Back if !front => continue,
-            CullMode::Front if front => continue,
-            _ => {}
-        }
+        // the shape's extent around the vertices (1/256 pixel)
+        let grow = match shape {
+            Shape::Triangle => 0,
+            Shape::Line { .. } => SUBPIXEL as i64,
+            Shape::Point { half } => half,
+        };
         let lo = |c: usize, lim: u32| {
-            let m = v.iter().map(|p| p[c]).min().unwrap_or(0);
+            let m = v.iter().map(|p| p[c]).min().unwrap_or(0) - grow;
             (((m as f64 / SUBPIXEL).floor() as i64).max(lim as i64)) as u32
         };
         let hi = |c: usize, lim: u32| {
-            let m = v.iter().map(|p| p[c]).max().unwrap_or(0);
+            let m = v.iter().map(|p| p[c]).max().unwrap_or(0) + grow;
             ((m as f64 / SUBPIXEL).ceil() as i64).min(lim as i64 - 1)
         };
         let (x0, y0) = (lo(0, sx0), lo(1, sy0));
@@ -132,6 +186,7 @@ pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
         }
         out.push(Setup {
             prim: i,
+            shape,
             v,
             area2,
             front,
@@ -153,6 +208,28 @@ pub fn setup_all(d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
     Ok(out)
 }
 
+/// The half side of point `i` (vertex `v`) in 1/256 pixel, as the hardware takes it:
+/// the vertex's `pos1.x` with USE_VTX_POINT_SIZE, else PA_SU_POINT_SIZE; in 12.4 fixed
+/// point (1/16 pixel of half size, rounded to nearest) and clamped to PA_SU_POINT_MINMAX.
+fn point_half(p: &Pipeline, i: usize, v: &super::vertex::VertexOut) -> Result<i64> {
+    let half = if p.vtx_point_size {
+        let size = v.point_size.ok_or_else(|| {
+            Error::new(ErrorKind::Graphics(format!(
+                "point {i}: USE_VTX_POINT_SIZE is set but its vertex has no pos1.x export"
+            )))
+        })?;
+        if !(size >= 0.0) {
+            return Err(Error::unsupported(format!("point {i} has size {size}")));
+        }
+        ((size as f64 * 8.0).round() as i64).min(0xffff)
+    } else {
+        (p.point_size >> 16 & 0xffff) as i64
+    };
+    let (min, max) = (p.point_minmax & 0xffff, p.point_minmax >> 16);
+    // 12.4 fixed point → 1/256 pixel
+    Ok(half.clamp(min as i64, (max as i64).max(min as i64)) * 16)
+}
+
 impl Setup {
     fn centre(px: u32, py: u32) -> [i64; 2] {
         [
@@ -164,6 +241,28 @@ impl Setup {
     /// Whether the centre of pixel (px, py) is inside (top-left rule; no depth clip).
     pub fn covers(&self, px: u32, py: u32) -> bool {
         let p = Setup::centre(px, py);
+        match self.shape {
+            Shape::Triangle => {}
+            Shape::Point { half } => {
+                let c = self.v[0];
+                return (c[0] - half..c[0] + half).contains(&p[0])
+                    && (c[1] - half..c[1] + half).contains(&p[1]);
+            }
+            Shape::Line { xmajor } => {
+                // (major, minor) axes
+                let (ma, mi) = if xmajor { (0, 1) } else { (1, 0) };
+                let (a, b) = (self.v[0], self.v[1]);
+                let (lo, hi) = (a[ma].min(b[ma]), a[ma].max(b[ma]));
+                if !(lo..hi).contains(&p[ma]) {
+                    return false;
+                }
+                let t = (p[ma] - a[ma]) as f64 / (b[ma] - a[ma]) as f64;
+                let on = a[mi] as f64 + t * (b[mi] - a[mi]) as f64;
+                let off = p[mi] as f64 - on;
+                let h = SUBPIXEL / 2.0;
+                return -h <= off && off < h;
+            }
+        }
         let [a, b, c] = if self.area2 > 0 {
             self.v
         } else {
@@ -178,6 +277,22 @@ impl Setup {
     /// Screen-space barycentrics at the centre of (px, py).
     pub fn bary(&self, px: u32, py: u32) -> [f64; 3] {
         let p = Setup::centre(px, py);
+        match self.shape {
+            Shape::Triangle => {}
+            Shape::Point { half } => {
+                let size = (2 * half).max(1) as f64;
+                let i = (p[0] - (self.v[0][0] - half)) as f64 / size;
+                let j = (p[1] - (self.v[0][1] - half)) as f64 / size;
+                return [1.0 - i - j, i, j];
+            }
+            Shape::Line { .. } => {
+                let (a, b) = (self.v[0], self.v[1]);
+                let d = [(b[0] - a[0]) as f64, (b[1] - a[1]) as f64];
+                let t = ((p[0] - a[0]) as f64 * d[0] + (p[1] - a[1]) as f64 * d[1])
+                    / (d[0] * d[0] + d[1] * d[1]);
+                return [1.0 - t, t, 0.0];
+            }
+        }
         let a = self.area2 as f64;
         let b1 = edge(self.v[2], self.v[0], p) as f64 / a;
         let b2 = edge(self.v[0], self.v[1], p) as f64 / a;

@@ -6,8 +6,10 @@
 //! (GFX10.3/GFX11 NGG; GFX11 has no hardware VS). Registers read: each stage's RSRC1
 //! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN, with `.scratch_memory_size`), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
-//! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT and
-//! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN). A stage's wave size is `.wavefront_size` when
+//! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE, PT_SPRITE_TEX), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT,
+//! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
+//! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE, PA_SU_POINT_SIZE and
+//! PA_SU_POINT_MINMAX (absent registers read as 0). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
 use crate::error::{Error, Result};
@@ -22,6 +24,10 @@ pub const SPI_PS_IN_CONTROL: u32 = 0xa1b6;
 pub const SPI_SHADER_Z_FORMAT: u32 = 0xa1c4;
 pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+pub const SPI_INTERP_CONTROL_0: u32 = 0xa1b5;
+pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
+pub const PA_SU_POINT_SIZE: u32 = 0xa280;
+pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
 
 /// One hardware stage.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +63,15 @@ pub struct Pipeline {
     pub ps_input_cntl: Vec<u32>,
     pub col_format: u32,
     pub z_format: u32,
+    /// SPI_INTERP_CONTROL_0: PNT_SPRITE_ENA (bit 1), PNT_SPRITE_OVRD_X/Y/Z/W (3 bits each
+    /// from bit 2: 0 → 0.0, 1 → 1.0, 2 → S, 3 → T, 4 → none), PNT_SPRITE_TOP_1 (bit 14).
+    pub interp_control: u32,
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (bit 16): the point size is `pos1.x`.
+    pub vtx_point_size: bool,
+    /// PA_SU_POINT_SIZE (HEIGHT 15:0, WIDTH 31:16: half sizes in 12.4 fixed point) and
+    /// PA_SU_POINT_MINMAX (MIN_SIZE 15:0, MAX_SIZE 31:16, likewise).
+    pub point_size: u32,
+    pub point_minmax: u32,
 }
 
 fn stage_wave(gen: Gen, md: &gcnc::binary::metadata::PipelineMetadata, stage: HwStage) -> Wave {
@@ -167,6 +182,10 @@ impl Pipeline {
                 .collect(),
             col_format: reg(SPI_SHADER_COL_FORMAT),
             z_format: reg(SPI_SHADER_Z_FORMAT),
+            interp_control: reg(SPI_INTERP_CONTROL_0),
+            vtx_point_size: reg(PA_CL_VS_OUT_CNTL) >> 16 & 1 == 1,
+            point_size: reg(PA_SU_POINT_SIZE),
+            point_minmax: reg(PA_SU_POINT_MINMAX),
         })
     }
 }

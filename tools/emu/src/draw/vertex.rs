@@ -7,7 +7,11 @@
 //! InstanceID = the zero-based instance (the shader adds BaseInstance). Primitives per
 //! instance: triangle lists take vertices (3i, 3i+1, 3i+2); strips take (i, i+1, i+2)
 //! for even i and (i, i+2, i+1) for odd i (Vulkan's order; the first is the provoking
-//! vertex), starting again after a restart index.
+//! vertex), starting again after a restart index; point lists one vertex each, line
+//! lists (2i, 2i+1), line strips (i, i+1). A `Prim` always holds three vertices: a
+//! line repeats its second, a point its only one (also in the NGG primitive lanes'
+//! input indices), and the `exp prim` indices beyond the primitive's are not read.
+//! `pos1.x` of a vertex lane is its point size (gl_PointSize).
 //!
 //! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
 //! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
@@ -44,9 +48,12 @@ pub struct VertexOut {
     pub pos: [f32; 4],
     /// Parameter n's four channels (raw bits), if exported / written.
     pub params: Vec<Option<[u32; 4]>>,
+    /// `pos1.x` (gl_PointSize) when the wave exported it.
+    pub point_size: Option<f32>,
 }
 
-/// An assembled primitive: its vertices in API order (vertex 0 provokes).
+/// An assembled primitive: its vertices in API order (vertex 0 provokes); a line
+/// repeats its second vertex, a point its only one.
 pub type Prim = [VertexOut; 3];
 
 /// (VertexID, InstanceID) of every stream vertex (each distinct vertex of an instance
@@ -85,6 +92,17 @@ fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
                             (i + 2, i + 1)
                         };
                         prims.push([run[i], run[b], run[c]]);
+                    }
+                }
+                Topology::PointList => prims.extend(run.iter().map(|&v| [v; 3])),
+                Topology::LineList => {
+                    for i in 0..n / 2 {
+                        prims.push([run[2 * i], run[2 * i + 1], run[2 * i + 1]]);
+                    }
+                }
+                Topology::LineStrip => {
+                    for i in 0..n.saturating_sub(1) {
+                        prims.push([run[i], run[i + 1], run[i + 1]]);
                     }
                 }
             }
@@ -137,9 +155,13 @@ fn vertex_out(w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
             }
         }
     }
+    let point_size = lane_export(ex, Target::Pos(1), lane)
+        .filter(|e| e.en & 1 == 1)
+        .map(|e| f32::from_bits(e.data[lane as usize][0]));
     Ok(VertexOut {
         pos: d.map(f32::from_bits),
         params,
+        point_size,
     })
 }
 
@@ -223,7 +245,8 @@ fn run_ngg(
     let needed = p
         .ps_input_cntl
         .iter()
-        .map(|c| (c & 0x3f) as usize + 1)
+        .filter(|c| *c & 0x20 == 0)
+        .map(|c| (c & 0x1f) as usize + 1)
         .max()
         .unwrap_or(0);
     if gen == Gen::Gfx11 && needed > 32 {
@@ -348,7 +371,13 @@ fn run_ngg(
             if c >> 31 == 1 {
                 continue; // null primitive: culled by the shader
             }
-            let idx = [c & 0x1ff, c >> 10 & 0x1ff, c >> 20 & 0x1ff];
+            let mut idx = [c & 0x1ff, c >> 10 & 0x1ff, c >> 20 & 0x1ff];
+            // a point reads index 0 only, a line indices 0 and 1
+            match d.desc.topology.vertices() {
+                1 => idx = [idx[0]; 3],
+                2 => idx[2] = idx[1],
+                _ => {}
+            }
             if let Some(bad) = idx.iter().find(|&&i| i >= nv) {
                 return Err(launch::rule(
                     &w,
