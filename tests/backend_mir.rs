@@ -193,9 +193,24 @@ fn tuple_program() -> Program {
     ins.push(MInst::pseudo(Pseudo::CreateVector, &[t(v)], &[t(a), t(b)]));
     ins.push(MInst::pseudo(Pseudo::SplitVector, &[t(lo), t(hi)], &[t(v)]));
     ins.push(MInst::pseudo(Pseudo::ParallelCopy, &[t(c)], &[t(lo)]));
-    ins.push(MInst::hw(op("v_add_f64"), Format::Vop3, &[t(s)], &[t(v), t(v)]));
-    ins.push(MInst::hw(op("v_add_nc_u32"), Format::Vop2, &[t(u)], &[t(c), t(hi)]));
-    ins.push(MInst::hw(op("v_add_nc_u32"), Format::Vop2, &[t(z)], &[t(u), t(y)]));
+    ins.push(MInst::hw(
+        op("v_add_f64"),
+        Format::Vop3,
+        &[t(s)],
+        &[t(v), t(v)],
+    ));
+    ins.push(MInst::hw(
+        op("v_add_nc_u32"),
+        Format::Vop2,
+        &[t(u)],
+        &[t(c), t(hi)],
+    ));
+    ins.push(MInst::hw(
+        op("v_add_nc_u32"),
+        Format::Vop2,
+        &[t(z)],
+        &[t(u), t(y)],
+    ));
     ins.push(MInst::hw(op("s_endpgm"), Format::Sopp, &[], &[Arg::Imm(0)]));
     p
 }
@@ -208,7 +223,10 @@ fn affinities_place_values_where_their_copies_go() {
     verify(&p, true).unwrap();
     // the pieces are computed in the pair the vector needs: the create is no copy
     let (v, pieces) = regs_of(&p, 3);
-    assert_eq!(pieces, vec![Reg::v(v[0].base.0 - 256, 1), Reg::v(v[0].base.0 - 255, 1)]);
+    assert_eq!(
+        pieces,
+        vec![Reg::v(v[0].base.0 - 256, 1), Reg::v(v[0].base.0 - 255, 1)]
+    );
     // a split of a tuple that stays live reads the tuple's own registers, and so does
     // a copy of a piece: neither is a move
     let (parts, whole) = regs_of(&p, 4);

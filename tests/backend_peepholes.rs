@@ -375,10 +375,19 @@ fn counter_loop(extra: impl FnOnce(&mut Program, Arg, Arg)) -> Program {
         let w = p.new_temp(RegClass::S1);
         p.multi_def.insert(w);
         let (w, s) = (Arg::Temp(w), Arg::Temp(p.new_temp(RegClass::S1)));
-        p.block_mut(BlockId(0))
-            .insts
-            .push(MInst::pseudo(Pseudo::ParallelCopy, &[w], &[Arg::Temp(x)]));
-        push(p, 1, Opcode::SAddU32, Format::Sop2, &[s], &[w, Arg::Const(1)]);
+        p.block_mut(BlockId(0)).insts.push(MInst::pseudo(
+            Pseudo::ParallelCopy,
+            &[w],
+            &[Arg::Temp(x)],
+        ));
+        push(
+            p,
+            1,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[s],
+            &[w, Arg::Const(1)],
+        );
         extra(p, w, s);
         p.block_mut(b1)
             .insts
@@ -405,11 +414,19 @@ fn a_value_copied_into_its_phi_web_is_computed_there() {
         let y = Arg::Temp(p.new_temp(RegClass::S1));
         push(p, 1, Opcode::SMulI32, Format::Sop2, &[y], &[w, w]);
     });
-    assert!(insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"), "{}", insts(&p));
+    assert!(
+        insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"),
+        "{}",
+        insts(&p)
+    );
     // the new value read after the loop too: the copy stays
     let p = counter_loop(|p, _, s| {
         let y = Arg::Temp(p.new_temp(RegClass::S1));
         push(p, 2, Opcode::SMulI32, Format::Sop2, &[y], &[s, s]);
     });
-    assert!(insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"), "{}", insts(&p));
+    assert!(
+        insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"),
+        "{}",
+        insts(&p)
+    );
 }

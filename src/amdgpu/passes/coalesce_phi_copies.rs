@@ -99,13 +99,10 @@ pub fn coalesce_phi_copies(p: &mut Program) {
                     }
                     let i = def_at[su] as usize;
                     let di = &p.blocks[bi].insts[i];
-                    if matches!(di.op, Op::Hw(_, Format::Smem)) && di.ops.contains(&Arg::Temp(w))
-                    {
+                    if matches!(di.op, Op::Hw(_, Format::Smem)) && di.ops.contains(&Arg::Temp(w)) {
                         continue;
                     }
-                    if p.rc(w).ty == RegType::Vgpr
-                        && exec_at.iter().any(|&e| e as usize >= i)
-                    {
+                    if p.rc(w).ty == RegType::Vgpr && exec_at.iter().any(|&e| e as usize >= i) {
                         continue;
                     }
                     // one web per source, one source per web in this copy

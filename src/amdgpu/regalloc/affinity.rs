@@ -83,7 +83,9 @@ impl Affinities {
                         for a in parts.iter() {
                             if let Some(t) = a.temp() {
                                 relate(&mut pairs, t.0, w.0, off);
-                                if create && vector_of[t.0 as usize].is_none() && same_file(t.0, w.0)
+                                if create
+                                    && vector_of[t.0 as usize].is_none()
+                                    && same_file(t.0, w.0)
                                 {
                                     vector_of[t.0 as usize] = Some((w.0, off as u16));
                                 }

@@ -267,7 +267,8 @@ fn assign(
         let fits = |busy: &[(i64, usize)], b: i64| {
             b >= 0 && b as usize % a == 0 && free(busy, b as usize, n, start)
         };
-        let unreserved = |reserved: &[i64], b: usize| reserved[b..b + n].iter().all(|&u| u < start as i64);
+        let unreserved =
+            |reserved: &[i64], b: usize| reserved[b..b + n].iter().all(|&u| u < start as i64);
         let base_of = |r: PhysReg| if r.is_vgpr() { r.0 - 256 } else { r.0 } as i64;
         // a base an affinity asks for: an assigned partner's, or one reached through an
         // unassigned partner
@@ -347,12 +348,14 @@ fn assign(
                     .step_by(a)
                     .find(|&b| free(busy, b, n, start) && unreserved(reserved, b))
             })
-            .or_else(|| (0..busy.len()).step_by(a).find(|&b| free(busy, b, n, start)))
-        {
+            .or_else(|| {
+                (0..busy.len())
+                    .step_by(a)
+                    .find(|&b| free(busy, b, n, start))
+            }) {
             Some(b) => b,
             None => {
-                let Some((b, moves)) = find_split(p, iv, &facts, &pinned, busy, rc, start)
-                else {
+                let Some((b, moves)) = find_split(p, iv, &facts, &pinned, busy, rc, start) else {
                     return Err(Fail::Fragmented {
                         ty: rc.ty,
                         dwords: n as u16,
