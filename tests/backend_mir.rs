@@ -162,3 +162,76 @@ fn phi_webs_and_pressure() {
     verify(&q, true).unwrap();
     assert_eq!((u.vgprs, u.spilled_vgprs), (1, 1), "{u:?}");
 }
+
+/// Registers of an allocated program's instruction `k` in block 0: (defs, ops).
+fn regs_of(p: &Program, k: usize) -> (Vec<Reg>, Vec<Reg>) {
+    let i = &p.blocks[0].insts[k];
+    (
+        i.defs.iter().map(reg).collect(),
+        i.ops.iter().map(reg).collect(),
+    )
+}
+
+/// `%a`, `%b` = constants; `%v:v2 = p_create_vector %a, %b`; `%lo, %hi = p_split_vector
+/// %v`; `%c = p_parallelcopy %lo`; `%s = v_add_f64 %v, %v` (the whole still live after
+/// the split); `%u = v_add_u32 %c, %hi`; `%y`, defined between `%a` and `%b`, is read
+/// last.
+fn tuple_program() -> Program {
+    let mut p = Program::new(Target::new(Gen::Gfx10));
+    p.new_block(0);
+    let [a, b, lo, hi, c, u, y, z] = [(); 8].map(|_| p.new_temp(RegClass::V1));
+    let v = p.new_temp(RegClass::V2);
+    let s = p.new_temp(RegClass::V2);
+    let t = Arg::Temp;
+    let mov = |d, c| MInst::hw(op("v_mov_b32"), Format::Vop1, &[t(d)], &[Arg::Const(c)]);
+    let ins = &mut p.blocks[0].insts;
+    ins.push(mov(a, 1));
+    // a value defined between the pieces and live past the vector: it must not take
+    // the vector's window
+    ins.push(mov(y, 3));
+    ins.push(mov(b, 2));
+    ins.push(MInst::pseudo(Pseudo::CreateVector, &[t(v)], &[t(a), t(b)]));
+    ins.push(MInst::pseudo(Pseudo::SplitVector, &[t(lo), t(hi)], &[t(v)]));
+    ins.push(MInst::pseudo(Pseudo::ParallelCopy, &[t(c)], &[t(lo)]));
+    ins.push(MInst::hw(
+        op("v_add_f64"),
+        Format::Vop3,
+        &[t(s)],
+        &[t(v), t(v)],
+    ));
+    ins.push(MInst::hw(
+        op("v_add_nc_u32"),
+        Format::Vop2,
+        &[t(u)],
+        &[t(c), t(hi)],
+    ));
+    ins.push(MInst::hw(
+        op("v_add_nc_u32"),
+        Format::Vop2,
+        &[t(z)],
+        &[t(u), t(y)],
+    ));
+    ins.push(MInst::hw(op("s_endpgm"), Format::Sopp, &[], &[Arg::Imm(0)]));
+    p
+}
+
+#[test]
+fn affinities_place_values_where_their_copies_go() {
+    let mut p = tuple_program();
+    verify(&p, false).unwrap();
+    allocate(&mut p, Budget::full(Gen::Gfx10)).unwrap();
+    verify(&p, true).unwrap();
+    // the pieces are computed in the pair the vector needs: the create is no copy
+    let (v, pieces) = regs_of(&p, 3);
+    assert_eq!(
+        pieces,
+        vec![Reg::v(v[0].base.0 - 256, 1), Reg::v(v[0].base.0 - 255, 1)]
+    );
+    // a split of a tuple that stays live reads the tuple's own registers, and so does
+    // a copy of a piece: neither is a move
+    let (parts, whole) = regs_of(&p, 4);
+    assert_eq!(parts, pieces);
+    assert_eq!(whole, v);
+    let (c, lo) = regs_of(&p, 5);
+    assert_eq!(c, lo);
+}

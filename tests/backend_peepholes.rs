@@ -5,7 +5,9 @@
 use gcnc::amdgpu::mir::{
     print::print_program, verify::verify, Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp,
 };
-use gcnc::amdgpu::passes::{eliminate_dead_code, optimize_selected, thread_branches};
+use gcnc::amdgpu::passes::{
+    coalesce_phi_copies, eliminate_dead_code, optimize_selected, thread_branches,
+};
 use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
 
 fn target() -> Target {
@@ -357,5 +359,74 @@ s_endpgm imm:0x0"
     assert_eq!(
         succs,
         [vec![1, 5], vec![2], vec![3], vec![4], vec![5], vec![]]
+    );
+}
+
+/// A loop (block 1, its own successor) whose counter is the phi web `%w`: set from `%x`
+/// before the loop, `%s = %w + 1` in the body then copied back. `extra` adds to the body
+/// between the increment and the copy.
+fn counter_loop(extra: impl FnOnce(&mut Program, Arg, Arg)) -> Program {
+    let mut p = program(|p, _, x| {
+        let b1 = p.new_block(1);
+        let b2 = p.new_block(0);
+        p.add_edge(BlockId(0), b1, true);
+        p.add_edge(b1, b1, true);
+        p.add_edge(b1, b2, true);
+        let w = p.new_temp(RegClass::S1);
+        p.multi_def.insert(w);
+        let (w, s) = (Arg::Temp(w), Arg::Temp(p.new_temp(RegClass::S1)));
+        p.block_mut(BlockId(0)).insts.push(MInst::pseudo(
+            Pseudo::ParallelCopy,
+            &[w],
+            &[Arg::Temp(x)],
+        ));
+        push(
+            p,
+            1,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[s],
+            &[w, Arg::Const(1)],
+        );
+        extra(p, w, s);
+        p.block_mut(b1)
+            .insts
+            .push(MInst::pseudo(Pseudo::ParallelCopy, &[w], &[s]));
+        push(p, 2, Opcode::SEndpgm, Format::Sopp, &[], &[Arg::Imm(0)]);
+    });
+    coalesce_phi_copies(&mut p);
+    verify(&p, false).unwrap();
+    p
+}
+
+#[test]
+fn a_value_copied_into_its_phi_web_is_computed_there() {
+    // the increment writes the counter itself and the copy goes; so does the copy of
+    // the initial value, which the load now writes into the web
+    let p = counter_loop(|_, _, _| {});
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm\n%2:s1 = s_load_b32 %0:s2, imm:0x0\n\
+         %2:s1 = s_add_u32 %2:s1, 1\ns_endpgm imm:0x0"
+    );
+    // the old counter read after the increment: both values live, the copy stays
+    let p = counter_loop(|p, w, _| {
+        let y = Arg::Temp(p.new_temp(RegClass::S1));
+        push(p, 1, Opcode::SMulI32, Format::Sop2, &[y], &[w, w]);
+    });
+    assert!(
+        insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"),
+        "{}",
+        insts(&p)
+    );
+    // the new value read after the loop too: the copy stays
+    let p = counter_loop(|p, _, s| {
+        let y = Arg::Temp(p.new_temp(RegClass::S1));
+        push(p, 2, Opcode::SMulI32, Format::Sop2, &[y], &[s, s]);
+    });
+    assert!(
+        insts(&p).contains("%2:s1 = p_parallelcopy %3:s1"),
+        "{}",
+        insts(&p)
     );
 }

@@ -228,6 +228,11 @@ pub struct Program {
     pub precolored: BTreeMap<Temp, PhysReg>,
     /// Temps with several definitions (phi webs).
     pub multi_def: BTreeSet<Temp>,
+    /// Phi webs that an instruction reads and redefines only because
+    /// `passes::coalesce_phi_copies` made it write the web directly: the read and the
+    /// write need not share a register (the spiller may give them different temps),
+    /// unlike the tied operands of atomics.
+    pub untied: BTreeSet<Temp>,
     pub abi: Abi,
     pub workgroup_size: [u32; 3],
     pub lds_bytes: u32,
@@ -266,6 +271,7 @@ impl Program {
             blocks: Vec::new(),
             precolored: BTreeMap::new(),
             multi_def: BTreeSet::new(),
+            untied: BTreeSet::new(),
             abi: Abi::default(),
             workgroup_size: [1, 1, 1],
             lds_bytes: 0,

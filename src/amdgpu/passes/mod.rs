@@ -2,13 +2,15 @@
 //!
 //! After selection, on machine SSA ([`optimize_selected`], the order below):
 //! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `reuse_scc` (no compare
-//! of a bool SCC already holds), `eliminate_dead_code`; then `insert_wqm` (whole-quad mode
+//! of a bool SCC already holds), `eliminate_dead_code`, `coalesce_phi_copies` (values
+//! computed into the phi web they are copied to); then `insert_wqm` (whole-quad mode
 //! of fragment shaders). After register allocation: `lower_to_hw` (pseudo → real,
 //! parallel copies sequentialised), `thread_branches` (no branch to the next instruction
 //! or to a lone branch, no conditional branch over a branch), `insert_waitcnt` (memory
 //! counters per generation), `resolve_hazards` (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
+pub mod coalesce_phi_copies;
 pub mod eliminate_dead_code;
 pub mod fold_copies;
 pub mod insert_waitcnt;
@@ -18,6 +20,7 @@ pub mod reuse_scc;
 pub mod thread_branches;
 pub mod wqm;
 
+pub use coalesce_phi_copies::coalesce_phi_copies;
 pub use eliminate_dead_code::eliminate_dead_code;
 pub use fold_copies::fold_copies;
 pub use insert_waitcnt::insert_waitcnt;
@@ -30,9 +33,11 @@ pub use wqm::insert_wqm;
 use super::mir::Program;
 
 /// The machine-SSA clean-up right after instruction selection. Each pass is one linear
-/// walk; copy folding and the SCC reuse leave dead definitions that the last pass removes.
+/// walk; copy folding and the SCC reuse leave dead definitions that dead-code elimination
+/// removes before phi copies are coalesced.
 pub fn optimize_selected(p: &mut Program) {
     fold_copies(p);
     reuse_scc(p);
     eliminate_dead_code(p);
+    coalesce_phi_copies(p);
 }

@@ -35,7 +35,8 @@
 //!
 //! Invariants: the pass only adds instructions and temps (and moves pairs out of parallel
 //! copies, above); reload temps, linear VGPRs,
-//! the temps the scratch helpers create and tied operands are never chosen; each round
+//! the temps the scratch helpers create and tied operands (not `Program::untied`) are never
+//! chosen; each round
 //! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
 //! every position for both files.
 
@@ -132,7 +133,7 @@ fn layout(p: &Program) -> Layout {
             }
             for d in &i.defs {
                 if let Arg::Temp(t) = *d {
-                    if r.contains(&t) {
+                    if r.contains(&t) && !p.untied.contains(&t) {
                         l.tied.insert(t);
                     }
                     r.push(t);

@@ -40,7 +40,7 @@ pub struct Facts {
     unsplittable: BTreeSet<Temp>,
 }
 
-fn writes_exec(i: &MInst) -> bool {
+pub fn writes_exec(i: &MInst) -> bool {
     i.defs.iter().any(
         |d| matches!(d, Arg::Reg(r) if r.base == PhysReg::EXEC_LO || r.base == PhysReg::EXEC_HI),
     ) || i
