@@ -172,3 +172,36 @@ fn tree_intervals(idom: &[usize]) -> (Vec<u32>, Vec<u32>) {
     }
     (enter, exit)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::tree_intervals;
+
+    /// `a` dominates `b` by the walk numbers.
+    fn dom(t: &(Vec<u32>, Vec<u32>), a: usize, b: usize) -> bool {
+        t.0[a] <= t.0[b] && t.1[b] <= t.1[a]
+    }
+
+    #[test]
+    fn a_chain_dominates_downward_only() {
+        // 0 → 1 → 2 → 3 (each the idom of the next)
+        let t = tree_intervals(&[0, 0, 1, 2]);
+        for a in 0..4 {
+            for b in 0..4 {
+                assert_eq!(dom(&t, a, b), a <= b, "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn siblings_do_not_dominate_each_other() {
+        // a diamond's tree: 0 is the idom of both arms (1, 2) and of the merge (3)
+        let t = tree_intervals(&[0, 0, 0, 0]);
+        for (a, b) in [(1, 2), (2, 1), (1, 3), (3, 2)] {
+            assert!(!dom(&t, a, b), "{a} {b}");
+        }
+        for b in 0..4 {
+            assert!(dom(&t, 0, b) && dom(&t, b, b), "{b}");
+        }
+    }
+}
