@@ -6,7 +6,7 @@
 //! per stage: front::spirv (Stage::Vertex / Stage::Fragment entry point) → middle end
 //! passes::link_varyings   the vertex stage's outputs the fragment stage does not read are
 //!                         dropped, with what computed them (whole-pipeline knowledge)
-//! per stage: compile::backend with LinkTime::graphics_parts: the main part (inputs in the
+//! per stage: compile::backend (isel/graphics/parts.rs): the main part (inputs in the
 //!            prolog's VGPRs, `s_branch gcnc.next` with the exported values as uses)
 //! compile_graphics_unlinked::stage_object   the main part as a code object (no ELF written)
 //! link::graphics::link_state   the vertex-fetch prolog, the parameter-export epilog and the
@@ -97,10 +97,7 @@ fn part_cache() -> &'static PartCache {
 
 /// What a main part leaves to the link.
 fn parts_link() -> isel::LinkTime {
-    isel::LinkTime {
-        graphics_parts: true,
-        ..Default::default()
-    }
+    isel::LinkTime::default()
 }
 
 /// Compiles the entry point of `stage` in `words` against `state`: the main part linked
@@ -186,7 +183,7 @@ fn middle(m: &mut Module, opts: &Options, timer: &mut Timer) -> Result<PipelineL
     Ok(layout)
 }
 
-/// The backend: `m` to a main part (or, without `graphics_parts`, a complete stage).
+/// The backend: `m` to a main part.
 fn main_part(
     m: &Module,
     layout: &PipelineLayout,

@@ -3,7 +3,7 @@
 //! (docs/link.md "Graphics parts").
 //!
 //! ```text
-//! compile_graphics::compile_stage_linking with LinkTime::graphics_parts
+//! compile_graphics::compile_stage_linking (every graphics stage is a main part)
 //!     (isel/graphics/parts.rs: inputs in prolog VGPRs, `s_branch gcnc.next` + the
 //!      epilog's values instead of exports)
 //! StageInterface    what the link needs of the stage: the registers of its values (read
@@ -132,10 +132,7 @@ pub fn compile_stage_unlinked(
     stage: Stage,
     opts: &Options,
 ) -> Result<UnlinkedStage, Error> {
-    let link = isel::LinkTime {
-        graphics_parts: true,
-        ..Default::default()
-    };
+    let link = isel::LinkTime::default();
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let c = compile_stage_linking(
         words,
