@@ -472,3 +472,21 @@ fn graphics_corpus_report() {
         }
     }
 }
+
+#[test]
+fn vertex_outputs_the_fragment_stage_does_not_read_are_not_computed() {
+    // gfx_vs_basic writes location 0, which gfx_fs_fragcoord never reads: the IR link
+    // drops it (and the fetch of in_color that fed it), so the vertex chain exports no
+    // parameter and fetches one attribute; with gfx_fs_varyings reading it, it stays
+    for (gen, wave) in PIPELINE_CONFIGS {
+        let p = pipeline("gfx_vs_basic", "gfx_fs_fragcoord", gen, wave);
+        assert_eq!(p.dropped_outputs.into_iter().collect::<Vec<_>>(), [0]);
+        let asm = p.vs.asm().unwrap();
+        let count = |needle: &str| asm.lines().filter(|l| l.contains(needle)).count();
+        assert_eq!(count("exp param") + count("buffer_store_b128"), 0, "{asm}");
+        assert_eq!(count("tbuffer_load"), 1, "{asm}");
+        let kept = pipeline("gfx_vs_basic", "gfx_fs_varyings", gen, wave);
+        assert!(kept.dropped_outputs.is_empty());
+        assert_eq!(kept.vs.asm().unwrap().matches("tbuffer_load").count(), 2);
+    }
+}
