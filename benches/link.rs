@@ -8,6 +8,12 @@
 //! state that differs from what it assumed (descriptor offsets, a user-data layout that
 //! needs the CS prolog; warm part cache), and the whole-pipeline compile (which itself
 //! includes a link without a prolog) — so link time reads beside compile time.
+//!
+//! Group `graphics`: the draw corpus's `vs_color` + `fs_color` (two vec4 attributes, one
+//! FP16 colour attachment) per target — each stage compiled unlinked once, then the link of
+//! vertex-fetch prolog + VS + parameter-export epilog + FS + colour-export epilog with a
+//! warm part cache, beside the whole-pipeline compile of the same pair (which itself goes
+//! through the same parts and link).
 
 #[path = "../tests/link_support/mod.rs"]
 mod link_support;
@@ -140,5 +146,41 @@ fn unlinked_vs_whole(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, unlinked_vs_whole);
+const GRAPHICS_STATE: &str = r#"{"graphics": {
+  "vertex_bindings": [{"binding": 0, "stride": 32, "per_instance": false}],
+  "vertex_attributes": [{"location": 0, "binding": 0, "offset": 0, "channels": 4},
+                        {"location": 1, "binding": 0, "offset": 16, "channels": 4}],
+  "color_formats": [{"location": 0, "format": "FP16_ABGR"}]
+}}"#;
+
+fn graphics(c: &mut Criterion) {
+    use gcnc::compile_graphics::compile_pipeline;
+    use gcnc::compile_graphics_unlinked::compile_stage_unlinked;
+    use gcnc::ir::Stage;
+    let spv = |name: &str| {
+        let path = format!("{}/tests/shaders/draw/{name}", env!("CARGO_MANIFEST_DIR"));
+        gcnc::front::spirv::words_from_bytes(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let (vs, fs) = (spv("vs_color.spv"), spv("fs_color.spv"));
+    let state = PipelineState::from_json(GRAPHICS_STATE).unwrap();
+    let st = state.graphics.as_ref().unwrap().to_state().unwrap();
+    let mut g = c.benchmark_group("graphics");
+    for t in Gen::ALL {
+        let opts = gcnc::Options::new(gcnc::isa::Target::new(t));
+        let vs_elf = compile_stage_unlinked(&vs, Stage::Vertex, &opts).unwrap().elf;
+        let fs_elf = compile_stage_unlinked(&fs, Stage::Fragment, &opts).unwrap().elf;
+        let warm = PartCache::new();
+        let linked = link(&[&vs_elf, &fs_elf], &state, &warm).unwrap();
+        assert_eq!(linked.placed.len(), 5, "prolog, VS, epilog, FS, epilog");
+        g.bench_function(format!("link_warm/{t}"), |b| {
+            b.iter(|| link(&[&vs_elf, &fs_elf], &state, &warm).unwrap())
+        });
+        g.bench_function(format!("compile_pipeline/{t}"), |b| {
+            b.iter(|| compile_pipeline(&vs, &fs, &opts, &st).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench, unlinked_vs_whole, graphics);
 criterion_main!(benches);

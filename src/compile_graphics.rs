@@ -1,30 +1,44 @@
-//! The graphics driver: a vertex and a fragment shader in, one VS+PS pipeline ELF out.
+//! The graphics driver: a vertex and a fragment shader in, one VS+PS pipeline ELF out,
+//! through the same parts and link as `gcnc link` (one code path, docs/link.md "Graphics
+//! parts"), as the compute path goes through the CS prolog and the link.
 //!
 //! ```text
-//! per stage: front::spirv (Stage::Vertex / Stage::Fragment entry point) → middle end →
-//!            compile::backend (isel against the GraphicsState … encode)
-//! binary::graphics   the VsPs / Ngg metadata from both stages' GraphicsAbi
-//! CodeObject         the vertex stage (_amdgpu_vs_main or _amdgpu_gs_main) at 0,
-//!                    _amdgpu_ps_main at the next 256-byte boundary
+//! per stage: front::spirv (Stage::Vertex / Stage::Fragment entry point) → middle end
+//! passes::link_varyings   the vertex stage's outputs the fragment stage does not read are
+//!                         dropped, with what computed them (whole-pipeline knowledge)
+//! per stage: compile::backend (isel/graphics/parts.rs): the main part (inputs in the
+//!            prolog's VGPRs, `s_branch gcnc.next` with the exported values as uses)
+//! compile_graphics_unlinked::stage_object   the main part as a code object (no ELF written)
+//! link::graphics::link_state   the vertex-fetch prolog, the parameter-export epilog and the
+//!            colour-export epilog from the state (the process-wide PartCache), laid out
+//!            with fall-through; the pipeline metadata
 //! ```
 //!
-//! The pipeline is compiled whole, with the default state of docs/abi.md unless
-//! [`GraphicsState`] says otherwise: vertex fetch and exports are selected inside the
-//! stages (no prologs or epilogs). A stage alone compiles to machine code here
-//! ([`compile_stage`], for tests and `--asm`); to an unlinked ELF that the link stage
-//! completes with parts, see `compile_graphics_unlinked` (docs/link.md "Graphics parts"). The vertex stage is a hardware VS on GFX9 and an
-//! NGG primitive shader (`_amdgpu_gs_main`, `.type` `Ngg`) on GFX10.3 and GFX11
+//! The pipeline is compiled with the default state of docs/abi.md unless [`GraphicsState`]
+//! says otherwise; the default vertex input (binding 0, every input location tightly
+//! packed in location order) is made explicit here ([`with_default_vertex_input`]) before
+//! the link. A stage alone compiles the same way ([`compile_stage`], for tests and
+//! `--asm`): its chain is laid out without a partner (a vertex stage exports every output).
+//! To an unlinked ELF, see `compile_graphics_unlinked`. The vertex stage is a hardware VS
+//! on GFX9 and an NGG primitive shader (`_amdgpu_gs_main`) on GFX10.3 and GFX11
 //! (`isel/ngg.rs`). Scratch memory (function-local arrays, VGPR spills) on GFX9 and
 //! GFX10.3 fails with `Unsupported`: the graphics scratch setup is not written yet.
+//!
+//! Invariant: a [`CompiledStage`] of a linked stage holds the stage's whole chain
+//! (prolog, main part, epilog) from its entry; its statistics count every part's
+//! instructions and the registers of the widest part.
 
-use crate::amdgpu::abi_graphics::GraphicsState;
+use crate::amdgpu::abi::PipelineLayout;
+use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
 use crate::amdgpu::{emit, isel, mir};
-use crate::binary::elf_write::{CodeObject, FuncSymbol};
-use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
+use crate::binary::graphics::GraphicsStageInfo;
 use crate::binary::HwStage;
 use crate::compile::{backend, translate_stage, Options};
+use crate::compile_graphics_unlinked::stage_object;
 use crate::error::Error;
 use crate::ir::{Module, Stage};
+use crate::link::layout::PlacedPart;
+use crate::parts::PartCache;
 use crate::settings::{Phase, Timer, Timing};
 use std::collections::BTreeSet;
 
@@ -32,15 +46,19 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug)]
 pub struct CompiledStage {
     pub stage: HwStage,
-    /// The stage's code, padded as the generation wants (GFX10+ `s_code_end`).
+    /// The stage's code from its entry (linked: the whole chain), padded as the
+    /// generation wants (GFX10+ `s_code_end`).
     pub text: Vec<u8>,
     /// Code bytes up to and including `s_endpgm` (or, unlinked, the final branch).
     pub code_bytes: u32,
     /// Relocations of `text` (unlinked: the final branch into the epilog).
     pub relocations: Vec<crate::binary::Relocation>,
+    /// Statistics (linked: over the chain, see the module doc).
     pub stats: emit::Stats,
-    /// The final machine program (physical registers).
+    /// The main part's final machine program (physical registers).
     pub program: mir::Program,
+    /// Linked: each part of the chain, offsets from the stage's entry.
+    pub placed: Vec<PlacedPart>,
 }
 
 impl CompiledStage {
@@ -72,42 +90,32 @@ impl CompiledStage {
     }
 }
 
-/// A compiled VS+PS pipeline.
-#[derive(Clone, Debug)]
-pub struct CompiledPipeline {
-    pub elf: Vec<u8>,
-    pub vs: CompiledStage,
-    pub ps: CompiledStage,
-    pub timings: Vec<Timing>,
+/// The part generators' cache every whole-pipeline compile shares.
+fn part_cache() -> &'static PartCache {
+    PartCache::global()
 }
 
-/// Compiles the entry point of `stage` in `words` against `state` to machine code.
+/// What a main part leaves to the link.
+fn parts_link() -> isel::LinkTime {
+    isel::LinkTime::default()
+}
+
+/// Compiles the entry point of `stage` in `words` against `state`: the main part linked
+/// with the parts `state` gives it (module doc).
 pub fn compile_stage(
     words: &[u32],
     stage: Stage,
     opts: &Options,
     state: &GraphicsState,
 ) -> Result<CompiledStage, Error> {
-    compile_stage_timed(
-        words,
-        stage,
-        opts,
-        state,
-        &mut Timer::new(&opts.settings, Phase::Front),
-    )
+    let mut timer = Timer::new(&opts.settings, Phase::Front);
+    let mut m = translate(words, stage, opts, &mut timer)?;
+    let layout = middle(&mut m, opts, &mut timer)?;
+    alone(&m, &layout, opts, state, &mut timer)
 }
 
-fn compile_stage_timed(
-    words: &[u32],
-    stage: Stage,
-    opts: &Options,
-    state: &GraphicsState,
-    timer: &mut Timer,
-) -> Result<CompiledStage, Error> {
-    compile_stage_linking(words, stage, opts, state, &isel::LinkTime::default(), timer)
-}
-
-/// [`compile_stage`] with what is left to the link (`compile_graphics_unlinked`).
+/// [`compile_stage`] with what is left to the link (`compile_graphics_unlinked`): the
+/// main part only.
 pub(crate) fn compile_stage_linking(
     words: &[u32],
     stage: Stage,
@@ -116,31 +124,23 @@ pub(crate) fn compile_stage_linking(
     link: &isel::LinkTime,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
-    let hw = hw_stage(stage, opts.target.gen)?;
-    timer.phase = Phase::Front;
-    let m = timer.stage("translate", || {
-        translate_stage(words, opts, &BTreeSet::new(), stage)
-    })?;
-    stage_backend(m, hw, opts, state, link, timer)
+    let mut m = translate(words, stage, opts, timer)?;
+    let layout = middle(&mut m, opts, timer)?;
+    main_part(&m, &layout, opts, state, link, timer)
 }
 
 /// Compiles a vertex or fragment module (verified first; the middle end runs when
-/// `opts.optimize`) against `state` to machine code.
+/// `opts.optimize`) against `state`, as [`compile_stage`].
 pub fn compile_stage_module(
     m: &Module,
     opts: &Options,
     state: &GraphicsState,
 ) -> Result<CompiledStage, Error> {
     crate::ir::verify_module(m)?;
-    let hw = hw_stage(m.stage, opts.target.gen)?;
-    stage_backend(
-        m.clone(),
-        hw,
-        opts,
-        state,
-        &isel::LinkTime::default(),
-        &mut Timer::new(&opts.settings, Phase::Middle),
-    )
+    let mut m = m.clone();
+    let mut timer = Timer::new(&opts.settings, Phase::Middle);
+    let layout = middle(&mut m, opts, &mut timer)?;
+    alone(&m, &layout, opts, state, &mut timer)
 }
 
 pub(crate) fn hw_stage(stage: Stage, gen: crate::isa::Gen) -> Result<HwStage, Error> {
@@ -156,25 +156,45 @@ pub(crate) fn hw_stage(stage: Stage, gen: crate::isa::Gen) -> Result<HwStage, Er
     }
 }
 
-fn stage_backend(
-    mut m: Module,
-    hw: HwStage,
+fn translate(
+    words: &[u32],
+    stage: Stage,
+    opts: &Options,
+    timer: &mut Timer,
+) -> Result<Module, Error> {
+    hw_stage(stage, opts.target.gen)?;
+    timer.phase = Phase::Front;
+    timer.stage("translate", || {
+        translate_stage(words, opts, &BTreeSet::new(), stage)
+    })
+}
+
+/// The middle end (when `opts.optimize`); the stage's completed descriptor layout.
+fn middle(m: &mut Module, opts: &Options, timer: &mut Timer) -> Result<PipelineLayout, Error> {
+    // as for compute: sets the layout omits are packed from every declared binding
+    let layout = opts
+        .layout
+        .complete(&crate::amdgpu::abi::declared_bindings(m)?)?;
+    if opts.optimize {
+        timer.phase = Phase::Middle;
+        let run = crate::passes::run_pipeline_with(m, &opts.settings, None)?;
+        timer.timings.extend(run.timings);
+    }
+    Ok(layout)
+}
+
+/// The backend: `m` to a main part.
+fn main_part(
+    m: &Module,
+    layout: &PipelineLayout,
     opts: &Options,
     state: &GraphicsState,
     link: &isel::LinkTime,
     timer: &mut Timer,
 ) -> Result<CompiledStage, Error> {
-    // as for compute: sets the layout omits are packed from every declared binding
-    let layout = opts
-        .layout
-        .complete(&crate::amdgpu::abi::declared_bindings(&m)?)?;
-    if opts.optimize {
-        timer.phase = Phase::Middle;
-        let run = crate::passes::run_pipeline_with(&mut m, &opts.settings, None)?;
-        timer.timings.extend(run.timings);
-    }
+    let hw = hw_stage(m.stage, opts.target.gen)?;
     timer.phase = Phase::Back;
-    let (p, code, stats, _) = backend(&m, opts, &layout, link, state, timer, &mut |_| Ok(()))?;
+    let (p, code, stats, _) = backend(m, opts, layout, link, state, timer, &mut |_| Ok(()))?;
     Ok(CompiledStage {
         stage: hw,
         text: code.text,
@@ -182,11 +202,137 @@ fn stage_backend(
         relocations: code.relocations,
         stats,
         program: p,
+        placed: Vec::new(),
     })
 }
 
-/// Entry points are 256-byte aligned (pal-abi.md §1.4).
-const ENTRY_ALIGN: usize = 256;
+/// `state` with the default vertex input made explicit for a vertex stage whose fetch
+/// prolog fills `inputs` (location, first VGPR, VGPRs): without attributes, binding 0
+/// holds every input location tightly packed in location order, 32 bits per channel;
+/// without bindings, each attribute's binding is per-vertex with that packing's stride.
+pub fn with_default_vertex_input(state: &GraphicsState, inputs: &[(u32, u16, u8)]) -> GraphicsState {
+    let mut st = state.clone();
+    let mut offset = 0;
+    if st.attributes.is_empty() {
+        let mut sorted = inputs.to_vec();
+        sorted.sort_by_key(|i| i.0);
+        for (loc, _, n) in sorted {
+            let a = VertexAttribute {
+                binding: 0,
+                offset,
+                channels: n as u32,
+            };
+            offset += 4 * n as u32;
+            st.attributes.insert(loc, a);
+        }
+    }
+    if st.bindings.is_empty() {
+        for a in st.attributes.values() {
+            st.bindings.insert(
+                a.binding,
+                VertexBinding {
+                    stride: offset,
+                    per_instance: false,
+                },
+            );
+        }
+    }
+    st
+}
+
+/// The linked stage whose chain starts at `entry` in `text` (`placed` covers every
+/// chain): its code, the parts, the statistics over them.
+fn linked_stage(
+    main: CompiledStage,
+    text: &[u8],
+    functions: &[crate::binary::elf_write::FuncSymbol],
+    placed: &[PlacedPart],
+) -> Result<CompiledStage, Error> {
+    let t = main.program.target;
+    let entry = functions
+        .iter()
+        .find(|f| f.name == main.stage.entry_symbol())
+        .ok_or_else(|| {
+            Error::from(crate::amdgpu::Error::Verify(format!(
+                "the link placed no {}",
+                main.stage.entry_symbol()
+            )))
+        })?;
+    let (start, end) = (entry.offset, entry.offset + entry.size);
+    let mut parts: Vec<PlacedPart> = placed
+        .iter()
+        .filter(|p| p.offset >= start && p.offset < end)
+        .cloned()
+        .collect();
+    let mut stats = main.stats.clone();
+    stats.instructions = 0;
+    stats.code_size = 0;
+    for p in &mut parts {
+        let code = &text[p.offset as usize..(p.offset + p.size) as usize];
+        stats.instructions += crate::isa::decode_all(code, t)
+            .map_err(|error| crate::amdgpu::Error::Isa {
+                inst: p.symbol.clone(),
+                error,
+            })?
+            .len() as u32;
+        stats.code_size += p.size as u32;
+        if let Some((v, s)) = p.registers {
+            stats.vgprs = stats.vgprs.max(v);
+            stats.sgprs = stats.sgprs.max(s);
+        } else if p.fell_through {
+            stats.branches = stats.branches.saturating_sub(1);
+        }
+        p.offset -= start;
+    }
+    let mut own = text[start as usize..].to_vec();
+    // the next chain's entry alignment padding is not this stage's
+    let next = functions
+        .iter()
+        .map(|f| f.offset)
+        .filter(|&o| o >= end)
+        .min();
+    if let Some(n) = next {
+        own.truncate((n - start) as usize);
+    }
+    Ok(CompiledStage {
+        text: own,
+        code_bytes: (end - start) as u32,
+        relocations: Vec::new(),
+        stats,
+        placed: parts,
+        ..main
+    })
+}
+
+/// A stage alone: its main part linked with the parts `state` gives it.
+fn alone(
+    m: &Module,
+    layout: &PipelineLayout,
+    opts: &Options,
+    state: &GraphicsState,
+    timer: &mut Timer,
+) -> Result<CompiledStage, Error> {
+    let c = main_part(m, layout, opts, state, &parts_link(), timer)?;
+    let (iface, obj) = stage_object(&c, opts.target)?;
+    let st = with_default_vertex_input(state, &iface.inputs);
+    let laid = timer.stage("link", || {
+        let input = crate::link::input::object_input(0, obj)?;
+        crate::link::graphics::link_stage(&input, &st, part_cache())
+    })?;
+    linked_stage(c, &laid.text, &laid.functions, &laid.placed)
+}
+
+/// A compiled VS+PS pipeline.
+#[derive(Clone, Debug)]
+pub struct CompiledPipeline {
+    pub elf: Vec<u8>,
+    /// Each stage's chain (module doc).
+    pub vs: CompiledStage,
+    pub ps: CompiledStage,
+    /// The vertex locations the IR link dropped (the fragment stage does not read them).
+    pub dropped_outputs: BTreeSet<u32>,
+    pub timings: Vec<Timing>,
+}
 
 /// Compiles a vertex and a fragment shader into one pipeline ELF.
 pub fn compile_pipeline(
@@ -216,42 +362,34 @@ pub fn compile_pipeline_stages(
         .into());
     }
     let mut timer = Timer::new(&opts.settings, Phase::Front);
-    let vs = compile_stage_timed(vs_words, Stage::Vertex, opts, state, &mut timer)?;
-    let ps = compile_stage_timed(fs_words, Stage::Fragment, fs_opts, state, &mut timer)?;
-    let pipeline = GraphicsPipelineInfo {
-        target: opts.target,
-        vs: vs.info(),
-        ps: ps.info(),
-    };
-    let md = pipeline.to_metadata()?;
-    let mut text = vs.text.clone();
-    text.resize(text.len().next_multiple_of(ENTRY_ALIGN), 0);
-    let ps_at = text.len();
-    text.extend_from_slice(&ps.text);
-    let obj = CodeObject {
-        gen: opts.target.gen,
-        text,
-        functions: vec![
-            FuncSymbol {
-                name: vs.stage.entry_symbol(),
-                offset: 0,
-                size: vs.code_bytes as u64,
-            },
-            FuncSymbol {
-                name: HwStage::Ps.entry_symbol(),
-                offset: ps_at as u64,
-                size: ps.code_bytes as u64,
-            },
-        ],
-        relocations: Vec::new(),
-        metadata: md.to_value(),
-    };
-    obj.validate()?;
-    let elf = obj.write()?;
+    let mut vm = translate(vs_words, Stage::Vertex, opts, &mut timer)?;
+    let mut fm = translate(fs_words, Stage::Fragment, fs_opts, &mut timer)?;
+    let fs_layout = middle(&mut fm, fs_opts, &mut timer)?;
+    let vs_layout = middle(&mut vm, opts, &mut timer)?;
+    timer.phase = Phase::Middle;
+    let dropped = timer.stage("link_varyings", || {
+        crate::passes::link_varyings::run(&mut vm, &fm)
+    });
+    let link = parts_link();
+    let vs = main_part(&vm, &vs_layout, opts, state, &link, &mut timer)?;
+    let ps = main_part(&fm, &fs_layout, fs_opts, state, &link, &mut timer)?;
+    let (vi, vs_obj) = stage_object(&vs, opts.target)?;
+    let (_, ps_obj) = stage_object(&ps, opts.target)?;
+    let st = with_default_vertex_input(state, &vi.inputs);
+    let linked = timer.stage("link", || {
+        let inputs = [
+            crate::link::input::object_input(0, vs_obj)?,
+            crate::link::input::object_input(1, ps_obj)?,
+        ];
+        crate::link::graphics::link_state(&inputs, &st, &Default::default(), part_cache())
+    })?;
+    let text = &linked.object.text;
+    let funcs = &linked.object.functions;
     Ok(CompiledPipeline {
-        elf,
-        vs,
-        ps,
+        vs: linked_stage(vs, text, funcs, &linked.placed)?,
+        ps: linked_stage(ps, text, funcs, &linked.placed)?,
+        elf: linked.elf,
+        dropped_outputs: dropped,
         timings: timer.timings,
     })
 }

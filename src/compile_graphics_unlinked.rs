@@ -3,7 +3,7 @@
 //! (docs/link.md "Graphics parts").
 //!
 //! ```text
-//! compile_graphics::compile_stage_linking with LinkTime::graphics_parts
+//! compile_graphics::compile_stage_linking (every graphics stage is a main part)
 //!     (isel/graphics/parts.rs: inputs in prolog VGPRs, `s_branch gcnc.next` + the
 //!      epilog's values instead of exports)
 //! StageInterface    what the link needs of the stage: the registers of its values (read
@@ -132,10 +132,7 @@ pub fn compile_stage_unlinked(
     stage: Stage,
     opts: &Options,
 ) -> Result<UnlinkedStage, Error> {
-    let link = isel::LinkTime {
-        graphics_parts: true,
-        ..Default::default()
-    };
+    let link = isel::LinkTime::default();
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let c = compile_stage_linking(
         words,
@@ -145,8 +142,8 @@ pub fn compile_stage_unlinked(
         &link,
         &mut timer,
     )?;
-    let interface = interface(&c)?;
-    let elf = write(&c, &interface, opts.target)?;
+    let (interface, obj) = stage_object(&c, opts.target)?;
+    let elf = obj.write()?;
     Ok(UnlinkedStage {
         elf,
         compiled: c,
@@ -213,9 +210,14 @@ fn interface(c: &CompiledStage) -> Result<StageInterface, Error> {
     })
 }
 
-/// The unlinked stage's ELF: the code, the branch's relocation, the stage's hardware
+/// The unlinked stage as a code object (what its ELF holds; the whole-pipeline compile
+/// hands it to the link as it is): the code, the branch's relocation, the stage's hardware
 /// entry and user-data registers, and `gcnc.prelink` with the interface.
-fn write(c: &CompiledStage, iface: &StageInterface, t: Target) -> Result<Vec<u8>, Error> {
+pub(crate) fn stage_object(
+    c: &CompiledStage,
+    t: Target,
+) -> Result<(StageInterface, CodeObject), Error> {
+    let iface = interface(c)?;
     let stage = c.stage;
     let mut registers = BTreeMap::new();
     for (i, &u) in iface.user_data.iter().enumerate() {
@@ -281,9 +283,9 @@ fn write(c: &CompiledStage, iface: &StageInterface, t: Target) -> Result<Vec<u8>
         .into(),
         "vs_ps_linkage".into(),
     ];
-    let json = serde_json::to_string(iface).expect("the interface serialises");
+    let json = serde_json::to_string(&iface).expect("the interface serialises");
     pl.extra.insert(Key::str(KEY_GRAPHICS), Value::str(&json));
     obj.set_prelink(&pl)?;
     obj.validate()?;
-    Ok(obj.write()?)
+    Ok((iface, obj))
 }

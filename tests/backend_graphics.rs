@@ -106,16 +106,24 @@ fn every_pipeline_disassembles_with_llvm_as_we_print_it() {
                     !out.contains("<unknown>"),
                     "{vs}+{fs}: unknown words:\n{out}"
                 );
-                for stage in [&c.vs, &c.ps] {
+                // each stage's chain (prolog, main part, epilog) from its entry: the
+                // vertex stage at 0, the fragment stage where the vertex chain's text ends
+                let insts: Vec<(u64, String)> = out
+                    .lines()
+                    .filter(|l| l.starts_with('\t'))
+                    .filter_map(|l| {
+                        let at = l.split("// ").nth(1)?.split(':').next()?;
+                        Some((u64::from_str_radix(at.trim(), 16).ok()?, norm(l)))
+                    })
+                    .collect();
+                for (stage, at) in [(&c.vs, 0), (&c.ps, c.vs.text.len() as u64)] {
                     let sym = format!("<{}>:", stage.stage.entry_symbol());
-                    let theirs: Vec<String> = out
-                        .split(&sym)
-                        .nth(1)
-                        .unwrap_or_else(|| panic!("{vs}+{fs}: no {sym}"))
-                        .lines()
-                        .filter(|l| l.starts_with('\t'))
-                        .map(norm)
+                    let theirs: Vec<String> = insts
+                        .iter()
+                        .filter(|i| i.0 >= at && i.0 < at + stage.code_bytes as u64)
+                        .map(|i| i.1.clone())
                         .collect();
+                    assert!(!theirs.is_empty(), "{vs}+{fs}: nothing at {at:#x} ({sym})");
                     let ours: Vec<String> = stage.asm().unwrap().lines().map(norm).collect();
                     for (k, o) in ours.iter().enumerate() {
                         assert_eq!(
@@ -462,5 +470,23 @@ fn graphics_corpus_report() {
                 println!("  {f}");
             }
         }
+    }
+}
+
+#[test]
+fn vertex_outputs_the_fragment_stage_does_not_read_are_not_computed() {
+    // gfx_vs_basic writes location 0, which gfx_fs_fragcoord never reads: the IR link
+    // drops it (and the fetch of in_color that fed it), so the vertex chain exports no
+    // parameter and fetches one attribute; with gfx_fs_varyings reading it, it stays
+    for (gen, wave) in PIPELINE_CONFIGS {
+        let p = pipeline("gfx_vs_basic", "gfx_fs_fragcoord", gen, wave);
+        assert_eq!(p.dropped_outputs.into_iter().collect::<Vec<_>>(), [0]);
+        let asm = p.vs.asm().unwrap();
+        let count = |needle: &str| asm.lines().filter(|l| l.contains(needle)).count();
+        assert_eq!(count("exp param") + count("buffer_store_b128"), 0, "{asm}");
+        assert_eq!(count("tbuffer_load"), 1, "{asm}");
+        let kept = pipeline("gfx_vs_basic", "gfx_fs_varyings", gen, wave);
+        assert!(kept.dropped_outputs.is_empty());
+        assert_eq!(kept.vs.asm().unwrap().matches("tbuffer_load").count(), 2);
     }
 }

@@ -97,15 +97,16 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
     let err = |e: gcnc::Error| format!("{}: {e}", t.gen.mcpu());
     // (code, statistics, (offset, part name) of each part)
     let (text, s, parts) = if matches!(m.stage, Stage::Vertex | Stage::Fragment) {
-        // a graphics stage alone, against the default pipeline state
+        // a graphics stage alone, against the default pipeline state: its chain (fetch
+        // prolog, main part, export epilog)
         let c = gcnc::compile_graphics::compile_stage_module(m, &o, &Default::default())
             .map_err(err)?;
-        let part = vec![(
-            0,
-            c.code_bytes as usize,
-            format!("stage {}", c.stage.short()),
-        )];
-        (c.text, c.stats, part)
+        let parts: Vec<(usize, usize, String)> = c
+            .placed
+            .iter()
+            .map(|p| (p.offset as usize, p.size as usize, p.symbol.clone()))
+            .collect();
+        (c.text, c.stats, parts)
     } else {
         let c = compile_module(m, &o).map_err(err)?;
         let parts = c
@@ -118,7 +119,8 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
     let s = &s;
     let end = parts.iter().map(|p| p.0 + p.1).max().unwrap_or(0);
     let mut insts = Vec::new();
-    let mut off = 0;
+    // from the first part: the entry's alignment padding before a prolog is not shown
+    let mut off = parts.iter().map(|p| p.0).min().unwrap_or(0);
     while off < end {
         let (inst, len) = gcnc::isa::decode(&text, off, t).map_err(|e| e.to_string())?;
         insts.push((off, inst));

@@ -200,7 +200,7 @@ pub struct GraphicsAbi {
     pub vertex_bindings: BTreeMap<u32, VertexBinding>,
     /// VS: the attributes fetched, per location.
     pub vertex_attributes: BTreeMap<u32, VertexAttribute>,
-    /// Unlinked stage (`isel::LinkTime::graphics_parts`): the values the main part hands
+    /// Every graphics stage (a main part, `isel/graphics/parts.rs`): the values the main part hands
     /// its epilog, in the order its final `s_branch` lists them after the symbol, as
     /// (output slot, dwords) runs (docs/link.md "Graphics parts").
     pub epilog_values: Vec<(u32, u8)>,

@@ -128,6 +128,25 @@ fn plan(
     pi: &StageInterface,
     st: &GraphicsState,
 ) -> Result<Plan> {
+    let reads: Vec<u32> = pi.ps_attributes.iter().map(|a| a.0).collect();
+    let (prolog, vs_epilog, params) = vs_plan(vs, vi, &reads, st)?;
+    Ok(Plan {
+        prolog,
+        vs_epilog,
+        ps_epilog: ps_plan(ps, pi, st),
+        params,
+    })
+}
+
+/// The vertex stage's parts: the fetch prolog (when it has inputs) and the epilog
+/// exporting, of its output locations, those in `reads` in that order; with the locations
+/// exported.
+fn vs_plan(
+    vs: &Input,
+    vi: &StageInterface,
+    reads: &[u32],
+    st: &GraphicsState,
+) -> Result<(Option<VsPrologKey>, VsEpilogKey, Vec<u32>)> {
     let t = vs.target;
     let ngg = vertex_is_ngg(t.gen);
     let sbase: u16 = if ngg { 8 } else { 0 };
@@ -199,7 +218,7 @@ fn plan(
         .collect::<Result<_>>()?;
     let mut params = Vec::new();
     let mut param_regs = Vec::new();
-    for &(loc, _) in &pi.ps_attributes {
+    for &loc in reads {
         if let Some(r) = vi.output(loc) {
             params.push(loc);
             let mut c = [None; 4];
@@ -219,6 +238,12 @@ fn plan(
         params: param_regs,
         global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
     };
+    Ok((prolog, vs_epilog, params))
+}
+
+/// The fragment stage's colour-export epilog: each colour output with the state's format
+/// for its location (the whole-pipeline default by width when the state names none).
+fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> PsEpilogKey {
     let mut colors = Vec::new();
     for (slot, r) in &pi.outputs {
         if *slot >= SLOT_POSITION {
@@ -236,17 +261,11 @@ fn plan(
             .unwrap_or_else(|| ColorFormat::for_components(comps));
         colors.push((*slot, f, c));
     }
-    let ps_epilog = PsEpilogKey {
+    PsEpilogKey {
         target: ps.target,
         colors,
         depth: pi.output(SLOT_FRAG_DEPTH).and_then(|r| r[0]),
-    };
-    Ok(Plan {
-        prolog,
-        vs_epilog,
-        ps_epilog,
-        params,
-    })
+    }
 }
 
 /// The part keys a graphics link of `shaders` builds.
@@ -280,7 +299,17 @@ fn main_before(s: &Input, epilog: &Part) -> ChainPart {
 
 /// Links the vertex and fragment stages among `shaders` with `state`.
 pub fn link(shaders: &[Input], state: &PipelineState, parts: &PartCache) -> Result<Linked> {
-    let st = graphics_state(state)?;
+    link_state(shaders, &graphics_state(state)?, state, parts)
+}
+
+/// [`link`] with the graphics state handed over as the compiler's structure (the
+/// whole-pipeline compile, `compile_graphics`); `state` gives only relocated values.
+pub fn link_state(
+    shaders: &[Input],
+    st: &GraphicsState,
+    state: &PipelineState,
+    parts: &PartCache,
+) -> Result<Linked> {
     let [(vs, vi), (ps, pi)] = stages(shaders)?;
     let t = vs.target;
     if ps.target != t {
@@ -289,7 +318,7 @@ pub fn link(shaders: &[Input], state: &PipelineState, parts: &PartCache) -> Resu
             reason: format!("{:?} here, {:?} in the vertex stage", ps.target, t),
         });
     }
-    let p = plan(vs, &vi, ps, &pi, &st)?;
+    let p = plan(vs, &vi, ps, &pi, st)?;
     let prolog = p
         .prolog
         .clone()
@@ -390,4 +419,35 @@ pub fn link(shaders: &[Input], state: &PipelineState, parts: &PartCache) -> Resu
         elf,
         placed: laid.placed,
     })
+}
+
+/// One stage alone with the parts `st` gives it, laid out as a one-chain program at 0
+/// (`compile_graphics::compile_stage`): a vertex stage's epilog exports every output
+/// location, in location order; a fragment stage's exports its colours.
+pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<layout::Laid> {
+    let iface = interface(s)?;
+    let mut chain = Vec::new();
+    let epilog = if s.stage == HwStage::Ps {
+        get(parts, PartKey::PsEpilog(ps_plan(s, &iface, st)))?
+    } else {
+        let every: Vec<u32> = iface
+            .outputs
+            .iter()
+            .map(|o| o.0)
+            .filter(|&l| l < SLOT_POSITION)
+            .collect();
+        let (prolog, epilog, _) = vs_plan(s, &iface, &every, st)?;
+        if let Some(k) = prolog {
+            chain.push(ChainPart::generated(get(parts, PartKey::VsProlog(k))?));
+        }
+        get(parts, PartKey::VsEpilog(epilog))?
+    };
+    chain.push(main_before(s, &epilog));
+    chain.push(ChainPart::generated(epilog));
+    let one = Chain {
+        input: s.index,
+        stage: s.stage,
+        parts: chain,
+    };
+    layout::lay_out(s.target.gen, &[one], &PipelineState::default())
 }

@@ -107,6 +107,8 @@ pub struct PlacedPart {
     pub fell_through: bool,
     /// Padding bytes placed right before it.
     pub padding_before: u64,
+    /// A generated part's (VGPRs, SGPRs) used; `None` for a main part.
+    pub registers: Option<(u32, u32)>,
 }
 
 /// The laid-out code.
@@ -188,6 +190,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                 size: p.code.len() as u64,
                 fell_through: fell,
                 padding_before,
+                registers: p.generated.as_ref().map(|g| (g.vgprs, g.sgprs)),
             });
             pending.push((at, p.input, p.relocations, p.code.len() as u64));
         }

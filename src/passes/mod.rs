@@ -19,6 +19,7 @@ pub mod divergence;
 pub mod fold_constants;
 pub mod if_to_select;
 pub mod inline;
+pub mod link_varyings;
 pub mod lower_explicit_io;
 pub mod lower_image_derefs;
 pub mod lower_io_to_temporaries;

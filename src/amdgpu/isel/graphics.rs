@@ -16,35 +16,31 @@
 //!   `v_interp_mov_f32 p0`; GFX11 a quad broadcast of lane 0 (the provoking vertex's P0)
 //!   with DPP fetch-inactive, since lane 0 of a quad may be a helper lane outside exec.
 //! - Outputs are collected as the shader stores them (they are stored once, at the end
-//!   of the entry point, after `lower_io_to_temporaries`) and exported before
-//!   `s_endpgm`: one colour export per location in the state's format, then `mrtz`; the
-//!   last one carries `done` (and `vm` on GFX9/10). With nothing to export, a null export
-//!   (GFX11 has no null target: `mrt0` with no channel enabled and colour format ZERO).
+//!   of the entry point, after `lower_io_to_temporaries`) and handed to the colour-export
+//!   epilog (`parts::ps_epilog`) as the uses of the final `s_branch` (`graphics/parts.rs`):
+//!   the epilog converts, packs and exports them in the attachments' formats.
 //! - Discard/terminate clears exec in the current region. The control-flow selection
 //!   never brings back a lane that left its region with exec clear (cf.rs), so a
 //!   discarded lane stays off until the exports, whose `vm` mask is exec. In a shader
 //!   with derivatives, implicit-LOD sampling, demote or helper queries, discard, demote
 //!   and `gl_HelperInvocation` go through the live mask instead (`quad.rs`).
 //!
-//! Vertex shader (a hardware VS on GFX9 and GFX10.3; GFX11 has only NGG primitive
-//! shaders, refused as unsupported for now):
-//! - v0 = VertexID (zero based), InstanceID in v1 (GFX9, VGPR_COMP_CNT 1) or v3 (GFX10,
-//!   VGPR_COMP_CNT 3); VertexIndex = VertexID + BaseVertex and InstanceIndex =
-//!   InstanceID + BaseInstance, both user SGPRs.
-//! - Attributes: `tbuffer_load_format_*` with `idxen` from the binding's V# in the
-//!   vertex-buffer table, index = VertexIndex (or InstanceIndex for per-instance
-//!   bindings), the attribute offset as the immediate, the format from the state.
-//! - Exports: `pos0` (and `pos1` with the point size), then the clip and cull distances
-//!   four to an export; the last position export `done`, then one `paramN` per output
-//!   location in location order.
+//! Vertex shader (a hardware VS on GFX9, an NGG primitive shader on GFX10.3 and GFX11,
+//! `ngg.rs`):
+//! - VertexID and InstanceID at their launch VGPRs; VertexIndex = VertexID + BaseVertex
+//!   and InstanceIndex = InstanceID + BaseInstance, both user SGPRs.
+//! - Attributes arrive in VGPRs the vertex-fetch prolog (`parts::vs_prolog`) fills
+//!   (`graphics/parts.rs`); the position, point size, distances and output locations go
+//!   to the parameter-export epilog (`parts::vs_epilog`) on the final branch. There is no
+//!   fetch or export selection here: every graphics compile, whole-pipeline or unlinked,
+//!   goes through the parts and the link (docs/link.md "Graphics parts").
 
 pub mod parts;
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
-    vertex_is_ngg, ColorFormat, VertexAttribute, VertexBinding, USER_DATA_BASE_INSTANCE,
-    USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
-    VERTEX_BUFFER_DESCRIPTOR_BYTES,
+    vertex_is_ngg, VertexAttribute, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX,
+    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -121,8 +117,6 @@ pub(crate) struct Gfx {
     /// Vertex / instance index, computed once in the entry block.
     vertex_index: Option<Temp>,
     instance_index: Option<Temp>,
-    /// V# per binding, loaded in the entry block.
-    vb_desc: BTreeMap<u32, Temp>,
     /// NGG system inputs (`ngg.rs`).
     pub(super) ngg: super::ngg::NggInputs,
     /// Branches to the dead end taken when discard leaves no live lane (`quad.rs`).
@@ -133,7 +127,7 @@ pub(crate) struct Gfx {
 
 /// The fetch of a vertex attribute of 32-bit float channels `a.channels` wide, loading
 /// `loaded` of them: the typed buffer load and its buffer format on `gen`. The one table
-/// the whole-pipeline vertex shader and the vertex-fetch prolog (`parts::vs_prolog`) share.
+/// the vertex-fetch prolog (`parts::vs_prolog`) uses.
 pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Opcode, u8), String> {
     let name = match (gen, a.channels) {
         (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
@@ -180,9 +174,9 @@ impl Isel<'_> {
         match self.m.stage {
             Stage::Vertex if vertex_is_ngg(self.t().gen) => {
                 self.ngg_begin()?;
-                self.vs_begin()
+                self.vs_begin_parts()
             }
-            Stage::Vertex => self.vs_begin(),
+            Stage::Vertex => self.vs_begin_parts(),
             Stage::Fragment => self.ps_begin(),
             _ => Ok(()),
         }
@@ -527,85 +521,6 @@ impl Isel<'_> {
         Ok((needs, widths))
     }
 
-    fn vs_begin(&mut self) -> Result<(), Error> {
-        if self.link.graphics_parts {
-            return self.vs_begin_parts();
-        }
-        // the vertex and instance indices, computed once where every use is dominated
-        let (mut needs, widths) = self.vs_reads()?;
-        // the default state: binding 0, tightly packed in location order
-        let state = self.state;
-        let g = &mut self.p.abi.graphics;
-        let mut offset = 0;
-        for (&loc, &w) in &widths {
-            let a = match state.attributes.get(&loc) {
-                Some(a) => *a,
-                None if state.attributes.is_empty() => {
-                    let a = VertexAttribute {
-                        binding: 0,
-                        offset,
-                        channels: w,
-                    };
-                    offset += 4 * w;
-                    a
-                }
-                None => {
-                    return Err(Error::Layout(format!(
-                        "vertex input location {loc} has no attribute in the pipeline state"
-                    )))
-                }
-            };
-            if a.offset >= 4096 || !(1..=4).contains(&a.channels) || a.channels < w {
-                return Err(Error::Layout(format!(
-                    "vertex attribute {loc}: offset {} / {} channels cannot feed a {w}-component input",
-                    a.offset, a.channels
-                )));
-            }
-            g.vertex_attributes.insert(loc, a);
-        }
-        for a in g.vertex_attributes.values() {
-            let b = match state.bindings.get(&a.binding) {
-                Some(b) => *b,
-                None if state.bindings.is_empty() => VertexBinding {
-                    stride: offset,
-                    per_instance: false,
-                },
-                None => {
-                    return Err(Error::Layout(format!(
-                        "vertex binding {} is not in the pipeline state",
-                        a.binding
-                    )))
-                }
-            };
-            g.vertex_bindings.insert(a.binding, b);
-            if b.per_instance {
-                needs.1 = true;
-            } else {
-                needs.0 = true;
-            }
-        }
-        let bindings: Vec<u32> = g.vertex_bindings.keys().copied().collect();
-        if !bindings.is_empty() {
-            // PAL's VertexBufferTable is the low half; the table is in the code's 4 GiB
-            let lo = self.tmp(RegClass::S1);
-            self.gfx.vb_table = Some(lo);
-            let pc = self.tmp(RegClass::S2);
-            self.hw(Opcode::SGetpcB64, &[Arg::Temp(pc)], &[])?;
-            let pc_hi = self.split(pc, 2)?[1];
-            let table = self.tmp(RegClass::S2);
-            self.push(MInst::pseudo(
-                crate::amdgpu::mir::Pseudo::CreateVector,
-                &[Arg::Temp(table)],
-                &[Arg::Temp(lo), Arg::Temp(pc_hi)],
-            ));
-            for b in bindings {
-                let d = self.s_load(table, VERTEX_BUFFER_DESCRIPTOR_BYTES * b, 4)?;
-                self.gfx.vb_desc.insert(b, d);
-            }
-        }
-        self.vs_indices(needs)
-    }
-
     /// VertexIndex = VertexID + BaseVertex and InstanceIndex = InstanceID + BaseInstance
     /// for what `needs` says, in the entry block (so every use is dominated); the ID VGPRs
     /// and base SGPRs become inputs.
@@ -639,6 +554,7 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// A vertex input: the VGPRs the fetch prolog fills (`graphics/parts.rs`).
     fn vertex_fetch(
         &mut self,
         i: Value,
@@ -648,35 +564,7 @@ impl Isel<'_> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
         let loc = const_slot(self, srcs[0], idx[0], at)?;
-        if self.link.graphics_parts {
-            return Ok(self.vertex_input_parts(loc, idx[1], ty.comps as u32));
-        }
-        let a = self.p.abi.graphics.vertex_attributes[&loc];
-        let b = self.p.abi.graphics.vertex_bindings[&a.binding];
-        let index = if b.per_instance {
-            self.gfx.instance_index
-        } else {
-            self.gfx.vertex_index
-        }
-        .expect("vs_begin computed the index");
-        let res = self.gfx.vb_desc[&a.binding];
-        let (op, format) =
-            vertex_fetch_op(self.t().gen, &a, a.channels).map_err(|e| Error::unsupported(at, e))?;
-        let d = self.tmp(RegClass::v(a.channels as u8));
-        let mut mi = MInst::hw(
-            self.op(op)?,
-            Format::Mtbuf,
-            &[Arg::Temp(d)],
-            &[Arg::Temp(index), Arg::Temp(res), Arg::Const(0)],
-        );
-        mi.mods.mem.idxen = true;
-        mi.mods.mem.offset = a.offset as i32;
-        mi.mods.mem.format = format;
-        self.push(mi);
-        let parts = self.split(d, a.channels as u8)?;
-        Ok((0..ty.comps as usize)
-            .map(|k| MV::T(parts[idx[1] as usize + k], Kind::Plain))
-            .collect())
+        Ok(self.vertex_input_parts(loc, idx[1], ty.comps as u32))
     }
 
     /// The texel address of `subpassLoad` (an input attachment read): the fragment's pixel
@@ -901,49 +789,6 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn export(&mut self, tgt: u32, srcs: [Arg; 4], compr: bool) {
-        let mut mi = MInst::hw(
-            Opcode::Exp,
-            Format::Exp,
-            &[],
-            &[Arg::Imm(tgt), srcs[0], srcs[1], srcs[2], srcs[3]],
-        );
-        mi.mods.mem.compr = compr;
-        self.push(mi);
-    }
-
-    /// Marks the last export of the program `done` (and `vm` in a fragment shader on
-    /// GFX9/10).
-    fn finish_exports(&mut self, first: usize) {
-        let vm = self.m.stage == Stage::Fragment && self.t().gen != Gen::Gfx11;
-        let b = self.cur;
-        let insts = &mut self.p.block_mut(b).insts;
-        if let Some(mi) = insts[first..]
-            .iter_mut()
-            .rev()
-            .find(|mi| mi.opcode() == Some(Opcode::Exp))
-        {
-            mi.mods.mem.done = true;
-            mi.mods.mem.vm = vm;
-        }
-    }
-
-    /// The clip distances, then the cull distances, packed four to a position export
-    /// after pos0 (and the point-size vector): each count is the highest component written
-    /// + 1, unwritten ones below it 0.
-    fn export_distances(&mut self, outputs: &BTreeMap<u32, [Option<Arg>; 4]>) -> Result<(), Error> {
-        let all = self.distance_values(outputs)?;
-        for chunk in all.chunks(4) {
-            let mut v = [Arg::Off; 4];
-            v[..chunk.len()].copy_from_slice(chunk);
-            let g = &mut self.p.abi.graphics;
-            let tgt = target::POS0 + g.pos_exports;
-            g.pos_exports += 1;
-            self.export(tgt, v, false);
-        }
-        Ok(())
-    }
-
     /// The clip then cull distance VGPRs (module doc of `export_distances`); records the
     /// counts.
     fn distance_values(
@@ -973,146 +818,10 @@ impl Isel<'_> {
         Ok(all)
     }
 
-    /// The exports, at the end of the program (before `s_endpgm`).
+    /// The end of a graphics stage: the branch to its export epilog
+    /// (`graphics/parts.rs`).
     pub(super) fn gfx_end(&mut self) -> Result<(), Error> {
-        if self.link.graphics_parts {
-            return self.gfx_end_parts();
-        }
-        let first = self.p.block(self.cur).insts.len();
-        let outputs = std::mem::take(&mut self.gfx.outputs);
-        let off = Arg::Off;
-        let slots = |o: &[Option<Arg>; 4]| o.map(|a| a.unwrap_or(Arg::Off));
-        match self.m.stage {
-            Stage::Fragment => {
-                for (&slot, o) in outputs.range(..SLOT_POSITION) {
-                    let comps = 4 - o.iter().rev().take_while(|a| a.is_none()).count() as u32;
-                    let fmt = self
-                        .state
-                        .color
-                        .get(&slot)
-                        .copied()
-                        .unwrap_or_else(|| ColorFormat::for_components(comps));
-                    self.p.abi.graphics.colors.push((slot, fmt));
-                    let tgt = target::MRT0 + slot;
-                    if slot >= 8 {
-                        return Err(Error::unsupported(None, format!("colour output {slot}")));
-                    }
-                    match fmt {
-                        ColorFormat::R32 => {
-                            self.export(tgt, [o[0].unwrap_or(off), off, off, off], false)
-                        }
-                        ColorFormat::Gr32 => self.export(
-                            tgt,
-                            [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
-                            false,
-                        ),
-                        ColorFormat::Ar32 => self.export(
-                            tgt,
-                            [o[0].unwrap_or(off), off, off, o[3].unwrap_or(off)],
-                            false,
-                        ),
-                        ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
-                        ColorFormat::Fp16Abgr
-                        | ColorFormat::Unorm16Abgr
-                        | ColorFormat::Snorm16Abgr
-                        | ColorFormat::Uint16Abgr
-                        | ColorFormat::Sint16Abgr => {
-                            // two channels per VGPR, converted as the attachment stores them
-                            let pack = fmt.pack_op().expect("a 16-bit format");
-                            let mut halves = [off; 2];
-                            for (h, pair) in o.chunks(2).enumerate() {
-                                if pair.iter().all(|a| a.is_none()) {
-                                    continue;
-                                }
-                                let lo = pair[0].unwrap_or(Arg::Const(0));
-                                let hi = pair[1].unwrap_or(Arg::Const(0));
-                                let d = self.tmp(RegClass::V1);
-                                self.valu(pack, &[Arg::Temp(d)], vec![lo, hi])?;
-                                halves[h] = Arg::Temp(d);
-                            }
-                            if self.t().gen == Gen::Gfx11 {
-                                self.export(tgt, [halves[0], halves[1], off, off], false);
-                            } else {
-                                self.export(
-                                    tgt,
-                                    [halves[0], halves[0], halves[1], halves[1]],
-                                    true,
-                                );
-                            }
-                        }
-                    }
-                }
-                if let Some(o) = outputs.get(&SLOT_FRAG_DEPTH) {
-                    self.p.abi.graphics.writes_depth = true;
-                    self.export(target::MRTZ, [o[0].unwrap_or(off), off, off, off], false);
-                }
-                if let Some((&slot, _)) = outputs
-                    .range(SLOT_POSITION..)
-                    .find(|(s, _)| **s != SLOT_FRAG_DEPTH)
-                {
-                    return Err(Error::unsupported(
-                        None,
-                        format!("fragment built-in output slot {slot} (only depth is exported)"),
-                    ));
-                }
-                if self.p.block(self.cur).insts.len() == first {
-                    let tgt = if self.t().gen == Gen::Gfx11 {
-                        target::MRT0
-                    } else {
-                        target::NULL
-                    };
-                    self.export(tgt, [off; 4], false);
-                }
-            }
-            Stage::Vertex => {
-                let ring = self.t().gen == Gen::Gfx11;
-                if ring {
-                    let attrs: Vec<[Option<Arg>; 4]> =
-                        outputs.range(..SLOT_POSITION).map(|(_, o)| *o).collect();
-                    self.ngg_store_attributes(&attrs)?;
-                }
-                let pos = outputs.get(&SLOT_POSITION).copied().unwrap_or([None; 4]);
-                let pos = pos.map(|a| a.unwrap_or(Arg::Const(0)));
-                let mut vals = [off; 4];
-                for (k, a) in pos.iter().enumerate() {
-                    vals[k] = Arg::Temp(self.to_vgpr(*a)?);
-                }
-                self.export(target::POS0, vals, false);
-                self.p.abi.graphics.pos_exports = 1;
-                if let Some(o) = outputs.get(&SLOT_POINT_SIZE) {
-                    self.export(
-                        target::POS0 + 1,
-                        [o[0].unwrap_or(off), off, off, off],
-                        false,
-                    );
-                    self.p.abi.graphics.pos_exports = 2;
-                    self.p.abi.graphics.writes_point_size = true;
-                }
-                self.export_distances(&outputs)?;
-                self.finish_exports(first);
-                let mut n = 0;
-                for (&slot, o) in outputs.range(..SLOT_POSITION) {
-                    if !ring {
-                        self.export(target::PARAM0 + n, slots(o), false);
-                    }
-                    self.p.abi.graphics.vs_params.push(slot);
-                    n += 1;
-                }
-                if let Some((&slot, _)) = outputs.range(SLOT_POSITION..).find(|(s, _)| {
-                    !matches!(**s, SLOT_POSITION | SLOT_POINT_SIZE)
-                        && !(SLOT_CLIP..SLOT_CLIP + 4).contains(*s)
-                }) {
-                    return Err(Error::unsupported(
-                        None,
-                        format!("vertex built-in output slot {slot} (layer, viewport)"),
-                    ));
-                }
-                return Ok(());
-            }
-            _ => return Ok(()),
-        }
-        self.finish_exports(first);
-        Ok(())
+        self.gfx_end_parts()
     }
 
     /// Places the graphics inputs after the user SGPRs at `next` (docs/abi.md): the

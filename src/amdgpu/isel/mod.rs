@@ -105,7 +105,10 @@ pub struct Isel<'a> {
     pub(crate) narrow: alu16::NarrowCache,
     /// What an unlinked compile leaves to the link stage (default: nothing).
     pub(crate) link: LinkTime,
-    /// The pipeline state of a vertex or fragment shader (`graphics.rs`).
+    /// The pipeline state of a vertex or fragment shader. No selection reads it since
+    /// vertex fetch and exports are parts the link builds from the state (docs/link.md
+    /// "Graphics parts"); kept for state-dependent selection.
+    #[allow(dead_code)]
     pub(crate) state: &'a GraphicsState,
     /// Graphics stage inputs and outputs (`graphics.rs`).
     pub(crate) gfx: graphics::Gfx,
@@ -114,15 +117,12 @@ pub struct Isel<'a> {
 }
 
 /// The state an unlinked compile does not have: each item becomes a relocated literal
-/// (docs/link.md) instead of a constant.
+/// (docs/link.md) instead of a constant. (Vertex and fragment stages are always main
+/// parts completed by the link's parts, docs/link.md "Graphics parts".)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinkTime {
     /// Descriptor offsets and array strides come from `gcnc.desc.*` relocations.
     pub descriptor_layout: bool,
-    /// A vertex or fragment stage compiled alone (docs/link.md "Graphics parts"): the
-    /// vertex inputs arrive in VGPRs a fetch prolog fills, and the stage ends with
-    /// `s_branch gcnc.next` to its export epilog instead of exporting.
-    pub graphics_parts: bool,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).
@@ -216,7 +216,8 @@ pub fn select_stage(
     }
     s.cur = end;
     s.gfx_end()?;
-    if !(s.link.graphics_parts && s.is_graphics()) {
+    // a graphics stage is a main part: it ends with its branch to the export epilog
+    if !s.is_graphics() {
         s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
     }
     s.quad_end(end)?;

@@ -15,8 +15,9 @@
 //! prim:   exp prim v0, off, off, off done      ; v0 is the passthrough `exp prim` value
 //! VERT:   EXEC = saved & V                      ; the wave's vertices
 //!         ... the vertex shader ...
-//!         GFX11: buffer_store_b128 attribute a → the attribute ring, then s_waitcnt_vscnt 0
-//!         exp pos0 … done ; GFX10.3: exp paramN
+//!         s_branch gcnc.next                    ; the export epilog (parts::vs_epilog):
+//!                                               ; GFX11 ring stores, exp pos0 … done,
+//!                                               ; GFX10.3 exp paramN
 //! ```
 //! Invariants:
 //! - system SGPRs: s2 = GS_TG_INFO (subgroup vertex count 20:12, primitive count 30:22),
@@ -26,16 +27,11 @@
 //!   v5 = VertexID, v8 = InstanceID (ES_VGPR_COMP_CNT 3 when read);
 //! - GS_ALLOC_REQ precedes every export of the wave, and the vertex code runs with exactly
 //!   the wave's vertex lanes in EXEC, so the position exports cover those lanes;
-//! - GFX11 attributes: location-ordered attribute `a` (the parameter index a fragment
-//!   shader's SPI_PS_INPUT_CNTL names) of the vertex in lane `l` is stored at record `l`,
-//!   byte `a · ATTR_RING_ATTRIBUTE_BYTES`, of the ring whose V# is at
-//!   `ATTR_RING_GIT_OFFSET` in PAL's global table; every store completes (`vscnt` 0)
-//!   before the position exports, after which the hardware may launch pixel waves.
+//! - GFX11 attributes: stored to the attribute ring by the vertex epilog
+//!   (`parts::vs_epilog`, which has the ring layout), before its position exports.
 
 use super::Isel;
-use crate::amdgpu::abi_graphics::{ATTR_RING_ATTRIBUTE_BYTES, ATTR_RING_GIT_OFFSET};
-use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
-use crate::amdgpu::passes::insert_waitcnt::wait_insts;
+use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::isa::{Format, Opcode, PhysReg};
 
@@ -161,55 +157,6 @@ impl Isel<'_> {
             &[exec],
             &[Arg::Temp(saved), Arg::Temp(verts)],
         )?;
-        Ok(())
-    }
-
-    /// GFX11: the attributes (output locations in order, four channels each, unwritten
-    /// ones 0) to the attribute ring, then a wait until the stores are done.
-    pub(super) fn ngg_store_attributes(&mut self, attrs: &[[Option<Arg>; 4]]) -> Result<(), Error> {
-        if attrs.is_empty() {
-            return Ok(());
-        }
-        let lo = self.tmp(RegClass::S1);
-        self.gfx.ngg.global_table = Some(lo);
-        let pc = self.tmp(RegClass::S2);
-        self.hw(Opcode::SGetpcB64, &[Arg::Temp(pc)], &[])?;
-        let pc_hi = self.split(pc, 2)?[1];
-        let git = self.tmp(RegClass::S2);
-        self.push(MInst::pseudo(
-            Pseudo::CreateVector,
-            &[Arg::Temp(git)],
-            &[Arg::Temp(lo), Arg::Temp(pc_hi)],
-        ));
-        let ring = self.s_load(git, ATTR_RING_GIT_OFFSET, 4)?;
-        let lane = self.lane_id()?;
-        for (a, o) in attrs.iter().enumerate() {
-            let mut dw = Vec::with_capacity(4);
-            for c in o {
-                dw.push(self.to_vgpr(c.unwrap_or(Arg::Const(0)))?);
-            }
-            let data = self.vgpr_tuple(&dw);
-            let byte = a as u32 * ATTR_RING_ATTRIBUTE_BYTES;
-            let (soffset, imm) = if byte < 4096 {
-                (Arg::Const(0), byte)
-            } else {
-                let s = self.tmp(RegClass::S1);
-                self.hw(Opcode::SMovB32, &[Arg::Temp(s)], &[Arg::Const(byte)])?;
-                (Arg::Temp(s), 0)
-            };
-            let mut mi = MInst::hw(
-                self.op(Opcode::BufferStoreDwordx4)?,
-                Format::Mubuf,
-                &[],
-                &[Arg::Temp(data), Arg::Temp(lane), Arg::Temp(ring), soffset],
-            );
-            mi.mods.mem.idxen = true;
-            mi.mods.mem.offset = imm as i32;
-            self.push(mi);
-        }
-        for w in wait_insts(self.t().gen, [None, None, None, Some(0)])? {
-            self.push(w);
-        }
         Ok(())
     }
 

@@ -1,5 +1,5 @@
-//! A vertex or fragment stage compiled alone, to be linked with parts
-//! (`LinkTime::graphics_parts`, docs/link.md "Graphics parts").
+//! A vertex or fragment stage as a main part, to be linked with parts (every graphics
+//! stage, whole-pipeline or unlinked; docs/link.md "Graphics parts").
 //!
 //! - Vertex inputs: location `l` (the channels up to the last one the shader reads) arrives
 //!   in consecutive VGPRs from [`first_input_vgpr`] on, locations in order; the
