@@ -10,7 +10,9 @@ use gcnc::amdgpu::abi_graphics::ColorFormat;
 use gcnc::compile_graphics_unlinked::{compile_stage_unlinked, UnlinkedStage};
 use gcnc::ir::Stage;
 use gcnc::isa::{Gen, Target, Wave};
-use gcnc::link::state::{ColorState, GraphicsLinkState, VertexAttributeState, VertexBindingState};
+use gcnc::link::state::{
+    ColorState, GraphicsLinkState, VertexAttributeState, VertexBindingState, VertexFormat,
+};
 use gcnc::link::{Error, PipelineState};
 use gcnc::parts::{PartCache, PartKey, PsEpilogKey};
 use link_support::objdump;
@@ -166,19 +168,19 @@ fn draw_state() -> PipelineState {
                     location: 0,
                     binding: 0,
                     offset: 0,
-                    channels: 4,
+                    format: VertexFormat::R32G32B32A32_SFLOAT,
                 },
                 VertexAttributeState {
                     location: 1,
                     binding: 0,
                     offset: 16,
-                    channels: 4,
+                    format: VertexFormat::R32G32B32A32_SFLOAT,
                 },
                 VertexAttributeState {
                     location: 2,
                     binding: 1,
                     offset: 0,
-                    channels: 3,
+                    format: VertexFormat::R32G32B32_SFLOAT,
                 },
             ],
             color_formats: vec![ColorState {

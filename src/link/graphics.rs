@@ -157,7 +157,7 @@ fn plan(
                 count,
                 binding: a.binding,
                 offset: a.offset,
-                channels: a.channels,
+                format: a.format,
                 per_instance: b.per_instance,
             });
         }

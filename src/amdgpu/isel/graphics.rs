@@ -47,6 +47,7 @@ use crate::amdgpu::abi_graphics::{
     VERTEX_BUFFER_DESCRIPTOR_BYTES,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
+use crate::amdgpu::vertex_format::VertexFormat;
 use crate::amdgpu::Error;
 use crate::binary::registers::UserData;
 use crate::binary::HwStage;
@@ -125,31 +126,6 @@ pub(crate) struct Gfx {
     pub(super) dead_ends: Vec<(crate::amdgpu::mir::BlockId, usize)>,
     /// Unlinked stage (`parts.rs`).
     parts: parts::PartsInputs,
-}
-
-/// The fetch of a vertex attribute of 32-bit float channels `a.channels` wide, loading
-/// `loaded` of them: the typed buffer load and its buffer format on `gen`. The one table
-/// the whole-pipeline vertex shader and the vertex-fetch prolog (`parts::vs_prolog`) share.
-pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Opcode, u8), String> {
-    let name = match (gen, a.channels) {
-        (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, 3) => "[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, _) => "[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (_, 1) => "[BUF_FMT_32_FLOAT]",
-        (_, 2) => "[BUF_FMT_32_32_FLOAT]",
-        (_, 3) => "[BUF_FMT_32_32_32_FLOAT]",
-        _ => "[BUF_FMT_32_32_32_32_FLOAT]",
-    };
-    let format = crate::isa::format::mtbuf::parse_format(gen, name)
-        .ok_or_else(|| format!("buffer format {name} on {gen:?}"))?;
-    let op = match loaded {
-        1 => Opcode::TbufferLoadFormatX,
-        2 => Opcode::TbufferLoadFormatXy,
-        3 => Opcode::TbufferLoadFormatXyz,
-        _ => Opcode::TbufferLoadFormatXyzw,
-    };
-    Ok((op, format))
 }
 
 /// (VertexIndex read, InstanceIndex read), channels read per input location.
@@ -518,7 +494,7 @@ impl Isel<'_> {
                     let a = VertexAttribute {
                         binding: 0,
                         offset,
-                        channels: w,
+                        format: VertexFormat::float32(w).expect("1-4 channels"),
                     };
                     offset += 4 * w;
                     a
@@ -529,10 +505,11 @@ impl Isel<'_> {
                     )))
                 }
             };
-            if a.offset >= 4096 || !(1..=4).contains(&a.channels) || a.channels < w {
+            if a.offset >= 4096 || a.format.components() < w {
                 return Err(Error::Layout(format!(
-                    "vertex attribute {loc}: offset {} / {} channels cannot feed a {w}-component input",
-                    a.offset, a.channels
+                    "vertex attribute {loc}: offset {} / {} cannot feed a {w}-component input",
+                    a.offset,
+                    a.format.name()
                 )));
             }
             g.vertex_attributes.insert(loc, a);
@@ -634,9 +611,29 @@ impl Isel<'_> {
         }
         .expect("vs_begin computed the index");
         let res = self.gfx.vb_desc[&a.binding];
-        let (op, format) =
-            vertex_fetch_op(self.t().gen, &a, a.channels).map_err(|e| Error::unsupported(at, e))?;
-        let d = self.tmp(RegClass::v(a.channels as u8));
+        // 32-bit float formats only: other formats go through the vertex-fetch prolog
+        // (`parts::vs_prolog`), which converts every format of the table
+        let channels = a.format.float32_channels().ok_or_else(|| {
+            Error::unsupported(
+                at,
+                format!(
+                    "vertex attribute {loc}: {} (the whole-pipeline fetch takes 32-bit float formats)",
+                    a.format.name()
+                ),
+            )
+        })?;
+        let fetch = a
+            .format
+            .fetch(self.t().gen, channels)
+            .map_err(|e| Error::unsupported(at, e.to_string()))?;
+        let [load] = fetch.loads[..] else {
+            return Err(Error::unsupported(
+                at,
+                "a 32-bit float fetch of more than one load",
+            ));
+        };
+        let (op, format) = (load.opcode(), load.format);
+        let d = self.tmp(RegClass::v(channels as u8));
         let mut mi = MInst::hw(
             self.op(op)?,
             Format::Mtbuf,
@@ -647,7 +644,7 @@ impl Isel<'_> {
         mi.mods.mem.offset = a.offset as i32;
         mi.mods.mem.format = format;
         self.push(mi);
-        let parts = self.split(d, a.channels as u8)?;
+        let parts = self.split(d, channels as u8)?;
         Ok((0..ty.comps as usize)
             .map(|k| MV::T(parts[idx[1] as usize + k], Kind::Plain))
             .collect())
@@ -948,11 +945,11 @@ impl Isel<'_> {
                             [o[0].unwrap_or(off), o[1].unwrap_or(off), off, off],
                             false,
                         ),
-                        ColorFormat::Ar32 => self.export(
-                            tgt,
-                            [o[0].unwrap_or(off), off, off, o[3].unwrap_or(off)],
-                            false,
-                        ),
+                        ColorFormat::Ar32 => {
+                            let mut s = [o[0].unwrap_or(off), off, off, off];
+                            s[ColorFormat::ar32_alpha_slot(self.t().gen)] = o[3].unwrap_or(off);
+                            self.export(tgt, s, false)
+                        }
                         ColorFormat::Abgr32 => self.export(tgt, slots(o), false),
                         ColorFormat::Fp16Abgr
                         | ColorFormat::Unorm16Abgr

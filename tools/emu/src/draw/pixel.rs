@@ -163,7 +163,6 @@ pub fn run(
         quads(d, s, i, &mut all);
     }
     stats.quads += all.len() as u64;
-    let gfx11 = m.gen == Gen::Gfx11;
     for wq in all.chunks(lanes / 4) {
         // primitives of the wave and the new-primitive mask
         let mut prims: Vec<usize> = Vec::new();
@@ -299,10 +298,10 @@ pub fn run(
                         continue;
                     };
                     let fmt = p.col_format >> (4 * n) & 0xf;
-                    if let Some(c) = export_color(fmt, e, lane as usize, gfx11)
+                    if let Some(c) = export_color(fmt, e, lane as usize, m.gen)
                         .map_err(|e| w.locate(e, w.pc, None))?
                     {
-                        fb.write(n, x, y, c);
+                        fb.write(n, x, y, c).map_err(|e| w.locate(e, w.pc, None))?;
                     }
                 }
             }
