@@ -167,7 +167,7 @@ pub struct GraphicsLinkState {
 
 impl GraphicsLinkState {
     /// The compiler's form of the state, checked: unique bindings, locations and colour
-    /// outputs, known formats, attributes at offsets below 4096.
+    /// outputs, known formats, attribute elements ending by byte 4096.
     pub fn to_state(&self) -> Result<crate::amdgpu::abi_graphics::GraphicsState> {
         use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
         let mut st = GraphicsState::default();
@@ -185,10 +185,14 @@ impl GraphicsLinkState {
         }
         for (i, a) in self.vertex_attributes.iter().enumerate() {
             let p = format!("graphics.vertex_attributes[{i}]");
-            if a.offset >= 4096 {
+            if a.offset + a.format.bytes() > 4096 {
                 return Err(Error::state(
                     p,
-                    format!("offset {}: attributes start below 4096", a.offset),
+                    format!(
+                        "{} at offset {} cannot feed an input: the element must end by byte 4096",
+                        a.format.name(),
+                        a.offset
+                    ),
                 ));
             }
             let va = VertexAttribute {

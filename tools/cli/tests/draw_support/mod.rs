@@ -534,9 +534,10 @@ pub fn case_json(
 }
 
 /// Compares an emulated attachment of `width`-pixel rows with lavapipe's, within the
-/// tolerances of docs/draw.md: UNORM, SNORM and SRGB channels within 1 of their integer
-/// value, integer channels equal, float channels (depth too, as `R32_SFLOAT`) within
-/// 2^-10 · max(1, |value|). The error names the first pixel off.
+/// tolerances of docs/draw.md: UNORM, SNORM and SRGB channels of up to 10 bits within 1
+/// of their integer value, integer channels equal, float and 16-bit normalized channels
+/// (depth too, as `R32_SFLOAT`) within 2^-10 · max(1, |value|). The error names the first
+/// pixel off.
 pub fn compare_attachment(
     f: gcnc_emu::draw::desc::ColorFormat,
     width: u32,
@@ -556,10 +557,10 @@ pub fn compare_attachment(
             let (ra, rb) = (raw(f, g, k).unwrap(), raw(f, w, k).unwrap());
             let sx = |v: u32| ((v << (32 - bits)) as i32 >> (32 - bits)) as i64;
             let same = match f.num() {
-                Num::Unorm | Num::Srgb => ra.abs_diff(rb) <= 1,
-                Num::Snorm => (sx(ra) - sx(rb)).abs() <= 1,
+                Num::Unorm | Num::Srgb if bits <= 10 => ra.abs_diff(rb) <= 1,
+                Num::Snorm if bits <= 10 => (sx(ra) - sx(rb)).abs() <= 1,
                 Num::Uint | Num::Sint => ra == rb,
-                Num::Float => {
+                _ => {
                     let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
                     // NaN compares unequal to everything: both NaN is equal here
                     (a[k].is_nan() && b[k].is_nan()) || (a[k] - b[k]).abs() <= tol

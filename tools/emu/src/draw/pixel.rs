@@ -38,7 +38,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::export::{Exports, Target};
 use crate::interp::ATTR_BYTES;
 use crate::memory::Lds;
-use gcnc::isa::Gen;
 
 /// VGPRs of each SPI_PS_INPUT bit.
 const INPUT_VGPRS: [u16; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
