@@ -841,6 +841,106 @@ fn main() {
         "/// How LLVM prints each MTBUF format value per generation (`-` default, `!` invalid).\npub static BUF_FORMATS: [[&str; 128]; 3] = {fmts:?};"
     )
     .unwrap();
+    buffer_format_codes(&mut o, &fmts);
     let out = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out).join("isa_tables.rs"), o).unwrap();
+}
+
+/// The typed view of the MTBUF format texts: a data-format enum (`BufData`, component
+/// layout) and a numeric-format enum (`BufNum`), and per generation the format code of
+/// each pair the generation has (`BUF_FORMAT_CODES[gen][data][num]`). The texts are
+/// LLVM's: GFX9 `[BUF_DATA_FORMAT_D,BUF_NUM_FORMAT_N]` with either part left out when it
+/// is the default (data 8, numeric UNORM), GFX10+ `[BUF_FMT_D_N]`; `-` is the default
+/// format 1 (8 UNORM on every generation); INVALID/RESERVED and unnamed values name no pair.
+fn buffer_format_codes(o: &mut String, fmts: &[Vec<String>]) {
+    let mut datas: Vec<String> = Vec::new();
+    let mut nums: Vec<String> = Vec::new();
+    let mut pairs: Vec<(usize, u8, String, String)> = Vec::new();
+    for (g, texts) in fmts.iter().enumerate() {
+        for (v, t) in texts.iter().enumerate() {
+            let (d, n) = if t == "-" {
+                ("8".to_string(), "UNORM".to_string())
+            } else if let Some(inner) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+                if g == 0 {
+                    let (mut d, mut n) = ("8".to_string(), "UNORM".to_string());
+                    for part in inner.split(',') {
+                        if let Some(x) = part.strip_prefix("BUF_DATA_FORMAT_") {
+                            d = x.to_string();
+                        } else if let Some(x) = part.strip_prefix("BUF_NUM_FORMAT_") {
+                            n = x.to_string();
+                        }
+                    }
+                    (d, n)
+                } else {
+                    match inner
+                        .strip_prefix("BUF_FMT_")
+                        .and_then(|x| x.rsplit_once('_'))
+                    {
+                        Some((d, n)) => (d.to_string(), n.to_string()),
+                        None => continue,
+                    }
+                }
+            } else {
+                continue;
+            };
+            let named = |x: &str| !x.contains("INVALID") && !x.contains("RESERVED");
+            if !named(&d) || !named(&n) || !d.split('_').all(|c| c.parse::<u32>().is_ok()) {
+                continue;
+            }
+            if !datas.contains(&d) {
+                datas.push(d.clone());
+            }
+            if !nums.contains(&n) {
+                nums.push(n.clone());
+            }
+            pairs.push((g, v as u8, d, n));
+        }
+    }
+    let mut codes = vec![vec![vec![None::<u8>; nums.len()]; datas.len()]; fmts.len()];
+    for (g, v, d, n) in &pairs {
+        let di = datas.iter().position(|x| x == d).unwrap();
+        let ni = nums.iter().position(|x| x == n).unwrap();
+        if let Some(old) = codes[*g][di][ni] {
+            panic!(
+                "isa_tables/buf_formats.txt: {} {d} {n} is both {old} and {v}",
+                GENS[*g]
+            );
+        }
+        codes[*g][di][ni] = Some(*v);
+    }
+    let data_variants: Vec<String> = datas.iter().map(|d| format!("D{d}")).collect();
+    let num_variants: Vec<String> = nums
+        .iter()
+        .map(|n| n[..1].to_string() + &n[1..].to_lowercase())
+        .collect();
+    writeln!(o, "/// A buffer data format (the components' layout, LLVM's name: MSB-first, component x in the low bits).\n#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]\n#[allow(non_camel_case_types)]\npub enum BufData {{ {} }}", data_variants.join(", ")).unwrap();
+    writeln!(o, "impl BufData {{\n    pub const ALL: [BufData; {}] = [{}];\n    /// The component sizes, x first.\n    pub fn bits(self) -> &'static [u32] {{ BUF_DATA_BITS[self as usize] }}\n}}", datas.len(), data_variants.iter().map(|v| format!("BufData::{v}")).collect::<Vec<_>>().join(", ")).unwrap();
+    let bits: Vec<String> = datas
+        .iter()
+        .map(|d| {
+            let mut b: Vec<&str> = d.split('_').collect();
+            b.reverse();
+            format!("&[{}]", b.join(", "))
+        })
+        .collect();
+    writeln!(
+        o,
+        "static BUF_DATA_BITS: [&[u32]; {}] = [{}];",
+        datas.len(),
+        bits.join(", ")
+    )
+    .unwrap();
+    writeln!(o, "/// A buffer numeric format.\n#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]\npub enum BufNum {{ {} }}", num_variants.join(", ")).unwrap();
+    writeln!(
+        o,
+        "impl BufNum {{\n    pub const ALL: [BufNum; {}] = [{}];\n}}",
+        nums.len(),
+        num_variants
+            .iter()
+            .map(|v| format!("BufNum::{v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+    .unwrap();
+    writeln!(o, "/// The MTBUF format code of each (data, numeric) pair per generation (`None`: the generation has no such format).\npub static BUF_FORMAT_CODES: [[[Option<u8>; {}]; {}]; {}] = {codes:?};", nums.len(), datas.len(), fmts.len()).unwrap();
 }

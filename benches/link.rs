@@ -167,8 +167,12 @@ fn graphics(c: &mut Criterion) {
     let mut g = c.benchmark_group("graphics");
     for t in Gen::ALL {
         let opts = gcnc::Options::new(gcnc::isa::Target::new(t));
-        let vs_elf = compile_stage_unlinked(&vs, Stage::Vertex, &opts).unwrap().elf;
-        let fs_elf = compile_stage_unlinked(&fs, Stage::Fragment, &opts).unwrap().elf;
+        let vs_elf = compile_stage_unlinked(&vs, Stage::Vertex, &opts)
+            .unwrap()
+            .elf;
+        let fs_elf = compile_stage_unlinked(&fs, Stage::Fragment, &opts)
+            .unwrap()
+            .elf;
         let warm = PartCache::new();
         let linked = link(&[&vs_elf, &fs_elf], &state, &warm).unwrap();
         assert_eq!(linked.placed.len(), 5, "prolog, VS, epilog, FS, epilog");

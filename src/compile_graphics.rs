@@ -30,6 +30,7 @@
 
 use crate::amdgpu::abi::PipelineLayout;
 use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
+use crate::amdgpu::vertex_format::VertexFormat;
 use crate::amdgpu::{emit, isel, mir};
 use crate::binary::graphics::GraphicsStageInfo;
 use crate::binary::HwStage;
@@ -210,17 +211,26 @@ fn main_part(
 /// prolog fills `inputs` (location, first VGPR, VGPRs): without attributes, binding 0
 /// holds every input location tightly packed in location order, 32 bits per channel;
 /// without bindings, each attribute's binding is per-vertex with that packing's stride.
-pub fn with_default_vertex_input(state: &GraphicsState, inputs: &[(u32, u16, u8)]) -> GraphicsState {
+/// An input wider than four 32-bit channels (a 64-bit vector) has no default format.
+pub fn with_default_vertex_input(
+    state: &GraphicsState,
+    inputs: &[(u32, u16, u8)],
+) -> Result<GraphicsState, Error> {
     let mut st = state.clone();
     let mut offset = 0;
     if st.attributes.is_empty() {
         let mut sorted = inputs.to_vec();
         sorted.sort_by_key(|i| i.0);
         for (loc, _, n) in sorted {
+            let format = VertexFormat::float32(n as u32).ok_or_else(|| {
+                Error::Backend(crate::amdgpu::Error::Layout(format!(
+                    "vertex input location {loc}: {n} VGPRs have no default vertex format (give the attribute's format in the pipeline state)"
+                )))
+            })?;
             let a = VertexAttribute {
                 binding: 0,
                 offset,
-                channels: n as u32,
+                format,
             };
             offset += 4 * n as u32;
             st.attributes.insert(loc, a);
@@ -237,7 +247,7 @@ pub fn with_default_vertex_input(state: &GraphicsState, inputs: &[(u32, u16, u8)
             );
         }
     }
-    st
+    Ok(st)
 }
 
 /// The linked stage whose chain starts at `entry` in `text` (`placed` covers every
@@ -314,7 +324,7 @@ fn alone(
 ) -> Result<CompiledStage, Error> {
     let c = main_part(m, layout, opts, state, &parts_link(), timer)?;
     let (iface, obj) = stage_object(&c, opts.target)?;
-    let st = with_default_vertex_input(state, &iface.inputs);
+    let st = with_default_vertex_input(state, &iface.inputs)?;
     let laid = timer.stage("link", || {
         let input = crate::link::input::object_input(0, obj)?;
         crate::link::graphics::link_stage(&input, &st, part_cache())
@@ -375,7 +385,7 @@ pub fn compile_pipeline_stages(
     let ps = main_part(&fm, &fs_layout, fs_opts, state, &link, &mut timer)?;
     let (vi, vs_obj) = stage_object(&vs, opts.target)?;
     let (_, ps_obj) = stage_object(&ps, opts.target)?;
-    let st = with_default_vertex_input(state, &vi.inputs);
+    let st = with_default_vertex_input(state, &vi.inputs)?;
     let linked = timer.stage("link", || {
         let inputs = [
             crate::link::input::object_input(0, vs_obj)?,

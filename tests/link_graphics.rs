@@ -10,7 +10,9 @@ use gcnc::amdgpu::abi_graphics::ColorFormat;
 use gcnc::compile_graphics_unlinked::{compile_stage_unlinked, UnlinkedStage};
 use gcnc::ir::Stage;
 use gcnc::isa::{Gen, Target, Wave};
-use gcnc::link::state::{ColorState, GraphicsLinkState, VertexAttributeState, VertexBindingState};
+use gcnc::link::state::{
+    ColorState, GraphicsLinkState, VertexAttributeState, VertexBindingState, VertexFormat,
+};
 use gcnc::link::{Error, PipelineState};
 use gcnc::parts::{PartCache, PartKey, PsEpilogKey};
 use link_support::objdump;
@@ -83,7 +85,15 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
         let plain = [
             (R32, "exp mrt1 v4, off, off, off done"),
             (Gr32, "exp mrt1 v4, v5, off, off done"),
-            (Ar32, "exp mrt1 v4, off, off, v7 done"),
+            // 32_AR: alpha in w on GFX9, in the second slot on GFX10+
+            (
+                Ar32,
+                if gen == Gen::Gfx9 {
+                    "exp mrt1 v4, off, off, v7 done"
+                } else {
+                    "exp mrt1 v4, v7, off, off done"
+                },
+            ),
             (Abgr32, "exp mrt1 v4, v5, v6, v7 done"),
         ];
         for (f, want) in plain {
@@ -166,19 +176,19 @@ fn draw_state() -> PipelineState {
                     location: 0,
                     binding: 0,
                     offset: 0,
-                    channels: 4,
+                    format: VertexFormat::R32G32B32A32_SFLOAT,
                 },
                 VertexAttributeState {
                     location: 1,
                     binding: 0,
                     offset: 16,
-                    channels: 4,
+                    format: VertexFormat::R32G32B32A32_SFLOAT,
                 },
                 VertexAttributeState {
                     location: 2,
                     binding: 1,
                     offset: 0,
-                    channels: 3,
+                    format: VertexFormat::R32G32B32_SFLOAT,
                 },
             ],
             color_formats: vec![ColorState {
@@ -287,8 +297,9 @@ fn a_link_the_state_cannot_complete_is_a_typed_error() {
     assert_eq!(p, "graphics.vertex_attributes");
     assert!(r.contains("location 2"), "{r}");
     let mut st = draw_state();
-    st.graphics.as_mut().unwrap().vertex_attributes[0].channels = 2;
-    let (_, r) = path(link_err(&vs, &fs, &st));
+    st.graphics.as_mut().unwrap().vertex_attributes[0].offset = 4090;
+    let (p, r) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "graphics.vertex_attributes[0]");
     assert!(r.contains("cannot feed"), "{r}");
     let mut st = draw_state();
     st.graphics.as_mut().unwrap().color_formats[0].format = "RGBA8".into();

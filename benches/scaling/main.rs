@@ -86,7 +86,11 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     if a.scales.is_empty() {
-        a.scales = if a.full { vec![1, 4, 16, 64] } else { vec![1, 4] };
+        a.scales = if a.full {
+            vec![1, 4, 16, 64]
+        } else {
+            vec![1, 4]
+        };
     }
     if a.shapes.is_empty() {
         a.shapes = Shape::ALL.to_vec();
@@ -196,7 +200,12 @@ fn print_shape(shape: Shape, rows: &[Row]) {
         .take(4)
         .map(|(n, g, share)| format!("{n} ×{g:.1} ({:.0} % at {}×)", share * 100.0, last.scale))
         .collect();
-    println!("\nµs/word growth {}× → {}×, by pass: {}", first.scale, last.scale, top.join(", "));
+    println!(
+        "\nµs/word growth {}× → {}×, by pass: {}",
+        first.scale,
+        last.scale,
+        top.join(", ")
+    );
 }
 
 fn main() {

@@ -107,9 +107,12 @@ impl Ctx {
 
     fn vector_unit(&mut self, i: usize) {
         let t = self.v4;
-        for (n, (dst, src, sw)) in [(self.v, self.w, [1, 2, 3, 0]), (self.w, self.v, [3, 2, 1, 0])]
-            .into_iter()
-            .enumerate()
+        for (n, (dst, src, sw)) in [
+            (self.v, self.w, [1, 2, 3, 0]),
+            (self.w, self.v, [3, 2, 1, 0]),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let a = self.load(t, dst);
             let s = self.load(t, src);
@@ -131,7 +134,9 @@ impl Ctx {
         let k = self.cf(Self::k(i, 0) * 0.5);
         let c = self.b.f_ord_greater_than(bt, None, x, k).unwrap();
         let (then_b, else_b, merge) = (self.b.id(), self.b.id(), self.b.id());
-        self.b.selection_merge(merge, SelectionControl::NONE).unwrap();
+        self.b
+            .selection_merge(merge, SelectionControl::NONE)
+            .unwrap();
         self.b.branch_conditional(c, then_b, else_b, []).unwrap();
         self.b.begin_block(Some(else_b)).unwrap();
         let x = self.load(t, self.x);
@@ -158,11 +163,18 @@ impl Ctx {
         let (t, bt) = (self.u32, self.bool);
         let zero = self.cu(0);
         self.store(self.j, zero);
-        let (header, check, body, cont, merge) =
-            (self.b.id(), self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        let (header, check, body, cont, merge) = (
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+            self.b.id(),
+        );
         self.b.branch(header).unwrap();
         self.b.begin_block(Some(header)).unwrap();
-        self.b.loop_merge(merge, cont, LoopControl::NONE, []).unwrap();
+        self.b
+            .loop_merge(merge, cont, LoopControl::NONE, [])
+            .unwrap();
         self.b.branch(check).unwrap();
         self.b.begin_block(Some(check)).unwrap();
         let j = self.load(t, self.j);

@@ -106,6 +106,15 @@ impl ColorFormat {
             _ => return None,
         })
     }
+    /// The export slot of alpha in a 32_AR export: w on GFX9, the second slot on GFX10+
+    /// (red is always x).
+    pub fn ar32_alpha_slot(gen: crate::isa::Gen) -> usize {
+        if gen.is_gfx10_plus() {
+            1
+        } else {
+            3
+        }
+    }
     /// The channels the format writes (`CB_SHADER_MASK` nibble).
     pub fn channel_mask(self) -> u32 {
         match self {
@@ -136,8 +145,8 @@ pub struct VertexAttribute {
     pub binding: u32,
     /// Byte offset in the binding's element (below 4096).
     pub offset: u32,
-    /// 32-bit float channels fetched (1..=4); a typed load of this many channels.
-    pub channels: u32,
+    /// The attribute's format (`amdgpu::vertex_format`).
+    pub format: crate::amdgpu::vertex_format::VertexFormat,
 }
 
 /// One vertex-buffer binding of the pipeline state.

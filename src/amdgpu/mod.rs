@@ -18,6 +18,7 @@
 
 pub mod abi;
 pub mod abi_graphics;
+pub mod attachment_format;
 pub mod emit;
 pub mod error;
 pub mod isel;
@@ -25,5 +26,6 @@ pub mod mir;
 pub mod passes;
 pub mod regalloc;
 pub mod scratch;
+pub mod vertex_format;
 
 pub use error::Error;

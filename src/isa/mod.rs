@@ -36,5 +36,8 @@ pub use parse::{parse, parse_line};
 pub use print::print;
 pub use reg::{PhysReg, Reg};
 pub use simm16::Waitcnt;
-pub use tables::{EncDesc, Field, Format, ImmKind, MemFlags, ModSet, OpDesc, Opcode, Props, ValTy};
+pub use tables::{
+    BufData, BufNum, EncDesc, Field, Format, ImmKind, MemFlags, ModSet, OpDesc, Opcode, Props,
+    ValTy,
+};
 pub use target::{Gen, GenInfo, Target, TargetError, Wave};

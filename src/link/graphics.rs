@@ -176,7 +176,7 @@ fn vs_plan(
                 count,
                 binding: a.binding,
                 offset: a.offset,
-                channels: a.channels,
+                format: a.format,
                 per_instance: b.per_instance,
             });
         }

@@ -36,6 +36,7 @@
 //! `descriptor_table` slot.
 
 use super::error::{Error, Result};
+pub use crate::amdgpu::vertex_format::VertexFormat;
 pub use crate::binary::prelink::Item;
 use crate::binary::prelink::{DescKind, PrelinkSymbol};
 use crate::binary::UserData;
@@ -131,14 +132,15 @@ pub struct VertexBindingState {
     pub per_instance: bool,
 }
 
-/// One vertex attribute: `channels` 32-bit float channels at `offset` of `binding`.
+/// One vertex attribute: an element of `format` (a VkFormat name without `VK_FORMAT_`,
+/// `amdgpu::vertex_format`) at `offset` of `binding`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VertexAttributeState {
     pub location: u32,
     pub binding: u32,
     pub offset: u32,
-    pub channels: u32,
+    pub format: VertexFormat,
 }
 
 /// The export format of one colour output location (`SPI_SHADER_COL_FORMAT` names:
@@ -165,7 +167,7 @@ pub struct GraphicsLinkState {
 
 impl GraphicsLinkState {
     /// The compiler's form of the state, checked: unique bindings, locations and colour
-    /// outputs, known formats, 1–4 channels at offsets below 4096.
+    /// outputs, known formats, attribute elements ending by byte 4096.
     pub fn to_state(&self) -> Result<crate::amdgpu::abi_graphics::GraphicsState> {
         use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
         let mut st = GraphicsState::default();
@@ -183,19 +185,20 @@ impl GraphicsLinkState {
         }
         for (i, a) in self.vertex_attributes.iter().enumerate() {
             let p = format!("graphics.vertex_attributes[{i}]");
-            if !(1..=4).contains(&a.channels) || a.offset >= 4096 {
+            if a.offset + a.format.bytes() > 4096 {
                 return Err(Error::state(
                     p,
                     format!(
-                        "{} channels at offset {}: 1-4 channels below 4096",
-                        a.channels, a.offset
+                        "{} at offset {} cannot feed an input: the element must end by byte 4096",
+                        a.format.name(),
+                        a.offset
                     ),
                 ));
             }
             let va = VertexAttribute {
                 binding: a.binding,
                 offset: a.offset,
-                channels: a.channels,
+                format: a.format,
             };
             if st.attributes.insert(a.location, va).is_some() {
                 return Err(Error::state(
@@ -237,7 +240,7 @@ impl GraphicsLinkState {
                     location,
                     binding: a.binding,
                     offset: a.offset,
-                    channels: a.channels,
+                    format: a.format,
                 })
                 .collect(),
             color_formats: st

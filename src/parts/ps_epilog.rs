@@ -106,7 +106,11 @@ impl PsEpilogKey {
                     let srcs = match f {
                         ColorFormat::R32 => [src(r[0]), off, off, off],
                         ColorFormat::Gr32 => [src(r[0]), src(r[1]), off, off],
-                        ColorFormat::Ar32 => [src(r[0]), off, off, src(r[3])],
+                        ColorFormat::Ar32 => {
+                            let mut s = [src(r[0]), off, off, off];
+                            s[ColorFormat::ar32_alpha_slot(gen)] = src(r[3]);
+                            s
+                        }
                         _ => r.map(src),
                     };
                     exports.push((tgt, srcs, false));

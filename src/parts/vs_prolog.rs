@@ -12,9 +12,12 @@
 //!    address; `s_load_dwordx4` of each binding's V# (binding `b` at `16·b`);
 //! 3. `v_add_u32` VertexIndex = VertexID + BaseVertex and InstanceIndex = InstanceID +
 //!    BaseInstance into scratch VGPRs, as the bindings' input rates need;
-//! 4. `s_waitcnt lgkmcnt(0)`, one typed buffer load per attribute (`tbuffer_load_format_*`
-//!    `idxen`, the attribute's offset as the immediate, the format from the one table the
-//!    whole-pipeline fetch uses, `isel::graphics::vertex_fetch_op`), `s_waitcnt vmcnt(0)`;
+//! 4. `s_waitcnt lgkmcnt(0)`, then per attribute the typed buffer loads of its format's
+//!    fetch plan (`amdgpu::vertex_format`: one `tbuffer_load_format_*` `idxen` of the
+//!    channels read, or one single-channel load per channel for 3-component 8/16-bit and
+//!    B,G,R-ordered formats; the attribute's offset plus the channel's as the immediate)
+//!    and a `v_mov_b32` of the default (0, 0, 1.0 or integer 1) into each channel the
+//!    shader reads beyond the format's; `s_waitcnt vmcnt(0)`;
 //! 5. NGG: EXEC restored; GFX10+: `s_waitcnt_depctr` with vm_vsrc(0) (the main part's
 //!    SALU may overwrite the V# SGPRs the loads read: VMEMtoScalarWriteHazard), on GFX11
 //!    also va_vdst(0) (the main part may read VGPRs right after the SALU EXEC write);
@@ -26,8 +29,7 @@
 
 use super::code::{inst_with, int, sreg, v, PartCode};
 use super::{Part, PartError};
-use crate::amdgpu::abi_graphics::VertexAttribute;
-use crate::amdgpu::isel::graphics::vertex_fetch_op;
+use crate::amdgpu::vertex_format::VertexFormat;
 use crate::isa::{BufferError, CodeBuffer, Format, Gen, Opcode, Operand, Reg, Target, Wave};
 
 /// One attribute the prolog fetches.
@@ -39,8 +41,8 @@ pub struct FetchedAttribute {
     pub count: u8,
     pub binding: u32,
     pub offset: u32,
-    /// 32-bit float channels in memory.
-    pub channels: u32,
+    /// The attribute's format.
+    pub format: VertexFormat,
     /// The binding advances per instance.
     pub per_instance: bool,
 }
@@ -71,13 +73,13 @@ impl VsPrologKey {
             .iter()
             .map(|a| {
                 format!(
-                    "{}:v{}+{}:b{}@{}x{}{}",
+                    "{}:v{}+{}:b{}@{}:{}{}",
                     a.location,
                     a.first,
                     a.count,
                     a.binding,
                     a.offset,
-                    a.channels,
+                    a.format.name(),
                     if a.per_instance { ":inst" } else { "" }
                 )
             })
@@ -195,32 +197,42 @@ impl VsPrologKey {
                 .iter()
                 .position(|b| b.0 == a.binding)
                 .expect("listed");
-            let va = VertexAttribute {
-                binding: a.binding,
-                offset: a.offset,
-                channels: a.channels,
-            };
-            if a.count as u32 > a.channels || a.offset >= 4096 {
+            if !(1..=4).contains(&a.count) || a.offset + a.format.bytes() > 4096 {
                 return Err(PartError::Unsatisfiable(format!(
-                    "vertex attribute {}: offset {} / {} channels cannot feed {} channels",
-                    a.location, a.offset, a.channels, a.count
+                    "vertex attribute {}: {} at offset {} cannot feed {} channels",
+                    a.location,
+                    a.format.name(),
+                    a.offset,
+                    a.count
                 )));
             }
-            let (op, format) =
-                vertex_fetch_op(gen, &va, a.count as u32).map_err(PartError::Unsatisfiable)?;
+            let fetch = a
+                .format
+                .fetch(gen, a.count as u32)
+                .map_err(|e| PartError::Unsatisfiable(e.to_string()))?;
             let index = if a.per_instance { iindex } else { vindex };
-            let ops = [
-                Operand::Reg(Reg::v(a.first, a.count)),
-                v(index),
-                sreg(desc_at(k), 4),
-                int(0),
-            ];
-            inst_with(&mut buf, gen, op, Format::Mtbuf, &ops, |m| {
-                m.mem.idxen = true;
-                m.mem.offset = a.offset as i32;
-                m.mem.format = format;
-            })
-            .map_err(enc)?;
+            for l in &fetch.loads {
+                let ops = [
+                    Operand::Reg(Reg::v(a.first + l.dst as u16, l.channels as u8)),
+                    v(index),
+                    sreg(desc_at(k), 4),
+                    int(0),
+                ];
+                inst_with(&mut buf, gen, l.opcode(), Format::Mtbuf, &ops, |m| {
+                    m.mem.idxen = true;
+                    m.mem.offset = (a.offset + l.offset) as i32;
+                    m.mem.format = l.format;
+                })
+                .map_err(enc)?;
+            }
+            for &(k, bits) in &fetch.constants {
+                buf.op(
+                    Opcode::VMovB32,
+                    Format::Vop1,
+                    &[v(a.first + k as u16), int(bits)],
+                )
+                .map_err(enc)?;
+            }
         }
         buf.waitcnt("vmcnt(0)").map_err(enc)?;
         if ngg {

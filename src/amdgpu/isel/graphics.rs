@@ -39,8 +39,8 @@ pub mod parts;
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
-    vertex_is_ngg, VertexAttribute, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX,
-    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
+    vertex_is_ngg, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE,
+    USER_DATA_VERTEX_BUFFER_TABLE,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -123,31 +123,6 @@ pub(crate) struct Gfx {
     pub(super) dead_ends: Vec<(crate::amdgpu::mir::BlockId, usize)>,
     /// Unlinked stage (`parts.rs`).
     parts: parts::PartsInputs,
-}
-
-/// The fetch of a vertex attribute of 32-bit float channels `a.channels` wide, loading
-/// `loaded` of them: the typed buffer load and its buffer format on `gen`. The one table
-/// the vertex-fetch prolog (`parts::vs_prolog`) uses.
-pub fn vertex_fetch_op(gen: Gen, a: &VertexAttribute, loaded: u32) -> Result<(Opcode, u8), String> {
-    let name = match (gen, a.channels) {
-        (Gen::Gfx9, 1) => "[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, 2) => "[BUF_DATA_FORMAT_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, 3) => "[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (Gen::Gfx9, _) => "[BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT]",
-        (_, 1) => "[BUF_FMT_32_FLOAT]",
-        (_, 2) => "[BUF_FMT_32_32_FLOAT]",
-        (_, 3) => "[BUF_FMT_32_32_32_FLOAT]",
-        _ => "[BUF_FMT_32_32_32_32_FLOAT]",
-    };
-    let format = crate::isa::format::mtbuf::parse_format(gen, name)
-        .ok_or_else(|| format!("buffer format {name} on {gen:?}"))?;
-    let op = match loaded {
-        1 => Opcode::TbufferLoadFormatX,
-        2 => Opcode::TbufferLoadFormatXy,
-        3 => Opcode::TbufferLoadFormatXyz,
-        _ => Opcode::TbufferLoadFormatXyzw,
-    };
-    Ok((op, format))
 }
 
 /// (VertexIndex read, InstanceIndex read), channels read per input location.

@@ -167,7 +167,11 @@ pub fn wait_insts(gen: Gen, w: [Option<u32>; 4]) -> Result<Vec<MInst>, Error> {
     let mut out = Vec::new();
     // the counters not waited on stay at their maximum (no wait)
     let mut wc = simm16::Waitcnt::none(gen);
-    for (k, field) in [(0, &mut wc.vmcnt), (1, &mut wc.lgkmcnt), (2, &mut wc.expcnt)] {
+    for (k, field) in [
+        (0, &mut wc.vmcnt),
+        (1, &mut wc.lgkmcnt),
+        (2, &mut wc.expcnt),
+    ] {
         if let Some(n) = w[k] {
             *field = n.min(max_count(gen, COUNTERS[k]));
         }

@@ -12,7 +12,7 @@ use super::sop2::lookup;
 use super::{word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
-use crate::isa::tables::{EncDesc, Format, OpDesc, BUF_FORMATS};
+use crate::isa::tables::{BufData, BufNum, EncDesc, Format, OpDesc, BUF_FORMATS, BUF_FORMAT_CODES};
 use crate::isa::target::{Gen, Target};
 
 pub const PREFIX: u32 = 0b111010 << 26;
@@ -23,6 +23,22 @@ pub fn is_mtbuf(w0: u32) -> bool {
 
 fn text(gen: Gen, v: u8) -> &'static str {
     BUF_FORMATS[gen as usize][v as usize & 127]
+}
+
+/// The format code of a (data, numeric) format pair on `gen`, if the generation has it
+/// (from isa_tables/buf_formats.txt, typed by build.rs).
+pub fn format_code(gen: Gen, data: BufData, num: BufNum) -> Option<u8> {
+    BUF_FORMAT_CODES[gen as usize][data as usize][num as usize]
+}
+
+/// The (data, numeric) pair of a format code on `gen` (`None`: invalid or reserved).
+pub fn format_of(gen: Gen, code: u8) -> Option<(BufData, BufNum)> {
+    BufData::ALL.iter().find_map(|&d| {
+        BufNum::ALL
+            .iter()
+            .find(|&&n| format_code(gen, d, n) == Some(code))
+            .map(|&n| (d, n))
+    })
 }
 
 /// Parses the text after `format:` (a symbolic `[...]` or a number).

@@ -2,17 +2,17 @@
 //! component sizes and a numeric type, and converting elements to and from the 32-bit
 //! register values.
 //!
-//! Codes: GFX9 `dfmt | nfmt << 4` (data formats 8, 16, 8_8, 32, 16_16, 8_8_8_8, 32_32,
-//! 16_16_16_16, 32_32_32, 32_32_32_32 by their LLVM names; numeric formats UNORM 0,
-//! SNORM 1, USCALED 2, SSCALED 3, UINT 4, SINT 5, FLOAT 7). GFX10/GFX11: the unified
-//! format, whose names come from `isa_tables/buf_formats.txt` (LLVM's names, recorded by
-//! the ISA sweep), e.g. `BUF_FMT_8_8_8_8_UNORM`. Packed formats with unequal components
-//! (10_11_11, 2_10_10_10, ...) are `Unsupported`.
+//! Codes: GFX9 `dfmt | nfmt << 4`, GFX10/GFX11 the unified format; the (data, numeric)
+//! pair of a code comes from the ISA table (`isa_tables/buf_formats.txt`, typed by the
+//! compiler's build as `BufData` / `BufNum`: `gcnc::isa::format::mtbuf::format_of`).
+//! Data formats of byte-sized equal components (8, 16, 8_8, 32, ..., 32_32_32_32) are read
+//! component by component; packed ones (2_10_10_10: x in bits 9:0, y 19:10, z 29:20, w
+//! 31:30) as one element whose components are bit fields. Float components are 16 or 32
+//! bits (10_11_11 / 11_11_10 floats are `Unsupported`).
 
 use crate::error::{Error, Result};
-use gcnc::isa::Gen;
-
-const TABLE: &str = include_str!("../../../isa_tables/buf_formats.txt");
+use gcnc::isa::format::mtbuf::format_of;
+use gcnc::isa::{BufNum, Gen};
 
 /// The numeric types, shared with image formats (buffer formats have no SRGB: `decode`
 /// never makes one).
@@ -20,86 +20,32 @@ pub use crate::texformat::Num;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BufFormat {
-    /// Bits per component (all equal), 8/16/32.
-    pub bits: u32,
-    pub comps: u32,
+    /// Bits per component, x first.
+    pub bits: Vec<u32>,
     pub num: Num,
-}
-
-fn num_of(s: &str) -> Option<Num> {
-    Num::parse(s).filter(|&n| n != Num::Srgb)
-}
-
-fn sizes(s: &str) -> Option<(u32, u32)> {
-    let parts: Vec<u32> = s
-        .split('_')
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
-    let first = *parts.first()?;
-    (parts.iter().all(|&p| p == first) && matches!(first, 8 | 16 | 32))
-        .then_some((first, parts.len() as u32))
 }
 
 /// The format of `code` on `gen`.
 pub fn decode(gen: Gen, code: u32) -> Result<BufFormat> {
     let bad = || Error::unsupported(format!("buffer format {code} on {gen}"));
-    match gen {
-        Gen::Gfx9 => {
-            let (dfmt, nfmt) = (code & 0xf, (code >> 4) & 7);
-            let line = TABLE
-                .lines()
-                .find(|l| {
-                    l.starts_with("gfx9 ") && l.split_whitespace().nth(1) == Some(&dfmt.to_string())
-                })
-                .ok_or_else(bad)?;
-            // `-` is LLVM's default data format, 8
-            let name = line
-                .split('[')
-                .nth(1)
-                .and_then(|r| r.split([',', ']']).next())
-                .unwrap_or("BUF_DATA_FORMAT_8");
-            let (bits, comps) =
-                sizes(name.strip_prefix("BUF_DATA_FORMAT_").ok_or_else(bad)?).ok_or_else(bad)?;
-            let num = match nfmt {
-                0 => Num::Unorm,
-                1 => Num::Snorm,
-                2 => Num::Uscaled,
-                3 => Num::Sscaled,
-                4 => Num::Uint,
-                5 => Num::Sint,
-                7 => Num::Float,
-                _ => return Err(bad()),
-            };
-            Ok(BufFormat { bits, comps, num })
-        }
-        _ => {
-            let tag = if gen == Gen::Gfx10 {
-                "gfx10 "
-            } else {
-                "gfx11 "
-            };
-            let line = TABLE
-                .lines()
-                .find(|l| {
-                    l.starts_with(tag) && l.split_whitespace().nth(1) == Some(&code.to_string())
-                })
-                .ok_or_else(bad)?;
-            // `-` is LLVM's default format, 8_UNORM
-            let name = line
-                .split('[')
-                .nth(1)
-                .and_then(|r| r.split(']').next())
-                .unwrap_or("BUF_FMT_8_UNORM");
-            let rest = name.strip_prefix("BUF_FMT_").ok_or_else(bad)?;
-            let (sz, ty) = rest.rsplit_once('_').ok_or_else(bad)?;
-            let (bits, comps) = sizes(sz).ok_or_else(bad)?;
-            Ok(BufFormat {
-                bits,
-                comps,
-                num: num_of(ty).ok_or_else(bad)?,
-            })
-        }
+    let (data, num) = u8::try_from(code)
+        .ok()
+        .and_then(|c| format_of(gen, c))
+        .ok_or_else(bad)?;
+    let num = match num {
+        BufNum::Unorm => Num::Unorm,
+        BufNum::Snorm => Num::Snorm,
+        BufNum::Uscaled => Num::Uscaled,
+        BufNum::Sscaled => Num::Sscaled,
+        BufNum::Uint => Num::Uint,
+        BufNum::Sint => Num::Sint,
+        BufNum::Float => Num::Float,
+    };
+    let bits = data.bits().to_vec();
+    if num == Num::Float && bits.iter().any(|&b| b != 16 && b != 32) {
+        return Err(bad());
     }
+    Ok(BufFormat { bits, num })
 }
 
 /// The buffer format code (GFX9 `dfmt | nfmt << 4`, GFX10+ unified) of an image format
@@ -109,21 +55,52 @@ pub fn code_of(gen: Gen, f: &crate::texformat::TexFormat) -> Option<u32> {
         return None;
     }
     let want = BufFormat {
-        bits: f.bits[0] as u32,
-        comps: f.comps as u32,
+        bits: vec![f.bits[0] as u32; f.comps as usize],
         num: f.num,
     };
     (1..128).find(|&c| decode(gen, c).is_ok_and(|b| b == want))
 }
 
 impl BufFormat {
-    pub fn bytes(&self) -> u32 {
-        self.bits * self.comps / 8
+    pub fn comps(&self) -> u32 {
+        self.bits.len() as u32
     }
 
-    /// Raw component `k` of an element → register value.
-    pub fn to_reg(&self, raw: u32) -> u32 {
-        let b = self.bits;
+    pub fn bytes(&self) -> u32 {
+        self.bits.iter().sum::<u32>() / 8
+    }
+
+    /// Where component `k` is: (byte offset, bytes read, bit shift in them). Byte-sized
+    /// equal components are read alone; packed ones from the whole element.
+    pub fn place(&self, k: u32) -> (u32, u32, u32) {
+        if self.packed() {
+            (0, self.bytes(), self.bits[..k as usize].iter().sum())
+        } else {
+            let b = self.bits[0];
+            (k * b / 8, b / 8, 0)
+        }
+    }
+
+    /// Components are bit fields of one element (not byte-sized and equal).
+    pub fn packed(&self) -> bool {
+        let b = self.bits[0];
+        b % 8 != 0 || self.bits.iter().any(|&x| x != b)
+    }
+
+    /// Component `k` of the bytes `place(k)` read → register value.
+    pub fn extract(&self, k: u32, raw: u32) -> u32 {
+        let (_, _, shift) = self.place(k);
+        let b = self.bits[k as usize];
+        let v = if b == 32 {
+            raw
+        } else {
+            (raw >> shift) & ((1 << b) - 1)
+        };
+        self.to_reg(b, v)
+    }
+
+    /// A raw `b`-bit component → register value.
+    fn to_reg(&self, b: u32, raw: u32) -> u32 {
         let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
         let sx = |v: u32| -> i32 {
             if b == 32 {
@@ -150,9 +127,9 @@ impl BufFormat {
         }
     }
 
-    /// Register value → raw component (round to nearest even, saturate).
-    pub fn from_reg(&self, v: u32) -> u32 {
-        let b = self.bits;
+    /// Register value → raw component `k` (round to nearest even, saturate).
+    pub fn from_reg(&self, k: u32, v: u32) -> u32 {
+        let b = self.bits[k as usize];
         let max = if b == 32 { u32::MAX } else { (1u32 << b) - 1 };
         let f = f32::from_bits(v) as f64;
         let mask = max;
@@ -210,49 +187,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn formats_from_llvm_names() {
-        assert_eq!(
-            decode(Gen::Gfx10, 56).unwrap(),
-            BufFormat {
-                bits: 8,
-                comps: 4,
-                num: Num::Unorm
-            }
-        );
-        assert_eq!(
-            decode(Gen::Gfx11, 42).unwrap(),
-            BufFormat {
-                bits: 8,
-                comps: 4,
-                num: Num::Unorm
-            }
-        );
-        assert_eq!(
-            decode(Gen::Gfx11, 22).unwrap(),
-            BufFormat {
-                bits: 32,
-                comps: 1,
-                num: Num::Float
-            }
-        );
+    fn formats_from_the_isa_table() {
+        let f = |bits: &[u32], num| BufFormat {
+            bits: bits.to_vec(),
+            num,
+        };
+        assert_eq!(decode(Gen::Gfx10, 56).unwrap(), f(&[8; 4], Num::Unorm));
+        assert_eq!(decode(Gen::Gfx11, 42).unwrap(), f(&[8; 4], Num::Unorm));
+        assert_eq!(decode(Gen::Gfx11, 22).unwrap(), f(&[32], Num::Float));
         assert_eq!(
             decode(Gen::Gfx9, 14 | 7 << 4).unwrap(),
-            BufFormat {
-                bits: 32,
-                comps: 4,
-                num: Num::Float
-            }
+            f(&[32; 4], Num::Float)
         );
         assert_eq!(
             decode(Gen::Gfx9, 10 | 4 << 4).unwrap(),
-            BufFormat {
-                bits: 8,
-                comps: 4,
-                num: Num::Uint
-            }
+            f(&[8; 4], Num::Uint)
         );
-        let f = decode(Gen::Gfx10, 56).unwrap();
-        assert_eq!(f.to_reg(255), 1.0f32.to_bits());
-        assert_eq!(f.from_reg(0.5f32.to_bits()), 128);
+        let g = decode(Gen::Gfx10, 56).unwrap();
+        assert_eq!(g.extract(0, 255), 1.0f32.to_bits());
+        assert_eq!(g.from_reg(0, 0.5f32.to_bits()), 128);
+    }
+
+    #[test]
+    fn packed_2_10_10_10_components_are_bit_fields_x_lowest() {
+        // GFX9 dfmt 9 (2_10_10_10), nfmt 1 (SNORM)
+        let f = decode(Gen::Gfx9, 9 | 1 << 4).unwrap();
+        assert_eq!(f.bits, [10, 10, 10, 2]);
+        let raw = 511 | 0x200 << 10 | 3 << 30; // x = 511, y = -512, w = -1
+        assert_eq!(f32::from_bits(f.extract(0, raw)), 1.0);
+        assert_eq!(f32::from_bits(f.extract(1, raw)), -1.0);
+        assert_eq!(f32::from_bits(f.extract(2, raw)), 0.0);
+        assert_eq!(f32::from_bits(f.extract(3, raw)), -1.0);
+        assert_eq!(f.place(3), (0, 4, 30));
     }
 }

@@ -328,16 +328,16 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         Kind::LoadFmt(n) => {
             returns = true;
             let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
-            let cb = f.bits / 8;
             for lane in 0..lanes {
                 let Some((p, chk)) = places[lane as usize] else {
                     continue;
                 };
                 let mut dws = Vec::new();
                 for k in 0..n {
-                    if k < f.comps {
-                        let raw = load(w, env, byte_place(p, &chk, (k * cb) as u64), lane, cb)?;
-                        dws.push(f.to_reg(raw));
+                    if k < f.comps() {
+                        let (at, bytes, _) = f.place(k);
+                        let raw = load(w, env, byte_place(p, &chk, at as u64), lane, bytes)?;
+                        dws.push(f.extract(k, raw));
                     } else {
                         dws.push(f.missing(k));
                     }
@@ -348,15 +348,18 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         Kind::StoreFmt(n) => {
             returns = false;
             let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
-            let cb = f.bits / 8;
+            if f.packed() {
+                return Err(Error::unsupported("typed stores of packed buffer formats"));
+            }
             let (dn, _) = vdata.ok_or_else(|| Error::unsupported("store without data"))?;
             for lane in 0..lanes {
                 let Some((p, chk)) = places[lane as usize] else {
                     continue;
                 };
-                for k in 0..n.min(f.comps) {
-                    let raw = f.from_reg(w.regs.v(dn + k as u16, lane));
-                    store(w, env, byte_place(p, &chk, (k * cb) as u64), lane, cb, raw)?;
+                for k in 0..n.min(f.comps()) {
+                    let raw = f.from_reg(k, w.regs.v(dn + k as u16, lane));
+                    let (at, bytes, _) = f.place(k);
+                    store(w, env, byte_place(p, &chk, at as u64), lane, bytes, raw)?;
                 }
             }
         }

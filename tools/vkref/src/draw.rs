@@ -33,35 +33,11 @@ pub struct Attachments {
 }
 
 fn color_format(f: ColorFormat) -> vk::Format {
-    match f {
-        ColorFormat::R8G8B8A8_UNORM => vk::Format::R8G8B8A8_UNORM,
-        ColorFormat::R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
-        ColorFormat::R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
-        ColorFormat::R32_SFLOAT => vk::Format::R32_SFLOAT,
-        ColorFormat::R32G32_SFLOAT => vk::Format::R32G32_SFLOAT,
-        ColorFormat::R16G16B16A16_UNORM => vk::Format::R16G16B16A16_UNORM,
-        ColorFormat::R16G16B16A16_SNORM => vk::Format::R16G16B16A16_SNORM,
-    }
+    vk::Format::from_raw(f.vk())
 }
 
 fn vertex_format(f: VertexFormat) -> vk::Format {
-    use VertexFormat::*;
-    match f {
-        R32_SFLOAT => vk::Format::R32_SFLOAT,
-        R32G32_SFLOAT => vk::Format::R32G32_SFLOAT,
-        R32G32B32_SFLOAT => vk::Format::R32G32B32_SFLOAT,
-        R32G32B32A32_SFLOAT => vk::Format::R32G32B32A32_SFLOAT,
-        R32_UINT => vk::Format::R32_UINT,
-        R32G32_UINT => vk::Format::R32G32_UINT,
-        R32G32B32_UINT => vk::Format::R32G32B32_UINT,
-        R32G32B32A32_UINT => vk::Format::R32G32B32A32_UINT,
-        R32_SINT => vk::Format::R32_SINT,
-        R32G32B32A32_SINT => vk::Format::R32G32B32A32_SINT,
-        R8G8B8A8_UNORM => vk::Format::R8G8B8A8_UNORM,
-        R8G8B8A8_UINT => vk::Format::R8G8B8A8_UINT,
-        R16G16_SFLOAT => vk::Format::R16G16_SFLOAT,
-        R16G16B16A16_SFLOAT => vk::Format::R16G16B16A16_SFLOAT,
-    }
+    vk::Format::from_raw(f.vk())
 }
 
 fn factor(f: BlendFactor) -> vk::BlendFactor {
@@ -828,8 +804,16 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
                 .load_op(vk::AttachmentLoadOp::CLEAR)
                 .store_op(vk::AttachmentStoreOp::STORE)
                 .clear_value(vk::ClearValue {
-                    color: vk::ClearColorValue {
-                        float32: a.clear.map(|x| x as f32),
+                    color: match a.format.num() {
+                        gcnc::amdgpu::attachment_format::Num::Uint => vk::ClearColorValue {
+                            uint32: a.clear.map(|x| x as u32),
+                        },
+                        gcnc::amdgpu::attachment_format::Num::Sint => vk::ClearColorValue {
+                            int32: a.clear.map(|x| x as i32),
+                        },
+                        _ => vk::ClearColorValue {
+                            float32: a.clear.map(|x| x as f32),
+                        },
                     },
                 })
         })

@@ -344,7 +344,10 @@ fn jobs_mode_reports_throughput() {
     assert!(stderr.contains("gfx1100 gcnc ×2: 3/3"), "{stderr}");
     let md = String::from_utf8_lossy(&o.stdout);
     let tables = table::parse(&md).unwrap();
-    let t = table(&tables, "Throughput: gcnc vs RADV with the same parallelism");
+    let t = table(
+        &tables,
+        "Throughput: gcnc vs RADV with the same parallelism",
+    );
     let c = |n: &str| t.column(n).unwrap_or_else(|| panic!("no column {n}"));
     let compilers: Vec<&str> = t.rows.iter().map(|r| r[c("compiler")].as_str()).collect();
     assert_eq!(compilers, ["gcnc", "ACO"]);
@@ -357,6 +360,10 @@ fn jobs_mode_reports_throughput() {
         assert!(rate > 0.0, "{r:?}");
     }
     let failed = table(&tables, "Failed compiles");
-    assert!(failed.rows.iter().all(|r| r[2] == "broken"), "{:?}", failed.rows);
+    assert!(
+        failed.rows.iter().all(|r| r[2] == "broken"),
+        "{:?}",
+        failed.rows
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,10 +18,7 @@
 //! error (rule or instruction, pc, wave, register dump) and exits non-zero.
 
 use clap::Args as ClapArgs;
-use gcnc::amdgpu::abi_graphics::{
-    ColorFormat as Export, GraphicsState, VertexAttribute, VertexBinding,
-};
-use gcnc_emu::draw::desc::{ColorFormat, Rate, VertexFormat};
+use gcnc::amdgpu::abi_graphics::GraphicsState;
 use gcnc_emu::draw::{self, Desc, Options, Pipeline};
 use std::path::Path;
 
@@ -94,54 +91,9 @@ pub fn run(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// The pipeline state the description implies (docs/abi.md, "Graphics"): its vertex
-/// bindings and attributes (32-bit float channels only), and per colour attachment the
-/// export format its format takes.
+/// The pipeline state the description implies (`Draw::graphics_state`).
 pub fn state(d: &draw::Draw) -> Result<GraphicsState, String> {
-    let mut st = GraphicsState::default();
-    for vb in &d.vertex_buffers {
-        st.bindings.insert(
-            vb.binding,
-            VertexBinding {
-                stride: vb.stride,
-                per_instance: vb.rate == Rate::Instance,
-            },
-        );
-    }
-    for a in &d.desc.attributes {
-        let channels = match a.format {
-            VertexFormat::R32_SFLOAT => 1,
-            VertexFormat::R32G32_SFLOAT => 2,
-            VertexFormat::R32G32B32_SFLOAT => 3,
-            VertexFormat::R32G32B32A32_SFLOAT => 4,
-            f => {
-                return Err(format!(
-                    "attribute {}: {f:?} (the compiler fetches 32-bit float channels only)",
-                    a.location
-                ))
-            }
-        };
-        st.attributes.insert(
-            a.location,
-            VertexAttribute {
-                binding: a.binding,
-                offset: a.offset,
-                channels,
-            },
-        );
-    }
-    for (i, c) in d.desc.color_attachments.iter().enumerate() {
-        let f = match c.format {
-            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32G32B32A32_SFLOAT => Export::Abgr32,
-            ColorFormat::R16G16B16A16_SFLOAT => Export::Fp16Abgr,
-            ColorFormat::R16G16B16A16_UNORM => Export::Unorm16Abgr,
-            ColorFormat::R16G16B16A16_SNORM => Export::Snorm16Abgr,
-            ColorFormat::R32G32_SFLOAT => Export::Gr32,
-            ColorFormat::R32_SFLOAT => Export::R32,
-        };
-        st.color.insert(i as u32, f);
-    }
-    Ok(st)
+    Ok(d.graphics_state())
 }
 
 /// Each stage's options for a description: its descriptors as the pipeline layout (both

@@ -534,37 +534,42 @@ pub fn case_json(
 }
 
 /// Compares an emulated attachment of `width`-pixel rows with lavapipe's, within the
-/// tolerances of docs/draw.md: 8-bit channels within 1, float channels (depth too, as
-/// `R32_SFLOAT`) within 2^-10 · max(1, |value|). The error names the first pixel off.
+/// tolerances of docs/draw.md: UNORM, SNORM and SRGB channels of up to 10 bits within 1
+/// of their integer value, integer channels equal, float and 16-bit normalized channels
+/// (depth too, as `R32_SFLOAT`) within 2^-10 · max(1, |value|). The error names the first
+/// pixel off.
 pub fn compare_attachment(
     f: gcnc_emu::draw::desc::ColorFormat,
     width: u32,
     got: &[u8],
     want: &[u8],
 ) -> Result<(), String> {
-    use gcnc_emu::draw::{desc::ColorFormat, output::decode};
+    use gcnc::amdgpu::attachment_format::Num;
+    use gcnc_emu::draw::output::{decode, raw};
     if got.len() != want.len() {
         return Err(format!("{} bytes, lavapipe {}", got.len(), want.len()));
     }
     let bpp = f.bytes();
     for (i, (g, w)) in got.chunks(bpp).zip(want.chunks(bpp)).enumerate() {
         let (x, y) = (i as u32 % width, i as u32 / width);
-        if f == ColorFormat::R8G8B8A8_UNORM {
-            let d = g.iter().zip(w).map(|(a, b)| a.abs_diff(*b)).max();
-            if d.unwrap_or(0) > 1 {
-                return Err(format!("pixel ({x}, {y}): {g:?} vs lavapipe {w:?}"));
-            }
-        } else {
-            let (a, b) = (decode(f, g), decode(f, w));
-            for k in 0..f.channels() {
-                let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
-                // NaN compares unequal to everything: both NaN is equal here
-                let same = (a[k].is_nan() && b[k].is_nan()) || (a[k] - b[k]).abs() <= tol;
-                if !same {
-                    return Err(format!(
-                        "pixel ({x}, {y}) channel {k}: {a:?} vs lavapipe {b:?}"
-                    ));
+        let (a, b) = (decode(f, g), decode(f, w));
+        for (k, &(_, bits)) in f.channels().iter().enumerate() {
+            let (ra, rb) = (raw(f, g, k).unwrap(), raw(f, w, k).unwrap());
+            let sx = |v: u32| ((v << (32 - bits)) as i32 >> (32 - bits)) as i64;
+            let same = match f.num() {
+                Num::Unorm | Num::Srgb if bits <= 10 => ra.abs_diff(rb) <= 1,
+                Num::Snorm if bits <= 10 => (sx(ra) - sx(rb)).abs() <= 1,
+                Num::Uint | Num::Sint => ra == rb,
+                _ => {
+                    let tol = 2f32.powi(-10) * a[k].abs().max(b[k].abs()).max(1.0);
+                    // NaN compares unequal to everything: both NaN is equal here
+                    (a[k].is_nan() && b[k].is_nan()) || (a[k] - b[k]).abs() <= tol
                 }
+            };
+            if !same {
+                return Err(format!(
+                    "pixel ({x}, {y}) channel {k}: {a:?} vs lavapipe {b:?} (raw {ra:#x} vs {rb:#x})"
+                ));
             }
         }
     }

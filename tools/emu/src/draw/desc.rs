@@ -70,38 +70,9 @@ fn vertex_rate() -> Rate {
     Rate::Vertex
 }
 
-/// Vertex attribute formats (VkFormat without `VK_FORMAT_`).
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
-pub enum VertexFormat {
-    R32_SFLOAT,
-    R32G32_SFLOAT,
-    R32G32B32_SFLOAT,
-    R32G32B32A32_SFLOAT,
-    R32_UINT,
-    R32G32_UINT,
-    R32G32B32_UINT,
-    R32G32B32A32_UINT,
-    R32_SINT,
-    R32G32B32A32_SINT,
-    R8G8B8A8_UNORM,
-    R8G8B8A8_UINT,
-    R16G16_SFLOAT,
-    R16G16B16A16_SFLOAT,
-}
-
-impl VertexFormat {
-    /// Bytes of one element.
-    pub fn bytes(self) -> u32 {
-        use VertexFormat::*;
-        match self {
-            R32_SFLOAT | R32_UINT | R32_SINT | R8G8B8A8_UNORM | R8G8B8A8_UINT | R16G16_SFLOAT => 4,
-            R32G32_SFLOAT | R32G32_UINT | R16G16B16A16_SFLOAT => 8,
-            R32G32B32_SFLOAT | R32G32B32_UINT => 12,
-            R32G32B32A32_SFLOAT | R32G32B32A32_UINT | R32G32B32A32_SINT => 16,
-        }
-    }
-}
+/// Vertex attribute formats: the compiler's table (`gcnc::amdgpu::vertex_format`), every
+/// format Vulkan requires for vertex buffers, by VkFormat name without `VK_FORMAT_`.
+pub use gcnc::amdgpu::vertex_format::VertexFormat;
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -249,48 +220,9 @@ impl Default for Rasterization {
     }
 }
 
-/// Colour attachment formats.
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(non_camel_case_types)]
-pub enum ColorFormat {
-    R8G8B8A8_UNORM,
-    R16G16B16A16_SFLOAT,
-    R32G32B32A32_SFLOAT,
-    R32_SFLOAT,
-    R32G32_SFLOAT,
-    R16G16B16A16_UNORM,
-    R16G16B16A16_SNORM,
-}
-
-impl ColorFormat {
-    pub fn bytes(self) -> usize {
-        match self {
-            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R32_SFLOAT => 4,
-            ColorFormat::R16G16B16A16_SFLOAT
-            | ColorFormat::R16G16B16A16_UNORM
-            | ColorFormat::R16G16B16A16_SNORM
-            | ColorFormat::R32G32_SFLOAT => 8,
-            ColorFormat::R32G32B32A32_SFLOAT => 16,
-        }
-    }
-
-    pub fn channels(self) -> usize {
-        match self {
-            ColorFormat::R32_SFLOAT => 1,
-            ColorFormat::R32G32_SFLOAT => 2,
-            _ => 4,
-        }
-    }
-
-    /// The range blending's source is clamped to (normalized formats).
-    pub fn clamp(self) -> Option<(f32, f32)> {
-        match self {
-            ColorFormat::R8G8B8A8_UNORM | ColorFormat::R16G16B16A16_UNORM => Some((0.0, 1.0)),
-            ColorFormat::R16G16B16A16_SNORM => Some((-1.0, 1.0)),
-            _ => None,
-        }
-    }
-}
+/// Colour attachment formats: the compiler's table (`gcnc::amdgpu::attachment_format`),
+/// every format Vulkan requires as a colour attachment plus 16-bit UNORM/SNORM.
+pub use gcnc::amdgpu::attachment_format::AttachmentFormat as ColorFormat;
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
@@ -762,6 +694,36 @@ impl Desc {
 }
 
 impl Draw {
+    /// The compiler's pipeline state the description implies (docs/abi.md, "Graphics";
+    /// `gcnc draw`, `gcnc link --state`): its vertex bindings and attributes (any format
+    /// of `gcnc::amdgpu::vertex_format`; the whole-pipeline compile fetches 32-bit float
+    /// formats only) and per colour attachment the export format its format and blending
+    /// take (`AttachmentFormat::export_format`).
+    pub fn graphics_state(&self) -> gcnc::amdgpu::abi_graphics::GraphicsState {
+        use gcnc::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
+        let mut st = GraphicsState::default();
+        for vb in &self.vertex_buffers {
+            let b = VertexBinding {
+                stride: vb.stride,
+                per_instance: vb.rate == Rate::Instance,
+            };
+            st.bindings.insert(vb.binding, b);
+        }
+        for a in &self.desc.attributes {
+            let va = VertexAttribute {
+                binding: a.binding,
+                offset: a.offset,
+                format: a.format,
+            };
+            st.attributes.insert(a.location, va);
+        }
+        for (i, c) in self.desc.color_attachments.iter().enumerate() {
+            st.color
+                .insert(i as u32, c.format.export_format(c.blend.is_some()));
+        }
+        st
+    }
+
     /// The vertices of one instance without `base_vertex`, `None` for a restart:
     /// `0..vertex_count` for a plain draw, the index buffer's values for an indexed one.
     pub fn vertex_indices(&self) -> Vec<Option<u32>> {
@@ -897,6 +859,14 @@ impl Draw {
         }
         if d.color_attachments.len() > 8 {
             return err("more than 8 colour attachments");
+        }
+        for (i, a) in d.color_attachments.iter().enumerate() {
+            if a.blend.is_some() && !a.format.blendable() {
+                return err(format!(
+                    "colour attachment {i}: {} cannot blend (an integer format)",
+                    a.format.name()
+                ));
+            }
         }
         let dc = d.draw;
         if dc.vertex_count as u64 * dc.instance_count as u64 > 1 << 20 {

@@ -2,24 +2,31 @@
 //! the attachment's format, blended, masked; the depth test and write.
 //!
 //! Export formats (4 bits per MRT in SPI_SHADER_COL_FORMAT): 0 ZERO (no output),
-//! 1 32_R, 2 32_GR, 3 32_AR, 4 FP16_ABGR, 5 UNORM16_ABGR, 6 SNORM16_ABGR, 7 UINT16_ABGR,
+//! 1 32_R, 2 32_GR, 3 32_AR (alpha in slot 3 on GFX9, slot 1 on GFX10+), 4 FP16_ABGR, 5 UNORM16_ABGR, 6 SNORM16_ABGR, 7 UINT16_ABGR,
 //! 8 SINT16_ABGR, 9 32_ABGR. 16-bit formats hold (r, g) in the low/high halves of one
 //! dword and (b, a) in another: GFX9/GFX10.3 compressed exports take them from slots 0
 //! and 2 (`compr`), GFX11 (no `compr`) from slots 0 and 1. Channels a format lacks are
-//! 0, alpha 1. UINT16/SINT16 need an integer attachment, which no supported format is
-//! (`Unsupported`).
+//! 0, alpha 1. An export is channel bit patterns: f32 for the float exports (FP16 and
+//! UNORM16/SNORM16 widened to f32), integers for UINT16/SINT16 (zero- or sign-extended),
+//! whatever the shader wrote for the 32-bit exports; integer attachments take integers
+//! (a float 16-bit export to one is an error), the others floats (likewise UINT16/SINT16).
 //!
-//! Attachments: R8G8B8A8_UNORM and R16G16B16A16_UNORM (round to nearest after clamping to
-//! [0, 1]), R16G16B16A16_SNORM (likewise in [-1, 1]), R16G16B16A16_SFLOAT (round to
-//! nearest even), R32G32B32A32_SFLOAT, R32G32_SFLOAT, R32_SFLOAT; D32_SFLOAT depth.
-//! Blending (Vulkan): the source is clamped to the range of normalized attachments, the
-//! destination read back from the attachment; one equation for colour and alpha.
+//! Attachments: every format of `gcnc::amdgpu::attachment_format` (its channel layout).
+//! Float conversion: UNORM/SRGB clamp to [0, 1] (SRGB: colour channels encoded with the
+//! sRGB curve, alpha linear), SNORM to [-1, 1], then round to nearest; SFLOAT16 rounds to
+//! nearest even; integers clamp to the channel's range. D32_SFLOAT depth.
+//! Blending (Vulkan): float formats only; the source is clamped to the range of
+//! normalized attachments, the destination read back from the attachment (SRGB decoded
+//! to linear); one equation for colour and alpha.
 
 use super::desc::{BlendFactor, BlendOp, ColorAttachment, ColorFormat};
 use super::{Draw, Images};
 use crate::error::{Error, Result};
 use crate::export::Export;
 use crate::float::{f16_to_f32, f32_to_f16};
+use gcnc::amdgpu::abi_graphics::ColorFormat as AbiColor;
+use gcnc::amdgpu::attachment_format::Num;
+use gcnc::isa::Gen;
 
 /// The attachments being drawn.
 pub struct Framebuffer {
@@ -29,110 +36,203 @@ pub struct Framebuffer {
     pub depth: Option<(super::desc::DepthAttachment, Vec<f32>)>,
 }
 
-/// Bytes of one pixel in `f`, from channel values.
+fn mask(bits: u32) -> u32 {
+    if bits == 32 {
+        u32::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+fn sign_extend(v: u32, bits: u32) -> i32 {
+    ((v << (32 - bits)) as i32) >> (32 - bits)
+}
+
+fn srgb_encode(x: f32) -> f32 {
+    if x <= 0.0031308 {
+        12.92 * x
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+fn srgb_decode(x: f32) -> f32 {
+    if x <= 0.04045 {
+        x / 12.92
+    } else {
+        ((x + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// The raw bits of channel `k` (R, G, B, A) of one pixel of `f` (None: the format lacks
+/// it).
+pub fn raw(f: ColorFormat, px: &[u8], k: usize) -> Option<u32> {
+    let &(shift, bits) = f.channels().get(k)?;
+    let mut b = [0u8; 16];
+    b[..px.len()].copy_from_slice(px);
+    Some((u128::from_le_bytes(b) >> shift) as u32 & mask(bits))
+}
+
+/// The bytes of one pixel of `f` from channel raw bits.
+fn pack(f: ColorFormat, raw: [u32; 4]) -> Vec<u8> {
+    let mut v = 0u128;
+    for (k, &(shift, bits)) in f.channels().iter().enumerate() {
+        v |= ((raw[k] & mask(bits)) as u128) << shift;
+    }
+    v.to_le_bytes()[..f.bytes()].to_vec()
+}
+
+/// Bytes of one pixel in `f`, from channel values (floats; integer formats take them
+/// as integers, saturated).
 pub fn encode(f: ColorFormat, c: [f32; 4]) -> Vec<u8> {
-    match f {
-        ColorFormat::R8G8B8A8_UNORM => c
-            .iter()
-            .map(|&x| {
-                let x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
-                (x * 255.0).round() as u8
-            })
-            .collect(),
-        ColorFormat::R16G16B16A16_SFLOAT => c
-            .iter()
-            .flat_map(|&x| f32_to_f16(x).to_le_bytes())
-            .collect(),
-        ColorFormat::R32G32B32A32_SFLOAT => c.iter().flat_map(|x| x.to_le_bytes()).collect(),
-        ColorFormat::R32_SFLOAT => c[0].to_le_bytes().to_vec(),
-        ColorFormat::R32G32_SFLOAT => c[..2].iter().flat_map(|x| x.to_le_bytes()).collect(),
-        ColorFormat::R16G16B16A16_UNORM => c
-            .iter()
-            .flat_map(|&x| {
-                let x = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
-                ((x * 65535.0).round() as u16).to_le_bytes()
-            })
-            .collect(),
-        ColorFormat::R16G16B16A16_SNORM => c
-            .iter()
-            .flat_map(|&x| {
-                let x = if x.is_nan() { 0.0 } else { x.clamp(-1.0, 1.0) };
-                ((x * 32767.0).round() as i16).to_le_bytes()
-            })
-            .collect(),
+    if f.is_int() {
+        return encode_int(f, c.map(|x| x as i64));
     }
+    let mut r = [0u32; 4];
+    for (k, &(_, bits)) in f.channels().iter().enumerate() {
+        let x = if c[k].is_nan() && f.num() != Num::Float {
+            0.0
+        } else {
+            c[k]
+        };
+        let max = mask(bits) as f32;
+        r[k] = match f.num() {
+            Num::Unorm => (x.clamp(0.0, 1.0) * max).round() as u32,
+            Num::Srgb if k < 3 => (srgb_encode(x.clamp(0.0, 1.0)) * max).round() as u32,
+            Num::Srgb => (x.clamp(0.0, 1.0) * max).round() as u32,
+            Num::Snorm => {
+                let m = (mask(bits) >> 1) as f32;
+                (x.clamp(-1.0, 1.0) * m).round() as i32 as u32
+            }
+            Num::Float if bits == 16 => f32_to_f16(x) as u32,
+            Num::Float => x.to_bits(),
+            Num::Uint | Num::Sint => unreachable!("integer formats return above"),
+        };
+    }
+    pack(f, r)
 }
 
-/// Channel values of one pixel of `f` (missing channels 0, alpha 1).
+/// Bytes of one pixel of an integer format from integer channel values, each saturated
+/// to its channel's range.
+pub fn encode_int(f: ColorFormat, c: [i64; 4]) -> Vec<u8> {
+    let mut r = [0u32; 4];
+    for (k, &(_, bits)) in f.channels().iter().enumerate() {
+        r[k] = if f.num() == Num::Sint {
+            let hi = (mask(bits) >> 1) as i64;
+            c[k].clamp(-hi - 1, hi) as u32
+        } else {
+            c[k].clamp(0, mask(bits) as i64) as u32
+        };
+    }
+    pack(f, r)
+}
+
+/// Channel values of one pixel of `f` (missing channels 0, alpha 1; integers as their
+/// value).
 pub fn decode(f: ColorFormat, b: &[u8]) -> [f32; 4] {
-    match f {
-        ColorFormat::R8G8B8A8_UNORM => [0, 1, 2, 3].map(|k| b[k] as f32 / 255.0),
-        ColorFormat::R16G16B16A16_SFLOAT => {
-            [0, 1, 2, 3].map(|k| f16_to_f32(u16::from_le_bytes([b[2 * k], b[2 * k + 1]])))
-        }
-        ColorFormat::R32G32B32A32_SFLOAT => [0, 1, 2, 3]
-            .map(|k| f32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]])),
-        ColorFormat::R32_SFLOAT => [f32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0.0, 0.0, 1.0],
-        ColorFormat::R32G32_SFLOAT => [
-            f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            f32::from_le_bytes([b[4], b[5], b[6], b[7]]),
-            0.0,
-            1.0,
-        ],
-        ColorFormat::R16G16B16A16_UNORM => {
-            [0, 1, 2, 3].map(|k| u16::from_le_bytes([b[2 * k], b[2 * k + 1]]) as f32 / 65535.0)
-        }
-        ColorFormat::R16G16B16A16_SNORM => [0, 1, 2, 3]
-            .map(|k| (i16::from_le_bytes([b[2 * k], b[2 * k + 1]]) as f32 / 32767.0).max(-1.0)),
+    let mut c = [0.0, 0.0, 0.0, 1.0];
+    for (k, &(_, bits)) in f.channels().iter().enumerate() {
+        let r = raw(f, b, k).unwrap_or(0);
+        let max = mask(bits) as f64;
+        c[k] = match f.num() {
+            Num::Unorm => (r as f64 / max) as f32,
+            Num::Srgb if k < 3 => srgb_decode((r as f64 / max) as f32),
+            Num::Srgb => (r as f64 / max) as f32,
+            Num::Snorm => (sign_extend(r, bits) as f32 / (mask(bits) >> 1) as f32).max(-1.0),
+            Num::Float if bits == 16 => f16_to_f32(r as u16),
+            Num::Float => f32::from_bits(r),
+            Num::Uint => r as f32,
+            Num::Sint => sign_extend(r, bits) as f32,
+        };
+    }
+    c
+}
+
+/// Integer channel values of one pixel of an integer format (missing: 0, alpha 1).
+fn decode_int(f: ColorFormat, b: &[u8]) -> [i64; 4] {
+    let mut c = [0, 0, 0, 1];
+    for (k, &(_, bits)) in f.channels().iter().enumerate() {
+        let r = raw(f, b, k).unwrap_or(0);
+        c[k] = if f.num() == Num::Sint {
+            sign_extend(r, bits) as i64
+        } else {
+            r as i64
+        };
+    }
+    c
+}
+
+/// The range blending's source is clamped to (normalized formats).
+fn clamp_range(f: ColorFormat) -> Option<(f32, f32)> {
+    match f.num() {
+        Num::Unorm | Num::Srgb => Some((0.0, 1.0)),
+        Num::Snorm => Some((-1.0, 1.0)),
+        _ => None,
     }
 }
 
-fn halves(v: u32, f: impl Fn(u16) -> f32) -> [f32; 2] {
+fn halves(v: u32, f: impl Fn(u16) -> u32) -> [u32; 2] {
     [f(v as u16), f((v >> 16) as u16)]
 }
 
+/// One lane's exported colour: channel bit patterns and whether they are integers
+/// from a 16-bit integer export (module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exported {
+    pub bits: [u32; 4],
+    /// `Some(true)`: UINT16/SINT16 (integers); `Some(false)`: FP16/UNORM16/SNORM16
+    /// (floats); `None`: a 32-bit export (what the shader wrote).
+    pub int: Option<bool>,
+}
+
+fn graphics(msg: String) -> Error {
+    Error::new(crate::error::ErrorKind::Graphics(msg))
+}
+
 /// The colour of `lane` in export `e` under export format `fmt` (None: format ZERO).
-pub fn export_color(fmt: u32, e: &Export, lane: usize, gfx11: bool) -> Result<Option<[f32; 4]>> {
+pub fn export_color(fmt: u32, e: &Export, lane: usize, gen: Gen) -> Result<Option<Exported>> {
     let s = e.data[lane];
-    let f = f32::from_bits;
+    let gfx11 = gen == Gen::Gfx11;
     let (lo, hi) = if gfx11 { (s[0], s[1]) } else { (s[0], s[2]) };
     if (4..=8).contains(&fmt) && !gfx11 && !e.compr {
-        return Err(Error::new(crate::error::ErrorKind::Graphics(format!(
+        return Err(graphics(format!(
             "export at {:#x}: 16-bit export format {fmt} needs a compressed export",
             e.pc
-        ))));
+        )));
     }
     if (4..=8).contains(&fmt) && gfx11 && e.en & 3 != 3 && e.en != 0xf {
-        return Err(Error::new(crate::error::ErrorKind::Graphics(format!(
+        return Err(graphics(format!(
             "export at {:#x}: 16-bit export format {fmt} needs slots 0 and 1",
             e.pc
-        ))));
+        )));
     }
-    let pk = |conv: &dyn Fn(u16) -> f32| {
+    let pk = |conv: &dyn Fn(u16) -> u32| {
         let [r, g] = halves(lo, conv);
         let [b, a] = halves(hi, conv);
         [r, g, b, a]
     };
-    Ok(Some(match fmt {
+    let one = 1f32.to_bits();
+    let (bits, int) = match fmt {
         0 => return Ok(None),
-        1 => [f(s[0]), 0.0, 0.0, 1.0],
-        2 => [f(s[0]), f(s[1]), 0.0, 1.0],
-        3 => [f(s[0]), 0.0, 0.0, f(s[1])],
-        4 => pk(&f16_to_f32),
-        5 => pk(&|h| h as f32 / 65535.0),
-        6 => pk(&|h| (h as i16 as f32 / 32767.0).max(-1.0)),
-        9 => [f(s[0]), f(s[1]), f(s[2]), f(s[3])],
-        7 | 8 => {
-            return Err(Error::unsupported(
-                "UINT16/SINT16 exports: no integer attachment formats yet",
-            ))
-        }
+        1 => ([s[0], 0, 0, one], None),
+        2 => ([s[0], s[1], 0, one], None),
+        3 => ([s[0], 0, 0, s[AbiColor::ar32_alpha_slot(gen)]], None),
+        4 => (pk(&|h| f16_to_f32(h).to_bits()), Some(false)),
+        5 => (pk(&|h| (h as f32 / 65535.0).to_bits()), Some(false)),
+        6 => (
+            pk(&|h| (h as i16 as f32 / 32767.0).max(-1.0).to_bits()),
+            Some(false),
+        ),
+        7 => (pk(&|h| h as u32), Some(true)),
+        8 => (pk(&|h| h as i16 as i32 as u32), Some(true)),
+        9 => ([s[0], s[1], s[2], s[3]], None),
         _ => {
-            return Err(Error::new(crate::error::ErrorKind::Graphics(format!(
+            return Err(graphics(format!(
                 "SPI_SHADER_COL_FORMAT value {fmt} is reserved"
-            ))))
+            )))
         }
-    }))
+    };
+    Ok(Some(Exported { bits, int }))
 }
 
 fn factor(f: BlendFactor, src: [f32; 4], dst: [f32; 4], k: usize) -> f32 {
@@ -158,7 +258,11 @@ impl Framebuffer {
             .color_attachments
             .iter()
             .map(|a| {
-                let px = encode(a.format, a.clear.map(|x| x as f32));
+                let px = if a.format.is_int() {
+                    encode_int(a.format, a.clear.map(|x| x as i64))
+                } else {
+                    encode(a.format, a.clear.map(|x| x as f32))
+                };
                 (a.clone(), px.repeat(n))
             })
             .collect();
@@ -185,41 +289,68 @@ impl Framebuffer {
         true
     }
 
-    /// Blends `src` into attachment `n` at (x, y).
-    pub fn write(&mut self, n: usize, x: u32, y: u32, src: [f32; 4]) {
+    /// Writes the exported colour `e` into attachment `n` at (x, y): converted,
+    /// blended (float formats), masked.
+    pub fn write(&mut self, n: usize, x: u32, y: u32, e: Exported) -> Result<()> {
         let (a, buf) = &mut self.color[n];
-        let bpp = a.format.bytes();
+        let f = a.format;
+        let bpp = f.bytes();
         let i = (y * self.width + x) as usize * bpp;
-        let dst = decode(a.format, &buf[i..i + bpp]);
-        let mut src = src;
-        if let Some((lo, hi)) = a.format.clamp() {
-            src = src.map(|x| if x.is_nan() { 0.0 } else { x.clamp(lo, hi) });
+        if e.int == Some(!f.is_int()) {
+            return Err(graphics(format!(
+                "colour attachment {n} ({}) written by a 16-bit {} export",
+                f.name(),
+                if f.is_int() { "float" } else { "integer" }
+            )));
         }
-        let mut out = match a.blend {
-            None => src,
-            Some(b) => {
-                let mut o = [0f32; 4];
-                for k in 0..4 {
-                    let s = src[k] * factor(b.src, src, dst, k);
-                    let d = dst[k] * factor(b.dst, src, dst, k);
-                    o[k] = match b.op {
-                        BlendOp::ADD => s + d,
-                        BlendOp::SUBTRACT => s - d,
-                        BlendOp::REVERSE_SUBTRACT => d - s,
-                        BlendOp::MIN => src[k].min(dst[k]),
-                        BlendOp::MAX => src[k].max(dst[k]),
-                    };
+        let px = if f.is_int() {
+            let dst = decode_int(f, &buf[i..i + bpp]);
+            let mut v = e.bits.map(|b| {
+                if f.num() == Num::Sint {
+                    b as i32 as i64
+                } else {
+                    b as i64
                 }
-                o
+            });
+            for (k, o) in v.iter_mut().enumerate() {
+                if a.write_mask >> k & 1 == 0 {
+                    *o = dst[k];
+                }
             }
+            encode_int(f, v)
+        } else {
+            let dst = decode(f, &buf[i..i + bpp]);
+            let mut src = e.bits.map(f32::from_bits);
+            if let Some((lo, hi)) = clamp_range(f) {
+                src = src.map(|x| if x.is_nan() { 0.0 } else { x.clamp(lo, hi) });
+            }
+            let mut out = match a.blend {
+                None => src,
+                Some(b) => {
+                    let mut o = [0f32; 4];
+                    for k in 0..4 {
+                        let s = src[k] * factor(b.src, src, dst, k);
+                        let d = dst[k] * factor(b.dst, src, dst, k);
+                        o[k] = match b.op {
+                            BlendOp::ADD => s + d,
+                            BlendOp::SUBTRACT => s - d,
+                            BlendOp::REVERSE_SUBTRACT => d - s,
+                            BlendOp::MIN => src[k].min(dst[k]),
+                            BlendOp::MAX => src[k].max(dst[k]),
+                        };
+                    }
+                    o
+                }
+            };
+            for (k, o) in out.iter_mut().enumerate() {
+                if a.write_mask >> k & 1 == 0 {
+                    *o = dst[k];
+                }
+            }
+            encode(f, out)
         };
-        for (k, o) in out.iter_mut().enumerate() {
-            if a.write_mask >> k & 1 == 0 {
-                *o = dst[k];
-            }
-        }
-        let px = encode(a.format, out);
         buf[i..i + bpp].copy_from_slice(&px);
+        Ok(())
     }
 
     pub fn images(self) -> Images {

@@ -40,7 +40,6 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::export::{Exports, Target};
 use crate::interp::ATTR_BYTES;
 use crate::memory::Lds;
-use gcnc::isa::Gen;
 
 /// VGPRs of each SPI_PS_INPUT bit.
 const INPUT_VGPRS: [u16; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
@@ -110,7 +109,10 @@ fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
 /// bottom-left, (S, T) = (0, 0), (1, 0), (0, 1) — T flipped with PNT_SPRITE_TOP_1.
 fn sprite(ctl: u32, v: &mut [[u32; 4]; 3]) {
     let top1 = ctl >> 14 & 1 == 1;
-    for (k, st) in [(0f32, 0f32), (1.0, 0.0), (0.0, 1.0)].into_iter().enumerate() {
+    for (k, st) in [(0f32, 0f32), (1.0, 0.0), (0.0, 1.0)]
+        .into_iter()
+        .enumerate()
+    {
         let t = if top1 { 1.0 - st.1 } else { st.1 };
         for c in 0..4 {
             let x = match ctl >> (2 + 3 * c) & 7 {
@@ -190,7 +192,6 @@ pub fn run(
         quads(d, s, i, &mut all);
     }
     stats.quads += all.len() as u64;
-    let gfx11 = m.gen == Gen::Gfx11;
     for wq in all.chunks(lanes / 4) {
         // primitives of the wave and the new-primitive mask
         let mut prims: Vec<usize> = Vec::new();
@@ -326,10 +327,10 @@ pub fn run(
                         continue;
                     };
                     let fmt = p.col_format >> (4 * n) & 0xf;
-                    if let Some(c) = export_color(fmt, e, lane as usize, gfx11)
+                    if let Some(c) = export_color(fmt, e, lane as usize, m.gen)
                         .map_err(|e| w.locate(e, w.pc, None))?
                     {
-                        fb.write(n, x, y, c);
+                        fb.write(n, x, y, c).map_err(|e| w.locate(e, w.pc, None))?;
                     }
                 }
             }

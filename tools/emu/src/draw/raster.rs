@@ -50,9 +50,13 @@ const MAX_COORD: f64 = 1.0e6;
 pub enum Shape {
     Triangle,
     /// v[0] → v[1]; `xmajor`: |dx| ≥ |dy|.
-    Line { xmajor: bool },
+    Line {
+        xmajor: bool,
+    },
     /// Centred on v[0]; `half` the half side (1/256 pixel).
-    Point { half: i64 },
+    Point {
+        half: i64,
+    },
 }
 
 /// One primitive ready to rasterise.
@@ -145,7 +149,13 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
                 if dx == 0 && dy == 0 {
                     continue;
                 }
-                (Shape::Line { xmajor: dx.abs() >= dy.abs() }, 0, true)
+                (
+                    Shape::Line {
+                        xmajor: dx.abs() >= dy.abs(),
+                    },
+                    0,
+                    true,
+                )
             }
             _ => {
                 let area2 = edge(v[0], v[1], v[2]);

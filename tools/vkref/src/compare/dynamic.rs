@@ -22,7 +22,11 @@ pub fn corpus_case(name: &str, spirv: &[u8]) -> Option<corpus::Case> {
 }
 
 /// gcnc's options for a corpus case on `target`: its entry point and spec constants.
-pub fn case_options(case: &corpus::Case, inputs: &Inputs, target: gcnc::isa::Target) -> gcnc::Options {
+pub fn case_options(
+    case: &corpus::Case,
+    inputs: &Inputs,
+    target: gcnc::isa::Target,
+) -> gcnc::Options {
     let mut o = gcnc::Options::new(target);
     o.entry = Some(case.entry.to_string());
     o.spec = inputs

@@ -300,7 +300,10 @@ pub fn shader_files(dir: &Path, only: &[String]) -> Result<Vec<PathBuf>, String>
         for e in rd {
             let e = e.map_err(|e| format!("{}: {e}", d.display()))?;
             let p = e.path();
-            let is_dir = e.file_type().map_err(|e| format!("{}: {e}", p.display()))?.is_dir();
+            let is_dir = e
+                .file_type()
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .is_dir();
             if is_dir {
                 dirs.push(p);
             } else if p.extension().is_some_and(|x| x == "spv")
@@ -731,7 +734,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
                     .collect::<Result<_, _>>()?;
             }
             "--reps" => opts.reps = val()?.parse().map_err(|_| "--reps takes a number")?,
-            "--jobs" => jobs = Some(val()?.parse::<usize>().map_err(|_| "--jobs takes a number")?),
+            "--jobs" => {
+                jobs = Some(
+                    val()?
+                        .parse::<usize>()
+                        .map_err(|_| "--jobs takes a number")?,
+                )
+            }
             "--backends" => {
                 opts.backends = val()?
                     .split(',')

@@ -353,14 +353,16 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         .iter()
         .enumerate()
         .flat_map(|(ti, fam)| {
-            r.shaders.iter().filter_map(move |sh| match &sh.cells[ti].executed_per_wave {
-                Some(Err(e)) => Some(row(&[
-                    fam.gfx_target().into(),
-                    sh.name.clone(),
-                    cell_text(first_line(e)),
-                ])),
-                _ => None,
-            })
+            r.shaders
+                .iter()
+                .filter_map(move |sh| match &sh.cells[ti].executed_per_wave {
+                    Some(Err(e)) => Some(row(&[
+                        fam.gfx_target().into(),
+                        sh.name.clone(),
+                        cell_text(first_line(e)),
+                    ])),
+                    _ => None,
+                })
         })
         .collect();
     if !dynamic_failures.is_empty() {

@@ -72,7 +72,10 @@ impl Queue<'_> {
     }
     fn finish(&self, i: usize, r: Result<(), String>) {
         if let Err(e) = r {
-            self.failed.lock().unwrap_or_else(|p| p.into_inner()).push((i, e));
+            self.failed
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((i, e));
         }
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         let n = self.inputs.len();
@@ -137,7 +140,10 @@ pub fn run_one(inputs: &[Input], family: Family, compiler: Compiler, jobs: usize
 fn radv_run(q: &Queue, family: Family, backend: Backend, jobs: usize) -> f64 {
     let cfg = config(family, backend);
     // Start and warm up the workers before the clock starts.
-    let warm = q.inputs.iter().find_map(|s| Some((&s.spirv, s.entry.as_ref().ok()?)));
+    let warm = q
+        .inputs
+        .iter()
+        .find_map(|s| Some((&s.spirv, s.entry.as_ref().ok()?)));
     let mut workers: Vec<Option<radv::Worker>> = (0..jobs)
         .map(|_| {
             let mut w = radv::Worker::spawn(cfg).ok()?;
@@ -182,7 +188,12 @@ fn compile_on(
     match r {
         Ok(_) => Ok(()),
         Err(e) => {
-            if fired || matches!(e, crate::device::Error::Crashed { .. } | crate::device::Error::Worker(_)) {
+            if fired
+                || matches!(
+                    e,
+                    crate::device::Error::Crashed { .. } | crate::device::Error::Worker(_)
+                )
+            {
                 *slot = None;
             }
             Err(deadline_error(&e, fired))
