@@ -99,12 +99,13 @@ fn lex_line(no: usize, text: &str) -> Result<Line, ParseError> {
                         break;
                     }
                     Some(b'\\') => {
-                        match b.get(i + 1) {
-                            Some(b'n') => s.push('\n'),
-                            Some(&e) => s.push(e as char),
+                        // the escaped character may be any UTF-8 character, not one byte
+                        match text[i + 1..].chars().next() {
+                            Some('n') => s.push('\n'),
+                            Some(e) => s.push(e),
                             None => return Err(err(i, "bad escape")),
                         }
-                        i += 2;
+                        i += 1 + text[i + 1..].chars().next().map_or(0, char::len_utf8);
                     }
                     Some(_) => {
                         let ch = text[i..].chars().next().unwrap_or(' ');

@@ -249,7 +249,8 @@ impl Wave {
     fn scratch_index(&self, lane: u32, addr: u64) -> Result<usize> {
         if addr >= self.scratch_bytes {
             return Err(Error::new(ErrorKind::MemFault {
-                addr: crate::dispatch::PRIVATE_BASE + addr,
+                // an address past the end of memory is reported at the end of memory
+                addr: crate::dispatch::PRIVATE_BASE.saturating_add(addr),
                 size: 1,
                 write: false,
             }));
