@@ -613,7 +613,7 @@ fn images_and_samplers_bind_from_the_command_line() {
             img.display()
         ),
         "--bind".into(),
-        "0:2=@4096".into(),
+        format!("0:2=@{}", corpus::data(&inputs, 2).len()),
         "--bind".into(),
         "0:3=@2048".into(),
         "--dump".into(),
