@@ -258,11 +258,27 @@ impl Isel<'_> {
         let f = self.f;
         f.blocks_in_order().into_iter().any(|b| {
             f.blocks[b].insts.iter().any(|&i| match f.kind(i) {
-                InstKind::Intrinsic { op, .. } => {
-                    let n = op.name();
-                    !matches!(op, Intrinsic::StoreOutput | Intrinsic::StoreScratch)
-                        && (n.starts_with("store_") || n.contains("atomic"))
-                }
+                // the set the old name test (`store_*` or `*atomic*`) matched; image stores
+                // (ImageStore, ImageDerefStore) were never in it: an open question
+                InstKind::Intrinsic { op, .. } => matches!(
+                    op,
+                    Intrinsic::StoreDeref
+                        | Intrinsic::DerefAtomic
+                        | Intrinsic::DerefAtomicSwap
+                        | Intrinsic::ImageDerefAtomic
+                        | Intrinsic::ImageDerefAtomicSwap
+                        | Intrinsic::ImageAtomic
+                        | Intrinsic::ImageAtomicSwap
+                        | Intrinsic::StoreSsbo
+                        | Intrinsic::SsboAtomic
+                        | Intrinsic::SsboAtomicSwap
+                        | Intrinsic::StoreShared
+                        | Intrinsic::SharedAtomic
+                        | Intrinsic::SharedAtomicSwap
+                        | Intrinsic::StoreGlobal
+                        | Intrinsic::GlobalAtomic
+                        | Intrinsic::GlobalAtomicSwap
+                ),
                 _ => false,
             })
         })
