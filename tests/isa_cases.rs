@@ -222,6 +222,66 @@ const WRONG_FILE: &[&str] = &[
     "v_cndmask_b32_e64 s0, v1, v2, s[4:5]",
 ];
 
+/// A register offset of a scalar load that is not one scalar dword (found by fuzzing the
+/// assembler: `s_load_b128 s[4:7], s[0:1], exec` was accepted and printed back as
+/// `exec_lo`). Each line is refused with the register named and accepted with `s2`.
+const WRONG_OFFSET: &[&str] = &[
+    "s_load_dwordx4 s[4:7], s[0:1], exec",
+    "s_load_dword s4, s[0:1], vcc",
+    "s_load_dword s4, s[0:1], v2",
+    "s_load_dword s4, s[0:1], s[2:3]",
+    "s_buffer_load_dword s4, s[0:3], exec",
+];
+
+#[test]
+fn a_scalar_load_offset_register_is_one_scalar_dword_as_llvm_requires() {
+    let mc = support::llvm_mc();
+    for gen in Gen::ALL {
+        let tg = t(gen);
+        // GFX11 names the loads by size
+        let named = |l: &str| match gen {
+            Gen::Gfx11 => l
+                .replace("load_dwordx4", "load_b128")
+                .replace("load_dword ", "load_b32 "),
+            _ => l.to_string(),
+        };
+        let lines: Vec<String> = WRONG_OFFSET.iter().map(|l| named(l)).collect();
+        let with_s2: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{}, s2", l.rsplit_once(',').unwrap().0))
+            .collect();
+        if let Some(mc) = &mc {
+            let mcpu = match gen {
+                Gen::Gfx9 => "gfx900",
+                Gen::Gfx10 => "gfx1030",
+                Gen::Gfx11 => "gfx1100",
+            };
+            for (text, r) in lines
+                .iter()
+                .zip(support::assemble(mc, mcpu, Some(64), &lines))
+            {
+                assert!(r.is_err(), "{gen} `{text}`: llvm-mc-19 accepts it: {r:?}");
+            }
+            for (text, r) in with_s2
+                .iter()
+                .zip(support::assemble(mc, mcpu, Some(64), &with_s2))
+            {
+                assert!(r.is_ok(), "{gen} `{text}`: llvm-mc-19 refuses it: {r:?}");
+            }
+        }
+        for text in &lines {
+            let reg = text.rsplit_once(", ").unwrap().1;
+            match parse_line(text, 1, tg) {
+                Err(e) => assert!(e.to_string().contains(reg), "{gen} `{text}`: {e}"),
+                Ok(inst) => panic!("{gen} `{text}`: accepted as {inst:?}"),
+            }
+        }
+        for text in &with_s2 {
+            assert!(parse_line(text, 1, tg).is_ok(), "{gen} `{text}` refused");
+        }
+    }
+}
+
 #[test]
 fn a_register_of_the_wrong_file_is_refused_as_llvm_refuses_it() {
     let mc = support::llvm_mc();

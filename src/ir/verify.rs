@@ -553,6 +553,17 @@ impl<'a> Verifier<'a> {
                     return Err(e("a descriptor is 32-bit × its dwords (T# 8, S#/view 4)"));
                 }
             }
+            _ if system_value_shape(op).is_some() => {
+                let (bits, comps) = system_value_shape(op).unwrap_or((0, 0..=0));
+                if ty.bits != bits || !comps.contains(&ty.comps) {
+                    return Err(e(&format!(
+                        "{} is {bits}-bit × {}..={} (as its SPIR-V built-in)",
+                        op.name(),
+                        comps.start(),
+                        comps.end()
+                    )));
+                }
+            }
             Intrinsic::DiscardIf
             | Intrinsic::DemoteIf
             | Intrinsic::VoteAll
@@ -566,6 +577,44 @@ impl<'a> Verifier<'a> {
         }
         Ok(())
     }
+}
+
+/// The result shape of a system-value intrinsic: its bit size and the component counts
+/// a load of it may have — the SPIR-V built-in's type, or a prefix of a vector built-in
+/// where selection produces components one by one (`None`: not a system value).
+fn system_value_shape(op: Intrinsic) -> Option<(u8, std::ops::RangeInclusive<u8>)> {
+    use Intrinsic as I;
+    Some(match op {
+        I::LoadLocalInvocationId
+        | I::LoadWorkgroupId
+        | I::LoadGlobalInvocationId
+        | I::LoadNumWorkgroups => (32, 1..=3),
+        I::LoadSubgroupEqMask
+        | I::LoadSubgroupGeMask
+        | I::LoadSubgroupGtMask
+        | I::LoadSubgroupLeMask
+        | I::LoadSubgroupLtMask => (32, 1..=4),
+        I::LoadFragCoord => (32, 4..=4),
+        I::LoadBaryCoord | I::LoadBaryCoordNoPersp => (32, 3..=3),
+        I::LoadPointCoord | I::LoadSamplePos => (32, 2..=2),
+        I::LoadFrontFace | I::LoadHelperInvocation => (1, 1..=1),
+        I::LoadLocalInvocationIndex
+        | I::LoadSubgroupInvocation
+        | I::LoadSubgroupSize
+        | I::LoadSubgroupId
+        | I::LoadNumSubgroups
+        | I::LoadVertexIndex
+        | I::LoadInstanceIndex
+        | I::LoadBaseVertex
+        | I::LoadBaseInstance
+        | I::LoadDrawId
+        | I::LoadViewIndex
+        | I::LoadSampleId
+        | I::LoadSampleMaskIn
+        | I::LoadShadingRate
+        | I::LoadLayerId => (32, 1..=1),
+        _ => return None,
+    })
 }
 
 fn types_lookup_scalar(types: &TypeArena, s: Scalar) -> Option<Type> {

@@ -243,6 +243,13 @@ fn try_form(
         let o = if od.field == Field::Offset && text == "null" {
             Operand::Imm(0)
         } else if let (Field::Offset, Some(r)) = (od.field, parse_reg(t.gen, text)) {
+            // a register offset is one scalar dword (LLVM refuses `exec`, `vcc`, tuples, VGPRs)
+            if r.count != 1 || r.base.is_vgpr() {
+                return Err((
+                    col,
+                    Error::bad(format!("`{text}`: an offset register is one scalar dword")),
+                ));
+            }
             Operand::Reg(r)
         } else if od.field == Field::Offset {
             let v = simm16::parse_num(text)
