@@ -174,6 +174,21 @@ fn fragment_registers_say_what_the_shader_reads_and_exports() {
         let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_discard", gen, wave));
         assert_ne!(r[&regs::DB_SHADER_CONTROL] & 1 << 6, 0, "KILL_ENABLE");
 
+        // memory written (an image store, no early tests): the test runs late and the
+        // shader runs on hierarchical-Z fail and no-op (EXEC_ON_HIER_FAIL, EXEC_ON_NOOP)
+        let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_image_store", gen, wave));
+        let db = r[&regs::DB_SHADER_CONTROL];
+        assert_eq!(db >> 4 & 3, 0, "Z_ORDER late: {db:#x}");
+        assert_eq!(db >> 9 & 3, 3, "EXEC_ON_HIER_FAIL | EXEC_ON_NOOP: {db:#x}");
+        let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_null", gen, wave));
+        let db = r[&regs::DB_SHADER_CONTROL];
+        assert_eq!(
+            db >> 4 & 3,
+            1,
+            "no memory write: early Z then late: {db:#x}"
+        );
+        assert_eq!(db >> 9 & 3, 0, "{db:#x}");
+
         // vec4 / uvec2 / float on MRT0..2 and depth
         let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_mrt", gen, wave));
         assert_eq!(r[&regs::SPI_SHADER_COL_FORMAT], 9 | 2 << 4 | 1 << 8);

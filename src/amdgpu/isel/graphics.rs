@@ -253,16 +253,17 @@ impl Isel<'_> {
     }
 
     /// Whether the shader has a memory side effect (a store or an atomic outside its own
-    /// scratch and outputs).
+    /// scratch and outputs): buffers, global memory and images, as NIR's
+    /// `writes_external_memory` counts them for RADV's DB_SHADER_CONTROL.
     fn stores_to_memory(&self) -> bool {
         let f = self.f;
         f.blocks_in_order().into_iter().any(|b| {
             f.blocks[b].insts.iter().any(|&i| match f.kind(i) {
-                // the set the old name test (`store_*` or `*atomic*`) matched; image stores
-                // (ImageStore, ImageDerefStore) were never in it: an open question
                 InstKind::Intrinsic { op, .. } => matches!(
                     op,
                     Intrinsic::StoreDeref
+                        | Intrinsic::ImageStore
+                        | Intrinsic::ImageDerefStore
                         | Intrinsic::DerefAtomic
                         | Intrinsic::DerefAtomicSwap
                         | Intrinsic::ImageDerefAtomic
