@@ -48,8 +48,8 @@ fn reserved_sel(base: &str, w1: u32) -> bool {
 }
 
 /// SDWA words of every opcode of `base`: the canonical dword with each bit flipped alone,
-/// and every select value with and without sext; (words LLVM can judge, words with a
-/// reserved select).
+/// every select value with and without sext, and each source scalar (SGPRs and
+/// constants); (words LLVM can judge, words with a reserved select).
 fn sdwa_items(base: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     // VOP2 opcodes 0x3e / 0x3f are the VOPC / VOP1 prefixes
     let ops = if base == "vop2" { 0..0x3e } else { 0..256 };
@@ -74,6 +74,19 @@ fn sdwa_items(base: &str) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
                 &mut judged
             };
             set.push(bytes(&[sdwa_word0(base, op), w1]));
+        }
+        // scalar sources (S0 = bit 23 with the src0 byte, S1 = bit 31 with VSRC1 of the
+        // first word): SGPRs, specials, integer and float inline constants, the literal
+        // code (never valid in SDWA); the sweep once probed only 1.0, which a 16-bit
+        // integer source prints as 0x3c00, and missed their integer constants
+        for code in [
+            0u32, 42, 106, 124, 126, 128, 129, 192, 193, 208, 240, 242, 248, 255,
+        ] {
+            judged.push(bytes(&[sdwa_word0(base, op), (d & !0xff) | code | 1 << 23]));
+            if base != "vop1" {
+                let w0 = sdwa_word0(base, op) & !(0xff << 9) | code << 9;
+                judged.push(bytes(&[w0, d | 1 << 31]));
+            }
         }
     }
     (judged, reserved)
