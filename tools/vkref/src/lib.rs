@@ -24,6 +24,7 @@ pub mod images;
 pub mod lavapipe;
 pub mod oracle;
 pub mod radv;
+pub mod radv_graphics;
 pub mod reflect;
 pub mod wire;
 
