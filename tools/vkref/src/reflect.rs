@@ -152,9 +152,9 @@ pub struct EntryPoint {
     pub bindings: Vec<Binding>,
     /// Byte size of the push-constant block, if the entry point uses one.
     pub push_constant_size: Option<u32>,
-    /// The user-located `Input` and `Output` interface of the entry point (built-ins
-    /// left out), sorted by (direction, location): what a pipeline's vertex input and
-    /// colour attachments are made from.
+    /// The user-located `Input` and `Output` interface of a vertex or fragment entry
+    /// point (built-ins left out; empty for other stages), sorted by (direction,
+    /// location): what a pipeline's vertex input and colour attachments are made from.
     pub locations: Vec<Location>,
 }
 
@@ -665,7 +665,14 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
             }
         }
         bindings.sort_by_key(|b| (b.set, b.binding));
-        let locations = interface_locations(&ctx, module, &interface)?;
+        // Only a vertex or fragment entry point's locations are read: other stages have
+        // per-vertex arrays (tessellation, geometry, mesh) this flat list does not model.
+        let locations = match model {
+            spirv::ExecutionModel::Vertex | spirv::ExecutionModel::Fragment => {
+                interface_locations(&ctx, module, &interface)?
+            }
+            _ => Vec::new(),
+        };
         entry_points.push(EntryPoint {
             name,
             stage: Stage::from_model(model),

@@ -293,15 +293,15 @@ fn measure_cell(vs: &[u8], fs: &[u8], family: Family, reps: u32, backends: &[Bac
     warm[0] = t.elapsed().as_nanos() as u64;
     let mut firsts = [gcnc_first, Err(String::new()), Err(String::new())];
     for (i, backend) in [Backend::Aco, Backend::Llvm].into_iter().enumerate() {
-        firsts[i + 1] = match (&pair, &entries) {
+        firsts[i + 1] = match &pair {
             _ if !backends.contains(&backend) => Err(NOT_RUN.to_string()),
-            (Some(p), _) => with_deadline(config(family, backend), |w| w.compile_graphics(p, 1))
+            Some(p) => with_deadline(config(family, backend), |w| w.compile_graphics(p, 1))
                 .and_then(|c| {
                     warm[i + 1] = c.compile_ns.first().copied().unwrap_or(0);
                     radv_stages(&c)
                 }),
-            (None, Err(e)) => Err(e.clone()),
-            (None, Ok(_)) => unreachable!("a pair exists when reflection worked"),
+            // no pair: reflection failed, and says why
+            None => Err(entries.as_ref().err().cloned().unwrap_or_default()),
         };
     }
     let runs = warm.map(|w| runs_within_budget(w, reps));
