@@ -404,3 +404,64 @@ fn clip_and_cull_distance_arrays_longer_than_eight() {
         assert!(e.to_string().contains("at most 8"), "{e}");
     }
 }
+
+#[test]
+fn per_vertex_fragment_input_is_refused_not_interpolated() {
+    // solid.spv plus `OpCapability FragmentBarycentricKHR` and a `PerVertexKHR` decoration
+    // on a new interface variable `in vec4 c[3]` (GLSL `pervertexEXT in vec4 c[]`): read
+    // as an ordinary
+    // array, each element would be interpolated from a location of its own.
+    const CAP_FRAGMENT_BARYCENTRIC: u32 = 5284;
+    const DECO_PER_VERTEX: u32 = 5285;
+    const INPUT: u32 = 1;
+    let mut w = base();
+    let bound = w[3];
+    let (float, v4, three, arr, ptr, var) =
+        (bound, bound + 1, bound + 2, bound + 3, bound + 4, bound + 5);
+    let uint = bound + 6;
+    w[3] = bound + 7;
+    let op = |o: Op, n: u32| (n << 16) | o as u32;
+    let ep = find(&w, Op::EntryPoint);
+    let n = (w[ep] >> 16) as usize;
+    w.insert(ep + n, var);
+    w[ep] += 1 << 16;
+    let cap = find(&w, Op::Capability);
+    w.splice(cap..cap, [op(Op::Capability, 2), CAP_FRAGMENT_BARYCENTRIC]);
+    let deco = find(&w, Op::Decorate);
+    w.splice(deco..deco, [op(Op::Decorate, 3), var, DECO_PER_VERTEX]);
+    let fun = find(&w, Op::Function);
+    let types = [
+        op(Op::TypeFloat, 3),
+        float,
+        32,
+        op(Op::TypeVector, 4),
+        v4,
+        float,
+        4,
+        op(Op::TypeInt, 4),
+        uint,
+        32,
+        0,
+        op(Op::Constant, 4),
+        uint,
+        three,
+        3,
+        op(Op::TypeArray, 4),
+        arr,
+        v4,
+        three,
+        op(Op::TypePointer, 4),
+        ptr,
+        INPUT,
+        arr,
+        op(Op::Variable, 4),
+        ptr,
+        var,
+        INPUT,
+    ];
+    w.splice(fun..fun, types);
+    let at = fun + types.len() - 4;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Unsupported, at), "{e}");
+    assert!(e.reason.contains("PerVertexKHR"), "{e}");
+}

@@ -498,6 +498,15 @@ impl<'a, 'm> Fx<'a, 'm> {
                 check_builtin_type(i, &self.b.module.types, &var)?;
             }
             var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
+            if spv.deco(id, Decoration::PerVertexKHR).is_some() {
+                // Read as an ordinary array it would silently interpolate each element
+                // from its own location: refused until selection reads each vertex's
+                // raw value.
+                return Err(i.err(
+                    ErrorKind::Unsupported,
+                    "PerVertexKHR fragment input (pervertexEXT of FragmentBarycentricKHR)",
+                ));
+            }
             if mode == Mode::Private {
                 // One invocation runs one (fully inlined) function: a Private global is a
                 // local of the entry function, which mem2reg can promote (Mesa's

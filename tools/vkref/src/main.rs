@@ -6,7 +6,7 @@
 //!                       [--entry main] [--repeats N] [--asm]
 //! vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]
 //! vkref corpus [NAME...]        run corpus cases on lavapipe against their expectations
-//! vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N]
+//! vkref compare DIR [--graphics] [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N]
 //!                   [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]
 //!                               gcnc vs RADV/ACO vs RADV/LLVM on every .spv under DIR, a
 //!                               markdown table (--jobs: throughput, N compiles in flight)
@@ -30,7 +30,7 @@ use vkref::radv::{self, Backend, Config, Family};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref draw DESC.json OUTDIR\n  vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]"
+        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref draw DESC.json OUTDIR\n  vkref compare DIR [--graphics] [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]"
     );
     ExitCode::from(2)
 }

@@ -1,4 +1,5 @@
-//! Compiles compute shaders with Mesa's RADV on its null device — ACO or LLVM, for vega10
+//! Compiles compute shaders (and, through [`crate::radv_graphics`], vertex + fragment
+//! pipelines) with Mesa's RADV on its null device — ACO or LLVM, for vega10
 //! (GFX9), navi21 (GFX10.3) or gfx1100 (GFX11), wave32 or wave64 — and reports compile time,
 //! the pipeline-executable statistics (RADV's names: Instructions, Code size, VGPRs, SGPRs,
 //! Pre-Sched SGPRs, Spilled SGPRs/VGPRs, Scratch size, LDS size, Subgroups per SIMD, Copies,
@@ -139,6 +140,9 @@ impl Config {
         if self.nocache {
             debug.push("nocache");
         }
+        // No NGG culling code in the vertex stage: gcnc's NGG shader culls nothing
+        // (compute is unaffected).
+        debug.push("nonggc");
         let mut env = vec![
             (
                 "VK_ICD_FILENAMES",
@@ -149,7 +153,8 @@ impl Config {
             ("RADV_DEBUG", debug.join(",")),
         ];
         if self.wave == Wave::W32 {
-            env.push(("RADV_PERFTEST", "cswave32".to_string()));
+            // compute, the vertex stage (NGG) and the fragment stage alike
+            env.push(("RADV_PERFTEST", "cswave32,gewave32,pswave32".to_string()));
         }
         env.push(("VKREF_WAVE", self.wave.lanes().to_string()));
         env
@@ -366,12 +371,15 @@ pub struct Worker {
     pub driver_info: String,
 }
 
-const TAG_ERR: u8 = 0;
+pub(crate) const TAG_ERR: u8 = 0;
 const TAG_HELLO: u8 = 1;
 const TAG_COMPILE: u8 = 2;
 const TAG_CACHE: u8 = 3;
 const TAG_TIME: u8 = 4;
 const TAG_MEMORY: u8 = 5;
+/// Graphics requests ([`crate::radv_graphics`]).
+pub(crate) const TAG_GFX_COMPILE: u8 = 6;
+pub(crate) const TAG_GFX_TIME: u8 = 7;
 
 impl Worker {
     /// Starts a worker and waits for it to open the device.
@@ -474,7 +482,7 @@ impl Worker {
         }
     }
 
-    fn request(&mut self, body: &[u8]) -> Result<Vec<u8>, Error> {
+    pub(crate) fn request(&mut self, body: &[u8]) -> Result<Vec<u8>, Error> {
         if wire::send(&mut self.stdin, body).is_err() {
             return Err(self.crashed());
         }
@@ -495,38 +503,9 @@ impl Worker {
                     .map(|_| r.u64())
                     .collect::<Result<_, _>>()
                     .map_err(proto)?;
-                let n = r.count(13).map_err(proto)?;
-                let mut statistics = Vec::with_capacity(n);
-                for _ in 0..n {
-                    let name = r.str().map_err(proto)?;
-                    let description = r.str().map_err(proto)?;
-                    let kind = r.u8().map_err(proto)?;
-                    let raw = r.u64().map_err(proto)?;
-                    let value = match kind {
-                        0 => StatValue::Bool(raw != 0),
-                        1 => StatValue::I64(raw as i64),
-                        2 => StatValue::U64(raw),
-                        _ => StatValue::F64(f64::from_bits(raw)),
-                    };
-                    statistics.push(Statistic {
-                        name,
-                        description,
-                        value,
-                    });
-                }
-                let n = r.count(8).map_err(proto)?;
-                let mut representations = Vec::with_capacity(n);
-                for _ in 0..n {
-                    representations.push((r.str().map_err(proto)?, r.str().map_err(proto)?));
-                }
-                let subgroup_size = r.u32().map_err(proto)?;
+                let c = read_capture(&mut r, compile_ns)?;
                 r.end().map_err(proto)?;
-                Ok(Compiled {
-                    compile_ns,
-                    statistics,
-                    representations,
-                    subgroup_size,
-                })
+                Ok(c)
             }
             TAG_ERR => Err(Error::Usage(r.str().map_err(proto)?)),
             t => Err(Error::Worker(format!("unexpected reply tag {t}"))),
@@ -549,7 +528,12 @@ impl Worker {
     fn u64_list(&mut self, tag: u8, spirv: &[u8], entry: &str, n: u32) -> Result<Vec<u64>, Error> {
         let mut w = Writer::default();
         w.u8(tag).bytes(spirv).str(entry).u32(n);
-        let reply = self.request(&w.buf)?;
+        self.u64_reply(tag, &w.buf)
+    }
+
+    /// Sends `request` and reads a reply of `tag` holding a list of `u64`.
+    pub(crate) fn u64_reply(&mut self, tag: u8, request: &[u8]) -> Result<Vec<u64>, Error> {
+        let reply = self.request(request)?;
         let mut r = Reader::new(&reply);
         match r.u8().map_err(proto)? {
             t if t == tag => {
@@ -605,7 +589,63 @@ impl Drop for Worker {
     }
 }
 
-fn proto(e: wire::Error) -> Error {
+/// Reads what [`write_capture`] wrote: one executable's statistics, text
+/// representations and subgroup size, as a [`Compiled`] with `compile_ns`.
+pub(crate) fn read_capture(r: &mut Reader, compile_ns: Vec<u64>) -> Result<Compiled, Error> {
+    let n = r.count(13).map_err(proto)?;
+    let mut statistics = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = r.str().map_err(proto)?;
+        let description = r.str().map_err(proto)?;
+        let kind = r.u8().map_err(proto)?;
+        let raw = r.u64().map_err(proto)?;
+        let value = match kind {
+            0 => StatValue::Bool(raw != 0),
+            1 => StatValue::I64(raw as i64),
+            2 => StatValue::U64(raw),
+            _ => StatValue::F64(f64::from_bits(raw)),
+        };
+        statistics.push(Statistic {
+            name,
+            description,
+            value,
+        });
+    }
+    let n = r.count(8).map_err(proto)?;
+    let mut representations = Vec::with_capacity(n);
+    for _ in 0..n {
+        representations.push((r.str().map_err(proto)?, r.str().map_err(proto)?));
+    }
+    let subgroup_size = r.u32().map_err(proto)?;
+    Ok(Compiled {
+        compile_ns,
+        statistics,
+        representations,
+        subgroup_size,
+    })
+}
+
+/// Writes one executable's capture ([`read_capture`] reads it).
+pub(crate) fn write_capture(w: &mut Writer, c: &Capture) {
+    let (stats, reprs, subgroup_size) = c;
+    w.u32(stats.len() as u32);
+    for s in stats {
+        let (kind, raw) = match s.value {
+            StatValue::Bool(b) => (0, b as u64),
+            StatValue::I64(v) => (1, v as u64),
+            StatValue::U64(v) => (2, v),
+            StatValue::F64(v) => (3, v.to_bits()),
+        };
+        w.str(&s.name).str(&s.description).u8(kind).u64(raw);
+    }
+    w.u32(reprs.len() as u32);
+    for (name, text) in reprs {
+        w.str(name).str(text);
+    }
+    w.u32(*subgroup_size);
+}
+
+pub(crate) fn proto(e: wire::Error) -> Error {
     Error::Worker(e.to_string())
 }
 
@@ -740,6 +780,9 @@ pub fn worker_main() -> i32 {
 }
 
 fn serve(gpu: &Gpu, wave: Wave, frame: &[u8], counter: &mut u32) -> Result<Vec<u8>, Error> {
+    if matches!(frame.first(), Some(&(TAG_GFX_COMPILE | TAG_GFX_TIME))) {
+        return crate::radv_graphics::serve(gpu, frame, counter);
+    }
     let mut r = Reader::new(frame);
     let tag = r.u8().map_err(proto)?;
     let spirv = r.bytes().map_err(proto)?;
@@ -757,26 +800,12 @@ fn serve(gpu: &Gpu, wave: Wave, frame: &[u8], counter: &mut u32) -> Result<Vec<u
             }
             *counter += 1;
             let (_, pipeline) = p.create(*counter, true)?;
-            let (stats, reprs, subgroup_size) = p.capture(pipeline)?;
+            let captured = capture(gpu, pipeline, 0)?;
             w.u8(TAG_COMPILE).u32(times.len() as u32);
             for t in times {
                 w.u64(t);
             }
-            w.u32(stats.len() as u32);
-            for s in &stats {
-                let (kind, raw) = match s.value {
-                    StatValue::Bool(b) => (0, b as u64),
-                    StatValue::I64(v) => (1, v as u64),
-                    StatValue::U64(v) => (2, v),
-                    StatValue::F64(v) => (3, v.to_bits()),
-                };
-                w.str(&s.name).str(&s.description).u8(kind).u64(raw);
-            }
-            w.u32(reprs.len() as u32);
-            for (name, text) in &reprs {
-                w.str(name).str(text);
-            }
-            w.u32(subgroup_size);
+            write_capture(&mut w, &captured);
         }
         TAG_CACHE => {
             *counter += 1;
@@ -965,13 +994,32 @@ impl<'g> Pipelines<'g> {
             Ok((ns, pipeline))
         }
     }
+}
 
-    #[allow(clippy::type_complexity)]
-    fn capture(
-        &self,
-        pipeline: vk::Pipeline,
-    ) -> Result<(Vec<Statistic>, Vec<(String, String)>, u32), Error> {
-        let g = self.gpu;
+/// One pipeline executable's statistics, text representations and subgroup size.
+pub(crate) type Capture = (Vec<Statistic>, Vec<(String, String)>, u32);
+
+/// The executables of a pipeline created with the capture flags: (stage flags, name).
+pub(crate) fn executables(gpu: &Gpu, pipeline: vk::Pipeline) -> Result<Vec<(u32, String)>, Error> {
+    let ext = ash::khr::pipeline_executable_properties::Device::new(&gpu.instance, &gpu.device);
+    let info = vk::PipelineInfoKHR::default().pipeline(pipeline);
+    // SAFETY: the pipeline was created on this device with the capture flags.
+    let execs = unsafe {
+        vkc(
+            "vkGetPipelineExecutablePropertiesKHR",
+            ext.get_pipeline_executable_properties(&info),
+        )?
+    };
+    Ok(execs
+        .iter()
+        .map(|e| (e.stages.as_raw(), cstr(&e.name)))
+        .collect())
+}
+
+/// Captures executable `index` of a pipeline created with the capture flags.
+pub(crate) fn capture(gpu: &Gpu, pipeline: vk::Pipeline, index: u32) -> Result<Capture, Error> {
+    {
+        let g = gpu;
         let ext = ash::khr::pipeline_executable_properties::Device::new(&g.instance, &g.device);
         // SAFETY: the pipeline was created with the capture flags on this device; the
         // two-call idiom below sizes the data buffers before RADV writes into them.
@@ -981,13 +1029,13 @@ impl<'g> Pipelines<'g> {
                 "vkGetPipelineExecutablePropertiesKHR",
                 ext.get_pipeline_executable_properties(&info),
             )?;
-            let Some(exec) = execs.first() else {
-                return Err(Error::Worker("pipeline has no executables".into()));
+            let Some(exec) = execs.get(index as usize) else {
+                return Err(Error::Worker(format!("pipeline has no executable {index}")));
             };
             let subgroup_size = exec.subgroup_size;
             let einfo = vk::PipelineExecutableInfoKHR::default()
                 .pipeline(pipeline)
-                .executable_index(0);
+                .executable_index(index);
             let stats = vkc(
                 "vkGetPipelineExecutableStatisticsKHR",
                 ext.get_pipeline_executable_statistics(&einfo),
@@ -1111,8 +1159,8 @@ mod tests {
     fn config_environment() {
         let c = Config::new(Family::Navi21, Backend::Llvm, Wave::W32);
         let env = c.env();
-        assert!(env.contains(&("RADV_DEBUG", "llvm,nocache".to_string())));
-        assert!(env.contains(&("RADV_PERFTEST", "cswave32".to_string())));
+        assert!(env.contains(&("RADV_DEBUG", "llvm,nocache,nonggc".to_string())));
+        assert!(env.contains(&("RADV_PERFTEST", "cswave32,gewave32,pswave32".to_string())));
         assert!(env.contains(&("RADV_FORCE_FAMILY", "navi21".to_string())));
         assert!(Config::new(Family::Vega10, Backend::Aco, Wave::W32)
             .validate()

@@ -152,6 +152,32 @@ pub struct EntryPoint {
     pub bindings: Vec<Binding>,
     /// Byte size of the push-constant block, if the entry point uses one.
     pub push_constant_size: Option<u32>,
+    /// The user-located `Input` and `Output` interface of a vertex or fragment entry
+    /// point (built-ins left out; empty for other stages), sorted by (direction,
+    /// location): what a pipeline's vertex input and colour attachments are made from.
+    pub locations: Vec<Location>,
+}
+
+/// A scalar's numeric class, as a format's (`SFLOAT`, `SINT`, `UINT`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ScalarKind {
+    Float,
+    Sint,
+    Uint,
+}
+
+/// One location of an entry point's interface: an array element or matrix column takes
+/// a location of its own; variables sharing a location through `Component` are merged
+/// (components up to the highest one written, the first variable's scalar type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    pub output: bool,
+    pub location: u32,
+    /// Components, counting from component 0 (1..=4).
+    pub components: u32,
+    pub kind: ScalarKind,
+    /// Scalar width in bits (16, 32, 64).
+    pub bits: u32,
 }
 
 /// A reflected module.
@@ -639,12 +665,21 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
             }
         }
         bindings.sort_by_key(|b| (b.set, b.binding));
+        // Only a vertex or fragment entry point's locations are read: other stages have
+        // per-vertex arrays (tessellation, geometry, mesh) this flat list does not model.
+        let locations = match model {
+            spirv::ExecutionModel::Vertex | spirv::ExecutionModel::Fragment => {
+                interface_locations(&ctx, module, &interface)?
+            }
+            _ => Vec::new(),
+        };
         entry_points.push(EntryPoint {
             name,
             stage: Stage::from_model(model),
             local_size,
             bindings,
             push_constant_size,
+            locations,
         });
     }
 
@@ -655,6 +690,128 @@ fn reflect_module(module: &dr::Module, version: u32, mode_ids: &[ModeId]) -> Res
         entry_points,
         spec_constants,
     })
+}
+
+/// The [`Location`]s of the `Input`/`Output` variables among `interface` (variables
+/// without a `Location` decoration — built-ins, blocks of built-ins — are left out).
+fn interface_locations(
+    ctx: &Ctx,
+    module: &dr::Module,
+    interface: &[Word],
+) -> Result<Vec<Location>, Error> {
+    let mut out: BTreeMap<(bool, u32), Location> = BTreeMap::new();
+    for inst in &module.types_global_values {
+        let var = inst.result_id.unwrap_or(0);
+        if inst.class.opcode != Op::Variable || !interface.contains(&var) {
+            continue;
+        }
+        let output = match inst.operands.first() {
+            Some(Operand::StorageClass(StorageClass::Input)) => false,
+            Some(Operand::StorageClass(StorageClass::Output)) => true,
+            _ => continue,
+        };
+        let Some(&[first, ..]) = ctx.dec.get(var, Decoration::Location) else {
+            continue;
+        };
+        let component = match ctx.dec.get(var, Decoration::Component) {
+            Some(&[c, ..]) => c,
+            _ => 0,
+        };
+        let ptr = ctx.def(inst.result_type.unwrap_or(0))?;
+        if ptr.class.opcode != Op::TypePointer {
+            return Err(Error::Invalid {
+                id: var,
+                why: "interface variable's type is not a pointer".into(),
+            });
+        }
+        let mut slots = Vec::new();
+        ctx.location_slots(ctx.id_op(ptr, 1)?, &mut slots, 0)?;
+        for (i, (comps, kind, bits)) in slots.into_iter().enumerate() {
+            let location = first.checked_add(i as u32).ok_or_else(|| Error::Invalid {
+                id: var,
+                why: "location overflows".into(),
+            })?;
+            let l = out.entry((output, location)).or_insert(Location {
+                output,
+                location,
+                components: 0,
+                kind,
+                bits,
+            });
+            l.components = l.components.max(component + comps).min(4);
+        }
+    }
+    Ok(out.into_values().collect())
+}
+
+impl Ctx<'_> {
+    /// The locations a value of type `ty` takes: (scalars, scalar kind, bits) each; a
+    /// struct's members take consecutive locations (member `Location`s are not read).
+    fn location_slots(
+        &self,
+        ty: Word,
+        out: &mut Vec<(u32, ScalarKind, u32)>,
+        depth: u32,
+    ) -> Result<(), Error> {
+        let inst = self.def(ty)?;
+        let bad = |why: &str| Error::Invalid {
+            id: ty,
+            why: why.to_string(),
+        };
+        if depth > 16 || out.len() > 64 {
+            return Err(bad("interface type too deep or too large"));
+        }
+        match inst.class.opcode {
+            Op::TypeFloat => out.push((1, ScalarKind::Float, self.lit_op(inst, 0)?)),
+            Op::TypeInt => {
+                let signed = self.lit_op(inst, 1)? != 0;
+                let kind = if signed {
+                    ScalarKind::Sint
+                } else {
+                    ScalarKind::Uint
+                };
+                out.push((1, kind, self.lit_op(inst, 0)?));
+            }
+            Op::TypeBool => out.push((1, ScalarKind::Uint, 32)),
+            Op::TypeVector => {
+                let n = self.lit_op(inst, 1)?;
+                let mut s = Vec::new();
+                self.location_slots(self.id_op(inst, 0)?, &mut s, depth + 1)?;
+                let [(_, kind, bits)] = s.as_slice() else {
+                    return Err(bad("vector of a non-scalar"));
+                };
+                // a 64-bit vector of three or four takes two locations
+                let per = if *bits == 64 { 2 } else { 4 };
+                let mut left = n;
+                while left > 0 {
+                    let k = left.min(per);
+                    out.push((k, *kind, *bits));
+                    left -= k;
+                }
+            }
+            Op::TypeMatrix => {
+                for _ in 0..self.lit_op(inst, 1)? {
+                    self.location_slots(self.id_op(inst, 0)?, out, depth + 1)?;
+                }
+            }
+            Op::TypeArray => {
+                let len = self.const_value(self.id_op(inst, 1)?)?;
+                if len > 64 {
+                    return Err(bad("interface array longer than 64"));
+                }
+                for _ in 0..len {
+                    self.location_slots(self.id_op(inst, 0)?, out, depth + 1)?;
+                }
+            }
+            Op::TypeStruct => {
+                for m in 0..inst.operands.len() {
+                    self.location_slots(self.id_op(inst, m)?, out, depth + 1)?;
+                }
+            }
+            op => return Err(bad(&format!("no interface locations for {op:?}"))),
+        }
+        Ok(())
+    }
 }
 
 enum Resource {

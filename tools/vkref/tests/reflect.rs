@@ -197,3 +197,41 @@ fn corrupted_modules_never_panic() {
     }
     assert!(errors > 0);
 }
+
+fn draw_shader(name: &str) -> reflect::Module {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/shaders/draw")
+        .join(name);
+    reflect::reflect_bytes(&std::fs::read(p).unwrap()).expect("reflects")
+}
+
+#[test]
+fn interface_locations_of_vertex_inputs_and_fragment_outputs() {
+    use reflect::{Location, ScalarKind::Float};
+    let l = |output, location, components| Location {
+        output,
+        location,
+        components,
+        kind: Float,
+        bits: 32,
+    };
+    // vec4 pos, vec4 col, vec3 inst in; vec4 out; gl_Position (a built-in) left out
+    let m = draw_shader("vs_instanced.spv");
+    let ep = m.entry("main").unwrap();
+    assert_eq!(
+        ep.locations,
+        [
+            l(false, 0, 4),
+            l(false, 1, 4),
+            l(false, 2, 3),
+            l(true, 0, 4)
+        ]
+    );
+    // vec4 in; vec4, vec4, float out
+    let m = draw_shader("fs_mrt.spv");
+    let ep = m.entry("main").unwrap();
+    assert_eq!(
+        ep.locations,
+        [l(false, 0, 4), l(true, 0, 4), l(true, 1, 4), l(true, 2, 1)]
+    );
+}

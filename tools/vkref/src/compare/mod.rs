@@ -31,6 +31,7 @@
 //! in the order given, no maps with unstable order.
 
 pub mod dynamic;
+pub mod graphics;
 pub mod heap;
 pub mod summary;
 pub mod table;
@@ -373,7 +374,7 @@ fn gcnc_phases(
     Ok(c)
 }
 
-fn gcnc_quality(s: &gcnc::amdgpu::emit::Stats) -> Quality {
+pub(crate) fn gcnc_quality(s: &gcnc::amdgpu::emit::Stats) -> Quality {
     Quality {
         instructions: s.instructions as u64,
         code_size: s.code_size as u64,
@@ -384,7 +385,7 @@ fn gcnc_quality(s: &gcnc::amdgpu::emit::Stats) -> Quality {
     }
 }
 
-fn radv_quality(c: &radv::Compiled) -> Quality {
+pub(crate) fn radv_quality(c: &radv::Compiled) -> Quality {
     Quality {
         instructions: c.instructions().unwrap_or(0),
         code_size: c.stat("Code size").unwrap_or(0),
@@ -708,7 +709,7 @@ fn write_out(md: &str, out: Option<&str>, splice: Option<&str>) -> Result<(), St
 }
 
 /// The command line's usage line.
-pub const USAGE: &str = "usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]";
+pub const USAGE: &str = "usage: vkref compare DIR [--graphics] [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]";
 
 /// The `vkref compare` command line ([`USAGE`]). DIR is searched recursively for `.spv`
 /// files. Prints progress to stderr and the table to stdout (and to `--out`; `--splice`
@@ -716,13 +717,16 @@ pub const USAGE: &str = "usage: vkref compare DIR [--targets gfx900,gfx1030,gfx1
 /// markers, as BENCHMARKS.md has). Fails when the cache-defeat check does.
 /// `--backends` picks the RADV backends (gcnc always runs). `--jobs N` (0: one per
 /// logical CPU) measures throughput instead ([`throughput`]): every shader compiled once
-/// per compiler with N in flight, shaders per second.
+/// per compiler with N in flight, shaders per second. `--graphics` compares the VS+FS
+/// pipelines of DIR instead ([`graphics`]; `--splice` then uses [`graphics::BEGIN`] and
+/// [`graphics::END`]).
 pub fn main(args: &[String]) -> Result<(), String> {
     let mut opts = Options::default();
     let mut dir = None;
     let mut out = None;
     let mut splice = None;
     let mut jobs = None;
+    let mut gfx = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut val = || it.next().cloned().ok_or(format!("{a} needs a value"));
@@ -756,11 +760,23 @@ pub fn main(args: &[String]) -> Result<(), String> {
             "--only" => opts.only = val()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--out" => out = Some(val()?),
             "--splice" => splice = Some(val()?),
+            "--graphics" => gfx = true,
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => dir = Some(PathBuf::from(s)),
         }
     }
     let dir = dir.ok_or(USAGE)?;
+    if gfx {
+        let report = graphics::run(&dir, &opts, |l| eprintln!("{l}"))?;
+        let md = graphics::render(&report);
+        if let Some(f) = &splice {
+            let old = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+            let new = table::splice_between(&old, &md, graphics::BEGIN, graphics::END)
+                .map_err(|e| format!("{f}: {e}"))?;
+            std::fs::write(f, new).map_err(|e| format!("{f}: {e}"))?;
+        }
+        return write_out(&md, out.as_deref(), None);
+    }
     if let Some(j) = jobs {
         let j = if j == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -10,15 +10,15 @@
 use super::summary::{self, ratio};
 use super::{first_line, median, CacheLine, Compiler, Measured, Report, STATS};
 
-fn us(ns: u64) -> String {
+pub(crate) fn us(ns: u64) -> String {
     format!("{:.1}", ns as f64 / 1e3)
 }
 
-fn opt_us(ns: Option<u64>) -> String {
+pub(crate) fn opt_us(ns: Option<u64>) -> String {
     ns.map(us).unwrap_or_else(|| "—".into())
 }
 
-fn x(r: f64) -> String {
+pub(crate) fn x(r: f64) -> String {
     if r.is_finite() {
         format!("{r:.3}")
     } else {
@@ -30,7 +30,7 @@ fn kib(b: u64) -> String {
     format!("{:.0}", b as f64 / 1024.0)
 }
 
-fn cell_text(s: &str) -> String {
+pub(crate) fn cell_text(s: &str) -> String {
     s.replace('|', "/").replace(['\n', '\r'], " ")
 }
 
@@ -48,11 +48,11 @@ pub fn cache_line_text(l: &CacheLine) -> String {
     )
 }
 
-fn row(cells: &[String]) -> String {
+pub(crate) fn row(cells: &[String]) -> String {
     format!("| {} |\n", cells.join(" | "))
 }
 
-fn header(cells: &[&str]) -> String {
+pub(crate) fn header(cells: &[&str]) -> String {
     let mut s = row(&cells.iter().map(|c| c.to_string()).collect::<Vec<_>>());
     s += &row(&cells.iter().map(|_| "---".to_string()).collect::<Vec<_>>());
     s
@@ -72,13 +72,18 @@ pub const END: &str = "<!-- vkref compare: end -->";
 
 /// `doc` with the text between its [`BEGIN`] and [`END`] lines replaced by `table`.
 pub fn splice(doc: &str, table: &str) -> Result<String, String> {
-    let b = doc.find(BEGIN).ok_or(format!("no {BEGIN:?} line"))?;
+    splice_between(doc, table, BEGIN, END)
+}
+
+/// [`splice`] between other marker lines (the graphics tables have their own).
+pub fn splice_between(doc: &str, table: &str, begin: &str, end: &str) -> Result<String, String> {
+    let b = doc.find(begin).ok_or(format!("no {begin:?} line"))?;
     let e = doc[b..]
-        .find(END)
-        .ok_or(format!("no {END:?} line after the begin marker"))?
+        .find(end)
+        .ok_or(format!("no {end:?} line after the begin marker"))?
         + b;
     Ok(format!(
-        "{}{BEGIN}\n\n{}\n{}",
+        "{}{begin}\n\n{}\n{}",
         &doc[..b],
         table.trim_end(),
         &doc[e..]
