@@ -190,6 +190,30 @@ const NON_CANONICAL: &[(Gen, &[u8], Option<&str>)] = &[
         &[0x00, 0x00, 0x03, 0xd5, 0x01, 0x05, 0x0e, 0x00],
         None,
     ),
+    // GFX11 scratch saddr exec_hi (0x7f): ACO's "no saddr" in scratch spills, which
+    // llvm-mc-19 marks invalid (`SReg_32_XEXEC_HI`); found by tools/vkref radv_disasm
+    (
+        Gen::Gfx11,
+        &[0x00, 0x00, 0x75, 0xdc, 0x80, 0x04, 0x7f, 0x00],
+        None,
+    ),
+    // GFX11 global saddr 0x7f is no register pair
+    (
+        Gen::Gfx11,
+        &[0x00, 0x00, 0x76, 0xdc, 0x02, 0x04, 0x7f, 0x00],
+        None,
+    ),
+    // ... while exec_lo (0x7e) is a scratch saddr, and exec a global one
+    (
+        Gen::Gfx11,
+        &[0x00, 0x00, 0x75, 0xdc, 0x80, 0x04, 0x7e, 0x00],
+        Some("scratch_store_b128 off, v[4:7], exec_lo"),
+    ),
+    (
+        Gen::Gfx11,
+        &[0x00, 0x00, 0x76, 0xdc, 0x02, 0x04, 0x7e, 0x00],
+        Some("global_store_b128 v2, v[4:7], exec"),
+    ),
 ];
 
 #[test]
@@ -211,6 +235,24 @@ fn non_canonical_bytes_decode_as_llvm_does() {
 /// A register of the wrong file for its field (found by fuzzing the assembler: `s_mov_b32
 /// v5, 0` was accepted and encoded as `s_clause 0x80`, `v_mov_b32 s5, 0` as `v_mov_b32 v5,
 /// 0`): refused by our assembler as by LLVM's, on every generation.
+/// Registers LLVM refuses in a GFX11 memory address field: exec_hi as a scratch saddr.
+#[test]
+fn gfx11_scratch_refuses_exec_hi_as_its_saddr_as_llvm_does() {
+    let text = "scratch_store_b128 off, v[4:7], exec_hi";
+    if let Some(mc) = support::llvm_mc() {
+        let r = support::assemble(&mc, "gfx1100", None, &[text.to_string()]);
+        assert!(r[0].is_err(), "llvm-mc-19 accepts `{text}`: {:?}", r[0]);
+    }
+    let tg = t(Gen::Gfx11);
+    match parse_line(text, 1, tg) {
+        Err(e) => assert!(e.to_string().contains("saddr"), "{e}"),
+        Ok(inst) => panic!("`{text}` accepted as {inst:?}"),
+    }
+    // exec_lo is a scratch saddr for both
+    let ok = "scratch_store_b128 off, v[4:7], exec_lo";
+    assert!(parse_line(ok, 1, tg).is_ok(), "`{ok}` refused");
+}
+
 const WRONG_FILE: &[&str] = &[
     "s_mov_b32 v5, 0",
     "s_add_u32 s0, v1, s2",

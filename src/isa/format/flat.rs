@@ -102,6 +102,23 @@ fn saddr_off(gen: Gen, f: Format) -> u32 {
     }
 }
 
+/// Whether a register code in the saddr field of GLOBAL/SCRATCH is one LLVM refuses: GLOBAL
+/// takes a 64-bit scalar pair (LLVM ignores the low bit; m0 and null are not pairs, nor is
+/// GFX11's exec_hi), SCRATCH any 32-bit scalar register but GFX11's exec_hi (LLVM's
+/// `SReg_32_XEXEC_HI`; ACO writes 0x7f for "no saddr" in GFX11 scratch spills, which
+/// llvm-mc-19 marks invalid).
+fn saddr_code_invalid(gen: Gen, f: Format, code: u32) -> bool {
+    let m0 = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::M0) as u32;
+    match (f, gen) {
+        // 0x7d prints as `null` on GFX9 (0x7f is off)
+        (Format::Global, Gen::Gfx9) => code == m0,
+        (Format::Global, Gen::Gfx10) => code == m0 || code == 0x7f,
+        (Format::Global, Gen::Gfx11) => code & !1 == m0 & !1 || code == 0x7f,
+        (Format::Scratch, Gen::Gfx11) => code == 0x7f,
+        _ => false,
+    }
+}
+
 pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()> {
     let saddr = super::mem::get(inst, lay, Field::Saddr);
     let vaddr = super::mem::get(inst, lay, Field::Vaddr);
@@ -117,7 +134,12 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
                 _ => want_v(o, 1, "vaddr")?,
             },
             Field::Saddr if *o == Operand::Off => {}
-            Field::Saddr => want_s(o, od.size, od.size as u16, "saddr")?,
+            Field::Saddr => {
+                want_s(o, od.size, od.size as u16, "saddr")?;
+                if saddr_code_invalid(t.gen, d.format, scode(t.gen, o)) {
+                    return Err(Error::bad(format!("saddr {o:?} (LLVM refuses it)")));
+                }
+            }
             _ => return Err(Error::bad("operand")),
         }
     }
@@ -215,17 +237,7 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     let code = (w1 >> 16) & 0x7f;
     let saddr_is_off =
         code == saddr_off(gen, f) || (gen == Gen::Gfx10 && f == Format::Scratch && code == 0x7f);
-    // FLAT has no saddr; GLOBAL takes a 64-bit scalar pair (LLVM ignores the low bit; m0
-    // and null are not pairs); SCRATCH any 32-bit scalar register
-    let m0 = crate::isa::reg::encode_code(gen, crate::isa::reg::PhysReg::M0) as u32;
-    let bad_pair = f == Format::Global
-        && match gen {
-            // 0x7d prints as `null` on GFX9 (0x7f is off)
-            Gen::Gfx9 => code == m0,
-            Gen::Gfx10 => code == m0 || code == 0x7f,
-            Gen::Gfx11 => code & !1 == m0 & !1,
-        };
-    if (f == Format::Flat && !saddr_is_off) || (!saddr_is_off && bad_pair) {
+    if (f == Format::Flat && !saddr_is_off) || (!saddr_is_off && saddr_code_invalid(gen, f, code)) {
         return Err(Error::invalid(format!("saddr code {code:#x}")));
     }
     let vaddr_used = match (f, gen) {

@@ -1,6 +1,6 @@
-//! gcnc's disassembler on the code real drivers emit: every corpus shader compiled by RADV
-//! (its ACO and its LLVM backend, on the null device) for gfx900 wave64, gfx1030 wave32 and
-//! gfx1100 wave32; each instruction of the result (the code words RADV's disassembly
+//! gcnc's disassembler on the code real drivers emit: every compute corpus shader and every
+//! vertex + fragment pipeline of the draw tests compiled by RADV (its ACO and its LLVM
+//! backend, on the null device) for gfx900 wave64, gfx1030 wave32 and gfx1100 wave32; each instruction of the result (the code words RADV's disassembly
 //! lists) is decoded and printed by gcnc and by llvm-mc-19, which must agree: the same text
 //! and the same length, or both reject (`support::decode_like_llvm`, the rule every
 //! decoder test uses). This is where issue 17 found 2.5–3 % of driver instructions
@@ -14,8 +14,12 @@ mod support;
 
 use gcnc::isa::{Target, Wave};
 use std::collections::BTreeSet;
+use std::path::Path;
+use vkref::compare::graphics;
 use vkref::corpus;
 use vkref::radv::{self, Backend, Config, Family, Worker};
+use vkref::radv_graphics::{entry_of, Pair};
+use vkref::reflect::Stage;
 
 /// The code of a RADV disassembly as words, in order: every line that ends in
 /// `; WORD WORD...` (eight hex digits each, ACO lower case, LLVM upper case), up to the
@@ -100,6 +104,41 @@ fn check(mc: &str, family: Family, backend: Backend, wave: Wave) -> (String, Vec
             Err(e) => panic!("{} on {cfg}: {e}", c.name),
         }
     }
+    // the vertex + fragment pipelines of the draw tests, RADV's default state for each
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw");
+    let pipelines = graphics::pipelines(&root, &[]).expect("draw pipelines");
+    let (mut stages, mut gfx_failed) = (0, Vec::new());
+    for p in &pipelines {
+        let (vs, fs) = (std::fs::read(&p.vs).unwrap(), std::fs::read(&p.fs).unwrap());
+        let vs_entry = entry_of(&vs, Stage::Vertex).unwrap();
+        let fs_entry = entry_of(&fs, Stage::Fragment).unwrap();
+        let pair = Pair {
+            vs: &vs,
+            vs_entry: &vs_entry,
+            fs: &fs,
+            fs_entry: &fs_entry,
+        };
+        match worker.compile_graphics(&pair, 0) {
+            Ok(g) => {
+                for e in &g.executables {
+                    let asm = e.compiled.disassembly().expect("RADV gives its assembly");
+                    items.extend(split(&code_words(asm), t));
+                    stages += 1;
+                }
+            }
+            // RADV 22.3 crashes on some pipelines (barycentrics; GFX9 LLVM): counted, not
+            // compared; a fresh worker for the next
+            Err(e @ vkref::Error::Crashed { .. }) => {
+                gfx_failed.push(format!("{}: {e}", p.name));
+                worker = Worker::spawn(cfg).unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            }
+            Err(e) => panic!("{} on {cfg}: {e}", p.name),
+        }
+    }
+    assert!(
+        gfx_failed.len() * 4 <= pipelines.len(),
+        "{cfg}: RADV failed on {gfx_failed:?}"
+    );
     let items: Vec<Vec<u8>> = items.into_iter().collect();
     let mut bad = Vec::new();
     let (agree, decoded) =
@@ -114,8 +153,10 @@ fn check(mc: &str, family: Family, backend: Backend, wave: Wave) -> (String, Vec
         items.len()
     );
     let line = format!(
-        "{cfg}: {shaders} shaders ({crashed} crashed RADV), {} distinct instructions, \
-         {agree} agree ({decoded} decoded by LLVM), {} do not",
+        "{cfg}: {shaders} compute shaders ({crashed} crashed RADV), {stages} graphics stages \
+         ({} pipelines crashed RADV), {} distinct instructions, {agree} agree ({decoded} \
+         decoded by LLVM), {} do not",
+        gfx_failed.len(),
         items.len(),
         items.len() - agree
     );
