@@ -124,7 +124,7 @@ pub fn take_prelink(tree: &mut Value) -> Result<Option<PreLinkMetadata>> {
         .as_map_mut()
         .ok_or_else(|| Error::metadata("", "metadata is not a map"))?;
     match map.remove(&Key::str(KEY_PRELINK)) {
-        Some(v) => Ok(Some(PreLinkMetadata::from_value(&v)?)),
+        Some(v) => Ok(Some(PreLinkMetadata::from_owned_value(v)?)),
         None => Ok(None),
     }
 }

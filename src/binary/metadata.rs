@@ -23,7 +23,7 @@
 //! serialise in key order, so equal models give equal bytes.
 
 use super::error::{Error, Result};
-use super::msgpack::{self, join_path, opt_str, opt_u32, take_map, to_u32, Key, Value};
+use super::msgpack::{self, into_map, join_path, opt_str, opt_u32, to_u32, Key, Value};
 use super::prelink::PreLinkMetadata;
 pub use super::registers::HwStage;
 use super::registers::{self, FloatMode, UserData};
@@ -307,12 +307,18 @@ impl PalMetadata {
 
     /// Parses NT_AMDGPU_METADATA payload bytes.
     pub fn from_msgpack(bytes: &[u8]) -> Result<PalMetadata> {
-        PalMetadata::from_value(&msgpack::decode(bytes)?)
+        PalMetadata::from_owned_value(msgpack::decode(bytes)?)
     }
 
     /// Reads the typed model from a tree (e.g. one llc wrote, or one the linker merged).
     pub fn from_value(v: &Value) -> Result<PalMetadata> {
-        let mut top = take_map(v, "")?;
+        PalMetadata::from_owned_value(v.clone())
+    }
+
+    /// [`PalMetadata::from_value`] of a tree the caller gives up: its parts move into the
+    /// model (the unknown keys kept as `extra`) instead of being copied level by level.
+    pub fn from_owned_value(v: Value) -> Result<PalMetadata> {
+        let mut top = into_map(v, "")?;
         let version = match top.remove(&Key::str(KEY_VERSION)) {
             Some(v) => {
                 let a = pair_u64(&v, KEY_VERSION)?;
@@ -330,9 +336,9 @@ impl PalMetadata {
         let pipes = top
             .remove(&Key::str(KEY_PIPELINES))
             .ok_or_else(|| Error::metadata(KEY_PIPELINES, "missing"))?;
-        let pipes = pipes
-            .as_array()
-            .ok_or_else(|| Error::metadata(KEY_PIPELINES, "not an array"))?;
+        let Value::Array(pipes) = pipes else {
+            return Err(Error::metadata(KEY_PIPELINES, "not an array"));
+        };
         if pipes.len() != 1 {
             return Err(Error::metadata(
                 KEY_PIPELINES,
@@ -340,7 +346,11 @@ impl PalMetadata {
             ));
         }
         let path = format!("{KEY_PIPELINES}[0]");
-        let mut pm = take_map(&pipes[0], &path)?;
+        let pipe = pipes
+            .into_iter()
+            .next()
+            .expect("one pipeline, checked above");
+        let mut pm = into_map(pipe, &path)?;
         let name = opt_str(&mut pm, ".name", &path)?;
         let pipeline_type = opt_str(&mut pm, ".type", &path)?.unwrap_or_default();
         let api = opt_str(&mut pm, ".api", &path)?.unwrap_or_default();
@@ -351,14 +361,14 @@ impl PalMetadata {
         let mut shaders = BTreeMap::new();
         if let Some(v) = pm.remove(&Key::str(".shaders")) {
             let sp = format!("{path}.shaders");
-            for (k, sv) in take_map(&v, &sp)? {
+            for (k, sv) in into_map(v, &sp)? {
                 let kp = join_path(&sp, &k);
                 let stage = match &k {
                     Key::Str(s) => ApiStage::from_key(s),
                     Key::UInt(_) => None,
                 }
                 .ok_or_else(|| Error::metadata(&kp, "unknown API stage"))?;
-                let mut sm = take_map(&sv, &kp)?;
+                let mut sm = into_map(sv, &kp)?;
                 let api_shader_hash = match sm.remove(&Key::str(".api_shader_hash")) {
                     Some(v) => pair_u64(&v, &format!("{kp}.api_shader_hash"))?,
                     None => [0, 0],
@@ -390,20 +400,20 @@ impl PalMetadata {
         let mut hardware_stages = BTreeMap::new();
         if let Some(v) = pm.remove(&Key::str(".hardware_stages")) {
             let hp = format!("{path}.hardware_stages");
-            for (k, sv) in take_map(&v, &hp)? {
+            for (k, sv) in into_map(v, &hp)? {
                 let kp = join_path(&hp, &k);
                 let stage = match &k {
                     Key::Str(s) => HwStage::from_key(s),
                     Key::UInt(_) => None,
                 }
                 .ok_or_else(|| Error::metadata(&kp, "unknown hardware stage"))?;
-                hardware_stages.insert(stage, HardwareStage::from_value(&sv, &kp)?);
+                hardware_stages.insert(stage, HardwareStage::from_value(sv, &kp)?);
             }
         }
         let mut regs = BTreeMap::new();
         if let Some(v) = pm.remove(&Key::str(".registers")) {
             let rp = format!("{path}.registers");
-            for (k, rv) in take_map(&v, &rp)? {
+            for (k, rv) in into_map(v, &rp)? {
                 let kp = join_path(&rp, &k);
                 let reg = match k {
                     Key::UInt(r) => to_u32(r, &kp)?,
@@ -418,7 +428,7 @@ impl PalMetadata {
         let user_data_limit = opt_u32(&mut pm, ".user_data_limit", &path)?.unwrap_or(0);
         let spill_threshold = opt_u32(&mut pm, ".spill_threshold", &path)?.unwrap_or(0xffff);
         let prelink = match top.remove(&Key::str(KEY_PRELINK)) {
-            Some(v) => Some(PreLinkMetadata::from_value(&v)?),
+            Some(v) => Some(PreLinkMetadata::from_owned_value(v)?),
             None => None,
         };
         Ok(PalMetadata {
@@ -442,8 +452,8 @@ impl PalMetadata {
 }
 
 impl HardwareStage {
-    fn from_value(v: &Value, path: &str) -> Result<HardwareStage> {
-        let mut m = take_map(v, path)?;
+    fn from_value(v: Value, path: &str) -> Result<HardwareStage> {
+        let mut m = into_map(v, path)?;
         let entry_point = opt_str(&mut m, ".entry_point", path)?.unwrap_or_default();
         let scratch_memory_size = opt_u32(&mut m, ".scratch_memory_size", path)?.unwrap_or(0);
         let lds_size = opt_u32(&mut m, ".lds_size", path)?.unwrap_or(0);

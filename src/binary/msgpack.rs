@@ -473,10 +473,15 @@ fn int(v: i64) -> Value {
 // ------------------------------------------------------------ typed field readers
 // (the metadata documents' helpers: a missing key is `None`, a wrong kind an error at `path`)
 
-pub(crate) fn take_map(v: &Value, path: &str) -> Result<BTreeMap<Key, Value>> {
-    v.as_map()
-        .cloned()
-        .ok_or_else(|| Error::metadata(path, format!("expected a map, found a {}", v.kind())))
+/// The map a value is (moved out of it, not copied), or an error at `path`.
+pub(crate) fn into_map(v: Value, path: &str) -> Result<BTreeMap<Key, Value>> {
+    match v {
+        Value::Map(m) => Ok(m),
+        other => Err(Error::metadata(
+            path,
+            format!("expected a map, found a {}", other.kind()),
+        )),
+    }
 }
 
 pub(crate) fn to_u32(v: u64, path: &str) -> Result<u32> {

@@ -30,7 +30,7 @@
 //! `metadata` embeds it (`PalMetadata::prelink`), never the other way round.
 
 use super::error::{Error, Result};
-use super::msgpack::{opt_str, opt_u32, take_map, Key, Value};
+use super::msgpack::{into_map, opt_str, opt_u32, Key, Value};
 use super::registers::HwStage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -148,8 +148,13 @@ impl PreLinkMetadata {
 
     /// Reads the section from its tree.
     pub fn from_value(v: &Value) -> Result<PreLinkMetadata> {
+        PreLinkMetadata::from_owned_value(v.clone())
+    }
+
+    /// [`PreLinkMetadata::from_value`] of a tree the caller gives up (moved, not copied).
+    pub fn from_owned_value(v: Value) -> Result<PreLinkMetadata> {
         let path = KEY_PRELINK;
-        let mut m = take_map(v, path)?;
+        let mut m = into_map(v, path)?;
         let version = opt_u32(&mut m, ".version", path)?;
         if version != Some(PRELINK_VERSION) {
             return Err(Error::metadata(
@@ -163,12 +168,12 @@ impl PreLinkMetadata {
         let mut user_sgprs = Vec::new();
         if let Some(a) = m.remove(&Key::str(".user_sgprs")) {
             let ap = format!("{path}.user_sgprs");
-            let a = a
-                .as_array()
-                .ok_or_else(|| Error::metadata(&ap, "not an array"))?;
-            for (i, e) in a.iter().enumerate() {
+            let Value::Array(a) = a else {
+                return Err(Error::metadata(&ap, "not an array"));
+            };
+            for (i, e) in a.into_iter().enumerate() {
                 let ep = format!("{ap}[{i}]");
-                let mut em = take_map(e, &ep)?;
+                let mut em = into_map(e, &ep)?;
                 let kind = opt_str(&mut em, ".kind", &ep)?
                     .ok_or_else(|| Error::metadata(&ep, "missing .kind"))?;
                 let index = opt_u32(&mut em, ".index", &ep)?.unwrap_or(0);

@@ -10,9 +10,80 @@
 //! edges, so the Cooper–Harvey–Kennedy iteration converges in a couple of sweeps.
 //! Unreachable blocks get no immediate dominator. Dominance queries are constant time
 //! (pre/post numbers of a dominator-tree walk).
+//!
+//! [`Cfg::of`] reuses the function's last CFG while nothing it is computed from has
+//! changed: the CF tree with its blocks, each block's jump and the size of the block arena
+//! (its "shape", compared word for word, so a reused CFG is always the one [`Cfg::new`]
+//! would build). Passes that only rewrite instructions (the scalar clean-up loop) thus
+//! share one CFG.
 
 use super::func::{first_block, last_block};
 use super::*;
+use std::sync::{Arc, Mutex};
+
+/// A function's last CFG and the shape it was built from ([`Cfg::of`]). Cloning a
+/// function clones the entry (the clone has the same shape).
+#[derive(Default)]
+pub struct CfgCache(Mutex<Option<(Vec<u32>, Arc<Cfg>)>>);
+
+impl Clone for CfgCache {
+    fn clone(&self) -> Self {
+        CfgCache(Mutex::new(self.entry().clone()))
+    }
+}
+
+impl std::fmt::Debug for CfgCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CfgCache")
+    }
+}
+
+impl CfgCache {
+    fn entry(&self) -> std::sync::MutexGuard<'_, Option<(Vec<u32>, Arc<Cfg>)>> {
+        // the entry is replaced whole, so a panic elsewhere cannot leave it half-written
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Markers of the shape encoding (block indices stay far below them).
+const SHAPE_IF: u32 = u32::MAX;
+const SHAPE_ELSE: u32 = u32::MAX - 1;
+const SHAPE_LOOP: u32 = u32::MAX - 2;
+const SHAPE_END: u32 = u32::MAX - 3;
+
+/// Appends the shape of `list` to `out`: a block as its index and jump, an `if` and a
+/// `loop` as markers around their bodies.
+fn shape(f: &Function, list: &[CfNode], out: &mut Vec<u32>) {
+    for node in list {
+        match node {
+            CfNode::Block(b) => {
+                out.push(b.index() as u32);
+                out.push(match f.block_jump(*b) {
+                    None => 0,
+                    Some((JumpKind::Break, _)) => 1,
+                    Some((JumpKind::Continue, _)) => 2,
+                    Some((JumpKind::Return, _)) => 3,
+                });
+            }
+            CfNode::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                out.push(SHAPE_IF);
+                shape(f, then_body, out);
+                out.push(SHAPE_ELSE);
+                shape(f, else_body, out);
+                out.push(SHAPE_END);
+            }
+            CfNode::Loop { body, .. } => {
+                out.push(SHAPE_LOOP);
+                shape(f, body, out);
+                out.push(SHAPE_END);
+            }
+        }
+    }
+}
 
 /// CFG facts for one function, indexed by block.
 #[derive(Clone, Debug)]
@@ -43,6 +114,23 @@ struct Ctx {
 }
 
 impl Cfg {
+    /// The CFG of `f`: the one built last for `f` when its shape is unchanged, else a new
+    /// one (then kept for the next call).
+    pub fn of(f: &Function) -> Arc<Cfg> {
+        let mut key = Vec::with_capacity(2 * f.blocks.len() + 1);
+        key.push(f.blocks.len() as u32);
+        shape(f, &f.body, &mut key);
+        let mut entry = f.cfg_cache.entry();
+        if let Some((k, cfg)) = &*entry {
+            if *k == key {
+                return cfg.clone();
+            }
+        }
+        let cfg = Arc::new(Cfg::new(f));
+        *entry = Some((key, cfg.clone()));
+        cfg
+    }
+
     pub fn new(f: &Function) -> Cfg {
         let order = f.blocks_in_order();
         let n = f.blocks.len();
@@ -266,4 +354,67 @@ pub fn loop_neighbours(list: &[CfNode], k: usize) -> (Block, Block) {
 /// The last block of an if arm, for phi sources at the merge.
 pub fn arm_end(list: &[CfNode]) -> Block {
     last_block(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOOP: &str = "shader compute local_size=1,1,1
+struct $0 { [u32, stride=4] @0 }
+var @0 ssbo $0 set=0 binding=0
+
+entry fn main() {
+  block_0:
+    32x1 %0 = const 0
+    32x1 %1 = deref_var @0 : ssbo $0
+    32x1 %2 = deref_struct %1.0 : ssbo [u32, stride=4]
+    32x1 %3 = deref_array %2[%0] : ssbo u32
+  loop {
+    block_1:
+      32x1 %5 = load_deref %3
+      1x1 %7 = ieq %5, %0
+    if %7 {
+      block_2:
+        break
+    } else {
+      block_3:
+    }
+    block_4:
+      store_deref %3, %5 write_mask=0x1
+  }
+  block_5:
+    store_deref %3, %0 write_mask=0x1
+}
+";
+
+    fn same(a: &Cfg, b: &Cfg) -> bool {
+        format!("{a:?}") == format!("{b:?}")
+    }
+
+    /// `Cfg::of` hands out the cached CFG while the shape is unchanged, and a fresh one
+    /// (equal to `Cfg::new`'s) once a jump goes.
+    #[test]
+    fn cached_cfg_follows_the_shape() {
+        let mut m = parse_module(LOOP).unwrap();
+        let (_, f) = m.functions.iter_mut().next().unwrap();
+        let first = Cfg::of(f);
+        assert!(same(&first, &Cfg::new(f)));
+        // an edit inside a block keeps the shape: the same CFG
+        let b4 = f.blocks_in_order()[4];
+        let store = f.blocks[b4].insts[0];
+        f.remove(store);
+        assert!(Arc::ptr_eq(&first, &Cfg::of(f)));
+        // removing the break changes the edges: a new CFG, the one `new` builds
+        let b2 = f.blocks_in_order()[2];
+        let (_, brk) = f.block_jump(b2).unwrap();
+        f.remove(brk);
+        let second = Cfg::of(f);
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert!(same(&second, &Cfg::new(f)));
+        assert!(!same(&first, &second));
+        // a clone of the function carries the entry, still valid for it
+        let g = f.clone();
+        assert!(Arc::ptr_eq(&second, &Cfg::of(&g)));
+    }
 }

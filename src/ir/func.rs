@@ -20,6 +20,7 @@ impl Function {
             insts: Arena::new(),
             blocks,
             body: vec![CfNode::Block(b)],
+            cfg_cache: Default::default(),
         }
     }
 

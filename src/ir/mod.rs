@@ -358,6 +358,9 @@ pub struct Function {
     pub insts: Arena<InstData>,
     pub blocks: Arena<BlockData>,
     pub body: Vec<CfNode>,
+    /// The last CFG [`Cfg::of`] built, with the shape it was built from: not part of the
+    /// function's meaning (a stale entry is never used, see [`cfg::CfgCache`]).
+    pub(crate) cfg_cache: cfg::CfgCache,
 }
 
 bitflags::bitflags! {

@@ -68,7 +68,7 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
 struct Verifier<'a> {
     m: &'a Module,
     f: &'a Function,
-    cfg: Option<Cfg>,
+    cfg: Option<std::sync::Arc<Cfg>>,
     /// Position of each live instruction within its block.
     pos: SecondaryMap<InstData, u32>,
     seen_block: SecondaryMap<BlockData, bool>,
@@ -113,7 +113,7 @@ impl<'a> Verifier<'a> {
                 self.pos[i] = k as u32;
             }
         }
-        self.cfg = Some(Cfg::new(f));
+        self.cfg = Some(Cfg::of(f));
         for b in f.blocks_in_order() {
             let insts = &f.blocks[b].insts;
             let mut phis_done = false;

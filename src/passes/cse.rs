@@ -6,6 +6,9 @@
 //! not depend on memory or invocation state ([`InstKind::can_reorder`]) take part.
 //! Commutative ALU ops are keyed with their first two operands sorted, so `a+b` and
 //! `b+a` share a number.
+//!
+//! The dominator tree comes from the function's cached CFG ([`Cfg::of`]): CSE changes no
+//! control flow, so the clean-up loop's rounds share one.
 
 use crate::ir::*;
 use std::collections::HashMap;
@@ -59,18 +62,23 @@ fn same(f: &Function, a: Inst, b: Inst) -> bool {
 }
 
 fn cse(f: &mut Function) -> bool {
-    let cfg = Cfg::new(f);
+    let cfg = Cfg::of(f);
     let children = cfg.dom_children();
     let Some(&entry) = cfg.order.first() else {
         return false;
     };
+    // Tables sized up front (the scalar clean-up loop runs this pass many times): one
+    // allocation each instead of regrowing.
+    let placed: usize = cfg.order.iter().map(|&b| f.blocks[b].insts.len()).sum();
     let mut table: HashMap<u64, SmallVec<[Value; 1]>, crate::ir::handle::FxBuild> =
-        HashMap::default();
-    let mut map: SecondaryMap<InstData, Option<Value>> = SecondaryMap::new(None);
+        HashMap::with_capacity_and_hasher(placed, Default::default());
+    let mut map: SecondaryMap<InstData, Option<Value>> =
+        SecondaryMap::with_len(f.insts.len(), None);
     let mut any = false;
     // Explicit DFS: (block, entering?) with the entries each block added.
     let mut stack: Vec<(Block, bool)> = vec![(entry, true)];
-    let mut added: SecondaryMap<BlockData, Vec<u64>> = SecondaryMap::new(Vec::new());
+    let mut added: SecondaryMap<BlockData, Vec<u64>> =
+        SecondaryMap::with_len(f.blocks.len(), Vec::new());
     while let Some((b, enter)) = stack.pop() {
         if !enter {
             for k in std::mem::take(&mut added[b]) {

@@ -194,7 +194,7 @@ fn simplify_at(
 /// Drops phi sources from blocks that are no longer (reachable) predecessors; a phi left
 /// with no sources becomes undef.
 pub fn prune_phis(f: &mut Function) {
-    let cfg = Cfg::new(f);
+    let cfg = Cfg::of(f);
     for &b in &cfg.order {
         let preds = &cfg.preds[b];
         for k in 0..f.blocks[b].insts.len() {

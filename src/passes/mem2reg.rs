@@ -255,7 +255,7 @@ fn promote(
     }
     let nslots = slot_ty.len();
     // 4. Phi placement at iterated dominance frontiers.
-    let cfg = Cfg::new(f);
+    let cfg = Cfg::of(f);
     let mut df: SecondaryMap<BlockData, BVec<Block>> = SecondaryMap::new(BVec::new_in(bump));
     for &b in &cfg.order {
         if !cfg.reachable[b] || cfg.preds[b].len() < 2 {

@@ -16,11 +16,14 @@
 //! Invariant: no instruction reads or writes a register whose producing memory operation
 //! may still be outstanding, and none overwrites a register an outstanding SMEM load
 //! or export still reads.
+//!
+//! Cost: the register scores are sorted vectors ([`Scores`], usually a handful of
+//! entries: binary search, no per-entry allocation), and each instruction's register
+//! dwords are listed once per visit.
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program};
 use crate::amdgpu::Error;
 use crate::isa::{simm16, Format, Gen, Opcode, Props};
-use std::collections::BTreeMap;
 
 /// Counters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -62,6 +65,35 @@ pub fn counter_of(gen: Gen, op: Opcode) -> Option<(Counter, bool)> {
     None
 }
 
+/// Register dword → (counter, score), sorted by register: the ordered map the scoreboard
+/// needs, without a node allocation per entry.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Scores(Vec<(u16, (Counter, u32))>);
+
+impl Scores {
+    fn get(&self, r: u16) -> Option<&(Counter, u32)> {
+        self.0
+            .binary_search_by_key(&r, |e| e.0)
+            .ok()
+            .map(|k| &self.0[k].1)
+    }
+    fn insert(&mut self, r: u16, v: (Counter, u32)) {
+        match self.0.binary_search_by_key(&r, |e| e.0) {
+            Ok(k) => self.0[k].1 = v,
+            Err(k) => self.0.insert(k, (r, v)),
+        }
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    fn retain(&mut self, mut keep: impl FnMut(&(Counter, u32)) -> bool) {
+        self.0.retain(|e| keep(&e.1));
+    }
+}
+
 /// Scoreboard for one point of the program.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct State {
@@ -73,12 +105,12 @@ struct State {
     ooo: [bool; 4],
     /// Register (dword) → (counter, score). Score 0 means "inherited from a
     /// predecessor": wait for 0.
-    pending: BTreeMap<u16, (Counter, u32)>,
+    pending: Scores,
     /// Registers an outstanding SMEM instruction or export still reads (the load's
     /// address and offset, the export's data): overwriting them needs the same wait (the
     /// load may be replayed, the export reads its VGPRs late; the emulator checks both).
     /// Same encoding as `pending`.
-    reads: BTreeMap<u16, (Counter, u32)>,
+    reads: Scores,
 }
 
 impl State {
@@ -86,8 +118,8 @@ impl State {
         let before = self.pending.len() + self.reads.len();
         let mut changed = false;
         for (mine, theirs) in [(&mut self.pending, &o.pending), (&mut self.reads, &o.reads)] {
-            for (&r, &(c, _)) in theirs {
-                match mine.get(&r) {
+            for &(r, (c, _)) in &theirs.0 {
+                match mine.get(r) {
                     Some(&(_, 0)) => {}
                     _ => {
                         mine.insert(r, (c, 0));
@@ -105,13 +137,18 @@ impl State {
         changed || before != self.pending.len() + self.reads.len()
     }
 
-    /// The wait needed before touching `regs`, per counter (None = no wait).
-    fn needed(&self, regs: &[u16], written: &[u16]) -> [Option<u32>; 4] {
+    /// The wait needed before reading `read` and writing `written`, per counter (None =
+    /// no wait).
+    fn needed(&self, read: &[u16], written: &[u16]) -> [Option<u32>; 4] {
         let mut w = [None; 4];
-        let hits = regs
+        if self.pending.is_empty() && self.reads.is_empty() {
+            return w;
+        }
+        let hits = read
             .iter()
-            .filter_map(|r| self.pending.get(r))
-            .chain(written.iter().filter_map(|r| self.reads.get(r)));
+            .chain(written)
+            .filter_map(|&r| self.pending.get(r))
+            .chain(written.iter().filter_map(|&r| self.reads.get(r)));
         for &(c, score) in hits {
             {
                 let k = c as usize;
@@ -135,7 +172,7 @@ impl State {
         }
         let c = COUNTERS[k];
         for m in [&mut self.pending, &mut self.reads] {
-            m.retain(|_, &mut (cc, s)| cc != c || (n != 0 && s != 0 && s > done));
+            m.retain(|&(cc, s)| cc != c || (n != 0 && s != 0 && s > done));
         }
     }
 }
@@ -224,10 +261,9 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         }
         return Ok(());
     }
-    let mut regs = regs_of(&i.ops);
+    let used = regs_of(&i.ops);
     let defs = regs_of(&i.defs);
-    regs.extend(defs.iter().copied());
-    let w = st.needed(&regs, &defs);
+    let w = st.needed(&used, &defs);
     if w.iter().any(|x| x.is_some()) {
         for (k, n) in w.iter().enumerate() {
             if let Some(n) = n {
@@ -250,13 +286,13 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
         let k = c as usize;
         st.ub[k] += 1;
         st.ooo[k] |= ooo;
-        for r in regs_of(&i.defs) {
+        for &r in &defs {
             st.pending.insert(r, (c, st.ub[k]));
         }
         // an export reads its VGPRs after it issues: overwriting one waits on expcnt
         let export = c == Counter::Exp && i.defs.is_empty();
         if ooo || export {
-            for r in regs_of(&i.ops) {
+            for &r in &used {
                 st.reads.insert(r, (c, st.ub[k]));
             }
         }
