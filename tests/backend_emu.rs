@@ -200,7 +200,8 @@ fn control_flow_on_emulator() {
 
 /// tests/backend/loop_divergent_exit.ir in Rust: an accumulating loop left when the
 /// accumulator passes the thread index (its counter stays in an SGPR), then a loop whose
-/// counter, read after it, is where each thread left.
+/// counter, read after it, is where each thread left, then a loop whose exit test is read
+/// after it as an `if` condition.
 fn divergent_exit_expect(t: u32, p: u32) -> u32 {
     let (mut i, mut acc) = (0u32, 0u32);
     while i < p && t >= acc {
@@ -211,7 +212,12 @@ fn divergent_exit_expect(t: u32, p: u32) -> u32 {
     while j < p && t >= j {
         j += 1;
     }
-    acc.wrapping_mul(256).wrapping_add(j)
+    let mut k = 0u32;
+    while k < p && t >= k {
+        k += 1;
+    }
+    let flag = if k >= p { 1 } else { 2 };
+    (flag << 16) + acc.wrapping_mul(256).wrapping_add(j)
 }
 
 #[test]

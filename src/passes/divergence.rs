@@ -18,18 +18,18 @@
 //! * A loop is divergent when a `break`/`continue` of it (not of an inner loop) sits under
 //!   an `if` with a divergent condition inside it, when it contains a `return`, or when it
 //!   is nested in a divergent loop.
-//! * **A value defined in a divergent loop and read outside it is divergent.** Invocations
-//!   leave such a loop in different iterations, so each must keep the value of the
-//!   iteration it left in: the IR has no loop-closed (LCSSA) phis at which a
-//!   per-iteration-uniform value could be copied out per invocation, so the value itself
-//!   lives in a VGPR, whose lanes of the invocations that left are not written again
-//!   (a phi after the loop reads its source at the exit: outside). Inside the loop the
-//!   invocations still running agree on a value computed from uniform values in the same
-//!   iteration (a divergent `break` only removes invocations), so such a value — a loop
-//!   counter not read after the loop — stays uniform there. That holds for constants,
-//!   phis, swizzles and the 32-bit integer and boolean ALU ops the scalar unit computes
-//!   ([`scalar_in_divergent_loop`]); every other value of a divergent loop stays
-//!   divergent: after every invocation has broken out, the rest of the iteration still
+//! * **A value defined in a divergent loop and read outside it (by an instruction or as an
+//!   `if` condition) is divergent.** Invocations leave such a loop in different
+//!   iterations, so each must keep the value of the iteration it left in: the IR has no
+//!   loop-closed (LCSSA) phis at which a per-iteration-uniform value could be copied out
+//!   per invocation, so the value itself lives in a VGPR, whose lanes of the invocations
+//!   that left are not written again (a phi after the loop reads its source at the exit:
+//!   outside). Inside the loop the invocations still running agree on a value computed
+//!   from uniform values in the same iteration (a divergent `break` only removes
+//!   invocations), so such a value — a loop counter not read after the loop — stays
+//!   uniform there. That holds for constants, phis, swizzles and the 32-bit integer and
+//!   boolean ALU ops the scalar unit computes ([`scalar_in_divergent_loop`]); every other
+//!   value of a divergent loop stays divergent: after every invocation has broken out, the rest of the iteration still
 //!   runs with no invocation active, where a uniform value computed on the VALU and read
 //!   back (`v_readfirstlane`) would be stale, and a scalar load at an address made from
 //!   it could fault.
@@ -94,7 +94,7 @@ pub fn analyze_function(f: &Function) -> FunctionDivergence {
         changed: true,
         enclosing: SecondaryMap::with_len(f.blocks.len(), Vec::new()),
     };
-    enclose(f, &f.body, &mut Vec::new(), &mut w.enclosing);
+    enclose(&f.body, &mut Vec::new(), &mut w.enclosing);
     // Facts depend on each other through loop phis: repeat until nothing changes.
     while w.changed {
         w.changed = false;
@@ -105,12 +105,7 @@ pub fn analyze_function(f: &Function) -> FunctionDivergence {
 }
 
 /// Records the loop headers enclosing each block of `list` (`outer` enclose the list).
-fn enclose(
-    f: &Function,
-    list: &[CfNode],
-    outer: &mut Vec<Block>,
-    out: &mut SecondaryMap<BlockData, Vec<Block>>,
-) {
+fn enclose(list: &[CfNode], outer: &mut Vec<Block>, out: &mut SecondaryMap<BlockData, Vec<Block>>) {
     for n in list {
         match n {
             CfNode::Block(b) => out[*b] = outer.clone(),
@@ -119,12 +114,37 @@ fn enclose(
                 else_body,
                 ..
             } => {
-                enclose(f, then_body, outer, out);
-                enclose(f, else_body, outer, out);
+                enclose(then_body, outer, out);
+                enclose(else_body, outer, out);
             }
             CfNode::Loop { body, .. } => {
                 outer.push(func::first_block(body));
-                enclose(f, body, outer, out);
+                enclose(body, outer, out);
+                outer.pop();
+            }
+        }
+    }
+}
+
+/// Calls `read` on each `if` condition of `list` with the loop headers enclosing the `if`
+/// (`outer` enclose the list).
+fn if_conditions(list: &[CfNode], outer: &mut Vec<Block>, read: &mut impl FnMut(Value, &[Block])) {
+    for n in list {
+        match n {
+            CfNode::Block(_) => {}
+            CfNode::If {
+                cond,
+                then_body,
+                else_body,
+                ..
+            } => {
+                read(*cond, outer);
+                if_conditions(then_body, outer, read);
+                if_conditions(else_body, outer, read);
+            }
+            CfNode::Loop { body, .. } => {
+                outer.push(func::first_block(body));
+                if_conditions(body, outer, read);
                 outer.pop();
             }
         }
@@ -147,27 +167,33 @@ impl Walk<'_> {
         }
     }
 
-    /// Marks the values defined in a divergent loop that an instruction outside it reads.
+    /// Marks the values defined in a divergent loop that an instruction or an `if`
+    /// condition outside it reads.
     fn live_out_of_divergent_loops(&mut self) {
         let f = self.f;
         let mut out = Vec::new();
+        // `v` read where the loops `here` enclose
+        let mut read = |v: Value, here: &[Block]| {
+            if self.d.values[v] {
+                return;
+            }
+            let Some(db) = f.insts[v].block else { return };
+            if self.enclosing[db]
+                .iter()
+                .any(|h| self.d.loops[*h] && !here.contains(h))
+            {
+                out.push(v);
+            }
+        };
         for (b, bd) in f.blocks.iter() {
-            let here = &self.enclosing[b];
             for &i in &bd.insts {
-                f.insts[i].kind.for_each_operand(|v| {
-                    if self.d.values[v] {
-                        return;
-                    }
-                    let Some(db) = f.insts[v].block else { return };
-                    if self.enclosing[db]
-                        .iter()
-                        .any(|h| self.d.loops[*h] && !here.contains(h))
-                    {
-                        out.push(v);
-                    }
-                });
+                f.insts[i]
+                    .kind
+                    .for_each_operand(|v| read(v, &self.enclosing[b]));
             }
         }
+        let mut here = Vec::new();
+        if_conditions(&f.body, &mut here, &mut read);
         for v in out {
             self.mark(v);
         }

@@ -6,8 +6,9 @@
 //! Where: MUBUF accesses with `offen` and no `idxen` (the address VGPR is the byte offset,
 //! the 12-bit unsigned `offset` is added to it) and DS accesses of LDS with one 16-bit
 //! `offset` (not the two-address `offset0/offset1` forms, not `ds_swizzle`, whose offset
-//! is a pattern; `ds_permute`/`ds_bpermute` add their offset to the lane address too). Chains `(x + c1) + c2` fold in one go. The field's range is the
-//! generation's (`GenInfo::mubuf_offset_max`, `GenInfo::ds_offset_max`).
+//! is a pattern; `ds_permute`/`ds_bpermute` add their offset to the lane address too).
+//! Chains `(x + c1) + c2` fold in one go. The field's range is the generation's
+//! (`GenInfo::mubuf_offset_max`, `GenInfo::ds_offset_max`).
 //!
 //! When it is sound (what is checked):
 //! - the add is the generation's carry-less `VAddU32` with no modifiers, one constant and

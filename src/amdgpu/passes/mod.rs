@@ -2,13 +2,14 @@
 //!
 //! After selection, on machine SSA ([`optimize_selected`], the order below):
 //! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `fold_address_offsets`
-//! (`x + c` addresses of MUBUF/DS accesses become `x` and an immediate offset), `reuse_scc` (no compare
-//! of a bool SCC already holds), `eliminate_dead_code`, `coalesce_phi_copies` (values
-//! computed into the phi web they are copied to); then `insert_wqm` (whole-quad mode
-//! of fragment shaders). After register allocation: `lower_to_hw` (pseudo → real,
-//! parallel copies sequentialised), `thread_branches` (no branch to the next instruction
-//! or to a lone branch, no conditional branch over a branch), `insert_waitcnt` (memory
-//! counters per generation), `resolve_hazards` (per-generation software interlocks).
+//! (`x + c` addresses of MUBUF/DS accesses become `x` and an immediate offset),
+//! `reuse_scc` (no compare of a bool SCC already holds), `eliminate_dead_code`,
+//! `coalesce_phi_copies` (values computed into the phi web they are copied to); then
+//! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
+//! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
+//! branch to the next instruction or to a lone branch, no conditional branch over a
+//! branch), `insert_waitcnt` (memory counters per generation), `resolve_hazards`
+//! (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
 pub mod coalesce_phi_copies;
