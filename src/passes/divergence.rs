@@ -29,10 +29,10 @@
 //!   invocations), so such a value — a loop counter not read after the loop — stays
 //!   uniform there. That holds for constants, phis, swizzles and the 32-bit integer and
 //!   boolean ALU ops the scalar unit computes ([`scalar_in_divergent_loop`]); every other
-//!   value of a divergent loop stays divergent: after every invocation has broken out, the rest of the iteration still
-//!   runs with no invocation active, where a uniform value computed on the VALU and read
-//!   back (`v_readfirstlane`) would be stale, and a scalar load at an address made from
-//!   it could fault.
+//!   value of a divergent loop stays divergent: after every invocation has broken out,
+//!   the rest of the iteration still runs with no invocation active, where a uniform
+//!   value computed on the VALU and read back (`v_readfirstlane`) would be stale, and a
+//!   scalar load at an address made from it could fault.
 //! * Every value defined in a loop that contains a `return` is divergent (the returned
 //!   value leaves the loop through the return, in different iterations).
 //!
