@@ -172,10 +172,11 @@ fn control_flow_expect(x: u32, p: u32) -> Option<u32> {
     (r != 0).then(|| r.wrapping_mul(r))
 }
 
-#[test]
-fn control_flow_on_emulator() {
-    let ir = std::fs::read_to_string("tests/backend/control_flow.ir").unwrap();
-    for p in [0u32, 20, 40] {
+/// Runs the IR test shader at `path` with only the push constant `[p, 0]` set, for each
+/// `p` and every configuration; `expect(thread, p)`.
+fn run_push_cases(path: &str, ps: &[u32], expect: &dyn Fn(u32, u32) -> Option<u32>) {
+    let ir = std::fs::read_to_string(path).unwrap();
+    for &p in ps {
         let setup = Setup {
             push: vec![p, 0],
             sets: vec![],
@@ -183,11 +184,49 @@ fn control_flow_on_emulator() {
             buffer: vec![],
         };
         for (g, w) in CONFIGS {
-            run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| {
-                control_flow_expect(t, p)
-            });
+            run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| expect(t, p));
         }
     }
+}
+
+#[test]
+fn control_flow_on_emulator() {
+    run_push_cases(
+        "tests/backend/control_flow.ir",
+        &[0, 20, 40],
+        &control_flow_expect,
+    );
+}
+
+/// tests/backend/loop_divergent_exit.ir in Rust: an accumulating loop left when the
+/// accumulator passes the thread index (its counter stays in an SGPR), then a loop whose
+/// counter, read after it, is where each thread left, then a loop whose exit test is read
+/// after it as an `if` condition.
+fn divergent_exit_expect(t: u32, p: u32) -> u32 {
+    let (mut i, mut acc) = (0u32, 0u32);
+    while i < p && t >= acc {
+        acc += i;
+        i += 1;
+    }
+    let mut j = 0u32;
+    while j < p && t >= j {
+        j += 1;
+    }
+    let mut k = 0u32;
+    while k < p && t >= k {
+        k += 1;
+    }
+    let flag = if k >= p { 1 } else { 2 };
+    (flag << 16) + acc.wrapping_mul(256).wrapping_add(j)
+}
+
+#[test]
+fn loops_left_by_divergent_breaks_on_emulator() {
+    run_push_cases(
+        "tests/backend/loop_divergent_exit.ir",
+        &[0, 5, 40],
+        &|t, p| Some(divergent_exit_expect(t, p)),
+    );
 }
 
 #[test]

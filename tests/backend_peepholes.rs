@@ -3,7 +3,7 @@
 //! copy folding, SCC reuse, dead-code elimination; `thread_branches` after allocation).
 
 use gcnc::amdgpu::mir::{
-    print::print_program, verify::verify, Arg, BlockId, MInst, Program, Pseudo, RegClass, Temp,
+    print::print_program, verify::verify, Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, Temp,
 };
 use gcnc::amdgpu::passes::{
     coalesce_phi_copies, eliminate_dead_code, optimize_selected, thread_branches,
@@ -429,4 +429,103 @@ fn a_value_copied_into_its_phi_web_is_computed_there() {
         "{}",
         insts(&p)
     );
+}
+
+/// `x + c` addresses of MUBUF and one-address DS accesses fold into the immediate offset
+/// (chains too) while the field holds the sum; the adds then die. A sum past the field,
+/// an SGPR base and a two-address DS form keep their address.
+#[test]
+fn constant_address_adds_fold_into_the_offset_field() {
+    let mut p = program(|p, ptr, x| {
+        let [base, a4, a12, far, lds, lds2, s8] =
+            [0; 7].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        let q = Arg::Temp(p.new_temp(RegClass::S4));
+        let perm = Arg::Temp(p.new_temp(RegClass::V1));
+        let x = Arg::Temp(x);
+        let add = |p: &mut Program, d: Arg, k: u32, s: Arg| {
+            push(
+                p,
+                0,
+                Opcode::VAddNcU32,
+                Format::Vop2,
+                &[d],
+                &[Arg::Const(k), s],
+            );
+        };
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[base], &[x]);
+        push(
+            p,
+            0,
+            Opcode::SLoadB128,
+            Format::Smem,
+            &[q],
+            &[Arg::Temp(ptr), Arg::Imm(16)],
+        );
+        // base + 4, then (base + 4) + 8
+        add(p, a4, 4, base);
+        add(p, a12, 8, a4);
+        // base + 4000 with offset 200: 4200 does not fit 12 bits
+        add(p, far, 4000, base);
+        // x (an SGPR) + 8 into a VGPR: the access needs the VGPR
+        add(p, s8, 8, x);
+        add(p, lds, 16, base);
+        add(p, lds2, 32, base);
+        let store = |p: &mut Program, va: Arg, off: i32| {
+            let mut m = MInst::hw(
+                Opcode::BufferStoreB32,
+                Format::Mubuf,
+                &[],
+                &[base, va, q, Arg::Const(0)],
+            );
+            m.mods.mem.offen = true;
+            m.mods.mem.offset = off;
+            p.block_mut(BlockId(0)).insts.push(m);
+        };
+        store(p, a12, 0);
+        store(p, a4, 20);
+        store(p, far, 200);
+        store(p, s8, 0);
+        let ds = |p: &mut Program, op: Opcode, defs: &[Arg], ops: &[Arg]| {
+            let mut m = MInst::hw(op, Format::Ds, defs, ops);
+            m.mods.mem.offset = 2;
+            p.block_mut(BlockId(0)).insts.push(m);
+        };
+        ds(p, Opcode::DsStoreB32, &[], &[lds, base]);
+        ds(p, Opcode::DsStore2addrB32, &[], &[lds2, base, base]);
+        // the lane address of a permute takes the offset too
+        ds(p, Opcode::DsBpermuteB32, &[perm], &[lds2, base]);
+        store(p, perm, 0);
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    let text = insts(&p);
+    let t = |n: u32| Arg::Temp(Temp(n));
+    // (address operand, offset field) of each access, in order
+    let accesses: Vec<(Arg, i32)> = p.blocks[0]
+        .insts
+        .iter()
+        .filter_map(|i| match i.op {
+            Op::Hw(_, Format::Mubuf) => Some((i.ops[1], i.mods.mem.offset)),
+            Op::Hw(_, Format::Ds) => Some((i.ops[0], i.mods.mem.offset)),
+            _ => None,
+        })
+        .collect();
+    // %2 is `base`, %5 `far`, %7 `lds2`, %8 `s8`
+    assert_eq!(
+        accesses,
+        vec![
+            (t(2), 12),
+            (t(2), 24),
+            (t(5), 200),
+            (t(8), 0),
+            (t(2), 18),
+            (t(7), 2),
+            (t(2), 34),
+            (t(10), 0),
+        ],
+        "{text}"
+    );
+    // the adds only folded accesses read are gone: +4, +8 and +16
+    let adds = text.lines().filter(|l| l.contains("v_add_nc_u32")).count();
+    assert_eq!(adds, 3, "{text}");
 }

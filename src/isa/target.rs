@@ -67,6 +67,10 @@ pub struct GenInfo {
     pub constant_bus: usize,
     /// Signed immediate offset range of GLOBAL and SCRATCH instructions (inclusive).
     pub flat_offset: (i32, i32),
+    /// Largest unsigned immediate offset of MUBUF/MTBUF instructions (12 bits).
+    pub mubuf_offset_max: u32,
+    /// Largest immediate `offset:` of one-address DS instructions (16 bits).
+    pub ds_offset_max: u32,
     /// Instruction-cache line in bytes: the unit of `s_code_end` padding and of GFX11's
     /// RSRC3.INST_PREF_SIZE.
     pub icache_line: u32,
@@ -92,6 +96,8 @@ const GFX9: GenInfo = GenInfo {
     max_waves: 10,
     constant_bus: 1,
     flat_offset: (-4096, 4095),
+    mubuf_offset_max: 4095,
+    ds_offset_max: 0xffff,
     icache_line: 64,
     code_end: false,
     rsrc3: false,
@@ -112,6 +118,8 @@ const GFX10: GenInfo = GenInfo {
     max_waves: 16,
     constant_bus: 2,
     flat_offset: (-2048, 2047),
+    mubuf_offset_max: 4095,
+    ds_offset_max: 0xffff,
     icache_line: 64,
     code_end: true,
     rsrc3: true,
@@ -132,6 +140,8 @@ const GFX11: GenInfo = GenInfo {
     max_waves: 16,
     constant_bus: 2,
     flat_offset: (-4096, 4095),
+    mubuf_offset_max: 4095,
+    ds_offset_max: 0xffff,
     icache_line: 128,
     code_end: true,
     rsrc3: true,

@@ -12,16 +12,29 @@
 //!   only, so it follows its source; loads of per-invocation memory (input, output,
 //!   function, private, scratch) are divergent; calls are divergent.
 //! * A phi is divergent when a source is, or when it sits right after an `if` on a
-//!   divergent condition or right after a divergent loop.
+//!   divergent condition or right after a divergent loop. A loop header's phi is divergent
+//!   too when a `continue` of that loop sits under an `if` with a divergent condition:
+//!   invocations then arrive at the header along different paths in the same iteration.
 //! * A loop is divergent when a `break`/`continue` of it (not of an inner loop) sits under
 //!   an `if` with a divergent condition inside it, when it contains a `return`, or when it
 //!   is nested in a divergent loop.
-//! * **Every value defined in a divergent loop is divergent.** Invocations leave such a loop
-//!   in different iterations, so a value carried out of it must keep one copy per
-//!   invocation from its definition on: the IR has no loop-closed (LCSSA) phis at which a
-//!   per-iteration-uniform value could be copied out per invocation. This is coarser than
-//!   "uniform within an iteration", and it is what makes SGPR allocation sound for values
-//!   that live out of the loop.
+//! * **A value defined in a divergent loop and read outside it (by an instruction or as an
+//!   `if` condition) is divergent.** Invocations leave such a loop in different
+//!   iterations, so each must keep the value of the iteration it left in: the IR has no
+//!   loop-closed (LCSSA) phis at which a per-iteration-uniform value could be copied out
+//!   per invocation, so the value itself lives in a VGPR, whose lanes of the invocations
+//!   that left are not written again (a phi after the loop reads its source at the exit:
+//!   outside). Inside the loop the invocations still running agree on a value computed
+//!   from uniform values in the same iteration (a divergent `break` only removes
+//!   invocations), so such a value — a loop counter not read after the loop — stays
+//!   uniform there. That holds for constants, phis, swizzles and the 32-bit integer and
+//!   boolean ALU ops the scalar unit computes ([`scalar_in_divergent_loop`]); every other
+//!   value of a divergent loop stays divergent: after every invocation has broken out,
+//!   the rest of the iteration still runs with no invocation active, where a uniform
+//!   value computed on the VALU and read back (`v_readfirstlane`) would be stale, and a
+//!   scalar load at an address made from it could fault.
+//! * Every value defined in a loop that contains a `return` is divergent (the returned
+//!   value leaves the loop through the return, in different iterations).
 //!
 //! Instructions without a result are not classified (always reported uniform).
 
@@ -79,19 +92,71 @@ pub fn analyze_function(f: &Function) -> FunctionDivergence {
             loops: SecondaryMap::with_len(f.blocks.len(), false),
         },
         changed: true,
+        enclosing: SecondaryMap::with_len(f.blocks.len(), Vec::new()),
     };
+    enclose(&f.body, &mut Vec::new(), &mut w.enclosing);
     // Facts depend on each other through loop phis: repeat until nothing changes.
     while w.changed {
         w.changed = false;
-        w.list(&f.body, false);
+        w.list(&f.body, false, false, false);
+        w.live_out_of_divergent_loops();
     }
     w.d
+}
+
+/// Records the loop headers enclosing each block of `list` (`outer` enclose the list).
+fn enclose(list: &[CfNode], outer: &mut Vec<Block>, out: &mut SecondaryMap<BlockData, Vec<Block>>) {
+    for n in list {
+        match n {
+            CfNode::Block(b) => out[*b] = outer.clone(),
+            CfNode::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                enclose(then_body, outer, out);
+                enclose(else_body, outer, out);
+            }
+            CfNode::Loop { body, .. } => {
+                outer.push(func::first_block(body));
+                enclose(body, outer, out);
+                outer.pop();
+            }
+        }
+    }
+}
+
+/// Calls `read` on each `if` condition of `list` with the loop headers enclosing the `if`
+/// (`outer` enclose the list).
+fn if_conditions(list: &[CfNode], outer: &mut Vec<Block>, read: &mut impl FnMut(Value, &[Block])) {
+    for n in list {
+        match n {
+            CfNode::Block(_) => {}
+            CfNode::If {
+                cond,
+                then_body,
+                else_body,
+                ..
+            } => {
+                read(*cond, outer);
+                if_conditions(then_body, outer, read);
+                if_conditions(else_body, outer, read);
+            }
+            CfNode::Loop { body, .. } => {
+                outer.push(func::first_block(body));
+                if_conditions(body, outer, read);
+                outer.pop();
+            }
+        }
+    }
 }
 
 struct Walk<'a> {
     f: &'a Function,
     d: FunctionDivergence,
     changed: bool,
+    /// The header blocks of the loops enclosing each block, outermost first.
+    enclosing: SecondaryMap<BlockData, Vec<Block>>,
 }
 
 impl Walk<'_> {
@@ -102,15 +167,47 @@ impl Walk<'_> {
         }
     }
 
-    /// Whether a break/continue of this loop level sits under a divergent `if`.
-    fn divergent_jump(&self, list: &[CfNode], under_div_if: bool) -> bool {
+    /// Marks the values defined in a divergent loop that an instruction or an `if`
+    /// condition outside it reads.
+    fn live_out_of_divergent_loops(&mut self) {
+        let f = self.f;
+        let mut out = Vec::new();
+        // `v` read where the loops `here` enclose
+        let mut read = |v: Value, here: &[Block]| {
+            if self.d.values[v] {
+                return;
+            }
+            let Some(db) = f.insts[v].block else { return };
+            if self.enclosing[db]
+                .iter()
+                .any(|h| self.d.loops[*h] && !here.contains(h))
+            {
+                out.push(v);
+            }
+        };
+        for (b, bd) in f.blocks.iter() {
+            for &i in &bd.insts {
+                f.insts[i]
+                    .kind
+                    .for_each_operand(|v| read(v, &self.enclosing[b]));
+            }
+        }
+        let mut here = Vec::new();
+        if_conditions(&f.body, &mut here, &mut read);
+        for v in out {
+            self.mark(v);
+        }
+    }
+
+    /// Whether a jump of `kinds` of this loop level sits under a divergent `if`.
+    fn divergent_jump(&self, list: &[CfNode], under_div_if: bool, kinds: &[JumpKind]) -> bool {
         list.iter().any(|n| match n {
             CfNode::Block(b) => {
                 under_div_if
-                    && matches!(
-                        self.f.block_jump(*b),
-                        Some((JumpKind::Break | JumpKind::Continue, _))
-                    )
+                    && self
+                        .f
+                        .block_jump(*b)
+                        .is_some_and(|(k, _)| kinds.contains(&k))
             }
             CfNode::If {
                 cond,
@@ -119,7 +216,7 @@ impl Walk<'_> {
                 ..
             } => {
                 let u = under_div_if || self.d.values[*cond];
-                self.divergent_jump(then_body, u) || self.divergent_jump(else_body, u)
+                self.divergent_jump(then_body, u, kinds) || self.divergent_jump(else_body, u, kinds)
             }
             CfNode::Loop { .. } => false,
         })
@@ -140,7 +237,9 @@ impl Walk<'_> {
         }
     }
 
-    fn block(&mut self, b: Block, in_div_loop: bool, merge_div: bool) {
+    /// `in_div_loop`: the block is in a divergent loop; `in_ret_loop`: in a loop that
+    /// contains a `return`.
+    fn block(&mut self, b: Block, in_div_loop: bool, in_ret_loop: bool, merge_div: bool) {
         let f = self.f;
         for &i in &f.blocks[b].insts {
             let inst = &f.insts[i];
@@ -152,7 +251,8 @@ impl Walk<'_> {
                 inst.kind.for_each_operand(|v| div |= d.values[v]);
                 div
             };
-            let div = in_div_loop
+            let div = in_ret_loop
+                || (in_div_loop && !scalar_in_divergent_loop(f, inst))
                 || match &inst.kind {
                     InstKind::Const(_) | InstKind::Undef => false,
                     InstKind::Phi(_) => merge_div || any_src(&self.d),
@@ -190,13 +290,15 @@ impl Walk<'_> {
         }
     }
 
-    fn list(&mut self, list: &[CfNode], in_div_loop: bool) {
+    /// `entry_merge`: the phis of the list's first block merge invocations that took
+    /// different paths (a loop header with a divergent `continue`).
+    fn list(&mut self, list: &[CfNode], in_div_loop: bool, in_ret_loop: bool, entry_merge: bool) {
         // Whether the phis of the next block merge invocations that took different paths.
-        let mut merge_div = false;
+        let mut merge_div = entry_merge;
         for n in list {
             match n {
                 CfNode::Block(b) => {
-                    self.block(*b, in_div_loop, merge_div);
+                    self.block(*b, in_div_loop, in_ret_loop, merge_div);
                     merge_div = false;
                 }
                 CfNode::If {
@@ -205,25 +307,67 @@ impl Walk<'_> {
                     else_body,
                     ..
                 } => {
-                    self.list(then_body, in_div_loop);
-                    self.list(else_body, in_div_loop);
+                    self.list(then_body, in_div_loop, in_ret_loop, false);
+                    self.list(else_body, in_div_loop, in_ret_loop, false);
                     merge_div = self.d.values[*cond];
                 }
                 CfNode::Loop { body, .. } => {
                     let header = func::first_block(body);
+                    let ret = in_ret_loop || super::cf::has_jump(self.f, body, JumpKind::Return);
                     let div = in_div_loop
+                        || ret
                         || self.d.loops[header]
-                        || super::cf::has_jump(self.f, body, JumpKind::Return)
-                        || self.divergent_jump(body, false);
+                        || self.divergent_jump(body, false, &[JumpKind::Break, JumpKind::Continue]);
                     if div && !self.d.loops[header] {
                         self.d.loops[header] = true;
                         self.changed = true;
                     }
-                    self.list(body, div);
+                    let continue_div = self.divergent_jump(body, false, &[JumpKind::Continue]);
+                    self.list(body, div, ret, continue_div);
                     merge_div = div;
                 }
             }
         }
+    }
+}
+
+/// Whether `inst` may be uniform inside a divergent loop: a constant, phi or swizzle, or a
+/// 32-bit integer / boolean ALU op with a scalar-unit form, on 32-bit or boolean sources
+/// (computed right whatever exec holds).
+fn scalar_in_divergent_loop(f: &Function, inst: &InstData) -> bool {
+    use AluOp::*;
+    let narrow = |bits: u8| bits == 1 || bits == 32;
+    match &inst.kind {
+        InstKind::Const(_) | InstKind::Undef | InstKind::Phi(_) | InstKind::Swizzle { .. } => true,
+        InstKind::Alu { op, srcs } => {
+            matches!(
+                op,
+                Iadd | Isub
+                    | Imul
+                    | Iand
+                    | Ior
+                    | Ixor
+                    | Inot
+                    | Ineg
+                    | Iabs
+                    | Ishl
+                    | Ushr
+                    | Ishr
+                    | Imin
+                    | Imax
+                    | Umin
+                    | Umax
+                    | Ieq
+                    | Ine
+                    | Ilt
+                    | Ige
+                    | Ult
+                    | Uge
+                    | Bcsel
+            ) && narrow(inst.ty.bits)
+                && srcs.iter().all(|&v| narrow(f.ty(v).bits))
+        }
+        _ => false,
     }
 }
 

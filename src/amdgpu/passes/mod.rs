@@ -1,17 +1,20 @@
 //! Passes on machine IR, one file each.
 //!
 //! After selection, on machine SSA ([`optimize_selected`], the order below):
-//! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `reuse_scc` (no compare
-//! of a bool SCC already holds), `eliminate_dead_code`, `coalesce_phi_copies` (values
-//! computed into the phi web they are copied to); then `insert_wqm` (whole-quad mode
-//! of fragment shaders). After register allocation: `lower_to_hw` (pseudo → real,
-//! parallel copies sequentialised), `thread_branches` (no branch to the next instruction
-//! or to a lone branch, no conditional branch over a branch), `insert_waitcnt` (memory
-//! counters per generation), `resolve_hazards` (per-generation software interlocks).
+//! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `fold_address_offsets`
+//! (`x + c` addresses of MUBUF/DS accesses become `x` and an immediate offset),
+//! `reuse_scc` (no compare of a bool SCC already holds), `eliminate_dead_code`,
+//! `coalesce_phi_copies` (values computed into the phi web they are copied to); then
+//! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
+//! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
+//! branch to the next instruction or to a lone branch, no conditional branch over a
+//! branch), `insert_waitcnt` (memory counters per generation), `resolve_hazards`
+//! (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
 pub mod coalesce_phi_copies;
 pub mod eliminate_dead_code;
+pub mod fold_address_offsets;
 pub mod fold_copies;
 pub mod insert_waitcnt;
 pub mod lower_to_hw;
@@ -22,6 +25,7 @@ pub mod wqm;
 
 pub use coalesce_phi_copies::coalesce_phi_copies;
 pub use eliminate_dead_code::eliminate_dead_code;
+pub use fold_address_offsets::fold_address_offsets;
 pub use fold_copies::fold_copies;
 pub use insert_waitcnt::insert_waitcnt;
 pub use lower_to_hw::lower_to_hw;
@@ -37,6 +41,7 @@ use super::mir::Program;
 /// removes before phi copies are coalesced.
 pub fn optimize_selected(p: &mut Program) {
     fold_copies(p);
+    fold_address_offsets(p);
     reuse_scc(p);
     eliminate_dead_code(p);
     coalesce_phi_copies(p);
