@@ -156,6 +156,81 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
     }
 }
 
+#[test]
+fn the_fetch_prolog_divides_the_instance_by_each_bindings_divisor() {
+    use gcnc::parts::vs_prolog::FetchedAttribute;
+    use gcnc::parts::VsPrologKey;
+    // divisor 0 (BaseInstance), 1 (plain), 3 (multiply-high), 4 (shift), 7 (33-bit
+    // multiplier), 2^31 + 1 (the same above 2^31): each index VGPR is InstanceID (v1) /
+    // divisor + BaseInstance (s2), in divisor order from v10, the multiplier in s36 (after
+    // the six V#s), the 33-bit scheme's correction in v16
+    let divisors = [0, 1, 3, 4, 7, 0x8000_0001];
+    let gfx9 = "v_mov_b32_e32 v10, s2
+v_add_u32_e32 v11, s2, v1
+s_mov_b32 s36, 0xaaaaaaab
+v_mul_hi_u32 v12, s36, v1
+v_lshrrev_b32_e32 v12, 1, v12
+v_add_u32_e32 v12, s2, v12
+v_lshrrev_b32_e32 v13, 2, v1
+v_add_u32_e32 v13, s2, v13
+s_mov_b32 s36, 0x24924925
+v_mul_hi_u32 v14, s36, v1
+v_sub_u32_e32 v16, v1, v14
+v_lshrrev_b32_e32 v16, 1, v16
+v_add_u32_e32 v14, v16, v14
+v_lshrrev_b32_e32 v14, 2, v14
+v_add_u32_e32 v14, s2, v14
+s_mov_b32 s36, -3
+v_mul_hi_u32 v15, s36, v1
+v_sub_u32_e32 v16, v1, v15
+v_lshrrev_b32_e32 v16, 1, v16
+v_add_u32_e32 v15, v16, v15
+v_lshrrev_b32_e32 v15, 31, v15
+v_add_u32_e32 v15, s2, v15
+s_waitcnt lgkmcnt(0)
+";
+    for (gen, wave) in TARGETS {
+        let attributes = divisors
+            .iter()
+            .enumerate()
+            .map(|(k, &divisor)| FetchedAttribute {
+                location: k as u32,
+                first: 4 + k as u16,
+                count: 1,
+                binding: k as u32,
+                offset: 0,
+                format: VertexFormat::R32_SFLOAT,
+                per_instance: true,
+                divisor,
+            })
+            .collect();
+        let key = PartKey::VsProlog(VsPrologKey {
+            target: target(gen, wave),
+            attributes,
+            vertex_id: 0,
+            instance_id: 1,
+            vb_table: 0,
+            base_vertex: 1,
+            base_instance: 2,
+            launch_sgprs: 3,
+            next: "main".into(),
+        });
+        let name = format!("vs_prolog_divisors_{}_{wave:?}.elf", gen.mcpu());
+        let Some(asm) = part_asm(&key, &name) else {
+            return;
+        };
+        assert_eq!(asm.matches("v_mul_hi_u32").count(), 3, "{asm}");
+        if gen == Gen::Gfx9 {
+            assert!(asm.contains(gfx9), "{asm}");
+        }
+        // element k of binding k is read at index v(10 + rank of its divisor)
+        for (k, v) in [10, 11, 12, 13, 14, 15].iter().enumerate() {
+            let load = format!("v{}, v{v}, s[{}:{}]", 4 + k, 12 + 4 * k, 15 + 4 * k);
+            assert!(asm.contains(&load), "binding {k}: no `{load}` in\n{asm}");
+        }
+    }
+}
+
 fn draw_state() -> PipelineState {
     PipelineState {
         graphics: Some(GraphicsLinkState {
@@ -164,11 +239,13 @@ fn draw_state() -> PipelineState {
                     binding: 0,
                     stride: 32,
                     per_instance: false,
+                    divisor: 1,
                 },
                 VertexBindingState {
                     binding: 1,
                     stride: 16,
                     per_instance: true,
+                    divisor: 1,
                 },
             ],
             vertex_attributes: vec![
@@ -305,6 +382,11 @@ fn a_link_the_state_cannot_complete_is_a_typed_error() {
     st.graphics.as_mut().unwrap().color_formats[0].format = "RGBA8".into();
     let (p, _) = path(link_err(&vs, &fs, &st));
     assert_eq!(p, "graphics.color_formats[0]");
+    let mut st = draw_state();
+    st.graphics.as_mut().unwrap().vertex_bindings[0].divisor = 2;
+    let (p, r) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "graphics.vertex_bindings[0]");
+    assert!(r.contains("per_instance"), "{r}");
     let st = PipelineState {
         user_data: Some(gcnc::link::state::UserDataLayout {
             sgprs: vec![],
