@@ -161,32 +161,33 @@ fn the_fetch_prolog_divides_the_instance_by_each_bindings_divisor() {
     use gcnc::parts::vs_prolog::FetchedAttribute;
     use gcnc::parts::VsPrologKey;
     // divisor 0 (BaseInstance), 1 (plain), 3 (multiply-high), 4 (shift), 7 (33-bit
-    // multiplier), 2^31 + 1 (the same above 2^31): each index VGPR is InstanceID (v1) /
-    // divisor + BaseInstance (s2), in divisor order from v10, the multiplier in s36 (after
-    // the six V#s), the 33-bit scheme's correction in v16
+    // multiplier), 2^31 + 1 (the same above 2^31): each index is InstanceID (v1) / divisor
+    // + BaseInstance (s2), in the destination of the load that reads it (v4 + k), the
+    // multiplier in s36 (after the six V#s); every attribute VGPR holds an index, so the
+    // 33-bit scheme's correction takes v10, above them
     let divisors = [0, 1, 3, 4, 7, 0x8000_0001];
-    let gfx9 = "v_mov_b32_e32 v10, s2
-v_add_u32_e32 v11, s2, v1
+    let gfx9 = "v_mov_b32_e32 v4, s2
+v_add_u32_e32 v5, s2, v1
 s_mov_b32 s36, 0xaaaaaaab
-v_mul_hi_u32 v12, s36, v1
-v_lshrrev_b32_e32 v12, 1, v12
-v_add_u32_e32 v12, s2, v12
-v_lshrrev_b32_e32 v13, 2, v1
-v_add_u32_e32 v13, s2, v13
+v_mul_hi_u32 v6, s36, v1
+v_lshrrev_b32_e32 v6, 1, v6
+v_add_u32_e32 v6, s2, v6
+v_lshrrev_b32_e32 v7, 2, v1
+v_add_u32_e32 v7, s2, v7
 s_mov_b32 s36, 0x24924925
-v_mul_hi_u32 v14, s36, v1
-v_sub_u32_e32 v16, v1, v14
-v_lshrrev_b32_e32 v16, 1, v16
-v_add_u32_e32 v14, v16, v14
-v_lshrrev_b32_e32 v14, 2, v14
-v_add_u32_e32 v14, s2, v14
+v_mul_hi_u32 v8, s36, v1
+v_sub_u32_e32 v10, v1, v8
+v_lshrrev_b32_e32 v10, 1, v10
+v_add_u32_e32 v8, v10, v8
+v_lshrrev_b32_e32 v8, 2, v8
+v_add_u32_e32 v8, s2, v8
 s_mov_b32 s36, -3
-v_mul_hi_u32 v15, s36, v1
-v_sub_u32_e32 v16, v1, v15
-v_lshrrev_b32_e32 v16, 1, v16
-v_add_u32_e32 v15, v16, v15
-v_lshrrev_b32_e32 v15, 31, v15
-v_add_u32_e32 v15, s2, v15
+v_mul_hi_u32 v9, s36, v1
+v_sub_u32_e32 v10, v1, v9
+v_lshrrev_b32_e32 v10, 1, v10
+v_add_u32_e32 v9, v10, v9
+v_lshrrev_b32_e32 v9, 31, v9
+v_add_u32_e32 v9, s2, v9
 s_waitcnt lgkmcnt(0)
 ";
     for (gen, wave) in TARGETS {
@@ -223,9 +224,9 @@ s_waitcnt lgkmcnt(0)
         if gen == Gen::Gfx9 {
             assert!(asm.contains(gfx9), "{asm}");
         }
-        // element k of binding k is read at index v(10 + rank of its divisor)
-        for (k, v) in [10, 11, 12, 13, 14, 15].iter().enumerate() {
-            let load = format!("v{}, v{v}, s[{}:{}]", 4 + k, 12 + 4 * k, 15 + 4 * k);
+        // element k of binding k is read at the index in the load's own destination
+        for k in 0..divisors.len() {
+            let load = format!("v{0}, v{0}, s[{1}:{2}]", 4 + k, 12 + 4 * k, 15 + 4 * k);
             assert!(asm.contains(&load), "binding {k}: no `{load}` in\n{asm}");
         }
     }

@@ -27,7 +27,10 @@
 //! 6. `s_branch` to the main part (REL16; removed by the link's fall-through).
 //!
 //! Scratch SGPRs start at the first multiple of 4 above every SGPR the main part's launch
-//! fills; scratch VGPRs above every input. It writes SCC and, on NGG, EXEC (restored);
+//! fills. The indices need no VGPR of their own: each lives in the destination of the last
+//! load that reads it (a load may overwrite its own address), a division's temporary in
+//! another attribute VGPR (above every input only when there is none), so the prolog never
+//! raises the vertex stage's VGPR count. It writes SCC and, on NGG, EXEC (restored);
 //! never VCC or M0.
 
 use super::code::{inst_with, int, sreg, v, PartCode};
@@ -171,11 +174,49 @@ impl VsPrologKey {
             .chain([self.vertex_id + 1, self.instance_id + 1])
             .max()
             .unwrap_or(0);
-        // scratch VGPRs: one per index, then a division's temporary
-        let index_vgpr =
-            |i: Index| vmax + indices.iter().position(|&x| x == i).expect("listed") as u16;
-        let temp = vmax + indices.len() as u16;
-        let vgprs = temp as u32 + divides as u32;
+        // every attribute's fetch plan, in emission order
+        let mut plans = Vec::new();
+        for a in &self.attributes {
+            if !(1..=4).contains(&a.count) || a.offset + a.format.bytes() > 4096 {
+                return Err(PartError::Unsatisfiable(format!(
+                    "vertex attribute {}: {} at offset {} cannot feed {} channels",
+                    a.location,
+                    a.format.name(),
+                    a.offset,
+                    a.count
+                )));
+            }
+            let fetch = a
+                .format
+                .fetch(gen, a.count as u32)
+                .map_err(|e| PartError::Unsatisfiable(e.to_string()))?;
+            plans.push((a, fetch));
+        }
+        // Each index lives in the destination of the last load that reads it (a load may
+        // overwrite its own address VGPR; nothing else writes that VGPR before it), a
+        // division's temporary in another attribute VGPR: the prolog needs no VGPR above
+        // the main part's inputs. Without a free attribute VGPR the temporary goes above.
+        let mut index_at: Vec<(Index, u16)> = Vec::new();
+        for (a, fetch) in plans.iter().rev() {
+            let last = fetch.loads.last().map(|l| a.first + l.dst as u16);
+            if let (Some(r), false) = (last, index_at.iter().any(|x| x.0 == a.index())) {
+                index_at.push((a.index(), r));
+            }
+        }
+        let index_vgpr = |i: Index| {
+            index_at
+                .iter()
+                .find(|x| x.0 == i)
+                .map(|x| x.1)
+                .expect("every index is read by a load")
+        };
+        let temp = self
+            .attributes
+            .iter()
+            .flat_map(|a| a.first..a.first + a.count as u16)
+            .find(|r| index_at.iter().all(|x| x.1 != *r))
+            .unwrap_or(vmax);
+        let vgprs = vmax as u32 + (divides && temp == vmax) as u32;
         let exec = Operand::Reg(Reg::exec(t.wave));
         let (mov, bfm, cmov) = if w64 {
             (Opcode::SMovB64, Opcode::SBfmB64, Opcode::SCmovB64)
@@ -222,24 +263,11 @@ impl VsPrologKey {
                 .map_err(enc)?;
         }
         buf.wait_lgkm().map_err(enc)?;
-        for a in &self.attributes {
+        for (a, fetch) in &plans {
             let k = bindings
                 .iter()
                 .position(|b| b.0 == a.binding)
                 .expect("listed");
-            if !(1..=4).contains(&a.count) || a.offset + a.format.bytes() > 4096 {
-                return Err(PartError::Unsatisfiable(format!(
-                    "vertex attribute {}: {} at offset {} cannot feed {} channels",
-                    a.location,
-                    a.format.name(),
-                    a.offset,
-                    a.count
-                )));
-            }
-            let fetch = a
-                .format
-                .fetch(gen, a.count as u32)
-                .map_err(|e| PartError::Unsatisfiable(e.to_string()))?;
             let index = index_vgpr(a.index());
             for l in &fetch.loads {
                 let ops = [
@@ -304,11 +332,11 @@ impl VsPrologKey {
                 ("outputs", inputs),
                 (
                     "clobbers",
-                    vec![
-                        format!("s{base}..s{}", sgprs - 1),
-                        format!("v{vmax}..v{}", vgprs - 1),
-                        "scc".into(),
-                    ],
+                    [format!("s{base}..s{}", sgprs - 1)]
+                        .into_iter()
+                        .chain((vgprs > vmax as u32).then(|| format!("v{vmax}")))
+                        .chain(["scc".to_string()])
+                        .collect(),
                 ),
                 ("exit", vec!["exec = launch exec".into()]),
             ],
