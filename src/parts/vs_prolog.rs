@@ -10,11 +10,11 @@
 //!    6-bit width field cannot hold, by `s_cmp_eq` + `s_cmov` of all ones);
 //! 2. `s_getpc_b64` + the vertex-buffer table's low half (a user SGPR) form the table's
 //!    address; `s_load_dwordx4` of each binding's V# (binding `b` at `16·b`);
-//! 3. into one scratch VGPR per element index the bindings need: VertexID + BaseVertex
+//! 3. each element index the bindings need, into a VGPR (below): VertexID + BaseVertex
 //!    (`v_add_u32`), or InstanceID / divisor + BaseInstance (VK_EXT_vertex_attribute_divisor;
 //!    divisor 1: one add; 0: `v_mov_b32` of BaseInstance; a power of two: a shift; else the
 //!    exact multiply-high by the divisor's magic number of `isel::divide` — the multiplier
-//!    in a scratch SGPR, the 33-bit scheme's correction in one more scratch VGPR);
+//!    in a scratch SGPR, the 33-bit scheme's correction in a temporary VGPR);
 //! 4. `s_waitcnt lgkmcnt(0)`, then per attribute the typed buffer loads of its format's
 //!    fetch plan (`amdgpu::vertex_format`: one `tbuffer_load_format_*` `idxen` of the
 //!    channels read, or one single-channel load per channel for 3-component 8/16-bit and
@@ -162,9 +162,17 @@ impl VsPrologKey {
         let mut indices: Vec<Index> = bindings.iter().map(|b| b.1).collect();
         indices.sort();
         indices.dedup();
-        let divides = indices.iter().any(|i| match *i {
-            Index::Instance(d) => d >= 2 && !d.is_power_of_two(),
-            Index::Vertex => false,
+        let scheme = |i: &Index| match *i {
+            Index::Instance(d) if d >= 2 => Some(crate::amdgpu::isel::divide::divisor_magic(d)),
+            _ => None,
+        };
+        use crate::amdgpu::isel::divide::Magic;
+        // a multiplier SGPR; the 33-bit scheme's temporary VGPR
+        let divides = indices
+            .iter()
+            .any(|i| scheme(i).is_some_and(|m| !matches!(m, Magic::Shift(_))));
+        let corrects = indices.iter().any(|i| {
+            scheme(i).is_some_and(|m| matches!(m, Magic::AtLeast | Magic::MulHiAdd { .. }))
         });
         let sgprs = magic as u32 + divides as u32;
         let vmax = self
@@ -203,20 +211,14 @@ impl VsPrologKey {
                 index_at.push((a.index(), r));
             }
         }
-        let index_vgpr = |i: Index| {
-            index_at
-                .iter()
-                .find(|x| x.0 == i)
-                .map(|x| x.1)
-                .expect("every index is read by a load")
-        };
+        let index_vgpr = |i: Index| index_at.iter().find(|x| x.0 == i).map(|x| x.1);
         let temp = self
             .attributes
             .iter()
             .flat_map(|a| a.first..a.first + a.count as u16)
             .find(|r| index_at.iter().all(|x| x.1 != *r))
             .unwrap_or(vmax);
-        let vgprs = vmax as u32 + (divides && temp == vmax) as u32;
+        let vgprs = vmax as u32 + (corrects && temp == vmax) as u32;
         let exec = Operand::Reg(Reg::exec(t.wave));
         let (mov, bfm, cmov) = if w64 {
             (Opcode::SMovB64, Opcode::SBfmB64, Opcode::SCmovB64)
@@ -259,8 +261,9 @@ impl VsPrologKey {
             .map_err(enc)?;
         }
         for &i in &indices {
-            self.index(&mut buf, i, index_vgpr(i), temp, magic)
-                .map_err(enc)?;
+            if let Some(r) = index_vgpr(i) {
+                self.index(&mut buf, i, r, temp, magic).map_err(enc)?;
+            }
         }
         buf.wait_lgkm().map_err(enc)?;
         for (a, fetch) in &plans {
@@ -268,7 +271,8 @@ impl VsPrologKey {
                 .iter()
                 .position(|b| b.0 == a.binding)
                 .expect("listed");
-            let index = index_vgpr(a.index());
+            // None only for an attribute without loads (then unused)
+            let index = index_vgpr(a.index()).unwrap_or(0);
             for l in &fetch.loads {
                 let ops = [
                     Operand::Reg(Reg::v(a.first + l.dst as u16, l.channels as u8)),
