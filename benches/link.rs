@@ -148,8 +148,8 @@ fn unlinked_vs_whole(c: &mut Criterion) {
 
 const GRAPHICS_STATE: &str = r#"{"graphics": {
   "vertex_bindings": [{"binding": 0, "stride": 32, "per_instance": false}],
-  "vertex_attributes": [{"location": 0, "binding": 0, "offset": 0, "channels": 4},
-                        {"location": 1, "binding": 0, "offset": 16, "channels": 4}],
+  "vertex_attributes": [{"location": 0, "binding": 0, "offset": 0, "format": "R32G32B32A32_SFLOAT"},
+                        {"location": 1, "binding": 0, "offset": 16, "format": "R32G32B32A32_SFLOAT"}],
   "color_formats": [{"location": 0, "format": "FP16_ABGR"}]
 }}"#;
 

@@ -243,6 +243,7 @@ pub fn with_default_vertex_input(
                 VertexBinding {
                     stride: offset,
                     per_instance: false,
+                    divisor: 1,
                 },
             );
         }

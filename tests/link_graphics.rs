@@ -156,6 +156,82 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
     }
 }
 
+#[test]
+fn the_fetch_prolog_divides_the_instance_by_each_bindings_divisor() {
+    use gcnc::parts::vs_prolog::FetchedAttribute;
+    use gcnc::parts::VsPrologKey;
+    // divisor 0 (BaseInstance), 1 (plain), 3 (multiply-high), 4 (shift), 7 (33-bit
+    // multiplier), 2^31 + 1 (the same above 2^31): each index is InstanceID (v1) / divisor
+    // + BaseInstance (s2), in the destination of the load that reads it (v4 + k), the
+    // multiplier in s36 (after the six V#s); every attribute VGPR holds an index, so the
+    // 33-bit scheme's correction takes v10, above them
+    let divisors = [0, 1, 3, 4, 7, 0x8000_0001];
+    let gfx9 = "v_mov_b32_e32 v4, s2
+v_add_u32_e32 v5, s2, v1
+s_mov_b32 s36, 0xaaaaaaab
+v_mul_hi_u32 v6, s36, v1
+v_lshrrev_b32_e32 v6, 1, v6
+v_add_u32_e32 v6, s2, v6
+v_lshrrev_b32_e32 v7, 2, v1
+v_add_u32_e32 v7, s2, v7
+s_mov_b32 s36, 0x24924925
+v_mul_hi_u32 v8, s36, v1
+v_sub_u32_e32 v10, v1, v8
+v_lshrrev_b32_e32 v10, 1, v10
+v_add_u32_e32 v8, v10, v8
+v_lshrrev_b32_e32 v8, 2, v8
+v_add_u32_e32 v8, s2, v8
+s_mov_b32 s36, -3
+v_mul_hi_u32 v9, s36, v1
+v_sub_u32_e32 v10, v1, v9
+v_lshrrev_b32_e32 v10, 1, v10
+v_add_u32_e32 v9, v10, v9
+v_lshrrev_b32_e32 v9, 31, v9
+v_add_u32_e32 v9, s2, v9
+s_waitcnt lgkmcnt(0)
+";
+    for (gen, wave) in TARGETS {
+        let attributes = divisors
+            .iter()
+            .enumerate()
+            .map(|(k, &divisor)| FetchedAttribute {
+                location: k as u32,
+                first: 4 + k as u16,
+                count: 1,
+                binding: k as u32,
+                offset: 0,
+                format: VertexFormat::R32_SFLOAT,
+                per_instance: true,
+                divisor,
+            })
+            .collect();
+        let key = PartKey::VsProlog(VsPrologKey {
+            target: target(gen, wave),
+            attributes,
+            vertex_id: 0,
+            instance_id: 1,
+            vb_table: 0,
+            base_vertex: 1,
+            base_instance: 2,
+            launch_sgprs: 3,
+            next: "main".into(),
+        });
+        let name = format!("vs_prolog_divisors_{}_{wave:?}.elf", gen.mcpu());
+        let Some(asm) = part_asm(&key, &name) else {
+            return;
+        };
+        assert_eq!(asm.matches("v_mul_hi_u32").count(), 3, "{asm}");
+        if gen == Gen::Gfx9 {
+            assert!(asm.contains(gfx9), "{asm}");
+        }
+        // element k of binding k is read at the index in the load's own destination
+        for k in 0..divisors.len() {
+            let load = format!("v{0}, v{0}, s[{1}:{2}]", 4 + k, 12 + 4 * k, 15 + 4 * k);
+            assert!(asm.contains(&load), "binding {k}: no `{load}` in\n{asm}");
+        }
+    }
+}
+
 fn draw_state() -> PipelineState {
     PipelineState {
         graphics: Some(GraphicsLinkState {
@@ -164,11 +240,13 @@ fn draw_state() -> PipelineState {
                     binding: 0,
                     stride: 32,
                     per_instance: false,
+                    divisor: 1,
                 },
                 VertexBindingState {
                     binding: 1,
                     stride: 16,
                     per_instance: true,
+                    divisor: 1,
                 },
             ],
             vertex_attributes: vec![
@@ -305,6 +383,11 @@ fn a_link_the_state_cannot_complete_is_a_typed_error() {
     st.graphics.as_mut().unwrap().color_formats[0].format = "RGBA8".into();
     let (p, _) = path(link_err(&vs, &fs, &st));
     assert_eq!(p, "graphics.color_formats[0]");
+    let mut st = draw_state();
+    st.graphics.as_mut().unwrap().vertex_bindings[0].divisor = 2;
+    let (p, r) = path(link_err(&vs, &fs, &st));
+    assert_eq!(p, "graphics.vertex_bindings[0]");
+    assert!(r.contains("per_instance"), "{r}");
     let st = PipelineState {
         user_data: Some(gcnc::link::state::UserDataLayout {
             sgprs: vec![],

@@ -155,6 +155,10 @@ pub struct VertexBinding {
     pub stride: u32,
     /// Indexed by the instance (`InstanceIndex`) instead of the vertex.
     pub per_instance: bool,
+    /// Per-instance bindings (VK_EXT_vertex_attribute_divisor): element
+    /// `InstanceID / divisor + BaseInstance` is read; 0 = element `BaseInstance` for every
+    /// instance. 1 for per-vertex bindings.
+    pub divisor: u32,
 }
 
 /// The pipeline state a graphics stage is compiled against; empty maps mean the default

@@ -178,6 +178,7 @@ fn vs_plan(
                 offset: a.offset,
                 format: a.format,
                 per_instance: b.per_instance,
+                divisor: b.divisor,
             });
         }
         let sgpr = |v: u32, what: &str| {

@@ -48,7 +48,7 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
         input: index,
         reason,
     };
-    let elf = ElfFile::parse(bytes).map_err(elf_err)?;
+    let mut elf = ElfFile::parse(bytes).map_err(elf_err)?;
     let gen = elf.gen().ok_or_else(|| Error::TargetMismatch {
         input: index,
         reason: format!(
@@ -56,9 +56,10 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
             elf.e_flags
         ),
     })?;
+    // moved out, not cloned: the parsed ELF is dropped after this read
     let tree = elf
         .metadata
-        .clone()
+        .take()
         .ok_or_else(|| not("no NT_AMDGPU_METADATA note".into()))?;
     let text_sec = elf.section_by_name(".text").map(|s| s.index);
     let relocs = || {

@@ -130,6 +130,18 @@ pub struct VertexBindingState {
     pub stride: u32,
     #[serde(default)]
     pub per_instance: bool,
+    /// Per-instance bindings: instances per element (VK_EXT_vertex_attribute_divisor;
+    /// 0 = every instance reads the first element). Default 1.
+    #[serde(default = "divisor_one", skip_serializing_if = "is_one")]
+    pub divisor: u32,
+}
+
+fn divisor_one() -> u32 {
+    1
+}
+
+fn is_one(x: &u32) -> bool {
+    *x == 1
 }
 
 /// One vertex attribute: an element of `format` (a VkFormat name without `VK_FORMAT_`,
@@ -172,9 +184,19 @@ impl GraphicsLinkState {
         use crate::amdgpu::abi_graphics::{GraphicsState, VertexAttribute, VertexBinding};
         let mut st = GraphicsState::default();
         for (i, b) in self.vertex_bindings.iter().enumerate() {
+            if b.divisor != 1 && !b.per_instance {
+                return Err(Error::state(
+                    format!("graphics.vertex_bindings[{i}]"),
+                    format!(
+                        "binding {} has divisor {} but advances per vertex (a divisor needs \"per_instance\": true)",
+                        b.binding, b.divisor
+                    ),
+                ));
+            }
             let vb = VertexBinding {
                 stride: b.stride,
                 per_instance: b.per_instance,
+                divisor: b.divisor,
             };
             if st.bindings.insert(b.binding, vb).is_some() {
                 return Err(Error::state(
@@ -231,6 +253,7 @@ impl GraphicsLinkState {
                     binding,
                     stride: b.stride,
                     per_instance: b.per_instance,
+                    divisor: b.divisor,
                 })
                 .collect(),
             vertex_attributes: st

@@ -224,17 +224,24 @@ pub(crate) fn divisor_magic(c: u32) -> Magic {
             return Magic::MulHi { m: m as u32, shift };
         }
     }
+    let (m, shift) = mul_hi_add(c);
+    Magic::MulHiAdd { m, shift }
+}
+
+/// `(m, shift)` of the 33-bit-multiplier scheme ([`Magic::MulHiAdd`]) for `c` ≥ 2, exact
+/// for every 32-bit dividend whatever `c` is (the vertex-fetch prolog uses it above 2^31,
+/// where the compare would need VCC).
+pub(crate) fn mul_hi_add(c: u32) -> (u32, u32) {
+    debug_assert!(c >= 2);
     let l = 32 - (c - 1).leading_zeros();
-    let m = ((1u128 << 32) * ((1u128 << l) - c64 as u128)) / c64 as u128 + 1;
-    Magic::MulHiAdd {
-        m: m as u32,
-        shift: l - 1,
-    }
+    let c = c as u128;
+    let m = ((1u128 << 32) * ((1u128 << l) - c)) / c + 1;
+    (m as u32, l - 1)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{divisor_magic, Magic};
+    use super::{divisor_magic, mul_hi_add, Magic};
 
     /// What the selected instructions compute, in Rust.
     fn divide(n: u32, c: u32) -> u32 {
@@ -306,5 +313,29 @@ mod tests {
             }
         );
         assert_eq!(divisor_magic(64), Magic::Shift(6));
+    }
+
+    #[test]
+    fn the_multiply_scheme_is_exact_for_divisors_above_2_pow_31_too() {
+        for c in [3u32, 7, 1 << 31 | 1, 0xc000_0000, 0xffff_fffe, u32::MAX] {
+            let (m, shift) = mul_hi_add(c);
+            assert_eq!(shift, 31 - (c - 1).leading_zeros());
+            let q = |n: u32| {
+                let t = ((n as u64 * m as u64) >> 32) as u32;
+                ((n - t) / 2 + t) >> shift
+            };
+            for n in [
+                0,
+                1,
+                c - 1,
+                c,
+                c.saturating_add(1),
+                u32::MAX,
+                u32::MAX / 2,
+                12345,
+            ] {
+                assert_eq!(q(n), n / c, "{n} / {c}");
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ mod alu64;
 mod buffers;
 mod buffers16;
 mod cf;
-mod divide;
+pub(crate) mod divide;
 mod divide64;
 mod f64;
 mod global;

@@ -7,7 +7,9 @@
 //! lavapipe, the first device for RADV's null device, whose process environment already
 //! selected it), queries the Vulkan 1.0–1.3 feature structs and the subgroup properties,
 //! and creates the device with the queried structs passed back unchanged (= all supported
-//! features enabled). Extensions requested by the caller must be present or creation fails.
+//! features enabled). Extensions requested by the caller must be present or creation fails;
+//! VK_EXT_vertex_attribute_divisor (the draw's instance divisors) is enabled with its
+//! features whenever the device offers it.
 //! Invariant: `Gpu` owns its handles and destroys them in `Drop`, device before instance.
 
 use crate::reflect;
@@ -96,6 +98,10 @@ pub struct Features {
     pub v11: vk::PhysicalDeviceVulkan11Features<'static>,
     pub v12: vk::PhysicalDeviceVulkan12Features<'static>,
     pub v13: vk::PhysicalDeviceVulkan13Features<'static>,
+    /// VK_EXT_vertex_attribute_divisor is enabled with vertexAttributeInstanceRateDivisor
+    /// and vertexAttributeInstanceRateZeroDivisor as these say.
+    pub divisor: bool,
+    pub zero_divisor: bool,
 }
 
 /// What a device offers that shaders care about, besides features.
@@ -252,8 +258,23 @@ impl Gpu {
                     )));
                 }
             }
-            let ext_ptrs: Vec<*const std::ffi::c_char> =
+            let mut ext_ptrs: Vec<*const std::ffi::c_char> =
                 extensions.iter().map(|e| e.as_ptr()).collect();
+            let divisor_ext = ash::ext::vertex_attribute_divisor::NAME;
+            let mut divisor = vk::PhysicalDeviceVertexAttributeDivisorFeaturesEXT::default();
+            if avail
+                .iter()
+                .any(|e| cstr(&e.extension_name).as_bytes() == divisor_ext.to_bytes())
+            {
+                let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut divisor);
+                instance.get_physical_device_features2(phys, &mut f2);
+                divisor.p_next = std::ptr::null_mut();
+                f.divisor = divisor.vertex_attribute_instance_rate_divisor != 0;
+                f.zero_divisor = divisor.vertex_attribute_instance_rate_zero_divisor != 0;
+                if !extensions.contains(&divisor_ext) {
+                    ext_ptrs.push(divisor_ext.as_ptr());
+                }
+            }
 
             let prio = [1.0f32];
             let qci = [vk::DeviceQueueCreateInfo::default()
@@ -271,6 +292,9 @@ impl Gpu {
                 .push_next(&mut v13);
             if extensions.contains(&ash::khr::pipeline_executable_properties::NAME) {
                 f2 = f2.push_next(&mut pexec);
+            }
+            if ext_ptrs.contains(&divisor_ext.as_ptr()) {
+                f2 = f2.push_next(&mut divisor);
             }
             let dci = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qci)

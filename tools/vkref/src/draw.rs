@@ -607,9 +607,39 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             offset: a.offset,
         })
         .collect();
-    let vi = vk::PipelineVertexInputStateCreateInfo::default()
+    let divisors: Vec<vk::VertexInputBindingDivisorDescriptionEXT> = dr
+        .vertex_buffers
+        .iter()
+        .filter(|b| b.divisor != 1)
+        .map(|b| vk::VertexInputBindingDivisorDescriptionEXT {
+            binding: b.binding,
+            divisor: b.divisor,
+        })
+        .collect();
+    for b in &divisors {
+        let (ok, what) = if b.divisor == 0 {
+            (
+                g.features.zero_divisor,
+                "vertexAttributeInstanceRateZeroDivisor",
+            )
+        } else {
+            (g.features.divisor, "vertexAttributeInstanceRateDivisor")
+        };
+        if !ok {
+            return Err(Error::NoDevice(format!(
+                "vertex buffer {} has divisor {}, which needs {what}",
+                b.binding, b.divisor
+            )));
+        }
+    }
+    let mut divisor_info = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
+        .vertex_binding_divisors(&divisors);
+    let mut vi = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&bindings)
         .vertex_attribute_descriptions(&attrs);
+    if !divisors.is_empty() {
+        vi = vi.push_next(&mut divisor_info);
+    }
     let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
         .topology(match desc.topology {
             Topology::TriangleList => vk::PrimitiveTopology::TRIANGLE_LIST,

@@ -58,6 +58,10 @@ pub struct VertexBufferDesc {
     pub stride: u32,
     #[serde(default = "vertex_rate")]
     pub rate: Rate,
+    /// Instance-rate bindings: instances per element (VK_EXT_vertex_attribute_divisor;
+    /// 0 = every instance reads element `first_instance`). Default 1.
+    #[serde(default)]
+    pub divisor: Option<u32>,
     /// Raw bytes from a file (relative to the description).
     #[serde(default)]
     pub file: Option<String>,
@@ -509,6 +513,8 @@ pub struct VertexBuffer {
     pub binding: u32,
     pub stride: u32,
     pub rate: Rate,
+    /// Instances per element (1 unless the description gives a divisor).
+    pub divisor: u32,
     pub data: Vec<u8>,
 }
 
@@ -574,10 +580,17 @@ impl Desc {
                     ))
                 }
             };
+            if vb.divisor.is_some() && vb.rate != Rate::Instance {
+                return err(format!(
+                    "vertex buffer {}: a divisor needs \"rate\": \"instance\"",
+                    vb.binding
+                ));
+            }
             vbs.push(VertexBuffer {
                 binding: vb.binding,
                 stride: vb.stride,
                 rate: vb.rate,
+                divisor: vb.divisor.unwrap_or(1),
                 data,
             });
         }
@@ -706,6 +719,7 @@ impl Draw {
             let b = VertexBinding {
                 stride: vb.stride,
                 per_instance: vb.rate == Rate::Instance,
+                divisor: vb.divisor,
             };
             st.bindings.insert(vb.binding, b);
         }
@@ -902,7 +916,14 @@ impl Draw {
             };
             let last = match vb.rate {
                 Rate::Vertex => max_vertex,
-                Rate::Instance => dc.first_instance as u64 + dc.instance_count as u64,
+                Rate::Instance => {
+                    let n = dc.instance_count as u64;
+                    let elements = match vb.divisor {
+                        0 => n.min(1),
+                        d => n.div_ceil(d as u64),
+                    };
+                    dc.first_instance as u64 + elements
+                }
             };
             if last > 0 {
                 let end = (last - 1) * vb.stride as u64 + a.offset as u64 + a.format.bytes() as u64;
@@ -929,6 +950,31 @@ mod tests {
             r#"{{"vertex": {{"spv": "a.spv"}}, "fragment": {{"spv": "b.spv"}},
                 "viewport": {{"width": 8, "height": 8}}{extra}}}"#
         )
+    }
+
+    #[test]
+    fn an_instance_divisor_sizes_the_binding_and_needs_instance_rate() {
+        let with = |rate: &str, divisor: u32, elements: usize| {
+            let data = vec!["0.5"; elements].join(", ");
+            base(&format!(
+                r#", "vertex_buffers": [{{"binding": 0, "stride": 4, "rate": "{rate}", "divisor": {divisor}, "f32": [{data}]}}],
+                    "attributes": [{{"location": 0, "binding": 0, "format": "R32_SFLOAT"}}],
+                    "draw": {{"vertex_count": 3, "instance_count": 7, "first_instance": 2}}"#
+            ))
+        };
+        let load = |j: String| Desc::parse(&j).and_then(|d| d.resolve(Path::new(".")));
+        // instances 2..9 read elements 2 + i / 3 for i in 0..7: 2, 3, 4
+        let d = load(with("instance", 3, 5)).unwrap();
+        assert_eq!(d.vertex_buffers[0].divisor, 3);
+        assert_eq!(d.graphics_state().bindings[&0].divisor, 3);
+        assert!(load(with("instance", 3, 4))
+            .unwrap_err()
+            .0
+            .contains("reads 20 bytes"));
+        // divisor 0: element 2 only
+        assert!(load(with("instance", 0, 3)).is_ok());
+        let e = load(with("vertex", 2, 30)).unwrap_err();
+        assert!(e.0.contains("divisor needs"), "{e}");
     }
 
     #[test]
