@@ -7,8 +7,8 @@
 //!   take the registers of values waiting for the else arm: the results are right in
 //!   every lane, without spilling.
 //! - A divergent loop whose lanes leave by `break` in different iterations: a value of
-//!   the breaking iteration stays intact for the lanes that left while the others go
-//!   on iterating (the loop exit stays an edge of the lanes' CFG).
+//!   the breaking iteration stays intact for the lanes that left (the loop exit stays
+//!   an edge of the lanes' CFG; without it, the test fails).
 
 mod backend_support;
 
@@ -149,9 +149,11 @@ fn then_arm_temps_reuse_registers_of_values_waiting_for_the_else_arm() {
 }
 
 /// A divergent loop: lane x leaves by `break` in iteration `x & 3`; the header computes
-/// `w[j] = (i + x) * (j + 1)` and their sum `s`, then the body after the break test
-/// builds `n` more values from `i` (pressure while the lanes that left wait). After the
-/// loop, `out[x] = s` of the iteration the lane left in.
+/// `w[j] = (i + x) * (j + 1)`, their sum `s`, and then `n` more values from `i` that the
+/// body after the break test reads. After the loop, `out[x] = s` of the iteration the
+/// lane left in: `s` must stay live from the header through the body to the exit (a
+/// lane that leaves writes the values after `s` while it is still active; if `s` were
+/// dead after its definition, they could take its register).
 fn break_loop(n: usize) -> String {
     let mut s = String::from(
         "shader compute local_size=64,1,1\n\nentry fn main() {\n  block_0:\n    \
@@ -179,11 +181,12 @@ fn break_loop(n: usize) -> String {
         });
     }
     let sum = acc.unwrap();
-    s += "      1x1 %20 = uge %7, %6\n    if %20 {\n      block_2:\n        break\n    } \
-          else {\n      block_4:\n    }\n    block_3:\n";
+    // defined while the lanes about to leave are still active, read after the break
     for j in 0..n {
         s += &format!("      32x1 %{} = imul %7, %{}\n", 300 + j, 40 + j);
     }
+    s += "      1x1 %20 = uge %7, %6\n    if %20 {\n      block_2:\n        break\n    } \
+          else {\n      block_4:\n    }\n    block_3:\n";
     let mut acc = 300;
     for j in 1..n {
         s += &format!("      32x1 %{} = ixor %{acc}, %{}\n", 400 + j, 300 + j);
