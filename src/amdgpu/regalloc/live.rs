@@ -1,21 +1,52 @@
-//! Liveness and live intervals on the linear CFG, shared by the spiller and assignment.
+//! Liveness and live ranges, shared by the spiller and assignment.
 //!
 //! Positions: instruction k of the layout (blocks in index order) reads at `2k` and
 //! writes at `2k+1`, so a destination may take the register of a source that dies in
 //! the same instruction. SMEM destinations are early-clobber (written at `2k`): a scalar
 //! load's result must not overlap its address while the load is outstanding.
 //!
-//! Liveness is a backward dataflow over the *linear* CFG (what the wave executes: an
-//! SGPR value stays allocated across both arms of a divergent if, anything live around a
-//! back edge for the whole loop). Phi webs (several definitions by parallel copies) are
-//! handled by the same dataflow. The sets cover only the temps some block reads before
-//! defining them (the rest never cross a block boundary), as dense bit vectors in one
-//! flat allocation per set kind; the fixpoint is iterated without allocating. Each temp gets one conservative interval — the hull of
-//! its defs, uses and the block boundaries where it is live (closed: `[start, end]`);
-//! two temps interfere exactly when their intervals share a position.
-
-use crate::amdgpu::mir::{Arg, Op, Program};
-use crate::isa::Format;
+//! Liveness is a backward dataflow to the least fixpoint. The sets cover only the temps
+//! some block reads before defining them (the rest never cross a block boundary), as
+//! dense bit vectors in one flat allocation per set kind; the fixpoint is iterated
+//! without allocating. Phi webs (several definitions by parallel copies) are handled by
+//! the same dataflow.
+//!
+//! Two CFGs:
+//! - SGPRs, and the linear VGPRs of `p_start_linear_vgpr` (written lane by lane
+//!   regardless of exec), follow the *linear* CFG (what the wave executes: an SGPR value
+//!   stays allocated across both arms of a divergent if, anything live around a back
+//!   edge for the whole loop).
+//! - Other VGPRs follow the *lanes'* CFG: the linear CFG without the edges into the
+//!   invert blocks of divergent ifs (blocks with no logical edge: they only switch exec
+//!   from the then-lanes to the else-lanes), plus the logical edges (pre → else arm,
+//!   then arm → merge). Loop back edges and loop exits stay, even where only linear.
+//!
+//! Why inactive lanes stay correct with the lanes' CFG: a VGPR write changes only the
+//! lanes active in exec. Every lane's own execution — the instructions at which it is
+//! active, in order — is a path of the lanes' CFG: a lane of the then arm goes pre → then
+//! → merge, one of the else arm pre → else → merge (it is inactive in the then arm and
+//! the invert block, which writes no VGPR); a lane that leaves a divergent loop by
+//! `break` is inactive until the exit, reached along the body, the latch and the kept
+//! exit edge; one that `continue`s comes back at the latch, along the body; a returned
+//! lane never comes back. So if lane l needs value v from its definition to a use, v is
+//! live on that CFG at every point of l's path in between, and any temp w written in l
+//! there is live at a position v is live at: they interfere and get different registers.
+//! A write to a lane that is inactive in its block (exec widened to all lanes or whole
+//! quads in a whole-wave or WQM region, `v_writelane` into a temp) breaks the premise:
+//! in a program with any (`lane_succs` is None) every VGPR follows the linear CFG.
+//! Scratch stores and reloads of spilled VGPRs run under the exec of their definition /
+//! use, so they follow the same argument.
+//!
+//! Live ranges (`ranges`): each temp's live range is a sorted list of disjoint closed
+//! segments `[start, end]` with holes between them, built per block from its live-out set
+//! and a backward walk over its instructions (Wimmer/Franz): a live-out temp is live to
+//! the block's last write position, a read opens a segment back to the block start, a
+//! definition closes it (a definition nobody reads still occupies its write position).
+//! Segments that touch (`e + 1 == s`) are merged. Two temps interfere exactly when some
+//! segment of one shares a position with a segment of the other. `Ranges::hull` is the
+//! conservative one-interval view (first to last position) the splitting rule uses.
+use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegType, Temp};
+use crate::isa::{Format, Opcode};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interval {
@@ -31,7 +62,6 @@ struct Liveness {
     /// Dense index → temp.
     global: Vec<u32>,
     words: usize,
-    live_in: Vec<u64>,
     live_out: Vec<u64>,
 }
 
@@ -53,8 +83,8 @@ pub fn early_clobber(op: &Op) -> bool {
     matches!(op, Op::Hw(_, Format::Smem))
 }
 
-/// Live-in and live-out sets per block on the linear CFG (a backward dataflow to the
-/// least fixpoint, blocks visited last to first).
+/// Live-out sets per block, each temp on its CFG (a backward dataflow to the least
+/// fixpoint, blocks visited last to first).
 fn liveness(p: &Program) -> Liveness {
     const NONE: u32 = u32::MAX;
     let n = p.temps.len();
@@ -108,6 +138,17 @@ fn liveness(p: &Program) -> Liveness {
             }
         }
     }
+    // which globals follow the linear CFG (the rest, VGPRs, follow the lanes' CFG)
+    let lanes = lane_succs(p);
+    let mut lin = vec![!0u64; words];
+    if lanes.is_some() {
+        let linear_vgprs = linear_vgprs(p);
+        for (g, &t) in global.iter().enumerate() {
+            if p.temps[t as usize].ty == RegType::Vgpr && !linear_vgprs.contains(&Temp(t)) {
+                lin[g / 64] &= !(1 << (g % 64));
+            }
+        }
+    }
     let mut live_in = vec![0u64; nb * words];
     let mut live_out = vec![0u64; nb * words];
     let mut out = vec![0u64; words];
@@ -118,8 +159,16 @@ fn liveness(p: &Program) -> Liveness {
             out.fill(0);
             for s in &p.blocks[bi].linear_succs {
                 let si = s.0 as usize * words;
-                for (o, i) in out.iter_mut().zip(&live_in[si..si + words]) {
-                    *o |= *i;
+                for ((o, i), m) in out.iter_mut().zip(&live_in[si..si + words]).zip(&lin) {
+                    *o |= *i & m;
+                }
+            }
+            if let Some(lanes) = &lanes {
+                for &s in &lanes[bi] {
+                    let si = s as usize * words;
+                    for ((o, i), m) in out.iter_mut().zip(&live_in[si..si + words]).zip(&lin) {
+                        *o |= *i & !m;
+                    }
                 }
             }
             let r = bi * words..(bi + 1) * words;
@@ -134,49 +183,210 @@ fn liveness(p: &Program) -> Liveness {
     Liveness {
         global,
         words,
-        live_in,
         live_out,
     }
 }
 
-pub fn intervals(p: &Program) -> Vec<Option<Interval>> {
-    let live = liveness(p);
-    let mut iv: Vec<Option<Interval>> = vec![None; p.temps.len()];
-    let mut cover = |t: usize, pos: u32| {
-        let e = iv[t].get_or_insert(Interval {
-            start: pos,
-            end: pos,
-        });
-        e.start = e.start.min(pos);
-        e.end = e.end.max(pos);
+/// The successors on the lanes' CFG per block (see the module doc), or None when the
+/// program writes VGPR lanes outside its blocks' lanes (then every VGPR follows the
+/// linear CFG).
+fn lane_succs(p: &Program) -> Option<Vec<Vec<u32>>> {
+    if p.wqm.is_some() || p.blocks.iter().flat_map(|b| &b.insts).any(writes_other_lanes) {
+        return None;
+    }
+    // the invert blocks of divergent ifs: only linear edges, and somewhere to go
+    let invert = |b: usize| {
+        let b = &p.blocks[b];
+        b.logical_preds.is_empty() && b.logical_succs.is_empty() && !b.linear_succs.is_empty()
     };
-    let mut k = 0u32;
-    for (bi, b) in p.blocks.iter().enumerate() {
-        let first = 2 * k;
-        live.for_each(&live.live_in, bi, |t| cover(t, first));
-        for i in &b.insts {
-            for o in &i.ops {
-                if let Arg::Temp(t) = o {
-                    cover(t.0 as usize, 2 * k);
+    Some(
+        (0..p.blocks.len())
+            .map(|bi| {
+                let b = &p.blocks[bi];
+                let mut v: Vec<u32> = b.logical_succs.iter().map(|s| s.0).collect();
+                for s in &b.linear_succs {
+                    if (s.0 == 0 || !invert(s.0 as usize)) && !v.contains(&s.0) {
+                        v.push(s.0);
+                    }
                 }
-            }
+                v
+            })
+            .collect(),
+    )
+}
+
+/// Does `i` write VGPR lanes that may be inactive in its block: widen exec (to all lanes,
+/// or to whole quads), or write a lane regardless of exec (`v_writelane`)?
+fn writes_other_lanes(i: &MInst) -> bool {
+    let Some(op) = i.opcode() else {
+        return false;
+    };
+    matches!(op, Opcode::VWritelaneB32 | Opcode::SWqmB32 | Opcode::SWqmB64)
+        || (super::split::writes_exec(i) && i.ops.contains(&Arg::Const(u32::MAX)))
+}
+
+/// VGPRs defined by `p_start_linear_vgpr` (SGPR spill slots, written lane by lane
+/// regardless of exec): their lanes are live wherever the wave is.
+fn linear_vgprs(p: &Program) -> std::collections::BTreeSet<Temp> {
+    p.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| i.op == Op::Pseudo(Pseudo::StartLinearVgpr))
+        .flat_map(|i| i.defs.iter().filter_map(|a| a.temp()))
+        .collect()
+}
+
+/// Every temp's segments: `segs[start[t]..start[t + 1]]`, sorted and disjoint.
+pub struct Ranges {
+    start: Vec<u32>,
+    segs: Vec<(u32, u32)>,
+}
+
+impl Ranges {
+    /// Temp t's segments (empty when it is never referenced).
+    pub fn of(&self, t: usize) -> &[(u32, u32)] {
+        match self.start.get(t + 1) {
+            Some(&e) => &self.segs[self.start[t] as usize..e as usize],
+            None => &[],
+        }
+    }
+
+    /// First to last position of temp t.
+    pub fn hull(&self, t: usize) -> Option<Interval> {
+        let s = self.of(t);
+        Some(Interval {
+            start: s.first()?.0,
+            end: s.last()?.1,
+        })
+    }
+
+    /// Is temp t live at `pos`?
+    pub fn covers(&self, t: usize, pos: u32) -> bool {
+        let s = self.of(t);
+        let k = s.partition_point(|&(_, e)| e < pos);
+        s.get(k).is_some_and(|&(b, _)| b <= pos)
+    }
+
+    /// Number of temps (the length `ranges` was built for).
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Do two sorted segment lists share a position? Linear in the shorter list times the
+/// log of the longer one.
+pub fn overlap(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
+    overlap_in(a, b, 0, u32::MAX)
+}
+
+/// Do two sorted segment lists share a position inside `[lo, hi]`?
+pub fn overlap_in(a: &[(u32, u32)], b: &[(u32, u32)], lo: u32, hi: u32) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let mut from = long.partition_point(|&(_, le)| le < lo);
+    for &(s, e) in &short[short.partition_point(|&(_, se)| se < lo)..] {
+        let (s, e) = (s.max(lo), e.min(hi));
+        if s > e {
+            // past hi: nothing later can meet the window
+            return false;
+        }
+        // the first segment of `long` ending at or after s
+        from += long[from..].partition_point(|&(_, le)| le < s);
+        match long.get(from) {
+            Some(&(ls, _)) if ls <= e => return true,
+            Some(_) => {}
+            None => return false,
+        }
+    }
+    false
+}
+
+/// The live ranges of every temp of `p` (see the module doc).
+pub fn ranges(p: &Program) -> Ranges {
+    const NONE: u32 = u32::MAX;
+    let live = liveness(p);
+    let n = p.temps.len();
+    // (temp, start, end), blocks in order, each block's segments in reverse
+    let mut raw: Vec<(u32, u32, u32)> = Vec::new();
+    // per temp: the end of the segment open in the current block
+    let mut open = vec![NONE; n];
+    let mut opened: Vec<u32> = Vec::new();
+    let mut k0 = 0u32;
+    for (bi, b) in p.blocks.iter().enumerate() {
+        let first = 2 * k0;
+        let kn = k0 + b.insts.len() as u32;
+        let last = (2 * kn).saturating_sub(1).max(first);
+        live.for_each(&live.live_out, bi, |t| {
+            open[t] = last;
+            opened.push(t as u32);
+        });
+        for (j, i) in b.insts.iter().enumerate().rev() {
+            let k = k0 + j as u32;
             let dpos = if early_clobber(&i.op) {
                 2 * k
             } else {
                 2 * k + 1
             };
             for d in &i.defs {
-                if let Arg::Temp(t) = d {
-                    cover(t.0 as usize, dpos);
+                if let Arg::Temp(t) = *d {
+                    let t = t.0 as usize;
+                    let e = std::mem::replace(&mut open[t], NONE);
+                    raw.push((t as u32, dpos, if e == NONE { dpos } else { e.max(dpos) }));
                 }
             }
-            k += 1;
+            for o in &i.ops {
+                if let Arg::Temp(t) = *o {
+                    let t = t.0 as usize;
+                    if open[t] == NONE {
+                        open[t] = 2 * k;
+                        opened.push(t as u32);
+                    }
+                }
+            }
         }
-        // the end of the block: after its last instruction
-        let last = 2 * k;
-        live.for_each(&live.live_out, bi, |t| {
-            cover(t, last.saturating_sub(1).max(first))
-        });
+        for t in opened.drain(..) {
+            let e = std::mem::replace(&mut open[t as usize], NONE);
+            if e != NONE {
+                raw.push((t, first, e));
+            }
+        }
+        k0 = kn;
     }
-    iv
+    // counting sort by temp, then each temp's segments sorted and merged
+    let mut start = vec![0u32; n + 1];
+    for &(t, _, _) in &raw {
+        start[t as usize + 1] += 1;
+    }
+    for t in 0..n {
+        start[t + 1] += start[t];
+    }
+    let mut fill = start.clone();
+    let mut segs = vec![(0u32, 0u32); raw.len()];
+    for &(t, s, e) in &raw {
+        segs[fill[t as usize] as usize] = (s, e);
+        fill[t as usize] += 1;
+    }
+    drop(raw);
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(segs.len());
+    let mut out_start = vec![0u32; n + 1];
+    for t in 0..n {
+        let v = &mut segs[start[t] as usize..start[t + 1] as usize];
+        v.sort_unstable();
+        let from = out.len();
+        for &(s, e) in v.iter() {
+            let len = out.len();
+            match out.last_mut() {
+                Some(l) if len > from && s <= l.1.saturating_add(1) => l.1 = l.1.max(e),
+                _ => out.push((s, e)),
+            }
+        }
+        out_start[t + 1] = out.len() as u32;
+    }
+    Ranges {
+        start: out_start,
+        segs: out,
+    }
 }

@@ -1,23 +1,29 @@
-//! Register allocation: spilling to the budget, then tuple-aware interval assignment.
+//! Register allocation: spilling to the budget, then tuple-aware linear scan over live
+//! ranges with holes.
 //!
 //! Algorithm:
 //! 1. `live`: positions (instruction k reads at `2k`, writes at `2k+1`, SMEM results
-//!    early-clobber), liveness on the *linear* CFG, one hull interval per temp.
+//!    early-clobber), liveness (SGPRs on the linear CFG, VGPRs on the lanes' CFG; see
+//!    `live`), and each temp's live range as sorted segments with lifetime holes.
 //! 2. `spill` (only when a first assignment without it failed: views sharing their
 //!    source's registers can make a program fit whose demand exceeds the limit): while
 //!    some position needs more dwords of a file than its limit, spill
 //!    temps live there (SGPRs into lanes of linear VGPRs, VGPRs to per-lane scratch,
-//!    followed by the scratch setup when it is new).
-//! 3. Assignment: precoloured temps (hardware inputs, defined by `p_startpgm`) are placed
-//!    first; the others in order of interval start. A temp takes, in this order: its
+//!    followed by the scratch setup when it is new). Demand is counted on the segments.
+//! 3. Assignment, a linear scan with lifetime holes (Wimmer/Franz): precoloured temps
+//!    (hardware inputs, defined by `p_startpgm`) are placed first; the others in order of
+//!    range start. Each register keeps the temps holding it whose ranges reach the scan
+//!    position; a register is free for a temp when none of their segments meets the
+//!    temp's (a holder in a hole leaves its register to a temp that fits in the hole —
+//!    the "inactive" set). A temp takes, in this order: its
 //!    source's registers when it is a view (`affinity`: a piece of a split tuple or a
 //!    copy, neither a phi web) whose source still lives there — both hold one value, so
 //!    they may overlap; a base an affinity asks for (a copy partner's register, its slot
 //!    in the vector it is a piece of); for the first piece of a vector, a window where
 //!    the whole vector fits, kept for the other pieces until the vector is built; else
-//!    the lowest base, aligned for the class (s[2n:2n+1], s[4n:4n+3]), whose registers
-//!    are all free at that start (`busy_until[r] < start`), preferring registers no
-//!    vector keeps. Temps views share registers with are never moved by `split`.
+//!    the lowest free base, aligned for the class (s[2n:2n+1], s[4n:4n+3]),
+//!    preferring registers no vector keeps. Temps views share registers with are never
+//!    moved by `split`.
 //! 4. Demand ≤ limit does not guarantee a fit: alignment can fragment the file. When a
 //!    temp finds no aligned hole, `split` tries to open one: the temps occupying an
 //!    aligned window move to free registers through a parallel copy before the
@@ -27,19 +33,20 @@
 //!    until the assignment succeeds or nothing more can be spilled
 //!    (`Error::RegisterPressure`).
 //!
-//! Invariant on success, checked before rewriting: no two temps whose intervals overlap
-//! share a register unless both are views of one value at the same offset, every
-//! register is inside the budget, and no `Arg::Temp` remains.
+//! Invariant on success, checked before rewriting: no two temps whose live ranges share
+//! a position share a register unless both are views of one value at the same offset,
+//! every register is inside the budget, and no `Arg::Temp` remains.
 
 pub mod affinity;
 pub mod live;
 pub mod spill;
 pub mod split;
 
-use super::mir::{Arg, Program, RegClass, RegType, Temp};
+use super::mir::{Arg, Program, RegType, Temp};
 use super::Error;
 use crate::isa::{Gen, PhysReg, Reg};
-use live::{intervals, Interval};
+use live::Ranges;
+use live::ranges;
 
 /// Register budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,13 +112,18 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
         if p.abi.user_sgprs.len() != inputs {
             continue;
         }
-        let iv = intervals(p);
-        match assign(p, budget, &iv) {
+        let lr = ranges(p);
+        match assign(p, budget, &lr) {
             Ok((mut regs, splits, mut val)) => {
-                split::apply(p, &splits, &mut regs);
-                val.extend((val.len()..p.temps.len()).map(|t| (t, 0)));
-                let iv = intervals(p);
-                check_assignment(p, &iv, &regs, &val, budget)?;
+                // the splits' copies change the ranges; without any, they stand
+                let lr = if splits.is_empty() {
+                    lr
+                } else {
+                    split::apply(p, &splits, &mut regs);
+                    val.extend((val.len()..p.temps.len()).map(|t| (t, 0)));
+                    ranges(p)
+                };
+                check_assignment(p, &lr, &regs, &val, budget)?;
                 let mut usage = rewrite(p, &regs);
                 usage.spilled_sgprs = st.spilled_sgprs;
                 usage.spilled_vgprs = st.spilled_vgprs;
@@ -137,11 +149,11 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
     }
 }
 
-/// Checks that no two temps with overlapping intervals share a register and that every
-/// register is inside the budget.
+/// Checks that no two temps whose live ranges share a position share a register, and
+/// that every register is inside the budget.
 fn check_assignment(
     p: &Program,
-    iv: &[Option<Interval>],
+    lr: &Ranges,
     regs: &[Option<PhysReg>],
     val: &[(usize, i64)],
     budget: Budget,
@@ -149,7 +161,7 @@ fn check_assignment(
     let mut per_reg: std::collections::BTreeMap<u16, Vec<(u32, u32, usize)>> =
         std::collections::BTreeMap::new();
     for (t, r) in regs.iter().enumerate() {
-        let (Some(r), Some(i)) = (r, iv[t]) else {
+        let Some(r) = r else {
             continue;
         };
         let (base, lim) = if r.is_vgpr() {
@@ -161,10 +173,8 @@ fn check_assignment(
             return Err(Error::Verify(format!("%{t} assigned outside the budget")));
         }
         for k in 0..p.temps[t].dwords as u16 {
-            per_reg
-                .entry(r.0 + k)
-                .or_default()
-                .push((i.start, i.end, t));
+            let v = per_reg.entry(r.0 + k).or_default();
+            v.extend(lr.of(t).iter().map(|&(s, e)| (s, e, t)));
         }
     }
     for (r, mut v) in per_reg {
@@ -191,18 +201,101 @@ fn check_assignment(
     Ok(())
 }
 
-/// Chooses a register per temp with an interval; the moves it decided on (live-range
+/// A temp holding a register: its segments clipped to `[from, to]` (a temp moved by a
+/// split holds its old register up to the copy and its new one from there on).
+#[derive(Clone, Copy, Debug)]
+struct Occ {
+    t: u32,
+    from: u32,
+    to: u32,
+    /// Last position held (pruned once the scan passes it).
+    end: u32,
+    /// May a split move it (false for the new home of a moved temp).
+    movable: bool,
+}
+
+/// Per register of one file: the temps holding it whose ranges reach the scan position.
+/// A register is free for a candidate when no holder's (clipped) segments share a
+/// position with the candidate's: a holder in a lifetime hole leaves it to a temp that
+/// fits in the hole (Wimmer/Franz's "inactive" intervals).
+struct File {
+    occ: Vec<Vec<Occ>>,
+}
+
+/// Segments of a temp without any (a precoloured input nobody references): its
+/// register is held at the program start.
+const UNUSED: &[(u32, u32)] = &[(0, 1)];
+
+fn segs_of(lr: &Ranges, t: usize) -> &[(u32, u32)] {
+    match lr.of(t) {
+        [] => UNUSED,
+        s => s,
+    }
+}
+
+impl File {
+    fn new(n: usize) -> File {
+        File {
+            occ: vec![Vec::new(); n],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.occ.len()
+    }
+
+    fn hold(&mut self, lr: &Ranges, t: usize, regs: std::ops::Range<usize>, from: u32, movable: bool) {
+        let end = segs_of(lr, t).last().map_or(0, |l| l.1);
+        for r in regs {
+            self.occ[r].push(Occ {
+                t: t as u32,
+                from,
+                to: u32::MAX,
+                end,
+                movable,
+            });
+        }
+    }
+
+    /// Drops the holders that end before `pos` (the scan only moves forward).
+    fn prune(&mut self, r: usize, pos: u32) {
+        self.occ[r].retain(|o| o.end >= pos);
+    }
+
+    /// Do registers `b..b+n` hold nothing that meets `segs` from `from` on? Holders for
+    /// which `same(holder)` (the candidate's own value) do not count.
+    fn free(
+        &mut self,
+        lr: &Ranges,
+        segs: &[(u32, u32)],
+        from: u32,
+        b: usize,
+        n: usize,
+        same: impl Fn(&Occ, usize) -> bool,
+    ) -> bool {
+        if b + n > self.len() {
+            return false;
+        }
+        let start = segs.first().map_or(0, |s| s.0).max(from);
+        (b..b + n).all(|r| {
+            self.prune(r, start);
+            self.occ[r].iter().all(|o| {
+                same(o, r)
+                    || !live::overlap_in(segs, segs_of(lr, o.t as usize), from.max(o.from), o.to)
+            })
+        })
+    }
+}
+
+/// Chooses a register per temp with a live range; the moves it decided on (live-range
 /// splits) are returned for `split::apply`.
+#[allow(clippy::type_complexity)]
 fn assign(
     p: &Program,
     budget: Budget,
-    iv: &[Option<Interval>],
+    lr: &Ranges,
 ) -> Result<(Vec<Option<PhysReg>>, Vec<split::Split>, Vec<(usize, i64)>), Fail> {
-    // per file and register: (busy until, occupant temp; usize::MAX for a moved copy)
-    let mut files = [
-        vec![(-1i64, usize::MAX); budget.sgprs as usize],
-        vec![(-1i64, usize::MAX); budget.vgprs as usize],
-    ];
+    let mut files = [File::new(budget.sgprs as usize), File::new(budget.vgprs as usize)];
     let mut assign: Vec<Option<PhysReg>> = vec![None; p.temps.len()];
     let mut splits = Vec::new();
     let facts = split::Facts::new(p);
@@ -215,37 +308,33 @@ fn assign(
     // precoloured first
     for (&t, &r) in &p.precolored {
         let rc = p.rc(t);
-        let end = iv[t.0 as usize].map_or(1, |i| i.end) as i64;
-        let (busy, base) = if r.is_vgpr() {
+        let (file, base) = if r.is_vgpr() {
             (&mut files[1], r.0 - 256)
         } else {
             (&mut files[0], r.0)
         };
-        for k in 0..rc.dwords as u16 {
-            let slot =
-                busy.get_mut((base + k) as usize)
-                    .ok_or(Fail::Hard(Error::RegisterPressure {
-                        file: if r.is_vgpr() { "VGPR" } else { "SGPR" },
-                        needed: (base + k + 1) as u32,
-                        budget: if r.is_vgpr() {
-                            budget.vgprs
-                        } else {
-                            budget.sgprs
-                        } as u32,
-                        tuple: None,
-                    }))?;
-            *slot = (slot.0.max(end), t.0 as usize);
+        let top = base as usize + rc.dwords as usize;
+        if top > file.len() {
+            return Err(Fail::Hard(Error::RegisterPressure {
+                file: if r.is_vgpr() { "VGPR" } else { "SGPR" },
+                needed: top as u32,
+                budget: file.len() as u32,
+                tuple: None,
+            }));
         }
+        file.hold(lr, t.0 as usize, base as usize..top, 0, true);
         assign[t.0 as usize] = Some(r);
     }
-    let mut order: Vec<usize> = (0..p.temps.len())
-        .filter(|&t| iv[t].is_some() && assign[t].is_none())
+    let mut order: Vec<(u32, usize)> = (0..p.temps.len())
+        .filter(|&t| assign[t].is_none())
+        .filter_map(|t| Some((lr.hull(t)?.start, t)))
         .collect();
-    order.sort_by_key(|&t| (iv[t].unwrap().start, t));
+    order.sort_unstable();
     let phys = |ty: RegType, b: usize| match ty {
         RegType::Sgpr => PhysReg::sgpr(b as u16),
         RegType::Vgpr => PhysReg::vgpr(b as u16),
     };
+    let base_of = |r: PhysReg| if r.is_vgpr() { r.0 - 256 } else { r.0 } as i64;
     // per file and register: the position until which a vector whose first piece was
     // placed keeps the rest of its window for its other pieces (a preference: taken
     // only when nothing else is free)
@@ -253,29 +342,24 @@ fn assign(
         vec![-1i64; budget.sgprs as usize],
         vec![-1i64; budget.vgprs as usize],
     ];
-    for t in order {
-        let Interval { start, end } = iv[t].unwrap();
+    for (start, t) in order {
+        let segs = lr.of(t);
         let rc = p.temps[t];
-        let file = (rc.ty == RegType::Vgpr) as usize;
-        let busy = &mut files[file];
-        let reserved = &mut reserved[file];
+        let fi = (rc.ty == RegType::Vgpr) as usize;
+        let file = &mut files[fi];
+        let reserved = &mut reserved[fi];
         let n = rc.dwords as usize;
         let a = rc.align() as usize;
-        let free = |busy: &[(i64, usize)], b: usize, n: usize, at: u32| {
-            b + n <= busy.len() && busy[b..b + n].iter().all(|&(u, _)| u < at as i64)
+        let no = |_: &Occ, _: usize| false;
+        let fits = |file: &mut File, b: i64| {
+            b >= 0 && b as usize % a == 0 && file.free(lr, segs, 0, b as usize, n, no)
         };
-        let fits = |busy: &[(i64, usize)], b: i64| {
-            b >= 0 && b as usize % a == 0 && free(busy, b as usize, n, start)
-        };
-        let unreserved =
-            |reserved: &[i64], b: usize| reserved[b..b + n].iter().all(|&u| u < start as i64);
-        let base_of = |r: PhysReg| if r.is_vgpr() { r.0 - 256 } else { r.0 } as i64;
         // a base an affinity asks for: an assigned partner's, or one reached through an
         // unassigned partner
         let mut hinted = None;
         'hints: for &(o, off) in aff.of(t) {
             if let Some(r) = assign[o as usize] {
-                if fits(busy, base_of(r) + off as i64) {
+                if fits(file, base_of(r) + off as i64) {
                     hinted = Some((base_of(r) + off as i64) as usize);
                     break;
                 }
@@ -287,7 +371,7 @@ fn assign(
                 }
                 if let Some(r) = assign[o2 as usize] {
                     let b = base_of(r) + off2 as i64 + off as i64;
-                    if fits(busy, b) {
+                    if fits(file, b) {
                         hinted = Some(b as usize);
                         break 'hints;
                     }
@@ -299,15 +383,15 @@ fn assign(
         if hinted.is_none() {
             if let Some((v, off)) = aff.vector_of[t] {
                 let vc = p.temps[v as usize];
-                if let (Some(vi), None) = (iv[v as usize], assign[v as usize]) {
+                if let (Some(vi), None) = (lr.hull(v as usize), assign[v as usize]) {
                     let vn = vc.dwords as usize;
-                    let w = (0..busy.len()).step_by(vc.align() as usize).find(|&w| {
+                    let w = (0..file.len()).step_by(vc.align() as usize).find(|&w| {
                         let b = w + off as usize;
                         b % a == 0
-                            && free(busy, w, vn, start)
-                            && reserved[w..(w + vn).min(busy.len())]
-                                .iter()
-                                .all(|&u| u < start as i64)
+                            && w + vn <= file.len()
+                            && reserved[w..w + vn].iter().all(|&u| u < start as i64)
+                            && file.free(lr, &[(start, start)], 0, w, vn, no)
+                            && file.free(lr, segs, 0, b, n, no)
                     });
                     if let Some(w) = w {
                         for r in &mut reserved[w..w + vn] {
@@ -324,17 +408,33 @@ fn assign(
             if let Some(r) = assign[o as usize] {
                 let (root, roff) = val[o as usize];
                 let b = base_of(r) + off as i64;
+                // the holder of register `reg` keeps this view's value there
+                let same = |h: &Occ, _: usize| {
+                    let x = h.t as usize;
+                    h.from == 0
+                        && h.to == u32::MAX
+                        && val[x].0 == root
+                        && assign[x]
+                            .is_some_and(|xr| base_of(xr) - val[x].1 == b - (roff + off as i64))
+                };
                 let ok = b >= 0
                     && b as usize % a == 0
-                    && b as usize + n <= busy.len()
-                    && busy[b as usize..b as usize + n]
-                        .iter()
-                        .all(|&(u, x)| x == root && u >= start as i64);
+                    && b as usize + n <= file.len()
+                    && (b as usize..b as usize + n).all(|reg| {
+                        file.occ[reg].iter().any(|h| {
+                            same(h, reg)
+                                && live::overlap_in(
+                                    &[(start.saturating_sub(1), start)],
+                                    segs_of(lr, h.t as usize),
+                                    h.from,
+                                    h.to,
+                                )
+                        })
+                    })
+                    && file.free(lr, segs, 0, b as usize, n, same);
                 if ok {
                     let b = b as usize;
-                    for u in &mut busy[b..b + n] {
-                        u.0 = u.0.max(end as i64);
-                    }
+                    file.hold(lr, t, b..b + n, 0, true);
                     val[t] = (root, roff + off as i64);
                     pinned[root] = true;
                     assign[t] = Some(phys(rc.ty, b));
@@ -342,20 +442,24 @@ fn assign(
                 }
             }
         }
-        let base = match hinted
-            .or_else(|| {
-                (0..busy.len())
-                    .step_by(a)
-                    .find(|&b| free(busy, b, n, start) && unreserved(reserved, b))
-            })
-            .or_else(|| {
-                (0..busy.len())
-                    .step_by(a)
-                    .find(|&b| free(busy, b, n, start))
-            }) {
+        let unreserved =
+            |reserved: &[i64], b: usize| reserved[b..b + n].iter().all(|&u| u < start as i64);
+        let len = file.len();
+        let mut base = hinted;
+        if base.is_none() {
+            base = (0..len.saturating_sub(n - 1))
+                .step_by(a)
+                .find(|&b| unreserved(reserved, b) && file.free(lr, segs, 0, b, n, no));
+        }
+        if base.is_none() {
+            base = (0..len.saturating_sub(n - 1))
+                .step_by(a)
+                .find(|&b| file.free(lr, segs, 0, b, n, no));
+        }
+        let base = match base {
             Some(b) => b,
             None => {
-                let Some((b, moves)) = find_split(p, iv, &facts, &pinned, busy, rc, start) else {
+                let Some((b, moves)) = find_split(p, lr, &facts, &pinned, file, t, start) else {
                     return Err(Fail::Fragmented {
                         ty: rc.ty,
                         dwords: n as u16,
@@ -363,13 +467,15 @@ fn assign(
                 };
                 let k = start / 2;
                 for (x, to) in moves {
-                    let xe = iv[x].unwrap().end as i64;
-                    let from = assign[x].unwrap();
-                    let from = if from.is_vgpr() { from.0 - 256 } else { from.0 } as usize;
-                    for r in 0..p.temps[x].dwords as usize {
-                        busy[from + r] = (2 * k as i64 - 1, x);
-                        busy[to + r] = (xe, usize::MAX);
+                    let from = base_of(assign[x].unwrap()) as usize;
+                    let xn = p.temps[x].dwords as usize;
+                    for r in from..from + xn {
+                        for h in file.occ[r].iter_mut().filter(|h| h.t as usize == x) {
+                            h.to = 2 * k - 1;
+                            h.end = h.end.min(h.to);
+                        }
                     }
+                    file.hold(lr, x, to..to + xn, 2 * k, false);
                     splits.push(split::Split {
                         temp: x,
                         inst: k,
@@ -379,62 +485,68 @@ fn assign(
                 b
             }
         };
-        for u in &mut busy[base..base + n] {
-            *u = (end as i64, t);
-        }
+        file.hold(lr, t, base..base + n, 0, true);
         assign[t] = Some(phys(rc.ty, base));
     }
     Ok((assign, splits, val))
 }
 
-/// An aligned window for `rc` at `start` that becomes free by moving the movable temps
-/// occupying it to registers free from the copy on: (window base, [(temp, new base)]).
-/// Picks the window that moves the fewest dwords, then the lowest.
+/// An aligned window for temp `t` at `start` that becomes free by moving the movable
+/// temps holding it to registers free from the copy on: (window base, [(temp, new
+/// base)]). Picks the window that moves the fewest dwords, then the lowest.
 fn find_split(
     p: &Program,
-    iv: &[Option<Interval>],
+    lr: &Ranges,
     facts: &split::Facts,
     pinned: &[bool],
-    busy: &[(i64, usize)],
-    rc: RegClass,
+    file: &mut File,
+    t: usize,
     start: u32,
 ) -> Option<(usize, Vec<(usize, usize)>)> {
+    let rc = p.temps[t];
+    let segs = lr.of(t);
     let n = rc.dwords as usize;
     let k = start / 2;
     let mut best: Option<(usize, usize, Vec<(usize, usize)>)> = None;
-    'window: for b in (0..busy.len()).step_by(rc.align() as usize) {
-        if b + n > busy.len() {
+    'window: for b in (0..file.len()).step_by(rc.align() as usize) {
+        if b + n > file.len() {
             break;
         }
         let mut occupants: Vec<usize> = Vec::new();
-        for &(u, x) in &busy[b..b + n] {
-            if u < start as i64 {
-                continue;
-            }
-            if x == usize::MAX || pinned[x] || !facts.can_move(x, iv[x].unwrap(), rc.ty, k) {
-                continue 'window;
-            }
-            if !occupants.contains(&x) {
-                occupants.push(x);
+        for r in b..b + n {
+            file.prune(r, start);
+            for h in &file.occ[r] {
+                let x = h.t as usize;
+                if !live::overlap_in(segs, segs_of(lr, x), h.from, h.to) {
+                    continue;
+                }
+                let Some(xi) = lr.hull(x) else {
+                    continue 'window;
+                };
+                if !h.movable || pinned[x] || !facts.can_move(x, xi, rc.ty, k) {
+                    continue 'window;
+                }
+                if !occupants.contains(&x) {
+                    occupants.push(x);
+                }
             }
         }
-        // new homes: free before the copy (which sits before instruction k), outside the
-        // window, not taken by another occupant
-        let mut taken: Vec<bool> = (0..busy.len())
-            .map(|r| busy[r].0 >= 2 * k as i64 || (b..b + n).contains(&r))
-            .collect();
+        // new homes: free from the copy (which sits before instruction k) on, outside
+        // the window, not taken by another occupant
+        let mut taken: Vec<(usize, usize)> = vec![(b, b + n)];
         let mut moves = Vec::new();
         let mut dwords = 0;
         for &x in &occupants {
             let xc = p.temps[x];
             let xn = xc.dwords as usize;
-            let Some(to) = (0..busy.len())
-                .step_by(xc.align() as usize)
-                .find(|&r| r + xn <= busy.len() && taken[r..r + xn].iter().all(|&t| !t))
-            else {
+            let xs = lr.of(x);
+            let Some(to) = (0..file.len()).step_by(xc.align() as usize).find(|&r| {
+                taken.iter().all(|&(s, e)| r + xn <= s || r >= e)
+                    && file.free(lr, xs, 2 * k, r, xn, |_, _| false)
+            }) else {
                 continue 'window;
             };
-            taken[to..to + xn].iter_mut().for_each(|t| *t = true);
+            taken.push((to, to + xn));
             moves.push((x, to));
             dwords += xn;
         }

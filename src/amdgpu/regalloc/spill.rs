@@ -1,12 +1,12 @@
 //! Spilling: lowers register demand to the budget before assignment.
 //!
 //! Design (after ACO's `aco_spill.cpp` in its choice of victims, simpler in placement):
-//! - Demand is measured in the model assignment uses (`live::intervals`: one hull
-//!   interval per temp on the linear CFG), per register file, in dwords, so tuples count
-//!   their full size. A round sweeps the positions; wherever a file's demand, less what
-//!   the round chose already, exceeds its limit, it spills enough of the temps live there
-//!   to get back under it (the next round recomputes the intervals with the reloads the
-//!   choices brought, and sweeps again): those not
+//! - Demand is measured in the model assignment uses (`live::ranges`: each temp's
+//!   segments, with holes), per register file, in dwords, so tuples count their full
+//!   size. A round sweeps the positions; wherever a file's demand, less what the round
+//!   chose already, exceeds its limit, it spills enough of the temps live there to get
+//!   back under it (the next round recomputes the ranges with the reloads the choices
+//!   brought, and sweeps again): those not
 //!   used in the current loop first (ACO's preference), then the furthest next use, then
 //!   the largest, then the lowest temp number (deterministic).
 //! - A spilled temp is spilled *everywhere* (Chaitin style): `p_spill` right after each
@@ -23,8 +23,7 @@
 //!   constant offset). Stores and reloads run under the exec of the definition / use, like
 //!   the register they replace, so the lanes a use reads were written at the definition.
 //!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
-//! - Phi webs: a web has one hull interval from its first definition to its last, so a
-//!   spilled web's definitions write fresh temps (stored at once) and a parallel copy
+//! - Phi webs: a web is live from each definition on, so a spilled web's definitions write fresh temps (stored at once) and a parallel copy
 //!   into a spilled web becomes a store of its source (reloaded first when spilled too),
 //!   and a pair copying a spilled source becomes a reload and a one-pair copy, one pair
 //!   at a time: a copy reloading many sources at once would recreate the demand the
@@ -40,7 +39,7 @@
 //! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
 //! every position for both files.
 
-use super::live::{intervals, Interval};
+use super::live::{ranges, Ranges};
 use super::Budget;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
 use crate::amdgpu::scratch;
@@ -148,14 +147,14 @@ fn layout(p: &Program) -> Layout {
 /// Spills until demand fits `limit` (per file, in dwords) everywhere.
 pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error> {
     loop {
-        let iv = intervals(p);
+        let lr = ranges(p);
         let lay = layout(p);
         let mut chosen: Vec<Temp> = Vec::new();
         for (ty, lim) in [
             (RegType::Sgpr, limit.sgprs as u32),
             (RegType::Vgpr, limit.vgprs as u32),
         ] {
-            choose(p, &iv, &lay, st, ty, lim, &mut chosen)?;
+            choose(p, &lr, &lay, st, ty, lim, &mut chosen)?;
         }
         if chosen.is_empty() {
             return Ok(());
@@ -167,12 +166,12 @@ pub fn spill(p: &mut Program, limit: Budget, st: &mut State) -> Result<(), Error
 /// One round's victims in `ty`'s file: a sweep over the positions that, at each one
 /// where demand (less what this round already chose) exceeds `lim`, chooses among the
 /// temps live there. The reloads a choice brings are not seen until the next round,
-/// which recomputes the intervals. An overflow that cannot be resolved ends the sweep;
+/// which recomputes the ranges. An overflow that cannot be resolved ends the sweep;
 /// it is an error only when the round has chosen nothing (else the next round, with
-/// exact intervals, decides).
+/// exact ranges, decides).
 fn choose(
     p: &Program,
-    iv: &[Option<Interval>],
+    lr: &Ranges,
     lay: &Layout,
     st: &State,
     ty: RegType,
@@ -182,26 +181,31 @@ fn choose(
     let npos = 2 * lay.depth.len() + 2;
     let mut diff = vec![0i64; npos + 2];
     let mut by_start: Vec<(u32, u32)> = Vec::new();
-    for (t, i) in iv.iter().enumerate() {
-        let (Some(i), rc) = (i, p.temps[t]) else {
+    for t in 0..p.temps.len() {
+        let rc = p.temps[t];
+        if rc.ty != ty {
             continue;
-        };
-        if rc.ty == ty {
-            diff[i.start as usize] += rc.dwords as i64;
-            diff[i.end as usize + 1] -= rc.dwords as i64;
-            by_start.push((i.start, t as u32));
+        }
+        let segs = lr.of(t);
+        for &(s, e) in segs {
+            diff[s as usize] += rc.dwords as i64;
+            diff[e as usize + 1] -= rc.dwords as i64;
+        }
+        if let Some(&(s, _)) = segs.first() {
+            by_start.push((s, t as u32));
         }
     }
     by_start.sort_unstable();
     let mut next_start = 0;
-    // temps whose interval has started (pruned of ended ones at each overflow)
+    // temps whose range has started (pruned of ended ones at each overflow)
     let mut active: Vec<u32> = Vec::new();
-    let mut freed_until = vec![0i64; npos + 2];
+    // what the round's choices free: a running sum over the positions
+    let mut freed_diff = vec![0i64; npos + 2];
     let mut taken = vec![false; p.temps.len()];
     let (mut demand, mut freed) = (0i64, 0i64);
     for pos in 0..npos + 1 {
         demand += diff[pos];
-        freed -= freed_until[pos];
+        freed += freed_diff[pos];
         while next_start < by_start.len() && by_start[next_start].0 as usize == pos {
             active.push(by_start[next_start].1);
             next_start += 1;
@@ -211,7 +215,9 @@ fn choose(
             continue;
         }
         let pos = pos as u32;
-        active.retain(|&t| iv[t as usize].is_some_and(|i| i.end >= pos) && !taken[t as usize]);
+        active.retain(|&t| {
+            lr.of(t as usize).last().is_some_and(|l| l.1 >= pos) && !taken[t as usize]
+        });
         let k = (pos / 2) as usize;
         let here = lay.refs.get(k).cloned().unwrap_or_default();
         let depth = lay.depth.get(k).copied().unwrap_or(0);
@@ -219,7 +225,8 @@ fn choose(
             Vec::new();
         for &t in &active {
             let temp = Temp(t);
-            if st.no_spill.contains(&temp) || lay.tied.contains(&temp) || here.contains(&temp) {
+            if !lr.covers(t as usize, pos)
+                || st.no_spill.contains(&temp) || lay.tied.contains(&temp) || here.contains(&temp) {
                 continue;
             }
             let uses = &lay.uses[t as usize];
@@ -247,7 +254,13 @@ fn choose(
             let dw = p.rc(c.3).dwords as i64;
             got += dw;
             taken[c.3 .0 as usize] = true;
-            freed_until[iv[c.3 .0 as usize].unwrap().end as usize + 1] += dw;
+            let segs = lr.of(c.3 .0 as usize);
+            for &(s, e) in &segs[segs.partition_point(|&(_, e)| e < pos)..] {
+                if s > pos {
+                    freed_diff[s as usize] += dw;
+                }
+                freed_diff[e as usize + 1] -= dw;
+            }
             chosen.push(c.3);
         }
         freed += got;
@@ -343,8 +356,8 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
         };
         slots.insert(t, slot);
     }
-    // A phi web (a temp with several definitions) keeps one hull interval from its
-    // first definition to its last store: each definition of a spilled web writes a
+    // A phi web (a temp with several definitions) would stay live from each definition
+    // to its store and across the joins in between: each definition of a spilled web writes a
     // fresh temp instead, stored at once, so nothing of the web stays live in between.
     let mut defs: BTreeMap<Temp, u32> = BTreeMap::new();
     for i in p.blocks.iter().flat_map(|b| &b.insts) {

@@ -8,11 +8,14 @@
 //! assignment's other decisions stay valid and the linear scan simply continues.
 //!
 //! A temp may be moved at instruction k of block B only when this is sound without new
-//! phis: its interval ends inside B before B's last write point (so it is not live-out
+//! phis: its hull (first to last position) ends inside B before B's last write point
+//! (so it is not live-out
 //! of B and every read from k on is in B), it is a single definition (not a phi web), it
 //! is not a linear VGPR (whose inactive lanes matter), no instruction both reads and
 //! defines it, and — for VGPRs, whose copy only moves active lanes — no instruction of B
-//! from k on writes exec. Destination registers are free at the copy and disjoint from
+//! from k on writes exec: the lanes that read it after k are B's, which the copy moves
+//! (lanes inactive in B never read it again: on the lanes' CFG it is not live-out of B,
+//! see `live`). Destination registers are free at the copy and disjoint from
 //! every source, so the copy never needs a swap (and never clobbers SCC).
 
 use super::live::Interval;
