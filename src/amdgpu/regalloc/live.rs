@@ -46,7 +46,7 @@
 //! segment of one shares a position with a segment of the other. `Ranges::hull` is the
 //! conservative one-interval view (first to last position) the splitting rule uses.
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegType, Temp};
-use crate::isa::{Format, Opcode};
+use crate::isa::{Format, Opcode, Props};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Interval {
@@ -83,6 +83,29 @@ pub fn early_clobber(op: &Op) -> bool {
     matches!(op, Op::Hw(_, Format::Smem))
 }
 
+/// Whether the instruction's "defs" are really read: `s_setreg_b32` names its source in
+/// the table's `sdst` field, so MIR lists it among the defs (the temp is "defined" again
+/// in place, nothing written). Liveness must see a read there, or the value has a hole
+/// between its real definition and the setreg that another temp could take.
+fn defs_are_reads(i: &MInst) -> bool {
+    matches!(i.op, Op::Hw(o, _) if o.props().contains(Props::WRITES_HWREG))
+}
+
+/// The temps `i` reads (its operands, and its defs where [`defs_are_reads`]).
+fn reads(i: &MInst) -> impl Iterator<Item = &Arg> {
+    let defs: &[Arg] = if defs_are_reads(i) { &i.defs } else { &[] };
+    i.ops.iter().chain(defs)
+}
+
+/// The temps `i` writes (none where [`defs_are_reads`]).
+fn writes(i: &MInst) -> &[Arg] {
+    if defs_are_reads(i) {
+        &[]
+    } else {
+        &i.defs
+    }
+}
+
 /// Live-out sets per block, each temp on its CFG (a backward dataflow to the least
 /// fixpoint, blocks visited last to first).
 fn liveness(p: &Program) -> Liveness {
@@ -95,7 +118,7 @@ fn liveness(p: &Program) -> Liveness {
     let mut global: Vec<u32> = Vec::new();
     for (bi, b) in p.blocks.iter().enumerate() {
         for i in &b.insts {
-            for o in &i.ops {
+            for o in reads(i) {
                 if let Arg::Temp(t) = *o {
                     let t = t.0 as usize;
                     if def_in[t] != bi as u32 && dense[t] == NONE {
@@ -104,7 +127,7 @@ fn liveness(p: &Program) -> Liveness {
                     }
                 }
             }
-            for d in &i.defs {
+            for d in writes(i) {
                 if let Arg::Temp(t) = *d {
                     def_in[t.0 as usize] = bi as u32;
                 }
@@ -119,7 +142,7 @@ fn liveness(p: &Program) -> Liveness {
     let mut kill = vec![0u64; nb * words];
     for (bi, b) in p.blocks.iter().enumerate() {
         for i in b.insts.iter().rev() {
-            for d in &i.defs {
+            for d in writes(i) {
                 if let Arg::Temp(t) = *d {
                     let g = dense[t.0 as usize];
                     if g != NONE {
@@ -128,7 +151,7 @@ fn liveness(p: &Program) -> Liveness {
                     }
                 }
             }
-            for o in &i.ops {
+            for o in reads(i) {
                 if let Arg::Temp(t) = *o {
                     let g = dense[t.0 as usize];
                     if g != NONE {
@@ -191,7 +214,12 @@ fn liveness(p: &Program) -> Liveness {
 /// program writes VGPR lanes outside its blocks' lanes (then every VGPR follows the
 /// linear CFG).
 fn lane_succs(p: &Program) -> Option<Vec<Vec<u32>>> {
-    if p.wqm.is_some() || p.blocks.iter().flat_map(|b| &b.insts).any(writes_other_lanes) {
+    if p.wqm.is_some()
+        || p.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(writes_other_lanes)
+    {
         return None;
     }
     // the invert blocks of divergent ifs: only linear edges, and somewhere to go
@@ -221,8 +249,10 @@ fn writes_other_lanes(i: &MInst) -> bool {
     let Some(op) = i.opcode() else {
         return false;
     };
-    matches!(op, Opcode::VWritelaneB32 | Opcode::SWqmB32 | Opcode::SWqmB64)
-        || (super::split::writes_exec(i) && i.ops.contains(&Arg::Const(u32::MAX)))
+    matches!(
+        op,
+        Opcode::VWritelaneB32 | Opcode::SWqmB32 | Opcode::SWqmB64
+    ) || (super::split::writes_exec(i) && i.ops.contains(&Arg::Const(u32::MAX)))
 }
 
 /// VGPRs defined by `p_start_linear_vgpr` (SGPR spill slots, written lane by lane
@@ -330,14 +360,14 @@ pub fn ranges(p: &Program) -> Ranges {
             } else {
                 2 * k + 1
             };
-            for d in &i.defs {
+            for d in writes(i) {
                 if let Arg::Temp(t) = *d {
                     let t = t.0 as usize;
                     let e = std::mem::replace(&mut open[t], NONE);
                     raw.push((t as u32, dpos, if e == NONE { dpos } else { e.max(dpos) }));
                 }
             }
-            for o in &i.ops {
+            for o in reads(i) {
                 if let Arg::Temp(t) = *o {
                     let t = t.0 as usize;
                     if open[t] == NONE {
