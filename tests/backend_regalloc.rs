@@ -88,9 +88,10 @@ fn a_vgpr_read_only_in_the_else_arm_has_a_hole_over_the_then_arm() {
     let reads_in = |t: usize| -> Vec<usize> {
         (0..p.blocks.len())
             .filter(|&bi| {
-                p.blocks[bi].insts.iter().any(|i| i.ops.contains(&Arg::Temp(
-                    gcnc::amdgpu::mir::Temp(t as u32),
-                )))
+                p.blocks[bi].insts.iter().any(|i| {
+                    i.ops
+                        .contains(&Arg::Temp(gcnc::amdgpu::mir::Temp(t as u32)))
+                })
             })
             .collect()
     };

@@ -45,8 +45,8 @@ pub mod split;
 use super::mir::{Arg, Program, RegType, Temp};
 use super::Error;
 use crate::isa::{Gen, PhysReg, Reg};
-use live::Ranges;
 use live::ranges;
+use live::Ranges;
 
 /// Register budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +244,14 @@ impl File {
         self.occ.len()
     }
 
-    fn hold(&mut self, lr: &Ranges, t: usize, regs: std::ops::Range<usize>, from: u32, movable: bool) {
+    fn hold(
+        &mut self,
+        lr: &Ranges,
+        t: usize,
+        regs: std::ops::Range<usize>,
+        from: u32,
+        movable: bool,
+    ) {
         let end = segs_of(lr, t).last().map_or(0, |l| l.1);
         for r in regs {
             self.occ[r].push(Occ {
@@ -295,7 +302,10 @@ fn assign(
     budget: Budget,
     lr: &Ranges,
 ) -> Result<(Vec<Option<PhysReg>>, Vec<split::Split>, Vec<(usize, i64)>), Fail> {
-    let mut files = [File::new(budget.sgprs as usize), File::new(budget.vgprs as usize)];
+    let mut files = [
+        File::new(budget.sgprs as usize),
+        File::new(budget.vgprs as usize),
+    ];
     let mut assign: Vec<Option<PhysReg>> = vec![None; p.temps.len()];
     let mut splits = Vec::new();
     let facts = split::Facts::new(p);

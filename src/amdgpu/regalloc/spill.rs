@@ -226,7 +226,10 @@ fn choose(
         for &t in &active {
             let temp = Temp(t);
             if !lr.covers(t as usize, pos)
-                || st.no_spill.contains(&temp) || lay.tied.contains(&temp) || here.contains(&temp) {
+                || st.no_spill.contains(&temp)
+                || lay.tied.contains(&temp)
+                || here.contains(&temp)
+            {
                 continue;
             }
             let uses = &lay.uses[t as usize];
