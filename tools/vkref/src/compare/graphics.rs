@@ -28,7 +28,7 @@
 //! that target; output is deterministic apart from the measured numbers.
 
 use super::summary::{median_f, ratio};
-use super::table::{cell_text, header, opt_us, row, us, x};
+use super::table::{cell_text, header, opt_us, row, time_cells, x};
 use super::{
     config, first_line, gcnc_quality, median, radv_quality, runs_within_budget, wave_for,
     with_deadline, Compiler, Options, Quality, NOT_RUN,
@@ -554,24 +554,7 @@ Totals and ratios cover only pipelines all three compiled.\n\n",
         for p in &r.pipelines {
             let c = &p.cells[ti];
             let ms: [Option<&Measured>; 3] = std::array::from_fn(|i| c.outcomes[i].as_ref().ok());
-            let t = |i: usize| {
-                ms[i]
-                    .map(|m| us(m.median_ns()))
-                    .unwrap_or_else(|| "—".into())
-            };
-            let rt = |i: usize| match (ms[0], ms[i]) {
-                (Some(g), Some(o)) => x(ratio(g.median_ns(), o.median_ns())),
-                _ => "—".into(),
-            };
-            let mut cells = vec![
-                p.name.clone(),
-                p.words.to_string(),
-                t(0),
-                t(1),
-                t(2),
-                rt(1),
-                rt(2),
-            ];
+            let mut cells = time_cells(&p.name, p.words, ms.map(|m| m.map(Measured::median_ns)));
             for si in 0..2 {
                 for (_, get) in GFX_STATS {
                     cells.push(

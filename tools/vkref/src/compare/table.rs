@@ -18,6 +18,26 @@ pub(crate) fn opt_us(ns: Option<u64>) -> String {
     ns.map(us).unwrap_or_else(|| "—".into())
 }
 
+/// The leading cells of a per-shader (or per-pipeline) row: name, SPIR-V words, the
+/// median compile time of gcnc, ACO and LLVM (`—` where one failed), gcnc/ACO and
+/// gcnc/LLVM.
+pub(crate) fn time_cells(name: &str, words: usize, medians: [Option<u64>; 3]) -> Vec<String> {
+    let t = |i: usize| medians[i].map(us).unwrap_or_else(|| "—".into());
+    let rt = |i: usize| match (medians[0], medians[i]) {
+        (Some(g), Some(o)) => x(ratio(g, o)),
+        _ => "—".into(),
+    };
+    vec![
+        name.to_string(),
+        words.to_string(),
+        t(0),
+        t(1),
+        t(2),
+        rt(1),
+        rt(2),
+    ]
+}
+
 pub(crate) fn x(r: f64) -> String {
     if r.is_finite() {
         format!("{r:.3}")
@@ -302,24 +322,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
         for sh in &r.shaders {
             let c = &sh.cells[ti];
             let ms: [Option<&Measured>; 3] = std::array::from_fn(|i| c.outcomes[i].as_ref().ok());
-            let t = |i: usize| {
-                ms[i]
-                    .map(|m| us(m.median_ns()))
-                    .unwrap_or_else(|| "—".into())
-            };
-            let rt = |i: usize| match (ms[0], ms[i]) {
-                (Some(g), Some(o)) => x(ratio(g.median_ns(), o.median_ns())),
-                _ => "—".into(),
-            };
-            let mut cells = vec![
-                sh.name.clone(),
-                sh.words.to_string(),
-                t(0),
-                t(1),
-                t(2),
-                rt(1),
-                rt(2),
-            ];
+            let mut cells = time_cells(&sh.name, sh.words, ms.map(|m| m.map(Measured::median_ns)));
             for (_, get) in STATS {
                 cells.push(triple(ms, |m| Some(get(&m.quality).to_string())));
             }
