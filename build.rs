@@ -26,6 +26,15 @@ use std::path::Path;
 
 const GENS: [&str; 3] = ["gfx9", "gfx10", "gfx11"];
 
+/// The `isa::Gen` variant of a table generation name.
+fn gen_variant(gen: &str) -> &'static str {
+    match gen {
+        "gfx9" => "Gfx9",
+        "gfx10" => "Gfx10",
+        _ => "Gfx11",
+    }
+}
+
 /// (format name in the table, Rust variant, opcode field width in bits)
 const FORMATS: &[(&str, &str, u32)] = &[
     ("sop1", "Sop1", 8),
@@ -769,7 +778,21 @@ fn main() {
         )
         .unwrap();
     }
-    // hwreg / sendmsg names per generation
+    // hwreg / sendmsg names per generation, and typed names over all generations
+    let mut typed_hw: std::collections::BTreeMap<String, Vec<(String, u16)>> = Default::default();
+    let mut typed_msg: std::collections::BTreeMap<String, Vec<(String, u16)>> = Default::default();
+    let camel = |s: &str| -> String {
+        s.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let w = w.to_ascii_lowercase();
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
     for gen in GENS {
         let file = format!("isa_tables/{gen}_symbols.txt");
         println!("cargo:rerun-if-changed={file}");
@@ -788,9 +811,23 @@ fn main() {
             let name = it
                 .next()
                 .unwrap_or_else(|| fail(&file, i + 1, "missing name"));
+            let gv = format!("Gen::{}", gen_variant(gen));
             match kind {
-                "hwreg" => hw.push((v, name.to_string())),
-                "sendmsg" => msg.push((v, name.to_string())),
+                "hwreg" => {
+                    if let Some(n) = name.strip_prefix("HW_REG_") {
+                        typed_hw.entry(camel(n)).or_default().push((gv, v));
+                    }
+                    hw.push((v, name.to_string()))
+                }
+                "sendmsg" => {
+                    let inner = name.trim_start_matches("sendmsg(").trim_end_matches(')');
+                    // named messages only (not the numeric `sendmsg(id, op, stream)` forms)
+                    if inner.starts_with("MSG_") {
+                        let n = camel(&inner.replace("MSG_", ""));
+                        typed_msg.entry(n).or_default().push((gv, v));
+                    }
+                    msg.push((v, name.to_string()))
+                }
                 _ => fail(&file, i + 1, "unknown symbol kind"),
             }
         }
@@ -809,6 +846,57 @@ fn main() {
             msg.len()
         )
         .unwrap();
+    }
+    // several values print as one name (LLVM names a message by its low bits): the
+    // smallest is the name's value, as parsing the text gives
+    for map in [&mut typed_hw, &mut typed_msg] {
+        for vs in map.values_mut() {
+            vs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+            vs.dedup_by(|b, a| a.0 == b.0);
+        }
+    }
+    for (ty, what, map) in [
+        (
+            "Hwreg",
+            "A hardware register of `s_getreg`/`s_setreg` (`hwreg(HW_REG_…)`)",
+            &typed_hw,
+        ),
+        (
+            "SendMsg",
+            "A message of `s_sendmsg` (`sendmsg(MSG_…)`)",
+            &typed_msg,
+        ),
+    ] {
+        writeln!(
+            o,
+            "/// {what}, named as LLVM names it on some generation; [`{ty}::value`] is its"
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "/// number there (generated from isa_tables/*_symbols.txt)."
+        )
+        .unwrap();
+        writeln!(
+            o,
+            "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub enum {ty} {{"
+        )
+        .unwrap();
+        for n in map.keys() {
+            writeln!(o, "    {n},").unwrap();
+        }
+        writeln!(o, "}}\nimpl {ty} {{\n    /// Its value on `gen`, or `None` where the generation has no such name.").unwrap();
+        writeln!(
+            o,
+            "    pub fn value(self, gen: Gen) -> Option<u16> {{\n        match (self, gen) {{"
+        )
+        .unwrap();
+        for (n, vs) in map {
+            for (g, v) in vs {
+                writeln!(o, "            ({ty}::{n}, {g}) => Some({v}),").unwrap();
+            }
+        }
+        writeln!(o, "            _ => None,\n        }}\n    }}\n}}").unwrap();
     }
     // MTBUF format texts per generation (isa_tables/buf_formats.txt)
     let file = "isa_tables/buf_formats.txt";

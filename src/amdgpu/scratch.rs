@@ -43,7 +43,7 @@ use crate::amdgpu::mir::{Arg, MInst, Program, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::registers::UserData;
 use crate::binary::HwStage;
-use crate::isa::{tables, Format, Gen, Opcode, PhysReg, Reg};
+use crate::isa::{tables, Format, Gen, Hwreg, Opcode, PhysReg, Reg};
 
 /// Byte offset of the scratch ring descriptor in PAL's global table for compute shaders.
 pub const GIT_SCRATCH_RING_OFFSET: u32 = 16;
@@ -407,12 +407,9 @@ pub fn insert_setup(p: &mut Program) -> Result<(), Error> {
             &[Arg::Temp(sum_hi)],
             &[Arg::Temp(hi48), Arg::Const(0)],
         ));
-        for (name, v) in [
-            ("hwreg(HW_REG_FLAT_SCR_LO)", sum_lo),
-            ("hwreg(HW_REG_FLAT_SCR_HI)", sum_hi),
-        ] {
-            let id = crate::isa::simm16::parse_hwreg(gen, name)
-                .ok_or_else(|| Error::unsupported(None, format!("no {name} on gfx10")))?;
+        for (reg, v) in [(Hwreg::FlatScrLo, sum_lo), (Hwreg::FlatScrHi, sum_hi)] {
+            let id = crate::isa::simm16::hwreg_whole(gen, reg)
+                .ok_or_else(|| Error::unsupported(None, format!("no {reg:?} on {gen:?}")))?;
             // s_setreg names its *source* in the table's `sdst` field, which MIR lists
             // among the defs: the temp is then "defined" again in place (same register,
             // nothing written), so it is a multi-def temp with no later use

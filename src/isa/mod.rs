@@ -40,4 +40,5 @@ pub use tables::{
     BufData, BufNum, EncDesc, Field, Format, ImmKind, MemFlags, ModSet, OpDesc, Opcode, Props,
     ValTy,
 };
+pub use tables::{Hwreg, SendMsg};
 pub use target::{Gen, GenInfo, Target, TargetError, Wave};

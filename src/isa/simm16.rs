@@ -311,6 +311,12 @@ pub fn print_hwreg(gen: Gen, v: u32) -> String {
     }
 }
 
+/// The `hwreg(NAME)` immediate of a whole hardware register (offset 0, 32 bits), or `None`
+/// where `gen` has no such register.
+pub fn hwreg_whole(gen: Gen, r: super::tables::Hwreg) -> Option<u32> {
+    r.value(gen).map(|id| id as u32 | 31 << 11)
+}
+
 pub fn parse_hwreg(gen: Gen, s: &str) -> Option<u32> {
     if let Some(v) = parse_num(s) {
         return Some(v);

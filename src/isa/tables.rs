@@ -655,4 +655,33 @@ mod tests {
         assert!(Opcode::BufferGl0Inv.props().contains(Props::CACHE_INV));
         assert!(Opcode::SSetregB32.props().contains(Props::WRITES_HWREG));
     }
+
+    #[test]
+    fn typed_hwregs_and_messages_are_the_values_their_names_parse_to() {
+        use crate::isa::simm16::{hwreg_whole, parse_hwreg, parse_sendmsg};
+        for gen in Gen::ALL {
+            for (reg, name) in [
+                (Hwreg::FlatScrLo, "HW_REG_FLAT_SCR_LO"),
+                (Hwreg::FlatScrHi, "HW_REG_FLAT_SCR_HI"),
+                (Hwreg::Mode, "HW_REG_MODE"),
+            ] {
+                let text = format!("hwreg({name})");
+                assert_eq!(
+                    hwreg_whole(gen, reg),
+                    parse_hwreg(gen, &text),
+                    "{gen:?} {text}"
+                );
+            }
+            for (msg, name) in [
+                (SendMsg::GsAllocReq, "sendmsg(MSG_GS_ALLOC_REQ)"),
+                (SendMsg::Interrupt, "sendmsg(MSG_INTERRUPT)"),
+            ] {
+                let want = parse_sendmsg(gen, name).map(|v| v as u16);
+                assert_eq!(msg.value(gen), want, "{gen:?} {name}");
+                assert!(want.is_some(), "{gen:?} {name}");
+            }
+        }
+        // FLAT_SCRATCH is a hardware register from GFX10 on only
+        assert_eq!(Hwreg::FlatScrLo.value(Gen::Gfx9), None);
+    }
 }

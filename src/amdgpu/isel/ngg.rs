@@ -108,9 +108,10 @@ impl Isel<'_> {
             &[Arg::Reg(crate::isa::Reg::m0())],
             &[Arg::Temp(nv), Arg::Temp(np_hi)],
         )?;
-        let msg = crate::isa::simm16::parse_sendmsg(gen, "sendmsg(MSG_GS_ALLOC_REQ)")
+        let msg = crate::isa::SendMsg::GsAllocReq
+            .value(gen)
             .ok_or_else(|| Error::unsupported(None, format!("GS_ALLOC_REQ on {gen:?}")))?;
-        self.hw(Opcode::SSendmsg, &[], &[Arg::Imm(msg)])?;
+        self.hw(Opcode::SSendmsg, &[], &[Arg::Imm(msg as u32)])?;
         let prim_b = self.p.new_block(0);
         self.p.add_edge(alloc, prim_b, true);
         self.p.add_edge(pre, prim_b, true);
