@@ -29,13 +29,14 @@
 //!
 //! Results: `dmask` covers the components the result's users read (a swizzle reads the
 //! ones it names, any other user all; a gather returns four values for its one selected
-//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit results (D16) are not
-//! selected yet. 64-bit images (Int64ImageEXT) have one channel (R64_UINT/R64_SINT, a
-//! 32_32 format in the T#): loads and fetches read `dmask:0x3` and fill `y, z, w` with
-//! 0, 0, 1; stores write the two dwords of `x`; atomics take `dmask:0x3` (`0xf` for
-//! compare-swap). Returning atomics set `glc` and tie their data tuple to the result (as
-//! the MUBUF atomics do). Sizes come from `image_get_resinfo` (cube arrays report
-//! faces: divided by 6; a GFX9 1D array has its layers in `z`); `textureQueryLevels` from
+//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit
+//! results (D16) are not selected yet. 64-bit images (Int64ImageEXT) have one channel
+//! (R64_UINT/R64_SINT, a 32_32 format in the T#): storage-image loads read `dmask:0x3` and
+//! fill `y, z, w` with 0, 0, 1; stores write the two dwords of `x`; atomics take
+//! `dmask:0x3` (`0xf` for compare-swap); 64-bit textures (sampled) are refused. Returning
+//! atomics set `glc` and tie their data tuple to the result (as the MUBUF atomics do).
+//! Sizes come from `image_get_resinfo` (cube arrays report faces: divided by 6; a GFX9 1D
+//! array has its layers in `z`); `textureQueryLevels` from
 //! its `w`; sample counts from the T# (`1 << LAST_LEVEL` for a multisampled type).
 //!
 //! Implicit-LOD sampling (`texture`, `textureOffset` with bias, `textureQueryLod`) needs
@@ -491,12 +492,12 @@ impl Isel<'_> {
         }
         let res = self.desc(texture, 8, at)?;
         let ty = self.f.ty(i);
-        // 64-bit (R64) textures are fetched like 64-bit storage images; nothing filters them
-        let fetch64 = ty.bits == 64 && matches!(t.op, TexOp::Fetch | TexOp::FetchMs);
-        if ty.bits != 32 && !fetch64 {
+        if ty.bits != 32 {
+            // (64-bit textures, which GLSL cannot declare, are not selected: only storage
+            // images are, whose loads `load_at` handles)
             return Err(Error::unsupported(
                 at,
-                format!("{}-bit texture results ({:?})", ty.bits, t.op),
+                format!("{}-bit texture results", ty.bits),
             ));
         }
         match t.op {
