@@ -67,6 +67,7 @@ impl Function {
             kind,
             ty,
             block: Some(block),
+            exact: false,
         })
     }
 
@@ -118,6 +119,7 @@ impl Function {
             kind,
             ty,
             block: None,
+            exact: false,
         })
     }
     /// Places detached instructions: each `(anchor, new)` puts `new` immediately before

@@ -301,6 +301,10 @@ pub struct InstData {
     pub ty: ValType,
     /// The block holding the instruction; `None` once removed.
     pub block: Option<Block>,
+    /// An ALU result the source marked `NoContraction` (GLSL `precise`; NIR's `exact`):
+    /// it must be computed as written, so `passes::fuse_multiply_add` never fuses it into
+    /// (or with) a multiply-add. Printed as `exact` before the op. False elsewhere.
+    pub exact: bool,
 }
 
 /// A basic block: an ordered list of instructions (phis first, at most one jump last).

@@ -640,6 +640,7 @@ impl Parser {
             kind: InstKind::Undef,
             ty: ValType::NONE,
             block: None,
+            exact: false,
         });
         st.vals.insert(n, v);
         st.val_first.insert(n, (c.line.no, col));
@@ -930,8 +931,15 @@ impl Parser {
             self.f.as_mut().unwrap().defined.insert(n, true);
             def = Some(v);
         }
-        let op = c.ident()?.to_string();
+        let mut op = c.ident()?.to_string();
+        let exact = op == "exact";
+        if exact {
+            op = c.ident()?.to_string();
+        }
         let kind = self.inst_kind(c, &op, ty)?;
+        if exact && !matches!(kind, InstKind::Alu { .. }) {
+            return Err(c.err(format!("'exact' applies to ALU ops, not '{op}'")));
+        }
         c.end()?;
         if def.is_none() && !matches!(kind, InstKind::Jump(..)) {
             let has = match &kind {
@@ -953,6 +961,7 @@ impl Parser {
                     kind,
                     ty,
                     block: Some(block),
+                    exact,
                 };
                 v
             }
@@ -960,6 +969,7 @@ impl Parser {
                 kind,
                 ty,
                 block: Some(block),
+                exact,
             }),
         };
         f.blocks[block].insts.push(v);

@@ -435,6 +435,9 @@ fn print_inst(out: &mut String, m: &Module, names: &Names, fnames: &FNames, f: &
         }
         InstKind::Undef => out.push_str("undef"),
         InstKind::Alu { op, srcs } => {
+            if d.exact {
+                out.push_str("exact ");
+            }
             out.push_str(op.name());
             for (k, &s) in srcs.iter().enumerate() {
                 out.push_str(if k == 0 { " " } else { ", " });

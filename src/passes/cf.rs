@@ -112,6 +112,7 @@ pub fn clone_list(
         for &i in &src.blocks[b].insts {
             let d = &src.insts[i];
             let n = dst.append(nb, d.kind.clone(), d.ty);
+            dst.insts[n].exact = d.exact;
             vmap[i] = Some(n);
             copies.push(n);
         }

@@ -17,6 +17,7 @@ pub mod dce;
 pub mod discard_to_demote;
 pub mod divergence;
 pub mod fold_constants;
+pub mod fuse_multiply_add;
 pub mod if_to_select;
 pub mod inline;
 pub mod link_varyings;
@@ -67,6 +68,7 @@ pub const PASSES: &[Pass] = &[
     ("lower_image_derefs", lower_image_derefs::run),
     ("vectorize_mem", vectorize_mem::run),
     ("scalarize_mem", scalarize_mem::run),
+    ("fuse_multiply_add", fuse_multiply_add::run),
 ];
 
 /// Looks a pass up by name.
@@ -195,6 +197,11 @@ pub fn run_pipeline_with(
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
     r.pass(m, ("scalarize_mem", scalarize_mem::run))?;
     r.optimize(m)?;
+    // 5. Contraction, once the algebraic rules have run (they never see an `ffma` they
+    //    could have simplified as a multiply and an add).
+    if r.pass(m, ("fuse_multiply_add", fuse_multiply_add::run))? {
+        r.pass(m, ("dce", dce::run))?;
+    }
     Ok(PipelineRun {
         stopped: r.stopped,
         timings: r.timer.timings,

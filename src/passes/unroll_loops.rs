@@ -219,6 +219,7 @@ fn unroll(f: &mut Function, list: &mut Vec<CfNode>, k: usize, acc: &mut cf::Valu
             kind.for_each_operand_mut(|v| *v = vmap[*v].unwrap_or(*v));
             let ty = f.insts[h].ty;
             let n = f.append(tail, kind, ty);
+            f.insts[n].exact = f.insts[h].exact;
             vmap[h] = Some(n);
         }
     };

@@ -135,8 +135,28 @@ impl<'a, 'm> Fx<'a, 'm> {
         }
     }
 
-    /// Translates one non-terminator instruction.
+    /// Translates one non-terminator instruction. A result decorated `NoContraction`
+    /// (GLSL `precise`) marks every ALU instruction its translation emits `exact`, so no
+    /// later pass fuses them.
     pub(super) fn inst(&mut self, i: &Inst) -> Result<(), Error> {
+        let precise = i.id.is_some_and(|id| {
+            self.spv
+                .has_deco(id, rspirv::spirv::Decoration::NoContraction)
+        });
+        if !precise {
+            return self.inst_body(i);
+        }
+        let first = self.b.f().insts.len();
+        self.inst_body(i)?;
+        let f = self.b.f();
+        for k in first..f.insts.len() {
+            let d = &mut f.insts[Value::new(k)];
+            d.exact = matches!(d.kind, crate::ir::InstKind::Alu { .. });
+        }
+        Ok(())
+    }
+
+    fn inst_body(&mut self, i: &Inst) -> Result<(), Error> {
         if let Some(n) = i.new_op {
             return self.new_inst(i, n);
         }
