@@ -175,14 +175,19 @@ impl<'a, 'm> Fx<'a, 'm> {
         if void {
             return Ok(None);
         }
-        Ok(Some(match (ret_var, ret_val, ret_const) {
-            // Every return gave the same scalar constant: the result is that constant
-            // (built where the load of the return variable would be).
-            (Some(_), _, RetConst::Const(c)) => {
-                let vt = self.spv.val_type(f.ret_ty).expect("constant return of a value type");
-                Val::V(self.b.const_bits(vt, &[c]))
-            }
-            (Some(v), _, _) => {
+        // Every return gave the same scalar constant: the result is that constant (built
+        // where the load of the return variable would be).
+        let const_ret = match ret_const {
+            RetConst::Const(c) => self
+                .spv
+                .val_type(f.ret_ty)
+                .filter(|vt| vt.comps == 1)
+                .map(|vt| (vt, c)),
+            _ => None,
+        };
+        Ok(Some(match (ret_var, ret_val, const_ret) {
+            (Some(_), _, Some((vt, c))) => Val::V(self.b.const_bits(vt, &[c])),
+            (Some(v), _, None) => {
                 let d = self.b.deref_var(v);
                 self.load_tree(fi, &Val::Ptr(d), f.ret_ty, 0)?
             }
