@@ -529,13 +529,14 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
             if spv.deco(id, Decoration::PerVertexKHR).is_some() {
-                // Read as an ordinary array it would silently interpolate each element
-                // from its own location: refused until selection reads each vertex's
-                // raw value.
-                return Err(i.err(
-                    ErrorKind::Unsupported,
-                    "PerVertexKHR fragment input (pervertexEXT of FragmentBarycentricKHR)",
-                ));
+                // the outer array index is the primitive's vertex (lower_explicit_io)
+                if mode != Mode::Input || !matches!(pst, SType::Array { .. }) {
+                    return Err(i.err(
+                        ErrorKind::BadOperands,
+                        "PerVertexKHR on a variable that is not an input array",
+                    ));
+                }
+                var.flags |= ir::VarFlags::PER_VERTEX;
             }
             if mode == Mode::Private {
                 // One invocation runs one (fully inlined) function: a Private global is a

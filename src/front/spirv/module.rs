@@ -196,7 +196,7 @@ fn supported_capability(c: Capability) -> bool {
             | C::PhysicalStorageBufferAddresses
             | C::DemoteToHelperInvocation
             | C::InterpolationFunction
-            // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT (not yet per-vertex inputs)
+            // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT and pervertexEXT inputs
             | C::FragmentBarycentricKHR
             // gl_ShadingRateEXT in the fragment shader (always 1x1: no VRS state)
             | C::FragmentShadingRateKHR
