@@ -17,11 +17,11 @@
 //! the arm taken; the `if` (or case chain) stays, with an empty arm, for the middle end to
 //! fold exactly as it folds a translated one. When the arm taken never reaches the merge
 //! (it returns, or breaks further out), the walk ends there: the merge is not translated.
-//! A call whose every translated return gives
-//! the same scalar constant has that constant as its result (not a load of its return
-//! variable), so the pruning reaches switches on such a call (`determine_format_mode()` in
-//! dxvk's mipgen, called by each pixel accessor, switches on a specialization constant:
-//! translating every arm multiplied the inlined code ≈ 30×).
+//! A call whose every translated return gives the same scalar constant has that constant
+//! as its result (not a load of its return variable), so the pruning reaches switches on
+//! such a call (`determine_format_mode()` in dxvk's mipgen, called by each pixel accessor,
+//! switches on a specialization constant: translating every arm multiplied the inlined
+//! code ≈ 12×, and the middle end never folded the dispatch away).
 //!
 //! # Phis
 //! Each `OpPhi` gets a function variable. Every edge stores the incoming value into the
