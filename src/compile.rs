@@ -233,9 +233,8 @@ pub(crate) fn translate_stage(
         spec: opts.spec.clone(),
         stage: Some(stage),
     };
-    let m = crate::front::spirv::translate_unlinked(words, &fopts, late)?;
-    crate::ir::verify_module(&m)?;
-    Ok(m)
+    // (translate_unlinked ends by verifying the module it built)
+    Ok(crate::front::spirv::translate_unlinked(words, &fopts, late)?)
 }
 
 /// The whole chain.
