@@ -136,47 +136,37 @@ fn liveness(p: &Program) -> Liveness {
             }
         }
     }
-    // predecessors on both CFGs
-    let invert = |succs: &mut dyn Iterator<Item = (usize, u32)>| {
-        let mut preds = vec![Vec::new(); nb];
-        for (b, s) in succs {
-            preds[s as usize].push(b as u32);
-        }
-        preds
-    };
-    let linear_preds = invert(
-        &mut p
-            .blocks
+    // predecessors on both CFGs: (successor, block) pairs grouped by successor
+    let linear_edges: Vec<(u32, u32)> = p
+        .blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(bi, b)| b.linear_succs.iter().map(move |s| (s.0, bi as u32)))
+        .collect();
+    let linear_preds = Grouped::new(nb, &linear_edges);
+    let lane_preds = lane_succs(p).map(|l| {
+        let edges: Vec<(u32, u32)> = l
             .iter()
             .enumerate()
-            .flat_map(|(bi, b)| b.linear_succs.iter().map(move |s| (bi, s.0))),
-    );
-    let lanes = lane_succs(p);
-    let lane_preds = lanes.as_ref().map(|l| {
-        invert(
-            &mut l
-                .iter()
-                .enumerate()
-                .flat_map(|(bi, v)| v.iter().map(move |&s| (bi, s))),
-        )
+            .flat_map(|(bi, v)| v.iter().map(move |&s| (s, bi as u32)))
+            .collect();
+        Grouped::new(nb, &edges)
     });
     let linear_vgprs = linear_vgprs(p);
-    // group both lists by temp (stable: blocks in order)
-    exposed.sort_unstable();
-    defs.sort_unstable();
+    // both lists by temp (blocks in order within a temp)
+    let exposed = Grouped::new(n, &exposed);
+    let defs = Grouped::new(n, &defs);
     // per block: stamps of the temp being walked (live in / live out / defined here)
     let (mut in_at, mut out_at, mut def_at) = (vec![NONE; nb], vec![NONE; nb], vec![NONE; nb]);
     let mut out_pairs: Vec<(u32, u32)> = Vec::new();
     let mut work: Vec<u32> = Vec::new();
-    let (mut e, mut d) = (0, 0);
-    while e < exposed.len() {
-        let t = exposed[e].0;
-        while d < defs.len() && defs[d].0 < t {
-            d += 1;
+    for t in 0..n as u32 {
+        let reads_in = exposed.of(t as usize);
+        if reads_in.is_empty() {
+            continue;
         }
-        while d < defs.len() && defs[d].0 == t {
-            def_at[defs[d].1 as usize] = t;
-            d += 1;
+        for &b in defs.of(t as usize) {
+            def_at[b as usize] = t;
         }
         let preds = match &lane_preds {
             Some(lp)
@@ -186,16 +176,14 @@ fn liveness(p: &Program) -> Liveness {
             }
             _ => &linear_preds,
         };
-        while e < exposed.len() && exposed[e].0 == t {
-            let b = exposed[e].1;
-            e += 1;
+        for &b in reads_in {
             if in_at[b as usize] != t {
                 in_at[b as usize] = t;
                 work.push(b);
             }
         }
         while let Some(b) = work.pop() {
-            for &q in &preds[b as usize] {
+            for &q in preds.of(b as usize) {
                 let q = q as usize;
                 if out_at[q] == t {
                     continue;
@@ -209,21 +197,41 @@ fn liveness(p: &Program) -> Liveness {
             }
         }
     }
-    // counting sort by block
-    let mut start = vec![0u32; nb + 1];
-    for &(b, _) in &out_pairs {
-        start[b as usize + 1] += 1;
+    let g = Grouped::new(nb, &out_pairs);
+    Liveness {
+        start: g.start,
+        temps: g.vals,
     }
-    for b in 0..nb {
-        start[b + 1] += start[b];
+}
+
+/// `(key, value)` pairs grouped by key in one pass (a counting sort; values keep their
+/// order within a key): key k's values are `vals[start[k]..start[k + 1]]`.
+struct Grouped {
+    start: Vec<u32>,
+    vals: Vec<u32>,
+}
+
+impl Grouped {
+    fn new(keys: usize, pairs: &[(u32, u32)]) -> Grouped {
+        let mut start = vec![0u32; keys + 1];
+        for &(k, _) in pairs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut vals = vec![0u32; pairs.len()];
+        for &(k, v) in pairs {
+            vals[fill[k as usize] as usize] = v;
+            fill[k as usize] += 1;
+        }
+        Grouped { start, vals }
     }
-    let mut fill = start.clone();
-    let mut temps = vec![0u32; out_pairs.len()];
-    for &(b, t) in &out_pairs {
-        temps[fill[b as usize] as usize] = t;
-        fill[b as usize] += 1;
+
+    fn of(&self, k: usize) -> &[u32] {
+        &self.vals[self.start[k] as usize..self.start[k + 1] as usize]
     }
-    Liveness { start, temps }
 }
 
 /// The successors on the lanes' CFG per block (see the module doc), or None when the
