@@ -111,12 +111,8 @@ fn per_vertex_inputs_are_each_vertexs_raw_value_in_vulkans_order() {
                 };
                 seen[t] += 1;
                 let tri = TRIS[t];
-                for k in 0..3 {
-                    assert_eq!(
-                        px(k),
-                        colour(tri[k]),
-                        "{at} MRT {k}: vertex {k} of triangle {t}"
-                    );
+                for (k, &v) in tri.iter().enumerate() {
+                    assert_eq!(px(k), colour(v), "{at} MRT {k}: vertex {k} of triangle {t}");
                 }
                 let dynamic = colour(tri[x as usize % 3]);
                 let want = [
