@@ -159,10 +159,11 @@ fn fragment_registers_say_what_the_shader_reads_and_exports() {
         assert_eq!(r[&regs::SPI_PS_INPUT_ADDR], r[&regs::SPI_PS_INPUT_ENA]);
         assert_eq!(r[&regs::SPI_PS_IN_CONTROL] & 0x3f, 4, "four attributes");
         // location 0 is the vertex shader's parameter 0; 1..3 it does not write (default
-        // value); location 2 is flat
+        // value); location 2 is flat, but a default value is never FLAT_SHADE: with it,
+        // OFFSET bit 5 selects passthrough of parameter 0 (as radeonsi and RADV note)
         assert_eq!(r[&regs::SPI_PS_INPUT_CNTL_0], 0);
         assert_eq!(r[&(regs::SPI_PS_INPUT_CNTL_0 + 1)], 0x20);
-        assert_eq!(r[&(regs::SPI_PS_INPUT_CNTL_0 + 2)], 0x20 | 1 << 10);
+        assert_eq!(r[&(regs::SPI_PS_INPUT_CNTL_0 + 2)], 0x20);
         assert_eq!(r[&regs::SPI_SHADER_COL_FORMAT], 9, "32_ABGR on MRT0");
         assert_eq!(r[&regs::CB_SHADER_MASK], 0xf);
         assert_eq!(r[&regs::DB_SHADER_CONTROL] & 1 << 6, 0, "no kill");

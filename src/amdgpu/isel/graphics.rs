@@ -129,6 +129,10 @@ pub(crate) struct Gfx {
     parts: parts::PartsInputs,
 }
 
+/// The fragment inputs: (location, flat) in location order, and the locations read per
+/// vertex.
+type PsInputs = (Vec<(u32, bool)>, Vec<u32>);
+
 /// (VertexIndex read, InstanceIndex read), channels read per input location.
 type VsReads = ((bool, bool), BTreeMap<u32, u32>);
 
@@ -163,7 +167,7 @@ impl Isel<'_> {
 
     /// Every input access with a constant slot: (location, flat) in location order, and
     /// the locations read per vertex (flat, in passthrough mode).
-    fn ps_input_locations(&self) -> Result<(Vec<(u32, bool)>, Vec<u32>), Error> {
+    fn ps_input_locations(&self) -> Result<PsInputs, Error> {
         let f = self.f;
         let mut locs: BTreeMap<u32, bool> = BTreeMap::new();
         let mut per_vertex: BTreeMap<u32, bool> = BTreeMap::new();

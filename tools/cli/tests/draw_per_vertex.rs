@@ -5,13 +5,14 @@
 //! order are (0, 1, 2) and — the second, odd triangle — (1, 3, 2). At every pixel centre
 //! strictly inside one of them, MRT k (k < 3) is the raw colour of the triangle's vertex
 //! k, and MRT 3 is the colour of its vertex (x mod 3) with, in w, channel (y mod 4) of its
-//! vertex 1. GFX10.3 and GFX11 only: on GFX9 the compile refuses per-vertex inputs (its
+//! vertex 1, both compiled as a whole pipeline and as stages linked apart. GFX10.3 and
+//! GFX11 only: on GFX9 the compile refuses per-vertex inputs (its
 //! parameter cache keeps a primitive's vertices in no fixed order; RADV offers the
 //! extension from GFX10.3), and the test checks that typed refusal.
 
 mod draw_support;
 
-use draw_support::{case_json, gcnc_draw, vertex, DRAW_CONFIGS};
+use draw_support::{case_json, gcnc_draw_with, vertex, DRAW_CONFIGS};
 use std::path::Path;
 
 const W: u32 = 16;
@@ -71,9 +72,11 @@ fn per_vertex_inputs_are_each_vertexs_raw_value_in_vulkans_order() {
     );
     let desc = tmp.join("per_vertex.json");
     std::fs::write(&desc, json).unwrap();
-    for (target, wave) in DRAW_CONFIGS {
-        let out = tmp.join(format!("{target}-w{wave}"));
-        let r = gcnc_draw(&desc, target, wave, &out);
+    // the whole-pipeline compile, and the stages compiled apart then linked
+    let modes: [&[&str]; 2] = [&[], &["--unlinked"]];
+    for ((target, wave), extra) in DRAW_CONFIGS.into_iter().flat_map(|c| modes.map(|m| (c, m))) {
+        let out = tmp.join(format!("{target}-w{wave}{}", extra.join("")));
+        let r = gcnc_draw_with(&desc, target, wave, &out, extra);
         if target == "gfx900" {
             let e = r.expect_err("GFX9 has no strict vertex order for per-vertex inputs");
             assert!(
@@ -82,7 +85,7 @@ fn per_vertex_inputs_are_each_vertexs_raw_value_in_vulkans_order() {
             );
             continue;
         }
-        r.unwrap_or_else(|e| panic!("{target} w{wave}: {e}"));
+        r.unwrap_or_else(|e| panic!("{target} w{wave} {extra:?}: {e}"));
         let mrt: Vec<Vec<f32>> = (0..4)
             .map(|k| {
                 std::fs::read(out.join(format!("color_{k}.raw")))
@@ -95,7 +98,7 @@ fn per_vertex_inputs_are_each_vertexs_raw_value_in_vulkans_order() {
         let mut seen = [0; 2];
         for y in 0..W {
             for x in 0..W {
-                let at = format!("{target} w{wave} pixel ({x}, {y})");
+                let at = format!("{target} w{wave} {extra:?} pixel ({x}, {y})");
                 let px = |k: usize| &mrt[k][4 * (y * W + x) as usize..][..4];
                 let Some(t) = triangle_at((x as f64 + 0.5, y as f64 + 0.5)) else {
                     continue;
@@ -108,12 +111,8 @@ fn per_vertex_inputs_are_each_vertexs_raw_value_in_vulkans_order() {
                 };
                 seen[t] += 1;
                 let tri = TRIS[t];
-                for k in 0..3 {
-                    assert_eq!(
-                        px(k),
-                        colour(tri[k]),
-                        "{at} MRT {k}: vertex {k} of triangle {t}"
-                    );
+                for (k, &v) in tri.iter().enumerate() {
+                    assert_eq!(px(k), colour(v), "{at} MRT {k}: vertex {k} of triangle {t}");
                 }
                 let dynamic = colour(tri[x as usize % 3]);
                 let want = [

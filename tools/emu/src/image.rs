@@ -53,8 +53,14 @@
 //! log2(max |∂/∂x|, |∂/∂y|) in f64, where hardware uses an approximation of the length and
 //! the log; a LOD within 2⁻⁸ of a mip boundary may select a different level.
 //!
+//! TFE (texture fail enable, what SPIR-V's sparse-residency sampling selects to): a load,
+//! sample or gather returns one more dword after its data, the fetch status — 0 when every
+//! texel was resident, which it always is here: the emulator models no sparse (partially
+//! resident) image, so a residency code is 0 for every image it runs. The destination must
+//! be exactly the data dwords plus that one.
+//!
 //! Not modelled (`Unsupported` / `Unimplemented`): implicit-LOD and bias forms (no quads in
-//! compute), `_cl`, a16/d16/tfe/lwe, `image_load_pck*`, gather4 on cubes or other than
+//! compute), `_cl`, a16/d16/lwe, TFE on stores, atomics and resinfo, `image_load_pck*`, gather4 on cubes or other than
 //! level 0 / explicit LOD, MSAA sampling, `image_sample_d` on cubes.
 
 use crate::error::{Error, Result};
@@ -425,8 +431,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let gen = w.t.gen;
     let m = inst.mods.mem;
     let (kind, var) = classify(name)?;
-    if m.d16 || m.tfe || m.lwe || m.a16 {
-        return Err(Error::unsupported(format!("{name}: d16/tfe/lwe/a16")));
+    if m.d16 || m.lwe || m.a16 {
+        return Err(Error::unsupported(format!("{name}: d16/lwe/a16")));
+    }
+    if m.tfe && !matches!(kind, Kind::Load { .. } | Kind::Sample | Kind::Gather) {
+        return Err(Error::unsupported(format!(
+            "{name}: tfe on other than a load, sample or gather"
+        )));
     }
     // memory writes (stores, atomics) may not run on a pixel wave's helper lanes
     if matches!(kind, Kind::Store { .. } | Kind::Atomic) {
@@ -732,7 +743,18 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         } else {
             cnt
         };
-        for (lane, v) in results {
+        for (lane, mut v) in results {
+            if m.tfe {
+                if v.len() + 1 != cnt as usize {
+                    return Err(Error::unsupported(format!(
+                        "{name}: tfe with {cnt} destination registers for {} data dwords \
+                         (needs one more for the status)",
+                        v.len()
+                    )));
+                }
+                // the fetch status: 0, every texel resident (no sparse image modelled)
+                v.push(0);
+            }
             for k in 0..cnt as usize {
                 w.regs
                     .set_v(n + k as u16, lane, v.get(k).copied().unwrap_or(0))?;
