@@ -6,7 +6,8 @@ use gcnc::amdgpu::mir::{
     print::print_program, verify::verify, Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, Temp,
 };
 use gcnc::amdgpu::passes::{
-    coalesce_phi_copies, eliminate_dead_code, optimize_selected, thread_branches,
+    coalesce_phi_copies, eliminate_dead_code, hoist_loop_invariants, optimize_selected,
+    thread_branches,
 };
 use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
 
@@ -647,4 +648,107 @@ fn constant_address_adds_fold_into_the_offset_field() {
     // the adds only folded accesses read are gone: +4, +8 and +16
     let adds = text.lines().filter(|l| l.contains("v_add_nc_u32")).count();
     assert_eq!(adds, 3, "{text}");
+}
+
+/// Read-only scalar loads whose operands the loop does not define move to the end of the
+/// block before the loop: a push-constant load and a pointer load from the ABI pointer, a
+/// descriptor load and the UBO read through that descriptor (invariant once the descriptor
+/// moved). A UBO read through a descriptor made from the loop counter, and a load through
+/// a pointer that is not an ABI input, stay.
+#[test]
+fn loop_invariant_scalar_loads_move_before_the_loop() {
+    let mut p = counter_loop(|p, w, _| {
+        let ptr = Arg::Temp(Temp(0));
+        let t = |p: &mut Program, rc| Arg::Temp(p.new_temp(rc));
+        let (pc, desc, ubo, desc_w, at_w) = (
+            t(p, RegClass::S1),
+            t(p, RegClass::S4),
+            t(p, RegClass::S1),
+            t(p, RegClass::S4),
+            t(p, RegClass::S1),
+        );
+        let (other_ptr, other) = (t(p, RegClass::S2), t(p, RegClass::S1));
+        push(
+            p,
+            1,
+            Opcode::SLoadB32,
+            Format::Smem,
+            &[pc],
+            &[ptr, Arg::Imm(8)],
+        );
+        push(
+            p,
+            1,
+            Opcode::SLoadB128,
+            Format::Smem,
+            &[desc],
+            &[ptr, Arg::Imm(16)],
+        );
+        push(
+            p,
+            1,
+            Opcode::SBufferLoadB32,
+            Format::Smem,
+            &[ubo],
+            &[desc, Arg::Imm(4)],
+        );
+        p.block_mut(BlockId(1)).insts.push(MInst::pseudo(
+            Pseudo::CreateVector,
+            &[desc_w],
+            &[w, w, w, w],
+        ));
+        push(
+            p,
+            1,
+            Opcode::SBufferLoadB32,
+            Format::Smem,
+            &[at_w],
+            &[desc_w, Arg::Imm(0)],
+        );
+        push(
+            p,
+            1,
+            Opcode::SLoadB64,
+            Format::Smem,
+            &[other_ptr],
+            &[ptr, Arg::Imm(32)],
+        );
+        push(
+            p,
+            1,
+            Opcode::SLoadB32,
+            Format::Smem,
+            &[other],
+            &[other_ptr, Arg::Imm(0)],
+        );
+    });
+    assert_eq!(hoist_loop_invariants(&mut p), 4);
+    verify(&p, false).unwrap();
+    let blocks: Vec<String> = print_program(&p)
+        .split("\nBB")
+        .skip(1)
+        .map(|b| {
+            b.lines()
+                .skip(1)
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .collect();
+    assert_eq!(
+        blocks[..2],
+        [
+            "%0:s2 = p_startpgm
+%2:s1 = s_load_b32 %0:s2, imm:0x0
+%4:s1 = s_load_b32 %0:s2, imm:0x8
+%5:s4 = s_load_b128 %0:s2, imm:0x10
+%6:s1 = s_buffer_load_b32 %5:s4, imm:0x4
+%9:s2 = s_load_b64 %0:s2, imm:0x20",
+            "%3:s1 = s_add_u32 %2:s1, 1
+%7:s4 = p_create_vector %2:s1, %2:s1, %2:s1, %2:s1
+%8:s1 = s_buffer_load_b32 %7:s4, imm:0x0
+%10:s1 = s_load_b32 %9:s2, imm:0x0
+%2:s1 = p_parallelcopy %3:s1"
+        ]
+    );
 }

@@ -112,11 +112,7 @@ impl Isel<'_> {
                     self.valu(Opcode::VFmaF32, &[Arg::Temp(d)], vec![x, y, Arg::Temp(acc)])?;
                     acc = d;
                 }
-                let t = if div {
-                    acc
-                } else {
-                    self.uniform_to_sgpr(acc)?
-                };
+                let t = if div { acc } else { self.uniform_to_sgpr(acc)? };
                 out.push(MV::T(t, Kind::Plain));
                 return Ok(out);
             }

@@ -28,7 +28,7 @@
 //! and blocks the entry no longer reaches are emptied; that can leave a branch to the next
 //! instruction, and a retargeted branch can leave a lone `s_branch` block reached from its
 //! fallthrough only, so rounds repeat while they delete or retarget branches (at most
-//! [`MAX_ROUNDS`]; `dest` is final after one round, so retargeting stops). The
+//! [`MAX_ROUNDS`]). The
 //! logical CFG is left as it is: nothing after allocation reads it.
 
 use crate::amdgpu::mir::{Arg, BlockId, MInst, Program};
@@ -129,8 +129,7 @@ fn invert_over_lone_branch(p: &mut Program, a: usize) {
     while after < p.blocks.len() && p.blocks[after].insts.is_empty() {
         after += 1;
     }
-    if p.blocks[f].linear_preds.as_slice() != [BlockId(a as u32)]
-        || dest(p, l1.0 as usize) != after
+    if p.blocks[f].linear_preds.as_slice() != [BlockId(a as u32)] || dest(p, l1.0 as usize) != after
     {
         return;
     }
