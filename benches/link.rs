@@ -179,6 +179,14 @@ fn graphics(c: &mut Criterion) {
         g.bench_function(format!("link_warm/{t}"), |b| {
             b.iter(|| link(&[&vs_elf, &fs_elf], &state, &warm).unwrap())
         });
+        // The stages' inputs read once (kept by a driver beside its cached ELFs).
+        let read = [
+            gcnc::link::input::read_input(0, &vs_elf).unwrap(),
+            gcnc::link::input::read_input(1, &fs_elf).unwrap(),
+        ];
+        g.bench_function(format!("link_warm_read/{t}"), |b| {
+            b.iter(|| gcnc::link::link_read(&read, &state, &warm).unwrap())
+        });
         g.bench_function(format!("compile_pipeline/{t}"), |b| {
             b.iter(|| compile_pipeline(&vs, &fs, &opts, &st).unwrap())
         });

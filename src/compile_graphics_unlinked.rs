@@ -63,6 +63,9 @@ pub struct StageInterface {
     /// the DB_SHADER_CONTROL facts.
     pub ps_input_ena: u32,
     pub ps_attributes: Vec<(u32, bool)>,
+    /// Fragment stage: the locations read per vertex (passthrough mode).
+    #[serde(default)]
+    pub ps_per_vertex: Vec<u32>,
     pub can_discard: bool,
     pub early_fragment_tests: bool,
     pub writes_memory: bool,
@@ -204,6 +207,7 @@ fn interface(c: &CompiledStage) -> Result<StageInterface, Error> {
         cull_distances: g.cull_distances,
         ps_input_ena: g.ps_input_ena,
         ps_attributes: g.ps_attributes.clone(),
+        ps_per_vertex: g.ps_per_vertex.clone(),
         can_discard: g.can_discard,
         early_fragment_tests: g.early_fragment_tests,
         writes_memory: g.writes_memory,

@@ -80,6 +80,7 @@ const PASSING: &[&str] = &[
     "vec_swizzle",
     "img_arrays",
     "img_atomics",
+    "img_atomics64",
     "img_cube",
     "img_gather_shadow",
     "img_sample_lod",

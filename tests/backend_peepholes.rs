@@ -363,6 +363,125 @@ s_endpgm imm:0x0"
     );
 }
 
+/// The arm of a uniform `if` that only leaves the loop: a conditional branch over a block
+/// holding nothing but `s_branch EXIT`, whose other side is the very next block, becomes
+/// one inverted conditional branch to `EXIT`.
+/// ```text
+/// BB0: s_cmp_eq_u32 s0, 0 ; s_cbranch_scc0 BB2
+/// BB1: s_branch BB3                  (reached from BB0 only)
+/// BB2: v_mov_b32 v0, 1
+/// BB3: s_endpgm
+/// ```
+#[test]
+fn a_conditional_branch_over_a_lone_exit_branch_is_inverted() {
+    let mut p = Program::new(target());
+    for _ in 0..4 {
+        p.new_block(0);
+    }
+    let l = |b: u32| Arg::Label(BlockId(b));
+    let s0 = Arg::Reg(Reg::s(0, 1));
+    push(
+        &mut p,
+        0,
+        Opcode::SCmpEqU32,
+        Format::Sopc,
+        &[],
+        &[s0, Arg::Const(0)],
+    );
+    push(&mut p, 0, Opcode::SCbranchScc0, Format::Sopp, &[], &[l(2)]);
+    push(&mut p, 1, Opcode::SBranch, Format::Sopp, &[], &[l(3)]);
+    push(
+        &mut p,
+        2,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[Arg::Reg(Reg::v(0, 1))],
+        &[Arg::Const(1)],
+    );
+    push(
+        &mut p,
+        3,
+        Opcode::SEndpgm,
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    );
+    for (a, b) in [(0, 1), (0, 2), (1, 3), (2, 3)] {
+        p.add_edge(BlockId(a), BlockId(b), false);
+    }
+    assert_eq!(thread_branches(&mut p), 1);
+    verify(&p, true).unwrap();
+    assert_eq!(
+        insts(&p),
+        "s_cmp_eq_u32 s0, 0
+s_cbranch_scc1 BB3
+v0 = v_mov_b32 1
+s_endpgm imm:0x0"
+    );
+}
+
+/// The same shape, where the lone `s_branch` block is also the target of an earlier
+/// branch: that branch is threaded to `EXIT` first, so the block ends up reached from the
+/// conditional branch over it only, and goes too.
+#[test]
+fn a_lone_exit_branch_other_jumps_reach_is_threaded_then_dropped() {
+    let mut p = Program::new(target());
+    for _ in 0..5 {
+        p.new_block(0);
+    }
+    let l = |b: u32| Arg::Label(BlockId(b));
+    let s0 = Arg::Reg(Reg::s(0, 1));
+    push(
+        &mut p,
+        0,
+        Opcode::SCmpEqU32,
+        Format::Sopc,
+        &[],
+        &[s0, Arg::Const(0)],
+    );
+    push(&mut p, 0, Opcode::SCbranchScc1, Format::Sopp, &[], &[l(2)]);
+    push(
+        &mut p,
+        1,
+        Opcode::SCmpEqU32,
+        Format::Sopc,
+        &[],
+        &[s0, Arg::Const(1)],
+    );
+    push(&mut p, 1, Opcode::SCbranchScc0, Format::Sopp, &[], &[l(3)]);
+    push(&mut p, 2, Opcode::SBranch, Format::Sopp, &[], &[l(4)]);
+    push(
+        &mut p,
+        3,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[Arg::Reg(Reg::v(0, 1))],
+        &[Arg::Const(1)],
+    );
+    push(
+        &mut p,
+        4,
+        Opcode::SEndpgm,
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    );
+    for (a, b) in [(0, 1), (0, 2), (1, 2), (1, 3), (2, 4), (3, 4)] {
+        p.add_edge(BlockId(a), BlockId(b), false);
+    }
+    assert_eq!(thread_branches(&mut p), 1);
+    verify(&p, true).unwrap();
+    assert_eq!(
+        insts(&p),
+        "s_cmp_eq_u32 s0, 0
+s_cbranch_scc1 BB4
+s_cmp_eq_u32 s0, 1
+s_cbranch_scc1 BB4
+v0 = v_mov_b32 1
+s_endpgm imm:0x0"
+    );
+}
+
 /// A loop (block 1, its own successor) whose counter is the phi web `%w`: set from `%x`
 /// before the loop, `%s = %w + 1` in the body then copied back. `extra` adds to the body
 /// between the increment and the copy.

@@ -440,3 +440,149 @@ fn a_spilled_phi_web_frees_its_registers_between_definitions() {
         }
     }
 }
+
+/// Straight-line code in one file (`vector`: VGPRs, else SGPRs) where eight constants
+/// (moves of literals) are defined first and read one by one into a running sum, so all
+/// are live at once: (program, the value of the sum).
+fn constants_live_at_once(vector: bool) -> (Program, u32) {
+    use gcnc::amdgpu::mir::{MInst, RegClass};
+    use gcnc::isa::{Format, Opcode};
+    let t = Target::with_wave(Gen::Gfx10, Wave::W32).unwrap();
+    let mut p = Program::new(t);
+    p.new_block(0);
+    let rc = if vector { RegClass::V1 } else { RegClass::S1 };
+    let (mov, add, fmov, fadd) = if vector {
+        (
+            Opcode::VMovB32,
+            Opcode::VAddNcU32,
+            Format::Vop1,
+            Format::Vop2,
+        )
+    } else {
+        (Opcode::SMovB32, Opcode::SAddU32, Format::Sop1, Format::Sop2)
+    };
+    let consts: Vec<u32> = (0..8).map(|i| 0x1234_5678u32.wrapping_mul(i + 3)).collect();
+    let ks: Vec<_> = consts.iter().map(|_| p.new_temp(rc)).collect();
+    let mut ins = vec![MInst::pseudo(Pseudo::StartPgm, &[], &[])];
+    for (&k, &c) in ks.iter().zip(&consts) {
+        ins.push(MInst::hw(mov, fmov, &[Arg::Temp(k)], &[Arg::Const(c)]));
+    }
+    let mut acc = p.new_temp(rc);
+    ins.push(MInst::hw(
+        add,
+        fadd,
+        &[Arg::Temp(acc)],
+        &[Arg::Temp(ks[0]), Arg::Temp(ks[1])],
+    ));
+    for &k in &ks[2..] {
+        let next = p.new_temp(rc);
+        ins.push(MInst::hw(
+            add,
+            fadd,
+            &[Arg::Temp(next)],
+            &[Arg::Temp(k), Arg::Temp(acc)],
+        ));
+        acc = next;
+    }
+    ins.push(MInst::hw(
+        Opcode::SEndpgm,
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    ));
+    p.blocks[0].insts = ins;
+    verify(&p, false).unwrap();
+    let sum = consts.iter().fold(0u32, |a, &c| a.wrapping_add(c));
+    (p, sum)
+}
+
+/// Evaluates allocated straight-line moves and adds of one file: the value of the
+/// register the last add wrote. A read of a register nothing wrote fails.
+fn evaluate_moves_and_adds(p: &Program) -> u32 {
+    use gcnc::isa::Reg;
+    let mut regs = std::collections::BTreeMap::new();
+    let mut last = None;
+    for i in &p.blocks[0].insts {
+        let Some(op) = i.opcode() else { continue };
+        let [Arg::Reg(Reg { base: d, .. })] = i.defs[..] else {
+            continue;
+        };
+        let read = |a: &Arg| match a {
+            Arg::Const(c) => *c,
+            Arg::Reg(Reg { base, .. }) => *regs
+                .get(base)
+                .unwrap_or_else(|| panic!("{base:?} read before written:\n{}", print_program(p))),
+            a => panic!("unexpected operand {a:?}"),
+        };
+        let v = match i.ops.len() {
+            1 => read(&i.ops[0]),
+            2 => read(&i.ops[0]).wrapping_add(read(&i.ops[1])),
+            _ => panic!("unexpected {op:?}"),
+        };
+        regs.insert(d, v);
+        if i.ops.len() == 2 {
+            last = Some(v);
+        }
+    }
+    last.expect("an add")
+}
+
+/// Constants under pressure are recomputed before each use, not spilled: no slot, no
+/// store or reload, a move of the constant right before the instruction reading it, and
+/// the allocated code still computes the same sum (a wrong or clobbered recomputation
+/// would change it).
+#[test]
+fn constants_are_rematerialised_instead_of_spilled() {
+    for vector in [false, true] {
+        let (p0, sum) = constants_live_at_once(vector);
+        let budget = if vector {
+            Budget {
+                sgprs: 106,
+                vgprs: 3,
+            }
+        } else {
+            Budget {
+                sgprs: 3,
+                vgprs: 256,
+            }
+        };
+        let mut p = p0.clone();
+        let mut st = spill::State::default();
+        spill::spill(&mut p, budget, &mut st).unwrap();
+        verify(&p, false).unwrap();
+        assert!(st.rematerialized > 0, "{}", print_program(&p));
+        assert_eq!((st.spilled_sgprs, st.spilled_vgprs), (0, 0));
+        assert_eq!(p.scratch_bytes, 0);
+        let insts = &p.blocks[0].insts;
+        assert!(
+            !insts.iter().any(|i| matches!(
+                i.op,
+                Op::Pseudo(Pseudo::Spill | Pseudo::Reload | Pseudo::StartLinearVgpr)
+            )),
+            "{}",
+            print_program(&p)
+        );
+        // each recomputation (a move defining a new temp) sits right before the sum
+        // reading it
+        let fresh = |a: &Arg| a.temp().is_some_and(|t| t.0 as usize >= p0.temps.len());
+        let mut recomputed = 0;
+        for (k, i) in insts.iter().enumerate() {
+            if i.ops.len() == 1 && i.defs.first().is_some_and(fresh) {
+                assert!(matches!(i.ops[0], Arg::Const(_)));
+                assert!(
+                    insts[k + 1].ops.contains(&i.defs[0]),
+                    "{}",
+                    print_program(&p)
+                );
+                recomputed += 1;
+            }
+        }
+        assert_eq!(recomputed, st.rematerialized, "{}", print_program(&p));
+        let mut p = p0;
+        let u = allocate(&mut p, budget).unwrap();
+        verify(&p, true).unwrap();
+        assert_eq!((u.spilled_sgprs, u.spilled_vgprs), (0, 0));
+        assert!(if vector { u.vgprs <= 3 } else { u.sgprs <= 3 });
+        assert_eq!(evaluate_moves_and_adds(&p), sum, "{}", print_program(&p));
+    }
+}

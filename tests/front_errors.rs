@@ -406,14 +406,14 @@ fn clip_and_cull_distance_arrays_longer_than_eight() {
 }
 
 #[test]
-fn per_vertex_fragment_input_is_refused_not_interpolated() {
+fn per_vertex_decoration_on_an_output_is_refused() {
     // solid.spv plus `OpCapability FragmentBarycentricKHR` and a `PerVertexKHR` decoration
-    // on a new interface variable `in vec4 c[3]` (GLSL `pervertexEXT in vec4 c[]`): read
-    // as an ordinary
-    // array, each element would be interpolated from a location of its own.
+    // on a new interface variable `out vec4 c[3]`: PerVertexKHR names the vertices of a
+    // fragment input array (GLSL `pervertexEXT in vec4 c[]`, which compiles: see
+    // tools/cli/tests/draw_per_vertex.rs); on anything else it is invalid.
     const CAP_FRAGMENT_BARYCENTRIC: u32 = 5284;
     const DECO_PER_VERTEX: u32 = 5285;
-    const INPUT: u32 = 1;
+    const OUTPUT: u32 = 3;
     let mut w = base();
     let bound = w[3];
     let (float, v4, three, arr, ptr, var) =
@@ -452,16 +452,16 @@ fn per_vertex_fragment_input_is_refused_not_interpolated() {
         three,
         op(Op::TypePointer, 4),
         ptr,
-        INPUT,
+        OUTPUT,
         arr,
         op(Op::Variable, 4),
         ptr,
         var,
-        INPUT,
+        OUTPUT,
     ];
     w.splice(fun..fun, types);
     let at = fun + types.len() - 4;
     let e = err(&w);
-    assert_eq!((e.kind, e.word), (ErrorKind::Unsupported, at), "{e}");
+    assert_eq!((e.kind, e.word), (ErrorKind::BadOperands, at), "{e}");
     assert!(e.reason.contains("PerVertexKHR"), "{e}");
 }

@@ -367,3 +367,65 @@ fn fp_rounding_mode_decorations() {
         assert_eq!(words(&m), vec![(0, 0x3c02_3c01)], "{stage}");
     }
 }
+
+/// `front/const_dispatch.comp`: a switch on a specialization constant whose cases return,
+/// a switch on that function's result, and a branch on a bool specialization constant.
+/// Only the arms taken are translated (the front end's IR holds the taken `encode` arm's
+/// constant and none of the others'), and what is written is what the source says for
+/// every choice of constants, straight from the front end and after the middle end.
+#[test]
+fn constant_conditions_translate_only_the_arm_taken() {
+    // The constant each `encode` arm uses, by the mode that takes it.
+    let arm_consts = [(1, 1000003u32), (2, 2000003), (3, 3000017), (0, 4000037)];
+    for (format, wide) in [(2u64, false), (9, false), (70, true), (5, true), (10, true)] {
+        let mode = match format {
+            9 | 10 => 1,
+            2 | 37 => 2,
+            70 => 3,
+            _ => 0,
+        };
+        let encode = |x: u32| match mode {
+            1 => x.wrapping_mul(1000003),
+            2 => x.wrapping_mul(2000003).wrapping_add(7),
+            3 => x ^ 3000017,
+            _ => x.wrapping_add(4000037),
+        };
+        let scale = |x: u32| {
+            if wide {
+                x.wrapping_mul(5000011)
+            } else {
+                x.wrapping_add(6000011)
+            }
+        };
+        let want = vec![
+            (0, mode),
+            (1, encode(5)),
+            (2, scale(encode(mode))),
+            (3, (0..3).map(encode).fold(0u32, u32::wrapping_add)),
+        ];
+        let opts = Options {
+            spec: [(0, format), (1, wide as u64)].into_iter().collect(),
+            ..Default::default()
+        };
+        let [(_, front), (_, piped)] = both("front/const_dispatch.spv", &opts);
+        let case = format!("FORMAT={format} WIDE={wide}");
+        assert_eq!(words(&front), want, "{case}, front end");
+        assert_eq!(words(&piped), want, "{case}, pipeline");
+        let text = ir::print_module(&front);
+        for (m, c) in arm_consts {
+            assert_eq!(
+                text.contains(&format!("const {c:#x} ")),
+                m == mode,
+                "{case}: the arm of mode {m} (constant {c})"
+            );
+        }
+        let wide_arms = [(true, 5000011u32), (false, 6000011)];
+        for (w, c) in wide_arms {
+            assert_eq!(
+                text.contains(&format!("const {c:#x} ")),
+                w == wide,
+                "{case}: the WIDE={w} arm"
+            );
+        }
+    }
+}

@@ -402,3 +402,31 @@ fn a_link_the_state_cannot_complete_is_a_typed_error() {
     assert!(matches!(e, Error::NotUnlinked { .. }), "{e}");
     assert!(e.to_string().contains("vertex stage"), "{e}");
 }
+
+/// A driver keeps each unlinked stage's read input beside its cached ELF: linking from
+/// those (`link_read`, nothing parsed) gives the same pipeline ELF as linking the bytes,
+/// and the same typed errors (a second vertex shader).
+#[test]
+fn linking_inputs_read_before_gives_the_same_pipeline() {
+    use gcnc::link::input::read_input;
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_instanced.spv", Stage::Vertex, t);
+        let fs = stage("fs_color.spv", Stage::Fragment, t);
+        let cache = PartCache::new();
+        let state = draw_state();
+        let read = [
+            read_input(0, &vs.elf).unwrap(),
+            read_input(1, &fs.elf).unwrap(),
+        ];
+        let from_bytes = gcnc::link::link(&[&vs.elf, &fs.elf], &state, &cache).unwrap();
+        let from_read = gcnc::link::link_read(&read, &state, &cache).unwrap();
+        assert_eq!(from_read.elf, from_bytes.elf, "{gen} {wave:?}");
+        let twice = [read[0].clone(), read_input(1, &vs.elf).unwrap()];
+        let e = gcnc::link::link_read(&twice, &state, &cache).unwrap_err();
+        assert!(
+            matches!(e, Error::NotUnlinked { input: 1, .. }),
+            "{gen} {wave:?}: {e}"
+        );
+    }
+}

@@ -185,6 +185,9 @@ pub struct GraphicsAbi {
     pub ps_input_ena: u32,
     /// Fragment input locations, in attribute order, with whether each is flat.
     pub ps_attributes: Vec<(u32, bool)>,
+    /// Fragment input locations read per vertex (`pervertexEXT`): flat, in passthrough
+    /// mode with the API's vertex order (SPI_PS_INPUT_CNTL OFFSET bit 5, ROTATE_PC_PTR).
+    pub ps_per_vertex: Vec<u32>,
     /// Colour exports: (MRT = location, format).
     pub colors: Vec<(u32, ColorFormat)>,
     /// The fragment shader exports depth (`mrtz`, SPI_SHADER_Z_FORMAT 32_R).

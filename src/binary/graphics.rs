@@ -28,7 +28,10 @@
 //!   GPU; the emulator reads VGT_SHADER_STAGES_EN's wave and passthrough bits.
 //! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
 //!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
-//!   default value (0,0,0,0); FLAT_SHADE bit 10; PT_SPRITE_TEX bit 17 for gl_PointCoord),
+//!   default value (0,0,0,0); FLAT_SHADE bit 10; PT_SPRITE_TEX bit 17 for gl_PointCoord;
+//!   a per-vertex input sets FLAT_SHADE with OFFSET bit 5 — passthrough: P0/P10/P20 hold
+//!   the three vertices' raw values, as RADV programs `pervertexEXT` inputs — and
+//!   ROTATE_PC_PTR bit 11, GFX10.3+, for the API's vertex order),
 //!   SPI_INTERP_CONTROL_0 (point sprites as RADV sets them), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
 //!   bit 24, positions at the pixel centre), SPI_SHADER_COL_FORMAT (4 bits per MRT),
 //!   CB_SHADER_MASK (4 bits per MRT), SPI_SHADER_Z_FORMAT (1 = 32_R with depth),
@@ -73,6 +76,9 @@ pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
 const INTERP_CONTROL: u32 = 1 | 1 << 1 | 2 << 2 | 3 << 5 | 1 << 11;
 /// SPI_PS_INPUT_CNTL_n.PT_SPRITE_TEX: the input takes the point-sprite coordinates.
 const PT_SPRITE_TEX: u32 = 1 << 17;
+/// SPI_PS_INPUT_CNTL_n.ROTATE_PC_PTR (GFX10.3+, bit 11): a passthrough input's vertices
+/// in the API's order rather than the parameter cache's per-primitive rotation.
+const ROTATE_PC_PTR: u32 = 1 << 11;
 
 /// One compiled graphics stage, as the metadata sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -188,7 +194,20 @@ impl GraphicsPipelineInfo {
                 None if loc == SLOT_POINT_COORD => 0x20 | PT_SPRITE_TEX,
                 None => 0x20,
             };
-            regs.insert(SPI_PS_INPUT_CNTL_0 + k as u32, offset | (flat as u32) << 10);
+            // an input the vertex stage does not write reads DEFAULT_VAL (OFFSET bit 5),
+            // and must not be FLAT_SHADE: with it, bit 5 selects passthrough instead
+            let read = offset & 0x20 == 0;
+            // a per-vertex input: passthrough (FLAT_SHADE with OFFSET bit 5, the raw values
+            // of the three vertices in P0/P10/P20) in the API's order (ROTATE_PC_PTR)
+            let passthrough = if read && ps.ps_per_vertex.contains(&loc) {
+                0x20 | ROTATE_PC_PTR
+            } else {
+                0
+            };
+            regs.insert(
+                SPI_PS_INPUT_CNTL_0 + k as u32,
+                offset | passthrough | ((flat && read) as u32) << 10,
+            );
         }
         regs.insert(SPI_INTERP_CONTROL_0, INTERP_CONTROL);
         // points: 1.0 unless the vertex stage writes gl_PointSize; sizes up to 8191.875

@@ -382,11 +382,14 @@ bitflags::bitflags! {
         const RESTRICT = 1 << 8;
         const INVARIANT = 1 << 9;
         const PATCH = 1 << 10;
+        /// `PerVertexKHR` (GLSL `pervertexEXT`): a fragment input array whose index
+        /// is the vertex of the primitive, read raw, never interpolated.
+        const PER_VERTEX = 1 << 11;
     }
 }
 
 impl VarFlags {
-    pub const NAMES: [(VarFlags, &'static str); 11] = [
+    pub const NAMES: [(VarFlags, &'static str); 12] = [
         (VarFlags::FLAT, "flat"),
         (VarFlags::NOPERSPECTIVE, "noperspective"),
         (VarFlags::CENTROID, "centroid"),
@@ -398,6 +401,7 @@ impl VarFlags {
         (VarFlags::RESTRICT, "restrict"),
         (VarFlags::INVARIANT, "invariant"),
         (VarFlags::PATCH, "patch"),
+        (VarFlags::PER_VERTEX, "per_vertex"),
     ];
 }
 

@@ -330,6 +330,8 @@ intrinsics! {
     // stage I/O (after lower_explicit_io); offset source in 16-byte slots
     LoadInput "load_input" 1 true PURE Divergent [base:Num, component:Num];
     LoadInterpolatedInput "load_interpolated_input" 2 true PURE Divergent [base:Num, component:Num];
+    // a per-vertex fragment input: srcs (vertex 0..3 of the primitive, slot offset)
+    LoadInputVertex "load_input_vertex" 2 true PURE Divergent [base:Num, component:Num];
     LoadBarycentricPixel "load_barycentric_pixel" 0 true PURE Divergent [interp:Interp];
     LoadBarycentricCentroid "load_barycentric_centroid" 0 true PURE Divergent [interp:Interp];
     LoadBarycentricSample "load_barycentric_sample" 0 true PURE Divergent [interp:Interp];

@@ -376,6 +376,7 @@ pub fn link_state(
     let ps_abi = GraphicsAbi {
         ps_input_ena: pi.ps_input_ena,
         ps_attributes: pi.ps_attributes.clone(),
+        ps_per_vertex: pi.ps_per_vertex.clone(),
         colors: p.ps_epilog.colors.iter().map(|c| (c.0, c.1)).collect(),
         writes_depth: p.ps_epilog.depth.is_some(),
         can_discard: pi.can_discard,

@@ -23,6 +23,9 @@
 //! A vertex + fragment pair takes [`graphics::link`] instead (the fetch prolog and the
 //! export epilogs, the linkage, the whole graphics pipeline's metadata).
 //!
+//! [`link_read`] starts at step 2 with inputs read before: a warm link from a driver's
+//! cache parses nothing.
+//!
 //! Every input problem is a typed [`Error`]; nothing here panics on input.
 
 pub mod error;
@@ -116,24 +119,53 @@ pub fn link_inputs(
     let mut shaders = Vec::new();
     for s in inputs {
         let s = s?;
-        let i = s.index;
-        if let Some(first) = shaders.first() {
-            let first: &input::Input = first;
-            if s.target.gen != first.target.gen {
-                return Err(Error::TargetMismatch {
-                    input: i,
-                    reason: format!("{} here, {} in input 0", s.target.gen, first.target.gen),
-                });
-            }
-        }
-        if shaders.iter().any(|o: &input::Input| o.stage == s.stage) {
-            return Err(Error::NotUnlinked {
-                input: i,
-                reason: format!("a second {} shader", s.stage.short()),
-            });
-        }
+        check_next(&shaders, &s)?;
         shaders.push(s);
     }
+    link_checked(&shaders, state, parts)
+}
+
+/// [`link`] of inputs read before ([`input::read_input`] once per unlinked ELF): a driver
+/// that keeps the read [`input::Input`] beside its cached unlinked shader links from it
+/// without parsing the ELF or its metadata again (the warm link of `benches/link.rs`).
+pub fn link_read(
+    shaders: &[input::Input],
+    state: &PipelineState,
+    parts: &PartCache,
+) -> Result<Linked> {
+    state.validate()?;
+    for (k, s) in shaders.iter().enumerate() {
+        check_next(&shaders[..k], s)?;
+    }
+    link_checked(shaders, state, parts)
+}
+
+/// Input `s` after the inputs `before` it: the same target, another hardware stage.
+fn check_next(before: &[input::Input], s: &input::Input) -> Result<()> {
+    let i = s.index;
+    if let Some(first) = before.first() {
+        if s.target.gen != first.target.gen {
+            return Err(Error::TargetMismatch {
+                input: i,
+                reason: format!("{} here, {} in input 0", s.target.gen, first.target.gen),
+            });
+        }
+    }
+    if before.iter().any(|o| o.stage == s.stage) {
+        return Err(Error::NotUnlinked {
+            input: i,
+            reason: format!("a second {} shader", s.stage.short()),
+        });
+    }
+    Ok(())
+}
+
+/// The link of read inputs that passed [`check_next`] one by one.
+fn link_checked(
+    shaders: &[input::Input],
+    state: &PipelineState,
+    parts: &PartCache,
+) -> Result<Linked> {
     if shaders.is_empty() {
         return Err(Error::NotUnlinked {
             input: 0,
@@ -142,13 +174,13 @@ pub fn link_inputs(
     }
     let target = shaders[0].target;
     if shaders.iter().any(graphics::is_graphics) {
-        return graphics::link(&shaders, state, parts);
+        return graphics::link(shaders, state, parts);
     }
 
     // Parts.
     let mut chains = Vec::new();
     let mut user_maps = Vec::new();
-    for s in &shaders {
+    for s in shaders {
         let mut chain = Chain {
             input: s.index,
             stage: s.stage,

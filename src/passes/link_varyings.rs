@@ -14,7 +14,7 @@
 //! - a vertex store with a dynamic slot is kept; a fragment input read with a dynamic slot
 //!   (which could be any location) keeps every vertex output;
 //! - run after the middle end (both stages' I/O lowered to `load_input` /
-//!   `load_interpolated_input` / `store_output`), so the fragment reads are the ones left
+//!   `load_interpolated_input` / `load_input_vertex` / `store_output`), so the fragment reads are the ones left
 //!   after its own optimization.
 
 use super::dce;
@@ -30,7 +30,12 @@ pub fn fragment_reads(fs: &Module) -> Option<BTreeSet<u32>> {
             let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
                 continue;
             };
-            if !matches!(op, Intrinsic::LoadInput | Intrinsic::LoadInterpolatedInput) {
+            if !matches!(
+                op,
+                Intrinsic::LoadInput
+                    | Intrinsic::LoadInterpolatedInput
+                    | Intrinsic::LoadInputVertex
+            ) {
                 continue;
             }
             let slot = f.as_scalar_const(*srcs.last()?)?;

@@ -26,6 +26,9 @@
 //! matrix one per column, arrays and structs the sum of their elements. Built-in inputs
 //! become their system-value intrinsics; built-in outputs are stored to the fixed slots
 //! [`builtin_slot`]. Fragment inputs interpolate through `load_barycentric_*` unless flat.
+//! A per-vertex fragment input (`per_vertex`, SPIR-V `PerVertexKHR`) takes its outer array
+//! index as the primitive's vertex: `load_input_vertex` (vertex, slot offset), a dynamic
+//! vertex index loading all three vertices and selecting with `bcsel`.
 //! A dynamic array index into stage I/O becomes the slot-offset source; a dynamic vector
 //! component of an input loads the whole vector and selects with a `bcsel` chain (inputs
 //! are registers, not addressable memory); a dynamic component of an output is not lowered.
@@ -693,7 +696,24 @@ fn lower_io(
     let mut const_indices: SmallVec<[u32; 4]> = SmallVec::new();
     // A dynamically indexed vector component: (index, vector length, vector type).
     let mut dyn_comp: Option<(Value, u32, Type)> = None;
-    for &s in &steps[1..] {
+    // A per-vertex fragment input: its outer index is the primitive's vertex, not a slot.
+    let mut walk = &steps[1..];
+    let mut vertex: Option<Value> = None;
+    if var.flags.contains(VarFlags::PER_VERTEX) && var.mode == Mode::Input {
+        let Some((&s0, rest)) = walk.split_first() else {
+            return false;
+        };
+        let DerefKind::Array { index, .. } = deref(&m.functions[fh], s0).unwrap().kind else {
+            return false;
+        };
+        let Some(elem) = m.types.element(lt) else {
+            return false;
+        };
+        vertex = Some(index);
+        lt = elem;
+        walk = rest;
+    }
+    for &s in walk {
         let dd = deref(&m.functions[fh], s).unwrap().clone();
         match dd.kind {
             DerefKind::Struct { member, .. } => {
@@ -843,6 +863,46 @@ fn lower_io(
             );
             true
         }
+        (Mode::Input, Intrinsic::LoadDeref) if vertex.is_some() => {
+            let vtx = vertex.expect("checked");
+            let load = |e: &mut E, v: Value| {
+                e.intr(
+                    Intrinsic::LoadInputVertex,
+                    load_ty,
+                    &[v, offset],
+                    &[loc, comp],
+                )
+            };
+            // a dynamic vertex index loads all three and selects (the hardware reads a
+            // vertex named in the instruction)
+            let mut r = if e.f.as_scalar_const(vtx).is_some() {
+                load(&mut e, vtx)
+            } else {
+                let it = e.f.insts[vtx].ty;
+                let mut r = {
+                    let k = e.konst(it, 2);
+                    load(&mut e, k)
+                };
+                for v in (0..2).rev() {
+                    let k = e.konst(it, v);
+                    let x = load(&mut e, k);
+                    let mut eq = e.alu(AluOp::Ieq, ValType::B1, &[vtx, k]);
+                    if load_ty.comps > 1 {
+                        // bcsel selects per component: one condition for each
+                        let n = load_ty.comps as usize;
+                        eq = e.alu(AluOp::Vec, ValType::new(1, load_ty.comps), &vec![eq; n]);
+                    }
+                    r = e.alu(AluOp::Bcsel, load_ty, &[eq, x, r]);
+                }
+                r
+            };
+            if let Some((index, len, _)) = dyn_comp {
+                r = select_component(&mut e, r, index, len, ty);
+            }
+            rw[i] = Some(r);
+            true
+        }
+        (Mode::Input, _) if vertex.is_some() => false,
         (Mode::Input, _) => {
             let interp = if var.flags.contains(VarFlags::NOPERSPECTIVE) {
                 Interp::NoPerspective

@@ -115,7 +115,7 @@ impl Isel<'_> {
                 let t = if div {
                     acc
                 } else {
-                    self.to_sgpr(Arg::Temp(acc))?
+                    self.uniform_to_sgpr(acc)?
                 };
                 out.push(MV::T(t, Kind::Plain));
                 return Ok(out);
@@ -269,7 +269,7 @@ impl Isel<'_> {
                 Ok(MV::T(d, Kind::UBool))
             }
             MV::T(t, k) => {
-                let d = self.to_sgpr(Arg::Temp(t))?;
+                let d = self.uniform_to_sgpr(t)?;
                 Ok(MV::T(d, k))
             }
             x => Ok(x),

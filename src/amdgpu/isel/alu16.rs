@@ -181,7 +181,7 @@ impl Isel<'_> {
                 Ok(MV::T(d, Kind::UBool))
             }
             (Arg::Temp(t), k) if !div && !self.p.rc(t).is_sgpr() => {
-                Ok(MV::T(self.to_sgpr(Arg::Temp(t))?, k))
+                Ok(MV::T(self.uniform_to_sgpr(t)?, k))
             }
             (Arg::Temp(t), k) => Ok(MV::T(t, k)),
             _ => unreachable!("selection produces temps or constants"),

@@ -84,7 +84,7 @@ impl Isel<'_> {
         if div {
             Ok(MV::T(t, Kind::Plain))
         } else {
-            Ok(MV::T(self.to_sgpr(Arg::Temp(t))?, Kind::Plain))
+            Ok(MV::T(self.uniform_to_sgpr(t)?, Kind::Plain))
         }
     }
 

@@ -66,7 +66,7 @@ impl Isel<'_> {
             if div {
                 Ok(MV::T(t, Kind::Plain))
             } else {
-                Ok(MV::T(s.to_sgpr(Arg::Temp(t))?, Kind::Plain))
+                Ok(MV::T(s.uniform_to_sgpr(t)?, Kind::Plain))
             }
         };
         // compares
@@ -126,7 +126,7 @@ impl Isel<'_> {
                 return if div {
                     Ok(MV::T(d, Kind::Plain))
                 } else {
-                    Ok(MV::T(self.to_sgpr(Arg::Temp(d))?, Kind::Plain))
+                    Ok(MV::T(self.uniform_to_sgpr(d)?, Kind::Plain))
                 };
             }
             _ => {}

@@ -15,6 +15,10 @@
 //!   `v_interp_p10_f32` + `v_interp_p2_f32` on the preloaded channel. Flat inputs: GFX9/10
 //!   `v_interp_mov_f32 p0`; GFX11 a quad broadcast of lane 0 (the provoking vertex's P0)
 //!   with DPP fetch-inactive, since lane 0 of a quad may be a helper lane outside exec.
+//!   Per-vertex inputs (`load_input_vertex`, GFX10.3 and GFX11 only: GFX9's parameter
+//!   cache has no fixed vertex order) are read in passthrough mode, where P0/P10/P20
+//!   hold the raw values of vertices 0/1/2: `v_interp_mov_f32` p0/p10/p20, or the quad
+//!   broadcast of lane 0/1/2.
 //! - Outputs are collected as the shader stores them (they are stored once, at the end
 //!   of the entry point, after `lower_io_to_temporaries`) and handed to the colour-export
 //!   epilog (`parts::ps_epilog`) as the uses of the final `s_branch` (`graphics/parts.rs`):
@@ -157,17 +161,19 @@ impl Isel<'_> {
         }
     }
 
-    /// Every input access with a constant slot: (location, flat) in location order.
-    fn ps_input_locations(&self) -> Result<Vec<(u32, bool)>, Error> {
+    /// Every input access with a constant slot: (location, flat) in location order, and
+    /// the locations read per vertex (flat, in passthrough mode).
+    fn ps_input_locations(&self) -> Result<(Vec<(u32, bool)>, Vec<u32>), Error> {
         let f = self.f;
         let mut locs: BTreeMap<u32, bool> = BTreeMap::new();
+        let mut per_vertex: BTreeMap<u32, bool> = BTreeMap::new();
         for b in f.blocks_in_order() {
             for &i in &f.blocks[b].insts {
                 let InstKind::Intrinsic { op, srcs, idx } = f.kind(i) else {
                     continue;
                 };
                 let flat = match op {
-                    Intrinsic::LoadInput => true,
+                    Intrinsic::LoadInput | Intrinsic::LoadInputVertex => true,
                     Intrinsic::LoadInterpolatedInput => false,
                     Intrinsic::LoadPointCoord => {
                         locs.insert(SLOT_POINT_COORD, false);
@@ -190,18 +196,40 @@ impl Isel<'_> {
                         format!("location {loc} read both flat and interpolated"),
                     ));
                 }
+                let pv = *op == Intrinsic::LoadInputVertex;
+                if *per_vertex.entry(loc).or_insert(pv) != pv {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("location {loc} read both per vertex and flat"),
+                    ));
+                }
+                if pv && self.t().gen == Gen::Gfx9 {
+                    return Err(Error::unsupported(
+                        at,
+                        "per-vertex fragment inputs on GFX9: its parameter cache keeps a \
+                         primitive's vertices in no fixed order (SPI_PS_INPUT_CNTL.\
+                         ROTATE_PC_PTR is GFX10.3+; RADV offers \
+                         VK_KHR_fragment_shader_barycentric from GFX10.3)",
+                    ));
+                }
             }
         }
-        Ok(locs.into_iter().collect())
+        let pv = per_vertex
+            .into_iter()
+            .filter(|e| e.1)
+            .map(|e| e.0)
+            .collect();
+        Ok((locs.into_iter().collect(), pv))
     }
 
     fn ps_begin(&mut self) -> Result<(), Error> {
         self.quad_begin()?;
-        let locs = self.ps_input_locations()?;
+        let (locs, per_vertex) = self.ps_input_locations()?;
         for (k, &(loc, _)) in locs.iter().enumerate() {
             self.gfx.attr_of.insert(loc, k as u32);
         }
         self.p.abi.graphics.ps_attributes = locs.clone();
+        self.p.abi.graphics.ps_per_vertex = per_vertex;
         self.p.abi.graphics.writes_memory = self.stores_to_memory();
         self.p.abi.graphics.early_fragment_tests = self
             .m
@@ -299,7 +327,12 @@ impl Isel<'_> {
                     out.extend([(attr, 0), (attr, 1)]);
                     continue;
                 }
-                if !matches!(op, Intrinsic::LoadInput | Intrinsic::LoadInterpolatedInput) {
+                if !matches!(
+                    op,
+                    Intrinsic::LoadInput
+                        | Intrinsic::LoadInterpolatedInput
+                        | Intrinsic::LoadInputVertex
+                ) {
                     continue;
                 }
                 let ty = f.ty(i);
@@ -380,17 +413,44 @@ impl Isel<'_> {
                 _ => return Err(Error::unsupported(at, "constant barycentrics")),
             }
         };
-        self.interp_channels(loc, idx[1], ty.comps as u32, ij)
+        self.interp_channels(loc, idx[1], ty.comps as u32, ij, 0)
+    }
+
+    /// `load_input_vertex`: the raw value of vertex `srcs[0]` (a constant 0..3) of the
+    /// primitive. Its attribute is read in passthrough mode (SPI_PS_INPUT_CNTL FLAT_SHADE
+    /// with OFFSET bit 5, and ROTATE_PC_PTR for the API's vertex order: `binary/graphics.rs`),
+    /// so P0, P10 and P20 hold vertices 0, 1 and 2 (ACO reads them the same way).
+    fn input_vertex(
+        &mut self,
+        i: Value,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        let loc = const_slot(self, srcs[1], idx[0], at)?;
+        let vertex = match self.get(srcs[0], 0)? {
+            MV::C(v) if v < 3 => v as u32,
+            _ => {
+                return Err(Error::unsupported(
+                    at,
+                    "per-vertex input read with a vertex index that is not 0, 1 or 2",
+                ))
+            }
+        };
+        self.interp_channels(loc, idx[1], ty.comps as u32, None, vertex)
     }
 
     /// Channels `first..first + comps` of the fragment input at `loc`, interpolated with
-    /// the barycentrics `ij` (flat: `None`).
+    /// the barycentrics `ij`, or without them the parameter of `vertex` (0: P0, the
+    /// provoking vertex of a flat input; 1, 2: P10, P20 of a passthrough input).
     fn interp_channels(
         &mut self,
         loc: u32,
         first: u32,
         comps: u32,
         ij: Option<(Temp, Temp)>,
+        vertex: u32,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let attr = self.gfx.attr_of[&loc];
         let (ij_i, ij_j) = (ij.map(|x| x.0), ij.map(|x| x.1));
@@ -408,8 +468,8 @@ impl Isel<'_> {
                         self.vinterp(Opcode::VInterpP2F32, d, [p, cj, t])?;
                     }
                     _ => {
-                        // P0 of the provoking vertex sits in lane 0 of each quad, which
-                        // may be a helper lane (exec off): fetch-inactive reads it anyway
+                        // P0 / P10 / P20 sit in lanes 0 / 1 / 2 of each quad, which may
+                        // be helper lanes (exec off): fetch-inactive reads them anyway
                         let mut mi = MInst::hw(
                             self.op(Opcode::VMovB32)?,
                             Format::Vop1Dpp,
@@ -417,7 +477,8 @@ impl Isel<'_> {
                             &[Arg::Temp(p)],
                         );
                         mi.mods.dpp = crate::isa::inst::Dpp {
-                            ctrl: 0,
+                            // quad_perm(vertex, vertex, vertex, vertex)
+                            ctrl: vertex as u16 * 0x55,
                             fi: true,
                             ..Default::default()
                         };
@@ -445,7 +506,8 @@ impl Isel<'_> {
                         self.op(Opcode::VInterpMovF32)?,
                         Format::Vintrp,
                         &[Arg::Temp(d)],
-                        &[Arg::Imm(2), a],
+                        // v_interp_mov_f32's parameter: 0 = P10, 1 = P20, 2 = P0
+                        &[Arg::Imm((vertex + 2) % 3), a],
                     )),
                 }
             }
@@ -624,6 +686,7 @@ impl Isel<'_> {
             ) => self.barycentric(op, idx, at)?,
             (Stage::Fragment, LoadInterpolatedInput) => self.interpolate(i, srcs, idx, false)?,
             (Stage::Fragment, LoadInput) => self.interpolate(i, srcs, idx, true)?,
+            (Stage::Fragment, LoadInputVertex) => self.input_vertex(i, srcs, idx)?,
             (Stage::Fragment, LoadBaryCoord | LoadBaryCoordNoPersp) => {
                 let bit = if op == LoadBaryCoord {
                     ps_input::PERSP_CENTER
@@ -654,7 +717,7 @@ impl Isel<'_> {
             (Stage::Fragment, LoadShadingRate) => smallvec::smallvec![MV::C(0)],
             (Stage::Fragment, LoadPointCoord) => {
                 let v = self.ps_vgpr(ps_input::PERSP_CENTER);
-                self.interp_channels(SLOT_POINT_COORD, 0, 2, Some((v[0], v[1])))?
+                self.interp_channels(SLOT_POINT_COORD, 0, 2, Some((v[0], v[1])), 0)?
             }
             (Stage::Fragment, LoadFragCoord) => {
                 let mut out = SmallVec::new();

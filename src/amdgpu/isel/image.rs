@@ -29,16 +29,20 @@
 //!
 //! Results: `dmask` covers the components the result's users read (a swizzle reads the
 //! ones it names, any other user all; a gather returns four values for its one selected
-//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit results (D16) are not
-//! selected yet. Returning atomics set `glc` and tie their data tuple to the result (as
-//! the MUBUF atomics do). Sizes come from `image_get_resinfo` (cube arrays report
-//! faces: divided by 6; a GFX9 1D array has its layers in `z`); `textureQueryLevels` from
+//! component; texel-buffer format loads return a prefix up to the last one read). 16-bit
+//! results (D16) are not selected yet. 64-bit images (Int64ImageEXT) have one channel
+//! (R64_UINT/R64_SINT, a 32_32 format in the T#): storage-image loads read `dmask:0x3` and
+//! fill `y, z, w` with 0, 0, 1; stores write the two dwords of `x`; atomics take
+//! `dmask:0x3` (`0xf` for compare-swap); 64-bit textures (sampled) are refused. Returning
+//! atomics set `glc` and tie their data tuple to the result (as the MUBUF atomics do).
+//! Sizes come from `image_get_resinfo` (cube arrays report faces: divided by 6; a GFX9 1D
+//! array has its layers in `z`); `textureQueryLevels` from
 //! its `w`; sample counts from the T# (`1 << LAST_LEVEL` for a multisampled type).
 //!
 //! Implicit-LOD sampling (`texture`, `textureOffset` with bias, `textureQueryLod`) needs
-//! derivatives: only the fragment stage has them, and only in whole-quad mode, which is
-//! not selected yet; both stages refuse it (`Unsupported`). Everything else goes through
-//! [`Isel::tex`] in every stage.
+//! derivatives: only the fragment stage has them, where its results seed whole-quad mode
+//! (`quad.rs`, docs/wqm.md); other stages refuse it (`Unsupported`). Every stage goes
+//! through [`Isel::tex`].
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi::DescriptorKind;
@@ -364,12 +368,18 @@ impl Isel<'_> {
             Intrinsic::ImageStore => {
                 let t = self.desc(srcs[0], 8, at)?;
                 let data_ty = self.f.ty(srcs[3]);
-                if data_ty.bits != 32 {
+                if !matches!(data_ty.bits, 32 | 64) {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit image stores", data_ty.bits),
                     ));
                 }
+                // a 64-bit image has one channel (R64): its two dwords are the whole texel
+                let last = if data_ty.bits == 64 {
+                    0
+                } else {
+                    data_ty.comps as u32 - 1
+                };
                 let lod = (self.const_or_none(srcs[4]) != Some(0)).then_some(srcs[4]);
                 let mut addr = self.coords(shape, srcs[1], false, at)?;
                 if shape.ms {
@@ -377,7 +387,7 @@ impl Isel<'_> {
                 } else if let Some(l) = lod {
                     addr.push(self.vgpr_of(l, 0)?);
                 }
-                let data = self.vgpr_dwords(srcs[3], 0, data_ty.comps as u32 - 1)?;
+                let data = self.vgpr_dwords(srcs[3], 0, last)?;
                 let n = data.len() as u8;
                 let data = self.vgpr_tuple(&data);
                 let opc = if lod.is_some() && !shape.ms {
@@ -454,8 +464,8 @@ impl Isel<'_> {
         }
     }
 
-    /// A `tex` instruction (shared by every stage). Implicit-LOD forms are refused: compute
-    /// has no derivatives, and the fragment stage has no whole-quad mode yet.
+    /// A `tex` instruction (shared by every stage). Implicit-LOD forms are refused outside
+    /// the fragment stage, which alone has derivatives.
     pub(crate) fn tex(&mut self, i: Value, t: &Tex) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let shape = Shape {
@@ -483,9 +493,11 @@ impl Isel<'_> {
         let res = self.desc(texture, 8, at)?;
         let ty = self.f.ty(i);
         if ty.bits != 32 {
+            // (64-bit textures, which GLSL cannot declare, are not selected: only storage
+            // images are, whose loads `load_at` handles)
             return Err(Error::unsupported(
                 at,
-                format!("{}-bit texture results (D16)", ty.bits),
+                format!("{}-bit texture results", ty.bits),
             ));
         }
         match t.op {
@@ -700,6 +712,9 @@ impl Isel<'_> {
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let ty = self.f.ty(i);
+        if ty.bits == 64 {
+            return self.load_at_64(i, res, shape, addr, mip);
+        }
         if ty.bits != 32 {
             return Err(Error::unsupported(
                 at,
@@ -723,6 +738,44 @@ impl Isel<'_> {
         let words = self.split(d, n)?;
         let words = Self::spread(&words, dmask, ty.comps);
         self.regroup(i, words, ty)
+    }
+
+    /// A 64-bit image load. The only 64-bit image formats are one-channel (R64_UINT,
+    /// R64_SINT; a 32_32 format in the T#): `x` is the texel's two dwords, and `y`, `z`, `w`
+    /// read 0, 0, 1 as Vulkan fills the components a format lacks. Nothing is loaded when
+    /// no user reads `x`.
+    fn load_at_64(
+        &mut self,
+        i: Value,
+        res: Temp,
+        shape: Shape,
+        addr: Vec<Temp>,
+        mip: bool,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let ty = self.f.ty(i);
+        let mut out: SmallVec<[MV; 4]> = SmallVec::new();
+        if self.used_mask(i) & 1 != 0 {
+            let d = self.tmp(RegClass::v(2));
+            let mods = Mods {
+                dmask: 0x3,
+                unorm: true,
+                glc: false,
+            };
+            let opc = if mip {
+                Opcode::ImageLoadMip
+            } else {
+                Opcode::ImageLoad
+            };
+            self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
+            let words = self.split(d, 2)?;
+            let words = words.iter().map(|t| MV::T(*t, Kind::Plain)).collect();
+            out.extend(self.regroup(i, words, ty)?);
+        } else {
+            out.push(MV::C(0));
+        }
+        out.extend([MV::C(0), MV::C(0), MV::C(1)]);
+        out.truncate(ty.comps as usize);
+        Ok(out)
     }
 
     /// The size query through `image_get_resinfo` at `lod` (0 when absent).

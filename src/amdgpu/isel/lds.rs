@@ -334,7 +334,7 @@ impl Isel<'_> {
         let t = if self.div.is_divergent(i) {
             dst
         } else {
-            self.to_sgpr(Arg::Temp(dst))?
+            self.uniform_to_sgpr(dst)?
         };
         Ok(SmallVec::from_slice(&[MV::T(t, Kind::Plain)]))
     }

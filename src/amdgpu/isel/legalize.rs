@@ -44,6 +44,16 @@ impl Isel<'_> {
         let gen = self.t().gen;
         let has = |f| tables::form(gen, o, f).is_some();
         let commutative = o.props().contains(Props::COMMUTATIVE);
+        // a uniform value read back from a VALU result: read the VGPR (no constant bus),
+        // except in the lane-mask slot
+        let mask_slot = o.props().contains(Props::MASK_SRC).then_some(2);
+        for k in 0..srcs.len() {
+            if Some(k) != mask_slot {
+                if let Some(v) = self.origin_of(srcs[k]) {
+                    srcs[k] = Arg::Temp(v);
+                }
+            }
+        }
         let sdst_is_mask =
             defs.len() == 1 && matches!(defs[0], Arg::Temp(t) if self.p.rc(t).is_sgpr());
         let mut fmt = if srcs.len() == 1 && has(Format::Vop1) {
@@ -104,7 +114,6 @@ impl Isel<'_> {
             }
             // move the last scalar source that is not the lane-mask operand (src2 of
             // v_cndmask / carry-in) into a VGPR
-            let mask_slot = o.props().contains(Props::MASK_SRC).then_some(2);
             let k = (0..srcs.len())
                 .rev()
                 .find(|&k| Some(k) != mask_slot && matches!(srcs[k], Arg::Temp(t) if self.p.rc(t).is_sgpr() && self.p.rc(t).dwords == 1))

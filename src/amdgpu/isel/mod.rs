@@ -3,8 +3,15 @@
 //! Design (ACO's `instruction_selection.cpp`, much reduced):
 //! - Uniformity comes from [`crate::passes::divergence`]. Uniform values live in SGPRs and use SALU and
 //!   scalar loads; divergent values live in VGPRs and use VALU. Uniform float arithmetic
-//!   runs on the VALU and comes back with `v_readfirstlane_b32` (no SALU float before
-//!   GFX11.5).
+//!   runs on the VALU (no SALU float before GFX11.5): its IR value is the SGPR a
+//!   `v_readfirstlane_b32` right after it reads back (once per value), and the VGPR it
+//!   came from is remembered ([`Isel::vgpr_origin`]) so that VALU users and VGPR operands
+//!   read that VGPR instead. A readback only VALU users needed is then dead and
+//!   `eliminate_dead_code` deletes it: the SGPR exists only where an SGPR is required
+//!   (SALU, scalar memory, branch, phi of the SGPR file, lane index).
+//!   Why reading the VGPR is sound: the structured exec-mask CF only narrows exec between
+//!   a definition and the uses it dominates (a use after a divergent region reads a phi),
+//!   so every lane active at a use wrote the VGPR, and wrote the uniform value.
 //! - Each IR value maps to one machine value per component ([`MV`]): a temp with a
 //!   [`Kind`] (plain data, uniform bool 0/1 in an SGPR, lane mask, or a divergent bool
 //!   kept as 0/1 in a VGPR — the form divergent bool phis take), or a constant folded into
@@ -115,6 +122,9 @@ pub struct Isel<'a> {
     pub(crate) gfx: graphics::Gfx,
     /// Components of each value its users read (`image.rs`, computed on first use).
     pub(crate) used_comps: Option<SecondaryMap<ir::InstData, u8>>,
+    /// SGPR readback of a uniform VALU result → the VGPR holding the same value in every
+    /// lane active wherever the SGPR is read ([`Isel::uniform_to_sgpr`]).
+    pub(crate) vgpr_origin: std::collections::HashMap<Temp, Temp>,
 }
 
 /// The state an unlinked compile does not have: each item becomes a relocated literal
@@ -196,6 +206,7 @@ pub fn select_stage(
         state,
         gfx: Default::default(),
         used_comps: None,
+        vgpr_origin: Default::default(),
     };
     s.p.workgroup_size = m.local_size;
     s.cur = s.p.new_block(0);
@@ -481,7 +492,28 @@ impl Isel<'_> {
         }
     }
 
+    /// The SGPR form of the VALU result `t` of a uniform IR value (`v_readfirstlane_b32`
+    /// per dword), remembering `t` as its VGPR origin: VALU users read `t` itself.
+    pub(crate) fn uniform_to_sgpr(&mut self, t: Temp) -> Result<Temp, Error> {
+        let s = self.to_sgpr(Arg::Temp(t))?;
+        if s != t {
+            self.vgpr_origin.insert(s, t);
+        }
+        Ok(s)
+    }
+
+    /// The VGPR an SGPR operand was read back from, if any ([`Isel::vgpr_origin`]).
+    pub(crate) fn origin_of(&self, a: Arg) -> Option<Temp> {
+        match a {
+            Arg::Temp(t) => self.vgpr_origin.get(&t).copied(),
+            _ => None,
+        }
+    }
+
     pub(crate) fn to_vgpr(&mut self, a: Arg) -> Result<Temp, Error> {
+        if let Some(v) = self.origin_of(a) {
+            return Ok(v);
+        }
         match a {
             Arg::Temp(t) if !self.p.rc(t).is_sgpr() => Ok(t),
             Arg::Temp(t) if self.p.rc(t).dwords == 1 => {

@@ -200,7 +200,7 @@ impl Isel<'_> {
             r.push(match a {
                 Arg::Const(c) => MV::C(c as u64),
                 Arg::Temp(t) if !div && !self.p.rc(t).is_sgpr() => {
-                    MV::T(self.to_sgpr(Arg::Temp(t))?, Kind::Plain)
+                    MV::T(self.uniform_to_sgpr(t)?, Kind::Plain)
                 }
                 Arg::Temp(t) => MV::T(t, Kind::Plain),
                 _ => unreachable!("selection produces temps or constants"),

@@ -12,14 +12,23 @@
 //! - a trailing `s_branch L` with `dest(L) == dest(next block)` is deleted;
 //! - `s_cbranch_c L1; s_branch L2` with `dest(L1) == dest(next block)` becomes
 //!   `s_cbranch_!c L2`;
-//! - a trailing `s_cbranch_c L` with `dest(L) == dest(next block)` is deleted.
+//! - a trailing `s_cbranch_c L` with `dest(L) == dest(next block)` is deleted;
+//! - a trailing `s_cbranch_c L1` whose fallthrough is the very next block `F`, holding only
+//!   `s_branch L2` and reached from nothing else, with `dest(L1)` the first non-empty
+//!   block after `F` (reached by falling through, no lone `s_branch` on the way), becomes
+//!   `s_cbranch_!c L2`, and `F` is emptied (the arm of a uniform `if` that only leaves the
+//!   loop: `s_cmp; s_cbranch_scc0 ELSE; s_branch EXIT; ELSE:` → `s_cmp; s_cbranch_scc1
+//!   EXIT; ELSE:`). `F`'s predecessors come from the linear CFG rebuilt after the
+//!   previous round, so "reached from nothing else" holds for the whole program.
 //!
 //! Blocks are simplified last to first, so the blocks a fallthrough crosses are final.
 //! After each round the linear CFG is rebuilt from the branches (a block's successors are
 //! its branch targets, plus the next block when it falls through), so the passes after
 //! this one (`insert_waitcnt`, `resolve_hazards`) join exactly the paths the wave takes,
 //! and blocks the entry no longer reaches are emptied; that can leave a branch to the next
-//! instruction, so rounds repeat while they delete branches (at most [`MAX_ROUNDS`]). The
+//! instruction, and a retargeted branch can leave a lone `s_branch` block reached from its
+//! fallthrough only, so rounds repeat while they delete or retarget branches (at most
+//! [`MAX_ROUNDS`]; `dest` is final after one round, so retargeting stops). The
 //! logical CFG is left as it is: nothing after allocation reads it.
 
 use crate::amdgpu::mir::{Arg, BlockId, MInst, Program};
@@ -37,9 +46,9 @@ pub fn thread_branches(p: &mut Program) -> u32 {
     // round then (a round only deletes, so this ends)
     for _ in 0..MAX_ROUNDS {
         let n = count_branches(p);
-        simplify(p);
+        let retargeted = simplify(p);
         rebuild_linear_cfg(p);
-        if count_branches(p) == n {
+        if count_branches(p) == n && !retargeted {
             break;
         }
     }
@@ -49,8 +58,10 @@ pub fn thread_branches(p: &mut Program) -> u32 {
 /// Rounds of [`simplify`] at most (each is linear; real programs settle in two).
 pub const MAX_ROUNDS: usize = 4;
 
-/// One pass over the blocks, last to first.
-fn simplify(p: &mut Program) {
+/// One pass over the blocks, last to first; returns whether a branch got a new target
+/// (which can leave a block reached from fewer places, for the next round).
+fn simplify(p: &mut Program) -> bool {
+    let mut retargeted = false;
     for a in (0..p.blocks.len()).rev() {
         if a != 0 && p.blocks[a].linear_preds.is_empty() {
             continue;
@@ -58,6 +69,7 @@ fn simplify(p: &mut Program) {
         for k in 0..p.blocks[a].insts.len() {
             if let Some(Arg::Label(l)) = label_of(&p.blocks[a].insts[k]) {
                 let d = dest(p, l.0 as usize);
+                retargeted |= d != l.0 as usize;
                 p.blocks[a].insts[k].ops[0] = Arg::Label(BlockId(d as u32));
             }
         }
@@ -86,7 +98,45 @@ fn simplify(p: &mut Program) {
                 insts[n - 2] = MInst::hw(inv, Format::Sopp, &[], &[l2]);
             }
         }
+        invert_over_lone_branch(p, a);
     }
+    retargeted
+}
+
+/// The rule for a conditional branch over a next block that only holds `s_branch` (see
+/// the module doc).
+fn invert_over_lone_branch(p: &mut Program, a: usize) {
+    let f = a + 1;
+    let Some(last) = p.blocks[a].insts.last() else {
+        return;
+    };
+    let (Some(c), Some(Arg::Label(l1))) = (last.opcode(), label_of(last)) else {
+        return;
+    };
+    let Some(inv) = c.inverse_branch().filter(|_| c != Opcode::SBranch) else {
+        return;
+    };
+    let lone = match p.blocks.get(f).map(|b| b.insts.as_slice()) {
+        Some([i]) if i.opcode() == Some(Opcode::SBranch) => label_of(i),
+        _ => None,
+    };
+    let Some(l2 @ Arg::Label(_)) = lone else {
+        return;
+    };
+    // falling past `F` must land where `L1` leads without crossing a lone `s_branch`
+    // (else that branch stays and nothing is saved)
+    let mut after = f + 1;
+    while after < p.blocks.len() && p.blocks[after].insts.is_empty() {
+        after += 1;
+    }
+    if p.blocks[f].linear_preds.as_slice() != [BlockId(a as u32)]
+        || dest(p, l1.0 as usize) != after
+    {
+        return;
+    }
+    let n = p.blocks[a].insts.len();
+    p.blocks[a].insts[n - 1] = MInst::hw(inv, Format::Sopp, &[], &[l2]);
+    p.blocks[f].insts.clear();
 }
 
 fn count_branches(p: &Program) -> u32 {

@@ -5,11 +5,11 @@
 //! the same instruction. SMEM destinations are early-clobber (written at `2k`): a scalar
 //! load's result must not overlap its address while the load is outstanding.
 //!
-//! Liveness is a backward dataflow to the least fixpoint. The sets cover only the temps
-//! some block reads before defining them (the rest never cross a block boundary), as
-//! dense bit vectors in one flat allocation per set kind; the fixpoint is iterated
-//! without allocating. Phi webs (several definitions by parallel copies) are handled by
-//! the same dataflow.
+//! Liveness is the least fixpoint of the usual backward equations, computed per temp
+//! (ACO-style, from its upward-exposed reads back along predecessors to its
+//! definitions) into per-block live-out lists: the cost is the size of the result, not
+//! blocks × temps. Phi webs (several definitions by parallel copies) are handled the
+//! same way: a block defining the temp stops the walk.
 //!
 //! Two CFGs:
 //! - SGPRs, and the linear VGPRs of `p_start_linear_vgpr` (written lane by lane
@@ -54,27 +54,20 @@ pub struct Interval {
     pub end: u32,
 }
 
-/// Per-block live sets over the *global* temps only: those read in some block before
-/// that block defines them (upward-exposed). Every temp of a live-in or live-out set is
-/// one of them, and most temps are block-local, so the sets stay small on large
-/// shaders. Block `b`'s set is `words` u64s at `b * words` of a flat vector.
+/// Per-block live-out sets, each a list of temps (in no particular order): block `b`'s
+/// is `temps[start[b]..start[b + 1]]`. Their total size is the number of (block, temp)
+/// pairs where the temp is live out, what the live ranges need anyway.
 struct Liveness {
-    /// Dense index → temp.
-    global: Vec<u32>,
-    words: usize,
-    live_out: Vec<u64>,
+    start: Vec<u32>,
+    temps: Vec<u32>,
 }
 
 impl Liveness {
-    /// Calls `f` with every temp set in block `bi`'s set of `sets`.
-    fn for_each(&self, sets: &[u64], bi: usize, mut f: impl FnMut(usize)) {
-        let base = bi * self.words;
-        for (w, &bits) in sets[base..base + self.words].iter().enumerate() {
-            let mut b = bits;
-            while b != 0 {
-                f(self.global[w * 64 + b.trailing_zeros() as usize] as usize);
-                b &= b - 1;
-            }
+    /// Calls `f` with every temp live out of block `bi`.
+    fn for_each_out(&self, bi: usize, mut f: impl FnMut(usize)) {
+        let (s, e) = (self.start[bi] as usize, self.start[bi + 1] as usize);
+        for &t in &self.temps[s..e] {
+            f(t as usize);
         }
     }
 }
@@ -106,120 +99,138 @@ fn writes(i: &MInst) -> &[Arg] {
     }
 }
 
-/// Live-out sets per block, each temp on its CFG (a backward dataflow to the least
-/// fixpoint, blocks visited last to first).
+/// Live-out sets per block, each temp on its CFG. Computed per temp rather than by an
+/// iterated dataflow over sets (the temps are not SSA — phi webs have several
+/// definitions — but liveness of one temp does not depend on any other): from every
+/// block that reads the temp before defining it (upward-exposed), walk the predecessors
+/// on the temp's CFG, marking it live out of each and live in where the block does not
+/// define it, and go on from there. Each (block, temp) pair is visited once per
+/// predecessor edge, so the cost is the size of the result times the in-degree, with no
+/// set as wide as the whole program: the least fixpoint of the usual equations, reached
+/// in one walk.
 fn liveness(p: &Program) -> Liveness {
     const NONE: u32 = u32::MAX;
     let n = p.temps.len();
     let nb = p.blocks.len();
-    // The global temps: an operand read before its block defines it.
+    // (temp, block) pairs: reads before the block's definition (upward-exposed) and
+    // definitions
     let mut def_in = vec![NONE; n];
-    let mut dense = vec![NONE; n];
-    let mut global: Vec<u32> = Vec::new();
+    let mut exposed: Vec<(u32, u32)> = Vec::new();
+    let mut defs: Vec<(u32, u32)> = Vec::new();
     for (bi, b) in p.blocks.iter().enumerate() {
         for i in &b.insts {
             for o in reads(i) {
                 if let Arg::Temp(t) = *o {
-                    let t = t.0 as usize;
-                    if def_in[t] != bi as u32 && dense[t] == NONE {
-                        dense[t] = global.len() as u32;
-                        global.push(t as u32);
+                    if def_in[t.0 as usize] != bi as u32 {
+                        exposed.push((t.0, bi as u32));
                     }
                 }
             }
             for d in writes(i) {
                 if let Arg::Temp(t) = *d {
-                    def_in[t.0 as usize] = bi as u32;
-                }
-            }
-        }
-    }
-    let words = global.len().div_ceil(64);
-    let set = |v: &mut [u64], bi: usize, g: u32| v[bi * words + g as usize / 64] |= 1 << (g % 64);
-    let clear =
-        |v: &mut [u64], bi: usize, g: u32| v[bi * words + g as usize / 64] &= !(1 << (g % 64));
-    let mut gen_ = vec![0u64; nb * words];
-    let mut kill = vec![0u64; nb * words];
-    for (bi, b) in p.blocks.iter().enumerate() {
-        for i in b.insts.iter().rev() {
-            for d in writes(i) {
-                if let Arg::Temp(t) = *d {
-                    let g = dense[t.0 as usize];
-                    if g != NONE {
-                        set(&mut kill, bi, g);
-                        clear(&mut gen_, bi, g);
-                    }
-                }
-            }
-            for o in reads(i) {
-                if let Arg::Temp(t) = *o {
-                    let g = dense[t.0 as usize];
-                    if g != NONE {
-                        set(&mut gen_, bi, g);
+                    if def_in[t.0 as usize] != bi as u32 {
+                        def_in[t.0 as usize] = bi as u32;
+                        defs.push((t.0, bi as u32));
                     }
                 }
             }
         }
     }
-    // which globals follow the linear CFG (the rest, VGPRs, follow the lanes' CFG)
+    // predecessors on both CFGs
+    let invert = |succs: &mut dyn Iterator<Item = (usize, u32)>| {
+        let mut preds = vec![Vec::new(); nb];
+        for (b, s) in succs {
+            preds[s as usize].push(b as u32);
+        }
+        preds
+    };
+    let linear_preds = invert(
+        &mut p
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(bi, b)| b.linear_succs.iter().map(move |s| (bi, s.0))),
+    );
     let lanes = lane_succs(p);
-    let mut lin = vec![!0u64; words];
-    if lanes.is_some() {
-        let linear_vgprs = linear_vgprs(p);
-        for (g, &t) in global.iter().enumerate() {
-            if p.temps[t as usize].ty == RegType::Vgpr && !linear_vgprs.contains(&Temp(t)) {
-                lin[g / 64] &= !(1 << (g % 64));
+    let lane_preds = lanes.as_ref().map(|l| {
+        invert(
+            &mut l
+                .iter()
+                .enumerate()
+                .flat_map(|(bi, v)| v.iter().map(move |&s| (bi, s))),
+        )
+    });
+    let linear_vgprs = linear_vgprs(p);
+    // group both lists by temp (stable: blocks in order)
+    exposed.sort_unstable();
+    defs.sort_unstable();
+    // per block: stamps of the temp being walked (live in / live out / defined here)
+    let (mut in_at, mut out_at, mut def_at) = (vec![NONE; nb], vec![NONE; nb], vec![NONE; nb]);
+    let mut out_pairs: Vec<(u32, u32)> = Vec::new();
+    let mut work: Vec<u32> = Vec::new();
+    let (mut e, mut d) = (0, 0);
+    while e < exposed.len() {
+        let t = exposed[e].0;
+        while d < defs.len() && defs[d].0 < t {
+            d += 1;
+        }
+        while d < defs.len() && defs[d].0 == t {
+            def_at[defs[d].1 as usize] = t;
+            d += 1;
+        }
+        let preds = match &lane_preds {
+            Some(lp)
+                if p.temps[t as usize].ty == RegType::Vgpr && !linear_vgprs.contains(&Temp(t)) =>
+            {
+                lp
+            }
+            _ => &linear_preds,
+        };
+        while e < exposed.len() && exposed[e].0 == t {
+            let b = exposed[e].1;
+            e += 1;
+            if in_at[b as usize] != t {
+                in_at[b as usize] = t;
+                work.push(b);
+            }
+        }
+        while let Some(b) = work.pop() {
+            for &q in &preds[b as usize] {
+                let q = q as usize;
+                if out_at[q] == t {
+                    continue;
+                }
+                out_at[q] = t;
+                out_pairs.push((q as u32, t));
+                if def_at[q] != t && in_at[q] != t {
+                    in_at[q] = t;
+                    work.push(q as u32);
+                }
             }
         }
     }
-    let mut live_in = vec![0u64; nb * words];
-    let mut live_out = vec![0u64; nb * words];
-    let mut out = vec![0u64; words];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for bi in (0..nb).rev() {
-            out.fill(0);
-            for s in &p.blocks[bi].linear_succs {
-                let si = s.0 as usize * words;
-                for ((o, i), m) in out.iter_mut().zip(&live_in[si..si + words]).zip(&lin) {
-                    *o |= *i & m;
-                }
-            }
-            if let Some(lanes) = &lanes {
-                for &s in &lanes[bi] {
-                    let si = s as usize * words;
-                    for ((o, i), m) in out.iter_mut().zip(&live_in[si..si + words]).zip(&lin) {
-                        *o |= *i & !m;
-                    }
-                }
-            }
-            let r = bi * words..(bi + 1) * words;
-            for (w, &o) in out.iter().enumerate() {
-                let inn = gen_[r.start + w] | (o & !kill[r.start + w]);
-                changed |= inn != live_in[r.start + w];
-                live_in[r.start + w] = inn;
-            }
-            live_out[r].copy_from_slice(&out);
-        }
+    // counting sort by block
+    let mut start = vec![0u32; nb + 1];
+    for &(b, _) in &out_pairs {
+        start[b as usize + 1] += 1;
     }
-    Liveness {
-        global,
-        words,
-        live_out,
+    for b in 0..nb {
+        start[b + 1] += start[b];
     }
+    let mut fill = start.clone();
+    let mut temps = vec![0u32; out_pairs.len()];
+    for &(b, t) in &out_pairs {
+        temps[fill[b as usize] as usize] = t;
+        fill[b as usize] += 1;
+    }
+    Liveness { start, temps }
 }
 
 /// The successors on the lanes' CFG per block (see the module doc), or None when the
 /// program writes VGPR lanes outside its blocks' lanes (then every VGPR follows the
 /// linear CFG).
 fn lane_succs(p: &Program) -> Option<Vec<Vec<u32>>> {
-    if p.wqm.is_some()
-        || p.blocks
-            .iter()
-            .flat_map(|b| &b.insts)
-            .any(writes_other_lanes)
-    {
+    if !exact_lanes(p) {
         return None;
     }
     // the invert blocks of divergent ifs: only linear edges, and somewhere to go
@@ -241,6 +252,18 @@ fn lane_succs(p: &Program) -> Option<Vec<Vec<u32>>> {
             })
             .collect(),
     )
+}
+
+/// Does every VGPR write of `p` change only lanes active in its block (no WQM, no exec
+/// widened, no `v_writelane`)? Then each lane's execution is a path of the lanes' CFG
+/// (module doc), and a value recomputed under a use's exec holds what that use reads.
+pub fn exact_lanes(p: &Program) -> bool {
+    p.wqm.is_none()
+        && !p
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(writes_other_lanes)
 }
 
 /// Does `i` write VGPR lanes that may be inactive in its block: widen exec (to all lanes,
@@ -349,7 +372,7 @@ pub fn ranges(p: &Program) -> Ranges {
         let first = 2 * k0;
         let kn = k0 + b.insts.len() as u32;
         let last = (2 * kn).saturating_sub(1).max(first);
-        live.for_each(&live.live_out, bi, |t| {
+        live.for_each_out(bi, |t| {
             open[t] = last;
             opened.push(t as u32);
         });

@@ -23,6 +23,15 @@
 //!   constant offset). Stores and reloads run under the exec of the definition / use, like
 //!   the register they replace, so the lanes a use reads were written at the definition.
 //!   The caller inserts the FLAT_SCRATCH setup (`scratch::insert_setup`) afterwards.
+//! - Rematerialisation (ACO's first choice too): a temp whose single definition is a
+//!   move of a constant (`s_mov_b32`/`s_mov_b64`/`v_mov_b32` whose operands are all
+//!   constants, see [`remat_def`]) needs no slot: its definition is dropped and a copy of
+//!   it, defining a fresh temp, goes right before every instruction that reads it. Such
+//!   temps are chosen before any other. A VGPR move runs under the exec of the use, like
+//!   a reload, and writes the lanes the use reads; it is only rematerialised when every
+//!   VGPR write of the program changes only active lanes (`live::exact_lanes`). Nothing
+//!   it reads can change between the definition and the use, so the recomputed value is
+//!   the one the register held.
 //! - Phi webs: a web is live from each definition on, so a spilled web's definitions write fresh temps (stored at once) and a parallel copy
 //!   into a spilled web becomes a store of its source (reloaded first when spilled too),
 //!   and a pair copying a spilled source becomes a reload and a one-pair copy, one pair
@@ -39,12 +48,12 @@
 //! spills at least one temp or fails, so it terminates. On success, demand ≤ limit at
 //! every position for both files.
 
-use super::live::{ranges, Ranges};
+use super::live::{exact_lanes, ranges, Ranges};
 use super::Budget;
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass, RegType, Temp};
 use crate::amdgpu::scratch;
 use crate::amdgpu::Error;
-use crate::isa::Props;
+use crate::isa::{Opcode, Props};
 use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,6 +70,8 @@ pub struct State {
     pub spilled_sgprs: u32,
     /// Spilled VGPR dwords.
     pub spilled_vgprs: u32,
+    /// Dwords recomputed at their uses instead of spilled (not counted above).
+    pub rematerialized: u32,
 }
 
 fn file_name(ty: RegType) -> &'static str {
@@ -81,6 +92,29 @@ struct Layout {
     /// Temps that an instruction both reads and defines (tied operands), and temps the
     /// prologue references (other than `p_startpgm`'s definitions).
     tied: BTreeSet<Temp>,
+    /// Per temp: may it be rematerialised ([`remat_def`])?
+    remat: Vec<bool>,
+}
+
+/// The temp `i` defines when it can be recomputed anywhere its value is needed: a move
+/// of constants only (nothing read that could change, no side effect, SCC and VCC
+/// untouched), the single definition of its temp, and for a VGPR only when `exact`
+/// (`live::exact_lanes`: a copy under a use's exec writes the lanes the use reads).
+pub fn remat_def(p: &Program, exact: bool, i: &MInst) -> Option<Temp> {
+    let Op::Hw(op, _) = i.op else { return None };
+    let vector = match op {
+        Opcode::SMovB32 | Opcode::SMovB64 => false,
+        Opcode::VMovB32 => true,
+        _ => return None,
+    };
+    let [Arg::Temp(t)] = i.defs[..] else {
+        return None;
+    };
+    let constant = i
+        .ops
+        .iter()
+        .all(|a| matches!(a, Arg::Const(_) | Arg::Imm(_)));
+    (constant && !p.multi_def.contains(&t) && (exact || !vector)).then_some(t)
 }
 
 /// Index of the first instruction of block 0 after its prologue: `p_startpgm`, the
@@ -113,8 +147,10 @@ fn layout(p: &Program) -> Layout {
         refs: Vec::new(),
         uses: vec![Vec::new(); p.temps.len()],
         tied: BTreeSet::new(),
+        remat: vec![false; p.temps.len()],
     };
     let pe = prologue_end(p);
+    let exact = exact_lanes(p);
     for b in &p.blocks {
         for i in &b.insts {
             let k = l.depth.len() as u32;
@@ -123,6 +159,9 @@ fn layout(p: &Program) -> Layout {
                     .extend(i.defs.iter().chain(&i.ops).filter_map(|a| a.temp()));
             }
             l.depth.push(b.loop_depth);
+            if let Some(t) = remat_def(p, exact, i) {
+                l.remat[t.0 as usize] = true;
+            }
             let mut r: SmallVec<[Temp; 6]> = SmallVec::new();
             for o in &i.ops {
                 if let Arg::Temp(t) = *o {
@@ -221,8 +260,15 @@ fn choose(
         let k = (pos / 2) as usize;
         let here = lay.refs.get(k).cloned().unwrap_or_default();
         let depth = lay.depth.get(k).copied().unwrap_or(0);
-        let mut cands: Vec<(bool, std::cmp::Reverse<u32>, std::cmp::Reverse<u8>, Temp)> =
-            Vec::new();
+        // (not rematerialisable, used in this loop, -next use, -size, temp): the least first
+        #[allow(clippy::type_complexity)]
+        let mut cands: Vec<(
+            bool,
+            bool,
+            std::cmp::Reverse<u32>,
+            std::cmp::Reverse<u8>,
+            Temp,
+        )> = Vec::new();
         for &t in &active {
             let temp = Temp(t);
             if !lr.covers(t as usize, pos)
@@ -242,6 +288,7 @@ fn choose(
             };
             let in_loop = depth > 0 && uses.iter().any(|&u| lay.depth[(u / 2) as usize] >= depth);
             cands.push((
+                !lay.remat[t as usize],
                 in_loop,
                 std::cmp::Reverse(next),
                 std::cmp::Reverse(p.temps[t as usize].dwords),
@@ -254,17 +301,18 @@ fn choose(
             if need - got <= lim as i64 {
                 break;
             }
-            let dw = p.rc(c.3).dwords as i64;
+            let t = c.4;
+            let dw = p.rc(t).dwords as i64;
             got += dw;
-            taken[c.3 .0 as usize] = true;
-            let segs = lr.of(c.3 .0 as usize);
+            taken[t.0 as usize] = true;
+            let segs = lr.of(t.0 as usize);
             for &(s, e) in &segs[segs.partition_point(|&(_, e)| e < pos)..] {
                 if s > pos {
                     freed_diff[s as usize] += dw;
                 }
                 freed_diff[e as usize + 1] -= dw;
             }
-            chosen.push(c.3);
+            chosen.push(t);
         }
         freed += got;
         if need - got > lim as i64 {
@@ -318,13 +366,29 @@ enum Slot {
     Lanes(Temp, u32),
     /// Per-lane scratch at this byte offset.
     Scratch(u32),
+    /// Nowhere: recomputed by the definition at this index of the round's
+    /// rematerialised definitions.
+    Remat(usize),
 }
 
 /// The instructions that store `t` to / reload `r` from its slot; temps they create are
 /// marked unspillable.
-fn spill_code(p: &mut Program, st: &mut State, slot: Slot, t: Temp, reload: bool) -> Vec<MInst> {
+fn spill_code(
+    p: &mut Program,
+    st: &mut State,
+    remat: &[MInst],
+    slot: Slot,
+    t: Temp,
+    reload: bool,
+) -> Vec<MInst> {
     let before = p.temps.len();
     let code = match (slot, reload) {
+        (Slot::Remat(k), true) => {
+            let mut i = remat[k].clone();
+            i.defs[0] = Arg::Temp(t);
+            vec![i]
+        }
+        (Slot::Remat(_), false) => Vec::new(),
         (Slot::Lanes(v, lane), false) => vec![MInst::pseudo(
             Pseudo::Spill,
             &[],
@@ -344,12 +408,26 @@ fn spill_code(p: &mut Program, st: &mut State, slot: Slot, t: Temp, reload: bool
 }
 
 fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
+    // the definitions of the chosen temps that are recomputed instead of spilled
+    let exact = exact_lanes(p);
+    let mut remat: Vec<MInst> = Vec::new();
+    let mut remat_of: BTreeMap<Temp, usize> = BTreeMap::new();
+    let wanted: BTreeSet<Temp> = chosen.iter().copied().collect();
+    for i in p.blocks.iter().flat_map(|b| &b.insts) {
+        if let Some(t) = remat_def(p, exact, i).filter(|t| wanted.contains(t)) {
+            remat_of.insert(t, remat.len());
+            remat.push(i.clone());
+        }
+    }
     let mut slots: BTreeMap<Temp, Slot> = BTreeMap::new();
     for &t in chosen {
         // spilling a temp twice never helps (its hull stays from definition to store)
         st.no_spill.insert(t);
         let rc = p.rc(t);
-        let slot = if rc.is_sgpr() {
+        let slot = if let Some(&k) = remat_of.get(&t) {
+            st.rematerialized += rc.dwords as u32;
+            Slot::Remat(k)
+        } else if rc.is_sgpr() {
             let (v, lane) = lane_slot(p, st, rc.dwords as u32);
             st.spilled_sgprs += rc.dwords as u32;
             Slot::Lanes(v, lane)
@@ -382,8 +460,13 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
             if bi == 0 && k == pe {
                 out.append(&mut after_start);
             }
+            // a rematerialised definition goes: copies of it come before the uses
+            if matches!(i.defs[..], [Arg::Temp(t)] if matches!(slots.get(&t), Some(Slot::Remat(_))))
+            {
+                continue;
+            }
             if i.is_copy() {
-                split_copy(p, st, &slots, &mut i, &mut out);
+                split_copy(p, st, &slots, &remat, &mut i, &mut out);
                 if i.defs.is_empty() {
                     continue;
                 }
@@ -400,7 +483,7 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
                         let r = p.new_temp(p.temps[t.0 as usize]);
                         st.no_spill.insert(r);
                         reloaded.push((t, r));
-                        out.extend(spill_code(p, st, slot, r, true));
+                        out.extend(spill_code(p, st, &remat, slot, r, true));
                         r
                     }
                 };
@@ -418,7 +501,7 @@ fn rewrite(p: &mut Program, chosen: &[Temp], st: &mut State) {
                     } else {
                         t
                     };
-                    stores.extend(spill_code(p, st, slot, v, false));
+                    stores.extend(spill_code(p, st, &remat, slot, v, false));
                 }
             }
             let start = i.op == Op::Pseudo(Pseudo::StartPgm);
@@ -448,6 +531,7 @@ fn split_copy(
     p: &mut Program,
     st: &mut State,
     slots: &BTreeMap<Temp, Slot>,
+    remat: &[MInst],
     i: &mut MInst,
     out: &mut Vec<MInst>,
 ) {
@@ -462,13 +546,13 @@ fn split_copy(
                     Some(from) => {
                         let r = p.new_temp(p.temps[s.0 as usize]);
                         st.no_spill.insert(r);
-                        out.extend(spill_code(p, st, from, r, true));
+                        out.extend(spill_code(p, st, remat, from, r, true));
                         r
                     }
                     None => s,
                 };
                 match to {
-                    Some(slot) => out.extend(spill_code(p, st, slot, v, false)),
+                    Some(slot) => out.extend(spill_code(p, st, remat, slot, v, false)),
                     None => out.push(MInst::pseudo(
                         Pseudo::ParallelCopy,
                         &[Arg::Temp(t)],

@@ -12,6 +12,17 @@
 //! the merge; a header with `OpLoopMerge` becomes a `loop`; an `OpSwitch` becomes a one-trip
 //! `loop` holding a chain of `if`s (fall-through re-translates the next case).
 //!
+//! # Constant conditions
+//! A selection on a constant condition, or a switch on a constant selector, translates only
+//! the arm taken; the `if` (or case chain) stays, with an empty arm, for the middle end to
+//! fold exactly as it folds a translated one. When the arm taken never reaches the merge
+//! (it returns, or breaks further out), the walk ends there: the merge is not translated.
+//! A call whose every translated return gives
+//! the same scalar constant has that constant as its result (not a load of its return
+//! variable), so the pruning reaches switches on such a call (`determine_format_mode()` in
+//! dxvk's mipgen, called by each pixel accessor, switches on a specialization constant:
+//! translating every arm multiplied the inlined code ≈ 30×).
+//!
 //! # Phis
 //! Each `OpPhi` gets a function variable. Every edge stores the incoming value into the
 //! variables of the target's phis (at the branch, where the value is available); the
@@ -36,7 +47,7 @@
 
 use super::module::{BlockInfo, FuncInfo, Merge};
 use super::parse::Inst;
-use super::{Cons, Error, ErrorKind, Fx, Val};
+use super::{Cons, Error, ErrorKind, Fx, RetConst, Val};
 use crate::ir::{
     self, AluOp, Control, Deref, DerefKind, InstKind, Intrinsic, JumpKind, Mode, ValType, Value,
 };
@@ -140,6 +151,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             entry,
             ret_var,
             ret_val: None,
+            ret_const: RetConst::None,
             esc: Vec::new(),
         });
         let saved_if = std::mem::replace(&mut self.if_depth, 0);
@@ -152,7 +164,10 @@ impl<'a, 'm> Fx<'a, 'm> {
             self.b.pop_loop();
         }
         self.if_depth = saved_if;
-        let Some(Cons::Func { ret_val, .. }) = self.cons.pop() else {
+        let Some(Cons::Func {
+            ret_val, ret_const, ..
+        }) = self.cons.pop()
+        else {
             unreachable!("construct stack out of sync")
         };
         self.call_stack.pop();
@@ -160,13 +175,24 @@ impl<'a, 'm> Fx<'a, 'm> {
         if void {
             return Ok(None);
         }
-        Ok(Some(match (ret_var, ret_val) {
-            (Some(v), _) => {
+        // Every return gave the same scalar constant: the result is that constant (built
+        // where the load of the return variable would be).
+        let const_ret = match ret_const {
+            RetConst::Const(c) => self
+                .spv
+                .val_type(f.ret_ty)
+                .filter(|vt| vt.comps == 1)
+                .map(|vt| (vt, c)),
+            _ => None,
+        };
+        Ok(Some(match (ret_var, ret_val, const_ret) {
+            (Some(_), _, Some((vt, c))) => Val::V(self.b.const_bits(vt, &[c])),
+            (Some(v), _, None) => {
                 let d = self.b.deref_var(v);
                 self.load_tree(fi, &Val::Ptr(d), f.ret_ty, 0)?
             }
-            (None, Some(v)) => v,
-            (None, None) => {
+            (None, Some(v), _) => v,
+            (None, None, _) => {
                 // The function never returns normally (it always kills): any value will do.
                 let c = self.spv.null_of(fi, f.ret_ty)?;
                 let u = undef_tree(&c);
@@ -258,7 +284,12 @@ impl<'a, 'm> Fx<'a, 'm> {
         self.store_phis(from, to)?;
         match self.resolve(to, stop) {
             Target::Flow => Ok(Some(to)),
-            Target::Stop => Ok(None),
+            Target::Stop => {
+                if let Some(h) = self.stop_hits.get_mut(to as usize) {
+                    *h += 1;
+                }
+                Ok(None)
+            }
             Target::Jump(k, kind) => {
                 self.do_jump(k, kind)?;
                 Ok(None)
@@ -344,6 +375,13 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             (Kind::BackEdge, _) => {
                 self.b.jump(JumpKind::Continue);
+                Ok(())
+            }
+            (_, Cons::Switch { .. }) => {
+                if let Cons::Switch { reached, .. } = &mut self.cons[k] {
+                    *reached = true;
+                }
+                self.b.jump(JumpKind::Break);
                 Ok(())
             }
             _ => {
@@ -527,13 +565,26 @@ impl<'a, 'm> Fx<'a, 'm> {
                 self.block_info(Some(t), fl)?;
                 if let Some(Merge::Selection { merge, control }) = info.merge {
                     self.block_info(Some(t), merge)?;
+                    // A constant condition: the arm not taken stays empty (the `if` itself
+                    // is kept for the middle end to fold, as it would with both arms).
+                    // If the arm taken never reaches the merge, neither does anything: the
+                    // walk ends here.
+                    let taken = self.b.fr().as_scalar_const(c).map(|c| c != 0);
+                    let hits = self.stop_hits.get(merge as usize).copied();
                     self.b.push_if_control(c, sel_control(control));
                     self.if_depth += 1;
-                    self.run(blk, tl, Some(merge))?;
+                    if taken != Some(false) {
+                        self.run(blk, tl, Some(merge))?;
+                    }
                     self.b.push_else();
-                    self.run(blk, fl, Some(merge))?;
+                    if taken != Some(true) {
+                        self.run(blk, fl, Some(merge))?;
+                    }
                     self.b.pop_if();
                     self.if_depth -= 1;
+                    if taken.is_some() && self.stop_hits.get(merge as usize).copied() == hits {
+                        return Ok(None);
+                    }
                     return Ok(Some((NONE, merge)));
                 }
                 if tl == fl {
@@ -647,7 +698,12 @@ impl<'a, 'm> Fx<'a, 'm> {
                 }
                 *ret_val = v;
             }
-            Cons::Func { ret_var, .. } => {
+            Cons::Func {
+                ret_var, ret_const, ..
+            } => {
+                if let (Some(_), Some(v)) = (*ret_var, &v) {
+                    *ret_const = ret_const.with(scalar_const(self.b.fr(), v));
+                }
                 if let (Some(var), Some(v)) = (*ret_var, v) {
                     let d = self.b.deref_var(var);
                     self.store_tree(t, &Val::Ptr(d), ret_ty, v)?;
@@ -703,15 +759,24 @@ impl<'a, 'm> Fx<'a, 'm> {
                 None => groups.push((label, vec![lit])),
             }
         }
+        // A constant selector: only the case taken is translated; the others keep their
+        // (constant-false) `if` with an empty arm, for the middle end to fold as before.
+        let taken = self.b.fr().as_scalar_const(sel).map(|c| {
+            let m = st.mask();
+            groups
+                .iter()
+                .position(|(_, lits)| lits.iter().any(|&l| l & m == c & m))
+        });
         self.cons.push(Cons::Switch {
             merge,
             esc: Vec::new(),
+            reached: false,
         });
         self.b.push_loop();
         // `if (case A) { A… jump } if (case B) { B… jump } default… jump`: every case arm
         // ends in a jump (a break to the merge, or another jump), so the code after each
         // `if` is reached exactly when that case did not match.
-        for (label, lits) in &groups {
+        for (g, (label, lits)) in groups.iter().enumerate() {
             let mut cond: Option<Value> = None;
             for &l in lits {
                 let c = self.b.const_int(st, l);
@@ -723,19 +788,35 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             self.b.push_if(cond.expect("case group has a literal"));
             self.if_depth += 1;
-            self.run(blk, *label, None)?;
+            if taken.is_none() || taken == Some(Some(g)) {
+                self.run(blk, *label, None)?;
+            }
             self.b.push_else();
             self.b.pop_if();
             self.if_depth -= 1;
         }
-        self.run(blk, default, None)?;
+        if !matches!(taken, Some(Some(_))) {
+            self.run(blk, default, None)?;
+        }
         self.b.jump(JumpKind::Break);
         self.b.pop_loop();
-        let Some(Cons::Switch { esc, .. }) = self.cons.pop() else {
+        let Some(Cons::Switch { esc, reached, .. }) = self.cons.pop() else {
             unreachable!("construct stack out of sync")
         };
         self.dispatch(esc, info.term)?;
+        if taken.is_some() && !reached {
+            // The case taken never breaks to the merge (it returns or jumps further out).
+            return Ok(None);
+        }
         Ok(Some((NONE, merge)))
+    }
+}
+
+/// The bits of `v` when it is a single-component IR constant.
+fn scalar_const(f: &ir::Function, v: &Val) -> Option<u64> {
+    match v {
+        Val::V(v) => f.as_scalar_const(*v),
+        _ => None,
     }
 }
 

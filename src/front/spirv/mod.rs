@@ -307,6 +307,8 @@ pub(crate) enum Cons {
     Switch {
         merge: u32,
         esc: Vec<u32>,
+        /// A break to the merge was translated (the merge is reachable).
+        reached: bool,
     },
     /// An inlined function. `wrapped`: translated inside a one-trip loop (returns break).
     Func {
@@ -314,8 +316,33 @@ pub(crate) enum Cons {
         entry: bool,
         ret_var: Option<Var>,
         ret_val: Option<Val>,
+        /// What the translated returns returned (see [`RetConst`]).
+        ret_const: RetConst,
         esc: Vec<u32>,
     },
+}
+
+/// The returns of an inlined call translated so far: none yet, all the same scalar
+/// constant (its bits), or anything else. A call whose every return gives one constant has
+/// that constant as its result, so a branch or switch on it translates only the arm taken
+/// (`cf`'s constant-condition pruning; `dxvk_mipgen` switches on such a call's result in
+/// every pixel accessor).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RetConst {
+    None,
+    Const(u64),
+    Varies,
+}
+
+impl RetConst {
+    /// Folds in one more return of `c` (`None`: not a scalar constant).
+    fn with(self, c: Option<u64>) -> RetConst {
+        match (self, c) {
+            (RetConst::None, Some(c)) => RetConst::Const(c),
+            (RetConst::Const(a), Some(c)) if a == c => self,
+            _ => RetConst::Varies,
+        }
+    }
 }
 
 /// The function translator: SPIR-V facts, the IR builder and the id → value map.
@@ -335,6 +362,8 @@ pub(crate) struct Fx<'a, 'm> {
     cur_block: u32,
     /// Per id: the block that defined it (0: not defined in a block, e.g. a parameter).
     def_block: Vec<u32>,
+    /// Per block id: how many times a walk stopped at it (reached a selection's merge).
+    stop_hits: Vec<u32>,
     /// Dominators of each function translated so far, by function id.
     doms: BTreeMap<u32, dom::Dominators>,
 }
@@ -356,6 +385,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             budget: 200_000 + 64 * spv.insts.len(),
             cur_block: 0,
             def_block: vec![0; n],
+            stop_hits: vec![0; n],
             doms: BTreeMap::new(),
         }
     }
@@ -499,13 +529,14 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             var.flags = var_flags(spv, id) | block_member_flags(spv, &pst, pointee);
             if spv.deco(id, Decoration::PerVertexKHR).is_some() {
-                // Read as an ordinary array it would silently interpolate each element
-                // from its own location: refused until selection reads each vertex's
-                // raw value.
-                return Err(i.err(
-                    ErrorKind::Unsupported,
-                    "PerVertexKHR fragment input (pervertexEXT of FragmentBarycentricKHR)",
-                ));
+                // the outer array index is the primitive's vertex (lower_explicit_io)
+                if mode != Mode::Input || !matches!(pst, SType::Array { .. }) {
+                    return Err(i.err(
+                        ErrorKind::BadOperands,
+                        "PerVertexKHR on a variable that is not an input array",
+                    ));
+                }
+                var.flags |= ir::VarFlags::PER_VERTEX;
             }
             if mode == Mode::Private {
                 // One invocation runs one (fully inlined) function: a Private global is a

@@ -151,6 +151,8 @@ fn supported_capability(c: Capability) -> bool {
             | C::Int16
             | C::Int8
             | C::Int64Atomics
+            // 64-bit integer images (r64ui/r64i): loads, stores and atomics
+            | C::Int64ImageEXT
             | C::StorageBuffer16BitAccess
             | C::UniformAndStorageBuffer16BitAccess
             | C::StoragePushConstant16
@@ -194,7 +196,7 @@ fn supported_capability(c: Capability) -> bool {
             | C::PhysicalStorageBufferAddresses
             | C::DemoteToHelperInvocation
             | C::InterpolationFunction
-            // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT (not yet per-vertex inputs)
+            // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT and pervertexEXT inputs
             | C::FragmentBarycentricKHR
             // gl_ShadingRateEXT in the fragment shader (always 1x1: no VRS state)
             | C::FragmentShadingRateKHR
@@ -224,6 +226,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_EXT_physical_storage_buffer",
     "SPV_EXT_demote_to_helper_invocation",
     "SPV_KHR_vulkan_memory_model",
+    "SPV_EXT_shader_image_int64",
     "SPV_KHR_shader_draw_parameters",
     "SPV_KHR_multiview",
     "SPV_KHR_fragment_shader_barycentric",

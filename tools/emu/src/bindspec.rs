@@ -17,7 +17,7 @@ use crate::image::*;
 use crate::pipeline::ImageView;
 
 /// The short format names: (name, AMD texel format, DST_SEL the shader expects).
-pub const SHORT_FORMATS: [(&str, &str, [u8; 4]); 15] = [
+pub const SHORT_FORMATS: [(&str, &str, [u8; 4]); 17] = [
     ("r8", "8_UNORM", XYZW),
     ("rgba8", "8_8_8_8_UNORM", XYZW),
     ("rgba8_snorm", "8_8_8_8_SNORM", XYZW),
@@ -30,6 +30,9 @@ pub const SHORT_FORMATS: [(&str, &str, [u8; 4]); 15] = [
     ("rgba16f", "16_16_16_16_FLOAT", XYZW),
     ("rgba32f", "32_32_32_32_FLOAT", XYZW),
     ("rgba32ui", "32_32_32_32_UINT", XYZW),
+    // 64-bit integer images: one channel in two dwords
+    ("r64ui", "32_32_UINT", XYZW),
+    ("r64i", "32_32_SINT", XYZW),
     ("rgb10a2", "2_10_10_10_UNORM", XYZW),
     ("r11g11b10f", "10_11_11_FLOAT", XYZW),
     // R in the high bits: AMD's z

@@ -13,6 +13,20 @@
 //!   `a` within it at `a · 48`: three 4-channel vectors P0, P10, P20 (channel `c` of
 //!   vector `k` at `(4k + c) · 4`), where P10 = attr(v1) − attr(v0), P20 = attr(v2) −
 //!   attr(v0) and P0 = attr(v0) (flat shading: P10 = P20 = 0, P0 = the provoking vertex).
+//! - Passthrough (SPI_PS_INPUT_CNTL FLAT_SHADE with OFFSET bit 5, how RADV programs the
+//!   `pervertexEXT` inputs of VK_KHR_fragment_shader_barycentric): P0, P10, P20 are the
+//!   *raw* values of the primitive's three vertices, no differences — ACO reads vertex v
+//!   with `v_interp_mov_f32` parameter (v + 2) mod 3 (P10 = 0, P20 = 1, P0 = 2) on
+//!   GFX9/10.3, and on GFX11 with `lds_param_load` (lanes 0/1/2 of a quad = P0/P10/P20)
+//!   then a DPP quad_perm(v, v, v, v) broadcast. Which vertex is which: the hardware's
+//!   parameter cache keeps a primitive's vertices in a per-primitive cyclic rotation of
+//!   the API order; SPI_PS_INPUT_CNTL.ROTATE_PC_PTR (GFX10.3+) restores the API order,
+//!   which is why RADV exposes VK_KHR_fragment_shader_barycentric from GFX10.3 only. The
+//!   emulator is stricter than "some rotation": without ROTATE_PC_PTR it rotates
+//!   primitive p's vertices by p mod 3, so code relying on an order the hardware does not
+//!   promise reads wrong vertices (`draw/pixel.rs`). Sources: ACO's
+//!   `emit_interp_mov_instr` and RADV's SPI_PS_INPUT_CNTL for explicit/per-vertex inputs
+//!   (Mesa, facts only).
 //!
 //! Semantics (f32, each a single fused multiply-add):
 //! - `v_interp_p1_f32 D, I, attr.c`: D = P10·I + P0; `v_interp_p2_f32 D, J, attr.c`:

@@ -102,6 +102,9 @@ pub struct Features {
     /// and vertexAttributeInstanceRateZeroDivisor as these say.
     pub divisor: bool,
     pub zero_divisor: bool,
+    /// VK_EXT_shader_image_atomic_int64 is enabled with shaderImageInt64Atomics as this says
+    /// (64-bit integer images: Int64ImageEXT).
+    pub image_int64: bool,
 }
 
 /// What a device offers that shaders care about, besides features.
@@ -276,6 +279,23 @@ impl Gpu {
                 }
             }
 
+            let int64_ext = ash::ext::shader_image_atomic_int64::NAME;
+            let mut int64 = vk::PhysicalDeviceShaderImageAtomicInt64FeaturesEXT::default();
+            if avail
+                .iter()
+                .any(|e| cstr(&e.extension_name).as_bytes() == int64_ext.to_bytes())
+            {
+                let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut int64);
+                instance.get_physical_device_features2(phys, &mut f2);
+                int64.p_next = std::ptr::null_mut();
+                // sparse residency is not something these runners create
+                int64.sparse_image_int64_atomics = vk::FALSE;
+                f.image_int64 = int64.shader_image_int64_atomics != 0;
+                if f.image_int64 && !extensions.contains(&int64_ext) {
+                    ext_ptrs.push(int64_ext.as_ptr());
+                }
+            }
+
             let prio = [1.0f32];
             let qci = [vk::DeviceQueueCreateInfo::default()
                 .queue_family_index(queue_family)
@@ -295,6 +315,9 @@ impl Gpu {
             }
             if ext_ptrs.contains(&divisor_ext.as_ptr()) {
                 f2 = f2.push_next(&mut divisor);
+            }
+            if ext_ptrs.contains(&int64_ext.as_ptr()) {
+                f2 = f2.push_next(&mut int64);
             }
             let dci = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qci)
@@ -402,6 +425,7 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             "vulkanMemoryModelDeviceScope",
             b(f.v12.vulkan_memory_model_device_scope),
         )),
+        Capability::Int64ImageEXT => Some(("shaderImageInt64Atomics", f.image_int64)),
         Capability::Int64Atomics => Some((
             "shaderBufferInt64Atomics",
             b(f.v12.shader_buffer_int64_atomics),

@@ -26,8 +26,9 @@ pub enum TexelFormat {
     R32Sint,
     Rgba32Float,
     Rgba32Uint,
-    /// 64-bit image atomics.
+    /// 64-bit integer images (Int64ImageEXT): loads, stores and atomics.
     R64Uint,
+    R64Sint,
     A2b10g10r10Unorm,
     B10g11r11Ufloat,
     R5g6b5Unorm,
@@ -51,6 +52,7 @@ impl TexelFormat {
             TexelFormat::Rgba32Float => F::R32G32B32A32_SFLOAT,
             TexelFormat::Rgba32Uint => F::R32G32B32A32_UINT,
             TexelFormat::R64Uint => F::R64_UINT,
+            TexelFormat::R64Sint => F::R64_SINT,
             TexelFormat::A2b10g10r10Unorm => F::A2B10G10R10_UNORM_PACK32,
             TexelFormat::B10g11r11Ufloat => F::B10G11R11_UFLOAT_PACK32,
             TexelFormat::R5g6b5Unorm => F::R5G6B5_UNORM_PACK16,
@@ -63,7 +65,7 @@ impl TexelFormat {
         match self {
             TexelFormat::R8Unorm => 1,
             TexelFormat::R5g6b5Unorm => 2,
-            TexelFormat::Rgba16Float | TexelFormat::R64Uint => 8,
+            TexelFormat::Rgba16Float | TexelFormat::R64Uint | TexelFormat::R64Sint => 8,
             TexelFormat::Rgba32Float | TexelFormat::Rgba32Uint => 16,
             _ => 4,
         }
@@ -78,6 +80,7 @@ impl TexelFormat {
                 | TexelFormat::R32Sint
                 | TexelFormat::Rgba32Uint
                 | TexelFormat::R64Uint
+                | TexelFormat::R64Sint
         )
     }
 
@@ -86,7 +89,7 @@ impl TexelFormat {
     }
 
     /// Every format, R32Float before D32Float (the same AMD format).
-    pub const ALL: [TexelFormat; 17] = [
+    pub const ALL: [TexelFormat; 18] = [
         TexelFormat::Rgba8Unorm,
         TexelFormat::Rgba8Snorm,
         TexelFormat::Rgba8Srgb,
@@ -100,6 +103,7 @@ impl TexelFormat {
         TexelFormat::Rgba32Float,
         TexelFormat::Rgba32Uint,
         TexelFormat::R64Uint,
+        TexelFormat::R64Sint,
         TexelFormat::A2b10g10r10Unorm,
         TexelFormat::B10g11r11Ufloat,
         TexelFormat::R5g6b5Unorm,
@@ -123,6 +127,7 @@ impl TexelFormat {
             TexelFormat::Rgba32Float => ("32_32_32_32_FLOAT", [4, 5, 6, 7]),
             TexelFormat::Rgba32Uint => ("32_32_32_32_UINT", [4, 5, 6, 7]),
             TexelFormat::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
+            TexelFormat::R64Sint => ("32_32_SINT", [4, 5, 0, 1]),
             TexelFormat::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
             TexelFormat::B10g11r11Ufloat => ("10_11_11_FLOAT", [4, 5, 6, 1]),
             // R in the high bits: AMD's z

@@ -22,7 +22,10 @@
 //! POS_FIXED_PT (x | y << 16). PERSP_PULL_MODEL and LINE_STIPPLE are `Unsupported`.
 //! LDS: one block of `NUM_INTERP · 48` bytes per primitive of the wave (`interp.rs`),
 //! input i taking parameter `SPI_PS_INPUT_CNTL_i.OFFSET` of the vertices (flat: the
-//! provoking vertex's raw bits; OFFSET bit 5: DEFAULT_VAL). For a point, an input with
+//! provoking vertex's raw bits; OFFSET bit 5: DEFAULT_VAL; OFFSET bit 5 with FLAT_SHADE:
+//! passthrough of parameter OFFSET[4:0], P0/P10/P20 = the raw bits of three vertices —
+//! in the API's order with ROTATE_PC_PTR (bit 11, GFX10.3+; an error on GFX9), else
+//! rotated by the primitive's index mod 3, `interp.rs`). For a point, an input with
 //! PT_SPRITE_TEX (bit 17) and SPI_INTERP_CONTROL_0.PNT_SPRITE_ENA takes the sprite
 //! coordinates its PNT_SPRITE_OVRD fields select at the sprite's three vertices (`raster`).
 //!
@@ -80,10 +83,20 @@ fn quads(d: &Draw, s: &Setup, idx: usize, out: &mut Vec<Quad>) {
     }
 }
 
+/// The vertex parameter SPI_PS_INPUT_CNTL value `cntl` reads: OFFSET, or OFFSET[4:0]
+/// with bit 5 and FLAT_SHADE (passthrough); `None` for a DEFAULT_VAL input (bit 5 alone).
+pub(super) fn param_of(cntl: u32) -> Option<u32> {
+    let off = cntl & 0x3f;
+    match (off & 0x20 != 0, cntl >> 10 & 1 == 1) {
+        (false, _) => Some(off),
+        (true, true) => Some(off & 0x1f),
+        (true, false) => None,
+    }
+}
+
 /// The four channels of PS input `cntl` for vertex `v` of `s`.
 fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
-    let off = cntl & 0x3f;
-    if off & 0x20 != 0 {
+    let Some(off) = param_of(cntl) else {
         let one = 1f32.to_bits();
         return Ok(match cntl >> 8 & 3 {
             0 => [0; 4],
@@ -91,7 +104,7 @@ fn input(s: &Setup, cntl: u32, v: usize, i: usize) -> Result<[u32; 4]> {
             2 => [one, one, one, 0],
             _ => [one; 4],
         });
-    }
+    };
     s.params[v]
         .get(off as usize)
         .copied()
@@ -132,11 +145,24 @@ fn sprite(ctl: u32, v: &mut [[u32; 4]; 3]) {
 fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()> {
     for (i, &cntl) in p.ps_input_cntl.iter().enumerate() {
         let flat = cntl >> 10 & 1 == 1;
+        let passthrough = flat && cntl & 0x20 != 0;
+        let rotate = cntl >> 11 & 1 == 1;
+        if rotate && p.ps.target.gen == gcnc::isa::Gen::Gfx9 {
+            return Err(Error::new(ErrorKind::Graphics(format!(
+                "SPI_PS_INPUT_CNTL_{i} sets bit 11 (ROTATE_PC_PTR), which GFX9 does not have"
+            ))));
+        }
+        // the parameter cache's vertex order: the API's with ROTATE_PC_PTR, else a
+        // rotation the hardware does not promise (here by the primitive's index)
+        let order = |k: usize| if rotate { k } else { (k + s.prim) % 3 };
         let mut v = [
             input(s, cntl, 0, i)?,
             input(s, cntl, 1, i)?,
             input(s, cntl, 2, i)?,
         ];
+        if passthrough {
+            v = [v[order(0)], v[order(1)], v[order(2)]];
+        }
         if let Shape::Point { .. } = s.shape {
             if cntl >> 17 & 1 == 1 && p.interp_control >> 1 & 1 == 1 {
                 sprite(p.interp_control, &mut v);
@@ -144,7 +170,9 @@ fn write_params(p: &Pipeline, s: &Setup, lds: &mut Lds, base: u32) -> Result<()>
         }
         for c in 0..4 {
             let f = |k: usize| f32::from_bits(v[k][c]);
-            let (p0, p10, p20) = if flat {
+            let (p0, p10, p20) = if passthrough {
+                (v[0][c], v[1][c], v[2][c])
+            } else if flat {
                 (v[0][c], 0, 0)
             } else {
                 (v[0][c], (f(1) - f(0)).to_bits(), (f(2) - f(0)).to_bits())

@@ -245,8 +245,8 @@ fn run_ngg(
     let needed = p
         .ps_input_cntl
         .iter()
-        .filter(|c| *c & 0x20 == 0)
-        .map(|c| (c & 0x1f) as usize + 1)
+        .filter_map(|&c| super::pixel::param_of(c))
+        .map(|c| c as usize + 1)
         .max()
         .unwrap_or(0);
     if gen == Gen::Gfx11 && needed > 32 {

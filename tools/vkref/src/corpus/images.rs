@@ -158,6 +158,94 @@ fn atomics_expect(_: &Inputs, _: &Env) -> Vec<Expect> {
     ]
 }
 
+// ---- img_atomics64
+
+/// 8 × `h` texels of the 64-bit format `f`, each from `texel`.
+fn image64(f: TexelFormat, h: u32, mut texel: impl FnMut() -> u64) -> Image {
+    Image::from_fn(f, ViewType::D2, [8, h, 1], 1, |_, _, _, _| {
+        texel().to_le_bytes().to_vec()
+    })
+}
+
+fn atomics64_inputs() -> Inputs {
+    let mut r = Rng::new(122);
+    let st = DescriptorKind::StorageImage;
+    let mut row = 0;
+    // rows 0..16 add and max from 0, 16..24 and from all ones, 24..32 or from 0, 32..40 xor
+    let sums = image64(TexelFormat::R64Uint, 40, || {
+        row += 1;
+        match (row - 1) / 64 {
+            2 => !0,
+            4 => r.u64(),
+            _ => 0,
+        }
+    });
+    let signed = image64(TexelFormat::R64Sint, 16, || r.u64());
+    let mut row = 0;
+    let claims = image64(TexelFormat::R64Uint, 16, || {
+        row += 1;
+        if row <= 64 {
+            0
+        } else {
+            r.u64()
+        }
+    });
+    let rw = image64(TexelFormat::R64Uint, 8, || r.u64());
+    Inputs {
+        groups: [4, 1, 1],
+        resources: vec![
+            images(0, st, vec![sums], vec![]),
+            images(1, st, vec![signed], vec![]),
+            images(2, st, vec![claims], vec![]),
+            images(3, st, vec![rw], vec![]),
+            sb(4, vec![0xcc; 8 * 256]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn atomics64_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let init = |k: usize| from_bytes::<u64>(&image_of(&inp.resources[k], 0).data);
+    let (mut sums, mut signed, mut claims, mut rw) = (init(0), init(1), init(2), init(3));
+    let mut old = vec![0u64; 256];
+    for i in 0..256u64 {
+        let t = (i % 64) as usize;
+        let i32_ = i as u32;
+        sums[t] = sums[t].wrapping_add(i << 32 | i32_.wrapping_mul(2654435761) as u64);
+        sums[64 + t] = sums[64 + t].max((i32_.wrapping_mul(40503) as u64) << 24 | i);
+        sums[128 + t] &= !(1 << (i / 64 + 40)) & !(1 << (i % 7));
+        sums[192 + t] |= 1 << (i / 64 + 33) | i;
+        sums[256 + t] ^= i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let s = (i as i64) * 0x1_0000_0001 - 0x80_0000_0080;
+        signed[t] = (signed[t] as i64).min(s) as u64;
+        signed[64 + t] = (signed[64 + t] as i64).max(-s) as u64;
+        let v = (i + 1) << 32 | !i32_ as u64;
+        match i {
+            0..=63 => {
+                old[i as usize] = claims[t];
+                claims[t] = v;
+            }
+            64..=127 => old[i as usize] = 0,
+            128..=191 => {
+                old[i as usize] = claims[64 + t];
+                claims[64 + t] = v;
+            }
+            _ => {
+                old[i as usize] = rw[t];
+                rw[t] = rw[t].wrapping_add(0xf_ffff_ffff + i);
+            }
+        }
+    }
+    vec![
+        exact(0, to_bytes(&sums)),
+        exact(1, to_bytes(&signed)),
+        exact(2, to_bytes(&claims)),
+        exact(3, to_bytes(&rw)),
+        exact(4, to_bytes(&old)),
+    ]
+}
+
 // ---- img_texel_buffers
 
 const TEXELS: usize = 64;
@@ -618,6 +706,7 @@ pub fn cases() -> Vec<Case> {
     vec![
         case!("img_storage", storage_inputs, storage_expect),
         case!("img_atomics", atomics_inputs, atomics_expect),
+        case!("img_atomics64", atomics64_inputs, atomics64_expect),
         case!("img_texel_buffers", texel_inputs, texel_expect),
         case!("img_sample_lod", sample_inputs, sample_expect),
         case!("img_gather_shadow", gather_inputs, gather_expect),
