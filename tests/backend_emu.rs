@@ -9,7 +9,8 @@ mod backend_support;
 
 use backend_support::*;
 use gcnc::binary::UserData;
-use gcnc::isa::{Gen, Wave};
+use gcnc::isa::{Gen, Target, Wave};
+use gcnc::Options;
 use gcnc_emu::{dispatch::run_workgroup, BufferDesc, Dispatch, Memory};
 
 const PUSH: u64 = 0x1_0000;
@@ -439,5 +440,53 @@ entry fn main() {{
             }
             assert_eq!(o[0], want, "{} {w:?} x={x}", g.mcpu());
         }
+    }
+}
+
+/// `a*a - b` for a = 4097, b = 4097² rounded to f32: the product 16785409 needs 25 bits
+/// and rounds (ties to even) to 16785408 = b, so computed as written the result is 0; fused
+/// into one fma it is exactly 1. `exact` (SPIR-V NoContraction, GLSL `precise`) must keep
+/// the two roundings; without it the middle end fuses, which this test shows too.
+fn multiply_add(exact: &str) -> String {
+    format!(
+        "shader compute local_size=1,1,1
+
+entry fn main() {{
+  block_0:
+    32x3 %0 = load_local_invocation_id
+    32x1 %1 = swizzle %0.x
+    32x1 %2 = const 4097
+    32x1 %3 = iadd %1, %2
+    32x1 %4 = u2f %3
+    32x1 %5 = {exact}fmul %4, %4
+    32x1 %6 = const 0xcb801000 ; -16785408.0
+    32x1 %7 = {exact}fadd %5, %6
+    32x1 %8 = const 0
+    32x2 %9 = vulkan_resource_index %8 binding=0 mode=ssbo
+    store_ssbo %7, %9, %8 write_mask=0x1 align=4
+}}
+"
+    )
+}
+
+#[test]
+fn a_precise_multiply_add_is_rounded_twice_on_emulator() {
+    assert_eq!(-16785408f32, f32::from_bits(0xcb80_1000));
+    for (g, w) in CONFIGS {
+        let o = Options::new(Target::with_wave(g, w).unwrap());
+        let precise = run_output_with(&multiply_add("exact "), &o, 1);
+        assert_eq!(
+            f32::from_bits(precise[0][0]),
+            0.0,
+            "{} {w:?} precise",
+            g.mcpu()
+        );
+        let fused = run_output_with(&multiply_add(""), &o, 1);
+        assert_eq!(
+            f32::from_bits(fused[0][0]),
+            1.0,
+            "{} {w:?} contracted",
+            g.mcpu()
+        );
     }
 }

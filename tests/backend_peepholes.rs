@@ -1,6 +1,7 @@
 //! The machine-IR clean-up passes as specifications: a small program in, the program the
 //! pass leaves out, as `mir::print` text (`passes::optimize_selected` on machine SSA:
-//! copy folding, SCC reuse, dead-code elimination; `thread_branches` after allocation).
+//! copy folding, SCC reuse, source-modifier folding, dead-code elimination;
+//! `thread_branches` after allocation).
 
 use gcnc::amdgpu::mir::{
     print::print_program, verify::verify, Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, Temp,
@@ -750,5 +751,156 @@ fn loop_invariant_scalar_loads_move_before_the_loop() {
 %10:s1 = s_load_b32 %9:s2, imm:0x0
 %2:s1 = p_parallelcopy %3:s1"
         ]
+    );
+}
+
+/// Two VGPR values `a = v_mov x`, `b = v_cvt_f32_u32 x` after the program's prologue.
+fn two_vgprs(p: &mut Program, x: Temp) -> (Arg, Arg) {
+    let [a, b] = [0, 1].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+    push(p, 0, Opcode::VMovB32, Format::Vop1, &[a], &[Arg::Temp(x)]);
+    push(
+        p,
+        0,
+        Opcode::VCvtF32U32,
+        Format::Vop1,
+        &[b],
+        &[Arg::Temp(x)],
+    );
+    (a, b)
+}
+
+/// Stores `v` to v`k` (a fixed register keeps it live).
+fn keep(p: &mut Program, k: u16, v: Arg) {
+    push(
+        p,
+        0,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[Arg::Reg(Reg::v(k, 1))],
+        &[v],
+    );
+}
+
+#[test]
+fn float_negation_and_absolute_value_become_source_modifiers() {
+    let mut p = program(|p, _, x| {
+        let (a, b) = two_vgprs(p, x);
+        let [n, m, s, f] = [0, 1, 2, 3].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        // n = -a; m = |n| (= |a|, the chain composes); s = n + b (VOP2, promoted: the xor
+        // dies); f = fma(m, b, n) (VOP3 already)
+        let sign = Arg::Const(0x8000_0000);
+        push(p, 0, Opcode::VXorB32, Format::Vop2, &[n], &[sign, a]);
+        push(
+            p,
+            0,
+            Opcode::VAndB32,
+            Format::Vop2,
+            &[m],
+            &[Arg::Const(0x7fff_ffff), n],
+        );
+        push(p, 0, Opcode::VAddF32, Format::Vop2, &[s], &[n, b]);
+        push(p, 0, Opcode::VFmaF32, Format::Vop3, &[f], &[m, b, n]);
+        keep(p, 1, s);
+        keep(p, 2, f);
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:v1 = v_mov_b32 %1:s1
+%3:v1 = v_cvt_f32_u32 %1:s1
+%6:v1 = v_add_f32_e64 %2:v1, %3:v1 neg:1
+%7:v1 = v_fma_f32 %2:v1, %3:v1, %2:v1 neg:4 abs:1
+v1 = v_mov_b32 %6:v1
+v2 = v_mov_b32 %7:v1"
+    );
+}
+
+#[test]
+fn a_sign_operation_an_integer_op_reads_stays_and_vop2_readers_are_not_promoted() {
+    let mut p = program(|p, _, x| {
+        let (a, b) = two_vgprs(p, x);
+        let [n, s, f, i] = [0, 1, 2, 3].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        // n = -a is also read by an integer add: it stays, so promoting the VOP2 float add
+        // would save nothing; the VOP3 fma still reads a with neg; a 16-bit sign mask is
+        // not an f32 negation
+        let h = Arg::Temp(p.new_temp(RegClass::V1));
+        let g = Arg::Temp(p.new_temp(RegClass::V1));
+        push(
+            p,
+            0,
+            Opcode::VXorB32,
+            Format::Vop2,
+            &[n],
+            &[Arg::Const(0x8000_0000), a],
+        );
+        push(p, 0, Opcode::VAddF32, Format::Vop2, &[s], &[n, b]);
+        push(p, 0, Opcode::VFmaF32, Format::Vop3, &[f], &[b, b, n]);
+        push(p, 0, Opcode::VAddNcU32, Format::Vop2, &[i], &[n, b]);
+        push(
+            p,
+            0,
+            Opcode::VXorB32,
+            Format::Vop2,
+            &[h],
+            &[Arg::Const(0x8000), b],
+        );
+        push(p, 0, Opcode::VMulF32, Format::Vop3, &[g], &[h, b]);
+        for (k, v) in [s, f, i, g].into_iter().enumerate() {
+            keep(p, k as u16 + 1, v);
+        }
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:v1 = v_mov_b32 %1:s1
+%3:v1 = v_cvt_f32_u32 %1:s1
+%4:v1 = v_xor_b32 0x80000000, %2:v1
+%5:v1 = v_add_f32 %4:v1, %3:v1
+%6:v1 = v_fma_f32 %3:v1, %3:v1, %2:v1 neg:4
+%7:v1 = v_add_nc_u32 %4:v1, %3:v1
+%8:v1 = v_xor_b32 0x8000, %3:v1
+%9:v1 = v_mul_f32_e64 %8:v1, %3:v1
+v1 = v_mov_b32 %5:v1
+v2 = v_mov_b32 %6:v1
+v3 = v_mov_b32 %7:v1
+v4 = v_mov_b32 %9:v1"
+    );
+}
+
+#[test]
+fn a_clamp_to_zero_one_becomes_the_producers_clamp_bit() {
+    let mut p = program(|p, _, x| {
+        let (a, b) = two_vgprs(p, x);
+        let [s, c, m, d] = [0, 1, 2, 3].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        let (zero, one) = (Arg::Const(0), Arg::Const(0x3f80_0000));
+        // c = sat(a + b): the add clamps; d = sat(m) where m = a * b is read again: stays
+        push(p, 0, Opcode::VAddF32, Format::Vop2, &[s], &[a, b]);
+        push(p, 0, Opcode::VMed3F32, Format::Vop3, &[c], &[s, zero, one]);
+        push(p, 0, Opcode::VMulF32, Format::Vop2, &[m], &[a, b]);
+        push(p, 0, Opcode::VMed3F32, Format::Vop3, &[d], &[m, zero, one]);
+        keep(p, 1, c);
+        keep(p, 2, d);
+        keep(p, 3, m);
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:v1 = v_mov_b32 %1:s1
+%3:v1 = v_cvt_f32_u32 %1:s1
+%5:v1 = v_add_f32_e64 %2:v1, %3:v1 clamp
+%6:v1 = v_mul_f32 %2:v1, %3:v1
+%7:v1 = v_med3_f32 %6:v1, 0, 0x3f800000
+v1 = v_mov_b32 %5:v1
+v2 = v_mov_b32 %7:v1
+v3 = v_mov_b32 %6:v1"
     );
 }

@@ -40,6 +40,7 @@ mod image;
 mod intrinsics;
 mod lds;
 mod legalize;
+pub(crate) use legalize::is_inline32;
 mod ngg;
 mod pack;
 mod quad;

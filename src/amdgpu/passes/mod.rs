@@ -3,8 +3,10 @@
 //! After selection, on machine SSA ([`optimize_selected`], the order below):
 //! `fold_copies` (readers of `x * 1`, `x + 0`, moves read `x`), `fold_address_offsets`
 //! (`x + c` addresses of MUBUF/DS accesses become `x` and an immediate offset),
-//! `reuse_scc` (no compare of a bool SCC already holds), `eliminate_dead_code`,
-//! `hoist_loop_invariants` (read-only scalar loads in front of their loop),
+//! `reuse_scc` (no compare of a bool SCC already holds), `fold_source_modifiers`
+//! (`fneg`/`fabs` into neg/abs source bits, `fsat` into the producer's clamp),
+//! `eliminate_dead_code`, `hoist_loop_invariants` (read-only scalar loads in front of
+//! their loop),
 //! `coalesce_phi_copies` (values computed into the phi web they are copied to); then
 //! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
 //! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
@@ -17,6 +19,7 @@ pub mod coalesce_phi_copies;
 pub mod eliminate_dead_code;
 pub mod fold_address_offsets;
 pub mod fold_copies;
+pub mod fold_source_modifiers;
 pub mod hoist_loop_invariants;
 pub mod insert_waitcnt;
 pub mod lower_to_hw;
@@ -29,6 +32,7 @@ pub use coalesce_phi_copies::coalesce_phi_copies;
 pub use eliminate_dead_code::eliminate_dead_code;
 pub use fold_address_offsets::fold_address_offsets;
 pub use fold_copies::fold_copies;
+pub use fold_source_modifiers::fold_source_modifiers;
 pub use hoist_loop_invariants::hoist_loop_invariants;
 pub use insert_waitcnt::insert_waitcnt;
 pub use lower_to_hw::lower_to_hw;
@@ -46,6 +50,7 @@ pub fn optimize_selected(p: &mut Program) {
     fold_copies(p);
     fold_address_offsets(p);
     reuse_scc(p);
+    fold_source_modifiers(p);
     eliminate_dead_code(p);
     hoist_loop_invariants(p);
     coalesce_phi_copies(p);
