@@ -234,7 +234,9 @@ pub(crate) fn translate_stage(
         stage: Some(stage),
     };
     // (translate_unlinked ends by verifying the module it built)
-    Ok(crate::front::spirv::translate_unlinked(words, &fopts, late)?)
+    Ok(crate::front::spirv::translate_unlinked(
+        words, &fopts, late,
+    )?)
 }
 
 /// The whole chain.

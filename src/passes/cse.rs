@@ -5,7 +5,8 @@
 //! whose content is already in scope is replaced by that one. Only instructions that do
 //! not depend on memory or invocation state ([`InstKind::can_reorder`]) take part.
 //! Commutative ALU ops are keyed with their first two operands sorted, so `a+b` and
-//! `b+a` share a number.
+//! `b+a` share a number. The `exact` flag is not part of the content: the kept instruction
+//! becomes `exact` when any instruction it replaces was.
 //!
 //! The dominator tree comes from the function's cached CFG ([`Cfg::of`]): CSE changes no
 //! control flow, so the clean-up loop's rounds share one.
@@ -105,6 +106,11 @@ fn cse(f: &mut Function) -> bool {
                 .and_then(|c| c.iter().copied().find(|&p| same(f, p, i)));
             match found {
                 Some(prev) => {
+                    // the kept value serves the replaced one's users too: an `exact`
+                    // (NoContraction) result stays unfusable
+                    if f.insts[i].exact {
+                        f.insts[prev].exact = true;
+                    }
                     map[i] = Some(prev);
                     any = true;
                 }
