@@ -126,8 +126,8 @@ impl<'a, 'm> Fx<'a, 'm> {
         Ok(o)
     }
 
-    /// The result type of `i`: the texel's, and whether `i` is a sparse read (its result a
-    /// struct `{u32 residency code, texel}`).
+    /// The texel type of `i`'s result: the result type itself, or for a sparse read
+    /// (`sparse`) the texel member of its struct `{u32 residency code, texel}`.
     fn texel_result(&self, i: &Inst, sparse: bool) -> Result<ValType, Error> {
         let id = i.result_ty()?;
         let texel = if sparse {
