@@ -84,6 +84,7 @@ const PASSING: &[&str] = &[
     "img_cube",
     "img_gather_shadow",
     "img_sample_lod",
+    "img_sparse",
     "img_storage",
     "img_texel_buffers",
     "nonuniform_index",

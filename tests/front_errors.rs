@@ -465,3 +465,22 @@ fn per_vertex_decoration_on_an_output_is_refused() {
     assert_eq!((e.kind, e.word), (ErrorKind::BadOperands, at), "{e}");
     assert!(e.reason.contains("PerVertexKHR"), "{e}");
 }
+
+/// A sparse read (here `OpImageSparseFetch`) must return the struct `{32-bit residency
+/// code, texel}`: given the texel type alone, it is a typed error at that instruction.
+#[test]
+fn sparse_read_without_its_residency_struct() {
+    let mut w = shader("compute/img_sparse.spv");
+    let at = find(&w, Op::ImageSparseFetch);
+    // the first extract after the fetch takes its texel: its result type is the vec4
+    let (extract, _) = insts(&w)
+        .into_iter()
+        .map(|i| (i.0, i.1))
+        .find(|&(o, op)| o > at && op == Op::CompositeExtract as u16)
+        .expect("the texel is extracted");
+    w[at + 1] = w[extract + 1];
+    let e = err(&w);
+    assert_eq!(e.kind, ErrorKind::BadType, "{e}");
+    assert_eq!(e.word as usize, at, "{e}");
+    assert!(e.reason.contains("residency code"), "{e}");
+}

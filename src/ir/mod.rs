@@ -82,9 +82,10 @@ impl ValType {
     pub fn with_comps(self, comps: u8) -> Self {
         ValType { comps, ..self }
     }
-    /// Whether this is a legal SSA value type.
+    /// Whether this is a legal SSA value type (5 components only for a sparse read's
+    /// texel plus residency code).
     pub fn is_valid(self) -> bool {
-        matches!(self.bits, 1 | 8 | 16 | 32 | 64) && matches!(self.comps, 1..=4 | 8 | 16)
+        matches!(self.bits, 1 | 8 | 16 | 32 | 64) && matches!(self.comps, 1..=5 | 8 | 16)
     }
     /// Mask of the low `bits` bits.
     #[inline]
@@ -160,6 +161,11 @@ impl DerefKind {
     }
 }
 
+/// `access` bit of `image_deref_load` / `image_load`: a sparse-residency read
+/// (`OpImageSparseRead`), whose result has one more 32-bit component after the texel's,
+/// the residency code (0 = resident), as a sparse [`Tex`] has.
+pub const ACCESS_SPARSE: u32 = 0x8;
+
 /// A texture instruction: operation, image shape and named sources.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tex {
@@ -169,6 +175,9 @@ pub struct Tex {
     pub shadow: bool,
     /// Gather component (0..3).
     pub component: u8,
+    /// A sparse-residency read (`OpImageSparse*`): the result has one more 32-bit
+    /// component after the texel's, the residency code (0 = every texel resident).
+    pub sparse: bool,
     pub srcs: SmallVec<[(TexSrc, Value); 4]>,
 }
 

@@ -1129,6 +1129,7 @@ impl Parser {
                     arrayed: false,
                     shadow: false,
                     component: 0,
+                    sparse: false,
                     srcs: SmallVec::new(),
                 };
                 while !c.at_end() {
@@ -1136,6 +1137,7 @@ impl Parser {
                     match k {
                         "arrayed" => t.arrayed = true,
                         "shadow" => t.shadow = true,
+                        "sparse" => t.sparse = true,
                         "comp" => {
                             c.expect('=')?;
                             t.component = c.u32()?.min(3) as u8;

@@ -574,6 +574,9 @@ fn print_inst(out: &mut String, m: &Module, names: &Names, fnames: &FNames, f: &
             if t.shadow {
                 out.push_str(" shadow");
             }
+            if t.sparse {
+                out.push_str(" sparse");
+            }
             if t.component != 0 {
                 let _ = write!(out, " comp={}", t.component);
             }

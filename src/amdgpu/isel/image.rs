@@ -51,6 +51,7 @@ use crate::amdgpu::Error;
 use crate::binary::prelink::DescKind;
 use crate::ir::{
     AtomicOp, Descriptor, Dim, InstKind, Intrinsic, SecondaryMap, Tex, TexOp, TexSrc, Value,
+    ACCESS_SPARSE,
 };
 use crate::isa::{Format, Gen, Opcode};
 use smallvec::SmallVec;
@@ -69,6 +70,9 @@ struct Mods {
     dmask: u8,
     unorm: bool,
     glc: bool,
+    /// TFE: the destination has one more dword, the fetch status (a sparse read); `mimg`
+    /// reads the destination as well (zeroed before, see [`Isel::read_dest`]).
+    tfe: bool,
 }
 
 impl Shape {
@@ -328,6 +332,9 @@ impl Isel<'_> {
             ms: idx[2] != 0,
         };
         if shape.dim == Dim::Buffer {
+            if op == Intrinsic::ImageLoad && idx[3] & ACCESS_SPARSE != 0 {
+                return Err(Error::unsupported(at, "sparse texel-buffer loads"));
+            }
             return self.texel_buffer(i, op, srcs, idx, at);
         }
         if op == Intrinsic::ImageLoad && shape.dim == Dim::SubpassData {
@@ -341,7 +348,8 @@ impl Isel<'_> {
                 dim: Dim::D2,
                 ..shape
             };
-            return self.load_at(i, t, shape, addr, false, at);
+            let sparse = idx[3] & ACCESS_SPARSE != 0;
+            return self.load_at(i, t, shape, addr, false, sparse, at);
         }
         if matches!(shape.dim, Dim::Rect | Dim::SubpassData) {
             return Err(Error::unsupported(
@@ -355,15 +363,10 @@ impl Isel<'_> {
                 let t = self.desc(srcs[0], 8, at)?;
                 let lod = self.const_or_none(srcs[3]);
                 let sample = shape.ms.then_some(srcs[2]);
-                self.image_load(
-                    i,
-                    t,
-                    shape,
-                    srcs[1],
-                    sample,
-                    (lod != Some(0)).then_some(srcs[3]),
-                    at,
-                )
+                let addr = self.coords(shape, srcs[1], false, at)?;
+                let lod = (lod != Some(0)).then_some(srcs[3]);
+                let sparse = idx[3] & ACCESS_SPARSE != 0;
+                self.image_load_at(i, t, shape, addr, sample, lod, sparse, at)
             }
             Intrinsic::ImageStore => {
                 let t = self.desc(srcs[0], 8, at)?;
@@ -399,6 +402,7 @@ impl Isel<'_> {
                     dmask: (1u8 << n) - 1,
                     unorm: true,
                     glc: false,
+                    tfe: false,
                 };
                 self.mimg(opc, None, Some(data), &addr, t, None, shape, false, mods)?;
                 Ok(SmallVec::new())
@@ -432,6 +436,7 @@ impl Isel<'_> {
                     dmask: ((1u16 << dw) - 1) as u8,
                     unorm: true,
                     glc: true,
+                    tfe: false,
                 };
                 self.mimg(
                     opc,
@@ -477,6 +482,9 @@ impl Isel<'_> {
             .src(TexSrc::Texture)
             .ok_or_else(|| Error::unsupported(at, "tex without a texture"))?;
         if t.dim == Dim::Buffer {
+            if t.sparse {
+                return Err(Error::unsupported(at, "sparse texel-buffer fetches"));
+            }
             let v = self.desc(texture, 4, at)?;
             return match (t.op, t.src(TexSrc::Coord)) {
                 (TexOp::Fetch, Some(coord)) => self.texel_load(i, v, coord),
@@ -489,6 +497,23 @@ impl Isel<'_> {
         }
         if t.src(TexSrc::MinLod).is_some() {
             return Err(Error::unsupported(at, "minLod clamps"));
+        }
+        if t.sparse
+            && !matches!(
+                t.op,
+                TexOp::Fetch
+                    | TexOp::FetchMs
+                    | TexOp::Sample
+                    | TexOp::SampleBias
+                    | TexOp::SampleLod
+                    | TexOp::SampleGrad
+                    | TexOp::Gather
+            )
+        {
+            return Err(Error::unsupported(
+                at,
+                format!("sparse {} (only reads return residency)", t.op.name()),
+            ));
         }
         let res = self.desc(texture, 8, at)?;
         let ty = self.f.ty(i);
@@ -522,7 +547,8 @@ impl Isel<'_> {
                         addr[k] = d;
                     }
                 }
-                self.image_load_at(i, res, shape, addr, t.src(TexSrc::MsIndex), lod, at)
+                let ms = t.src(TexSrc::MsIndex);
+                self.image_load_at(i, res, shape, addr, ms, lod, t.sparse, at)
             }
             TexOp::Size => {
                 let lod = t.src(TexSrc::Lod);
@@ -535,6 +561,7 @@ impl Isel<'_> {
                     dmask: 8,
                     unorm: true,
                     glc: false,
+                    tfe: false,
                 };
                 self.mimg(
                     Opcode::ImageGetResinfo,
@@ -632,15 +659,16 @@ impl Isel<'_> {
         let dmask = match (gather, cmp.is_some()) {
             (true, true) => 1,
             (true, false) => 1 << t.component,
-            (false, _) => self.used_mask(i),
+            (false, _) => self.texel_mask(i, t.sparse),
         };
         // a gather returns four values for its one component
         let n = if gather { 4 } else { dmask.count_ones() as u8 };
-        let d = self.tmp(RegClass::v(n));
+        let d = self.read_dest(n, t.sparse)?;
         let mods = Mods {
             dmask,
             unorm: false,
             glc: false,
+            tfe: t.sparse,
         };
         self.mimg(
             opc,
@@ -656,25 +684,9 @@ impl Isel<'_> {
         if matches!(t.op, TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod) {
             self.wqm_seed(&[d]);
         }
-        let words = self.split(d, n)?;
-        let words = Self::spread(&words, if gather { 0xf } else { dmask }, ty.comps);
+        let spread = if gather { 0xf } else { dmask };
+        let words = self.read_words(d, n, spread, ty.comps, t.sparse)?;
         self.regroup(i, words, ty)
-    }
-
-    /// `image_load` / `image_load_mip` (storage images and texel fetches).
-    #[allow(clippy::too_many_arguments)]
-    fn image_load(
-        &mut self,
-        i: Value,
-        res: Temp,
-        shape: Shape,
-        coord: Value,
-        sample: Option<Value>,
-        lod: Option<Value>,
-        at: Option<u32>,
-    ) -> Result<SmallVec<[MV; 4]>, Error> {
-        let addr = self.coords(shape, coord, false, at)?;
-        self.image_load_at(i, res, shape, addr, sample, lod, at)
     }
 
     /// `image_load` at texel coordinates `addr` (as [`Isel::coords`] gives them), with the
@@ -688,6 +700,7 @@ impl Isel<'_> {
         mut addr: Vec<Temp>,
         sample: Option<Value>,
         lod: Option<Value>,
+        sparse: bool,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let mip = lod.is_some() && !shape.ms;
@@ -698,10 +711,12 @@ impl Isel<'_> {
         } else if let Some(l) = lod {
             addr.push(self.vgpr_of(l, 0)?);
         }
-        self.load_at(i, res, shape, addr, mip, at)
+        self.load_at(i, res, shape, addr, mip, sparse, at)
     }
 
-    /// `image_load` (`_mip`) of the components of `i` the program uses at `addr`.
+    /// `image_load` (`_mip`) of the components of `i` the program uses at `addr` (with
+    /// `sparse`, TFE and the residency code as the last component).
+    #[allow(clippy::too_many_arguments)]
     fn load_at(
         &mut self,
         i: Value,
@@ -709,9 +724,13 @@ impl Isel<'_> {
         shape: Shape,
         addr: Vec<Temp>,
         mip: bool,
+        sparse: bool,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let ty = self.f.ty(i);
+        if ty.bits == 64 && sparse {
+            return Err(Error::unsupported(at, "sparse 64-bit image loads"));
+        }
         if ty.bits == 64 {
             return self.load_at_64(i, res, shape, addr, mip);
         }
@@ -721,13 +740,14 @@ impl Isel<'_> {
                 format!("{}-bit image loads (D16)", ty.bits),
             ));
         }
-        let dmask = self.used_mask(i);
+        let dmask = self.texel_mask(i, sparse);
         let n = dmask.count_ones() as u8;
-        let d = self.tmp(RegClass::v(n));
+        let d = self.read_dest(n, sparse)?;
         let mods = Mods {
             dmask,
             unorm: true,
             glc: false,
+            tfe: sparse,
         };
         let opc = if mip {
             Opcode::ImageLoadMip
@@ -735,8 +755,7 @@ impl Isel<'_> {
             Opcode::ImageLoad
         };
         self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
-        let words = self.split(d, n)?;
-        let words = Self::spread(&words, dmask, ty.comps);
+        let words = self.read_words(d, n, dmask, ty.comps, sparse)?;
         self.regroup(i, words, ty)
     }
 
@@ -760,6 +779,7 @@ impl Isel<'_> {
                 dmask: 0x3,
                 unorm: true,
                 glc: false,
+                tfe: false,
             };
             let opc = if mip {
                 Opcode::ImageLoadMip
@@ -820,6 +840,7 @@ impl Isel<'_> {
             dmask,
             unorm: true,
             glc: false,
+            tfe: false,
         };
         self.mimg(
             Opcode::ImageGetResinfo,
@@ -1231,9 +1252,14 @@ impl Isel<'_> {
         if let Some(s) = samp {
             ops.push(Arg::Temp(s));
         }
+        if mods.tfe {
+            // the zeroed destination, one extra trailing use (`read_dest`)
+            ops.extend(def.map(Arg::Temp));
+        }
         let mut m = MInst::hw(o, Format::Mimg, &defs, &ops);
         m.mods.mem.dmask = mods.dmask;
         m.mods.mem.unorm = mods.unorm;
+        m.mods.mem.tfe = mods.tfe;
         m.mods.glc = mods.glc;
         if gen == Gen::Gfx9 {
             m.mods.mem.da = shape.da();
@@ -1242,6 +1268,52 @@ impl Isel<'_> {
         }
         self.push(m);
         Ok(())
+    }
+
+    /// The destination tuple of a MIMG read of `n` data dwords. A sparse read (TFE) has
+    /// one more, the fetch status, and the whole tuple is zeroed first: the hardware may
+    /// leave the data unwritten when a texel is not resident, and the program must then
+    /// read 0 (as ACO does). The MIMG instruction reads that zeroed tuple as its trailing
+    /// operand and redefines it, so the tuple is listed in `multi_def`.
+    fn read_dest(&mut self, n: u8, sparse: bool) -> Result<Temp, Error> {
+        if !sparse {
+            return Ok(self.tmp(RegClass::v(n)));
+        }
+        let d = self.tmp(RegClass::v(n + 1));
+        let z = self.to_vgpr(Arg::Const(0))?;
+        let parts = vec![Arg::Temp(z); n as usize + 1];
+        self.push(MInst::pseudo(Pseudo::CreateVector, &[Arg::Temp(d)], &parts));
+        self.p.multi_def.insert(d);
+        Ok(d)
+    }
+
+    /// The `comps` result components from destination `d` ([`Isel::read_dest`]): its `n`
+    /// data dwords spread by `dmask` over the texel's components, then for a sparse read
+    /// the status dword as the last component (the residency code, 0 = resident).
+    fn read_words(
+        &mut self,
+        d: Temp,
+        n: u8,
+        dmask: u8,
+        comps: u8,
+        sparse: bool,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let words = self.split(d, n + sparse as u8)?;
+        let mut out = Self::spread(&words[..n as usize], dmask, comps - sparse as u8);
+        if sparse {
+            out.push(MV::T(words[n as usize], Kind::Plain));
+        }
+        Ok(out)
+    }
+
+    /// The `dmask` of a read: the texel components of `i` its users read (never none;
+    /// a sparse read's last component, the residency code, is not a texel component).
+    fn texel_mask(&mut self, i: Value, sparse: bool) -> u8 {
+        let texel = ((1u16 << (self.f.ty(i).comps - sparse as u8)) - 1) as u8;
+        match self.used_mask(i) & texel {
+            0 => 1,
+            m => m,
+        }
     }
 
     /// The components of `i` its users read, as a mask (a swizzle reads the components it

@@ -247,6 +247,14 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             {
                 oi.next();
             }
+            // a MIMG read with TFE reads its zeroed destination: one extra trailing use of
+            // the defined tuple (isel/image.rs `read_dest`)
+            if fmt == crate::isa::Format::Mimg
+                && i.mods.mem.tfe
+                && i.ops.last() == i.defs.first()
+            {
+                oi.next();
+            }
             // `s_branch` into the next part (an unlinked graphics stage's end): the symbol,
             // then the values the epilog reads, all uses (isel/graphics/parts.rs)
             if op == crate::isa::Opcode::SBranch && matches!(i.ops.get(1), Some(Arg::Symbol(_))) {

@@ -6,11 +6,18 @@
 //! with named sources; storage images become `image_deref_*` intrinsics. Projective
 //! sampling divides the coordinate (and the depth reference) by the last coordinate
 //! component here.
+//!
+//! Sparse-residency reads (`OpImageSparse*`) are the same `tex` (marked `sparse`) or
+//! `image_deref_load` (access `ACCESS_SPARSE`) with one more 32-bit component after the
+//! texel's, the residency code; the SPIR-V result struct `{code, texel}` is taken apart
+//! from it. `OpImageSparseTexelsResident` is `code == 0`.
 
 use super::parse::Inst;
 use super::{Error, ErrorKind, Fx, Val};
+use super::module::{Def, SType};
 use crate::ir::{
     AluOp, Dim, ImageType, InstKind, Intrinsic, Tex, TexOp, TexSrc, TypeKind, ValType, Value,
+    ACCESS_SPARSE,
 };
 use rspirv::dr::Operand;
 use rspirv::spirv::Op;
@@ -119,6 +126,52 @@ impl<'a, 'm> Fx<'a, 'm> {
         Ok(o)
     }
 
+    /// The texel type of `i`'s result: the result type itself, or for a sparse read
+    /// (`sparse`) the texel member of its struct `{u32 residency code, texel}`.
+    fn texel_result(&self, i: &Inst, sparse: bool) -> Result<ValType, Error> {
+        let id = i.result_ty()?;
+        let texel = if sparse {
+            match self.spv.def(id) {
+                Def::Type(SType::Struct { members })
+                    if members.len() == 2
+                        && self.spv.val_type(members[0]) == Some(ValType::U32) =>
+                {
+                    members[1]
+                }
+                _ => {
+                    return Err(i.err(
+                        ErrorKind::BadType,
+                        "a sparse read returns a struct of a 32-bit residency code and the texel",
+                    ))
+                }
+            }
+        } else {
+            id
+        };
+        match self.spv.val_type(texel) {
+            Some(t) if t.comps <= 4 => Ok(t),
+            _ => Err(i.err(ErrorKind::BadType, "result must be a scalar or vector")),
+        }
+    }
+
+    /// Sets `i`'s value from `v`: its first `texel.comps` components are the texel and,
+    /// when `sparse`, its last one the residency code, taken apart into the struct
+    /// `{code, texel}` of a sparse read.
+    fn set_texel(&mut self, i: &Inst, v: Value, texel: ValType, sparse: bool) -> Result<(), Error> {
+        let n = self.b.ty(v).comps;
+        let t = if !sparse && texel.comps == n {
+            v
+        } else {
+            let sw: Vec<u8> = (0..texel.comps).collect();
+            self.b.swizzle(v, &sw)
+        };
+        if !sparse {
+            return self.set(i, Val::V(t));
+        }
+        let code = self.b.channel(v, n - 1);
+        self.set(i, Val::C(vec![Val::V(code), Val::V(t)]))
+    }
+
     fn float_coord(&self, i: &Inst, c: Value) -> Result<(), Error> {
         if self.b.ty(c).bits != 32 {
             return Err(i.err(ErrorKind::BadType, "coordinate must be 32-bit"));
@@ -160,16 +213,24 @@ impl<'a, 'm> Fx<'a, 'm> {
                     },
                 )
             }
-            Op::ImageRead => {
+            Op::ImageSparseTexelsResident => {
+                i.exact(1)?;
+                let code = self.value(i, 0)?;
+                if self.b.ty(code) != ValType::U32 {
+                    return Err(i.err(ErrorKind::BadType, "residency code must be a 32-bit integer"));
+                }
+                let zero = self.b.const_u32(0);
+                let v = self.alu(i, AluOp::Ieq, &[code, zero])?;
+                self.set(i, Val::V(v))
+            }
+            Op::ImageRead | Op::ImageSparseRead => {
                 i.need(2)?;
+                let sparse = i.op == Op::ImageSparseRead;
                 let (image, _) = self.tex_operand(i, 0)?;
                 let it = self.image_type(i, image)?;
                 let coord = self.value(i, 1)?;
                 let o = self.image_ops(i, 2)?;
-                let rt = self
-                    .spv
-                    .val_type(i.result_ty()?)
-                    .ok_or_else(|| i.err(ErrorKind::BadType, "result"))?;
+                let rt = self.texel_result(i, sparse)?;
                 let sample = match o.sample {
                     Some(s) => s,
                     None => self.b.const_u32(0),
@@ -181,17 +242,11 @@ impl<'a, 'm> Fx<'a, 'm> {
                 let _ = it;
                 let r4 = self.b.intrinsic(
                     Intrinsic::ImageDerefLoad,
-                    rt.with_comps(4),
+                    rt.with_comps(4 + sparse as u8),
                     &[image, coord, sample, lod],
-                    &[0],
+                    &[if sparse { ACCESS_SPARSE } else { 0 }],
                 );
-                let r = if rt.comps == 4 {
-                    r4
-                } else {
-                    let sw: Vec<u8> = (0..rt.comps).collect();
-                    self.b.swizzle(r4, &sw)
-                };
-                self.set(i, Val::V(r))
+                self.set_texel(i, r4, rt, sparse)
             }
             Op::ImageWrite => {
                 i.need(3)?;
@@ -278,6 +333,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                             arrayed: it.arrayed,
                             shadow: false,
                             component: 0,
+                            sparse: false,
                             srcs,
                         },
                         rt,
@@ -291,15 +347,23 @@ impl<'a, 'm> Fx<'a, 'm> {
 
     fn sample(&mut self, i: &Inst) -> Result<(), Error> {
         i.need(2)?;
+        // a sparse opcode reads as its plain twin (same operands), marked sparse
+        let (op, sparse) = match i.op {
+            Op::ImageSparseSampleImplicitLod => (Op::ImageSampleImplicitLod, true),
+            Op::ImageSparseSampleExplicitLod => (Op::ImageSampleExplicitLod, true),
+            Op::ImageSparseSampleDrefImplicitLod => (Op::ImageSampleDrefImplicitLod, true),
+            Op::ImageSparseSampleDrefExplicitLod => (Op::ImageSampleDrefExplicitLod, true),
+            Op::ImageSparseFetch => (Op::ImageFetch, true),
+            Op::ImageSparseGather => (Op::ImageGather, true),
+            Op::ImageSparseDrefGather => (Op::ImageDrefGather, true),
+            op => (op, false),
+        };
         let (texture, sampler) = self.tex_operand(i, 0)?;
         let it = self.image_type(i, texture)?;
         let mut coord = self.value(i, 1)?;
-        let rt = self
-            .spv
-            .val_type(i.result_ty()?)
-            .ok_or_else(|| i.err(ErrorKind::BadType, "result must be a scalar or vector"))?;
+        let rt = self.texel_result(i, sparse)?;
         let dref = matches!(
-            i.op,
+            op,
             Op::ImageSampleDrefImplicitLod
                 | Op::ImageSampleDrefExplicitLod
                 | Op::ImageSampleProjDrefImplicitLod
@@ -307,7 +371,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 | Op::ImageDrefGather
         );
         let proj = matches!(
-            i.op,
+            op,
             Op::ImageSampleProjImplicitLod
                 | Op::ImageSampleProjExplicitLod
                 | Op::ImageSampleProjDrefImplicitLod
@@ -319,7 +383,7 @@ impl<'a, 'm> Fx<'a, 'm> {
         if dref {
             comparator = Some(self.value(i, k)?);
             k += 1;
-        } else if i.op == Op::ImageGather {
+        } else if op == Op::ImageGather {
             let c = self.scalar_const_id(i, k)?;
             if c > 3 {
                 return Err(i.err(ErrorKind::BadOperands, "gather component out of range"));
@@ -328,7 +392,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             k += 1;
         }
         let o = self.image_ops(i, k)?;
-        let needs_sampler = i.op != Op::ImageFetch;
+        let needs_sampler = op != Op::ImageFetch;
         if needs_sampler && sampler.is_none() {
             return Err(i.err(ErrorKind::BadType, "sampling needs a sampled image"));
         }
@@ -354,7 +418,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             // along in a shadow lookup's coordinate); the IR's coord has exactly the
             // components the image needs.
             let mut want = it.dim.coord_components();
-            if it.arrayed && i.op != Op::ImageQueryLod {
+            if it.arrayed && op != Op::ImageQueryLod {
                 want += 1;
             }
             let have = self.b.ty(coord).comps;
@@ -372,7 +436,7 @@ impl<'a, 'm> Fx<'a, 'm> {
                 coord = self.b.swizzle(coord, &sw);
             }
         }
-        let op = match i.op {
+        let top = match op {
             Op::ImageFetch => {
                 if o.sample.is_some() {
                     TexOp::FetchMs
@@ -396,7 +460,7 @@ impl<'a, 'm> Fx<'a, 'm> {
             }
             _ => TexOp::Sample,
         };
-        if it.dim == Dim::Buffer && op != TexOp::Fetch {
+        if it.dim == Dim::Buffer && top != TexOp::Fetch {
             return Err(i.err(ErrorKind::BadType, "only fetches from buffer images"));
         }
         let mut srcs: crate::ir::SmallVec<[(TexSrc, Value); 4]> = crate::ir::SmallVec::new();
@@ -427,18 +491,22 @@ impl<'a, 'm> Fx<'a, 'm> {
         if let Some(m) = o.min_lod {
             srcs.push((TexSrc::MinLod, m));
         }
+        if sparse && it.dim == Dim::Buffer {
+            return Err(i.err(ErrorKind::Unsupported, "sparse fetches from texel buffers"));
+        }
         let v = self.b.tex(
             Tex {
-                op,
+                op: top,
                 dim: it.dim,
                 arrayed: it.arrayed,
                 shadow: comparator.is_some(),
                 component,
+                sparse,
                 srcs,
             },
-            rt,
+            rt.with_comps(rt.comps + sparse as u8),
         );
-        self.set(i, Val::V(v))
+        self.set_texel(i, v, rt, sparse)
     }
 
     fn scalar_const_id(&self, i: &Inst, k: usize) -> Result<u64, Error> {

@@ -651,7 +651,16 @@ impl<'a, 'm> Fx<'a, 'm> {
             | Op::ImageQueryLod
             | Op::ImageQueryLevels
             | Op::ImageQuerySamples
-            | Op::ImageTexelPointer => self.image_inst(i),
+            | Op::ImageTexelPointer
+            | Op::ImageSparseSampleImplicitLod
+            | Op::ImageSparseSampleExplicitLod
+            | Op::ImageSparseSampleDrefImplicitLod
+            | Op::ImageSparseSampleDrefExplicitLod
+            | Op::ImageSparseFetch
+            | Op::ImageSparseGather
+            | Op::ImageSparseDrefGather
+            | Op::ImageSparseRead
+            | Op::ImageSparseTexelsResident => self.image_inst(i),
             Op::GroupNonUniformElect
             | Op::GroupNonUniformAll
             | Op::GroupNonUniformAny

@@ -171,6 +171,8 @@ fn supported_capability(c: Capability) -> bool {
             | C::ImageMSArray
             | C::ImageGatherExtended
             | C::MinLod
+            // OpImageSparse*: a residency code beside the texel (TFE)
+            | C::SparseResidency
             | C::StorageImageExtendedFormats
             | C::StorageImageMultisample
             | C::StorageImageReadWithoutFormat

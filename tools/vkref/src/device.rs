@@ -426,6 +426,10 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             b(f.v12.vulkan_memory_model_device_scope),
         )),
         Capability::Int64ImageEXT => Some(("shaderImageInt64Atomics", f.image_int64)),
+        Capability::SparseResidency => Some((
+            "shaderResourceResidency",
+            b(f.core.shader_resource_residency),
+        )),
         Capability::Int64Atomics => Some((
             "shaderBufferInt64Atomics",
             b(f.v12.shader_buffer_int64_atomics),

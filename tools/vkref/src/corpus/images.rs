@@ -702,6 +702,58 @@ fn nonuniform_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     ]
 }
 
+// ---- img_sparse
+
+fn sparse_inputs() -> Inputs {
+    let mut r = Rng::new(127);
+    let tex = rand_image(&mut r, TexelFormat::Rgba8Unorm, ViewType::D2, [8, 8, 1], 2);
+    let img = rand_image(&mut r, TexelFormat::Rgba8Unorm, ViewType::D2, [8, 8, 1], 1);
+    let uimg = rand_image(&mut r, TexelFormat::R32Uint, ViewType::D2, [8, 8, 1], 1);
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            images(
+                0,
+                DescriptorKind::CombinedImageSampler,
+                vec![tex],
+                vec![Sampler::nearest()],
+            ),
+            images(1, DescriptorKind::StorageImage, vec![img], vec![]),
+            images(2, DescriptorKind::StorageImage, vec![uimg], vec![]),
+            sb(3, vec![0xcc; 16 * 4 * 64]),
+            sb(4, vec![0xcc; 4 * 8 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+/// Every texel is resident: each code is 0 (what a TFE status of 0 reads as) and each
+/// texel what the plain read returns.
+fn sparse_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let tex = image_of(&inp.resources[0], 0);
+    let img = image_of(&inp.resources[1], 0);
+    let u = from_bytes::<u32>(&image_of(&inp.resources[2], 0).data);
+    let foot = |i0: i64, j0: i64| [(i0, j0 + 1), (i0 + 1, j0 + 1), (i0 + 1, j0), (i0, j0)];
+    let (mut t, mut c): (Vec<f32>, Vec<u32>) = (Vec::new(), Vec::new());
+    for i in 0..64i64 {
+        let (x, y) = (i % 8, i / 8);
+        t.extend(f32s(texel(tex, 0, x, y, 0)));
+        t.extend(f32s(texel(tex, 0, x, y, 0)));
+        t.extend(foot(x, y).map(|(a, b)| texel(tex, 0, a, b, 0)[1] as f32));
+        t.extend(f32s(texel(img, 0, x, y, 0)));
+        c.extend([0, 0, 0, 0, 0, 0, u[i as usize], 1]);
+    }
+    vec![
+        Expect {
+            resource: 3,
+            bytes: to_bytes(&t),
+            check: UNORM8,
+        },
+        exact(4, to_bytes(&c)),
+    ]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_storage", storage_inputs, storage_expect),
@@ -712,6 +764,7 @@ pub fn cases() -> Vec<Case> {
         case!("img_gather_shadow", gather_inputs, gather_expect),
         case!("img_cube", cube_inputs, cube_expect),
         case!("img_arrays", arrays_inputs, arrays_expect),
+        case!("img_sparse", sparse_inputs, sparse_expect),
         case!("nonuniform_index", nonuniform_inputs, nonuniform_expect),
     ]
 }

@@ -114,12 +114,14 @@ macro_rules! case {
 pub(crate) use case;
 
 /// Cases lavapipe cannot run, with the device feature it lacks (Mesa 22.3, Debian 12's
-/// lavapipe, offers no non-uniform descriptor indexing and no 64-bit integer images): they
+/// lavapipe, offers no non-uniform descriptor indexing, no 64-bit integer images and no
+/// sparse residency): they
 /// are checked against their Rust expectation alone. [`lavapipe_lacks`] is the one way to
 /// ask; tests check that lavapipe still refuses exactly these cases for exactly this
 /// feature, so the list shrinks as soon as lavapipe gains it.
 pub const LAVAPIPE_LACKS: &[(&str, &str)] = &[
     ("img_atomics64", "shaderImageInt64Atomics"),
+    ("img_sparse", "shaderResourceResidency"),
     (
         "nonuniform_index",
         "shaderUniformBufferArrayNonUniformIndexing",
