@@ -186,10 +186,26 @@ fn every_operation_prints_and_parses_back() {
                 shadow: true,
                 component: 2,
                 srcs,
+                sparse: false,
             },
             ValType::new(32, 4),
         );
     }
+    // a sparse read: the texel and then its residency code
+    b.tex(
+        Tex {
+            op: TexOp::Fetch,
+            dim: Dim::D2,
+            arrayed: false,
+            shadow: false,
+            component: 0,
+            srcs: [(TexSrc::Texture, d), (TexSrc::Coord, c)]
+                .into_iter()
+                .collect(),
+            sparse: true,
+        },
+        ValType::new(32, 5),
+    );
     let big = b.const_bits(ValType::new(64, 16), &[u64::MAX; 16]);
     b.swizzle(big, &[15, 0, 8]);
     b.swizzle(c, &[3, 2, 1, 0]);

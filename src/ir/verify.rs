@@ -376,7 +376,9 @@ impl<'a> Verifier<'a> {
                     return Err(e("tex without a result"));
                 }
                 if t.sparse && (ty.bits != 32 || ty.comps < 2) {
-                    return Err(e("a sparse tex returns 32-bit texel components and a residency code"));
+                    return Err(e(
+                        "a sparse tex returns 32-bit texel components and a residency code",
+                    ));
                 }
             }
             InstKind::Call { func, args } => {

@@ -743,20 +743,36 @@ impl Isel<'_> {
         let dmask = self.texel_mask(i, sparse);
         let n = dmask.count_ones() as u8;
         let d = self.read_dest(n, sparse)?;
+        self.image_load_into(d, &addr, res, shape, mip, dmask, sparse)?;
+        let words = self.read_words(d, n, dmask, ty.comps, sparse)?;
+        self.regroup(i, words, ty)
+    }
+
+    /// `image_load` (`_mip` with a LOD) of the `dmask` components at `addr` into `d`, with
+    /// the residency status after them when `tfe`.
+    #[allow(clippy::too_many_arguments)]
+    fn image_load_into(
+        &mut self,
+        d: Temp,
+        addr: &[Temp],
+        res: Temp,
+        shape: Shape,
+        mip: bool,
+        dmask: u8,
+        tfe: bool,
+    ) -> Result<(), Error> {
         let mods = Mods {
             dmask,
             unorm: true,
             glc: false,
-            tfe: sparse,
+            tfe,
         };
         let opc = if mip {
             Opcode::ImageLoadMip
         } else {
             Opcode::ImageLoad
         };
-        self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
-        let words = self.read_words(d, n, dmask, ty.comps, sparse)?;
-        self.regroup(i, words, ty)
+        self.mimg(opc, Some(d), None, addr, res, None, shape, false, mods)
     }
 
     /// A 64-bit image load. The only 64-bit image formats are one-channel (R64_UINT,
@@ -775,18 +791,7 @@ impl Isel<'_> {
         let mut out: SmallVec<[MV; 4]> = SmallVec::new();
         if self.used_mask(i) & 1 != 0 {
             let d = self.tmp(RegClass::v(2));
-            let mods = Mods {
-                dmask: 0x3,
-                unorm: true,
-                glc: false,
-                tfe: false,
-            };
-            let opc = if mip {
-                Opcode::ImageLoadMip
-            } else {
-                Opcode::ImageLoad
-            };
-            self.mimg(opc, Some(d), None, &addr, res, None, shape, false, mods)?;
+            self.image_load_into(d, &addr, res, shape, mip, 0x3, false)?;
             let words = self.split(d, 2)?;
             let words = words.iter().map(|t| MV::T(*t, Kind::Plain)).collect();
             out.extend(self.regroup(i, words, ty)?);

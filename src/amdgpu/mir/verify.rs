@@ -249,10 +249,7 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             }
             // a MIMG read with TFE reads its zeroed destination: one extra trailing use of
             // the defined tuple (isel/image.rs `read_dest`)
-            if fmt == crate::isa::Format::Mimg
-                && i.mods.mem.tfe
-                && i.ops.last() == i.defs.first()
-            {
+            if fmt == crate::isa::Format::Mimg && i.mods.mem.tfe && i.ops.last() == i.defs.first() {
                 oi.next();
             }
             // `s_branch` into the next part (an unlinked graphics stage's end): the symbol,

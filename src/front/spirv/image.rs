@@ -12,9 +12,9 @@
 //! texel's, the residency code; the SPIR-V result struct `{code, texel}` is taken apart
 //! from it. `OpImageSparseTexelsResident` is `code == 0`.
 
+use super::module::{Def, SType};
 use super::parse::Inst;
 use super::{Error, ErrorKind, Fx, Val};
-use super::module::{Def, SType};
 use crate::ir::{
     AluOp, Dim, ImageType, InstKind, Intrinsic, Tex, TexOp, TexSrc, TypeKind, ValType, Value,
     ACCESS_SPARSE,
@@ -130,24 +130,23 @@ impl<'a, 'm> Fx<'a, 'm> {
     /// (`sparse`) the texel member of its struct `{u32 residency code, texel}`.
     fn texel_result(&self, i: &Inst, sparse: bool) -> Result<ValType, Error> {
         let id = i.result_ty()?;
-        let texel = if sparse {
-            match self.spv.def(id) {
-                Def::Type(SType::Struct { members })
-                    if members.len() == 2
-                        && self.spv.val_type(members[0]) == Some(ValType::U32) =>
-                {
-                    members[1]
-                }
-                _ => {
-                    return Err(i.err(
+        let texel =
+            if sparse {
+                match self.spv.def(id) {
+                    Def::Type(SType::Struct { members })
+                        if members.len() == 2
+                            && self.spv.val_type(members[0]) == Some(ValType::U32) =>
+                    {
+                        members[1]
+                    }
+                    _ => return Err(i.err(
                         ErrorKind::BadType,
                         "a sparse read returns a struct of a 32-bit residency code and the texel",
-                    ))
+                    )),
                 }
-            }
-        } else {
-            id
-        };
+            } else {
+                id
+            };
         match self.spv.val_type(texel) {
             Some(t) if t.comps <= 4 => Ok(t),
             _ => Err(i.err(ErrorKind::BadType, "result must be a scalar or vector")),
@@ -217,7 +216,10 @@ impl<'a, 'm> Fx<'a, 'm> {
                 i.exact(1)?;
                 let code = self.value(i, 0)?;
                 if self.b.ty(code) != ValType::U32 {
-                    return Err(i.err(ErrorKind::BadType, "residency code must be a 32-bit integer"));
+                    return Err(i.err(
+                        ErrorKind::BadType,
+                        "residency code must be a 32-bit integer",
+                    ));
                 }
                 let zero = self.b.const_u32(0);
                 let v = self.alu(i, AluOp::Ieq, &[code, zero])?;
