@@ -318,7 +318,13 @@ fn own_decode(words: &[u32], off: usize) -> Result<Option<Inst>, Error> {
     let ids = match op {
         Op::VectorShuffle | Op::CompositeInsert => 2,
         Op::CompositeExtract => 1,
-        _ => return Ok(None),
+        _ if spec_constant_operation(op) => return Ok(None),
+        // (rspirv panics on some of the others, e.g. an OpSwitch or OpConstant inside)
+        _ => {
+            return Err(e(&format!(
+                "{op:?} is not an operation OpSpecConstantOp allows"
+            )))
+        }
     };
     let mut ops: Operands = smallvec![Operand::LiteralSpecConstantOpInteger(op)];
     for (k, &w) in words[off + 4..off + wc].iter().enumerate() {
@@ -687,6 +693,72 @@ fn decode_fast(words: &[u32], offs: &[usize], bound: u32) -> Option<Vec<Inst>> {
         insts.push(inst);
     }
     Some(insts)
+}
+
+/// The operations SPIR-V allows in `OpSpecConstantOp` (the Shader and Kernel lists of its
+/// definition) whose operands are all ids; the three with literal operands are
+/// [`own_decode`]'s.
+fn spec_constant_operation(op: Op) -> bool {
+    use Op as O;
+    matches!(
+        op,
+        O::SConvert
+            | O::FConvert
+            | O::UConvert
+            | O::SNegate
+            | O::Not
+            | O::IAdd
+            | O::ISub
+            | O::IMul
+            | O::UDiv
+            | O::SDiv
+            | O::UMod
+            | O::SRem
+            | O::SMod
+            | O::ShiftRightLogical
+            | O::ShiftRightArithmetic
+            | O::ShiftLeftLogical
+            | O::BitwiseOr
+            | O::BitwiseXor
+            | O::BitwiseAnd
+            | O::LogicalOr
+            | O::LogicalAnd
+            | O::LogicalNot
+            | O::LogicalEqual
+            | O::LogicalNotEqual
+            | O::Select
+            | O::IEqual
+            | O::INotEqual
+            | O::ULessThan
+            | O::SLessThan
+            | O::UGreaterThan
+            | O::SGreaterThan
+            | O::ULessThanEqual
+            | O::SLessThanEqual
+            | O::UGreaterThanEqual
+            | O::SGreaterThanEqual
+            | O::QuantizeToF16
+            | O::ConvertFToS
+            | O::ConvertSToF
+            | O::ConvertFToU
+            | O::ConvertUToF
+            | O::ConvertPtrToU
+            | O::ConvertUToPtr
+            | O::GenericCastToPtr
+            | O::PtrCastToGeneric
+            | O::Bitcast
+            | O::FNegate
+            | O::FAdd
+            | O::FSub
+            | O::FMul
+            | O::FDiv
+            | O::FRem
+            | O::FMod
+            | O::AccessChain
+            | O::InBoundsAccessChain
+            | O::PtrAccessChain
+            | O::InBoundsPtrAccessChain
+    )
 }
 
 /// The whole module through rspirv's parser: the path for invalid modules, whose errors
