@@ -352,9 +352,7 @@ pub fn dispatch_initiator(t: Target) -> Result<Option<u32>> {
 
 /// COMPUTE_NUM_THREAD_X/Y/Z values for a workgroup size (NUM_THREAD_FULL in bits 15:0).
 pub fn num_threads(dims: [u32; 3]) -> Result<[(u32, u32); 3]> {
-    // (in 64 bits with overflow checks: three 32-bit sizes can exceed even u64)
-    let total = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64));
-    if dims.contains(&0) || total.is_none_or(|t| t > 1024) {
+    if !crate::ir::valid_workgroup_size(dims) {
         return Err(Error::invalid(
             "workgroup size",
             format!("{dims:?}: each dimension must be >= 1 and the product <= 1024"),

@@ -541,6 +541,20 @@ impl ExecFlags {
 }
 
 /// A shader module: one entry point and the functions it calls.
+/// The most invocations a compute workgroup may have on every AMD generation (the Vulkan
+/// maxComputeWorkGroupInvocations RADV reports).
+pub const MAX_WORKGROUP_INVOCATIONS: u64 = 1024;
+
+/// Whether a workgroup size is one the hardware runs: every size at least 1 and their
+/// product at most [`MAX_WORKGROUP_INVOCATIONS`] (multiplied in 64 bits with overflow
+/// checks: three 32-bit sizes can exceed even those).
+pub fn valid_workgroup_size(dims: [u32; 3]) -> bool {
+    matches!(
+        dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64)),
+        Some(1..=MAX_WORKGROUP_INVOCATIONS)
+    )
+}
+
 #[derive(Clone, Debug)]
 pub struct Module {
     pub stage: Stage,

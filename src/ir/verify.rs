@@ -51,13 +51,9 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
             return Err(merr("entry is not a function".into()));
         }
     }
-    let invocations = m
-        .local_size
-        .iter()
-        .try_fold(1u64, |a, &d| a.checked_mul(d as u64));
-    if m.stage == Stage::Compute && !matches!(invocations, Some(1..=1024)) {
+    if m.stage == Stage::Compute && !valid_workgroup_size(m.local_size) {
         return Err(merr(format!(
-            "workgroup size {:?}: each size must be >= 1 and the product <= 1024",
+            "workgroup size {:?}: each size must be >= 1 and the product <= {MAX_WORKGROUP_INVOCATIONS}",
             m.local_size
         )));
     }

@@ -35,6 +35,7 @@
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, Temp};
 use crate::isa::tables::Props;
+use crate::isa::Opcode;
 
 /// The most SGPR dwords hoisted in one program.
 pub const MAX_DWORDS: u32 = 16;
@@ -127,15 +128,32 @@ pub fn hoist_loop_invariants(p: &mut Program) -> u32 {
 
 /// The single temp `i` defines when it is a scalar load this pass may move.
 fn hoistable(p: &Program, i: &MInst, abi_ptr: &[bool]) -> Option<Temp> {
-    let o = i.opcode()?;
-    let name = o.name();
-    let ok = if name.starts_with("s_buffer_load_") {
-        true
-    } else if name.starts_with("s_load_") {
-        matches!(i.ops.first(), Some(Arg::Temp(t)) if abi_ptr[t.0 as usize])
-            && i.ops[1..].iter().all(|a| !matches!(a, Arg::Temp(_)))
-    } else {
-        false
+    use Opcode as O;
+    let ok = match i.opcode()? {
+        O::SBufferLoadDword
+        | O::SBufferLoadDwordx2
+        | O::SBufferLoadDwordx4
+        | O::SBufferLoadDwordx8
+        | O::SBufferLoadDwordx16
+        | O::SBufferLoadB32
+        | O::SBufferLoadB64
+        | O::SBufferLoadB128
+        | O::SBufferLoadB256
+        | O::SBufferLoadB512 => true,
+        O::SLoadDword
+        | O::SLoadDwordx2
+        | O::SLoadDwordx4
+        | O::SLoadDwordx8
+        | O::SLoadDwordx16
+        | O::SLoadB32
+        | O::SLoadB64
+        | O::SLoadB128
+        | O::SLoadB256
+        | O::SLoadB512 => {
+            matches!(i.ops.first(), Some(Arg::Temp(t)) if abi_ptr[t.0 as usize])
+                && i.ops[1..].iter().all(|a| !matches!(a, Arg::Temp(_)))
+        }
+        _ => false,
     };
     match i.defs.as_slice() {
         [Arg::Temp(t)] if ok && !p.multi_def.contains(t) => Some(*t),

@@ -264,29 +264,19 @@ fn exec_modes(spv: &Spv, ep: &EntryRef, m: &mut Module) -> Result<(), Error> {
             }
         }
     }
-    if m.stage == Stage::Compute {
-        // every AMD generation runs at most 1024 invocations per workgroup (the Vulkan
-        // maxComputeWorkGroupInvocations RADV reports); checked here, where a module can
-        // still be blamed, in 64 bits (three 32-bit sizes may overflow even those)
-        let total = m
-            .local_size
-            .iter()
-            .try_fold(1u64, |a, &d| a.checked_mul(d as u64));
-        if total.is_none_or(|t| t > MAX_WORKGROUP_INVOCATIONS) {
-            return Err(spv.insts[ep.inst].err(
-                ErrorKind::Unsupported,
-                format!(
-                    "workgroup size {:?} exceeds {MAX_WORKGROUP_INVOCATIONS} invocations",
-                    m.local_size
-                ),
-            ));
-        }
+    // checked here, where the entry point can be blamed
+    if m.stage == Stage::Compute && !ir::valid_workgroup_size(m.local_size) {
+        return Err(spv.insts[ep.inst].err(
+            ErrorKind::Unsupported,
+            format!(
+                "workgroup size {:?} exceeds {} invocations",
+                m.local_size,
+                ir::MAX_WORKGROUP_INVOCATIONS
+            ),
+        ));
     }
     Ok(())
 }
-
-/// The most invocations a compute workgroup may have.
-const MAX_WORKGROUP_INVOCATIONS: u64 = 1024;
 
 /// A translated SPIR-V value.
 #[derive(Clone, Debug)]
