@@ -203,10 +203,14 @@ pub struct GraphicsAbi {
     pub vgpr_comp_cnt: u32,
     /// VS: output locations, in parameter-export order.
     pub vs_params: Vec<u32>,
-    /// VS: position exports (pos0, plus pos1 when the point size is written).
+    /// VS: position exports (pos0, pos1 when the point size or the shading rate is
+    /// written, then the distances).
     pub pos_exports: u32,
     /// VS: writes gl_PointSize (pos1.x, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE).
     pub writes_point_size: bool,
+    /// VS: writes gl_PrimitiveShadingRateEXT (pos1.y in the hardware's encoding,
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE; GFX10.3+).
+    pub writes_shading_rate: bool,
     /// VS: clip distances exported (the first components of the distance exports).
     pub clip_distances: u32,
     /// VS: cull distances exported (after the clip distances).

@@ -12,7 +12,8 @@
 //!   SPI_SHADER_POS_FORMAT (4 bits per position export, 4 = 4COMP), PA_CL_VS_OUT_CNTL
 //!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
 //!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
-//!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24), VGT_SHADER_STAGES_EN
+//!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24, USE_VTX_VRS_RATE 28 —
+//!   GFX10.3+, Mesa's register database — with the primitive shading rate in pos1.y), VGT_SHADER_STAGES_EN
 //!   (VS_W32_EN bit 23 for wave32), PA_SU_POINT_SIZE (1.0: HEIGHT/WIDTH 8, half sizes
 //!   in 12.4) and PA_SU_POINT_MINMAX (0 to 0xffff), the sizes used without gl_PointSize.
 //! - NGG (the vertex stage as `.gs`): RSRC1_GS packs like RSRC1_VS with MEM_ORDERED at bit
@@ -153,7 +154,9 @@ impl GraphicsPipelineInfo {
         );
         let pos: u32 = (0..vs.pos_exports).map(|k| 4 << (4 * k)).sum();
         regs.insert(SPI_SHADER_POS_FORMAT, pos);
-        let misc = vs.writes_point_size as u32;
+        let psize = vs.writes_point_size as u32;
+        let vrs = vs.writes_shading_rate as u32;
+        let misc = psize | vrs;
         let dists = vs.clip_distances + vs.cull_distances;
         let clip_mask = (1u32 << vs.clip_distances) - 1;
         let cull_mask = ((1u32 << vs.cull_distances) - 1) << vs.clip_distances;
@@ -161,11 +164,12 @@ impl GraphicsPipelineInfo {
             PA_CL_VS_OUT_CNTL,
             clip_mask
                 | cull_mask << 8
-                | misc << 16
+                | psize << 16
                 | misc << 21
                 | ((dists > 0) as u32) << 22
                 | ((dists > 4) as u32) << 23
-                | misc << 24,
+                | misc << 24
+                | vrs << 28,
         );
         if ngg {
             let lanes = t.wave.lanes();

@@ -34,7 +34,9 @@ use crate::amdgpu::abi_graphics::{
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_GLOBAL_TABLE};
-use crate::amdgpu::isel::graphics::{SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION};
+use crate::amdgpu::isel::graphics::{
+    SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION, SLOT_PRIMITIVE_SHADING_RATE,
+};
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
 use crate::binary::{CodeObject, HwStage, UserData};
@@ -233,6 +235,7 @@ fn vs_plan(
         target: t,
         pos: [pos[0], pos[1], pos[2], pos[3]],
         point_size: vi.output(SLOT_POINT_SIZE).and_then(|r| r[0]),
+        shading_rate: vi.output(SLOT_PRIMITIVE_SHADING_RATE).and_then(|r| r[0]),
         distances: vi
             .output(SLOT_CLIP)
             .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
@@ -364,11 +367,13 @@ pub fn link_state(
             .collect()
     };
     let ndist = p.vs_epilog.distances.len() as u32;
+    let misc = p.vs_epilog.point_size.is_some() || p.vs_epilog.shading_rate.is_some();
     let vs_abi = GraphicsAbi {
         vgpr_comp_cnt: vi.vgpr_comp_cnt,
         vs_params: p.params.clone(),
-        pos_exports: 1 + p.vs_epilog.point_size.is_some() as u32 + ndist.div_ceil(4),
+        pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
+        writes_shading_rate: p.vs_epilog.shading_rate.is_some(),
         clip_distances: vi.clip_distances,
         cull_distances: vi.cull_distances,
         ..Default::default()

@@ -5,8 +5,9 @@
 //! fragment shader's attribute order (parameter `p` is the p-th exported one, which the
 //! link writes into `SPI_PS_INPUT_CNTL`).
 //!
-//! GFX9 / GFX10.3: `exp pos0` (`pos1` the point size, then the distances four to an
-//! export; the last position export `done`), then `exp paramN`. GFX11 (no parameter
+//! GFX9 / GFX10.3: `exp pos0` (`pos1` the misc vector: x the point size, y the primitive
+//! shading rate in the hardware's encoding; then the distances four to an export; the
+//! last position export `done`), then `exp paramN`. GFX11 (no parameter
 //! exports): the attribute ring as `isel/ngg.rs` writes it — `s_getpc_b64` + the global
 //! table's low half (a user SGPR the main part kept live to its branch) form the table's
 //! address, `s_load_b128` the ring's V# at `ATTR_RING_GIT_OFFSET`, the lane index by
@@ -30,6 +31,8 @@ pub struct VsEpilogKey {
     pub pos: [u16; 4],
     /// The point size's VGPR.
     pub point_size: Option<u16>,
+    /// The primitive shading rate's VGPR, already in the hardware's encoding (GFX10.3+).
+    pub shading_rate: Option<u16>,
     /// Clip then cull distances' VGPRs.
     pub distances: Vec<u16>,
     /// The parameters in export order (the fragment shader's attribute order): each
@@ -63,7 +66,9 @@ impl VsEpilogKey {
                 .collect::<Vec<_>>()
                 .join(","),
             self.global_table.map_or("-".into(), |s| format!("s{s}")),
-        )
+        ) + &self
+            .shading_rate
+            .map_or(String::new(), |r| format!(";vrs=v{r}"))
     }
 
     /// Runs the generator.
@@ -75,6 +80,7 @@ impl VsEpilogKey {
             .pos
             .iter()
             .chain(self.point_size.iter())
+            .chain(self.shading_rate.iter())
             .chain(&self.distances)
             .chain(self.params.iter().flatten().flatten())
             .copied()
@@ -179,8 +185,10 @@ impl VsEpilogKey {
         // the position exports, the last one `done`
         let off = Operand::Off;
         let mut pos: Vec<[Operand; 4]> = vec![self.pos.map(v)];
-        if let Some(p) = self.point_size {
-            pos.push([v(p), off, off, off]);
+        if self.point_size.is_some() || self.shading_rate.is_some() {
+            // the misc vector: x the point size, y the shading rate
+            let r = |x: Option<u16>| x.map_or(off, v);
+            pos.push([r(self.point_size), r(self.shading_rate), off, off]);
         }
         for chunk in self.distances.chunks(4) {
             let mut e = [off; 4];
@@ -223,6 +231,9 @@ impl VsEpilogKey {
         let mut inputs = vec![format!("pos {}", regs(&self.pos.map(Some)))];
         if self.point_size.is_some() {
             inputs.push(format!("point_size {}", regs(&[self.point_size])));
+        }
+        if self.shading_rate.is_some() {
+            inputs.push(format!("shading_rate {}", regs(&[self.shading_rate])));
         }
         for (p, chans) in self.params.iter().enumerate() {
             inputs.push(format!("param{p} {}", regs(chans)));

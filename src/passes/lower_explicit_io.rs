@@ -54,6 +54,7 @@ pub fn builtin_slot(b: Builtin) -> Option<u32> {
                 Builtin::FragDepth => 8,
                 Builtin::SampleMask => 9,
                 Builtin::FragStencilRef => 10,
+                Builtin::PrimitiveShadingRate => 11,
                 _ => return None,
             },
     )

@@ -95,6 +95,8 @@ pub const SLOT_POINT_SIZE: u32 = 65;
 /// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
 pub const SLOT_CLIP: u32 = 66;
 pub const SLOT_FRAG_DEPTH: u32 = 72;
+/// gl_PrimitiveShadingRateEXT, held in the hardware's encoding (`hw_shading_rate`).
+pub const SLOT_PRIMITIVE_SHADING_RATE: u32 = 75;
 /// The fragment input gl_PointCoord reads: no vertex output; its SPI_PS_INPUT_CNTL
 /// has PT_SPRITE_TEX, so the hardware gives a point's sprite coordinates (S, T, 0, 1)
 /// (SPI_INTERP_CONTROL_0), interpolated like any smooth input (as RADV does it).
@@ -841,11 +843,56 @@ impl Isel<'_> {
             if c >= 4 {
                 return Err(Error::unsupported(at, "output component beyond 4"));
             }
-            let a = self.arg(v, k as usize)?;
+            let mut a = self.arg(v, k as usize)?;
+            if slot == SLOT_PRIMITIVE_SHADING_RATE {
+                a = self.hw_shading_rate(a, at)?;
+            }
             let a = Arg::Temp(self.to_vgpr(a)?);
             self.gfx.outputs.entry(slot).or_default()[c as usize] = Some(a);
         }
         Ok(())
+    }
+
+    /// gl_PrimitiveShadingRateEXT (Vulkan rate flags: Vertical2Pixels 1, Vertical4Pixels
+    /// 2, Horizontal2Pixels 4, Horizontal4Pixels 8) in the hardware's per-vertex encoding,
+    /// as RADV lowers it (radv_nir_lower_primitive_shading_rate): X = 1 when a horizontal
+    /// flag is set, Y = 1 when a vertical one is (the hardware's vertex rate goes up to
+    /// 2x2), placed at X << 2 | Y << 4 on GFX10.3 and X << 4 | Y << 2 on GFX11 (its 4-bit
+    /// VRS_SHADING_RATE enum in bits 5:2: 0 1x1, 1 1x2, 4 2x1, 5 2x2). GFX9 has no
+    /// variable-rate shading. docs/abi.md "Graphics" gives the export and registers.
+    fn hw_shading_rate(&mut self, a: Arg, at: Option<u32>) -> Result<Arg, Error> {
+        let (xs, ys) = match self.t().gen {
+            Gen::Gfx9 => {
+                return Err(Error::unsupported(
+                    at,
+                    "gl_PrimitiveShadingRateEXT (PrimitiveShadingRateKHR) on GFX9, which \
+                     has no variable-rate shading (PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE is \
+                     GFX10.3+)",
+                ))
+            }
+            Gen::Gfx11 => (4, 2),
+            _ => (2, 4),
+        };
+        if let Arg::Const(r) = a {
+            let bit = |m: u32| (r & m != 0) as u32;
+            return Ok(Arg::Const(bit(12) << xs | bit(3) << ys));
+        }
+        let mut axis = |mask: u32, shift: u32| -> Result<Temp, Error> {
+            let (m, t) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
+            self.valu(Opcode::VAndB32, &[Arg::Temp(m)], vec![Arg::Const(mask), a])?;
+            self.valu(Opcode::VMinU32, &[Arg::Temp(t)], vec![Arg::Const(1), Arg::Temp(m)])?;
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VLshlrevB32,
+                &[Arg::Temp(d)],
+                vec![Arg::Const(shift), Arg::Temp(t)],
+            )?;
+            Ok(d)
+        };
+        let (x, y) = (axis(12, xs)?, axis(3, ys)?);
+        let d = self.tmp(RegClass::V1);
+        self.valu(Opcode::VOrB32, &[Arg::Temp(d)], vec![Arg::Temp(x), Arg::Temp(y)])?;
+        Ok(Arg::Temp(d))
     }
 
     /// The clip then cull distance VGPRs (module doc of `export_distances`); records the

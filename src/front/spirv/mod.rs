@@ -1108,6 +1108,7 @@ fn map_builtin(i: &Inst, b: u32) -> Result<ir::Builtin, Error> {
         S::BaryCoordKHR => B::BaryCoord,
         S::BaryCoordNoPerspKHR => B::BaryCoordNoPersp,
         S::ShadingRateKHR => B::ShadingRate,
+        S::PrimitiveShadingRateKHR => B::PrimitiveShadingRate,
         S::SampleId => B::SampleId,
         S::SamplePosition => B::SamplePosition,
         S::SampleMask => B::SampleMask,

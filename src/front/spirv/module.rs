@@ -200,7 +200,7 @@ fn supported_capability(c: Capability) -> bool {
             | C::InterpolationFunction
             // gl_BaryCoordEXT / gl_BaryCoordNoPerspEXT and pervertexEXT inputs
             | C::FragmentBarycentricKHR
-            // gl_ShadingRateEXT in the fragment shader (always 1x1: no VRS state)
+            // gl_ShadingRateEXT (FS) and gl_PrimitiveShadingRateEXT (VS, GFX10.3+)
             | C::FragmentShadingRateKHR
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope

@@ -18,7 +18,9 @@
 //!   GFX11 the attribute-ring stores must complete before them.
 
 use super::{Isel, Kind, MV};
-use super::{SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION};
+use super::{
+    SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION, SLOT_PRIMITIVE_SHADING_RATE,
+};
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::passes::insert_waitcnt::wait_insts;
@@ -135,6 +137,13 @@ impl Isel<'_> {
                     self.p.abi.graphics.pos_exports = 2;
                     self.p.abi.graphics.writes_point_size = true;
                 }
+                if let Some(o) = outputs.get(&SLOT_PRIMITIVE_SHADING_RATE) {
+                    // the misc position export (pos1.y), shared with the point size
+                    vals.push(Arg::Temp(self.to_vgpr(o[0].unwrap_or(Arg::Const(0)))?));
+                    runs.push((SLOT_PRIMITIVE_SHADING_RATE, 1));
+                    self.p.abi.graphics.pos_exports = 2;
+                    self.p.abi.graphics.writes_shading_rate = true;
+                }
                 let dists = self.distance_values(&outputs)?;
                 if !dists.is_empty() {
                     runs.push((SLOT_CLIP, dists.len() as u8));
@@ -155,7 +164,10 @@ impl Isel<'_> {
                     vals.push(Arg::Temp(git));
                 }
                 builtin_ok = |s| {
-                    matches!(s, SLOT_POSITION | SLOT_POINT_SIZE)
+                    matches!(
+                        s,
+                        SLOT_POSITION | SLOT_POINT_SIZE | SLOT_PRIMITIVE_SHADING_RATE
+                    )
                         || (SLOT_CLIP..SLOT_CLIP + 4).contains(&s)
                 };
             }

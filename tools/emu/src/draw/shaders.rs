@@ -8,7 +8,7 @@
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE, PT_SPRITE_TEX), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT,
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
-//! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE, PA_SU_POINT_SIZE and
+//! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (and USE_VTX_VRS_RATE, GFX10.3+), PA_SU_POINT_SIZE and
 //! PA_SU_POINT_MINMAX (absent registers read as 0). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
@@ -68,6 +68,9 @@ pub struct Pipeline {
     pub interp_control: u32,
     /// PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (bit 16): the point size is `pos1.x`.
     pub vtx_point_size: bool,
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE (bit 28, GFX10.3+): the vertex shading rate
+    /// is `pos1.y`.
+    pub vtx_vrs_rate: bool,
     /// PA_SU_POINT_SIZE (HEIGHT 15:0, WIDTH 31:16: half sizes in 12.4 fixed point) and
     /// PA_SU_POINT_MINMAX (MIN_SIZE 15:0, MAX_SIZE 31:16, likewise).
     pub point_size: u32,
@@ -169,6 +172,13 @@ impl Pipeline {
             })
         };
         let num_interp = reg(SPI_PS_IN_CONTROL) & 0x3f;
+        let vtx_vrs_rate = reg(PA_CL_VS_OUT_CNTL) >> 28 & 1 == 1;
+        if vtx_vrs_rate && gen == Gen::Gfx9 {
+            return Err(Error::setup(
+                "PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE (bit 28) on gfx900, which has no \
+                 variable-rate shading",
+            ));
+        }
         Ok(Pipeline {
             vs: stage(vs_stage)?,
             ngg: vs_stage == HwStage::Gs,
@@ -184,6 +194,7 @@ impl Pipeline {
             z_format: reg(SPI_SHADER_Z_FORMAT),
             interp_control: reg(SPI_INTERP_CONTROL_0),
             vtx_point_size: reg(PA_CL_VS_OUT_CNTL) >> 16 & 1 == 1,
+            vtx_vrs_rate,
             point_size: reg(PA_SU_POINT_SIZE),
             point_minmax: reg(PA_SU_POINT_MINMAX),
         })

@@ -11,7 +11,11 @@
 //! lists (2i, 2i+1), line strips (i, i+1). A `Prim` always holds three vertices: a
 //! line repeats its second, a point its only one (also in the NGG primitive lanes'
 //! input indices), and the `exp prim` indices beyond the primitive's are not read.
-//! `pos1.x` of a vertex lane is its point size (gl_PointSize).
+//! `pos1.x` of a vertex lane is its point size (gl_PointSize); `pos1.y` its shading rate
+//! when PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE is set (GFX10.3+, encoding checked strictly,
+//! [`shading_rate`]). The rate is recorded and has no effect: a draw description has no
+//! fragment-shading-rate state, so the pipeline's combiners keep the pipeline's 1x1 rate
+//! (Vulkan's default, KEEP), as lavapipe and RADV draw it.
 //!
 //! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
 //! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
@@ -50,6 +54,9 @@ pub struct VertexOut {
     pub params: Vec<Option<[u32; 4]>>,
     /// `pos1.x` (gl_PointSize) when the wave exported it.
     pub point_size: Option<f32>,
+    /// The vertex's shading rate (`pos1.y`, read when PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE
+    /// is set) as a fragment size in pixels (width, height).
+    pub shading_rate: Option<(u32, u32)>,
 }
 
 /// An assembled primitive: its vertices in API order (vertex 0 provokes); a line
@@ -119,8 +126,32 @@ fn lane_export(exports: &Exports, t: Target, lane: u32) -> Option<&Export> {
         .find(|e| e.target == t && e.exec >> lane & 1 == 1)
 }
 
+/// The fragment size (width, height) a vertex's `pos1.y` asks for, checked strictly
+/// (docs/abi.md "Graphics", from RADV's encoding): GFX10.3 X rate in bits 3:2, Y rate in
+/// bits 5:4, each 0 (1 pixel) or 1 (2 pixels); GFX11 the VRS_SHADING_RATE enum in bits
+/// 5:2, 0 (1x1), 1 (1x2), 4 (2x1) or 5 (2x2). Every other bit is reserved: the hardware
+/// reads bits 1:0 as the edge flag and none of the others.
+fn shading_rate(gen: Gen, bits: u32) -> std::result::Result<(u32, u32), String> {
+    if bits & !0x3c != 0 {
+        return Err(format!(
+            "pos1.y = {bits:#x}: the shading rate has bits outside 5:2 set"
+        ));
+    }
+    let (x, y) = match gen {
+        Gen::Gfx11 => (bits >> 4 & 3, bits >> 2 & 3),
+        _ => (bits >> 2 & 3, bits >> 4 & 3),
+    };
+    if x > 1 || y > 1 {
+        return Err(format!(
+            "pos1.y = {bits:#x}: {gen} shading-rate field {} is not a 1- or 2-pixel rate",
+            if gen == Gen::Gfx11 { "(VRS_SHADING_RATE enum)" } else { "X or Y" }
+        ));
+    }
+    Ok((1 << x, 1 << y))
+}
+
 /// Position and exported parameters of `lane`.
-fn vertex_out(w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
+fn vertex_out(pl: &Pipeline, w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
     let Some(p) = lane_export(ex, Target::Pos(0), lane) else {
         return Err(launch::rule(
             w,
@@ -158,10 +189,29 @@ fn vertex_out(w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
     let point_size = lane_export(ex, Target::Pos(1), lane)
         .filter(|e| e.en & 1 == 1)
         .map(|e| f32::from_bits(e.data[lane as usize][0]));
+    let shading_rate = if pl.vtx_vrs_rate {
+        let e = lane_export(ex, Target::Pos(1), lane)
+            .filter(|e| e.en & 2 == 2)
+            .ok_or_else(|| {
+                launch::rule(
+                    w,
+                    format!(
+                        "PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE, but vertex lane {lane} exports \
+                         no pos1.y (the shading rate)"
+                    ),
+                )
+            })?;
+        let rate = shading_rate(pl.vs.target.gen, e.data[lane as usize][1])
+            .map_err(|m| launch::rule(w, format!("vertex lane {lane}: {m}")))?;
+        Some(rate)
+    } else {
+        None
+    };
     Ok(VertexOut {
         pos: d.map(f32::from_bits),
         params,
         point_size,
+        shading_rate,
     })
 }
 
@@ -223,7 +273,7 @@ pub fn run(
         stats.vertex_waves += 1;
         check_pos_done(&w, &ex)?;
         for l in 0..chunk.len() as u32 {
-            outs.push(vertex_out(&w, &ex, l)?);
+            outs.push(vertex_out(p, &w, &ex, l)?);
         }
     }
     Ok(prims.iter().map(|t| t.map(|i| outs[i].clone())).collect())
@@ -341,7 +391,7 @@ fn run_ngg(
         check_pos_done(&w, &ex)?;
         let mut vouts = Vec::new();
         for l in 0..nv {
-            let mut v = vertex_out(&w, &ex, l)?;
+            let mut v = vertex_out(p, &w, &ex, l)?;
             if gen == Gen::Gfx11 {
                 if v.params.iter().any(Option::is_some) {
                     return Err(launch::rule(&w, "exp param on GFX11".into()));
@@ -388,4 +438,27 @@ fn run_ngg(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RADV's encodings of the four rates a vertex can ask for (X << 2 | Y << 4 on
+    /// GFX10.3, X << 4 | Y << 2 on GFX11, X / Y = 1 for 2 pixels) decode to the
+    /// fragment size; reserved bits and the other field values are refused.
+    #[test]
+    fn the_vertex_shading_rate_is_decoded_strictly() {
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            let size = (1 << x, 1 << y);
+            assert_eq!(shading_rate(Gen::Gfx10, x << 2 | y << 4), Ok(size));
+            assert_eq!(shading_rate(Gen::Gfx11, x << 4 | y << 2), Ok(size));
+        }
+        for gen in [Gen::Gfx10, Gen::Gfx11] {
+            // the edge-flag bits, bits above 5, and the 4-pixel field values
+            for bits in [1, 2, 0x40, 0x8000_0000, 2 << 2, 3 << 4, 0x3c] {
+                assert!(shading_rate(gen, bits).is_err(), "{gen} {bits:#x}");
+            }
+        }
+    }
 }
