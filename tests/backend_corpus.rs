@@ -85,6 +85,7 @@ const PASSING: &[&str] = &[
     "img_gather_shadow",
     "img_sample_lod",
     "img_sparse",
+    "img_d16",
     "img_storage",
     "img_texel_buffers",
     "nonuniform_index",

@@ -140,6 +140,8 @@ pub fn instance(d: &EncDesc, t: Target, variant: u32) -> Option<Inst> {
                 nsa = variant == 1;
             } else {
                 m.da = variant == 1;
+                // GFX9's A16 is bit 15 of the first dword (GFX10+'s R128 position)
+                m.a16 = variant == 2 && !rtn;
             }
             inst.mods.glc = rtn && variant != 3;
             m.slc = variant == 2;

@@ -15,7 +15,20 @@
 //!
 //! MIMG address VGPRs are one contiguous tuple, in the order the hardware reads them:
 //! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`. (GFX10+
-//! NSA forms are not used: the tuple is valid on every generation.) Per generation:
+//! NSA forms are not used: the tuple is valid on every generation.)
+//!
+//! 16-bit addresses: A16 is set when the coordinate is 16-bit (f16 for sampling, i16 for
+//! texel addresses) and so is the LOD, mip level or sample index after it (a constant
+//! below 2¹⁶ counts); the coordinates and that value are then packed two per dword
+//! (`v_perm_b32`, the first in the low half; an odd count leaves the last dword's high
+//! half undefined). Offsets, compare values and biases are never packed: a biased sample,
+//! a sampled cube (whose face transform is f32 arithmetic) or a 16-bit coordinate with a
+//! 32-bit LOD widens the 16-bit components instead (`v_cvt_f32_f16`, sign extension). 16-bit
+//! derivatives are packed per derivative vector: on GFX10+ with the `_g16` opcodes,
+//! independently of A16; on GFX9 A16 covers derivatives too, so there they are packed
+//! only when the coordinates are 16-bit as well and are widened otherwise.
+//!
+//! Per generation:
 //! - GFX9 encodes no dimension: `da` is set for arrays and cubes, and a 1D image is a 2D
 //!   one of height 1 (a second coordinate, 0 for fetches, 0.5 for sampling, is inserted).
 //! - GFX10+: `dim` is the image's dimension; the address count must be the table's count
@@ -30,7 +43,12 @@
 //! Results: `dmask` covers the components the result's users read (a swizzle reads the
 //! ones it names, any other user all; a gather returns four values for its one selected
 //! component; texel-buffer format loads return a prefix up to the last one read). 16-bit
-//! results (D16) are not selected yet. 64-bit images (Int64ImageEXT) have one channel
+//! results (an f16 sampled type, `Float16ImageAMD`) use D16: the hardware converts the
+//! texel to 16 bits and packs two components per dword (packed on GFX9 as on GFX10.3 and
+//! GFX11), which are taken apart with a shift of the high half; D16 stores pack the 16-bit
+//! data the same way. A 16-bit gather gathers 32-bit values and rounds each to f16
+//! (`v_cvt_f16_f32`), since a D16 gather's register layout differs between generations;
+//! sparse reads of 16-bit texels are refused. 64-bit images (Int64ImageEXT) have one channel
 //! (R64_UINT/R64_SINT, a 32_32 format in the T#): storage-image loads read `dmask:0x3` and
 //! fill `y, z, w` with 0, 0, 1; stores write the two dwords of `x`; atomics take
 //! `dmask:0x3` (`0xf` for compare-swap); 64-bit textures (sampled) are refused. Returning
@@ -73,6 +91,10 @@ struct Mods {
     /// TFE: the destination has one more dword, the fetch status (a sparse read); `mimg`
     /// reads the destination as well (zeroed before, see [`Isel::read_dest`]).
     tfe: bool,
+    /// D16: 16-bit data, two components per dword (packed on every target here).
+    d16: bool,
+    /// A16: 16-bit address components, two per dword ([`Isel::pack_halves`]).
+    a16: bool,
 }
 
 impl Shape {
@@ -349,7 +371,7 @@ impl Isel<'_> {
                 ..shape
             };
             let sparse = idx[3] & ACCESS_SPARSE != 0;
-            return self.load_at(i, t, shape, addr, false, sparse, at);
+            return self.load_at(i, t, shape, addr, false, sparse, false, at);
         }
         if matches!(shape.dim, Dim::Rect | Dim::SubpassData) {
             return Err(Error::unsupported(
@@ -363,20 +385,23 @@ impl Isel<'_> {
                 let t = self.desc(srcs[0], 8, at)?;
                 let lod = self.const_or_none(srcs[3]);
                 let sample = shape.ms.then_some(srcs[2]);
-                let addr = self.coords(shape, srcs[1], false, at)?;
                 let lod = (lod != Some(0)).then_some(srcs[3]);
+                let extra: Vec<Value> = if shape.ms { sample } else { lod }.into_iter().collect();
+                let a16 = self.a16_coord(srcs[1], &extra, false);
+                let addr = self.coords(shape, srcs[1], false, a16, at)?;
                 let sparse = idx[3] & ACCESS_SPARSE != 0;
-                self.image_load_at(i, t, shape, addr, sample, lod, sparse, at)
+                self.image_load_at(i, t, shape, addr, sample, lod, sparse, a16, at)
             }
             Intrinsic::ImageStore => {
                 let t = self.desc(srcs[0], 8, at)?;
                 let data_ty = self.f.ty(srcs[3]);
-                if !matches!(data_ty.bits, 32 | 64) {
+                if !matches!(data_ty.bits, 16 | 32 | 64) {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit image stores", data_ty.bits),
                     ));
                 }
+                let d16 = data_ty.bits == 16;
                 // a 64-bit image has one channel (R64): its two dwords are the whole texel
                 let last = if data_ty.bits == 64 {
                     0
@@ -384,14 +409,27 @@ impl Isel<'_> {
                     data_ty.comps as u32 - 1
                 };
                 let lod = (self.const_or_none(srcs[4]) != Some(0)).then_some(srcs[4]);
-                let mut addr = self.coords(shape, srcs[1], false, at)?;
-                if shape.ms {
-                    addr.push(self.vgpr_of(srcs[2], 0)?);
-                } else if let Some(l) = lod {
-                    addr.push(self.vgpr_of(l, 0)?);
+                let extra = if shape.ms { Some(srcs[2]) } else { lod };
+                let extra: Vec<Value> = extra.into_iter().collect();
+                let a16 = self.a16_coord(srcs[1], &extra, false);
+                let mut addr = self.coords(shape, srcs[1], false, a16, at)?;
+                for &e in &extra {
+                    addr.push(self.addr_comp(e, false, a16)?);
                 }
-                let data = self.vgpr_dwords(srcs[3], 0, last)?;
-                let n = data.len() as u8;
+                if a16 {
+                    addr = self.pack_halves(&addr)?;
+                }
+                let (data, n) = if d16 {
+                    // D16: the components packed two per dword (`dmask` counts components)
+                    let halves = (0..data_ty.comps as usize)
+                        .map(|k| self.vgpr_of(srcs[3], k))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    (self.pack_halves(&halves)?, data_ty.comps)
+                } else {
+                    let data = self.vgpr_dwords(srcs[3], 0, last)?;
+                    let n = data.len() as u8;
+                    (data, n)
+                };
                 let data = self.vgpr_tuple(&data);
                 let opc = if lod.is_some() && !shape.ms {
                     Opcode::ImageStoreMip
@@ -403,6 +441,8 @@ impl Isel<'_> {
                     unorm: true,
                     glc: false,
                     tfe: false,
+                    d16,
+                    a16,
                 };
                 self.mimg(opc, None, Some(data), &addr, t, None, shape, false, mods)?;
                 Ok(SmallVec::new())
@@ -415,9 +455,9 @@ impl Isel<'_> {
                         format!("{}-bit image atomics", ty.bits),
                     ));
                 }
-                let mut addr = self.coords(shape, srcs[1], false, at)?;
+                let mut addr = self.coords(shape, srcs[1], false, false, at)?;
                 if shape.ms {
-                    addr.push(self.vgpr_of(srcs[2], 0)?);
+                    addr.push(self.wide_comp(srcs[2], 0, false)?);
                 }
                 let swap = op == Intrinsic::ImageAtomicSwap;
                 let (opc, data, dw) = self.atomic_data(
@@ -437,6 +477,7 @@ impl Isel<'_> {
                     unorm: true,
                     glc: true,
                     tfe: false,
+                    ..Mods::default()
                 };
                 self.mimg(
                     opc,
@@ -517,7 +558,7 @@ impl Isel<'_> {
         }
         let res = self.desc(texture, 8, at)?;
         let ty = self.f.ty(i);
-        if ty.bits != 32 {
+        if !matches!(ty.bits, 16 | 32) {
             // (64-bit textures, which GLSL cannot declare, are not selected: only storage
             // images are, whose loads `load_at` handles)
             return Err(Error::unsupported(
@@ -531,7 +572,10 @@ impl Isel<'_> {
                 let lod = t
                     .src(TexSrc::Lod)
                     .filter(|&l| self.const_or_none(l) != Some(0));
-                let mut addr = self.coords(shape, coord, false, at)?;
+                let ms = t.src(TexSrc::MsIndex);
+                let extra: Vec<Value> = if shape.ms { ms } else { lod }.into_iter().collect();
+                let a16 = self.a16_coord(coord, &extra, false);
+                let mut addr = self.coords(shape, coord, false, a16, at)?;
                 if let Some(off) = t.src(TexSrc::Offset) {
                     // texelFetchOffset: MIMG loads have no offset operand; the texel
                     // offset is added to the integer coordinates it applies to (not the
@@ -547,8 +591,7 @@ impl Isel<'_> {
                         addr[k] = d;
                     }
                 }
-                let ms = t.src(TexSrc::MsIndex);
-                self.image_load_at(i, res, shape, addr, ms, lod, t.sparse, at)
+                self.image_load_at(i, res, shape, addr, ms, lod, t.sparse, a16, at)
             }
             TexOp::Size => {
                 let lod = t.src(TexSrc::Lod);
@@ -562,6 +605,7 @@ impl Isel<'_> {
                     unorm: true,
                     glc: false,
                     tfe: false,
+                    ..Mods::default()
                 };
                 self.mimg(
                     Opcode::ImageGetResinfo,
@@ -625,37 +669,77 @@ impl Isel<'_> {
         if grad && t.dim == Dim::Cube {
             return Err(Error::unsupported(at, "textureGrad on cube maps"));
         }
-        let opc = sample_opcode(t.op, cmp.is_some(), offset.is_some(), lz);
+        let bias = (t.op == TexOp::SampleBias)
+            .then(|| need(t, TexSrc::Bias, at))
+            .transpose()?;
+        let derivs = if grad {
+            Some((need(t, TexSrc::Ddx, at)?, need(t, TexSrc::Ddy, at)?))
+        } else {
+            None
+        };
+        let lod_addr = (!lz && t.op == TexOp::SampleLod)
+            .then(|| need(t, TexSrc::Lod, at))
+            .transpose()?;
+        // 16-bit addresses: A16 packs the coordinates and the LOD (on GFX9 the derivatives
+        // too, so they must be 16-bit as well); GFX10+ packs 16-bit derivatives with G16
+        // opcodes independently of A16. A bias keeps every address 32-bit.
+        let g16_derivs = derivs.is_some_and(|(x, y)| {
+            self.f.ty(x).bits == 16 && self.f.ty(y).bits == 16
+        });
+        let extra: Vec<Value> = lod_addr.into_iter().collect();
+        let a16 = bias.is_none()
+            && self.a16_coord(coord, &extra, t.dim == Dim::Cube)
+            && (gen != Gen::Gfx9 || !grad || g16_derivs);
+        let pack_derivs = g16_derivs && (gen != Gen::Gfx9 || a16);
+        let mut opc = sample_opcode(t.op, cmp.is_some(), offset.is_some(), lz);
+        if pack_derivs && gen != Gen::Gfx9 {
+            opc = g16_opcode(opc);
+        }
         let mut addr: Vec<Temp> = Vec::new();
         if let Some(o) = offset {
             addr.push(self.packed_offset(o)?);
         }
-        if t.op == TexOp::SampleBias {
-            let b = need(t, TexSrc::Bias, at)?;
-            addr.push(self.vgpr_of(b, 0)?);
+        if let Some(b) = bias {
+            addr.push(self.wide_comp(b, 0, true)?);
         }
         if let Some(c) = cmp {
-            addr.push(self.vgpr_of(c, 0)?);
+            addr.push(self.wide_comp(c, 0, true)?);
         }
-        if grad {
-            let ddx = need(t, TexSrc::Ddx, at)?;
-            let ddy = need(t, TexSrc::Ddy, at)?;
+        if let Some((ddx, ddy)) = derivs {
             for d in [ddx, ddy] {
                 let n = self.f.ty(d).comps as usize;
+                let mut v = Vec::new();
                 for c in 0..n {
-                    addr.push(self.vgpr_of(d, c)?);
+                    v.push(if pack_derivs {
+                        self.vgpr_of(d, c)?
+                    } else {
+                        self.wide_comp(d, c, true)?
+                    });
                 }
                 if gen == Gen::Gfx9 && t.dim == Dim::D1 {
-                    addr.push(self.to_vgpr(Arg::Const(0))?);
+                    v.push(self.to_vgpr(Arg::Const(0))?);
                 }
+                if pack_derivs {
+                    v = self.pack_halves(&v)?;
+                }
+                addr.extend(v);
             }
         }
-        addr.extend(self.coords(shape, coord, true, at)?);
-        if !lz && t.op == TexOp::SampleLod {
-            let lod = need(t, TexSrc::Lod, at)?;
-            addr.push(self.vgpr_of(lod, 0)?);
+        let mut c = self.coords(shape, coord, true, a16, at)?;
+        if let Some(l) = lod_addr {
+            c.push(self.addr_comp(l, true, a16)?);
         }
+        if a16 {
+            c = self.pack_halves(&c)?;
+        }
+        addr.extend(c);
         let gather = t.op == TexOp::Gather;
+        // a 16-bit gather gathers 32-bit values and converts them (D16 gathers return
+        // their four values in a layout that differs between generations)
+        let d16 = ty.bits == 16 && !gather;
+        if ty.bits == 16 && t.sparse {
+            return Err(Error::unsupported(at, "sparse 16-bit texture reads"));
+        }
         let dmask = match (gather, cmp.is_some()) {
             (true, true) => 1,
             (true, false) => 1 << t.component,
@@ -663,12 +747,18 @@ impl Isel<'_> {
         };
         // a gather returns four values for its one component
         let n = if gather { 4 } else { dmask.count_ones() as u8 };
-        let d = self.read_dest(n, t.sparse)?;
+        let d = if d16 {
+            self.tmp(RegClass::v(n.div_ceil(2)))
+        } else {
+            self.read_dest(n, t.sparse)?
+        };
         let mods = Mods {
             dmask,
             unorm: false,
             glc: false,
             tfe: t.sparse,
+            d16,
+            a16,
         };
         self.mimg(
             opc,
@@ -684,8 +774,22 @@ impl Isel<'_> {
         if matches!(t.op, TexOp::Sample | TexOp::SampleBias | TexOp::QueryLod) {
             self.wqm_seed(&[d]);
         }
+        if d16 {
+            let words = self.d16_words(d, n, dmask, ty.comps)?;
+            return self.regroup(i, words, ty);
+        }
         let spread = if gather { 0xf } else { dmask };
-        let words = self.read_words(d, n, spread, ty.comps, t.sparse)?;
+        let mut words = self.read_words(d, n, spread, ty.comps, t.sparse)?;
+        if ty.bits == 16 {
+            // the 16-bit gather: each f32 value rounded to f16
+            for w in words.iter_mut() {
+                if let MV::T(x, k) = *w {
+                    let h = self.v1op(Opcode::VCvtF16F32, vec![Arg::Temp(x)])?;
+                    let Arg::Temp(h) = h else { unreachable!("a VALU result") };
+                    *w = MV::T(h, k);
+                }
+            }
+        }
         self.regroup(i, words, ty)
     }
 
@@ -701,17 +805,21 @@ impl Isel<'_> {
         sample: Option<Value>,
         lod: Option<Value>,
         sparse: bool,
+        a16: bool,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let mip = lod.is_some() && !shape.ms;
         if shape.ms {
             let s = sample
                 .ok_or_else(|| Error::unsupported(at, "multisampled load without a sample"))?;
-            addr.push(self.vgpr_of(s, 0)?);
+            addr.push(self.addr_comp(s, false, a16)?);
         } else if let Some(l) = lod {
-            addr.push(self.vgpr_of(l, 0)?);
+            addr.push(self.addr_comp(l, false, a16)?);
         }
-        self.load_at(i, res, shape, addr, mip, sparse, at)
+        if a16 {
+            addr = self.pack_halves(&addr)?;
+        }
+        self.load_at(i, res, shape, addr, mip, sparse, a16, at)
     }
 
     /// `image_load` (`_mip`) of the components of `i` the program uses at `addr` (with
@@ -725,32 +833,88 @@ impl Isel<'_> {
         addr: Vec<Temp>,
         mip: bool,
         sparse: bool,
+        a16: bool,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let ty = self.f.ty(i);
-        if ty.bits == 64 && sparse {
-            return Err(Error::unsupported(at, "sparse 64-bit image loads"));
-        }
-        if ty.bits == 64 {
-            return self.load_at_64(i, res, shape, addr, mip);
-        }
-        if ty.bits != 32 {
+        if ty.bits != 32 && sparse {
             return Err(Error::unsupported(
                 at,
-                format!("{}-bit image loads (D16)", ty.bits),
+                format!("sparse {}-bit image loads", ty.bits),
             ));
         }
+        if ty.bits == 64 {
+            return self.load_at_64(i, res, shape, addr, mip, a16);
+        }
+        if !matches!(ty.bits, 16 | 32) {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit image loads", ty.bits),
+            ));
+        }
+        let d16 = ty.bits == 16;
         let dmask = self.texel_mask(i, sparse);
         let n = dmask.count_ones() as u8;
+        let mods = Mods {
+            dmask,
+            tfe: sparse,
+            d16,
+            a16,
+            ..Mods::default()
+        };
+        if d16 {
+            let d = self.tmp(RegClass::v(n.div_ceil(2)));
+            self.image_load_into(d, &addr, res, shape, mip, mods)?;
+            let words = self.d16_words(d, n, dmask, ty.comps)?;
+            return self.regroup(i, words, ty);
+        }
         let d = self.read_dest(n, sparse)?;
-        self.image_load_into(d, &addr, res, shape, mip, dmask, sparse)?;
+        self.image_load_into(d, &addr, res, shape, mip, mods)?;
         let words = self.read_words(d, n, dmask, ty.comps, sparse)?;
         self.regroup(i, words, ty)
     }
 
-    /// `image_load` (`_mip` with a LOD) of the `dmask` components at `addr` into `d`, with
-    /// the residency status after them when `tfe`.
-    #[allow(clippy::too_many_arguments)]
+    /// The `comps` result components of a D16 read of `n` components (`dmask`) into `d`:
+    /// two per dword, the first in the low half (kept as the component: its upper half
+    /// is undefined, `alu16.rs`), the second shifted down.
+    fn d16_words(
+        &mut self,
+        d: Temp,
+        n: u8,
+        dmask: u8,
+        comps: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let words = self.split(d, n.div_ceil(2))?;
+        let mut halves = Vec::new();
+        for k in 0..n as usize {
+            let w = words[k / 2];
+            halves.push(if k % 2 == 0 {
+                w
+            } else {
+                let h = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VLshrrevB32,
+                    &[Arg::Temp(h)],
+                    vec![Arg::Const(16), Arg::Temp(w)],
+                )?;
+                h
+            });
+        }
+        Ok(Self::spread(&halves, dmask, comps))
+    }
+
+    /// Address component `v` (a LOD, mip level or sample index after the coordinates):
+    /// its low half as it is under `a16`, otherwise 32-bit ([`Isel::wide_comp`]).
+    fn addr_comp(&mut self, v: Value, float: bool, a16: bool) -> Result<Temp, Error> {
+        if a16 {
+            self.vgpr_of(v, 0)
+        } else {
+            self.wide_comp(v, 0, float)
+        }
+    }
+
+    /// `image_load` (`_mip` with a LOD) of the `mods.dmask` components at `addr` into `d`,
+    /// with the residency status after them when `mods.tfe`.
     fn image_load_into(
         &mut self,
         d: Temp,
@@ -758,14 +922,12 @@ impl Isel<'_> {
         res: Temp,
         shape: Shape,
         mip: bool,
-        dmask: u8,
-        tfe: bool,
+        mods: Mods,
     ) -> Result<(), Error> {
         let mods = Mods {
-            dmask,
             unorm: true,
             glc: false,
-            tfe,
+            ..mods
         };
         let opc = if mip {
             Opcode::ImageLoadMip
@@ -786,12 +948,18 @@ impl Isel<'_> {
         shape: Shape,
         addr: Vec<Temp>,
         mip: bool,
+        a16: bool,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let ty = self.f.ty(i);
         let mut out: SmallVec<[MV; 4]> = SmallVec::new();
         if self.used_mask(i) & 1 != 0 {
             let d = self.tmp(RegClass::v(2));
-            self.image_load_into(d, &addr, res, shape, mip, 0x3, false)?;
+            let mods = Mods {
+                dmask: 0x3,
+                a16,
+                ..Mods::default()
+            };
+            self.image_load_into(d, &addr, res, shape, mip, mods)?;
             let words = self.split(d, 2)?;
             let words = words.iter().map(|t| MV::T(*t, Kind::Plain)).collect();
             out.extend(self.regroup(i, words, ty)?);
@@ -846,6 +1014,7 @@ impl Isel<'_> {
             unorm: true,
             glc: false,
             tfe: false,
+            ..Mods::default()
         };
         self.mimg(
             Opcode::ImageGetResinfo,
@@ -1075,12 +1244,15 @@ impl Isel<'_> {
 
     /// The address VGPRs of an image coordinate: its components, GFX9's second
     /// coordinate for 1D images, and for sampling the cube face transform and the rounded
-    /// layer.
+    /// layer. With `a16` (a 16-bit coordinate, [`Isel::a16_coord`]) each VGPR holds one
+    /// 16-bit component in its low half, for [`Isel::pack_halves`]; otherwise each holds
+    /// a 32-bit one (a 16-bit coordinate widened, [`Isel::wide_comp`]).
     fn coords(
         &mut self,
         shape: Shape,
         coord: Value,
         sampled: bool,
+        a16: bool,
         at: Option<u32>,
     ) -> Result<Vec<Temp>, Error> {
         let gen = self.t().gen;
@@ -1095,26 +1267,94 @@ impl Isel<'_> {
         }
         let mut c: Vec<Temp> = Vec::new();
         for k in 0..want {
-            c.push(self.vgpr_of(coord, k)?);
+            c.push(if a16 {
+                self.vgpr_of(coord, k)?
+            } else {
+                self.wide_comp(coord, k, sampled)?
+            });
         }
         if sampled && shape.arrayed {
             let layer = c
                 .pop()
                 .ok_or_else(|| Error::unsupported(at, "no array layer"))?;
             let r = self.tmp(RegClass::V1);
-            self.valu(Opcode::VRndneF32, &[Arg::Temp(r)], vec![Arg::Temp(layer)])?;
+            let rnd = if a16 {
+                Opcode::VRndneF16
+            } else {
+                Opcode::VRndneF32
+            };
+            self.valu(rnd, &[Arg::Temp(r)], vec![Arg::Temp(layer)])?;
             c.push(r);
         }
         if sampled && shape.dim == Dim::Cube {
+            if a16 {
+                return Err(Error::unsupported(at, "16-bit cube coordinates"));
+            }
             let layer = shape.arrayed.then(|| c[3]);
             c = self.cube_coords(c[0], c[1], c[2], layer)?;
         }
         if gen == Gen::Gfx9 && shape.dim == Dim::D1 {
-            let y = if sampled { 0x3f00_0000 } else { 0 };
+            // 0.5 (f32 or f16) for sampling, 0 for texel addresses
+            let y = match (sampled, a16) {
+                (false, _) => 0,
+                (true, false) => 0x3f00_0000,
+                (true, true) => 0x3800,
+            };
             let y = self.to_vgpr(Arg::Const(y))?;
             c.insert(1, y);
         }
         Ok(c)
+    }
+
+    /// Component `k` of an address operand as a 32-bit VGPR: a 16-bit one widened (f16 to
+    /// f32 when `float`, a signed integer sign-extended otherwise).
+    fn wide_comp(&mut self, v: Value, k: usize, float: bool) -> Result<Temp, Error> {
+        let bits = self.f.ty(v).bits;
+        let a = self.arg(v, k)?;
+        if bits != 16 {
+            return self.to_vgpr(a);
+        }
+        let w = if float {
+            self.v1op(Opcode::VCvtF32F16, vec![a])?
+        } else {
+            self.narrow_ext(a, 16, true)?
+        };
+        self.to_vgpr(w)
+    }
+
+    /// Whether the address of an instruction with coordinate `coord` can be A16: the
+    /// coordinate is 16-bit and so is each of `extra` (a LOD, sample index or mip level
+    /// in the same packed group; an integer constant that fits in 16 bits counts), and
+    /// the image is not a sampled cube (whose face transform is f32 arithmetic).
+    fn a16_coord(&self, coord: Value, extra: &[Value], sampled_cube: bool) -> bool {
+        self.f.ty(coord).bits == 16
+            && !sampled_cube
+            && extra.iter().all(|&e| {
+                self.f.ty(e).bits == 16 || self.const_or_none(e).is_some_and(|c| c < 0x1_0000)
+            })
+    }
+
+    /// 16-bit values (each in the low half of a VGPR, upper half undefined) packed two
+    /// per dword in order, the last one alone when their number is odd: `v_perm_b32`
+    /// takes the low halves of both (`lo | hi << 16`).
+    fn pack_halves(&mut self, halves: &[Temp]) -> Result<Vec<Temp>, Error> {
+        let mut out = Vec::new();
+        for pair in halves.chunks(2) {
+            match *pair {
+                [lo, hi] => {
+                    let d = self.tmp(RegClass::V1);
+                    self.valu(
+                        Opcode::VPermB32,
+                        &[Arg::Temp(d)],
+                        vec![Arg::Temp(hi), Arg::Temp(lo), Arg::Const(0x0504_0100)],
+                    )?;
+                    out.push(d);
+                }
+                [only] => out.push(only),
+                _ => unreachable!("chunks of two"),
+            }
+        }
+        Ok(out)
     }
 
     /// Cube-map coordinates → (s, t, face [+ 8·layer]).
@@ -1265,6 +1505,8 @@ impl Isel<'_> {
         m.mods.mem.dmask = mods.dmask;
         m.mods.mem.unorm = mods.unorm;
         m.mods.mem.tfe = mods.tfe;
+        m.mods.mem.d16 = mods.d16;
+        m.mods.mem.a16 = mods.a16;
         m.mods.glc = mods.glc;
         if gen == Gen::Gfx9 {
             m.mods.mem.da = shape.da();
@@ -1417,6 +1659,18 @@ fn sample_opcode(op: TexOp, cmp: bool, off: bool, lz: bool) -> Opcode {
         (_, false, true, false) => ImageSampleLO,
         (_, true, false, false) => ImageSampleCL,
         (_, true, true, false) => ImageSampleCLO,
+    }
+}
+
+/// The G16 twin (16-bit derivatives, GFX10+) of a derivative sampling opcode.
+fn g16_opcode(o: Opcode) -> Opcode {
+    use Opcode::*;
+    match o {
+        ImageSampleD => ImageSampleDG16,
+        ImageSampleDO => ImageSampleDOG16,
+        ImageSampleCD => ImageSampleCDG16,
+        ImageSampleCDO => ImageSampleCDOG16,
+        o => o,
     }
 }
 

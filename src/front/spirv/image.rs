@@ -148,6 +148,11 @@ impl<'a, 'm> Fx<'a, 'm> {
                 id
             };
         match self.spv.val_type(texel) {
+            // the residency code is a 32-bit component beside the texel's
+            Some(t) if sparse && t.bits != 32 => Err(i.err(
+                ErrorKind::Unsupported,
+                format!("sparse reads of {}-bit texels", t.bits),
+            )),
             Some(t) if t.comps <= 4 => Ok(t),
             _ => Err(i.err(ErrorKind::BadType, "result must be a scalar or vector")),
         }

@@ -153,6 +153,8 @@ fn supported_capability(c: Capability) -> bool {
             | C::Int64Atomics
             // 64-bit integer images (r64ui/r64i): loads, stores and atomics
             | C::Int64ImageEXT
+            // images with a 16-bit float sampled type (f16 results, D16; f16 coordinates, A16)
+            | C::Float16ImageAMD
             | C::StorageBuffer16BitAccess
             | C::UniformAndStorageBuffer16BitAccess
             | C::StoragePushConstant16
@@ -229,6 +231,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_EXT_demote_to_helper_invocation",
     "SPV_KHR_vulkan_memory_model",
     "SPV_EXT_shader_image_int64",
+    "SPV_AMD_gpu_shader_half_float_fetch",
     "SPV_KHR_shader_draw_parameters",
     "SPV_KHR_multiview",
     "SPV_KHR_fragment_shader_barycentric",

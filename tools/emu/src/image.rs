@@ -59,9 +59,25 @@
 //! resident) image, so a residency code is 0 for every image it runs. The destination must
 //! be exactly the data dwords plus that one.
 //!
+//! D16 (16-bit data, packed two components per dword, the first in the low half, on all
+//! three generations): a load or sample rounds each float-like component to f16 (to
+//! nearest even; the hardware converts from the format directly, which can differ in the
+//! last f16 bit for formats wider than f16's precision) and keeps the low 16 bits of an
+//! integer one (an assumption: no shader here reads integer formats with D16); a store
+//! widens each f16 to f32 (an integer: sign- or zero-extended) before the format's
+//! conversion. The destination must be exactly the packed dwords. A16 (16-bit address
+//! components): the coordinates and the trailing LOD, mip level or sample index are
+//! packed two per dword in that order (the group starting in a new dword); offsets, bias
+//! and compare values stay 32-bit. 16-bit derivatives (the `_g16` opcodes on GFX10+, and
+//! A16 on GFX9, where it covers them) pack each derivative vector the same way. Float
+//! components are widened from f16 exactly; integer coordinates are sign-extended.
+//! NSA forms name each address VGPR; the emulator gathers them in order.
+//!
 //! Not modelled (`Unsupported` / `Unimplemented`): implicit-LOD and bias forms (no quads in
-//! compute), `_cl`, a16/d16/lwe, TFE on stores, atomics and resinfo, `image_load_pck*`, gather4 on cubes or other than
-//! level 0 / explicit LOD, MSAA sampling, `image_sample_d` on cubes.
+//! compute), `_cl`, lwe, TFE on stores, atomics and resinfo, D16 with TFE or on atomics,
+//! queries and gathers, A16 on atomics, queries and implicit-LOD or biased sampling,
+//! `image_load_pck*`, gather4 on cubes or other than level 0 / explicit LOD, MSAA
+//! sampling, `image_sample_d` on cubes.
 
 use crate::error::{Error, Result};
 use crate::sampler::{address, SamplerDesc};
@@ -356,6 +372,8 @@ struct Variant {
     lod: bool,
     lz: bool,
     offset: bool,
+    /// `_g16`: 16-bit derivatives, packed two per dword.
+    g16: bool,
 }
 
 fn classify(name: &str) -> Result<(Kind, Variant)> {
@@ -384,9 +402,10 @@ fn classify(name: &str) -> Result<(Kind, Variant)> {
                     "lz" => v.lz = true,
                     "o" => v.offset = true,
                     "b" => v.bias = true,
-                    "cl" | "cd" | "g16" | "h" => {
+                    "g16" if v.derivs => v.g16 = true,
+                    "cl" | "cd" | "h" => {
                         return Err(Error::unsupported(format!(
-                            "{n}: LOD clamp, coarse-derivative, 16-bit-derivative and packed forms"
+                            "{n}: LOD clamp, coarse-derivative and packed forms"
                         )))
                     }
                     _ => return Err(Error::unimpl(n)),
@@ -416,6 +435,7 @@ struct AddrLayout {
 }
 
 impl AddrLayout {
+    /// Address components (one 32-bit value each once unpacked).
     fn count(&self) -> usize {
         self.offset as usize
             + self.bias as usize
@@ -424,6 +444,66 @@ impl AddrLayout {
             + self.coords
             + self.extra as usize
     }
+
+    /// Address VGPRs: 16-bit derivatives (`d16`) pack each derivative vector two
+    /// components per dword, and A16 packs the coordinates with the trailing LOD, mip
+    /// level or sample index the same way (each group starting in a new dword).
+    fn dwords(&self, d16: bool, a16: bool) -> usize {
+        let derivs = if d16 {
+            self.derivs.div_ceil(2)
+        } else {
+            self.derivs
+        };
+        let coords = self.coords + self.extra as usize;
+        self.offset as usize
+            + self.bias as usize
+            + self.compare as usize
+            + 2 * derivs
+            + if a16 { coords.div_ceil(2) } else { coords }
+    }
+
+    /// One lane's address components from its address dwords `a` (see
+    /// [`AddrLayout::dwords`]), each as a 32-bit value: a 16-bit float widened to f32
+    /// (`float`: the coordinates and the LOD of sampling), a 16-bit integer coordinate
+    /// sign-extended and a 16-bit mip level or sample index zero-extended.
+    fn unpack(&self, a: &[u32], d16: bool, a16: bool, float: bool) -> Vec<u32> {
+        let half = |v: u32, k: usize| (v >> (16 * (k % 2))) & 0xffff;
+        let widen = |h: u32, fl: bool, signed: bool| {
+            if fl {
+                crate::float::f16_to_f32(h as u16).to_bits()
+            } else if signed {
+                h as u16 as i16 as i32 as u32
+            } else {
+                h
+            }
+        };
+        let scalars = self.offset as usize + self.bias as usize + self.compare as usize;
+        let mut out: Vec<u32> = a[..scalars].to_vec();
+        let mut at = scalars;
+        for _ in 0..2 {
+            if d16 {
+                for k in 0..self.derivs {
+                    out.push(widen(half(a[at + k / 2], k), true, false));
+                }
+                at += self.derivs.div_ceil(2);
+            } else {
+                out.extend_from_slice(&a[at..at + self.derivs]);
+                at += self.derivs;
+            }
+        }
+        let n = self.coords + self.extra as usize;
+        if a16 {
+            for k in 0..n {
+                // the trailing LOD is a float like the coordinates; a mip level or sample
+                // index an unsigned integer
+                let coord = k < self.coords;
+                out.push(widen(half(a[at + k / 2], k), float, coord));
+            }
+        } else {
+            out.extend_from_slice(&a[at..at + n]);
+        }
+        out
+    }
 }
 
 pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()> {
@@ -431,9 +511,26 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let gen = w.t.gen;
     let m = inst.mods.mem;
     let (kind, var) = classify(name)?;
-    if m.d16 || m.lwe || m.a16 {
-        return Err(Error::unsupported(format!("{name}: d16/lwe/a16")));
+    if m.lwe {
+        return Err(Error::unsupported(format!("{name}: lwe")));
     }
+    if m.d16 && (m.tfe || matches!(kind, Kind::Atomic | Kind::ResInfo | Kind::GetLod | Kind::Gather)) {
+        return Err(Error::unsupported(format!(
+            "{name}: d16 with tfe, or on an atomic, query or gather"
+        )));
+    }
+    let implicit_lod = kind == Kind::Sample && !(var.lod || var.lz || var.derivs);
+    if m.a16 && (matches!(kind, Kind::Atomic | Kind::ResInfo | Kind::GetLod) || var.bias || implicit_lod)
+    {
+        return Err(Error::unsupported(format!(
+            "{name}: a16 on an atomic, a query or implicit-LOD sampling"
+        )));
+    }
+    if var.g16 && gen == Gen::Gfx9 {
+        return Err(Error::unsupported(format!("{name} on GFX9")));
+    }
+    // 16-bit derivatives: the G16 opcodes, and on GFX9 A16 (which covers them there)
+    let d16_derivs = var.g16 || (m.a16 && gen == Gen::Gfx9);
     if m.tfe && !matches!(kind, Kind::Load { .. } | Kind::Sample | Kind::Gather) {
         return Err(Error::unsupported(format!(
             "{name}: tfe on other than a load, sample or gather"
@@ -552,7 +649,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             "{name} on a multisampled image"
         )));
     }
-    let need = addr.count();
+    let need = addr.dwords(d16_derivs, m.a16);
     // one range holds as many consecutive VGPRs as the operation needs (GFX9's encoding
     // does not carry the count); NSA forms list each VGPR
     if ranges == 1 && vaddr.len() < need {
@@ -586,6 +683,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             continue;
         }
         let a: Vec<u32> = vaddr.iter().map(|&v| w.regs.v(v, lane)).collect();
+        let float = matches!(kind, Kind::Sample | Kind::Gather);
+        let a = addr.unpack(&a, d16_derivs, m.a16, float);
         let mut at = 0;
         let mut next = || {
             at += 1;
@@ -653,7 +752,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                         let mut k = 0;
                         for (ch, v) in col.iter_mut().enumerate() {
                             if dmask >> ch & 1 == 1 {
-                                *v = w.regs.v(n + k, lane);
+                                *v = if m.d16 {
+                                    // two components per dword, the first in the low half
+                                    let h = w.regs.v(n + k / 2, lane) >> (16 * (k % 2)) & 0xffff;
+                                    d16_widen(img.fmt.num, h)
+                                } else {
+                                    w.regs.v(n + k, lane)
+                                };
                                 k += 1;
                             }
                         }
@@ -744,6 +849,15 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
             cnt
         };
         for (lane, mut v) in results {
+            if m.d16 {
+                v = d16_pack(img.fmt.num, &v);
+                if v.len() != cnt as usize {
+                    return Err(Error::unsupported(format!(
+                        "{name}: d16 with {cnt} destination registers for {} packed dwords",
+                        v.len()
+                    )));
+                }
+            }
             if m.tfe {
                 if v.len() + 1 != cnt as usize {
                     return Err(Error::unsupported(format!(
@@ -785,6 +899,34 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         srcs,
     );
     Ok(())
+}
+
+/// A D16 store's 16-bit component as the 32-bit register value the format's conversion
+/// takes: f16 widened to f32 for float-like formats, an integer extended by its sign
+/// (SINT) or with zeros.
+fn d16_widen(num: crate::texformat::Num, h: u32) -> u32 {
+    use crate::texformat::Num;
+    match num {
+        Num::Sint => h as u16 as i16 as i32 as u32,
+        Num::Uint => h,
+        _ => crate::float::f16_to_f32(h as u16).to_bits(),
+    }
+}
+
+/// A D16 read's components (32-bit register values in order) packed two per dword, the
+/// first in the low half: float-like values rounded to f16 (to nearest even), integers
+/// keep their low 16 bits.
+fn d16_pack(num: crate::texformat::Num, v: &[u32]) -> Vec<u32> {
+    let mut out = vec![0u32; v.len().div_ceil(2)];
+    for (k, &x) in v.iter().enumerate() {
+        let h = if num.is_int() {
+            x & 0xffff
+        } else {
+            crate::float::f32_to_f16(f32::from_bits(x)) as u32
+        };
+        out[k / 2] |= h << (16 * (k % 2));
+    }
+    out
 }
 
 /// `image_atomic_*` on one lane: returns the old value's dwords.

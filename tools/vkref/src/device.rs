@@ -377,6 +377,9 @@ impl Drop for Gpu {
     }
 }
 
+/// What [`feature_for`] names for `Float16ImageAMD`, which no Vulkan device offers.
+pub const F16_IMAGES: &str = "f16 sampled types (Float16ImageAMD, which no Vulkan extension enables)";
+
 /// The device feature a capability needs and whether `f` offers it; `None` for capabilities
 /// that need nothing optional here.
 pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'static str, bool)> {
@@ -426,6 +429,9 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             b(f.v12.vulkan_memory_model_device_scope),
         )),
         Capability::Int64ImageEXT => Some(("shaderImageInt64Atomics", f.image_int64)),
+        // f16 sampled types (SPV_AMD_gpu_shader_half_float_fetch, GLSL's
+        // GL_AMD_gpu_shader_half_float_fetch): no Vulkan extension or feature enables them
+        Capability::Float16ImageAMD => Some((F16_IMAGES, false)),
         Capability::SparseResidency => Some((
             "shaderResourceResidency",
             b(f.core.shader_resource_residency),

@@ -310,7 +310,8 @@ const UNORM8: Check = Check::F32 { ulp: 2, abs: 0.0 };
 
 // ---- sampling helpers (Vulkan's texel selection, clamp to edge)
 
-/// Texel (x, y) of `level`, `slice` as RGBA floats (UNORM8 and 32-bit float formats).
+/// Texel (x, y) of `level`, `slice` as RGBA floats (UNORM8, RGBA16F and 32-bit float
+/// formats).
 fn texel(img: &Image, level: u32, x: i64, y: i64, slice: u32) -> [f64; 4] {
     let [w, h, _] = img.extent(level);
     let x = x.clamp(0, w as i64 - 1) as u32;
@@ -320,6 +321,9 @@ fn texel(img: &Image, level: u32, x: i64, y: i64, slice: u32) -> [f64; 4] {
     match img.format {
         TexelFormat::Rgba8Unorm => std::array::from_fn(|k| b[k] as f64 / 255.0),
         TexelFormat::R32Float | TexelFormat::D32Float => [at_f32(b), 0.0, 0.0, 1.0],
+        TexelFormat::Rgba16Float => {
+            std::array::from_fn(|k| f16_to_f32(u16::from_le_bytes([b[2 * k], b[2 * k + 1]])) as f64)
+        }
         f => panic!("no reference sampling for {f:?}"),
     }
 }
@@ -754,6 +758,65 @@ fn sparse_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     ]
 }
 
+// ---- img_d16
+
+/// An RGBA16F image of multiples of 1/8 in [-8, 8): exact in f16 and through the shader's
+/// arithmetic.
+fn rgba16f_image(r: &mut Rng, view: ViewType, size: [u32; 3], levels: u32) -> Image {
+    Image::from_fn(TexelFormat::Rgba16Float, view, size, levels, |_, _, _, _| {
+        (0..4)
+            .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
+            .collect()
+    })
+}
+
+fn d16_inputs() -> Inputs {
+    let mut r = Rng::new(126);
+    let tex = rgba16f_image(&mut r, ViewType::D2, [8, 8, 1], 4);
+    let img = rgba16f_image(&mut r, ViewType::D2, [8, 8, 1], 1);
+    let layers = rgba16f_image(&mut r, ViewType::D2Array, [8, 8, 2], 1);
+    let comb = DescriptorKind::CombinedImageSampler;
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            images(0, comb, vec![tex], vec![Sampler::nearest()]),
+            images(1, DescriptorKind::StorageImage, vec![img], vec![]),
+            images(2, comb, vec![layers], vec![Sampler::nearest()]),
+            sb(3, vec![0xcc; 16 * 8 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn d16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let tex = image_of(&inp.resources[0], 0);
+    let img = image_of(&inp.resources[1], 0);
+    let layers = image_of(&inp.resources[2], 0);
+    let h = |x: f64| f16_to_f32(f32_to_f16(x as f32)) as f64;
+    let mut o: Vec<f32> = Vec::new();
+    for i in 0..64i64 {
+        let (x, y) = (i % 8, i / 8);
+        let t0 = texel(tex, 0, x, y, 0);
+        // (x + 0.25, y + 0.75) / 8 at level 1 (4 x 4) and a LOD of 1: texel (x / 2, y / 2)
+        let t1 = texel(tex, 1, x / 2, y / 2, 0);
+        o.extend(f32s(t0));
+        o.extend(f32s(t1));
+        o.extend(f32s(t1));
+        o.extend(f32s([t0[2], t0[0], 0.0, 1.0]));
+        o.extend(f32s(t1));
+        o.extend(f32s(t1));
+        o.extend(f32s(texel(layers, 0, x, y, (i & 1) as u32)));
+        let s = texel(img, 0, x, y, 0);
+        o.extend(f32s([s[1], s[3], h(s[0] + s[2]), 0.0]));
+    }
+    let stored: Vec<u16> = from_bytes::<u16>(&img.data)
+        .iter()
+        .map(|&v| f32_to_f16(f16_to_f32(v) * 0.5 + 0.25))
+        .collect();
+    vec![exact(1, to_bytes(&stored)), exact(3, to_bytes(&o))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_storage", storage_inputs, storage_expect),
@@ -765,6 +828,7 @@ pub fn cases() -> Vec<Case> {
         case!("img_cube", cube_inputs, cube_expect),
         case!("img_arrays", arrays_inputs, arrays_expect),
         case!("img_sparse", sparse_inputs, sparse_expect),
+        case!("img_d16", d16_inputs, d16_expect),
         case!("nonuniform_index", nonuniform_inputs, nonuniform_expect),
     ]
 }

@@ -115,13 +115,15 @@ pub(crate) use case;
 
 /// Cases lavapipe cannot run, with the device feature it lacks (Mesa 22.3, Debian 12's
 /// lavapipe, offers no non-uniform descriptor indexing, no 64-bit integer images and no
-/// sparse residency): they
+/// sparse residency; f16 sampled types no Vulkan device offers): they
 /// are checked against their Rust expectation alone. [`lavapipe_lacks`] is the one way to
 /// ask; tests check that lavapipe still refuses exactly these cases for exactly this
 /// feature, so the list shrinks as soon as lavapipe gains it.
 pub const LAVAPIPE_LACKS: &[(&str, &str)] = &[
     ("img_atomics64", "shaderImageInt64Atomics"),
     ("img_sparse", "shaderResourceResidency"),
+    // f16 sampled types: no Vulkan driver runs them (spirv-val's Vulkan rules reject them)
+    ("img_d16", crate::device::F16_IMAGES),
     (
         "nonuniform_index",
         "shaderUniformBufferArrayNonUniformIndexing",
