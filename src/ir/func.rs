@@ -124,31 +124,37 @@ impl Function {
     }
     /// Places detached instructions: each `(anchor, new)` puts `new` immediately before
     /// `anchor` (several news for one anchor keep their order). One pass per affected
-    /// block, instead of a position search per insertion.
+    /// block, instead of a position search per insertion; the pending pairs are sorted by
+    /// anchor (stably) and each anchor finds its run by binary search, so nothing is sized
+    /// by the instruction arena but one mark per slot.
     pub fn place_before(&mut self, pending: &[(Inst, Inst)]) {
         if pending.is_empty() {
             return;
         }
-        let mut before: SecondaryMap<InstData, SmallVec<[Inst; 2]>> =
-            SecondaryMap::with_len_by(self.insts.len(), SmallVec::new(), SmallVec::new);
+        let mut sorted = pending.to_vec();
+        sorted.sort_by_key(|&(anchor, _)| anchor);
+        let mut anchor = SecondaryMap::with_len(self.insts.len(), false);
+        // per block: how many instructions it receives (0: not affected)
+        let mut extra = SecondaryMap::with_len(self.blocks.len(), 0usize);
         let mut blocks: Vec<Block> = Vec::new();
-        let mut listed = SecondaryMap::with_len(self.blocks.len(), false);
-        for &(anchor, new) in pending {
-            before[anchor].push(new);
-            let b = self.insts[anchor].block.expect("anchor was removed");
-            if !listed[b] {
-                listed[b] = true;
+        for &(a, _) in &sorted {
+            anchor[a] = true;
+            let b = self.insts[a].block.expect("anchor was removed");
+            if extra[b] == 0 {
                 blocks.push(b);
             }
+            extra[b] += 1;
         }
         for b in blocks {
             let old = std::mem::take(&mut self.blocks[b].insts);
-            let extra: usize = old.iter().map(|&i| before[i].len()).sum();
-            let mut list = Vec::with_capacity(old.len() + extra);
+            let mut list = Vec::with_capacity(old.len() + extra[b]);
             for i in old {
-                for &n in before[i].iter() {
-                    self.insts[n].block = Some(b);
-                    list.push(n);
+                if anchor[i] {
+                    let start = sorted.partition_point(|&(a, _)| a < i);
+                    for &(_, n) in sorted[start..].iter().take_while(|&&(a, _)| a == i) {
+                        self.insts[n].block = Some(b);
+                        list.push(n);
+                    }
                 }
                 list.push(i);
             }

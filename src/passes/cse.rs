@@ -76,20 +76,20 @@ fn cse(f: &mut Function) -> bool {
     let mut map: SecondaryMap<InstData, Option<Value>> =
         SecondaryMap::with_len(f.insts.len(), None);
     let mut any = false;
-    // Explicit DFS: (block, entering?) with the entries each block added.
-    let mut stack: Vec<(Block, bool)> = vec![(entry, true)];
-    let mut added: SecondaryMap<BlockData, Vec<u64>> =
-        SecondaryMap::with_len(f.blocks.len(), Vec::new());
-    while let Some((b, enter)) = stack.pop() {
-        if !enter {
-            for k in std::mem::take(&mut added[b]) {
+    // Explicit DFS: (block, where its entries start in `added` when leaving / None when
+    // entering). `added` is one log of the keys the blocks on the path added, innermost last.
+    let mut stack: Vec<(Block, Option<usize>)> = vec![(entry, None)];
+    let mut added: Vec<u64> = Vec::with_capacity(placed);
+    while let Some((b, leave)) = stack.pop() {
+        if let Some(mark) = leave {
+            for k in added.drain(mark..) {
                 if let Some(v) = table.get_mut(&k) {
                     v.pop();
                 }
             }
             continue;
         }
-        stack.push((b, false));
+        stack.push((b, Some(added.len())));
         for idx in 0..f.blocks[b].insts.len() {
             let i = f.blocks[b].insts[idx];
             // Operands first go through earlier replacements so contents match.
@@ -116,12 +116,12 @@ fn cse(f: &mut Function) -> bool {
                 }
                 None => {
                     table.entry(h).or_default().push(i);
-                    added[b].push(h);
+                    added.push(h);
                 }
             }
         }
         for &c in children[b].iter().rev() {
-            stack.push((c, true));
+            stack.push((c, None));
         }
     }
     if any {

@@ -28,23 +28,22 @@ pub fn run(m: &mut Module) -> bool {
 }
 
 fn dead_insts(f: &mut Function) -> bool {
-    let order = f.insts_in_order();
     let mut live = SecondaryMap::with_len(f.insts.len(), false);
     let mut work = Vec::new();
-    for &i in &order {
-        if !f.insts[i].kind.can_eliminate() {
-            live[i] = true;
-            work.push(i);
+    visit::for_each_block(&f.body, |b| {
+        for &i in &f.blocks[b].insts {
+            if !f.insts[i].kind.can_eliminate() {
+                live[i] = true;
+                work.push(i);
+            }
         }
-    }
-    let mut cs = Vec::new();
-    visit::for_each_if_cond(&f.body, |c| cs.push(c));
-    for c in cs {
+    });
+    visit::for_each_if_cond(&f.body, |c| {
         if !live[c] {
             live[c] = true;
             work.push(c);
         }
-    }
+    });
     while let Some(i) = work.pop() {
         f.insts[i].kind.for_each_operand(|v| {
             if !live[v] {
@@ -53,11 +52,15 @@ fn dead_insts(f: &mut Function) -> bool {
             }
         });
     }
-    if order.iter().all(|&i| live[i]) {
+    let mut all_live = true;
+    visit::for_each_block(&f.body, |b| {
+        all_live &= f.blocks[b].insts.iter().all(|&i| live[i]);
+    });
+    if all_live {
         return false;
     }
     // Detach the dead instructions of the tree's blocks (blocks outside the tree keep
-    // theirs, as `order` does not hold them).
+    // theirs).
     let Function { blocks, insts, .. } = f;
     visit::for_each_block(&f.body, |b| {
         blocks[b].insts.retain(|&i| {

@@ -102,7 +102,20 @@ struct Runner<'a> {
     stopped: bool,
     settings: &'a Settings,
     timer: Timer,
+    /// Per clean-up pass ([`CLEAN_UP`] order): it reported no change on its last run and
+    /// no pass has changed the module since. Such a run is skipped: a pass is a
+    /// deterministic function of the module, so it would report no change again.
+    settled: [bool; CLEAN_UP.len()],
 }
+
+/// The scalar clean-up loop's passes, in their order.
+const CLEAN_UP: [Pass; 5] = [
+    ("copy_prop", copy_prop::run),
+    ("fold_constants", fold_constants::run),
+    ("simplify_algebraic", simplify_algebraic::run),
+    ("cse", cse::run),
+    ("dce", dce::run),
+];
 
 impl Runner<'_> {
     fn pass(&mut self, m: &mut Module, p: Pass) -> Result<bool, PassError> {
@@ -110,27 +123,54 @@ impl Runner<'_> {
             return Ok(false);
         }
         let r = run_pass_with(m, p, self.settings, &mut self.timer)?;
+        if r {
+            self.settled = [false; CLEAN_UP.len()];
+        }
         if self.stop_after == Some(p.0) {
             self.stopped = true;
         }
         Ok(r)
     }
 
-    /// The scalar clean-up loop, until nothing changes (bounded).
+    /// The scalar clean-up loop, until a round changes nothing (bounded). A pass already
+    /// settled is not run again (it would change nothing), and once all five are settled
+    /// the rest of the round could change nothing either: the same rounds, the same
+    /// module, as running every pass of every round.
     fn optimize(&mut self, m: &mut Module) -> Result<(), PassError> {
         for _ in 0..8 {
             let mut progress = false;
-            progress |= self.pass(m, ("copy_prop", copy_prop::run))?;
-            progress |= self.pass(m, ("fold_constants", fold_constants::run))?;
-            progress |= self.pass(m, ("simplify_algebraic", simplify_algebraic::run))?;
-            progress |= self.pass(m, ("cse", cse::run))?;
-            progress |= self.pass(m, ("dce", dce::run))?;
+            for (k, &p) in CLEAN_UP.iter().enumerate() {
+                if self.settled.iter().all(|&s| s) {
+                    return Ok(());
+                }
+                if self.settled[k] {
+                    continue;
+                }
+                let before = cfg!(debug_assertions).then(|| arena_sizes(m));
+                let changed = self.pass(m, p)?;
+                debug_assert!(
+                    changed || before == Some(arena_sizes(m)),
+                    "{} reported no change but grew an arena",
+                    p.0
+                );
+                self.settled[k] = !changed;
+                progress |= changed;
+            }
             if !progress || self.stopped {
                 break;
             }
         }
         Ok(())
     }
+}
+
+/// Each function's instruction and block arena sizes (a pass reporting no change leaves
+/// them as they were; debug builds check it for the settled clean-up passes).
+fn arena_sizes(m: &Module) -> Vec<(usize, usize)> {
+    m.functions
+        .iter()
+        .map(|(_, f)| (f.insts.len(), f.blocks.len()))
+        .collect()
 }
 
 /// The middle end: SPIR-V-translated IR in, IR ready for instruction selection out
@@ -160,6 +200,7 @@ pub fn run_pipeline_with(
         stopped: false,
         settings,
         timer: Timer::new(settings, Phase::Middle),
+        settled: [false; CLEAN_UP.len()],
     };
     // 1. One function: inline every call, lower returns.
     r.pass(m, ("discard_to_demote", discard_to_demote::run))?;

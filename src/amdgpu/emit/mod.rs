@@ -101,7 +101,8 @@ pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error
         .ok_or_else(|| Error::Encode(format!("{} has no {fmt:?} form", op.name())))?;
     let mut di = i.defs.iter();
     let mut oi = i.ops.iter();
-    let mut ops = Vec::new();
+    // on the stack: an instruction has at most a handful of operands
+    let mut ops: smallvec::SmallVec<[_; 8]> = smallvec::SmallVec::new();
     for od in d.explicit() {
         let a = if od.is_def() { di.next() } else { oi.next() }
             .ok_or_else(|| Error::Encode(format!("{}: missing operand", op.name())))?;
