@@ -380,7 +380,8 @@ pub(crate) fn backend(
         if let Some(pair) = long_branch {
             budget.sgprs = pair;
         }
-        let usage = timer.stage("regalloc", || regalloc::allocate(&mut p, budget))?;
+        // the allocator times its own stages (ra_liveness, ra_assign, ...)
+        let usage = regalloc::allocate_in(&mut p, budget, &opts.settings, timer)?;
         // the user SGPRs as allocation left them (VGPR spilling may add the scratch setup)
         after_ra(&p)?;
         verify_mir(&p, true)?;

@@ -5,9 +5,12 @@
 //! pass divided by the SPIR-V words. Linear scaling keeps µs/word flat down a shape's rows;
 //! the growth column is µs/word against the 1× row.
 //!
-//! After each shape's table, the passes whose µs/word grew most from 1× to the largest size
-//! (among those taking at least 2 % of the largest compile): where to look for a
-//! superlinear algorithm.
+//! The backend is also split into its parts ([`BACKEND_PARTS`]: selection, the register
+//! allocator's liveness, assignment and spilling — the allocator times its own stages —,
+//! the passes after allocation, encoding with the link). After each shape's table, the
+//! µs/word growth from 1× to the largest size of every phase and part (those taking at
+//! least 1 % of the largest compile): linear scaling keeps each near 1, and one far above
+//! it points at a superlinear algorithm.
 //!
 //! Runs:
 //! - `cargo bench --bench scaling` — every shape at 1×, 4×, 16×, 64× on gfx1100 wave32,
@@ -98,12 +101,32 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
+/// The backend's parts in the table, by stage name (`Timing::pass`): selection, the
+/// register allocator's liveness, assignment (with the live-range splits' copies) and
+/// spilling (with the scratch setup), the passes after allocation (any other backend
+/// stage: rewriting to registers, copies lowered, branches, waits, hazards, ...), and
+/// encoding with the link.
+const BACKEND_PARTS: [&str; 6] = ["select", "liveness", "assign", "spill", "post-RA", "emit"];
+
+fn backend_part(pass: &str) -> usize {
+    match pass {
+        "isel" | "optimize_selected" | "insert_wqm" => 0,
+        "ra_liveness" => 1,
+        "ra_assign" => 2,
+        "ra_spill" => 3,
+        "encode" | "link" => 5,
+        _ => 4,
+    }
+}
+
 /// One shader's measurement: median total and per-phase times, per-pass medians.
 struct Row {
     scale: usize,
     words: usize,
     total_ns: f64,
     phase_ns: [f64; 3],
+    /// The backend's time by [`BACKEND_PARTS`] (medians of each part's runs).
+    part_ns: [f64; 6],
     /// (pass, phase, median ns), in first-run order, summed over repeated passes.
     passes: Vec<(&'static str, Phase, f64)>,
 }
@@ -118,6 +141,7 @@ fn measure(words: &[u32], target: Target, runs_max: usize) -> Result<Row, String
     o.settings.time_passes = true;
     let mut totals = Vec::new();
     let mut phases: [Vec<f64>; 3] = Default::default();
+    let mut parts: [Vec<f64>; 6] = Default::default();
     let mut passes: Vec<(&'static str, Phase, Vec<f64>)> = Vec::new();
     let start = Instant::now();
     for r in 0..runs_max {
@@ -125,10 +149,14 @@ fn measure(words: &[u32], target: Target, runs_max: usize) -> Result<Row, String
         let c = gcnc::compile_spirv(words, &o).map_err(|e| format!("{}: {e}", e.phase().name()))?;
         totals.push(t.elapsed().as_nanos() as f64);
         let mut ph = [0.0; 3];
+        let mut pa = [0.0; 6];
         let mut this: Vec<(&'static str, Phase, f64)> = Vec::new();
         for tm in &c.timings {
             let ns = tm.elapsed.as_nanos() as f64;
             ph[tm.phase as usize] += ns;
+            if tm.phase == Phase::Back {
+                pa[backend_part(tm.pass)] += ns;
+            }
             match this.iter_mut().find(|p| p.0 == tm.pass && p.1 == tm.phase) {
                 Some(p) => p.2 += ns,
                 None => this.push((tm.pass, tm.phase, ns)),
@@ -136,6 +164,9 @@ fn measure(words: &[u32], target: Target, runs_max: usize) -> Result<Row, String
         }
         for (i, p) in ph.into_iter().enumerate() {
             phases[i].push(p);
+        }
+        for (i, p) in pa.into_iter().enumerate() {
+            parts[i].push(p);
         }
         for (name, phase, ns) in this {
             match passes.iter_mut().find(|p| p.0 == name && p.1 == phase) {
@@ -153,6 +184,7 @@ fn measure(words: &[u32], target: Target, runs_max: usize) -> Result<Row, String
         words: words.len(),
         total_ns: median(&mut totals),
         phase_ns: phases.map(|mut v| median(&mut v)),
+        part_ns: parts.map(|mut v| median(&mut v)),
         passes: passes
             .into_iter()
             .map(|(n, ph, mut v)| (n, ph, median(&mut v)))
@@ -166,24 +198,60 @@ fn us_per_word(ns: f64, words: usize) -> f64 {
 
 fn print_shape(shape: Shape, rows: &[Row]) {
     println!("\n### {} (unit: {} per 1×)\n", shape.name(), BASE_UNITS);
-    println!("| size | words | total ms | front µs/word | middle µs/word | backend µs/word | total µs/word | growth |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "µs per SPIR-V word; the backend's parts ({}) sum to its column.\n",
+        BACKEND_PARTS.join(", ")
+    );
+    println!(
+        "| size | words | total ms | front | middle | backend | {} | total | growth |",
+        BACKEND_PARTS.join(" | ")
+    );
+    println!("|---|---|---|---|---|---|{}---|---|", "---|".repeat(BACKEND_PARTS.len()));
     let base = us_per_word(rows[0].total_ns, rows[0].words);
     for r in rows {
         let t = us_per_word(r.total_ns, r.words);
+        let cells = |v: &[f64]| -> String {
+            v.iter()
+                .map(|&ns| format!("{:.3}", us_per_word(ns, r.words)))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        };
         println!(
-            "| {}× | {} | {:.2} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2} |",
+            "| {}× | {} | {:.2} | {} | {} | {:.3} | {:.2} |",
             r.scale,
             r.words,
             r.total_ns / 1e6,
-            us_per_word(r.phase_ns[0], r.words),
-            us_per_word(r.phase_ns[1], r.words),
-            us_per_word(r.phase_ns[2], r.words),
+            cells(&r.phase_ns),
+            cells(&r.part_ns),
             t,
             t / base
         );
     }
+    // per-word growth of every phase and backend part, largest size against the first
+    // (parts under 1 % of the largest compile are noise and left out)
     let (first, last) = (&rows[0], &rows[rows.len() - 1]);
+    let named = |r: &Row| -> Vec<(&'static str, f64)> {
+        ["front", "middle", "backend"]
+            .into_iter()
+            .zip(r.phase_ns)
+            .chain(BACKEND_PARTS.into_iter().zip(r.part_ns))
+            .collect()
+    };
+    let growths: Vec<String> = named(first)
+        .into_iter()
+        .zip(named(last))
+        .filter(|(_, l)| l.1 >= 0.01 * last.total_ns)
+        .map(|(f, l)| {
+            let g = us_per_word(l.1, last.words) / us_per_word(f.1.max(1.0), first.words);
+            format!("{} ×{g:.2}", f.0)
+        })
+        .collect();
+    println!(
+        "\nµs/word growth {}× → {}×, by phase and part: {}",
+        first.scale,
+        last.scale,
+        growths.join(", ")
+    );
     let mut growth: Vec<(&str, f64, f64)> = last
         .passes
         .iter()

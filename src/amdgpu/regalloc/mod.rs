@@ -23,7 +23,12 @@
 //!    the whole vector fits, kept for the other pieces until the vector is built; else
 //!    the lowest free base, aligned for the class (s[2n:2n+1], s[4n:4n+3]),
 //!    preferring registers no vector keeps. Temps views share registers with are never
-//!    moved by `split`.
+//!    moved by `split`. The scan position only moves forward, so the free test keeps a
+//!    cursor per holder into its segments and, per register, the run of positions a
+//!    holder was last found live in: a held register is rejected by one comparison, a
+//!    short temp in a long one's hole by a cursor step, and only a holder live again
+//!    inside the candidate's extent is searched (`File::free_at_scan`). Same answers as
+//!    testing every holder's segments, in time linear in the registers scanned.
 //! 4. Demand ≤ limit does not guarantee a fit: alignment can fragment the file. When a
 //!    temp finds no aligned hole, `split` tries to open one: the temps occupying an
 //!    aligned window move to free registers through a parallel copy before the
@@ -33,7 +38,8 @@
 //!    until the assignment succeeds or nothing more can be spilled
 //!    (`Error::RegisterPressure`).
 //!
-//! Invariant on success, checked before rewriting: no two temps whose live ranges share
+//! Invariant on success, checked before rewriting when the verifiers run (debug builds,
+//! tests, `GCNC_VERIFY=1`): no two temps whose live ranges share
 //! a position share a register unless both are views of one value at the same offset,
 //! every register is inside the budget, and no `Arg::Temp` remains.
 
@@ -45,6 +51,7 @@ pub mod split;
 use super::mir::{Arg, Program, RegType, Temp};
 use super::Error;
 use crate::isa::{Gen, PhysReg, Reg};
+use crate::settings::{Settings, Timer};
 use live::ranges;
 use live::Ranges;
 
@@ -89,8 +96,23 @@ enum Fail {
     Hard(Error),
 }
 
-/// Allocates registers (spilling as needed) and rewrites every temp to its register.
+/// Allocates registers (spilling as needed) and rewrites every temp to its register,
+/// checking the assignment in debug builds (see [`allocate_in`]).
 pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
+    allocate_in(p, budget, &Settings::default(), &mut Timer::default())
+}
+
+/// [`allocate`] with the compile's settings: the interference check of the result runs
+/// when the verifiers do (`Settings::verify_each`: debug builds and tests, or on
+/// request), and `timer` records the allocator's own stages (`ra_liveness`, `ra_spill`
+/// with the scratch setup, `ra_assign` with the splits' copies, `ra_verify`,
+/// `ra_rewrite`; repeated once per spill round), so their sum is the allocator's time.
+pub fn allocate_in(
+    p: &mut Program,
+    budget: Budget,
+    settings: &Settings,
+    timer: &mut Timer,
+) -> Result<Usage, Error> {
     let mut st = spill::State::default();
     let mut slack = [0u16; 2];
     // The first attempt assigns before spilling: the spiller's demand counts every temp
@@ -102,29 +124,36 @@ pub fn allocate(p: &mut Program, budget: Budget) -> Result<Usage, Error> {
             sgprs: budget.sgprs.saturating_sub(slack[0]),
             vgprs: budget.vgprs.saturating_sub(slack[1]),
         };
-        if !unspilled {
-            spill::spill(p, limit, &mut st)?;
-        }
         // VGPR spills need the FLAT_SCRATCH setup (idempotent); it adds inputs and
         // temps, so spilling runs again over it
-        let inputs = p.abi.user_sgprs.len();
-        crate::amdgpu::scratch::insert_setup(p)?;
-        if p.abi.user_sgprs.len() != inputs {
+        let new_inputs = timer.stage("ra_spill", || -> Result<bool, Error> {
+            if !unspilled {
+                spill::spill(p, limit, &mut st)?;
+            }
+            let inputs = p.abi.user_sgprs.len();
+            crate::amdgpu::scratch::insert_setup(p)?;
+            Ok(p.abi.user_sgprs.len() != inputs)
+        })?;
+        if new_inputs {
             continue;
         }
-        let lr = ranges(p);
-        match assign(p, budget, &lr) {
+        let lr = timer.stage("ra_liveness", || ranges(p));
+        match timer.stage("ra_assign", || assign(p, budget, &lr)) {
             Ok((mut regs, splits, mut val)) => {
                 // the splits' copies change the ranges; without any, they stand
                 let lr = if splits.is_empty() {
                     lr
                 } else {
-                    split::apply(p, &splits, &mut regs);
+                    timer.stage("ra_assign", || split::apply(p, &splits, &mut regs));
                     val.extend((val.len()..p.temps.len()).map(|t| (t, 0)));
-                    ranges(p)
+                    timer.stage("ra_liveness", || ranges(p))
                 };
-                check_assignment(p, &lr, &regs, &val, budget)?;
-                let mut usage = rewrite(p, &regs);
+                if settings.verify_each() {
+                    timer.stage("ra_verify", || {
+                        check_assignment(p, &lr, &regs, &val, budget)
+                    })?;
+                }
+                let mut usage = timer.stage("ra_rewrite", || rewrite(p, &regs));
                 usage.spilled_sgprs = st.spilled_sgprs;
                 usage.spilled_vgprs = st.spilled_vgprs;
                 usage.scratch_bytes = p.scratch_bytes;
@@ -212,6 +241,28 @@ struct Occ {
     end: u32,
     /// May a split move it (false for the new home of a moved temp).
     movable: bool,
+    /// Index of its first segment that may still reach the scan position (see
+    /// [`File::free_at_scan`]); only moves forward.
+    cur: u32,
+}
+
+impl Occ {
+    /// The first run of positions at or after `pos` where the holder is live inside
+    /// `[from, to]`: `(first, last)`, `first == pos` when it is live at `pos`. `pos`
+    /// must not decrease between calls on one holder (the cursor skips the segments
+    /// ending before it).
+    fn next_live(&mut self, lr: &Ranges, pos: u32) -> Option<(u32, u32)> {
+        let q = pos.max(self.from);
+        let segs = segs_of(lr, self.t as usize);
+        let mut c = self.cur as usize;
+        while segs.get(c).is_some_and(|&(_, e)| e < q) {
+            c += 1;
+        }
+        self.cur = c as u32;
+        let &(s, e) = segs.get(c)?;
+        let s = s.max(q);
+        (s <= self.to).then(|| (s, e.min(self.to)))
+    }
 }
 
 /// Per register of one file: the temps holding it whose ranges reach the scan position.
@@ -220,7 +271,15 @@ struct Occ {
 /// fits in the hole (Wimmer/Franz's "inactive" intervals).
 struct File {
     occ: Vec<Vec<Occ>>,
+    /// Per register: positions `[first, last]` at which a holder is known to be live (a
+    /// cache of [`File::free_at_scan`]'s rejections, empty when `first > last`). Holders
+    /// only come, so it stays true until a split ends a holder early
+    /// ([`File::end_early`]).
+    busy: Vec<(u32, u32)>,
 }
+
+/// An empty `File::busy` run.
+const NOT_BUSY: (u32, u32) = (1, 0);
 
 /// Segments of a temp without any (a precoloured input nobody references): its
 /// register is held at the program start.
@@ -237,6 +296,7 @@ impl File {
     fn new(n: usize) -> File {
         File {
             occ: vec![Vec::new(); n],
+            busy: vec![NOT_BUSY; n],
         }
     }
 
@@ -260,6 +320,7 @@ impl File {
                 to: u32::MAX,
                 end,
                 movable,
+                cur: 0,
             });
         }
     }
@@ -291,6 +352,57 @@ impl File {
                     || !live::overlap_in(segs, segs_of(lr, o.t as usize), from.max(o.from), o.to)
             })
         })
+    }
+
+    /// [`File::free`] for a candidate that starts at the scan position (`segs[0].0`,
+    /// never lower than at any earlier call) counting every holder: the same answer,
+    /// faster. A register whose cached busy run covers the position is rejected at once;
+    /// otherwise each holder's cursor gives its next live run from the position: live
+    /// there rejects the register (and is cached), starting after the candidate's last
+    /// position cannot meet it, and only a holder live again inside the candidate's
+    /// extent is searched segment by segment. So a register costs a comparison while it
+    /// stays held, and a short temp in a long one's hole a cursor step.
+    fn free_at_scan(&mut self, lr: &Ranges, segs: &[(u32, u32)], b: usize, n: usize) -> bool {
+        if b + n > self.len() {
+            return false;
+        }
+        let start = segs.first().map_or(0, |s| s.0);
+        let last = segs.last().map_or(0, |s| s.1);
+        (b..b + n).all(|r| {
+            let (bs, be) = self.busy[r];
+            if bs <= start && start <= be {
+                return false;
+            }
+            self.prune(r, start);
+            for o in &mut self.occ[r] {
+                match o.next_live(lr, start) {
+                    None => {}
+                    Some((s, e)) if s == start => {
+                        self.busy[r] = (s, e);
+                        return false;
+                    }
+                    Some((s, _)) if s > last => {}
+                    Some(_) => {
+                        if live::overlap_in(segs, segs_of(lr, o.t as usize), o.from, o.to) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            true
+        })
+    }
+
+    /// Holder `t` of registers `regs` holds them only up to position `to` (a split
+    /// moves it away there).
+    fn end_early(&mut self, t: usize, regs: std::ops::Range<usize>, to: u32) {
+        for r in regs {
+            for h in self.occ[r].iter_mut().filter(|h| h.t as usize == t) {
+                h.to = to;
+                h.end = h.end.min(to);
+            }
+            self.busy[r] = NOT_BUSY;
+        }
     }
 }
 
@@ -360,9 +472,8 @@ fn assign(
         let reserved = &mut reserved[fi];
         let n = rc.dwords as usize;
         let a = rc.align() as usize;
-        let no = |_: &Occ, _: usize| false;
         let fits = |file: &mut File, b: i64| {
-            b >= 0 && b as usize % a == 0 && file.free(lr, segs, 0, b as usize, n, no)
+            b >= 0 && b as usize % a == 0 && file.free_at_scan(lr, segs, b as usize, n)
         };
         // a base an affinity asks for: an assigned partner's, or one reached through an
         // unassigned partner
@@ -400,8 +511,8 @@ fn assign(
                         b % a == 0
                             && w + vn <= file.len()
                             && reserved[w..w + vn].iter().all(|&u| u < start as i64)
-                            && file.free(lr, &[(start, start)], 0, w, vn, no)
-                            && file.free(lr, segs, 0, b, n, no)
+                            && file.free_at_scan(lr, &[(start, start)], w, vn)
+                            && file.free_at_scan(lr, segs, b, n)
                     });
                     if let Some(w) = w {
                         for r in &mut reserved[w..w + vn] {
@@ -459,12 +570,12 @@ fn assign(
         if base.is_none() {
             base = (0..len.saturating_sub(n - 1))
                 .step_by(a)
-                .find(|&b| unreserved(reserved, b) && file.free(lr, segs, 0, b, n, no));
+                .find(|&b| unreserved(reserved, b) && file.free_at_scan(lr, segs, b, n));
         }
         if base.is_none() {
             base = (0..len.saturating_sub(n - 1))
                 .step_by(a)
-                .find(|&b| file.free(lr, segs, 0, b, n, no));
+                .find(|&b| file.free_at_scan(lr, segs, b, n));
         }
         let base = match base {
             Some(b) => b,
@@ -479,12 +590,7 @@ fn assign(
                 for (x, to) in moves {
                     let from = base_of(assign[x].unwrap()) as usize;
                     let xn = p.temps[x].dwords as usize;
-                    for r in from..from + xn {
-                        for h in file.occ[r].iter_mut().filter(|h| h.t as usize == x) {
-                            h.to = 2 * k - 1;
-                            h.end = h.end.min(h.to);
-                        }
-                    }
+                    file.end_early(x, from..from + xn, 2 * k - 1);
                     file.hold(lr, x, to..to + xn, 2 * k, false);
                     splits.push(split::Split {
                         temp: x,
