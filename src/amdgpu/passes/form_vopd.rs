@@ -46,8 +46,9 @@ pub const WINDOW: usize = 32;
 pub struct Stats {
     /// VOPD instructions formed (each replaces two VALU instructions).
     pub pairs: u32,
-    /// Candidate pairs (movable, independent, fitting opcodes) every operand assignment
-    /// of which broke a VGPR bank rule and nothing else.
+    /// Candidate pairs (movable, independent, fitting opcodes) refused where some
+    /// assignment of X/Y and source order failed first on a VGPR bank rule (none passed):
+    /// what a bank-aware register assignment could have paired.
     pub bank_rejects: u32,
     /// Instructions left alone that had at least one such bank-only rejection.
     pub unpaired_by_banks: u32,
