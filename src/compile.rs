@@ -12,6 +12,7 @@
 //!   mir::verify               (debug builds, Settings::verify)
 //!   regalloc::allocate        spilling to the budget, tuple-aware assignment
 //!   passes::lower_to_hw       pseudo → real, parallel copies sequentialised
+//!   passes::form_vopd         GFX11 wave32 dual issue
 //!   passes::insert_waitcnt    memory counters
 //!   passes::resolve_hazards   per-generation interlocks
 //!   emit::encode              code buffer, branch fixups, relocations, s_code_end padding
@@ -387,6 +388,7 @@ pub(crate) fn backend(
         verify_mir(&p, true)?;
         let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
         timer.stage("thread_branches", || passes::thread_branches(&mut p));
+        timer.stage("form_vopd", || passes::form_vopd(&mut p));
         timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
         timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;
         verify_mir(&p, true)?;

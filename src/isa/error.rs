@@ -32,6 +32,9 @@ pub enum ErrorKind {
         available: usize,
     },
     TwoLiterals,
+    /// A VOPD pair whose halves use the same VGPR bank in one operand role: `"vdst"`
+    /// (parity), `"src0"`/`"src1"` (index mod 4) or `"src2"` (the accumulator, parity).
+    VopdBank(&'static str),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,6 +94,12 @@ impl fmt::Display for Error {
                 )
             }
             ErrorKind::TwoLiterals => write!(f, "more than one distinct literal"),
+            ErrorKind::VopdBank(role) if *role == "vdst" => {
+                write!(f, "VOPD destinations must be one even and one odd VGPR")
+            }
+            ErrorKind::VopdBank(role) => {
+                write!(f, "VOPD {role} operands in the same VGPR bank")
+            }
         }
     }
 }

@@ -70,9 +70,7 @@ impl Inst {
             (get(&x, dx, Field::Vdst), get(&y, dy, Field::Vdst))
         {
             if (a.base.0 ^ b.base.0) & 1 == 0 {
-                return Err(Error::bad(
-                    "VOPD destinations must be one even and one odd VGPR",
-                ));
+                return Err(Error::new(ErrorKind::VopdBank("vdst")));
             }
         }
         // VGPR banks: src0 and src1 by index mod 4, the accumulator "src2" by parity. The
@@ -91,12 +89,10 @@ impl Inst {
             }
         };
         let (rx, ry) = (roles(&x, dx), roles(&y, dy));
-        for (k, banks) in [(0usize, 4u16), (1, 4), (2, 2)] {
+        for (k, banks, role) in [(0usize, 4u16, "src0"), (1, 4, "src1"), (2, 2, "src2")] {
             if let (Some(a), Some(b)) = (rx[k], ry[k]) {
                 if a % banks == b % banks {
-                    return Err(Error::bad(format!(
-                        "VOPD src{k} operands in the same VGPR bank"
-                    )));
+                    return Err(Error::new(ErrorKind::VopdBank(role)));
                 }
             }
         }

@@ -70,7 +70,10 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
         Arg::Label(b) => Operand::Label(b.0),
         Arg::Off => Operand::Off,
         Arg::Const(c) => {
-            if od.imm.is_some() {
+            if od.imm == Some(tables::ImmKind::Lit) {
+                // a literal-only field (the K of fmaak/fmamk)
+                Operand::Literal(c)
+            } else if od.imm.is_some() {
                 Operand::Imm(c)
             } else if let Some(o) = Operand::int(c as i32) {
                 o
@@ -94,6 +97,16 @@ fn operand(a: &Arg, od: &tables::OpDesc) -> Result<Operand, Error> {
 
 /// The encoder's instruction for an MIR instruction.
 pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error> {
+    if i.op_y.is_some() {
+        let (x, y) = i
+            .vopd_halves(p.target.gen)
+            .ok_or_else(|| Error::Verify("malformed VOPD pair".into()))?;
+        let mut inst = to_inst(p, &x)?;
+        let y = to_inst(p, &y)?;
+        inst.operands.extend(y.operands);
+        inst.op_y = Some(y.op);
+        return Ok(inst);
+    }
     let Op::Hw(op, fmt) = i.op else {
         return Err(Error::Verify("pseudo instruction at emission".into()));
     };

@@ -158,6 +158,10 @@ pub struct MInst {
     pub defs: SmallVec<[Arg; 2]>,
     pub ops: SmallVec<[Arg; 4]>,
     pub mods: Mods,
+    /// A GFX11 VOPD pair (`Op::Hw(x, Format::VopdX)`, formed by `passes::form_vopd`): the
+    /// Y half's opcode. `defs` are then the X and the Y destination, `ops` the X sources
+    /// followed by the Y sources, each half in its table order ([`MInst::vopd_halves`]).
+    pub op_y: Option<Opcode>,
 }
 
 impl MInst {
@@ -171,6 +175,7 @@ impl MInst {
             defs: defs.into(),
             ops: ops.into(),
             mods,
+            op_y: None,
         }
     }
     pub fn pseudo(p: Pseudo, defs: &[Arg], ops: &[Arg]) -> MInst {
@@ -179,6 +184,7 @@ impl MInst {
             defs: defs.into(),
             ops: ops.into(),
             mods: Mods::default(),
+            op_y: None,
         }
     }
     pub fn opcode(&self) -> Option<Opcode> {
@@ -186,6 +192,22 @@ impl MInst {
             Op::Hw(o, _) => Some(o),
             Op::Pseudo(_) => None,
         }
+    }
+    /// The X and Y halves of a VOPD pair as instructions of formats `VopdX` and `VopdY`
+    /// (None for anything else, or a pair whose X opcode has no VOPD X form on `gen`).
+    pub fn vopd_halves(&self, gen: crate::isa::Gen) -> Option<(MInst, MInst)> {
+        let (Op::Hw(x, Format::VopdX), Some(y)) = (self.op, self.op_y) else {
+            return None;
+        };
+        let nx = crate::isa::tables::form(gen, x, Format::VopdX)?.n_explicit() - 1;
+        if self.defs.len() != 2 || self.ops.len() < nx {
+            return None;
+        }
+        let half = |op, format, def: Arg, ops: &[Arg]| MInst::hw(op, format, &[def], ops);
+        Some((
+            half(x, Format::VopdX, self.defs[0], &self.ops[..nx]),
+            half(y, Format::VopdY, self.defs[1], &self.ops[nx..]),
+        ))
     }
     pub fn is_copy(&self) -> bool {
         matches!(self.op, Op::Pseudo(Pseudo::ParallelCopy))

@@ -35,6 +35,9 @@ fn arg(p: &Program, a: &Arg) -> String {
 
 /// One instruction.
 pub fn print_inst(p: &Program, i: &MInst) -> String {
+    if let Some((x, y)) = i.vopd_halves(p.target.gen) {
+        return format!("{} :: {}", print_inst(p, &x), print_inst(p, &y));
+    }
     let name = match i.op {
         Op::Hw(o, f) => {
             let mut n = o.name().to_string();

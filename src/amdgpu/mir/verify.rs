@@ -147,6 +147,14 @@ fn reg_of(p: &Program, a: &Arg) -> Option<(RegType, u8)> {
 
 fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
     let t = p.target;
+    if i.op_y.is_some() {
+        // a VOPD pair: each half by its own table entry
+        let Some((x, y)) = i.vopd_halves(t.gen) else {
+            return Err(fail(p, bi, Some(i), "malformed VOPD pair".into()));
+        };
+        check_inst(p, bi, &x)?;
+        return check_inst(p, bi, &y);
+    }
     match i.op {
         Op::Hw(op, fmt) => {
             let d = crate::isa::tables::form(t.gen, op, fmt).ok_or_else(|| {

@@ -11,7 +11,8 @@
 //! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
 //! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
 //! branch to the next instruction or to a lone branch, no conditional branch over a
-//! branch), `insert_waitcnt` (memory counters per generation), `resolve_hazards`
+//! branch), `form_vopd` (GFX11 wave32: independent VALU pairs dual-issued as VOPD),
+//! `insert_waitcnt` (memory counters per generation), `resolve_hazards`
 //! (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
@@ -20,6 +21,7 @@ pub mod eliminate_dead_code;
 pub mod fold_address_offsets;
 pub mod fold_copies;
 pub mod fold_source_modifiers;
+pub mod form_vopd;
 pub mod hoist_loop_invariants;
 pub mod insert_waitcnt;
 pub mod lower_to_hw;
@@ -33,6 +35,7 @@ pub use eliminate_dead_code::eliminate_dead_code;
 pub use fold_address_offsets::fold_address_offsets;
 pub use fold_copies::fold_copies;
 pub use fold_source_modifiers::fold_source_modifiers;
+pub use form_vopd::form_vopd;
 pub use hoist_loop_invariants::hoist_loop_invariants;
 pub use insert_waitcnt::insert_waitcnt;
 pub use lower_to_hw::lower_to_hw;

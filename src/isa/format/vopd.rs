@@ -105,3 +105,19 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
     inst.op_y = Some(dy.opcode);
     Ok((inst, if lit { 3 } else { 2 }))
 }
+
+/// The `v_dual_*` opcode of an ordinary VALU opcode (`v_add_f32` → `v_dual_add_f32`) when
+/// `gen` has it as a VOPD X or Y half. The names are the tables' facts: a dual opcode
+/// computes what the opcode of its name without `dual_` does.
+pub fn dual_opcode(gen: crate::isa::Gen, op: crate::isa::Opcode) -> Option<crate::isa::Opcode> {
+    let dual = crate::isa::Opcode::from_name(&format!("v_dual_{}", op.name().strip_prefix("v_")?))?;
+    [Format::VopdX, Format::VopdY]
+        .iter()
+        .any(|&f| tables::form(gen, dual, f).is_some())
+        .then_some(dual)
+}
+
+/// The ordinary VALU opcode a `v_dual_*` half computes (`v_dual_add_f32` → `v_add_f32`).
+pub fn base_opcode(dual: crate::isa::Opcode) -> Option<crate::isa::Opcode> {
+    crate::isa::Opcode::from_name(&format!("v_{}", dual.name().strip_prefix("v_dual_")?))
+}

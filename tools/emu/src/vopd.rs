@@ -11,25 +11,7 @@ use gcnc::isa::{Field, Inst, Opcode, Operand};
 
 /// The ordinary opcode a `v_dual_*` half executes as.
 pub fn base_opcode(op: Opcode) -> Result<Opcode> {
-    Ok(match op {
-        Opcode::VDualAddF32 => Opcode::VAddF32,
-        Opcode::VDualAddNcU32 => Opcode::VAddNcU32,
-        Opcode::VDualAndB32 => Opcode::VAndB32,
-        Opcode::VDualCndmaskB32 => Opcode::VCndmaskB32,
-        Opcode::VDualDot2accF32F16 => Opcode::VDot2accF32F16,
-        Opcode::VDualFmaakF32 => Opcode::VFmaakF32,
-        Opcode::VDualFmacF32 => Opcode::VFmacF32,
-        Opcode::VDualFmamkF32 => Opcode::VFmamkF32,
-        Opcode::VDualLshlrevB32 => Opcode::VLshlrevB32,
-        Opcode::VDualMaxF32 => Opcode::VMaxF32,
-        Opcode::VDualMinF32 => Opcode::VMinF32,
-        Opcode::VDualMovB32 => Opcode::VMovB32,
-        Opcode::VDualMulDx9ZeroF32 => Opcode::VMulDx9ZeroF32,
-        Opcode::VDualMulF32 => Opcode::VMulF32,
-        Opcode::VDualSubF32 => Opcode::VSubF32,
-        Opcode::VDualSubrevF32 => Opcode::VSubrevF32,
-        _ => return Err(Error::unimpl(op.name())),
-    })
+    gcnc::isa::format::vopd::base_opcode(op).ok_or_else(|| Error::unimpl(op.name()))
 }
 
 fn vdst(inst: &Inst, d: &gcnc::isa::EncDesc) -> Option<u16> {
