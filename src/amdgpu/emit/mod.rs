@@ -102,7 +102,7 @@ pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error
     let mut di = i.defs.iter();
     let mut oi = i.ops.iter();
     let mut ops = Vec::new();
-    for od in d.explicit() {
+    for od in i.explicit_layout(d) {
         let a = if od.is_def() { di.next() } else { oi.next() }
             .ok_or_else(|| Error::Encode(format!("{}: missing operand", op.name())))?;
         ops.push(operand(a, od)?);
