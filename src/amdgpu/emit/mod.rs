@@ -114,9 +114,9 @@ pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error
         .ok_or_else(|| Error::Encode(format!("{} has no {fmt:?} form", op.name())))?;
     let mut di = i.defs.iter();
     let mut oi = i.ops.iter();
-    // on the stack: an instruction has at most a handful of operands
+    // on the stack: an instruction has at most a handful of operands (NSA images more)
     let mut ops: smallvec::SmallVec<[_; 8]> = smallvec::SmallVec::new();
-    for od in d.explicit() {
+    for od in i.explicit_layout(d) {
         let a = if od.is_def() { di.next() } else { oi.next() }
             .ok_or_else(|| Error::Encode(format!("{}: missing operand", op.name())))?;
         ops.push(operand(a, od)?);

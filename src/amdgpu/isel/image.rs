@@ -13,9 +13,10 @@
 //! the same indices (`v_cmp_eq_u32`, `s_and_saveexec`), the instruction, then
 //! `exec = old & ~exec` and `s_cbranch_execnz` back; exec is restored after.
 //!
-//! MIMG address VGPRs are one contiguous tuple, in the order the hardware reads them:
-//! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`. (GFX10+
-//! NSA forms are not used: the tuple is valid on every generation.)
+//! MIMG address VGPRs are in the order the hardware reads them:
+//! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`: one
+//! contiguous tuple on GFX9, and on GFX10+ the NSA form, which names each address VGPR
+//! (up to 13 on GFX10.3, 5 on GFX11; more take the tuple), so no copies gather them.
 //!
 //! 16-bit addresses: A16 is set when the coordinate is 16-bit (f16 for sampling, i16 for
 //! texel addresses) and so is the LOD, mip level or sample index after it (a constant
@@ -1489,10 +1490,21 @@ impl Isel<'_> {
     ) -> Result<(), Error> {
         let gen = self.t().gen;
         let o = self.op(op)?;
-        let vaddr = self.vgpr_tuple(addr);
         let defs: Vec<Arg> = def.into_iter().map(Arg::Temp).collect();
         let mut ops: Vec<Arg> = data.into_iter().map(Arg::Temp).collect();
-        ops.push(Arg::Temp(vaddr));
+        // GFX10+ NSA: each address VGPR named on its own (no copies into a tuple); GFX10.3
+        // encodes up to 13 addresses, GFX11 up to 5 (its partial form, the rest in one
+        // tuple, is not used)
+        let max_nsa = match gen {
+            Gen::Gfx9 => 1,
+            Gen::Gfx11 => 5,
+            _ => 13,
+        };
+        if addr.len() > 1 && addr.len() <= max_nsa {
+            ops.extend(addr.iter().map(|&t| Arg::Temp(t)));
+        } else {
+            ops.push(Arg::Temp(self.vgpr_tuple(addr)));
+        }
         ops.push(Arg::Temp(res));
         if let Some(s) = samp {
             ops.push(Arg::Temp(s));

@@ -165,6 +165,27 @@ pub struct MInst {
 }
 
 impl MInst {
+    /// The explicit operand descriptors of `d` matched one for one with this instruction's
+    /// defs and uses (in their order): `d.explicit()`, except that a MIMG instruction in a
+    /// GFX10+ NSA form has one `Vaddr` use per address VGPR, so its `Vaddr` descriptor
+    /// repeats for each (the uses beyond the fixed ones, not counting a TFE read's
+    /// trailing use of its destination, `isel/image.rs`).
+    pub fn explicit_layout(&self, d: &crate::isa::EncDesc) -> Vec<&'static crate::isa::OpDesc> {
+        let ex: Vec<&'static crate::isa::OpDesc> = d.explicit().collect();
+        if d.format != Format::Mimg {
+            return ex;
+        }
+        let fixed = ex.iter().filter(|o| !o.is_def()).count();
+        let tfe_use = (self.mods.mem.tfe && self.ops.last() == self.defs.first()) as usize;
+        let k = (self.ops.len() + 1).saturating_sub(fixed + tfe_use).max(1);
+        let mut out = Vec::with_capacity(ex.len() + k);
+        for o in ex {
+            let n = if o.field == crate::isa::Field::Vaddr { k } else { 1 };
+            out.extend(std::iter::repeat_n(o, n));
+        }
+        out
+    }
+
     pub fn hw(op: Opcode, format: Format, defs: &[Arg], ops: &[Arg]) -> MInst {
         let mut mods = Mods::default();
         if format == Format::Vop3p {

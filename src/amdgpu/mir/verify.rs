@@ -167,7 +167,13 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             })?;
             let mut di = i.defs.iter();
             let mut oi = i.ops.iter();
-            for od in d.explicit() {
+            let layout = i.explicit_layout(d);
+            let nsa = layout
+                .iter()
+                .filter(|o| o.field == crate::isa::Field::Vaddr)
+                .count()
+                > 1;
+            for od in layout {
                 let a = if od.is_def() { di.next() } else { oi.next() };
                 let Some(a) = a else {
                     return Err(fail(p, bi, Some(i), "too few operands".into()));
@@ -202,6 +208,8 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                             crate::isa::Field::Vaddr if t.gen == crate::isa::Gen::Gfx9 => {
                                 want = n.max(od.size)
                             }
+                            // NSA: one VGPR per address (the encoder checks the count)
+                            crate::isa::Field::Vaddr if nsa => want = 1,
                             crate::isa::Field::Vaddr => {
                                 want = mimg::addr_size(d, &i.mods.mem).unwrap_or(od.size)
                             }
