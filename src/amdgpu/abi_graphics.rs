@@ -29,8 +29,11 @@ pub const USER_DATA_BASE_INSTANCE: u32 = 0x1000_0004;
 pub const VERTEX_BUFFER_DESCRIPTOR_BYTES: u32 = 16;
 /// PAL's `GlobalTable` user-data value (the global internal table's low half).
 pub const USER_DATA_GLOBAL_TABLE: u32 = 0x1000_0000;
-/// GFX11: byte offset of the attribute ring's V# in the global table.
-pub const ATTR_RING_GIT_OFFSET: u32 = 0x100;
+/// GFX11: byte offset of the attribute ring's V# in the global table: entry 11 of
+/// 16-byte descriptors, LLPC's `SiDrvTableOffChipParamCache`, which LGC's
+/// `ShaderSystemValues::getAttribRingBufDesc` loads on GFX11 (entry 0 is the graphics
+/// scratch ring, `SiDrvTableScratchGfxSrdOffs`). docs/abi.md "The GFX11 attribute ring".
+pub const ATTR_RING_GIT_OFFSET: u32 = 11 * 16;
 /// GFX11: bytes between attribute `a` and `a + 1` of a vertex in the attribute ring
 /// (64 lanes of 16 bytes; the vertex of lane `l` is the ring's record `l`).
 pub const ATTR_RING_ATTRIBUTE_BYTES: u32 = 64 * 16;

@@ -13,8 +13,8 @@
 //!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
 //!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
 //!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24, USE_VTX_VRS_RATE 28 —
-//!   GFX10.3+, Mesa's register database — with the primitive shading rate in pos1.y), VGT_SHADER_STAGES_EN
-//!   (VS_W32_EN bit 23 for wave32), PA_SU_POINT_SIZE (1.0: HEIGHT/WIDTH 8, half sizes
+//!   GFX10.3+, Mesa's register database — with the primitive shading rate in pos1.y),
+//!   VGT_SHADER_STAGES_EN (VS_W32_EN bit 23 for wave32), PA_SU_POINT_SIZE (1.0: HEIGHT/WIDTH 8, half sizes
 //!   in 12.4) and PA_SU_POINT_MINMAX (0 to 0xffff), the sizes used without gl_PointSize.
 //! - NGG (the vertex stage as `.gs`): RSRC1_GS packs like RSRC1_VS with MEM_ORDERED at bit
 //!   25 and GS_VGPR_COMP_CNT 30:29 = 0 (passthrough: v0 only); RSRC2_GS.ES_VGPR_COMP_CNT

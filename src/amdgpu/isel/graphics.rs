@@ -880,7 +880,11 @@ impl Isel<'_> {
         let mut axis = |mask: u32, shift: u32| -> Result<Temp, Error> {
             let (m, t) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
             self.valu(Opcode::VAndB32, &[Arg::Temp(m)], vec![Arg::Const(mask), a])?;
-            self.valu(Opcode::VMinU32, &[Arg::Temp(t)], vec![Arg::Const(1), Arg::Temp(m)])?;
+            self.valu(
+                Opcode::VMinU32,
+                &[Arg::Temp(t)],
+                vec![Arg::Const(1), Arg::Temp(m)],
+            )?;
             let d = self.tmp(RegClass::V1);
             self.valu(
                 Opcode::VLshlrevB32,
@@ -891,7 +895,11 @@ impl Isel<'_> {
         };
         let (x, y) = (axis(12, xs)?, axis(3, ys)?);
         let d = self.tmp(RegClass::V1);
-        self.valu(Opcode::VOrB32, &[Arg::Temp(d)], vec![Arg::Temp(x), Arg::Temp(y)])?;
+        self.valu(
+            Opcode::VOrB32,
+            &[Arg::Temp(d)],
+            vec![Arg::Temp(x), Arg::Temp(y)],
+        )?;
         Ok(Arg::Temp(d))
     }
 

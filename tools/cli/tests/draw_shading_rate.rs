@@ -18,10 +18,9 @@
 
 mod draw_support;
 
-use draw_support::{compare_outputs, gcnc, gcnc_draw};
+use draw_support::{compare_outputs, gcnc, gcnc_draw, oracle_output, pal_register};
 use gcnc_emu::draw::Desc;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The configurations with variable-rate shading.
 const VRS_CONFIGS: [(&str, u32); 4] = [
@@ -94,23 +93,6 @@ fn gfx9_refuses_the_primitive_shading_rate_naming_it() {
     );
 }
 
-fn tool(name: &str, args: &[&str]) -> String {
-    let o = Command::new(name)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{name} (an oracle this test needs): {e}"));
-    assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout).unwrap()
-}
-
-/// The value of register `reg` (decimal, as llvm-readelf prints PAL metadata).
-fn register(notes: &str, reg: u32) -> Option<u32> {
-    notes.lines().find_map(|l| {
-        let (k, v) = l.trim().split_once(':')?;
-        (k.trim() == reg.to_string()).then(|| v.trim().parse().unwrap())
-    })
-}
-
 #[test]
 fn the_rate_is_pos1_y_in_each_generations_encoding_and_pa_cl_vs_out_cntl_enables_it() {
     let dir = tmp("elf");
@@ -135,7 +117,10 @@ fn the_rate_is_pos1_y_in_each_generations_encoding_and_pa_cl_vs_out_cntl_enables
             elf.to_string_lossy().into_owned()
         };
         let elf = compile("vs_prim_rate_const.spv");
-        let asm = tool("llvm-objdump-19", &["-d", &format!("--mcpu={target}"), &elf]);
+        let asm = oracle_output(
+            "llvm-objdump-19",
+            &["-d", &format!("--mcpu={target}"), &elf],
+        );
         let lines: Vec<&str> = asm.lines().map(str::trim).collect();
         let exp = lines
             .iter()
@@ -163,15 +148,27 @@ fn the_rate_is_pos1_y_in_each_generations_encoding_and_pa_cl_vs_out_cntl_enables
             .unwrap_or_else(|| panic!("{at}: no constant written to {}:\n{asm}", ops[1]));
         let want = if target == "gfx1100" { "16" } else { "4" };
         assert_eq!(value, want, "{at}: the 2x1 rate in the hardware's encoding");
-        let notes = tool("llvm-readelf-19", &["--notes", &elf]);
-        let cntl = register(&notes, pa_cl_vs_out_cntl).expect("PA_CL_VS_OUT_CNTL");
+        let notes = oracle_output("llvm-readelf-19", &["--notes", &elf]);
+        let cntl = pal_register(&notes, pa_cl_vs_out_cntl).expect("PA_CL_VS_OUT_CNTL");
         let bits = 1 << 28 | 1 << 24 | 1 << 21 | 1 << 16;
         assert_eq!(cntl & bits, bits, "{at}: PA_CL_VS_OUT_CNTL {cntl:#x}");
-        assert_eq!(register(&notes, spi_shader_pos_format), Some(0x44), "{at}");
+        assert_eq!(
+            pal_register(&notes, spi_shader_pos_format),
+            Some(0x44),
+            "{at}"
+        );
         // without the rate, and without the point size, no misc vector at all
-        let notes = tool("llvm-readelf-19", &["--notes", &compile("vs_color.spv")]);
-        let cntl = register(&notes, pa_cl_vs_out_cntl).expect("PA_CL_VS_OUT_CNTL");
-        assert_eq!(cntl & bits, 0, "{at}: PA_CL_VS_OUT_CNTL {cntl:#x} without the rate");
-        assert_eq!(register(&notes, spi_shader_pos_format), Some(0x4), "{at}");
+        let notes = oracle_output("llvm-readelf-19", &["--notes", &compile("vs_color.spv")]);
+        let cntl = pal_register(&notes, pa_cl_vs_out_cntl).expect("PA_CL_VS_OUT_CNTL");
+        assert_eq!(
+            cntl & bits,
+            0,
+            "{at}: PA_CL_VS_OUT_CNTL {cntl:#x} without the rate"
+        );
+        assert_eq!(
+            pal_register(&notes, spi_shader_pos_format),
+            Some(0x4),
+            "{at}"
+        );
     }
 }

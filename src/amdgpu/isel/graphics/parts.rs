@@ -167,8 +167,7 @@ impl Isel<'_> {
                     matches!(
                         s,
                         SLOT_POSITION | SLOT_POINT_SIZE | SLOT_PRIMITIVE_SHADING_RATE
-                    )
-                        || (SLOT_CLIP..SLOT_CLIP + 4).contains(&s)
+                    ) || (SLOT_CLIP..SLOT_CLIP + 4).contains(&s)
                 };
             }
             _ => return Ok(()),

@@ -109,7 +109,7 @@ fn vertex_asm(t: Target, instanced: bool) -> String {
             };
             let params = if gfx11 {
                 "s_mov_b32 s4, s8\n\
-                 s_load_b128 s[24:27], s[4:5], 0x100\n\
+                 s_load_b128 s[24:27], s[4:5], 0xb0\n\
                  s_waitcnt lgkmcnt(0)\n\
                  buffer_store_b128 v[28:31], v20, s[24:27], 0 idxen\n"
             } else {
@@ -647,4 +647,28 @@ pub fn compare_outputs(
             .map_err(|e| format!("depth: {e}"))?;
     }
     Ok(())
+}
+
+/// The standard output of an LLVM oracle (llvm-objdump-19, llvm-readelf-19), which the
+/// test needs: missing or failing, it fails the test.
+pub fn oracle_output(name: &str, args: &[&str]) -> String {
+    let o = std::process::Command::new(name)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{name} (an oracle this test needs): {e}"));
+    assert!(
+        o.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The value of PAL metadata register `reg` in `llvm-readelf-19 --notes` output (which
+/// prints the registers in decimal).
+pub fn pal_register(notes: &str, reg: u32) -> Option<u32> {
+    notes.lines().find_map(|l| {
+        let (k, v) = l.trim().split_once(':')?;
+        (k.trim() == reg.to_string()).then(|| v.trim().parse().unwrap())
+    })
 }

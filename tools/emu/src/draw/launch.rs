@@ -59,7 +59,9 @@ pub const VB_STRIDE: u64 = 0x1000_0000;
 pub const ATTR_RING: u64 = 0x8_0000_0000;
 /// 32 attributes × 64 lanes × 16 bytes.
 pub const ATTR_RING_BYTES: u64 = 32 * 64 * 16;
-pub const ATTR_RING_GIT_OFFSET: u64 = 0x100;
+/// Entry 11 of PAL's global table (LLPC's `SiDrvTableOffChipParamCache`, the GFX11
+/// attribute ring's V#; 16 bytes an entry).
+pub const ATTR_RING_GIT_OFFSET: u64 = 11 * 16;
 pub const PUSH_BASE: u64 = 0x7000_3000_0000;
 pub const SET_BASE: u64 = 0x7000_4000_0000;
 pub const SET_STRIDE: u64 = 0x1_0000;

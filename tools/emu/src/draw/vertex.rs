@@ -144,7 +144,11 @@ fn shading_rate(gen: Gen, bits: u32) -> std::result::Result<(u32, u32), String> 
     if x > 1 || y > 1 {
         return Err(format!(
             "pos1.y = {bits:#x}: {gen} shading-rate field {} is not a 1- or 2-pixel rate",
-            if gen == Gen::Gfx11 { "(VRS_SHADING_RATE enum)" } else { "X or Y" }
+            if gen == Gen::Gfx11 {
+                "(VRS_SHADING_RATE enum)"
+            } else {
+                "X or Y"
+            }
         ));
     }
     Ok((1 << x, 1 << y))
