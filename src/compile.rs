@@ -10,7 +10,7 @@
 //!   isel::select              IR → MIR (SSA, virtual registers, logical + linear CFG)
 //!   passes::insert_wqm        whole-quad mode of fragment shaders (docs/wqm.md)
 //!   mir::verify               (debug builds, Settings::verify)
-//!   regalloc::allocate        spilling to the budget, tuple-aware assignment
+//!   regalloc::allocate_in     spilling to the budget, tuple-aware assignment
 //!   passes::lower_to_hw       pseudo → real, parallel copies sequentialised
 //!   passes::form_vopd         GFX11 wave32 dual issue
 //!   passes::insert_waitcnt    memory counters

@@ -25,10 +25,12 @@
 //!    preferring registers no vector keeps. Temps views share registers with are never
 //!    moved by `split`. The scan position only moves forward, so the free test keeps a
 //!    cursor per holder into its segments and, per register, the run of positions a
-//!    holder was last found live in: a held register is rejected by one comparison, a
-//!    short temp in a long one's hole by a cursor step, and only a holder live again
-//!    inside the candidate's extent is searched (`File::free_at_scan`). Same answers as
-//!    testing every holder's segments, in time linear in the registers scanned.
+//!    holder was last found live in, with a bit set of the registers whose run covers
+//!    the scan position (cleared in order of the runs' ends): the lowest-free search skips
+//!    those registers by their bits, rejects a short temp in a long one's hole by a cursor
+//!    step, and searches segment by segment only a holder live again inside the
+//!    candidate's extent (`File::lowest_free`, `File::free_at_scan`). Same answers as
+//!    testing every holder's segments, so the same registers.
 //! 4. Demand ≤ limit does not guarantee a fit: alignment can fragment the file. When a
 //!    temp finds no aligned hole, `split` tries to open one: the temps occupying an
 //!    aligned window move to free registers through a parallel copy before the
@@ -276,6 +278,11 @@ struct File {
     /// only come, so it stays true until a split ends a holder early
     /// ([`File::end_early`]).
     busy: Vec<(u32, u32)>,
+    /// Bit r: `busy[r]` covers the scan position (bits of runs that ended are cleared
+    /// by [`File::advance`], in the order of `expiry`).
+    busy_bits: Vec<u64>,
+    /// The busy runs recorded, by last position: (last, register).
+    expiry: std::collections::BinaryHeap<std::cmp::Reverse<(u32, u32)>>,
 }
 
 /// An empty `File::busy` run.
@@ -297,6 +304,8 @@ impl File {
         File {
             occ: vec![Vec::new(); n],
             busy: vec![NOT_BUSY; n],
+            busy_bits: vec![0; n.div_ceil(64)],
+            expiry: std::collections::BinaryHeap::new(),
         }
     }
 
@@ -379,6 +388,8 @@ impl File {
                     None => {}
                     Some((s, e)) if s == start => {
                         self.busy[r] = (s, e);
+                        self.busy_bits[r / 64] |= 1 << (r % 64);
+                        self.expiry.push(std::cmp::Reverse((e, r as u32)));
                         return false;
                     }
                     Some((s, _)) if s > last => {}
@@ -402,7 +413,63 @@ impl File {
                 h.end = h.end.min(to);
             }
             self.busy[r] = NOT_BUSY;
+            self.busy_bits[r / 64] &= !(1 << (r % 64));
         }
+    }
+
+    /// Moves the scan position to `pos` (never back): the busy runs ending before it
+    /// leave `busy_bits`.
+    fn advance(&mut self, pos: u32) {
+        while let Some(&std::cmp::Reverse((e, r))) = self.expiry.peek() {
+            if e >= pos {
+                break;
+            }
+            self.expiry.pop();
+            let r = r as usize;
+            // a later run of the register may have replaced this one
+            if self.busy[r].1 < pos {
+                self.busy_bits[r / 64] &= !(1 << (r % 64));
+            }
+        }
+    }
+
+    /// Is any of registers `b..b + n` known busy at the scan position (`busy_bits`)?
+    fn known_busy(&self, b: usize, n: usize) -> bool {
+        (b..b + n).any(|r| self.busy_bits[r / 64] >> (r % 64) & 1 != 0)
+    }
+
+    /// The lowest base from `b` on, a multiple of `a`, whose `n` registers are all
+    /// inside the file and not known busy: where a search for a free base goes on.
+    fn next_unknown(&self, mut b: usize, n: usize, a: usize) -> Option<usize> {
+        while b + n <= self.len() {
+            if !self.known_busy(b, n) {
+                return Some(b);
+            }
+            b += a;
+        }
+        None
+    }
+
+    /// The lowest base, a multiple of `a`, where `n` registers are free for `segs`
+    /// (starting at the scan position) and `ok` accepts: the first base of
+    /// `(0..).step_by(a)` for which `ok` and [`File::free_at_scan`] hold, skipping the
+    /// bases known busy without asking either.
+    fn lowest_free(
+        &mut self,
+        lr: &Ranges,
+        segs: &[(u32, u32)],
+        n: usize,
+        a: usize,
+        ok: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let mut b = 0;
+        while let Some(c) = self.next_unknown(b, n, a) {
+            if ok(c) && self.free_at_scan(lr, segs, c, n) {
+                return Some(c);
+            }
+            b = c + a;
+        }
+        None
     }
 }
 
@@ -469,6 +536,7 @@ fn assign(
         let rc = p.temps[t];
         let fi = (rc.ty == RegType::Vgpr) as usize;
         let file = &mut files[fi];
+        file.advance(start);
         let reserved = &mut reserved[fi];
         let n = rc.dwords as usize;
         let a = rc.align() as usize;
@@ -510,6 +578,7 @@ fn assign(
                         let b = w + off as usize;
                         b % a == 0
                             && w + vn <= file.len()
+                            && !file.known_busy(w, vn)
                             && reserved[w..w + vn].iter().all(|&u| u < start as i64)
                             && file.free_at_scan(lr, &[(start, start)], w, vn)
                             && file.free_at_scan(lr, segs, b, n)
@@ -565,17 +634,12 @@ fn assign(
         }
         let unreserved =
             |reserved: &[i64], b: usize| reserved[b..b + n].iter().all(|&u| u < start as i64);
-        let len = file.len();
         let mut base = hinted;
         if base.is_none() {
-            base = (0..len.saturating_sub(n - 1))
-                .step_by(a)
-                .find(|&b| unreserved(reserved, b) && file.free_at_scan(lr, segs, b, n));
+            base = file.lowest_free(lr, segs, n, a, |b| unreserved(reserved, b));
         }
         if base.is_none() {
-            base = (0..len.saturating_sub(n - 1))
-                .step_by(a)
-                .find(|&b| file.free_at_scan(lr, segs, b, n));
+            base = file.lowest_free(lr, segs, n, a, |_| true);
         }
         let base = match base {
             Some(b) => b,
