@@ -53,6 +53,10 @@ fn product(
 
 fn fuse(f: &mut Function) -> bool {
     let uses = f.use_counts();
+    // removals and insertions are applied once at the end (one pass per block), so the
+    // pass stays linear in the function's size
+    let mut dead = SecondaryMap::with_len(f.insts.len(), false);
+    let mut pending: Vec<(Inst, Inst)> = Vec::new();
     let mut changed = false;
     for i in f.insts_in_order() {
         let d = f.inst(i);
@@ -69,14 +73,14 @@ fn fuse(f: &mut Function) -> bool {
         }
         let (mul, srcs) = if let Some((a, b)) = product(f, &uses, x, ty) {
             let c = if op == AluOp::Fsub {
-                negate(f, i, y)
+                negate(f, &mut pending, i, y)
             } else {
                 y
             };
             (x, [a, b, c])
         } else if let Some((a, b)) = product(f, &uses, y, ty) {
             let a = if op == AluOp::Fsub {
-                negate(f, i, a)
+                negate(f, &mut pending, i, a)
             } else {
                 a
             };
@@ -93,8 +97,13 @@ fn fuse(f: &mut Function) -> bool {
             op: AluOp::Ffma,
             srcs: srcs.into_iter().collect(),
         };
-        f.remove(mul);
+        dead[mul] = true;
         changed = true;
+    }
+    if changed {
+        // removals first: `dead` is sized before the new instructions were allocated
+        f.remove_all(&dead);
+        f.place_before(&pending);
     }
     changed
 }
@@ -119,13 +128,16 @@ fn is_literal(f: &Function, v: Value) -> bool {
 }
 
 /// `-v` for the instruction `at` to read: a constant with flipped sign bits, the operand
-/// of an `fneg`, or a new `fneg` placed before `at`.
-fn negate(f: &mut Function, at: Inst, v: Value) -> Value {
+/// of an `fneg`, or a new `fneg`; a new instruction is queued in `pending` to be placed
+/// immediately before `at`.
+fn negate(f: &mut Function, pending: &mut Vec<(Inst, Inst)>, at: Inst, v: Value) -> Value {
     let ty = f.ty(v);
     let sign = 1u64 << (ty.bits - 1);
     if let Some(c) = f.as_const(v) {
         let neg: SmallVec<[u64; 4]> = c.iter().map(|&x| x ^ sign).collect();
-        return f.insert_before(at, InstKind::Const(neg), ty);
+        let n = f.alloc_detached(InstKind::Const(neg), ty);
+        pending.push((at, n));
+        return n;
     }
     if let InstKind::Alu {
         op: AluOp::Fneg,
@@ -135,12 +147,13 @@ fn negate(f: &mut Function, at: Inst, v: Value) -> Value {
         return srcs[0];
     }
     let src: SmallVec<[Value; 3]> = smallvec::smallvec![v];
-    f.insert_before(
-        at,
+    let n = f.alloc_detached(
         InstKind::Alu {
             op: AluOp::Fneg,
             srcs: src,
         },
         ty,
-    )
+    );
+    pending.push((at, n));
+    n
 }
