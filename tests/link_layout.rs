@@ -14,7 +14,13 @@ fn words(ws: &[u32]) -> Vec<u8> {
     ws.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-fn part(symbol: &str, body: usize, branch_to: Option<&str>, gen: Gen, main: bool) -> ChainPart {
+fn part(
+    symbol: &str,
+    body: usize,
+    branch_to: Option<&str>,
+    gen: Gen,
+    main: bool,
+) -> ChainPart<'static> {
     let mut ws = vec![nop_word(gen); body];
     let mut relocations = Vec::new();
     if let Some(t) = branch_to {
@@ -27,9 +33,9 @@ fn part(symbol: &str, body: usize, branch_to: Option<&str>, gen: Gen, main: bool
         ws.push(branch_word(gen, 0));
     }
     ChainPart {
-        symbol: symbol.into(),
-        code: words(&ws),
-        relocations,
+        symbol: symbol.to_string().into(),
+        code: words(&ws).into(),
+        relocations: relocations.into(),
         input: 0,
         is_main: main,
         generated: None,
@@ -119,7 +125,7 @@ fn pc_relative_literals_resolve_against_parts() {
     let mut main = part("main", 4, None, gen, true);
     // s_getpc_b64 at 0 returns 4; a literal at 8 wants epilog - (getpc + 4) = S + A - P with
     // A = 4 (as llvm-mc writes sym@rel32@lo+4 for this pattern).
-    main.relocations.push(Relocation {
+    main.relocations.to_mut().push(Relocation {
         offset: 8,
         kind: RelocKind::Rel32Lo,
         symbol: "epilog".into(),

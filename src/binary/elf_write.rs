@@ -32,10 +32,11 @@
 use super::compute::ComputeShaderInfo;
 use super::elf::*;
 use super::error::{Error, Result};
-use super::metadata::{HwStage, KEY_PIPELINES};
+use super::metadata::{HwStage, PalMetadata, KEY_PIPELINES};
+use super::metadata_write::{write_metadata, HW_BY_KEY};
 use super::msgpack::{self, Value};
 use crate::isa::Gen;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// A function symbol defined in `.text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,44 +93,7 @@ fn check_name(name: &str, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// A string table under construction: "\0" then each distinct name once, in first-use order.
-struct StrTab {
-    bytes: Vec<u8>,
-    index: BTreeMap<String, u32>,
-}
-
-impl StrTab {
-    fn new() -> StrTab {
-        StrTab {
-            bytes: vec![0],
-            index: BTreeMap::new(),
-        }
-    }
-
-    fn add(&mut self, s: &str) -> u32 {
-        if let Some(&i) = self.index.get(s) {
-            return i;
-        }
-        let i = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s.as_bytes());
-        self.bytes.push(0);
-        self.index.insert(s.to_string(), i);
-        i
-    }
-}
-
-fn note(out: &mut Vec<u8>, owner: &str, ty: u32, desc: &[u8]) {
-    let name_len = owner.len() + 1;
-    out.extend_from_slice(&(name_len as u32).to_le_bytes());
-    out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
-    out.extend_from_slice(&ty.to_le_bytes());
-    out.extend_from_slice(owner.as_bytes());
-    out.push(0);
-    out.resize(align_up(out.len() as u64, 4) as usize, 0);
-    out.extend_from_slice(desc);
-    out.resize(align_up(out.len() as u64, 4) as usize, 0);
-}
-
+#[derive(Default)]
 struct SectionHeader {
     name: u32,
     ty: u32,
@@ -192,42 +156,7 @@ impl CodeObject {
 
     /// Checks the invariants listed in the module doc.
     pub fn validate(&self) -> Result<()> {
-        let len = self.text.len() as u64;
-        if !len.is_multiple_of(4) {
-            return Err(Error::invalid(
-                ".text",
-                format!("{len} bytes is not a whole number of dwords"),
-            ));
-        }
-        let mut names = BTreeSet::new();
-        for f in &self.functions {
-            check_name(&f.name, "function symbol")?;
-            if !names.insert(f.name.as_str()) {
-                return Err(Error::invalid(
-                    "function symbol",
-                    format!("{} defined twice", f.name),
-                ));
-            }
-            let end = f.offset.checked_add(f.size);
-            if end.is_none_or(|e| e > len) || f.offset % 4 != 0 {
-                return Err(Error::invalid(
-                    format!("function symbol {}", f.name),
-                    format!(
-                        "offset {:#x} size {:#x} is not a dword-aligned range inside .text ({len:#x} bytes)",
-                        f.offset, f.size
-                    ),
-                ));
-            }
-            if is_entry_symbol(&f.name) && f.offset % TEXT_ALIGN != 0 {
-                return Err(Error::invalid(
-                    format!("function symbol {}", f.name),
-                    format!(
-                        "entry point at {:#x}; PAL requires 256-byte alignment",
-                        f.offset
-                    ),
-                ));
-            }
-        }
+        let names = check_code(&self.text, &self.functions, &self.relocations)?;
         // Every hardware stage's `.entry_point` must be a function defined here.
         if let Some(stages) = self
             .metadata
@@ -239,39 +168,8 @@ impl CodeObject {
         {
             for (stage, v) in stages {
                 if let Some(entry) = v.get(".entry_point").and_then(Value::as_str) {
-                    if !names.contains(entry) {
-                        return Err(Error::invalid(
-                            format!("hardware stage {stage}"),
-                            format!("entry point {entry} is not a function of this object"),
-                        ));
-                    }
+                    check_entry_point(&names, &stage.to_string(), entry)?;
                 }
-            }
-        }
-        let mut offsets = BTreeSet::new();
-        for r in &self.relocations {
-            let what = format!("relocation {} at {:#x}", r.kind.name(), r.offset);
-            check_name(&r.symbol, &what)?;
-            if r.kind == RelocKind::None {
-                return Err(Error::invalid(what, "R_AMDGPU_NONE carries nothing"));
-            }
-            let end = r.offset.checked_add(r.kind.field_size() as u64);
-            if end.is_none_or(|e| e > len) {
-                return Err(Error::invalid(what, "field lies outside .text"));
-            }
-            if !offsets.insert(r.offset) {
-                return Err(Error::invalid(what, "two relocations at the same offset"));
-            }
-            let enc = r.kind.encode_addend(r.addend)?;
-            let field = &self.text[r.offset as usize..r.offset as usize + enc.len()];
-            if field.iter().any(|&b| b != 0) && field != enc.as_slice() {
-                return Err(Error::invalid(
-                    what,
-                    format!(
-                        "field holds {field:02x?}; expected 0 or the addend {}",
-                        r.addend
-                    ),
-                ));
             }
         }
         Ok(())
@@ -280,207 +178,395 @@ impl CodeObject {
     /// Writes the ELF image.
     pub fn write(&self) -> Result<Vec<u8>> {
         self.validate()?;
-        let metadata = msgpack::encode(&self.metadata)?;
+        write_elf(
+            self.gen,
+            &self.text,
+            &self.functions,
+            &self.relocations,
+            &|out| msgpack::encode_into(out, &self.metadata),
+        )
+    }
+}
 
-        // .text with every REL addend stored in its field.
-        let mut text = self.text.clone();
-        let mut relocs: Vec<&Relocation> = self.relocations.iter().collect();
-        relocs.sort_by_key(|r| r.offset);
-        for r in &relocs {
-            let enc = r.kind.encode_addend(r.addend)?;
-            let at = r.offset as usize;
-            text[at..at + enc.len()].copy_from_slice(&enc);
+/// The code checks of [`CodeObject::validate`] (everything but the metadata's entry
+/// points), in the order the module doc lists them; returns the function names, sorted.
+pub(crate) fn check_code<'a>(
+    text: &[u8],
+    functions: &'a [FuncSymbol],
+    relocations: &[Relocation],
+) -> Result<Vec<&'a str>> {
+    let len = text.len() as u64;
+    if !len.is_multiple_of(4) {
+        return Err(Error::invalid(
+            ".text",
+            format!("{len} bytes is not a whole number of dwords"),
+        ));
+    }
+    for (i, f) in functions.iter().enumerate() {
+        check_name(&f.name, "function symbol")?;
+        // a handful of functions per object: a scan beats building a set
+        if functions[..i].iter().any(|g| g.name == f.name) {
+            return Err(Error::invalid(
+                "function symbol",
+                format!("{} defined twice", f.name),
+            ));
         }
+        let end = f.offset.checked_add(f.size);
+        if end.is_none_or(|e| e > len) || f.offset % 4 != 0 {
+            return Err(Error::invalid(
+                format!("function symbol {}", f.name),
+                format!(
+                    "offset {:#x} size {:#x} is not a dword-aligned range inside .text ({len:#x} bytes)",
+                    f.offset, f.size
+                ),
+            ));
+        }
+        if is_entry_symbol(&f.name) && f.offset % TEXT_ALIGN != 0 {
+            return Err(Error::invalid(
+                format!("function symbol {}", f.name),
+                format!(
+                    "entry point at {:#x}; PAL requires 256-byte alignment",
+                    f.offset
+                ),
+            ));
+        }
+    }
+    let mut offsets = BTreeSet::new();
+    for r in relocations {
+        let what = format!("relocation {} at {:#x}", r.kind.name(), r.offset);
+        check_name(&r.symbol, &what)?;
+        if r.kind == RelocKind::None {
+            return Err(Error::invalid(what, "R_AMDGPU_NONE carries nothing"));
+        }
+        let end = r.offset.checked_add(r.kind.field_size() as u64);
+        if end.is_none_or(|e| e > len) {
+            return Err(Error::invalid(what, "field lies outside .text"));
+        }
+        if !offsets.insert(r.offset) {
+            return Err(Error::invalid(what, "two relocations at the same offset"));
+        }
+        let enc = r.kind.encode_addend(r.addend)?;
+        let field = &text[r.offset as usize..r.offset as usize + enc.len()];
+        if field.iter().any(|&b| b != 0) && field != enc.as_slice() {
+            return Err(Error::invalid(
+                what,
+                format!(
+                    "field holds {field:02x?}; expected 0 or the addend {}",
+                    r.addend
+                ),
+            ));
+        }
+    }
+    let mut names: Vec<&str> = functions.iter().map(|f| f.name.as_str()).collect();
+    names.sort_unstable();
+    Ok(names)
+}
 
-        // Symbols: null, functions, then undefined relocation targets sorted by name.
-        let defined: BTreeMap<&str, usize> = self
-            .functions
+/// A hardware stage's `.entry_point` must name one of the (sorted) function `names`.
+pub(crate) fn check_entry_point(names: &[&str], stage: &str, entry: &str) -> Result<()> {
+    if names.binary_search(&entry).is_err() {
+        return Err(Error::invalid(
+            format!("hardware stage {stage}"),
+            format!("entry point {entry} is not a function of this object"),
+        ));
+    }
+    Ok(())
+}
+
+/// The ELF image of a relocation-free object whose metadata is the typed model, written
+/// straight from it (the link stage's output): the same checks and the same bytes as
+/// `CodeObject { metadata: md.to_value(), relocations: vec![], .. }.write()`.
+pub fn write_typed(
+    gen: Gen,
+    text: &[u8],
+    functions: &[FuncSymbol],
+    md: &PalMetadata,
+) -> Result<Vec<u8>> {
+    let names = check_code(text, functions, &[])?;
+    for stage in HW_BY_KEY {
+        if let Some(hw) = md.pipeline.hardware_stages.get(&stage) {
+            check_entry_point(&names, stage.key_str(), &hw.entry_point)?;
+        }
+    }
+    write_elf(gen, text, functions, &[], &|out| write_metadata(out, md))
+}
+
+/// Section names, in `.strtab` order after the leading NUL (`.rel.text` only with
+/// relocations).
+const SECTION_NAMES: [&str; 5] = [".strtab", ".text", ".rel.text", ".note", ".symtab"];
+
+/// The ELF image of checked code ([`check_code`]) whose metadata payload `metadata`
+/// appends to the buffer it is handed, assembled in one buffer sized up front.
+///
+/// `.strtab` holds each distinct name once, in first-use order: the section names, then
+/// the functions, then the undefined relocation targets. Function names are distinct
+/// (`check_code`) and undefined targets are distinct from them and from each other, so
+/// only a section name can repeat as a symbol name; that is the one lookup made.
+pub(crate) fn write_elf(
+    gen: Gen,
+    text: &[u8],
+    functions: &[FuncSymbol],
+    relocations: &[Relocation],
+    metadata: &dyn Fn(&mut Vec<u8>) -> Result<()>,
+) -> Result<Vec<u8>> {
+    let mut relocs: Vec<&Relocation> = relocations.iter().collect();
+    relocs.sort_by_key(|r| r.offset);
+    let has_rel = !relocs.is_empty();
+    // Symbols: null, functions, then undefined relocation targets sorted by name.
+    let mut defined: Vec<(&str, usize)> = Vec::new();
+    let mut undefined: Vec<&str> = Vec::new();
+    if has_rel {
+        defined = functions
             .iter()
             .enumerate()
             .map(|(i, f)| (f.name.as_str(), i + 1))
             .collect();
-        let undefined: BTreeSet<&str> = relocs
+        defined.sort_unstable();
+        undefined = relocs
             .iter()
             .map(|r| r.symbol.as_str())
-            .filter(|s| !defined.contains_key(s))
+            .filter(|s| defined.binary_search_by(|d| d.0.cmp(s)).is_err())
             .collect();
-        let mut sym_index = defined.clone();
-        for (i, name) in undefined.iter().enumerate() {
-            sym_index.insert(name, self.functions.len() + 1 + i);
+        undefined.sort_unstable();
+        undefined.dedup();
+    }
+    let sym_index = |name: &str| -> u64 {
+        match defined.binary_search_by(|d| d.0.cmp(name)) {
+            Ok(i) => defined[i].1 as u64,
+            Err(_) => {
+                let u = undefined.binary_search(&name).expect("collected above");
+                (functions.len() + 1 + u) as u64
+            }
         }
+    };
 
-        let has_rel = !relocs.is_empty();
-        let mut strtab = StrTab::new();
-        let n_strtab = strtab.add(".strtab");
-        let n_text = strtab.add(".text");
-        let n_rel = if has_rel { strtab.add(".rel.text") } else { 0 };
-        let n_note = strtab.add(".note");
-        let n_symtab = strtab.add(".symtab");
-
-        const TEXT_IDX: u16 = 2;
-        let rel_idx = 3u32;
-        let note_idx = if has_rel { 4 } else { 3 };
-        let symtab_idx = note_idx + 1;
-
-        let mut symtab = vec![0u8; 24];
-        for f in &self.functions {
-            let name = strtab.add(&f.name);
-            push_sym(
-                &mut symtab,
-                name,
-                STB_GLOBAL << 4 | STT_FUNC,
-                TEXT_IDX,
-                f.offset,
-                f.size,
-            );
+    // .strtab and .symtab.
+    let names_len: usize = functions.iter().map(|f| f.name.len() + 1).sum::<usize>()
+        + undefined.iter().map(|n| n.len() + 1).sum::<usize>();
+    let mut strtab = Vec::with_capacity(48 + names_len);
+    strtab.push(0);
+    let mut section_at = [0u32; 5];
+    for (i, n) in SECTION_NAMES.iter().enumerate() {
+        if has_rel || i != 2 {
+            section_at[i] = strtab.len() as u32;
+            strtab.extend_from_slice(n.as_bytes());
+            strtab.push(0);
         }
-        for name in &undefined {
-            let n = strtab.add(name);
-            push_sym(
-                &mut symtab,
-                n,
-                STB_GLOBAL << 4 | STT_NOTYPE,
-                SHN_UNDEF,
-                0,
-                0,
-            );
+    }
+    let mut add = |name: &str| -> u32 {
+        if let Some(i) = SECTION_NAMES
+            .iter()
+            .enumerate()
+            .position(|(i, &n)| n == name && (has_rel || i != 2))
+        {
+            return section_at[i];
         }
-
-        let mut rel = Vec::with_capacity(relocs.len() * 16);
-        for r in &relocs {
-            let sym = sym_index[r.symbol.as_str()] as u64;
-            rel.extend_from_slice(&r.offset.to_le_bytes());
-            rel.extend_from_slice(&(sym << 32 | r.kind.number() as u64).to_le_bytes());
-        }
-
-        let mut notes = Vec::new();
-        note(
-            &mut notes,
-            "AMD",
-            NT_AMD_HSA_ISA_NAME,
-            self.gen.isa_name().as_bytes(),
+        let at = strtab.len() as u32;
+        strtab.extend_from_slice(name.as_bytes());
+        strtab.push(0);
+        at
+    };
+    let mut symtab = Vec::with_capacity(24 * (1 + functions.len() + undefined.len()));
+    symtab.resize(24, 0);
+    const TEXT_IDX: u16 = 2;
+    for f in functions {
+        let name = add(&f.name);
+        push_sym(
+            &mut symtab,
+            name,
+            STB_GLOBAL << 4 | STT_FUNC,
+            TEXT_IDX,
+            f.offset,
+            f.size,
         );
-        note(&mut notes, "AMDGPU", NT_AMDGPU_METADATA, &metadata);
+    }
+    for name in &undefined {
+        let n = add(name);
+        push_sym(
+            &mut symtab,
+            n,
+            STB_GLOBAL << 4 | STT_NOTYPE,
+            SHN_UNDEF,
+            0,
+            0,
+        );
+    }
+    let note_idx = if has_rel { 4 } else { 3 };
+    let symtab_idx = note_idx + 1;
+    let n_headers = symtab_idx as usize + 1;
 
-        // Layout.
-        let mut out = vec![0u8; 0x100];
-        let mut headers = vec![SectionHeader {
-            name: 0,
-            ty: SHT_NULL,
-            flags: 0,
-            offset: 0,
-            size: 0,
-            link: 0,
-            info: 0,
-            align: 0,
-            entsize: 0,
-        }];
-        let place = |out: &mut Vec<u8>, data: &[u8], align: u64| -> u64 {
-            out.resize(align_up(out.len() as u64, align) as usize, 0);
-            let off = out.len() as u64;
-            out.extend_from_slice(data);
-            off
-        };
-        let text_off = place(&mut out, &text, TEXT_ALIGN);
-        let rel_off = if has_rel { place(&mut out, &rel, 8) } else { 0 };
-        let note_off = place(&mut out, &notes, 4);
-        let symtab_off = place(&mut out, &symtab, 8);
-        let strtab_off = place(&mut out, &strtab.bytes, 1);
+    // One buffer: header, .text, .rel.text, .note, .symtab, .strtab, section headers
+    // (the metadata's size is a guess; it is the only part that may grow the buffer).
+    let isa = gen.isa_name();
+    let capacity = 0x100
+        + text.len()
+        + 8
+        + 16 * relocs.len()
+        + 32
+        + isa.len()
+        + 2048
+        + 8
+        + symtab.len()
+        + strtab.len()
+        + 8
+        + 64 * n_headers;
+    let mut out = Vec::with_capacity(capacity);
+    out.resize(0x100, 0);
+    let align = |out: &mut Vec<u8>, a: u64| out.resize(align_up(out.len() as u64, a) as usize, 0);
 
-        headers.push(SectionHeader {
+    // .text with every REL addend stored in its field.
+    align(&mut out, TEXT_ALIGN);
+    let text_off = out.len() as u64;
+    out.extend_from_slice(text);
+    for r in &relocs {
+        let enc = r.kind.encode_addend(r.addend)?;
+        let at = (text_off + r.offset) as usize;
+        out[at..at + enc.len()].copy_from_slice(&enc);
+    }
+    let mut rel_off = 0;
+    if has_rel {
+        align(&mut out, 8);
+        rel_off = out.len() as u64;
+        for r in &relocs {
+            out.extend_from_slice(&r.offset.to_le_bytes());
+            let info = sym_index(&r.symbol) << 32 | r.kind.number() as u64;
+            out.extend_from_slice(&info.to_le_bytes());
+        }
+    }
+    let rel_len = out.len() as u64 - rel_off;
+
+    // .note: the ISA name, then the metadata written in place.
+    align(&mut out, 4);
+    let note_off = out.len() as u64;
+    note(&mut out, "AMD", NT_AMD_HSA_ISA_NAME, &|o| {
+        o.extend_from_slice(isa.as_bytes());
+        Ok(())
+    })?;
+    note(&mut out, "AMDGPU", NT_AMDGPU_METADATA, metadata)?;
+    let note_len = out.len() as u64 - note_off;
+
+    align(&mut out, 8);
+    let symtab_off = out.len() as u64;
+    out.extend_from_slice(&symtab);
+    let strtab_off = out.len() as u64;
+    out.extend_from_slice(&strtab);
+
+    let [n_strtab, n_text, n_rel, n_note, n_symtab] = section_at;
+    let mut headers = vec![
+        SectionHeader::default(),
+        SectionHeader {
             name: n_strtab,
             ty: SHT_STRTAB,
-            flags: 0,
             offset: strtab_off,
-            size: strtab.bytes.len() as u64,
-            link: 0,
-            info: 0,
+            size: strtab.len() as u64,
             align: 1,
-            entsize: 0,
-        });
-        headers.push(SectionHeader {
+            ..SectionHeader::default()
+        },
+        SectionHeader {
             name: n_text,
             ty: SHT_PROGBITS,
             flags: SHF_ALLOC | SHF_EXECINSTR,
             offset: text_off,
             size: text.len() as u64,
-            link: 0,
-            info: 0,
             align: TEXT_ALIGN,
-            entsize: 0,
-        });
-        if has_rel {
-            headers.push(SectionHeader {
-                name: n_rel,
-                ty: SHT_REL,
-                flags: SHF_INFO_LINK,
-                offset: rel_off,
-                size: rel.len() as u64,
-                link: symtab_idx,
-                info: TEXT_IDX as u32,
-                align: 8,
-                entsize: 16,
-            });
-        }
-        debug_assert_eq!(headers.len() as u32, if has_rel { rel_idx + 1 } else { 3 });
+            ..SectionHeader::default()
+        },
+    ];
+    if has_rel {
         headers.push(SectionHeader {
-            name: n_note,
-            ty: SHT_NOTE,
-            flags: 0,
-            offset: note_off,
-            size: notes.len() as u64,
-            link: 0,
-            info: 0,
-            align: 4,
-            entsize: 0,
-        });
-        headers.push(SectionHeader {
-            name: n_symtab,
-            ty: SHT_SYMTAB,
-            flags: 0,
-            offset: symtab_off,
-            size: symtab.len() as u64,
-            link: 1,
-            info: 1, // one past the last local symbol (only the null symbol is local)
+            name: n_rel,
+            ty: SHT_REL,
+            flags: SHF_INFO_LINK,
+            offset: rel_off,
+            size: rel_len,
+            link: symtab_idx,
+            info: TEXT_IDX as u32,
             align: 8,
-            entsize: 24,
+            entsize: 16,
         });
-
-        out.resize(align_up(out.len() as u64, 8) as usize, 0);
-        let shoff = out.len() as u64;
-        for h in &headers {
-            out.extend_from_slice(&h.name.to_le_bytes());
-            out.extend_from_slice(&h.ty.to_le_bytes());
-            out.extend_from_slice(&h.flags.to_le_bytes());
-            out.extend_from_slice(&0u64.to_le_bytes()); // sh_addr
-            out.extend_from_slice(&h.offset.to_le_bytes());
-            out.extend_from_slice(&h.size.to_le_bytes());
-            out.extend_from_slice(&h.link.to_le_bytes());
-            out.extend_from_slice(&h.info.to_le_bytes());
-            out.extend_from_slice(&h.align.to_le_bytes());
-            out.extend_from_slice(&h.entsize.to_le_bytes());
-        }
-
-        // ELF header.
-        let mut eh = Vec::with_capacity(64);
-        eh.extend_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, ELFOSABI_AMDGPU_PAL, 0]);
-        eh.resize(16, 0);
-        eh.extend_from_slice(&ET_REL.to_le_bytes());
-        eh.extend_from_slice(&EM_AMDGPU.to_le_bytes());
-        eh.extend_from_slice(&1u32.to_le_bytes()); // e_version
-        eh.extend_from_slice(&0u64.to_le_bytes()); // e_entry
-        eh.extend_from_slice(&0u64.to_le_bytes()); // e_phoff
-        eh.extend_from_slice(&shoff.to_le_bytes());
-        eh.extend_from_slice(&self.gen.e_flags().to_le_bytes());
-        eh.extend_from_slice(&64u16.to_le_bytes()); // e_ehsize
-        eh.extend_from_slice(&0u16.to_le_bytes()); // e_phentsize
-        eh.extend_from_slice(&0u16.to_le_bytes()); // e_phnum
-        eh.extend_from_slice(&64u16.to_le_bytes()); // e_shentsize
-        eh.extend_from_slice(&(headers.len() as u16).to_le_bytes());
-        eh.extend_from_slice(&1u16.to_le_bytes()); // e_shstrndx: .strtab
-        out[..64].copy_from_slice(&eh);
-        Ok(out)
     }
+    headers.push(SectionHeader {
+        name: n_note,
+        ty: SHT_NOTE,
+        offset: note_off,
+        size: note_len,
+        align: 4,
+        ..SectionHeader::default()
+    });
+    headers.push(SectionHeader {
+        name: n_symtab,
+        ty: SHT_SYMTAB,
+        offset: symtab_off,
+        size: symtab.len() as u64,
+        link: 1,
+        info: 1, // one past the last local symbol (only the null symbol is local)
+        align: 8,
+        entsize: 24,
+        ..SectionHeader::default()
+    });
+    debug_assert_eq!(headers.len(), n_headers);
+
+    align(&mut out, 8);
+    let shoff = out.len() as u64;
+    for h in &headers {
+        out.extend_from_slice(&h.name.to_le_bytes());
+        out.extend_from_slice(&h.ty.to_le_bytes());
+        out.extend_from_slice(&h.flags.to_le_bytes());
+        out.extend_from_slice(&0u64.to_le_bytes()); // sh_addr
+        out.extend_from_slice(&h.offset.to_le_bytes());
+        out.extend_from_slice(&h.size.to_le_bytes());
+        out.extend_from_slice(&h.link.to_le_bytes());
+        out.extend_from_slice(&h.info.to_le_bytes());
+        out.extend_from_slice(&h.align.to_le_bytes());
+        out.extend_from_slice(&h.entsize.to_le_bytes());
+    }
+
+    // ELF header.
+    let eh = &mut out[..64];
+    eh[..9].copy_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, ELFOSABI_AMDGPU_PAL, 0]);
+    let fields: [&[u8]; 13] = [
+        &ET_REL.to_le_bytes(),
+        &EM_AMDGPU.to_le_bytes(),
+        &1u32.to_le_bytes(), // e_version
+        &0u64.to_le_bytes(), // e_entry
+        &0u64.to_le_bytes(), // e_phoff
+        &shoff.to_le_bytes(),
+        &gen.e_flags().to_le_bytes(),
+        &64u16.to_le_bytes(), // e_ehsize
+        &0u16.to_le_bytes(),  // e_phentsize
+        &0u16.to_le_bytes(),  // e_phnum
+        &64u16.to_le_bytes(), // e_shentsize
+        &(n_headers as u16).to_le_bytes(),
+        &1u16.to_le_bytes(), // e_shstrndx: .strtab
+    ];
+    let mut at = 16;
+    for f in fields {
+        eh[at..at + f.len()].copy_from_slice(f);
+        at += f.len();
+    }
+    Ok(out)
+}
+
+/// Appends one note whose descriptor `desc` writes in place (its size patched after).
+fn note(
+    out: &mut Vec<u8>,
+    owner: &str,
+    ty: u32,
+    desc: &dyn Fn(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let start = out.len();
+    out.extend_from_slice(&(owner.len() as u32 + 1).to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes()); // descsz, patched below
+    out.extend_from_slice(&ty.to_le_bytes());
+    out.extend_from_slice(owner.as_bytes());
+    out.push(0);
+    out.resize(align_up(out.len() as u64, 4) as usize, 0);
+    let desc_at = out.len();
+    desc(out)?;
+    let desc_len = (out.len() - desc_at) as u32;
+    out[start + 4..start + 8].copy_from_slice(&desc_len.to_le_bytes());
+    out.resize(align_up(out.len() as u64, 4) as usize, 0);
+    Ok(())
 }
 
 fn push_sym(out: &mut Vec<u8>, name: u32, info: u8, shndx: u16, value: u64, size: u64) {

@@ -26,12 +26,20 @@
 //!
 //! Conflicts are `Error::Metadata` with the path of the conflicting value; on error the
 //! main tree may be partly merged, so the caller merges into a copy it can discard.
+//!
+//! [`merge_pal`] and [`rewrite_user_data_pal`] apply the same rules to the typed
+//! [`PalMetadata`] (what the link stage merges). A typed tree has every key its `to_value`
+//! writes, so on trees the backend wrote (which have them all) both forms give the same
+//! bytes; a foreign tree missing some of them comes out with their defaults.
 
 use super::error::{Error, Result};
-use super::metadata::{HwStage, KEY_PIPELINES, KEY_PRELINK, KEY_VERSION};
+use super::metadata::{
+    HardwareStage, HwStage, PalMetadata, KEY_PIPELINES, KEY_PRELINK, KEY_VERSION,
+};
 use super::msgpack::{join_path, Key, Value};
 use super::prelink::PreLinkMetadata;
 use super::registers::{self, UserData};
+use crate::isa::Wave;
 use std::collections::BTreeMap;
 
 /// How one register is combined.
@@ -324,6 +332,159 @@ pub fn rewrite_user_data(tree: &mut Value, stage: HwStage, map: &[UserData]) -> 
     Ok(())
 }
 
+// ------------------------------------------------------------ the typed model
+// The same rules on `PalMetadata`, which the link stage merges (no `Value` tree per link).
+// A typed tree always has the keys `to_value` writes (`.type`, `.registers`, every stage's
+// counts, ...), so "keys only the part has" are its `extra` keys and its optional fields.
+
+/// The major version of a typed tree (none means LLVM's default, 2.x).
+fn major_of(md: &PalMetadata) -> u32 {
+    md.version.map_or(2, |v| v.0)
+}
+
+/// [`merge_metadata`] on the typed model: the same rules, the same errors.
+pub fn merge_pal(base: &mut PalMetadata, part: &PalMetadata) -> Result<()> {
+    let (bmaj, pmaj) = (major_of(base), major_of(part));
+    if bmaj != pmaj {
+        return Err(Error::metadata(
+            KEY_VERSION,
+            format!("main is version {bmaj}.x, part is {pmaj}.x"),
+        ));
+    }
+    let (bp, pp) = (&mut base.pipeline, &part.pipeline);
+    if bp.name.is_none() {
+        bp.name.clone_from(&pp.name);
+    }
+    // in the tree's key order (`.hardware_stages` < `.registers`), so the first conflict
+    // reported is the same
+    for (stage, ps) in &pp.hardware_stages {
+        match bp.hardware_stages.get_mut(stage) {
+            Some(bs) => merge_hardware_stage(bs, ps, *stage)?,
+            None => {
+                bp.hardware_stages.insert(*stage, ps.clone());
+            }
+        }
+    }
+    for (&reg, &p) in &pp.registers {
+        match bp.registers.get_mut(&reg) {
+            None => {
+                bp.registers.insert(reg, p);
+            }
+            Some(b) => {
+                *b = merge_register(reg, *b, p).map_err(|e| match e {
+                    Error::Metadata { reason, .. } => {
+                        Error::metadata(format!("{KEY_PIPELINES}[0].registers.{reg:#x}"), reason)
+                    }
+                    other => other,
+                })?;
+            }
+        }
+    }
+    copy_missing(&mut bp.extra, &pp.extra);
+    if base.version.is_none() {
+        base.version = part.version;
+    }
+    copy_missing(&mut base.extra, &part.extra);
+    base.prelink = None;
+    Ok(())
+}
+
+/// The entries of `part` whose keys `base` lacks, copied into it.
+fn copy_missing(base: &mut BTreeMap<Key, Value>, part: &BTreeMap<Key, Value>) {
+    for (k, v) in part {
+        if !base.contains_key(k) {
+            base.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+fn merge_hardware_stage(b: &mut HardwareStage, p: &HardwareStage, stage: HwStage) -> Result<()> {
+    b.sgpr_count = b.sgpr_count.max(p.sgpr_count);
+    b.vgpr_count = b.vgpr_count.max(p.vgpr_count);
+    b.scratch_memory_size = b.scratch_memory_size.max(p.scratch_memory_size);
+    b.lds_size = b.lds_size.max(p.lds_size);
+    let path = |key: &str| format!("{KEY_PIPELINES}[0].hardware_stages{}{key}", stage.key_str());
+    // `.threadgroup_dimensions` before `.wavefront_size`, the tree's key order
+    let dims = |d: [u32; 3]| Value::Array(d.iter().map(|&x| Value::from(x)).collect());
+    match (b.threadgroup_dimensions, p.threadgroup_dimensions) {
+        (None, d) => b.threadgroup_dimensions = d,
+        (Some(x), Some(y)) if x != y => {
+            return Err(Error::metadata(
+                path(".threadgroup_dimensions"),
+                format!(
+                    "main has {:?}, part has {:?}; they must be equal",
+                    dims(x),
+                    dims(y)
+                ),
+            ))
+        }
+        _ => {}
+    }
+    let wave = |w: Wave| Value::from(w.lanes());
+    match (b.wavefront_size, p.wavefront_size) {
+        (None, w) => b.wavefront_size = w,
+        (Some(x), Some(y)) if x != y => {
+            return Err(Error::metadata(
+                path(".wavefront_size"),
+                format!(
+                    "main has {:?}, part has {:?}; they must be equal",
+                    wave(x),
+                    wave(y)
+                ),
+            ))
+        }
+        _ => {}
+    }
+    copy_missing(&mut b.extra, &p.extra);
+    Ok(())
+}
+
+/// [`rewrite_user_data`] on the typed model.
+pub fn rewrite_user_data_pal(md: &mut PalMetadata, stage: HwStage, map: &[UserData]) -> Result<()> {
+    if map.len() > stage.user_data_count() as usize {
+        return Err(Error::invalid(
+            "user-data map",
+            format!(
+                "{} user SGPRs, the {} stage has {}",
+                map.len(),
+                stage.short(),
+                stage.user_data_count()
+            ),
+        ));
+    }
+    let regs = &mut md.pipeline.registers;
+    let base = stage.user_data_base();
+    for i in 0..stage.user_data_count() {
+        regs.remove(&(base + i));
+    }
+    if stage == HwStage::Cs {
+        regs.extend(registers::user_data_registers(map)?);
+    } else {
+        regs.extend(
+            map.iter()
+                .enumerate()
+                .map(|(i, u)| (base + i as u32, u.encode())),
+        );
+    }
+    let rsrc2 = regs.get(&stage.rsrc2()).copied().unwrap_or(0);
+    regs.insert(
+        stage.rsrc2(),
+        (rsrc2 & !(0x1f << 1)) | (map.len() as u32) << 1,
+    );
+    // The limit covers every stage's entries, so recompute it over all user-data registers.
+    let mut limit = 0u32;
+    for s in HwStage::ALL {
+        let b = s.user_data_base();
+        for (_, &v) in regs.range(b..b + s.user_data_count()) {
+            if let Some(UserData::Entry(n)) = UserData::decode(v) {
+                limit = limit.max(n + 1);
+            }
+        }
+    }
+    md.pipeline.user_data_limit = limit;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,5 +508,47 @@ mod tests {
         );
         assert!(merge_register(COMPUTE_NUM_THREAD_X, 64, 32).is_err());
         assert_eq!(merge_register(COMPUTE_USER_DATA_0 + 3, 7, 9).unwrap(), 7);
+    }
+
+    /// The typed merge and user-data rewrite give the tree the generic ones give, for
+    /// trees the backend writes (every modelled key present), and the same conflicts.
+    #[test]
+    fn typed_merge_is_the_tree_merge() {
+        use crate::binary::compute::ComputeShaderInfo;
+        use crate::isa::{Gen, Target};
+        for gen in Gen::ALL {
+            let mut a = ComputeShaderInfo::new(Target::new(gen));
+            a.vgprs = 20;
+            a.sgprs = 12;
+            a.user_data = vec![
+                UserData::GlobalTable,
+                UserData::Entry(0),
+                UserData::Entry(1),
+            ];
+            a.tgid_en = [true, true, false];
+            let mut b = a.clone();
+            b.vgprs = 33;
+            b.sgprs = 7;
+            b.lds_bytes = 512;
+            let (mut ta, tb) = (a.to_metadata().unwrap(), b.to_metadata().unwrap());
+            ta.version = None;
+            let mut tree = ta.to_value();
+            merge_metadata(&mut tree, &tb.to_value()).unwrap();
+            let map = [UserData::GlobalTable, UserData::Entry(5)];
+            rewrite_user_data(&mut tree, HwStage::Cs, &map).unwrap();
+            merge_pal(&mut ta, &tb).unwrap();
+            rewrite_user_data_pal(&mut ta, HwStage::Cs, &map).unwrap();
+            assert_eq!(ta.to_value(), tree, "{gen}");
+
+            b.workgroup_size = [32, 1, 1];
+            let mut tree = a.to_metadata().unwrap().to_value();
+            let tree_err = merge_metadata(&mut tree, &b.to_metadata().unwrap().to_value());
+            let mut typed = a.to_metadata().unwrap();
+            let typed_err = merge_pal(&mut typed, &b.to_metadata().unwrap());
+            assert_eq!(
+                typed_err.unwrap_err().to_string(),
+                tree_err.unwrap_err().to_string()
+            );
+        }
     }
 }

@@ -300,9 +300,12 @@ impl PalMetadata {
         Value::Map(top)
     }
 
-    /// The NT_AMDGPU_METADATA payload bytes.
+    /// The NT_AMDGPU_METADATA payload bytes (`msgpack::encode(&self.to_value())`, written
+    /// without building the tree: [`super::metadata_write`]).
     pub fn to_msgpack(&self) -> Result<Vec<u8>> {
-        msgpack::encode(&self.to_value())
+        let mut out = Vec::new();
+        super::metadata_write::write_metadata(&mut out, self)?;
+        Ok(out)
     }
 
     /// Parses NT_AMDGPU_METADATA payload bytes.

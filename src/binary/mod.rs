@@ -10,7 +10,8 @@
 //! - [`msgpack`]: a generic MessagePack tree, the minimal-encoding writer, a checked reader.
 //! - [`registers`]: compute register numbers and bit-field packing (RSRC1/2/3, NUM_THREAD,
 //!   DISPATCH_INITIATOR, USER_DATA mapping).
-//! - [`metadata`]: the typed PAL 2.6 metadata model.
+//! - [`metadata`]: the typed PAL 2.6 metadata model; [`metadata_write`] writes it to
+//!   MessagePack without a [`Value`] tree.
 //! - [`compute`]: [`ComputeShaderInfo`], what the backend knows about a compute shader,
 //!   to metadata and back.
 //! - [`prelink`]: the `gcnc.prelink` section of unlinked shaders.
@@ -56,6 +57,7 @@ pub mod error;
 pub mod graphics;
 pub mod merge;
 pub mod metadata;
+pub mod metadata_write;
 pub mod msgpack;
 pub mod prelink;
 pub mod registers;

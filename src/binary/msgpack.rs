@@ -222,7 +222,7 @@ fn len32(len: usize, what: &str) -> Result<u32> {
     u32::try_from(len).map_err(|_| too_long(what))
 }
 
-fn encode_key(out: &mut Vec<u8>, key: &Key) -> Result<()> {
+pub(crate) fn encode_key(out: &mut Vec<u8>, key: &Key) -> Result<()> {
     match key {
         Key::UInt(v) => {
             rmp::encode::write_uint(out, *v).map_err(|_| too_long("uint"))?;
@@ -235,7 +235,7 @@ fn encode_key(out: &mut Vec<u8>, key: &Key) -> Result<()> {
     Ok(())
 }
 
-fn encode_into(out: &mut Vec<u8>, value: &Value) -> Result<()> {
+pub(crate) fn encode_into(out: &mut Vec<u8>, value: &Value) -> Result<()> {
     // Writing into a Vec cannot fail; the only errors are lengths over u32::MAX.
     match value {
         Value::Nil => out.push(0xc0),

@@ -501,17 +501,43 @@ impl HwStage {
 
     /// Metadata key: `.cs`, ...
     pub fn key(self) -> String {
-        format!(".{}", self.short())
+        self.key_str().to_string()
+    }
+
+    /// [`HwStage::key`] without allocating.
+    pub fn key_str(self) -> &'static str {
+        match self {
+            HwStage::Ls => ".ls",
+            HwStage::Hs => ".hs",
+            HwStage::Es => ".es",
+            HwStage::Gs => ".gs",
+            HwStage::Vs => ".vs",
+            HwStage::Ps => ".ps",
+            HwStage::Cs => ".cs",
+        }
     }
 
     /// From a metadata key.
     pub fn from_key(key: &str) -> Option<HwStage> {
-        HwStage::ALL.into_iter().find(|s| s.key() == key)
+        HwStage::ALL.into_iter().find(|s| s.key_str() == key)
     }
 
     /// Entry symbol PAL looks up: `_amdgpu_cs_main`, ...
     pub fn entry_symbol(self) -> String {
-        format!("_amdgpu_{}_main", self.short())
+        self.entry_symbol_str().to_string()
+    }
+
+    /// [`HwStage::entry_symbol`] without allocating.
+    pub fn entry_symbol_str(self) -> &'static str {
+        match self {
+            HwStage::Ls => "_amdgpu_ls_main",
+            HwStage::Hs => "_amdgpu_hs_main",
+            HwStage::Es => "_amdgpu_es_main",
+            HwStage::Gs => "_amdgpu_gs_main",
+            HwStage::Vs => "_amdgpu_vs_main",
+            HwStage::Ps => "_amdgpu_ps_main",
+            HwStage::Cs => "_amdgpu_cs_main",
+        }
     }
 
     /// First USER_DATA register of the stage (pal-abi.md §2.5).
@@ -555,6 +581,15 @@ impl HwStage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn static_stage_names_are_the_formatted_ones() {
+        for s in HwStage::ALL {
+            assert_eq!(s.key_str(), format!(".{}", s.short()));
+            assert_eq!(s.entry_symbol_str(), format!("_amdgpu_{}_main", s.short()));
+            assert_eq!(HwStage::from_key(s.key_str()), Some(s));
+        }
+    }
 
     #[test]
     fn rsrc1_matches_llc_samples() {

@@ -28,7 +28,7 @@ use super::error::{Error, Result};
 use super::input::Input;
 use super::layout::{self, Chain, ChainPart};
 use super::state::PipelineState;
-use super::Linked;
+use super::{Linked, LinkedObject};
 use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
@@ -39,7 +39,7 @@ use crate::amdgpu::isel::graphics::{
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
-use crate::binary::{CodeObject, HwStage, UserData};
+use crate::binary::{HwStage, UserData};
 use crate::compile_graphics_unlinked::StageInterface;
 use crate::parts::vs_prolog::FetchedAttribute;
 use crate::parts::{Part, PartCache, PartKey, PsEpilogKey, VsEpilogKey, VsPrologKey};
@@ -50,17 +50,23 @@ pub fn is_graphics(s: &Input) -> bool {
     matches!(s.stage, HwStage::Vs | HwStage::Gs | HwStage::Ps)
 }
 
-fn interface(s: &Input) -> Result<StageInterface> {
-    StageInterface::from_prelink(&s.prelink)
-        .unwrap_or_else(|| Err("no gcnc.prelink.graphics interface".into()))
-        .map_err(|reason| Error::NotUnlinked {
+/// The stage's interface, decoded when the input was read.
+fn interface(s: &Input) -> Result<&StageInterface> {
+    match &s.interface {
+        Some(Ok(i)) => Ok(i),
+        Some(Err(reason)) => Err(Error::NotUnlinked {
             input: s.index,
-            reason,
-        })
+            reason: reason.clone(),
+        }),
+        None => Err(Error::NotUnlinked {
+            input: s.index,
+            reason: "no gcnc.prelink.graphics interface".into(),
+        }),
+    }
 }
 
 /// The two stages (vertex, fragment) with their interfaces.
-fn stages(shaders: &[Input]) -> Result<[(&Input, StageInterface); 2]> {
+fn stages(shaders: &[Input]) -> Result<[(&Input, &StageInterface); 2]> {
     let find = |want: &[HwStage], what: &str| {
         shaders
             .iter()
@@ -83,22 +89,25 @@ fn stages(shaders: &[Input]) -> Result<[(&Input, StageInterface); 2]> {
 
 /// The compiler form of the state's graphics part.
 fn graphics_state(state: &PipelineState) -> Result<GraphicsState> {
+    let st = state.graphics.as_ref().map(|g| g.to_state());
+    checked_graphics(state, st.transpose()?)
+}
+
+/// The graphics state `st` converted from `state` (or none), if a graphics link can use
+/// it.
+fn checked_graphics(state: &PipelineState, st: Option<GraphicsState>) -> Result<GraphicsState> {
     if state.user_data.is_some() {
         return Err(Error::state(
             "user_data",
             "graphics stages keep the user-data placement they were compiled with",
         ));
     }
-    state
-        .graphics
-        .as_ref()
-        .ok_or_else(|| {
-            Error::state(
-                "graphics",
-                "a vertex + fragment link needs the vertex-input and colour-export state",
-            )
-        })?
-        .to_state()
+    st.ok_or_else(|| {
+        Error::state(
+            "graphics",
+            "a vertex + fragment link needs the vertex-input and colour-export state",
+        )
+    })
 }
 
 /// The user SGPR (counted from the stage's first) holding PAL value `value`.
@@ -201,7 +210,7 @@ fn vs_plan(
             base_vertex: sgpr(USER_DATA_BASE_VERTEX, "BaseVertex")?,
             base_instance: sgpr(USER_DATA_BASE_INSTANCE, "BaseInstance")?,
             launch_sgprs: sbase + vi.user_data.len() as u16,
-            next: vs.main_symbol(),
+            next: vs.main_symbol().into(),
         })
     };
     debug_assert!(prolog.as_ref().is_none_or(|p| p
@@ -276,7 +285,7 @@ fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> PsEpilogKey {
 pub fn needed_parts(shaders: &[Input], state: &PipelineState) -> Result<Vec<PartKey>> {
     let st = graphics_state(state)?;
     let [(vs, vi), (ps, pi)] = stages(shaders)?;
-    let p = plan(vs, &vi, ps, &pi, &st)?;
+    let p = plan(vs, vi, ps, pi, &st)?;
     let mut keys: Vec<PartKey> = p.prolog.into_iter().map(PartKey::VsProlog).collect();
     keys.push(PartKey::VsEpilog(p.vs_epilog));
     keys.push(PartKey::PsEpilog(p.ps_epilog));
@@ -290,12 +299,14 @@ fn get(parts: &PartCache, key: PartKey) -> Result<Arc<Part>> {
 }
 
 /// The main part with its `gcnc.next` branch aimed at `epilog`.
-fn main_before(s: &Input, epilog: &Part) -> ChainPart {
+fn main_before<'a>(s: &'a Input, epilog: &Part) -> ChainPart<'a> {
     let mut m = ChainPart::main(s);
     let next = PrelinkSymbol::Next.name();
-    for r in &mut m.relocations {
-        if r.symbol == next {
-            r.symbol = epilog.symbol.clone();
+    if m.relocations.iter().any(|r| r.symbol == next) {
+        for r in m.relocations.to_mut() {
+            if r.symbol == next {
+                r.symbol.clone_from(&epilog.symbol);
+            }
         }
     }
     m
@@ -304,6 +315,16 @@ fn main_before(s: &Input, epilog: &Part) -> ChainPart {
 /// Links the vertex and fragment stages among `shaders` with `state`.
 pub fn link(shaders: &[Input], state: &PipelineState, parts: &PartCache) -> Result<Linked> {
     link_state(shaders, &graphics_state(state)?, state, parts)
+}
+
+/// [`link`] with `st`, the graphics state `state.validated()` converted.
+pub(crate) fn link_validated(
+    shaders: &[Input],
+    state: &PipelineState,
+    st: Option<GraphicsState>,
+    parts: &PartCache,
+) -> Result<Linked> {
+    link_state(shaders, &checked_graphics(state, st)?, state, parts)
 }
 
 /// [`link`] with the graphics state handed over as the compiler's structure (the
@@ -322,7 +343,7 @@ pub fn link_state(
             reason: format!("{:?} here, {:?} in the vertex stage", ps.target, t),
         });
     }
-    let p = plan(vs, &vi, ps, &pi, st)?;
+    let p = plan(vs, vi, ps, pi, st)?;
     let prolog = p
         .prolog
         .clone()
@@ -330,9 +351,9 @@ pub fn link_state(
         .transpose()?;
     let vs_epilog = get(parts, PartKey::VsEpilog(p.vs_epilog.clone()))?;
     let ps_epilog = get(parts, PartKey::PsEpilog(p.ps_epilog.clone()))?;
-    let mut vs_parts: Vec<ChainPart> = prolog.iter().cloned().map(ChainPart::generated).collect();
+    let mut vs_parts: Vec<ChainPart> = prolog.iter().map(ChainPart::generated).collect();
     vs_parts.push(main_before(vs, &vs_epilog));
-    vs_parts.push(ChainPart::generated(vs_epilog.clone()));
+    vs_parts.push(ChainPart::generated(&vs_epilog));
     let chains = [
         Chain {
             input: vs.index,
@@ -344,7 +365,7 @@ pub fn link_state(
             stage: ps.stage,
             parts: vec![
                 main_before(ps, &ps_epilog),
-                ChainPart::generated(ps_epilog.clone()),
+                ChainPart::generated(&ps_epilog),
             ],
         },
     ];
@@ -358,8 +379,8 @@ pub fn link_state(
     };
     let mut vparts: Vec<&Arc<Part>> = prolog.iter().collect();
     vparts.push(&vs_epilog);
-    let (vv, vsg) = counts(&vi, &vparts);
-    let (pv, psg) = counts(&pi, &[&ps_epilog]);
+    let (vv, vsg) = counts(vi, &vparts);
+    let (pv, psg) = counts(pi, &[&ps_epilog]);
     let user = |i: &StageInterface| -> Vec<UserData> {
         i.user_data
             .iter()
@@ -395,7 +416,7 @@ pub fn link_state(
             stage: vs.stage,
             vgprs: vv,
             sgprs: vsg,
-            user_data: user(&vi),
+            user_data: user(vi),
             scratch_bytes_per_lane: vi.scratch_bytes,
             abi: vs_abi,
         },
@@ -403,7 +424,7 @@ pub fn link_state(
             stage: ps.stage,
             vgprs: pv,
             sgprs: psg,
-            user_data: user(&pi),
+            user_data: user(pi),
             scratch_bytes_per_lane: pi.scratch_bytes,
             abi: ps_abi,
         },
@@ -411,21 +432,14 @@ pub fn link_state(
     let md = info
         .to_metadata()
         .map_err(|source| Error::Metadata { source })?;
-    let object = CodeObject {
+    LinkedObject {
         gen: t.gen,
         text: laid.text,
         functions: laid.functions,
-        relocations: Vec::new(),
-        metadata: md.to_value(),
-    };
-    let elf = object
-        .write()
-        .map_err(|source| Error::Metadata { source })?;
-    Ok(Linked {
-        object,
-        elf,
-        placed: laid.placed,
-    })
+        metadata: md,
+        tree: None,
+    }
+    .finish(laid.placed)
 }
 
 /// One stage alone with the parts `st` gives it, laid out as a one-chain program at 0
@@ -433,9 +447,9 @@ pub fn link_state(
 /// location, in location order; a fragment stage's exports its colours.
 pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<layout::Laid> {
     let iface = interface(s)?;
-    let mut chain = Vec::new();
+    let mut prolog = None;
     let epilog = if s.stage == HwStage::Ps {
-        get(parts, PartKey::PsEpilog(ps_plan(s, &iface, st)))?
+        get(parts, PartKey::PsEpilog(ps_plan(s, iface, st)))?
     } else {
         let every: Vec<u32> = iface
             .outputs
@@ -443,14 +457,15 @@ pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<la
             .map(|o| o.0)
             .filter(|&l| l < SLOT_POSITION)
             .collect();
-        let (prolog, epilog, _) = vs_plan(s, &iface, &every, st)?;
-        if let Some(k) = prolog {
-            chain.push(ChainPart::generated(get(parts, PartKey::VsProlog(k))?));
+        let (prolog_key, epilog, _) = vs_plan(s, iface, &every, st)?;
+        if let Some(k) = prolog_key {
+            prolog = Some(get(parts, PartKey::VsProlog(k))?);
         }
         get(parts, PartKey::VsEpilog(epilog))?
     };
+    let mut chain: Vec<ChainPart> = prolog.iter().map(ChainPart::generated).collect();
     chain.push(main_before(s, &epilog));
-    chain.push(ChainPart::generated(epilog));
+    chain.push(ChainPart::generated(&epilog));
     let one = Chain {
         input: s.index,
         stage: s.stage,

@@ -7,6 +7,7 @@ use crate::binary::merge::take_prelink;
 use crate::binary::prelink::PreLinkMetadata;
 use crate::binary::registers::{self, Rsrc2};
 use crate::binary::{CodeObject, ElfFile, HwStage, PalMetadata, Relocation, Value};
+use crate::compile_graphics_unlinked::StageInterface;
 use crate::isa::Gen;
 use crate::isa::Target;
 
@@ -23,18 +24,32 @@ pub struct Input {
     pub code: Vec<u8>,
     /// Its relocations, offsets relative to `code`.
     pub relocations: Vec<Relocation>,
-    /// The metadata tree without `gcnc.prelink`.
-    pub metadata: Value,
+    /// The typed metadata without `gcnc.prelink` (read once, merged by the link).
+    pub metadata: PalMetadata,
     /// The pre-link section.
     pub prelink: PreLinkMetadata,
     /// System SGPRs after the user SGPRs (CS: TGID x/y/z, TG_SIZE, scratch offset).
     pub system_sgprs: u16,
+    /// A graphics stage's interface, decoded from `prelink` once (or why it cannot be).
+    pub(crate) interface: Option<std::result::Result<StageInterface, String>>,
+    /// A compute-path input's metadata tree when the typed model does not give it back
+    /// exactly (a foreign tree lacking keys the model always writes): the link then merges
+    /// trees, so its output keeps the input's keys as they were.
+    pub(crate) tree: Option<Value>,
 }
 
 impl Input {
-    /// The symbol of the main part inside the linked object.
-    pub fn main_symbol(&self) -> String {
-        format!("gcnc.main.{}", self.stage.short())
+    /// The symbol of the main part inside the linked object (`gcnc.main.<stage>`).
+    pub fn main_symbol(&self) -> &'static str {
+        match self.stage {
+            HwStage::Ls => "gcnc.main.ls",
+            HwStage::Hs => "gcnc.main.hs",
+            HwStage::Es => "gcnc.main.es",
+            HwStage::Gs => "gcnc.main.gs",
+            HwStage::Vs => "gcnc.main.vs",
+            HwStage::Ps => "gcnc.main.ps",
+            HwStage::Cs => "gcnc.main.cs",
+        }
     }
 }
 
@@ -164,7 +179,10 @@ fn input(
     let prelink = take_prelink(&mut tree)
         .map_err(elf_err)?
         .ok_or_else(|| not("no gcnc.prelink section in the metadata".into()))?;
-    let md = PalMetadata::from_value(&tree).map_err(elf_err)?;
+    let graphics = matches!(prelink.stage, HwStage::Vs | HwStage::Gs | HwStage::Ps);
+    let kept = (!graphics).then(|| tree.clone());
+    let md = PalMetadata::from_owned_value(tree).map_err(elf_err)?;
+    let tree = kept.filter(|t| md.to_value() != *t);
     let stage = prelink.stage;
     let (name, value, size) =
         entry(stage).ok_or_else(|| not(format!("no {} entry symbol", stage.entry_symbol())))?;
@@ -229,14 +247,20 @@ fn input(
             + r2.tg_size_en as u16
             + (r2.scratch_en && gen < crate::isa::Gen::Gfx11) as u16;
     }
+    let interface = graphics.then(|| {
+        StageInterface::from_prelink(&prelink)
+            .unwrap_or_else(|| Err("no gcnc.prelink.graphics interface".into()))
+    });
     Ok(Input {
         index,
         target,
         stage,
         code,
         relocations,
-        metadata: tree,
+        metadata: md,
         prelink,
         system_sgprs,
+        interface,
+        tree,
     })
 }

@@ -34,21 +34,22 @@ use crate::binary::{FuncSymbol, HwStage, RelocKind, Relocation};
 use crate::isa::buffer::{code_end_word, nop_word};
 use crate::isa::{CodeBuffer, Gen, Target};
 use crate::parts::Part;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Entry alignment PAL requires, and the main part's alignment.
 pub const ENTRY_ALIGN: u64 = 256;
 
-/// One part of a chain.
+/// One part of a chain (borrowed from the input or the part cache where it can be).
 #[derive(Clone, Debug)]
-pub struct ChainPart {
+pub struct ChainPart<'a> {
     /// Its symbol.
-    pub symbol: String,
+    pub symbol: Cow<'a, str>,
     /// Code.
-    pub code: Vec<u8>,
+    pub code: Cow<'a, [u8]>,
     /// Relocations (offsets into `code`).
-    pub relocations: Vec<Relocation>,
+    pub relocations: Cow<'a, [Relocation]>,
     /// Input index, or `usize::MAX` for a generated part.
     pub input: usize,
     /// Whether this is the main part (aligned to 256 bytes).
@@ -57,25 +58,25 @@ pub struct ChainPart {
     pub generated: Option<Arc<Part>>,
 }
 
-impl ChainPart {
+impl<'a> ChainPart<'a> {
     /// A generated part.
-    pub fn generated(p: Arc<Part>) -> ChainPart {
+    pub fn generated(p: &'a Arc<Part>) -> ChainPart<'a> {
         ChainPart {
-            symbol: p.symbol.clone(),
-            code: p.code.clone(),
-            relocations: p.relocations.clone(),
+            symbol: Cow::Borrowed(&p.symbol),
+            code: Cow::Borrowed(&p.code),
+            relocations: Cow::Borrowed(&p.relocations),
             input: usize::MAX,
             is_main: false,
-            generated: Some(p),
+            generated: Some(p.clone()),
         }
     }
 
     /// The main part of an input.
-    pub fn main(s: &Input) -> ChainPart {
+    pub fn main(s: &'a Input) -> ChainPart<'a> {
         ChainPart {
-            symbol: s.main_symbol(),
-            code: s.code.clone(),
-            relocations: s.relocations.clone(),
+            symbol: Cow::Borrowed(s.main_symbol()),
+            code: Cow::Borrowed(&s.code),
+            relocations: Cow::Borrowed(&s.relocations),
             input: s.index,
             is_main: true,
             generated: None,
@@ -85,13 +86,13 @@ impl ChainPart {
 
 /// One stage's parts in execution order.
 #[derive(Clone, Debug)]
-pub struct Chain {
+pub struct Chain<'a> {
     /// Input index of the main part.
     pub input: usize,
     /// Hardware stage.
     pub stage: HwStage,
     /// Parts.
-    pub parts: Vec<ChainPart>,
+    pub parts: Vec<ChainPart<'a>>,
 }
 
 /// Where a part went.
@@ -134,36 +135,33 @@ fn final_branch_to(p: &ChainPart, next: &str) -> Option<usize> {
 pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid> {
     let filler = code_end_word(gen).unwrap_or_else(|| nop_word(gen));
     let mut text = CodeBuffer::new(Target::new(gen));
-    let mut functions = Vec::new();
-    let mut placed = Vec::new();
-    let mut symbols: BTreeMap<String, u64> = BTreeMap::new();
-    // (absolute offset of the part, part) for relocation resolution.
-    let mut pending: Vec<(u64, usize, Vec<Relocation>, u64)> = Vec::new();
+    let n_parts: usize = chains.iter().map(|c| c.parts.len()).sum();
+    let mut functions = Vec::with_capacity(n_parts + chains.len());
+    let mut placed = Vec::with_capacity(n_parts);
+    // Laid-out symbols (a few per pipeline: a scan is cheaper than a map).
+    let mut symbols: Vec<(&str, u64)> = Vec::with_capacity(n_parts + chains.len());
+    // (absolute offset, the part, bytes kept, the relocation its fall-through removed)
+    let mut pending: Vec<(u64, &ChainPart, u64, Option<usize>)> = Vec::with_capacity(n_parts);
     for chain in chains {
         text.align(ENTRY_ALIGN as usize, filler);
         let start = text.len() as u64;
-        // Fall-through and effective sizes.
-        let mut parts: Vec<(ChainPart, bool)> = Vec::new();
-        for (i, p) in chain.parts.iter().enumerate() {
-            let mut p = p.clone();
-            let mut fell = false;
-            if let Some(next) = chain.parts.get(i + 1) {
-                if let Some(ri) = final_branch_to(&p, &next.symbol) {
-                    p.relocations.remove(ri);
-                    p.code.truncate(p.code.len() - 4);
-                    fell = true;
-                }
-            }
-            parts.push((p, fell));
-        }
-        let before_main: u64 = parts
-            .iter()
-            .take_while(|(p, _)| !p.is_main)
-            .map(|(p, _)| p.code.len() as u64)
+        // Fall-through: (bytes kept, the final branch's relocation removed).
+        let kept = |i: usize| -> (u64, Option<usize>) {
+            let p = &chain.parts[i];
+            let fell = chain
+                .parts
+                .get(i + 1)
+                .and_then(|next| final_branch_to(p, &next.symbol));
+            (p.code.len() as u64 - 4 * fell.is_some() as u64, fell)
+        };
+        let before_main: u64 = (0..chain.parts.len())
+            .take_while(|&i| !chain.parts[i].is_main)
+            .map(|i| kept(i).0)
             .sum();
         let pad = (ENTRY_ALIGN - before_main % ENTRY_ALIGN) % ENTRY_ALIGN;
         let mut pad_left = pad;
-        for (p, fell) in parts {
+        for (i, p) in chain.parts.iter().enumerate() {
+            let (len, fell) = kept(i);
             let mut padding_before = 0;
             if !p.is_main && pad_left > 0 {
                 text.pad_nops(pad_left as usize);
@@ -172,56 +170,60 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
             }
             let at = text.len() as u64;
             debug_assert!(!p.is_main || at.is_multiple_of(ENTRY_ALIGN));
-            if symbols.insert(p.symbol.clone(), at).is_some() {
+            if symbols.iter().any(|s| s.0 == p.symbol) {
                 return Err(Error::NotUnlinked {
                     input: p.input,
                     reason: format!("symbol {} defined twice", p.symbol),
                 });
             }
-            text.append(&p.code, &[]);
+            symbols.push((&p.symbol, at));
+            text.append(&p.code[..len as usize], &[]);
             functions.push(FuncSymbol {
-                name: p.symbol.clone(),
+                name: p.symbol.to_string(),
                 offset: at,
-                size: p.code.len() as u64,
+                size: len,
             });
             placed.push(PlacedPart {
-                symbol: p.symbol.clone(),
+                symbol: p.symbol.to_string(),
                 offset: at,
-                size: p.code.len() as u64,
-                fell_through: fell,
+                size: len,
+                fell_through: fell.is_some(),
                 padding_before,
                 registers: p.generated.as_ref().map(|g| (g.vgprs, g.sgprs)),
             });
-            pending.push((at, p.input, p.relocations, p.code.len() as u64));
+            pending.push((at, p, len, fell));
         }
-        let entry = chain.stage.entry_symbol();
-        symbols.insert(entry.clone(), start);
+        let entry = chain.stage.entry_symbol_str();
+        // a part named like the entry symbol: lookups find the entry (searched from the end)
+        symbols.push((entry, start));
         functions.insert(
             functions.len() - chain.parts.len(),
             FuncSymbol {
-                name: entry,
+                name: entry.to_string(),
                 offset: start,
                 size: text.len() as u64 - start,
             },
         );
     }
+    let symbol_at = |name: &str| symbols.iter().rev().find(|s| s.0 == name).map(|s| s.1);
     // Shaders repeat symbols (one spec constant used many times): each name is parsed and
     // looked up once. `None`: not a pre-link symbol; `Some(None)`: the state lacks it.
-    let mut memo: BTreeMap<String, Option<Option<u32>>> = BTreeMap::new();
-    let mut state_value = |name: &str| -> Option<Option<u32>> {
-        if let Some(&v) = memo.get(name) {
-            return v;
-        }
-        let v = PrelinkSymbol::parse(name).map(|s| state.resolve(&s));
-        memo.insert(name.to_string(), v);
-        v
-    };
-    for (at, input, relocs, len) in pending {
-        for r in relocs {
+    let mut memo: BTreeMap<&str, Option<Option<u32>>> = BTreeMap::new();
+    for (at, part, len, fell) in pending {
+        let input = part.input;
+        for (ri, r) in part.relocations.iter().enumerate() {
+            if Some(ri) == fell {
+                continue;
+            }
             let bad = |reason: String| Error::BadRelocation {
                 input,
                 offset: r.offset,
                 reason,
+            };
+            let missing = || Error::MissingSymbol {
+                input,
+                offset: r.offset,
+                symbol: r.symbol.clone(),
             };
             let fsize = r.kind.field_size() as u64;
             if r.offset + fsize > len {
@@ -232,8 +234,8 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
             }
             let p = at + r.offset;
             let value = match r.kind {
-                RelocKind::Rel16 => match symbols.get(&r.symbol) {
-                    Some(&s) => r
+                RelocKind::Rel16 => match symbol_at(&r.symbol) {
+                    Some(s) => r
                         .kind
                         .resolve(s, r.addend, p)
                         .map_err(|e| bad(e.to_string()))?,
@@ -243,29 +245,18 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                             r.symbol
                         )))
                     }
-                    None => {
-                        return Err(Error::MissingSymbol {
-                            input,
-                            offset: r.offset,
-                            symbol: r.symbol.clone(),
-                        })
-                    }
+                    None => return Err(missing()),
                 },
-                RelocKind::Abs32 | RelocKind::Abs32Lo => match state_value(&r.symbol) {
-                    Some(val) => match val {
-                        Some(v) => r
-                            .kind
-                            .resolve(v as u64, r.addend, p)
-                            .map_err(|e| bad(e.to_string()))?,
-                        None => {
-                            return Err(Error::MissingSymbol {
-                                input,
-                                offset: r.offset,
-                                symbol: r.symbol.clone(),
-                            })
-                        }
-                    },
-                    None if symbols.contains_key(&r.symbol) => {
+                RelocKind::Abs32 | RelocKind::Abs32Lo => match *memo
+                    .entry(r.symbol.as_str())
+                    .or_insert_with(|| PrelinkSymbol::parse(&r.symbol).map(|s| state.resolve(&s)))
+                {
+                    Some(Some(v)) => r
+                        .kind
+                        .resolve(v as u64, r.addend, p)
+                        .map_err(|e| bad(e.to_string()))?,
+                    Some(None) => return Err(missing()),
+                    None if symbol_at(&r.symbol).is_some() => {
                         return Err(bad(format!(
                             "{} of code symbol `{}`: the load address is chosen by PAL \
                                  after linking",
@@ -273,17 +264,11 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                             r.symbol
                         )))
                     }
-                    None => {
-                        return Err(Error::MissingSymbol {
-                            input,
-                            offset: r.offset,
-                            symbol: r.symbol.clone(),
-                        })
-                    }
+                    None => return Err(missing()),
                 },
                 RelocKind::Rel32 | RelocKind::Rel32Lo | RelocKind::Rel32Hi | RelocKind::Rel64 => {
-                    match symbols.get(&r.symbol) {
-                        Some(&s) => r
+                    match symbol_at(&r.symbol) {
+                        Some(s) => r
                             .kind
                             .resolve(s, r.addend, p)
                             .map_err(|e| bad(e.to_string()))?,
@@ -294,13 +279,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                                 r.symbol
                             )))
                         }
-                        None => {
-                            return Err(Error::MissingSymbol {
-                                input,
-                                offset: r.offset,
-                                symbol: r.symbol.clone(),
-                            })
-                        }
+                        None => return Err(missing()),
                     }
                 }
                 other => {

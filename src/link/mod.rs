@@ -37,22 +37,92 @@ pub mod state;
 pub use error::{Error, Result};
 pub use state::PipelineState;
 
-use crate::binary::merge::{merge_metadata, rewrite_user_data};
+use crate::binary::merge::{merge_metadata, merge_pal, rewrite_user_data, rewrite_user_data_pal};
+use crate::binary::metadata::{HardwareStage, PipelineMetadata};
+use crate::binary::msgpack::Key;
 use crate::binary::registers::{self, UserData};
-use crate::binary::{msgpack::Key, CodeObject, HwStage, Value};
+use crate::binary::{CodeObject, FuncSymbol, HwStage, PalMetadata, Value};
+use crate::isa::Gen;
 use crate::parts::{CsPrologKey, Part, PartCache, PartError, PartKey};
 use layout::{Chain, PlacedPart};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What the link produced.
 #[derive(Clone, Debug)]
 pub struct Linked {
     /// The pipeline code object.
-    pub object: CodeObject,
+    pub object: LinkedObject,
     /// Its ELF bytes.
     pub elf: Vec<u8>,
     /// Where each part went.
     pub placed: Vec<PlacedPart>,
+}
+
+/// A linked pipeline: its code, symbols and typed metadata (nothing is left to relocate).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkedObject {
+    /// Generation.
+    pub gen: Gen,
+    /// `.text`, padded.
+    pub text: Vec<u8>,
+    /// Function symbols: each stage's entry, then each of its parts.
+    pub functions: Vec<FuncSymbol>,
+    /// The pipeline's metadata.
+    pub metadata: PalMetadata,
+    /// The metadata tree written instead of `metadata` when an input's tree is foreign
+    /// (`Input::tree`): merged as trees, so its keys come out as they were.
+    tree: Option<Value>,
+}
+
+impl LinkedObject {
+    /// The entry symbol of a hardware stage (`_amdgpu_<stage>_main`).
+    pub fn entry(&self, stage: HwStage) -> crate::binary::Result<&FuncSymbol> {
+        let name = stage.entry_symbol_str();
+        self.functions
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| {
+                crate::binary::Error::invalid("code object", format!("no entry symbol {name}"))
+            })
+    }
+
+    /// The ELF image (the metadata written straight from the typed model).
+    pub fn write(&self) -> crate::binary::Result<Vec<u8>> {
+        match self.tree {
+            None => crate::binary::elf_write::write_typed(
+                self.gen,
+                &self.text,
+                &self.functions,
+                &self.metadata,
+            ),
+            Some(_) => self.to_code_object().write(),
+        }
+    }
+
+    /// The generic code object of the same ELF (its metadata as a `Value` tree).
+    pub fn to_code_object(&self) -> CodeObject {
+        CodeObject {
+            gen: self.gen,
+            text: self.text.clone(),
+            functions: self.functions.clone(),
+            relocations: Vec::new(),
+            metadata: match &self.tree {
+                Some(t) => t.clone(),
+                None => self.metadata.to_value(),
+            },
+        }
+    }
+
+    /// The object and its ELF, as a link returns them.
+    fn finish(self, placed: Vec<PlacedPart>) -> Result<Linked> {
+        let elf = self.write().map_err(|source| Error::Metadata { source })?;
+        Ok(Linked {
+            object: self,
+            elf,
+            placed,
+        })
+    }
 }
 
 fn part_err(e: PartError) -> Error {
@@ -75,7 +145,7 @@ fn cs_prolog_key(s: &input::Input, state: &PipelineState) -> Result<Option<CsPro
         table: ud.table.clone(),
         outputs,
         system_sgprs: s.system_sgprs,
-        next: s.main_symbol(),
+        next: s.main_symbol().into(),
     };
     Ok((!key.plan().map_err(part_err)?.is_empty()).then_some(key))
 }
@@ -115,14 +185,14 @@ pub fn link_inputs(
     state: &PipelineState,
     parts: &PartCache,
 ) -> Result<Linked> {
-    state.validate()?;
+    let st = state.validated()?;
     let mut shaders = Vec::new();
     for s in inputs {
         let s = s?;
         check_next(&shaders, &s)?;
         shaders.push(s);
     }
-    link_checked(&shaders, state, parts)
+    link_checked(&shaders, state, st, parts)
 }
 
 /// [`link`] of inputs read before ([`input::read_input`] once per unlinked ELF): a driver
@@ -133,11 +203,11 @@ pub fn link_read(
     state: &PipelineState,
     parts: &PartCache,
 ) -> Result<Linked> {
-    state.validate()?;
+    let st = state.validated()?;
     for (k, s) in shaders.iter().enumerate() {
         check_next(&shaders[..k], s)?;
     }
-    link_checked(shaders, state, parts)
+    link_checked(shaders, state, st, parts)
 }
 
 /// Input `s` after the inputs `before` it: the same target, another hardware stage.
@@ -160,10 +230,12 @@ fn check_next(before: &[input::Input], s: &input::Input) -> Result<()> {
     Ok(())
 }
 
-/// The link of read inputs that passed [`check_next`] one by one.
+/// The link of read inputs that passed [`check_next`] one by one, with `state` validated
+/// (`st`: its graphics part converted).
 fn link_checked(
     shaders: &[input::Input],
     state: &PipelineState,
+    st: Option<crate::amdgpu::abi_graphics::GraphicsState>,
     parts: &PartCache,
 ) -> Result<Linked> {
     if shaders.is_empty() {
@@ -174,91 +246,180 @@ fn link_checked(
     }
     let target = shaders[0].target;
     if shaders.iter().any(graphics::is_graphics) {
-        return graphics::link(shaders, state, parts);
+        return graphics::link_validated(shaders, state, st, parts);
     }
 
-    // Parts.
-    let mut chains = Vec::new();
+    // Parts: each shader's prolog, if it needs one (fetched first: the chains borrow them).
     let mut user_maps = Vec::new();
+    let mut prologs: Vec<Option<Arc<Part>>> = Vec::with_capacity(shaders.len());
     for s in shaders {
-        let mut chain = Chain {
-            input: s.index,
-            stage: s.stage,
-            parts: Vec::new(),
-        };
-        if let Some(key) = cs_prolog_key(s, state)? {
-            let p: Arc<Part> = parts.get(&PartKey::CsProlog(key)).map_err(part_err)?;
-            chain.parts.push(layout::ChainPart::generated(p));
-        }
+        prologs.push(match cs_prolog_key(s, state)? {
+            Some(key) => Some(parts.get(&PartKey::CsProlog(key)).map_err(part_err)?),
+            None => None,
+        });
         if let (HwStage::Cs, Some(ud)) = (s.stage, &state.user_data) {
             let map: Vec<UserData> = ud.sgprs.iter().filter_map(|u| u.pal()).collect();
             user_maps.push((s.stage, map));
         }
-        chain.parts.push(layout::ChainPart::main(s));
-        chains.push(chain);
     }
+    let chains: Vec<Chain> = shaders
+        .iter()
+        .zip(&prologs)
+        .map(|(s, prolog)| Chain {
+            input: s.index,
+            stage: s.stage,
+            parts: prolog
+                .iter()
+                .map(layout::ChainPart::generated)
+                .chain([layout::ChainPart::main(s)])
+                .collect(),
+        })
+        .collect();
 
     // Layout and relocations.
     let laid = layout::lay_out(target.gen, &chains, state)?;
 
-    // Metadata.
-    let mut tree = shaders[0].metadata.clone();
+    // Metadata, typed (as trees when an input's tree is foreign).
+    let meta = |source| Error::Metadata { source };
+    let inst_pref = laid
+        .functions
+        .iter()
+        .find(|f| f.name == HwStage::Cs.entry_symbol_str())
+        .filter(|_| target.info().inst_pref)
+        .map(|cs| target.info().inst_pref_size(cs.size));
+    if shaders.iter().any(|s| s.tree.is_some()) {
+        let tree = merged_tree(shaders, &chains, &user_maps, inst_pref)?;
+        return LinkedObject {
+            gen: target.gen,
+            text: laid.text,
+            functions: laid.functions,
+            metadata: PalMetadata::from_value(&tree).map_err(meta)?,
+            tree: Some(tree),
+        }
+        .finish(laid.placed);
+    }
+    let mut md = shaders[0].metadata.clone();
     for s in &shaders[1..] {
-        merge_metadata(&mut tree, &s.metadata).map_err(|source| Error::Metadata { source })?;
+        merge_pal(&mut md, &s.metadata).map_err(meta)?;
     }
     for c in &chains {
         for p in &c.parts {
             if let Some(part) = &p.generated {
-                merge_metadata(&mut tree, &part_metadata(part, c.stage))
-                    .map_err(|source| Error::Metadata { source })?;
+                merge_pal(&mut md, &part_metadata(part, c.stage)).map_err(meta)?;
             }
         }
     }
     for (stage, map) in &user_maps {
-        rewrite_user_data(&mut tree, *stage, map).map_err(|source| Error::Metadata { source })?;
+        rewrite_user_data_pal(&mut md, *stage, map).map_err(meta)?;
     }
-    if target.info().inst_pref {
-        if let Some(cs) = laid
-            .functions
-            .iter()
-            .find(|f| f.name == HwStage::Cs.entry_symbol())
-        {
-            set_inst_pref_size(&mut tree, target.info().inst_pref_size(cs.size))?;
+    if let Some(want) = inst_pref {
+        if let Some(v) = md.pipeline.registers.get_mut(&registers::COMPUTE_PGM_RSRC3) {
+            *v = with_inst_pref_size(*v as u64, want) as u32;
         }
     }
-
-    let object = CodeObject {
+    LinkedObject {
         gen: target.gen,
         text: laid.text,
         functions: laid.functions,
-        relocations: Vec::new(),
-        metadata: tree,
-    };
-    let elf = object
-        .write()
-        .map_err(|source| Error::Metadata { source })?;
-    Ok(Linked {
-        object,
-        elf,
-        placed: laid.placed,
-    })
+        metadata: md,
+        tree: None,
+    }
+    .finish(laid.placed)
 }
 
-/// The PAL-tree fragment a generated part contributes: its SGPR/VGPR needs as RSRC1 fields
-/// and hardware-stage counts (the merge takes maxima).
-fn part_metadata(p: &Part, stage: HwStage) -> Value {
-    let gfx9 = p.target.gen == crate::isa::Gen::Gfx9;
+/// The metadata a generated part contributes: its SGPR/VGPR needs as RSRC1 fields and
+/// hardware-stage counts (the merge takes maxima; everything else keeps the main part's).
+fn part_metadata(p: &Part, stage: HwStage) -> PalMetadata {
+    let gfx9 = p.target.gen == Gen::Gfx9;
     // RSRC1.SGPRS = ceil(sgprs/8) - 1 on GFX9 (reserved, 0, on GFX10+); VGPRS stays 0.
     let sgprs_field = if gfx9 {
         (p.sgprs.max(1).div_ceil(8) - 1) << 6
     } else {
         0
     };
-    let regs = Value::Map(
-        [(Key::from(stage.rsrc1()), Value::from(sgprs_field))]
-            .into_iter()
-            .collect(),
-    );
+    let hw = HardwareStage {
+        entry_point: String::new(),
+        scratch_memory_size: 0,
+        lds_size: 0,
+        sgpr_count: p.sgprs,
+        vgpr_count: p.vgprs,
+        wavefront_size: None,
+        threadgroup_dimensions: None,
+        extra: BTreeMap::new(),
+    };
+    PalMetadata {
+        version: Some(crate::binary::metadata::PAL_METADATA_VERSION),
+        pipeline: PipelineMetadata {
+            name: None,
+            pipeline_type: String::new(),
+            api: String::new(),
+            internal_pipeline_hash: [0, 0],
+            shaders: BTreeMap::new(),
+            hardware_stages: [(stage, hw)].into_iter().collect(),
+            registers: [(stage.rsrc1(), sgprs_field)].into_iter().collect(),
+            user_data_limit: 0,
+            spill_threshold: 0xffff,
+            extra: BTreeMap::new(),
+        },
+        prelink: None,
+        extra: BTreeMap::new(),
+    }
+}
+
+/// GFX11 COMPUTE_PGM_RSRC3 `v` with INST_PREF_SIZE (bits 9:4) raised to `want`, the linked
+/// entry's size in instruction-cache lines (`GenInfo::inst_pref_size`).
+fn with_inst_pref_size(v: u64, want: u32) -> u64 {
+    let old = (v >> 4) & 0x3f;
+    (v & !(0x3f << 4)) | (old.max(want as u64) << 4)
+}
+
+/// The link's metadata merged as trees ([`merge_metadata`]), for inputs whose trees the
+/// typed model would not give back exactly: the same steps as the typed merge.
+fn merged_tree(
+    shaders: &[input::Input],
+    chains: &[Chain],
+    user_maps: &[(HwStage, Vec<UserData>)],
+    inst_pref: Option<u32>,
+) -> Result<Value> {
+    let meta = |source| Error::Metadata { source };
+    let tree_of = |s: &input::Input| s.tree.clone().unwrap_or_else(|| s.metadata.to_value());
+    let mut tree = tree_of(&shaders[0]);
+    for s in &shaders[1..] {
+        merge_metadata(&mut tree, &tree_of(s)).map_err(meta)?;
+    }
+    for c in chains {
+        for p in &c.parts {
+            if let Some(part) = &p.generated {
+                merge_metadata(&mut tree, &part_tree(part, c.stage)).map_err(meta)?;
+            }
+        }
+    }
+    for (stage, map) in user_maps {
+        rewrite_user_data(&mut tree, *stage, map).map_err(meta)?;
+    }
+    if let Some(want) = inst_pref {
+        let regs = tree
+            .get_mut(crate::binary::metadata::KEY_PIPELINES)
+            .and_then(|p| match p {
+                Value::Array(a) => a.first_mut(),
+                _ => None,
+            })
+            .and_then(|p| p.get_mut(".registers"))
+            .and_then(Value::as_map_mut);
+        if let Some(regs) = regs {
+            if let Some(Value::UInt(v)) = regs.get_mut(&Key::from(registers::COMPUTE_PGM_RSRC3)) {
+                *v = with_inst_pref_size(*v, want);
+            }
+        }
+    }
+    Ok(tree)
+}
+
+/// [`part_metadata`] as the tree fragment [`merged_tree`] merges (only the keys it sets).
+fn part_tree(p: &Part, stage: HwStage) -> Value {
+    let md = part_metadata(p, stage);
+    let (reg, field) = md.pipeline.registers.into_iter().next().expect("RSRC1");
+    let regs = Value::Map([(Key::from(reg), Value::from(field))].into_iter().collect());
     let hw = Value::Map(
         [
             (Key::str(".sgpr_count"), Value::from(p.sgprs)),
@@ -278,11 +439,12 @@ fn part_metadata(p: &Part, stage: HwStage) -> Value {
         .into_iter()
         .collect(),
     );
+    let (major, minor) = crate::binary::metadata::PAL_METADATA_VERSION;
     Value::Map(
         [
             (
                 Key::str(crate::binary::metadata::KEY_VERSION),
-                Value::Array(vec![Value::from(2u32), Value::from(6u32)]),
+                Value::Array(vec![Value::from(major), Value::from(minor)]),
             ),
             (
                 Key::str(crate::binary::metadata::KEY_PIPELINES),
@@ -292,24 +454,4 @@ fn part_metadata(p: &Part, stage: HwStage) -> Value {
         .into_iter()
         .collect(),
     )
-}
-
-/// Sets GFX11 COMPUTE_PGM_RSRC3.INST_PREF_SIZE (bits 9:4) to `want`, the linked entry's
-/// size in instruction-cache lines (`GenInfo::inst_pref_size`).
-fn set_inst_pref_size(tree: &mut Value, want: u32) -> Result<()> {
-    let regs = tree
-        .get_mut(crate::binary::metadata::KEY_PIPELINES)
-        .and_then(|p| match p {
-            Value::Array(a) => a.first_mut(),
-            _ => None,
-        })
-        .and_then(|p| p.get_mut(".registers"))
-        .and_then(Value::as_map_mut);
-    if let Some(regs) = regs {
-        if let Some(Value::UInt(v)) = regs.get_mut(&Key::from(registers::COMPUTE_PGM_RSRC3)) {
-            let old = (*v >> 4) & 0x3f;
-            *v = (*v & !(0x3f << 4)) | (old.max(want as u64) << 4);
-        }
-    }
-    Ok(())
 }

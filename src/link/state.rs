@@ -206,10 +206,10 @@ impl GraphicsLinkState {
             }
         }
         for (i, a) in self.vertex_attributes.iter().enumerate() {
-            let p = format!("graphics.vertex_attributes[{i}]");
+            let p = || format!("graphics.vertex_attributes[{i}]");
             if a.offset + a.format.bytes() > 4096 {
                 return Err(Error::state(
-                    p,
+                    p(),
                     format!(
                         "{} at offset {} cannot feed an input: the element must end by byte 4096",
                         a.format.name(),
@@ -224,18 +224,19 @@ impl GraphicsLinkState {
             };
             if st.attributes.insert(a.location, va).is_some() {
                 return Err(Error::state(
-                    p,
+                    p(),
                     format!("location {} given twice", a.location),
                 ));
             }
         }
         for (i, c) in self.color_formats.iter().enumerate() {
-            let p = format!("graphics.color_formats[{i}]");
-            let f = crate::parts::ps_epilog::format_from_name(&c.format)
-                .ok_or_else(|| Error::state(&p, format!("unknown export format `{}`", c.format)))?;
+            let p = || format!("graphics.color_formats[{i}]");
+            let f = crate::parts::ps_epilog::format_from_name(&c.format).ok_or_else(|| {
+                Error::state(p(), format!("unknown export format `{}`", c.format))
+            })?;
             if c.location >= 8 || st.color.insert(c.location, f).is_some() {
                 return Err(Error::state(
-                    p,
+                    p(),
                     format!("colour location {} out of range or given twice", c.location),
                 ));
             }
@@ -297,12 +298,18 @@ impl PipelineState {
 
     /// Checks the invariants in the module doc.
     pub fn validate(&self) -> Result<()> {
+        self.validated().map(drop)
+    }
+
+    /// [`PipelineState::validate`], returning the checked graphics state (the compiler's
+    /// form, built once per link).
+    pub(crate) fn validated(&self) -> Result<Option<crate::amdgpu::abi_graphics::GraphicsState>> {
         let mut seen = BTreeSet::new();
         for (i, b) in self.descriptor_layout.iter().enumerate() {
-            let p = format!("descriptor_layout[{i}]");
+            let p = || format!("descriptor_layout[{i}]");
             DescKind::from_name(&b.kind).ok_or_else(|| {
                 Error::state(
-                    &p,
+                    p(),
                     format!(
                         "kind `{}` is not buffer, image, sampler or texel_buffer",
                         b.kind
@@ -314,23 +321,21 @@ impl PipelineState {
             for (what, v) in [("offset", b.offset), ("stride", b.stride)] {
                 if v % 4 != 0 || v >= MAX_DESCRIPTOR_BYTES {
                     return Err(Error::state(
-                        format!("{p}.{what}"),
+                        format!("{}.{what}", p()),
                         format!(
                             "{v} is out of range: a multiple of 4 below {MAX_DESCRIPTOR_BYTES} is required"
                         ),
                     ));
                 }
             }
-            if !seen.insert((b.set, b.binding, b.kind.clone())) {
+            if !seen.insert((b.set, b.binding, b.kind.as_str())) {
                 return Err(Error::state(
-                    p,
+                    p(),
                     format!("set {} binding {} {} given twice", b.set, b.binding, b.kind),
                 ));
             }
         }
-        if let Some(g) = &self.graphics {
-            g.to_state()?;
-        }
+        let graphics = self.graphics.as_ref().map(|g| g.to_state()).transpose()?;
         if let Some(u) = &self.user_data {
             if u.sgprs.len() > 16 {
                 return Err(Error::state(
@@ -339,13 +344,13 @@ impl PipelineState {
                 ));
             }
             for (i, s) in u.sgprs.iter().enumerate() {
-                let p = format!("user_data.sgprs[{i}]");
+                let p = || format!("user_data.sgprs[{i}]");
                 if s.item == Item::GlobalTable && i != 0 {
-                    return Err(Error::state(p, "the global table must be user SGPR 0"));
+                    return Err(Error::state(p(), "the global table must be user SGPR 0"));
                 }
                 if s.pal().is_none() {
                     return Err(Error::state(
-                        p,
+                        p(),
                         format!(
                             "{} needs an `entry` (the PAL user-data entry)",
                             s.item.text()
@@ -353,7 +358,7 @@ impl PipelineState {
                     ));
                 }
                 if matches!(s.entry, Some(n) if n > 127) {
-                    return Err(Error::state(p, "user-data entries are 0..=127"));
+                    return Err(Error::state(p(), "user-data entries are 0..=127"));
                 }
             }
             if !u.table.is_empty() && !u.sgprs.iter().any(|s| s.item == Item::DescriptorTable) {
@@ -369,7 +374,7 @@ impl PipelineState {
                 ));
             }
         }
-        Ok(())
+        Ok(graphics)
     }
 
     /// The value of a pre-link relocation symbol, if the state defines it.

@@ -4,8 +4,10 @@
 //!
 //! Design:
 //! - A [`PartKey`] is everything a part depends on; [`PartKey::canonical`] is its stable
-//!   text and [`PartKey::hash`] the stable 128-bit hash of that text, the part's identity in
-//!   the in-process [`PartCache`] and in the on-disk shader cache (`crate::cache`).
+//!   text and [`PartKey::hash`] the stable 128-bit hash of that text, the part's identity
+//!   in the on-disk shader cache (`crate::cache`) and in its symbol. The in-process
+//!   [`PartCache`] is keyed by the typed key itself (hashed without formatting, compared
+//!   whole on a hit).
 //! - [`PartKey::build`] runs the part's generator and returns a [`Part`]: code, the
 //!   `R_AMDGPU_REL16` relocation of its final `s_branch` to the next part's symbol (a part
 //!   that continues never ends in `s_endpgm`), its SGPR/VGPR needs, and its register
@@ -19,7 +21,7 @@
 //!   registers and export formats). An epilog ends the program (`s_endpgm`, no `next`).
 //!
 //! Invariants: `build` is a pure function of the key (same key, same bytes), so caching by
-//! hash is sound; every generated part leaves no outstanding memory counter and no pending
+//! key is sound; every generated part leaves no outstanding memory counter and no pending
 //! hazard at its final branch (it waits first), which is the boundary contract.
 
 pub mod code;
@@ -33,8 +35,9 @@ use crate::cache::hash::StableHasher;
 use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
 pub use ps_epilog::PsEpilogKey;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 pub use vs_epilog::VsEpilogKey;
@@ -207,12 +210,41 @@ impl Part {
     }
 }
 
-/// Parts built in this process, by key hash: each distinct part is built once.
+/// Parts built in this process, by key: each distinct part is built once.
+///
+/// The map hashes the typed key itself (derived `Hash`, [`KeyHasher`]) — no canonical text
+/// is formatted on a lookup — and a hit compares the whole key, so two keys that hash alike
+/// can never share a part. (`PartKey::hash`, the stable hash of the canonical text, still
+/// names the part's symbol and its on-disk cache entry.)
 #[derive(Default)]
 pub struct PartCache {
-    parts: Mutex<BTreeMap<u128, Arc<Part>>>,
+    parts: Mutex<HashMap<PartKey, Arc<Part>, BuildHasherDefault<KeyHasher>>>,
     built: AtomicU64,
     hits: AtomicU64,
+}
+
+/// The in-process map's hasher: FNV-1a over 64 bits of what the derived `Hash` feeds it
+/// (fast for the few dozen bytes of a key; the map compares keys on every hit, so its
+/// quality only affects speed).
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl PartCache {
@@ -230,7 +262,9 @@ impl PartCache {
     /// The map. A panic elsewhere while it was held (a bug, caught by an embedder such as
     /// the C API) leaves it consistent — entries are inserted only after a successful
     /// build — so the lock's poison is ignored rather than failing every later link.
-    fn locked(&self) -> std::sync::MutexGuard<'_, BTreeMap<u128, Arc<Part>>> {
+    fn locked(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<PartKey, Arc<Part>, BuildHasherDefault<KeyHasher>>> {
         self.parts
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -239,29 +273,28 @@ impl PartCache {
     /// The part for `key`, built on first use. The lock is held while building (a part
     /// takes microseconds), so each key is built exactly once even under concurrent links.
     pub fn get(&self, key: &PartKey) -> Result<Arc<Part>, PartError> {
-        let h = key.hash();
         let mut m = self.locked();
-        if let Some(p) = m.get(&h) {
+        if let Some(p) = m.get(key) {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(p.clone());
         }
         let p = Arc::new(key.build()?);
         self.built.fetch_add(1, Ordering::Relaxed);
-        m.insert(h, p.clone());
+        m.insert(key.clone(), p.clone());
         Ok(p)
     }
 
     /// Inserts a part obtained elsewhere (e.g. the disk cache).
     pub fn insert(&self, key: &PartKey, part: Part) -> Arc<Part> {
         let mut m = self.locked();
-        m.entry(key.hash())
+        m.entry(key.clone())
             .or_insert_with(|| Arc::new(part))
             .clone()
     }
 
     /// Whether the part for `key` is cached.
     pub fn contains(&self, key: &PartKey) -> bool {
-        self.locked().contains_key(&key.hash())
+        self.locked().contains_key(key)
     }
 
     /// (parts built, cache hits).
