@@ -7,8 +7,8 @@ use gcnc::amdgpu::mir::{
     print::print_program, verify::verify, Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, Temp,
 };
 use gcnc::amdgpu::passes::{
-    coalesce_phi_copies, eliminate_dead_code, hoist_loop_invariants, optimize_selected,
-    thread_branches,
+    cluster_scalar_loads, coalesce_phi_copies, eliminate_dead_code, hoist_loop_invariants,
+    merge_buffer_stores, number_values, optimize_selected, thread_branches,
 };
 use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
 
@@ -752,6 +752,241 @@ fn loop_invariant_scalar_loads_move_before_the_loop() {
 %2:s1 = p_parallelcopy %3:s1"
         ]
     );
+}
+
+/// Scalar loads move up to the loads before them, so that one wait covers them: a
+/// descriptor load passes the VALU work in front of it; a load whose address is made where
+/// SCC is live (between `s_cmp` and the `s_cselect` reading it) stays after the reader; no
+/// load passes a store, but the next load joins the one after the store.
+#[test]
+fn scalar_loads_move_up_together_but_not_past_stores_or_into_live_scc() {
+    let mut p = program(|p, ptr, x| {
+        let t = |p: &mut Program, rc| Arg::Temp(p.new_temp(rc));
+        let (ptr, x) = (Arg::Temp(ptr), Arg::Temp(x));
+        let (a, d, w, c, e) = (
+            t(p, RegClass::V1),
+            t(p, RegClass::S4),
+            t(p, RegClass::S2),
+            t(p, RegClass::S1),
+            t(p, RegClass::S1),
+        );
+        let (f, g, h) = (t(p, RegClass::S1), t(p, RegClass::V1), t(p, RegClass::S1));
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[a], &[x]);
+        push(
+            p,
+            0,
+            Opcode::SLoadB128,
+            Format::Smem,
+            &[d],
+            &[ptr, Arg::Imm(16)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SCmpLgU32,
+            Format::Sopc,
+            &[],
+            &[x, Arg::Const(0)],
+        );
+        push(p, 0, Opcode::SMovB64, Format::Sop1, &[w], &[ptr]);
+        push(
+            p,
+            0,
+            Opcode::SCselectB32,
+            Format::Sop2,
+            &[c],
+            &[Arg::Const(1), Arg::Const(0)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SLoadB32,
+            Format::Smem,
+            &[e],
+            &[w, Arg::Imm(0)],
+        );
+        push(p, 0, Opcode::DsStoreB32, Format::Ds, &[], &[a, a]);
+        push(
+            p,
+            0,
+            Opcode::SLoadB32,
+            Format::Smem,
+            &[f],
+            &[ptr, Arg::Imm(32)],
+        );
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[g], &[f]);
+        push(
+            p,
+            0,
+            Opcode::SLoadB32,
+            Format::Smem,
+            &[h],
+            &[ptr, Arg::Imm(36)],
+        );
+    });
+    assert_eq!(cluster_scalar_loads(&mut p), 2);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%3:s4 = s_load_b128 %0:s2, imm:0x10
+%2:v1 = v_mov_b32 %1:s1
+s_cmp_lg_u32 %1:s1, 0
+%4:s2 = s_mov_b64 %0:s2
+%5:s1 = s_cselect_b32 1, 0
+%6:s1 = s_load_b32 %4:s2, imm:0x0
+ds_store_b32 %2:v1, %2:v1
+%7:s1 = s_load_b32 %0:s2, imm:0x20
+%9:s1 = s_load_b32 %0:s2, imm:0x24
+%8:v1 = v_mov_b32 %7:s1"
+    );
+}
+
+/// A value computed again in its block is computed once: the second copy of an SGPR into
+/// a VGPR goes and its readers read the first, which makes two tuples identical, so the
+/// second tuple goes too. An SCC writer stays (its SCC may be read), and so does a copy
+/// after exec changed (the first copy only holds the lanes active before).
+#[test]
+fn a_value_computed_twice_in_a_block_is_computed_once() {
+    let mut p = program(|p, _, x| {
+        let t = |p: &mut Program, rc| Arg::Temp(p.new_temp(rc));
+        let x = Arg::Temp(x);
+        let (a, b, c, d) = (
+            t(p, RegClass::V1),
+            t(p, RegClass::V1),
+            t(p, RegClass::V2),
+            t(p, RegClass::V2),
+        );
+        let (e, f, g) = (t(p, RegClass::S1), t(p, RegClass::S1), t(p, RegClass::V1));
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[a], &[x]);
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[b], &[x]);
+        let vec = |p: &mut Program, d, srcs: &[Arg]| {
+            p.block_mut(BlockId(0))
+                .insts
+                .push(MInst::pseudo(Pseudo::CreateVector, &[d], srcs))
+        };
+        vec(p, c, &[a, b]);
+        vec(p, d, &[a, a]);
+        push(
+            p,
+            0,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[e],
+            &[x, Arg::Const(1)],
+        );
+        push(
+            p,
+            0,
+            Opcode::SAddU32,
+            Format::Sop2,
+            &[f],
+            &[x, Arg::Const(1)],
+        );
+        let exec = p.exec();
+        push(p, 0, Opcode::SMovB32, Format::Sop1, &[exec], &[x]);
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[g], &[x]);
+        push(p, 0, Opcode::DsStoreB64, Format::Ds, &[], &[b, d]);
+        push(p, 0, Opcode::DsStoreB32, Format::Ds, &[], &[g, g]);
+    });
+    assert_eq!(number_values(&mut p), 2);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:v1 = v_mov_b32 %1:s1
+%4:v2 = p_create_vector %2:v1, %2:v1
+%6:s1 = s_add_u32 %1:s1, 1
+%7:s1 = s_add_u32 %1:s1, 1
+exec_lo = s_mov_b32 %1:s1
+%8:v1 = v_mov_b32 %1:s1
+ds_store_b64 %2:v1, %4:v2
+ds_store_b32 %8:v1, %8:v1"
+    );
+}
+
+/// One-dword buffer stores to consecutive offsets of one address become one store of four
+/// dwords, in offset order whatever their program order, where the last of the four was
+/// (not after the fifth dword's store, which stays a store of its own), and a store after
+/// a memory access (an LDS store here) joins nothing before it.
+#[test]
+fn consecutive_dword_buffer_stores_become_one_wide_store() {
+    let mut p = program(|p, ptr, x| {
+        let t = |p: &mut Program, rc| Arg::Temp(p.new_temp(rc));
+        let (ptr, x) = (Arg::Temp(ptr), Arg::Temp(x));
+        let (res, v) = (t(p, RegClass::S4), t(p, RegClass::V1));
+        push(
+            p,
+            0,
+            Opcode::SLoadB128,
+            Format::Smem,
+            &[res],
+            &[ptr, Arg::Imm(16)],
+        );
+        push(p, 0, Opcode::VMovB32, Format::Vop1, &[v], &[x]);
+        let d: Vec<Arg> = (0..5).map(|_| t(p, RegClass::V1)).collect();
+        for (k, &di) in d[..4].iter().enumerate() {
+            push(
+                p,
+                0,
+                Opcode::VMovB32,
+                Format::Vop1,
+                &[di],
+                &[Arg::Const(k as u32 + 1)],
+            );
+        }
+        let store = |p: &mut Program, data: Arg, offset: i32| {
+            let op = Opcode::BufferStoreDword.on(Gen::Gfx11).unwrap();
+            let mut st = MInst::hw(op, Format::Mubuf, &[], &[data, v, res, Arg::Const(0)]);
+            st.mods.mem.offen = true;
+            st.mods.mem.offset = offset;
+            p.block_mut(BlockId(0)).insts.push(st);
+        };
+        store(p, d[2], 8);
+        store(p, d[0], 0);
+        store(p, d[1], 4);
+        push(
+            p,
+            0,
+            Opcode::VMovB32,
+            Format::Vop1,
+            &[d[4]],
+            &[Arg::Const(5)],
+        );
+        store(p, d[3], 12);
+        store(p, d[4], 16);
+        push(p, 0, Opcode::DsStoreB32, Format::Ds, &[], &[v, v]);
+        store(p, d[0], 20);
+    });
+    assert_eq!(merge_buffer_stores(&mut p), 3);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:s4 = s_load_b128 %0:s2, imm:0x10
+%3:v1 = v_mov_b32 %1:s1
+%4:v1 = v_mov_b32 1
+%5:v1 = v_mov_b32 2
+%6:v1 = v_mov_b32 3
+%7:v1 = v_mov_b32 4
+%8:v1 = v_mov_b32 5
+%9:v4 = p_create_vector %4:v1, %5:v1, %6:v1, %7:v1
+buffer_store_b128 %9:v4, %3:v1, %2:s4, 0
+buffer_store_b32 %8:v1, %3:v1, %2:s4, 0
+ds_store_b32 %3:v1, %3:v1
+buffer_store_b32 %4:v1, %3:v1, %2:s4, 0"
+    );
+    // the MIR text omits the memory modifiers: the stores' offsets, in program order
+    let offsets: Vec<(bool, i32)> = p.blocks[0]
+        .insts
+        .iter()
+        .filter(|i| matches!(i.op, Op::Hw(_, Format::Mubuf)))
+        .map(|i| (i.mods.mem.offen, i.mods.mem.offset))
+        .collect();
+    assert_eq!(offsets, [(true, 0), (true, 16), (true, 20)]);
 }
 
 /// Two VGPR values `a = v_mov x`, `b = v_cvt_f32_u32 x` after the program's prologue.

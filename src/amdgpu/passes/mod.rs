@@ -5,8 +5,11 @@
 //! (`x + c` addresses of MUBUF/DS accesses become `x` and an immediate offset),
 //! `reuse_scc` (no compare of a bool SCC already holds), `fold_source_modifiers`
 //! (`fneg`/`fabs` into neg/abs source bits, `fsat` into the producer's clamp),
-//! `eliminate_dead_code`, `hoist_loop_invariants` (read-only scalar loads in front of
-//! their loop),
+//! `number_values` (no value computed twice in a block), `merge_buffer_stores`
+//! (one-dword buffer stores to consecutive offsets become one), `eliminate_dead_code`,
+//! `hoist_loop_invariants` (read-only scalar loads in front of their loop),
+//! `cluster_scalar_loads` (scalar loads up in their block, together, so one
+//! wait covers them),
 //! `coalesce_phi_copies` (values computed into the phi web they are copied to); then
 //! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
 //! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
@@ -16,6 +19,7 @@
 //! (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
+pub mod cluster_scalar_loads;
 pub mod coalesce_phi_copies;
 pub mod eliminate_dead_code;
 pub mod fold_address_offsets;
@@ -25,11 +29,14 @@ pub mod form_vopd;
 pub mod hoist_loop_invariants;
 pub mod insert_waitcnt;
 pub mod lower_to_hw;
+pub mod merge_buffer_stores;
+pub mod number_values;
 pub mod resolve_hazards;
 pub mod reuse_scc;
 pub mod thread_branches;
 pub mod wqm;
 
+pub use cluster_scalar_loads::cluster_scalar_loads;
 pub use coalesce_phi_copies::coalesce_phi_copies;
 pub use eliminate_dead_code::eliminate_dead_code;
 pub use fold_address_offsets::fold_address_offsets;
@@ -39,6 +46,8 @@ pub use form_vopd::form_vopd;
 pub use hoist_loop_invariants::hoist_loop_invariants;
 pub use insert_waitcnt::insert_waitcnt;
 pub use lower_to_hw::lower_to_hw;
+pub use merge_buffer_stores::merge_buffer_stores;
+pub use number_values::number_values;
 pub use resolve_hazards::resolve_hazards;
 pub use reuse_scc::reuse_scc;
 pub use thread_branches::thread_branches;
@@ -54,7 +63,10 @@ pub fn optimize_selected(p: &mut Program) {
     fold_address_offsets(p);
     reuse_scc(p);
     fold_source_modifiers(p);
+    number_values(p);
+    merge_buffer_stores(p);
     eliminate_dead_code(p);
     hoist_loop_invariants(p);
+    cluster_scalar_loads(p);
     coalesce_phi_copies(p);
 }
