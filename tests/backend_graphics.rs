@@ -506,3 +506,35 @@ fn vertex_outputs_the_fragment_stage_does_not_read_are_not_computed() {
         assert_eq!(kept.vs.asm().unwrap().matches("tbuffer_load").count(), 2);
     }
 }
+
+#[test]
+fn fragment_shaders_declaring_geometry_read_layer_and_viewport_but_not_the_primitive_id() {
+    // The Geometry capability is accepted for the fragment built-ins it enables. gl_Layer
+    // and gl_ViewportIndex read 0 (no vertex shader can write them): the shader enables
+    // the same inputs as one reading only its interpolated colour. gl_PrimitiveID needs the vertex
+    // stage to export the primitive id, which it does not: a typed Unsupported naming it.
+    for (gen, wave) in PIPELINE_CONFIGS {
+        let o = opts(gen, wave);
+        let s = GraphicsState::default();
+        let vs = words("draw", "vs_color");
+        let p = compile_pipeline(&vs, &words("draw", "fs_layer_viewport"), &o, &s)
+            .unwrap_or_else(|e| panic!("{}/{wave:?}: {e}", gen.mcpu()));
+        assert_eq!(
+            registers(&p).get(&regs::SPI_PS_INPUT_ENA).copied(),
+            registers(&compile_pipeline(&vs, &words("draw", "fs_color"), &o, &s).unwrap())
+                .get(&regs::SPI_PS_INPUT_ENA)
+                .copied(),
+            "{}/{wave:?}",
+            gen.mcpu()
+        );
+        let e = compile_pipeline(&vs, &words("draw", "fs_primitive_id"), &o, &s)
+            .err()
+            .expect("gl_PrimitiveID is refused");
+        assert!(
+            matches!(&e, gcnc::Error::Backend(gcnc::amdgpu::Error::Unsupported { what, .. })
+                if what.contains("gl_PrimitiveID")),
+            "{}/{wave:?}: {e}",
+            gen.mcpu()
+        );
+    }
+}

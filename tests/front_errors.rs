@@ -167,14 +167,14 @@ fn extra_operand() {
 fn unsupported_capability() {
     let mut w = base();
     let at = find(&w, Op::Capability);
-    w[at + 1] = rspirv::spirv::Capability::Geometry as u32;
+    w[at + 1] = rspirv::spirv::Capability::Tessellation as u32;
     let e = err(&w);
     assert_eq!(
         (e.kind, e.word, e.opcode.as_deref()),
         (ErrorKind::Unsupported, at, Some("Capability")),
         "{e}"
     );
-    assert!(e.reason.contains("Geometry"), "{e}");
+    assert!(e.reason.contains("Tessellation"), "{e}");
 }
 
 #[test]
@@ -483,4 +483,16 @@ fn sparse_read_without_its_residency_struct() {
     assert_eq!(e.kind, ErrorKind::BadType, "{e}");
     assert_eq!(e.word as usize, at, "{e}");
     assert!(e.reason.contains("residency code"), "{e}");
+}
+
+#[test]
+fn a_geometry_entry_point_is_refused_though_the_geometry_capability_is_accepted() {
+    let mut w = base();
+    let at = find(&w, Op::Capability);
+    w[at + 1] = rspirv::spirv::Capability::Geometry as u32;
+    let ep = find(&w, Op::EntryPoint);
+    w[ep + 1] = rspirv::spirv::ExecutionModel::Geometry as u32;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::Unsupported, ep), "{e}");
+    assert!(e.reason.contains("Geometry"), "{e}");
 }

@@ -438,7 +438,7 @@ builtins! {
     SampleId "sample_id", SamplePosition "sample_position", SampleMask "sample_mask",
     FragDepth "frag_depth", FragStencilRef "frag_stencil_ref", HelperInvocation "helper_invocation",
     Layer "layer", ViewportIndex "viewport_index", ViewIndex "view_index",
-    PrimitiveShadingRate "primitive_shading_rate",
+    PrimitiveShadingRate "primitive_shading_rate", PrimitiveId "primitive_id",
     NumWorkgroups "num_workgroups", WorkgroupId "workgroup_id",
     LocalInvocationId "local_invocation_id", GlobalInvocationId "global_invocation_id",
     LocalInvocationIndex "local_invocation_index", WorkgroupSize "workgroup_size",

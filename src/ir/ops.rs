@@ -369,6 +369,8 @@ intrinsics! {
     LoadBaryCoordNoPersp "load_bary_coord_no_persp" 0 true PURE Divergent [];
     LoadShadingRate "load_shading_rate" 0 true PURE Divergent [];
     LoadLayerId "load_layer_id" 0 true PURE Divergent [];
+    LoadViewportIndex "load_viewport_index" 0 true PURE Divergent [];
+    LoadPrimitiveId "load_primitive_id" 0 true PURE Divergent [];
     LoadHelperInvocation "load_helper_invocation" 0 true PURE Divergent [];
     IsHelperInvocation "is_helper_invocation" 0 true ELIM Divergent [];
     LoadParam "load_param" 0 true PURE Srcs [index:Num];

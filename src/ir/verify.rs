@@ -623,7 +623,9 @@ fn system_value_shape(op: Intrinsic) -> Option<(u8, std::ops::RangeInclusive<u8>
         | I::LoadSampleId
         | I::LoadSampleMaskIn
         | I::LoadShadingRate
-        | I::LoadLayerId => (32, 1..=1),
+        | I::LoadLayerId
+        | I::LoadViewportIndex
+        | I::LoadPrimitiveId => (32, 1..=1),
         _ => return None,
     })
 }

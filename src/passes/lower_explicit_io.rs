@@ -75,6 +75,8 @@ fn sysval(b: Builtin) -> Option<Intrinsic> {
         B::SampleMask => I::LoadSampleMaskIn,
         B::HelperInvocation => I::LoadHelperInvocation,
         B::Layer => I::LoadLayerId,
+        B::ViewportIndex => I::LoadViewportIndex,
+        B::PrimitiveId => I::LoadPrimitiveId,
         B::ViewIndex => I::LoadViewIndex,
         B::VertexIndex => I::LoadVertexIndex,
         B::InstanceIndex => I::LoadInstanceIndex,

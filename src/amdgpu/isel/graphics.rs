@@ -810,6 +810,21 @@ impl Isel<'_> {
                 };
                 one(t)
             }
+            // gl_Layer / gl_ViewportIndex read in a fragment shader: Vulkan gives 0 when the
+            // last pre-rasterization stage does not write them, and no vertex shader gcnc
+            // compiles can (`parts.rs` refuses a vertex output in their slots; ShaderLayer,
+            // ShaderViewportIndex and ShaderViewportIndexLayerEXT are not accepted), so
+            // every fragment reads layer 0 of viewport 0
+            (Stage::Fragment, LoadLayerId | LoadViewportIndex) => smallvec::smallvec![MV::C(0)],
+            // the fragment stage has no primitive-id input: it must come from the vertex
+            // stage as a flat parameter, which neither the hardware VS nor the NGG shader
+            // exports yet
+            (Stage::Fragment, LoadPrimitiveId) => {
+                return Err(Error::unsupported(
+                    at,
+                    "gl_PrimitiveID in a fragment shader (the vertex stage does not export the primitive id)",
+                ))
+            }
             // no multiview: every draw renders view 0
             (Stage::Vertex | Stage::Fragment, LoadViewIndex) => smallvec::smallvec![MV::C(0)],
             (Stage::Vertex | Stage::Fragment, StoreOutput) => {

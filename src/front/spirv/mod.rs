@@ -1117,6 +1117,7 @@ fn map_builtin(i: &Inst, b: u32) -> Result<ir::Builtin, Error> {
         S::HelperInvocation => B::HelperInvocation,
         S::Layer => B::Layer,
         S::ViewportIndex => B::ViewportIndex,
+        S::PrimitiveId => B::PrimitiveId,
         S::ViewIndex => B::ViewIndex,
         S::NumWorkgroups => B::NumWorkgroups,
         S::WorkgroupId => B::WorkgroupId,

@@ -184,6 +184,13 @@ fn supported_capability(c: Capability) -> bool {
             | C::StorageBufferArrayDynamicIndexing
             | C::UniformBufferArrayDynamicIndexing
             | C::ClipDistance
+            // fragment shaders declare it to read gl_PrimitiveID, gl_Layer and
+            // gl_ViewportIndex; everything else it enables is refused where it is used (the
+            // Geometry execution model, geometry-only built-ins such as InvocationId)
+            | C::Geometry
+            // gl_ViewportIndex read in a fragment shader (one viewport: it reads 0); a
+            // vertex shader cannot write it (ShaderViewportIndex is not accepted)
+            | C::MultiViewport
             | C::CullDistance
             | C::SampleRateShading
             | C::InputAttachment
