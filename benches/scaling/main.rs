@@ -206,7 +206,10 @@ fn print_shape(shape: Shape, rows: &[Row]) {
         "| size | words | total ms | front | middle | backend | {} | total | growth |",
         BACKEND_PARTS.join(" | ")
     );
-    println!("|---|---|---|---|---|---|{}---|---|", "---|".repeat(BACKEND_PARTS.len()));
+    println!(
+        "|---|---|---|---|---|---|{}---|---|",
+        "---|".repeat(BACKEND_PARTS.len())
+    );
     let base = us_per_word(rows[0].total_ns, rows[0].words);
     for r in rows {
         let t = us_per_word(r.total_ns, r.words);

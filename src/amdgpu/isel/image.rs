@@ -684,9 +684,8 @@ impl Isel<'_> {
         // 16-bit addresses: A16 packs the coordinates and the LOD (on GFX9 the derivatives
         // too, so they must be 16-bit as well); GFX10+ packs 16-bit derivatives with G16
         // opcodes independently of A16. A bias keeps every address 32-bit.
-        let g16_derivs = derivs.is_some_and(|(x, y)| {
-            self.f.ty(x).bits == 16 && self.f.ty(y).bits == 16
-        });
+        let g16_derivs =
+            derivs.is_some_and(|(x, y)| self.f.ty(x).bits == 16 && self.f.ty(y).bits == 16);
         let extra: Vec<Value> = lod_addr.into_iter().collect();
         let a16 = bias.is_none()
             && self.a16_coord(coord, &extra, t.dim == Dim::Cube)
@@ -786,7 +785,9 @@ impl Isel<'_> {
             for w in words.iter_mut() {
                 if let MV::T(x, k) = *w {
                     let h = self.v1op(Opcode::VCvtF16F32, vec![Arg::Temp(x)])?;
-                    let Arg::Temp(h) = h else { unreachable!("a VALU result") };
+                    let Arg::Temp(h) = h else {
+                        unreachable!("a VALU result")
+                    };
                     *w = MV::T(h, k);
                 }
             }

@@ -180,7 +180,11 @@ impl MInst {
         let k = (self.ops.len() + 1).saturating_sub(fixed + tfe_use).max(1);
         let mut out = Vec::with_capacity(ex.len() + k);
         for o in ex {
-            let n = if o.field == crate::isa::Field::Vaddr { k } else { 1 };
+            let n = if o.field == crate::isa::Field::Vaddr {
+                k
+            } else {
+                1
+            };
             out.extend(std::iter::repeat_n(o, n));
         }
         out

@@ -514,13 +514,20 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     if m.lwe {
         return Err(Error::unsupported(format!("{name}: lwe")));
     }
-    if m.d16 && (m.tfe || matches!(kind, Kind::Atomic | Kind::ResInfo | Kind::GetLod | Kind::Gather)) {
+    if m.d16
+        && (m.tfe
+            || matches!(
+                kind,
+                Kind::Atomic | Kind::ResInfo | Kind::GetLod | Kind::Gather
+            ))
+    {
         return Err(Error::unsupported(format!(
             "{name}: d16 with tfe, or on an atomic, query or gather"
         )));
     }
     let implicit_lod = kind == Kind::Sample && !(var.lod || var.lz || var.derivs);
-    if m.a16 && (matches!(kind, Kind::Atomic | Kind::ResInfo | Kind::GetLod) || var.bias || implicit_lod)
+    if m.a16
+        && (matches!(kind, Kind::Atomic | Kind::ResInfo | Kind::GetLod) || var.bias || implicit_lod)
     {
         return Err(Error::unsupported(format!(
             "{name}: a16 on an atomic, a query or implicit-LOD sampling"

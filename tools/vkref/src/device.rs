@@ -378,7 +378,8 @@ impl Drop for Gpu {
 }
 
 /// What [`feature_for`] names for `Float16ImageAMD`, which no Vulkan device offers.
-pub const F16_IMAGES: &str = "f16 sampled types (Float16ImageAMD, which no Vulkan extension enables)";
+pub const F16_IMAGES: &str =
+    "f16 sampled types (Float16ImageAMD, which no Vulkan extension enables)";
 
 /// The device feature a capability needs and whether `f` offers it; `None` for capabilities
 /// that need nothing optional here.

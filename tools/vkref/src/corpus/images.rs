@@ -763,11 +763,17 @@ fn sparse_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 /// An RGBA16F image of multiples of 1/8 in [-8, 8): exact in f16 and through the shader's
 /// arithmetic.
 fn rgba16f_image(r: &mut Rng, view: ViewType, size: [u32; 3], levels: u32) -> Image {
-    Image::from_fn(TexelFormat::Rgba16Float, view, size, levels, |_, _, _, _| {
-        (0..4)
-            .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
-            .collect()
-    })
+    Image::from_fn(
+        TexelFormat::Rgba16Float,
+        view,
+        size,
+        levels,
+        |_, _, _, _| {
+            (0..4)
+                .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
+                .collect()
+        },
+    )
 }
 
 fn d16_inputs() -> Inputs {
