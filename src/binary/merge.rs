@@ -405,37 +405,44 @@ fn merge_hardware_stage(b: &mut HardwareStage, p: &HardwareStage, stage: HwStage
     b.lds_size = b.lds_size.max(p.lds_size);
     let path = |key: &str| format!("{KEY_PIPELINES}[0].hardware_stages{}{key}", stage.key_str());
     // `.threadgroup_dimensions` before `.wavefront_size`, the tree's key order
-    let dims = |d: [u32; 3]| Value::Array(d.iter().map(|&x| Value::from(x)).collect());
-    match (b.threadgroup_dimensions, p.threadgroup_dimensions) {
-        (None, d) => b.threadgroup_dimensions = d,
-        (Some(x), Some(y)) if x != y => {
-            return Err(Error::metadata(
-                path(".threadgroup_dimensions"),
-                format!(
-                    "main has {:?}, part has {:?}; they must be equal",
-                    dims(x),
-                    dims(y)
-                ),
-            ))
-        }
-        _ => {}
-    }
-    let wave = |w: Wave| Value::from(w.lanes());
-    match (b.wavefront_size, p.wavefront_size) {
-        (None, w) => b.wavefront_size = w,
-        (Some(x), Some(y)) if x != y => {
-            return Err(Error::metadata(
-                path(".wavefront_size"),
-                format!(
-                    "main has {:?}, part has {:?}; they must be equal",
-                    wave(x),
-                    wave(y)
-                ),
-            ))
-        }
-        _ => {}
-    }
+    merge_equal(
+        &mut b.threadgroup_dimensions,
+        p.threadgroup_dimensions,
+        || path(".threadgroup_dimensions"),
+        |d| Value::Array(d.iter().map(|&x| Value::from(x)).collect()),
+    )?;
+    merge_equal(
+        &mut b.wavefront_size,
+        p.wavefront_size,
+        || path(".wavefront_size"),
+        |w: Wave| Value::from(w.lanes()),
+    )?;
     copy_missing(&mut b.extra, &p.extra);
+    Ok(())
+}
+
+/// A field main and part must agree on: taken from the part when main has none, an error
+/// at `path` (formatted only then) when both have it and differ.
+fn merge_equal<T: Copy + PartialEq>(
+    b: &mut Option<T>,
+    p: Option<T>,
+    path: impl Fn() -> String,
+    show: impl Fn(T) -> Value,
+) -> Result<()> {
+    match (*b, p) {
+        (None, v) => *b = v,
+        (Some(x), Some(y)) if x != y => {
+            return Err(Error::metadata(
+                path(),
+                format!(
+                    "main has {:?}, part has {:?}; they must be equal",
+                    show(x),
+                    show(y)
+                ),
+            ))
+        }
+        _ => {}
+    }
     Ok(())
 }
 
