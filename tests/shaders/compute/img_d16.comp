@@ -1,5 +1,5 @@
 #version 450
-// spirv-val: none (its Vulkan rules predate VK_AMD_gpu_shader_half_float_fetch: an f16 sampled type fails VUID-StandaloneSpirv-OpTypeImage-04656)
+// spirv-val-env: spv1.5 (SPIR-V's own rules: spirv-val's Vulkan rules predate f16 sampled types and fail them with VUID-StandaloneSpirv-OpTypeImage-04656)
 // 16-bit image data and addresses (GL_AMD_gpu_shader_half_float_fetch: f16 sampled types,
 // SPIR-V Float16ImageAMD): f16 fetches and explicit-LOD samples (D16 results), f16
 // coordinates and LODs (A16), f16 derivatives (G16 on GFX10+, A16 on GFX9), an f16

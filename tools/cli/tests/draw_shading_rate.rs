@@ -138,12 +138,19 @@ fn the_rate_is_pos1_y_in_each_generations_encoding_and_pa_cl_vs_out_cntl_enables
             "{at}: pos1 is (point size, rate, off, off) and the last position export: {}",
             lines[exp]
         );
-        // the rate register's last write before the export: horizontal 2 is X = 1
-        let write = format!("v_mov_b32_e32 {}, ", ops[1]);
+        // the rate register's last write before the export: horizontal 2 is X = 1 (a
+        // plain move, or either half of a GFX11 wave32 dual-issue pair)
+        let dst = format!("{}, ", ops[1]);
         let value = lines[..exp]
             .iter()
             .rev()
-            .find_map(|l| l.strip_prefix(write.as_str()))
+            .flat_map(|l| l.split("//").next().unwrap_or("").split("::"))
+            .find_map(|half| {
+                let half = half.trim();
+                half.strip_prefix("v_mov_b32_e32 ")
+                    .or_else(|| half.strip_prefix("v_dual_mov_b32 "))
+                    .and_then(|rest| rest.strip_prefix(dst.as_str()))
+            })
             .and_then(|v| v.split_whitespace().next())
             .unwrap_or_else(|| panic!("{at}: no constant written to {}:\n{asm}", ops[1]));
         let want = if target == "gfx1100" { "16" } else { "4" };

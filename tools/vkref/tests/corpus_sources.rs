@@ -23,6 +23,16 @@ fn target_env(src: &str) -> String {
         .unwrap_or_else(|| "vulkan1.2".into())
 }
 
+/// The environment spirv-val checks a source's SPIR-V against: its `// spirv-val-env: ENV
+/// (reason)` line (as scripts/build-shaders.sh reads it), else its target environment.
+fn validation_env(src: &str) -> String {
+    src.lines()
+        .find_map(|l| l.strip_prefix("// spirv-val-env:"))
+        .and_then(|s| s.split_whitespace().next())
+        .map(str::to_string)
+        .unwrap_or_else(|| target_env(src))
+}
+
 #[test]
 fn every_source_is_a_case_and_every_case_has_a_source() {
     let mut from_files: Vec<String> = sources()
@@ -79,7 +89,7 @@ fn committed_spirv_passes_spirv_val() {
         let text = std::fs::read_to_string(&src).expect("read source");
         let spv = src.with_extension("spv");
         let st = Command::new(&val)
-            .args(["--target-env", &target_env(&text)])
+            .args(["--target-env", &validation_env(&text)])
             .arg(&spv)
             .output()
             .expect("run spirv-val");
