@@ -53,8 +53,11 @@ pub fn number_values(p: &mut Program) -> u32 {
     }
     let mut rename: Vec<Option<Temp>> = vec![None; n];
     let mut removed = 0;
+    // one table for the whole program, emptied per block (FxHash: the keys are ours)
+    let mut seen: HashMap<Key, SmallVec<[Temp; 2]>, crate::ir::handle::FxBuild> =
+        HashMap::default();
     for b in 0..p.blocks.len() {
-        let mut seen: HashMap<Key, SmallVec<[Temp; 2]>> = HashMap::new();
+        seen.clear();
         let insts = std::mem::take(&mut p.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         for mut i in insts {
