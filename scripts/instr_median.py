@@ -8,6 +8,9 @@ import sys, re, statistics
 txt=open(sys.argv[1]).read()
 for sec in re.split(r'^### Per shader, ', txt, flags=re.M)[1:]:
     tgt=sec.split('\n')[0]
+    # the section ends at the next heading (the last one would otherwise take in the
+    # graphics tables that follow it in BENCHMARKS.md)
+    sec=re.split(r'^#', sec, maxsplit=1, flags=re.M)[0]
     lines=[l for l in sec.split('\n') if l.startswith('|')]
     hdr=[c.strip() for c in lines[0].strip('|').split('|')]
     ii=hdr.index('Instructions'); vi=hdr.index('VGPRs')
