@@ -277,17 +277,7 @@ pub fn merge_metadata(base: &mut Value, part: &Value) -> Result<()> {
 /// recomputes `.user_data_limit` from the entries used.
 pub fn rewrite_user_data(tree: &mut Value, stage: HwStage, map: &[UserData]) -> Result<()> {
     let ppath = format!("{KEY_PIPELINES}[0]");
-    if map.len() > stage.user_data_count() as usize {
-        return Err(Error::invalid(
-            "user-data map",
-            format!(
-                "{} user SGPRs, the {} stage has {}",
-                map.len(),
-                stage.short(),
-                stage.user_data_count()
-            ),
-        ));
-    }
+    check_user_data_len(stage, map)?;
     let new_regs: Vec<(u32, u32)> = if stage == HwStage::Cs {
         registers::user_data_registers(map)?
     } else {
@@ -446,8 +436,8 @@ fn merge_equal<T: Copy + PartialEq>(
     Ok(())
 }
 
-/// [`rewrite_user_data`] on the typed model.
-pub fn rewrite_user_data_pal(md: &mut PalMetadata, stage: HwStage, map: &[UserData]) -> Result<()> {
+/// A user-data map must fit the stage's user SGPRs.
+fn check_user_data_len(stage: HwStage, map: &[UserData]) -> Result<()> {
     if map.len() > stage.user_data_count() as usize {
         return Err(Error::invalid(
             "user-data map",
@@ -459,6 +449,12 @@ pub fn rewrite_user_data_pal(md: &mut PalMetadata, stage: HwStage, map: &[UserDa
             ),
         ));
     }
+    Ok(())
+}
+
+/// [`rewrite_user_data`] on the typed model.
+pub fn rewrite_user_data_pal(md: &mut PalMetadata, stage: HwStage, map: &[UserData]) -> Result<()> {
+    check_user_data_len(stage, map)?;
     let regs = &mut md.pipeline.registers;
     let base = stage.user_data_base();
     for i in 0..stage.user_data_count() {
