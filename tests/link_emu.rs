@@ -5,6 +5,14 @@
 //! on gfx900 (wave64), gfx1030 and gfx1100 (wave32 and wave64). The emulator reports any
 //! read of an unwritten register, missing s_waitcnt or hazard, so a prolog that leaves one
 //! across the splice fails here.
+//!
+//! Graphics: every shape of the colour-export epilog — each export format at each
+//! location, 0 to 8 colour outputs, with and without a depth export, dual-source blending,
+//! the alpha test — spliced after a fragment main part compiled once per shape (its
+//! outputs are constants), drawn on the emulator under every strict check (the splice's
+//! boundary: nothing outstanding, no hazard, no read of a register the main part did not
+//! write) on the five draw configurations, each covered pixel equal to the constant
+//! converted into its attachment (`gcnc_emu::draw::output::encode`).
 
 mod link_support;
 
@@ -286,4 +294,234 @@ fn sgpr_pair_pointers_move_as_two_items() {
         assert!(text.iter().any(|l| l.starts_with(x2)), "{t}: {text:?}");
         assert_eq!(run(&linked.elf, &table), want, "{t} from the table");
     }
+}
+
+/// The colour-epilog shapes: attachment format, blended, the GLSL output type, one per
+/// export format (32_R, 32_GR, 32_AR, 32_ABGR, FP16, UNORM16, SNORM16, UINT16, SINT16).
+const SHAPES: [(&str, bool, &str); 9] = [
+    ("R32_SFLOAT", false, "float"),
+    ("R32G32_SFLOAT", false, "vec2"),
+    ("R32_SFLOAT", true, "float"),
+    ("R32G32B32A32_SFLOAT", false, "vec4"),
+    ("R8G8B8A8_UNORM", false, "vec4"),
+    ("R16G16B16A16_UNORM", false, "vec4"),
+    ("R16G16B16A16_SNORM", false, "vec4"),
+    ("R8G8B8A8_UINT", false, "uvec4"),
+    ("R8G8B8A8_SINT", false, "ivec4"),
+];
+
+/// The constant location `k` writes, as four floats (integers for the integer types).
+fn constant(k: usize) -> [f32; 4] {
+    [
+        0.125 * (k + 1) as f32,
+        -0.5,
+        0.75 - 0.0625 * k as f32,
+        0.25 + 0.0625 * k as f32,
+    ]
+}
+
+fn int_constant(k: usize, signed: bool) -> [i64; 4] {
+    let s = if signed { -1 } else { 1 };
+    [s * (k as i64 + 1), 2, s * 3, 4 + k as i64]
+}
+
+/// The fragment shader writing `n` colour outputs (shape `(k + n) % 9` at location k),
+/// gl_FragDepth with `depth`, location 0's second source with `dual`.
+fn fragment_glsl(n: usize, depth: bool, dual: bool) -> String {
+    let mut decl = String::new();
+    let mut body = String::new();
+    for k in 0..n {
+        let ty = SHAPES[(k + n) % SHAPES.len()].2;
+        let c = constant(k);
+        let value = match ty {
+            "float" => format!("{:?}", c[0]),
+            "vec2" => format!("vec2({:?}, {:?})", c[0], c[1]),
+            "vec4" => format!("vec4({:?}, {:?}, {:?}, {:?})", c[0], c[1], c[2], c[3]),
+            _ => {
+                let i = int_constant(k, ty == "ivec4");
+                format!("{ty}({}, {}, {}, {})", i[0], i[1], i[2], i[3])
+            }
+        };
+        let index = if dual { ", index = 0" } else { "" };
+        decl += &format!("layout(location = {k}{index}) out {ty} o{k};\n");
+        body += &format!("    o{k} = {value};\n");
+    }
+    if dual {
+        decl += "layout(location = 0, index = 1) out vec4 o0b;\n";
+        body += "    o0b = vec4(0.5, 0.25, 0.125, 0.75);\n";
+    }
+    if depth {
+        body += "    gl_FragDepth = 0.25;\n";
+    }
+    format!("#version 450\n{decl}void main() {{\n{body}}}\n")
+}
+
+const VERTEX_GLSL: &str = "#version 450
+void main() {
+    vec2 p = vec2(gl_VertexIndex & 1, gl_VertexIndex >> 1) * 4.0 - 1.0;
+    gl_Position = vec4(p, 0.5, 1.0);
+}
+";
+
+fn spirv(name: &str, stage: &str, src: &str) -> Option<Vec<u32>> {
+    let tool = oracle("glslangValidator")?;
+    let dir = temp_path(&format!("link-emu-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glsl = dir.join(format!("{name}.{stage}"));
+    std::fs::write(&glsl, src).unwrap();
+    let out = dir.join(format!("{name}.spv"));
+    link_support::run(
+        &tool,
+        &["-V", "-o", out.to_str().unwrap(), glsl.to_str().unwrap()],
+    );
+    let words = gcnc::front::spirv::words_from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    Some(words)
+}
+
+/// The draw description: one triangle covering the 4x4 viewport; the attachments of the
+/// shader's shapes (location 0 blending SRC1_COLOR, ONE_MINUS_SRC1_ALPHA with `dual`);
+/// a D32 depth attachment (test ALWAYS) with `depth`.
+fn draw_json(n: usize, depth: bool, dual: bool) -> String {
+    let atts: Vec<String> = (0..n)
+        .map(|k| {
+            let (format, blend, _) = SHAPES[(k + n) % SHAPES.len()];
+            let blend = match (dual, blend) {
+                (true, _) => r#"{"src": "SRC1_COLOR", "dst": "ONE_MINUS_SRC1_ALPHA", "op": "ADD"}"#,
+                (false, true) => r#"{"src": "ONE", "dst": "ZERO", "op": "ADD"}"#,
+                _ => "null",
+            };
+            format!(r#"{{"format": "{format}", "blend": {blend}}}"#)
+        })
+        .collect();
+    let depth = if depth {
+        r#", "depth_attachment": {"format": "D32_SFLOAT", "clear": 1.0, "compare": "always"}"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{"vertex": {{"spv": "v.spv"}}, "fragment": {{"spv": "f.spv"}},
+  "draw": {{"vertex_count": 3}}, "viewport": {{"width": 4, "height": 4}},
+  "color_attachments": [{}]{depth}}}"#,
+        atts.join(", ")
+    )
+}
+
+/// The pixel attachment `k` (`a`) holds after the draw.
+fn expected_pixel(a: &gcnc_emu::draw::desc::ColorAttachment, k: usize, dual: bool) -> Vec<u8> {
+    use gcnc::amdgpu::attachment_format::Num;
+    use gcnc_emu::draw::output::{encode, encode_int};
+    let c = constant(k);
+    match a.format.num() {
+        Num::Uint | Num::Sint => encode_int(a.format, int_constant(k, a.format.num() == Num::Sint)),
+        _ if dual => {
+            // src * src1 + dst * (1 - src1.a), dst the clear colour 0
+            let s1 = [0.5, 0.25, 0.125, 0.75];
+            let mut v = [0f32; 4];
+            for (i, x) in v.iter_mut().enumerate() {
+                let s = if a.format.num() == Num::Unorm {
+                    c[i].clamp(0.0, 1.0)
+                } else {
+                    c[i]
+                };
+                *x = s * s1[i];
+            }
+            encode(a.format, v)
+        }
+        _ => encode(a.format, c),
+    }
+}
+
+#[test]
+fn every_colour_epilog_shape_splices_cleanly_and_draws_its_constants() {
+    use gcnc::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
+    use gcnc::compile_graphics_unlinked::compile_stage_unlinked;
+    use gcnc::ir::Stage;
+    use gcnc_emu::draw::{self, Desc, Pipeline};
+    let Some(vs) = spirv("v", "vert", VERTEX_GLSL) else {
+        return;
+    };
+    // (outputs, depth, dual source, alpha test)
+    let mut shapes: Vec<(usize, bool, bool, Option<AlphaTest>)> = Vec::new();
+    for n in 0..=8 {
+        for depth in [false, true] {
+            shapes.push((n, depth, false, None));
+        }
+    }
+    shapes.push((1, false, true, None));
+    shapes.push((1, true, true, None));
+    // alpha tests on location 0's alpha 0.25 (SNORM16_ABGR at n = 6) against 0.2: one
+    // keeps every pixel (with a depth export), one kills them all
+    for (func, depth) in [(CompareFunc::Greater, true), (CompareFunc::Less, false)] {
+        let t = AlphaTest {
+            func,
+            reference: 0.2f32.to_bits(),
+        };
+        shapes.push((6, depth, false, Some(t)));
+    }
+    let mut draws = 0;
+    for (n, depth, dual, alpha) in shapes {
+        let name = format!(
+            "f{n}{}{}",
+            if depth { "z" } else { "" },
+            if dual { "d" } else { "" }
+        );
+        let fs = spirv(&name, "frag", &fragment_glsl(n, depth, dual)).expect("glslangValidator");
+        let d = Desc::parse(&draw_json(n, depth, dual))
+            .and_then(|d| d.resolve(std::path::Path::new(".")))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut st = d.graphics_state();
+        st.alpha_test = alpha;
+        let state = PipelineState {
+            graphics: Some(gcnc::link::state::GraphicsLinkState::from_state(&st)),
+            ..Default::default()
+        };
+        for (gen, wave) in [
+            (Gen::Gfx9, 64),
+            (Gen::Gfx10, 32),
+            (Gen::Gfx10, 64),
+            (Gen::Gfx11, 32),
+            (Gen::Gfx11, 64),
+        ] {
+            let mut t = Target::new(gen);
+            t.wave = gcnc::isa::Wave::from_lanes(wave).unwrap();
+            let cfg = format!("{name} alpha {alpha:?} on {gen:?} w{wave}");
+            let opts = gcnc::Options::new(t);
+            let v = compile_stage_unlinked(&vs, Stage::Vertex, &opts).unwrap();
+            let f = compile_stage_unlinked(&fs, Stage::Fragment, &opts).unwrap();
+            let linked = link(&[&v.elf, &f.elf], &state).unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            let p = Pipeline::from_elf(&linked.elf, Some(t.wave)).unwrap();
+            let (img, _) = draw::run(
+                &p,
+                &d,
+                &draw::launch::entries(&d),
+                &draw::Options::default(),
+            )
+            .unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            let killed = alpha.is_some_and(|a| a.func == CompareFunc::Less);
+            for (k, a) in d.desc.color_attachments.iter().enumerate() {
+                let want = if killed {
+                    gcnc_emu::draw::output::encode(a.format, [0.0; 4])
+                } else {
+                    expected_pixel(a, k, dual)
+                };
+                for (i, px) in img.color[k].chunks(a.format.bytes()).enumerate() {
+                    assert_eq!(
+                        px,
+                        &want[..],
+                        "{cfg}: attachment {k} ({:?}) pixel {i}",
+                        a.format
+                    );
+                }
+            }
+            if let Some(z) = &img.depth {
+                let want: f32 = if killed { 1.0 } else { 0.25 };
+                for px in z.chunks(4) {
+                    assert_eq!(px, &want.to_le_bytes(), "{cfg}: depth");
+                }
+            }
+            draws += 1;
+        }
+    }
+    assert_eq!(draws, 5 * (18 + 2 + 2));
 }

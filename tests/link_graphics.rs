@@ -79,6 +79,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
                 target: t,
                 colors: vec![(1, f, chans)],
                 depth: None,
+                dual_source: None,
+                alpha_test: None,
             })
         };
         let name = |f: ColorFormat| format!("ps_epilog_{f:?}_{}_{wave:?}.elf", gen.mcpu());
@@ -135,6 +137,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
             target: t,
             colors: vec![],
             depth: Some(3),
+            dual_source: None,
+            alpha_test: None,
         });
         let asm = part_asm(&depth, &format!("ps_depth_{}.elf", gen.mcpu())).unwrap();
         assert!(
@@ -145,6 +149,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
             target: t,
             colors: vec![],
             depth: None,
+            dual_source: None,
+            alpha_test: None,
         });
         let asm = part_asm(&none, &format!("ps_none_{}.elf", gen.mcpu())).unwrap();
         let null = if gfx11 {
@@ -153,6 +159,141 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
             "exp null off, off, off, off done vm"
         };
         assert!(asm.contains(null), "{asm}");
+    }
+}
+
+#[test]
+fn dual_source_exports_mrt1_before_gfx11_and_swizzles_lane_pairs_on_gfx11() {
+    // source 0 in v4..v7, source 1 in v8..v11 (alpha unwritten), 32_ABGR
+    let src0 = [Some(4), Some(5), Some(6), Some(7)];
+    let src1 = [Some(8), Some(9), Some(10), None];
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let key = PartKey::PsEpilog(PsEpilogKey {
+            target: t,
+            colors: vec![(0, ColorFormat::Abgr32, src0)],
+            depth: None,
+            dual_source: Some(src1),
+            alpha_test: None,
+        });
+        let name = format!("ps_dual_{}_{wave:?}.elf", gen.mcpu());
+        let Some(asm) = part_asm(&key, &name) else {
+            return;
+        };
+        if gen != Gen::Gfx11 {
+            let want = "exp mrt0 v4, v5, v6, v7\nexp mrt1 v8, v9, v10, off done vm\ns_endpgm";
+            assert!(asm.ends_with(want), "{gen:?}:\n{asm}");
+            continue;
+        }
+        let lines: Vec<&str> = asm.lines().collect();
+        // the live mask kept, EXEC widened to quads, dead lanes' sources zeroed
+        let (mov, wqm, andn) = if wave == Wave::W32 {
+            (
+                "s_mov_b32 s0, exec_lo",
+                "s_wqm_b32 exec_lo, exec_lo",
+                "s_and_not1_b32 exec_lo, exec_lo, s0",
+            )
+        } else {
+            (
+                "s_mov_b64 s[0:1], exec",
+                "s_wqm_b64 exec, exec",
+                "s_and_not1_b64 exec, exec, s[0:1]",
+            )
+        };
+        assert_eq!(&lines[..3], &[mov, wqm, andn], "{asm}");
+        for r in 4..=10 {
+            assert!(
+                asm.contains(&format!("v_mov_b32_e32 v{r}, 0\n")),
+                "v{r}:\n{asm}"
+            );
+        }
+        // each slot: both sources from the other lane of the pair, then the selects
+        let dpp = lines
+            .iter()
+            .filter(|l| l.contains("quad_perm:[1,0,3,2]"))
+            .count();
+        let sel = lines
+            .iter()
+            .filter(|l| l.starts_with("v_cndmask_b32"))
+            .count();
+        assert_eq!((dpp, sel), (8, 8), "{asm}");
+        assert!(asm.contains("s_mov_b32 vcc_lo, 0x55555555"), "{asm}");
+        assert_eq!(
+            asm.contains("s_mov_b32 vcc_hi, 0x55555555"),
+            wave == Wave::W64,
+            "{asm}"
+        );
+        let tail: Vec<&str> = lines[lines.len() - 4..].to_vec();
+        let restore = if wave == Wave::W32 {
+            "s_mov_b32 exec_lo, s0"
+        } else {
+            "s_mov_b64 exec, s[0:1]"
+        };
+        assert_eq!(tail[0], restore, "{asm}");
+        assert!(
+            tail[1].starts_with("exp dual_src_blend0 v") && !tail[1].contains("off"),
+            "{asm}"
+        );
+        assert!(
+            tail[2].starts_with("exp dual_src_blend1 v") && tail[2].ends_with(" done"),
+            "{asm}"
+        );
+        assert_eq!(tail[3], "s_endpgm");
+    }
+}
+
+#[test]
+fn the_alpha_test_keeps_in_exec_the_lanes_that_pass() {
+    use gcnc::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
+    // alpha in v7; the comparison is mirrored so the reference literal is source 0
+    let cases = [
+        (CompareFunc::Less, Some("v_cmpx_gt_f32_e32")),
+        (CompareFunc::Equal, Some("v_cmpx_eq_f32_e32")),
+        (CompareFunc::LessOrEqual, Some("v_cmpx_ge_f32_e32")),
+        (CompareFunc::Greater, Some("v_cmpx_lt_f32_e32")),
+        (CompareFunc::NotEqual, Some("v_cmpx_neq_f32_e32")),
+        (CompareFunc::GreaterOrEqual, Some("v_cmpx_le_f32_e32")),
+        (CompareFunc::Never, None),
+        (CompareFunc::Always, None),
+    ];
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        for (func, op) in cases {
+            let key = PartKey::PsEpilog(PsEpilogKey {
+                target: t,
+                colors: vec![(0, ColorFormat::Abgr32, [Some(4), Some(5), Some(6), Some(7)])],
+                depth: None,
+                dual_source: None,
+                alpha_test: Some((
+                    AlphaTest {
+                        func,
+                        reference: 0.375f32.to_bits(),
+                    },
+                    Some(7),
+                )),
+            });
+            let name = format!("ps_alpha_{}_{}_{wave:?}.elf", func.name(), gen.mcpu());
+            let Some(asm) = part_asm(&key, &name) else {
+                return;
+            };
+            let first = asm.lines().next().unwrap();
+            match (func, op) {
+                (_, Some(op)) => {
+                    // GFX9 names VCC, which v_cmpx also writes there
+                    let vcc = if gen == Gen::Gfx9 { "vcc, " } else { "" };
+                    assert_eq!(first, format!("{op} {vcc}0x3ec00000, v7"), "{asm}");
+                }
+                (CompareFunc::Never, _) => {
+                    let clear = if wave == Wave::W32 {
+                        "s_mov_b32 exec_lo, 0"
+                    } else {
+                        "s_mov_b64 exec, 0"
+                    };
+                    assert_eq!(first, clear, "{asm}");
+                }
+                _ => assert!(first.starts_with("exp mrt0"), "{asm}"),
+            }
+        }
     }
 }
 
@@ -272,7 +413,9 @@ fn draw_state() -> PipelineState {
             color_formats: vec![ColorState {
                 location: 0,
                 format: "FP16_ABGR".into(),
+                channels: 0xf,
             }],
+            ..Default::default()
         }),
         ..Default::default()
     }

@@ -164,16 +164,114 @@ pub struct VertexBinding {
     pub divisor: u32,
 }
 
+/// A comparison function (VkCompareOp's; GL's `glAlphaFunc` for the alpha test, as
+/// radeonsi's PS epilog key has it; the draw description's depth test): `a <op> b` on
+/// floats, ordered — NaN fails all but `NotEqual` and `Always`. Its serde form is
+/// [`CompareFunc::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompareFunc {
+    Never,
+    Less,
+    Equal,
+    LessOrEqual,
+    Greater,
+    NotEqual,
+    GreaterOrEqual,
+    Always,
+}
+
+impl CompareFunc {
+    /// Every function, in GL's (and VkCompareOp's) order.
+    pub const ALL: [CompareFunc; 8] = [
+        CompareFunc::Never,
+        CompareFunc::Less,
+        CompareFunc::Equal,
+        CompareFunc::LessOrEqual,
+        CompareFunc::Greater,
+        CompareFunc::NotEqual,
+        CompareFunc::GreaterOrEqual,
+        CompareFunc::Always,
+    ];
+
+    /// The name (VkCompareOp's without `VK_COMPARE_OP_`, in snake case).
+    pub fn name(self) -> &'static str {
+        match self {
+            CompareFunc::Never => "never",
+            CompareFunc::Less => "less",
+            CompareFunc::Equal => "equal",
+            CompareFunc::LessOrEqual => "less_or_equal",
+            CompareFunc::Greater => "greater",
+            CompareFunc::NotEqual => "not_equal",
+            CompareFunc::GreaterOrEqual => "greater_or_equal",
+            CompareFunc::Always => "always",
+        }
+    }
+
+    /// The function of a name ([`CompareFunc::name`]'s inverse).
+    pub fn from_name(s: &str) -> Option<CompareFunc> {
+        CompareFunc::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    /// Whether `a <op> b` holds (the alpha test: `a` the alpha, `b` the reference; the
+    /// depth test: `a` the new depth, `b` the stored one).
+    pub fn passes(self, a: f32, b: f32) -> bool {
+        match self {
+            CompareFunc::Never => false,
+            CompareFunc::Less => a < b,
+            CompareFunc::Equal => a == b,
+            CompareFunc::LessOrEqual => a <= b,
+            CompareFunc::Greater => a > b,
+            CompareFunc::NotEqual => a != b,
+            CompareFunc::GreaterOrEqual => a >= b,
+            CompareFunc::Always => true,
+        }
+    }
+}
+
+/// The alpha test of the pipeline state: location 0's alpha against `reference` (f32
+/// bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AlphaTest {
+    pub func: CompareFunc,
+    pub reference: u32,
+}
+
+/// Channel bits of a colour output (bit k: R, G, B, A).
+pub const ALL_CHANNELS: u32 = 0xf;
+
 /// The pipeline state a graphics stage is compiled against; empty maps mean the default
 /// state (module doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphicsState {
     /// Colour export format per fragment output location.
     pub color: BTreeMap<u32, ColorFormat>,
+    /// The channels each colour output location's attachment uses (bit k: R, G, B, A): its
+    /// write mask, plus alpha when blending may read the source alpha. Absent: all four.
+    /// The colour-export epilog exports no other channel, and no location whose mask
+    /// is 0 (its SPI_SHADER_COL_FORMAT field is ZERO).
+    pub color_channels: BTreeMap<u32, u32>,
+    /// Dual-source blending on location 0: the fragment output with `Index` 1 is exported
+    /// as the second source (MRT1 with location 0's format; GFX11: the
+    /// `dual_src_blend0/1` targets, `parts::ps_epilog`).
+    pub dual_source: bool,
+    /// GL-style alpha test (an extension beyond Vulkan, docs/link.md): the epilog kills
+    /// the fragments whose location-0 alpha fails it.
+    pub alpha_test: Option<AlphaTest>,
     /// Vertex attributes per vertex-shader input location.
     pub attributes: BTreeMap<u32, VertexAttribute>,
     /// Vertex-buffer bindings.
     pub bindings: BTreeMap<u32, VertexBinding>,
+}
+
+impl GraphicsState {
+    /// The channels colour output `location` uses ([`GraphicsState::color_channels`]).
+    pub fn channels(&self, location: u32) -> u32 {
+        self.color_channels
+            .get(&location)
+            .copied()
+            .unwrap_or(ALL_CHANNELS)
+    }
 }
 
 /// What the fragment or vertex stage needs from the hardware and gives it, recorded by

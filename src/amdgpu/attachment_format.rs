@@ -16,6 +16,15 @@
 //! FP16_ABGR, UINT16_ABGR, SINT16_ABGR; 32-bit channels as 32_R, 32_GR or 32_ABGR by
 //! channel count — with blending 32_AR and 32_ABGR, since the blend factors may read the
 //! source alpha, which an attachment without alpha still takes from the shader.
+//!
+//! Write masks ([`AttachmentFormat::export_format_for`]): the channels an attachment uses
+//! are those of its write mask the format has, plus alpha when it blends. None used: no
+//! export at all (SPI_SHADER_COL_FORMAT ZERO — radeonsi and RADV clear the field of a
+//! target whose write mask is 0). The 32-bit exports then take the smallest format
+//! holding the used channels — only red: 32_R; red and green: 32_GR; red and alpha:
+//! 32_AR; else 32_ABGR — which is the count rule above when every channel is used; the
+//! 16-bit exports keep their format and leave a pair off when neither of its channels
+//! is used (`parts::ps_epilog`).
 
 use super::abi_graphics::ColorFormat as Export;
 
@@ -132,27 +141,47 @@ impl AttachmentFormat {
         !self.is_int()
     }
 
+    /// The channel bits (bit k: R, G, B, A) the format has.
+    pub fn channel_bits(self) -> u32 {
+        (1 << self.channels().len()) - 1
+    }
+
+    /// The channels an attachment of the format uses with write mask `write_mask`,
+    /// blended or not (module doc).
+    pub fn used_channels(self, blend: bool, write_mask: u32) -> u32 {
+        (write_mask & self.channel_bits()) | if blend { 8 } else { 0 }
+    }
+
     /// The export format a fragment shader writes the attachment with, with or without
-    /// blending (module doc).
+    /// blending, every channel written (module doc).
     pub fn export_format(self, blend: bool) -> Export {
-        let ch = self.channels();
-        let widest = ch.iter().map(|c| c.1).max().unwrap_or(0);
-        // blending may read the source alpha, which R and RG exports lack
-        let by_count = || match (ch.len(), blend) {
-            (1, false) => Export::R32,
-            (1, true) => Export::Ar32,
-            (2, false) => Export::Gr32,
+        self.export_format_for(blend, self.used_channels(blend, 0xf))
+            .expect("an attachment uses at least one channel")
+    }
+
+    /// The export format of an attachment that uses `channels` (bit k: R, G, B, A;
+    /// [`AttachmentFormat::used_channels`]); `None` (ZERO, no export) when it uses none.
+    pub fn export_format_for(self, blend: bool, channels: u32) -> Option<Export> {
+        if channels & 0xf == 0 {
+            return None;
+        }
+        let widest = self.channels().iter().map(|c| c.1).max().unwrap_or(0);
+        // the smallest 32-bit export holding the channels (blending's alpha included)
+        let by_channels = || match channels & 0xf {
+            0b0001 => Export::R32,
+            0b0011 | 0b0010 => Export::Gr32,
+            0b1001 | 0b1000 => Export::Ar32,
             _ => Export::Abgr32,
         };
-        match (widest, self.num()) {
-            (32, _) => by_count(),
+        Some(match (widest, self.num()) {
+            (32, _) => by_channels(),
             (_, Num::Uint) => Export::Uint16Abgr,
             (_, Num::Sint) => Export::Sint16Abgr,
-            (16, Num::Unorm | Num::Snorm) if blend => by_count(),
+            (16, Num::Unorm | Num::Snorm) if blend => by_channels(),
             (16, Num::Unorm) => Export::Unorm16Abgr,
             (16, Num::Snorm) => Export::Snorm16Abgr,
             _ => Export::Fp16Abgr,
-        }
+        })
     }
 }
 
@@ -188,5 +217,30 @@ mod tests {
         assert_eq!(R16_SINT.export_format(false), Export::Sint16Abgr);
         assert_eq!(R32_UINT.export_format(false), Export::R32);
         assert_eq!(R32G32B32A32_SFLOAT.export_format(true), Export::Abgr32);
+    }
+
+    #[test]
+    fn write_masks_narrow_32_bit_exports_and_zero_drops_the_export() {
+        use AttachmentFormat::*;
+        let f = |a: AttachmentFormat, blend, mask| {
+            a.export_format_for(blend, a.used_channels(blend, mask))
+        };
+        // alpha alone: 32_AR; red and green of four: 32_GR; red: 32_R
+        assert_eq!(f(R32G32B32A32_SFLOAT, false, 0b1000), Some(Export::Ar32));
+        assert_eq!(f(R32G32B32A32_UINT, false, 0b0011), Some(Export::Gr32));
+        assert_eq!(f(R32G32_SFLOAT, false, 0b0001), Some(Export::R32));
+        // green and blue of a one-channel format: nothing to export
+        assert_eq!(f(R32_SFLOAT, false, 0b0110), None);
+        assert_eq!(f(R8G8B8A8_UNORM, false, 0), None);
+        // blending keeps alpha: red + alpha
+        assert_eq!(f(R32G32B32A32_SFLOAT, true, 0b0001), Some(Export::Ar32));
+        // 16-bit exports keep their format whatever the mask
+        assert_eq!(f(R8G8B8A8_UNORM, false, 0b0100), Some(Export::Fp16Abgr));
+        // every channel: the count rule of export_format
+        for &a in AttachmentFormat::ALL {
+            for blend in [false, a.blendable()] {
+                assert_eq!(f(a, blend, 0xf), Some(a.export_format(blend)), "{a:?}");
+            }
+        }
     }
 }

@@ -35,7 +35,8 @@ use crate::amdgpu::abi_graphics::{
 };
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::{
-    SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION, SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
@@ -144,7 +145,7 @@ fn plan(
     Ok(Plan {
         prolog,
         vs_epilog,
-        ps_epilog: ps_plan(ps, pi, st),
+        ps_epilog: ps_plan(ps, pi, st)?,
         params,
     })
 }
@@ -255,16 +256,40 @@ fn vs_plan(
 }
 
 /// The fragment stage's colour-export epilog: each colour output with the state's format
-/// for its location (the whole-pipeline default by width when the state names none).
-fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> PsEpilogKey {
+/// for its location (the whole-pipeline default by width when the state names none),
+/// keeping only the channels the state says the attachment uses (none: no export);
+/// location 0's second source with dual-source blending; the alpha test on location 0's
+/// alpha as the shader wrote it (before any channel is dropped).
+fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> Result<PsEpilogKey> {
+    let four = |r: &[Option<u16>]| {
+        let mut c = [None; 4];
+        for (k, x) in r.iter().take(4).enumerate() {
+            c[k] = *x;
+        }
+        c
+    };
+    let masked = |c: [Option<u16>; 4], mask: u32| {
+        let mut c = c;
+        for (k, x) in c.iter_mut().enumerate() {
+            if mask >> k & 1 == 0 {
+                *x = None;
+            }
+        }
+        c
+    };
     let mut colors = Vec::new();
+    let mut alpha0 = None;
     for (slot, r) in &pi.outputs {
         if *slot >= SLOT_POSITION {
             continue;
         }
-        let mut c = [None; 4];
-        for (k, x) in r.iter().take(4).enumerate() {
-            c[k] = *x;
+        let c = four(r);
+        if *slot == 0 {
+            alpha0 = c[3];
+        }
+        let mask = st.channels(*slot);
+        if mask == 0 {
+            continue;
         }
         let comps = 4 - c.iter().rev().take_while(|x| x.is_none()).count() as u32;
         let f = st
@@ -272,13 +297,52 @@ fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> PsEpilogKey {
             .get(slot)
             .copied()
             .unwrap_or_else(|| ColorFormat::for_components(comps));
-        colors.push((*slot, f, c));
+        colors.push((*slot, f, masked(c, mask)));
     }
-    PsEpilogKey {
+    let unsatisfiable = |why: String| Error::NotUnlinked {
+        input: ps.index,
+        reason: why,
+    };
+    let dual_source = if st.dual_source {
+        let src1 = pi.output(SLOT_DUAL_SOURCE).ok_or_else(|| {
+            unsatisfiable(
+                "the state blends with two sources but the fragment shader writes no Index 1 output".into(),
+            )
+        })?;
+        if let Some(c) = colors.iter().find(|c| c.0 != 0) {
+            return Err(Error::state(
+                "graphics.dual_source",
+                format!(
+                    "dual-source blending takes colour output 0 alone, but the fragment shader writes location {}",
+                    c.0
+                ),
+            ));
+        }
+        // a masked-out location 0 exports neither source
+        colors.first().map(|_| masked(four(src1), st.channels(0)))
+    } else {
+        None
+    };
+    Ok(PsEpilogKey {
         target: ps.target,
         colors,
         depth: pi.output(SLOT_FRAG_DEPTH).and_then(|r| r[0]),
+        dual_source,
+        alpha_test: st.alpha_test.map(|t| (t, alpha0)),
+    })
+}
+
+/// The colour exports of the metadata (`SPI_SHADER_COL_FORMAT`, `CB_SHADER_MASK`): each
+/// exported location with its format, and with dual-source blending MRT 1 with location
+/// 0's format (as RADV programs it, GFX11's `dual_src_blend` exports included).
+fn ps_colors(k: &PsEpilogKey) -> Vec<(u32, ColorFormat)> {
+    let mut v: Vec<(u32, ColorFormat)> = k.colors.iter().map(|c| (c.0, c.1)).collect();
+    if k.dual_source.is_some() {
+        if let Some(&(_, f)) = v.first() {
+            v.push((1, f));
+        }
     }
+    v
 }
 
 /// The part keys a graphics link of `shaders` builds.
@@ -403,7 +467,7 @@ pub fn link_state(
         ps_input_ena: pi.ps_input_ena,
         ps_attributes: pi.ps_attributes.clone(),
         ps_per_vertex: pi.ps_per_vertex.clone(),
-        colors: p.ps_epilog.colors.iter().map(|c| (c.0, c.1)).collect(),
+        colors: ps_colors(&p.ps_epilog),
         writes_depth: p.ps_epilog.depth.is_some(),
         can_discard: pi.can_discard,
         early_fragment_tests: pi.early_fragment_tests,
@@ -449,7 +513,7 @@ pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<la
     let iface = interface(s)?;
     let mut prolog = None;
     let epilog = if s.stage == HwStage::Ps {
-        get(parts, PartKey::PsEpilog(ps_plan(s, iface, st)))?
+        get(parts, PartKey::PsEpilog(ps_plan(s, iface, st)?))?
     } else {
         let every: Vec<u32> = iface
             .outputs

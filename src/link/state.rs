@@ -157,12 +157,39 @@ pub struct VertexAttributeState {
 
 /// The export format of one colour output location (`SPI_SHADER_COL_FORMAT` names:
 /// `32_R`, `32_GR`, `32_AR`, `32_ABGR`, `FP16_ABGR`, `UNORM16_ABGR`, `SNORM16_ABGR`,
-/// `UINT16_ABGR`, `SINT16_ABGR`).
+/// `UINT16_ABGR`, `SINT16_ABGR`) and the channels its attachment uses (bit k: R, G, B, A
+/// — the write mask, plus alpha when blending may read it; default all four, 0: the
+/// location is not exported).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColorState {
     pub location: u32,
     pub format: String,
+    #[serde(default = "all_channels", skip_serializing_if = "is_all_channels")]
+    pub channels: u32,
+}
+
+fn all_channels() -> u32 {
+    crate::amdgpu::abi_graphics::ALL_CHANNELS
+}
+
+fn is_all_channels(x: &u32) -> bool {
+    *x == all_channels()
+}
+
+fn is_false(x: &bool) -> bool {
+    !*x
+}
+
+/// The alpha test (GL-style, an extension beyond Vulkan; docs/link.md): fragments whose
+/// location-0 alpha fails `alpha <func> reference` are killed. `func`: `never`, `less`,
+/// `equal`, `less_or_equal`, `greater`, `not_equal`, `greater_or_equal`, `always`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaTestState {
+    pub func: String,
+    /// A finite number, compared as an f32.
+    pub reference: serde_json::Number,
 }
 
 /// The graphics pipeline state of a link.
@@ -175,6 +202,12 @@ pub struct GraphicsLinkState {
     pub vertex_attributes: Vec<VertexAttributeState>,
     #[serde(default)]
     pub color_formats: Vec<ColorState>,
+    /// Dual-source blending on colour location 0 (the fragment output with `Index` 1 is
+    /// its second source).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dual_source: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha_test: Option<AlphaTestState>,
 }
 
 impl GraphicsLinkState {
@@ -240,6 +273,40 @@ impl GraphicsLinkState {
                     format!("colour location {} out of range or given twice", c.location),
                 ));
             }
+            if c.channels > all_channels() {
+                return Err(Error::state(
+                    format!("{}.channels", p()),
+                    format!("{:#x} has bits beyond R, G, B, A (0xf)", c.channels),
+                ));
+            }
+            if c.channels != all_channels() {
+                st.color_channels.insert(c.location, c.channels);
+            }
+        }
+        st.dual_source = self.dual_source;
+        if let Some(t) = &self.alpha_test {
+            use crate::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
+            let func = CompareFunc::from_name(&t.func).ok_or_else(|| {
+                Error::state(
+                    "graphics.alpha_test.func",
+                    format!("`{}` is not a comparison (never, less, equal, less_or_equal, greater, not_equal, greater_or_equal, always)", t.func),
+                )
+            })?;
+            let reference = t
+                .reference
+                .as_f64()
+                .map(|x| x as f32)
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| {
+                    Error::state(
+                        "graphics.alpha_test.reference",
+                        format!("{} is not a finite f32", t.reference),
+                    )
+                })?;
+            st.alpha_test = Some(AlphaTest {
+                func,
+                reference: reference.to_bits(),
+            });
         }
         Ok(st)
     }
@@ -273,8 +340,15 @@ impl GraphicsLinkState {
                 .map(|(&location, &f)| ColorState {
                     location,
                     format: crate::parts::ps_epilog::format_name(f).into(),
+                    channels: st.channels(location),
                 })
                 .collect(),
+            dual_source: st.dual_source,
+            alpha_test: st.alpha_test.map(|t| AlphaTestState {
+                func: t.func.name().into(),
+                reference: serde_json::Number::from_f64(f32::from_bits(t.reference) as f64)
+                    .expect("the reference is finite"),
+            }),
         }
     }
 }

@@ -25,7 +25,8 @@
 //! Stage I/O counts in 16-byte slots: a scalar/vector up to 4×32 bits is one slot, a
 //! matrix one per column, arrays and structs the sum of their elements. Built-in inputs
 //! become their system-value intrinsics; built-in outputs are stored to the fixed slots
-//! [`builtin_slot`]. Fragment inputs interpolate through `load_barycentric_*` unless flat.
+//! [`builtin_slot`]; the second source of dual-source blending (a fragment output with
+//! `Index` 1, at location 0 by Vulkan's rule) to [`DUAL_SOURCE_SLOT`]. Fragment inputs interpolate through `load_barycentric_*` unless flat.
 //! A per-vertex fragment input (`per_vertex`, SPIR-V `PerVertexKHR`) takes its outer array
 //! index as the primitive's vertex: `load_input_vertex` (vertex, slot offset), a dynamic
 //! vertex index loading all three vertices and selecting with `bcsel`.
@@ -39,6 +40,10 @@ use std::collections::HashMap;
 
 /// First output slot used for built-ins (user locations are below it).
 pub const BUILTIN_SLOT_BASE: u32 = 64;
+
+/// The output slot of the fragment output with `Index` 1 (location 0): the second colour
+/// source of dual-source blending, after the built-ins of [`builtin_slot`].
+pub const DUAL_SOURCE_SLOT: u32 = BUILTIN_SLOT_BASE + 12;
 
 /// The output slot of a built-in output variable.
 pub fn builtin_slot(b: Builtin) -> Option<u32> {
@@ -833,12 +838,16 @@ fn lower_io(
         );
         return true;
     }
-    let Some(loc) = var.location else {
+    let Some(mut loc) = var.location else {
         return false;
     };
     if var.index != 0 {
-        // Dual-source blending outputs need their own export; not modelled yet.
-        return false;
+        // Dual-source blending: Index 1 exists only on fragment output location 0
+        // (Vulkan's Index rule); anything else stays unlowered and is refused.
+        if var.index != 1 || loc != 0 || var.mode != Mode::Output || m.stage != Stage::Fragment {
+            return false;
+        }
+        loc = DUAL_SOURCE_SLOT;
     }
     // Stage I/O lives in per-slot registers, so a dynamic vector component cannot be
     // an address: a load reads the whole vector and selects the component with a bcsel

@@ -86,6 +86,9 @@ pub mod target {
     pub const POS0: u32 = 12;
     /// GFX10+: the NGG primitive export.
     pub const PRIM: u32 = 20;
+    /// GFX11: dual-source blending's two exports (`dual_src_blend0/1`; LLVM's
+    /// `ET_DUAL_SRC_BLEND0/1`).
+    pub const DUAL_SRC_BLEND0: u32 = 21;
     pub const PARAM0: u32 = 32;
 }
 
@@ -97,6 +100,9 @@ pub const SLOT_CLIP: u32 = 66;
 pub const SLOT_FRAG_DEPTH: u32 = 72;
 /// gl_PrimitiveShadingRateEXT, held in the hardware's encoding (`hw_shading_rate`).
 pub const SLOT_PRIMITIVE_SHADING_RATE: u32 = 75;
+/// The second colour source of dual-source blending (fragment output location 0,
+/// `Index` 1): `lower_explicit_io::DUAL_SOURCE_SLOT`.
+pub const SLOT_DUAL_SOURCE: u32 = crate::passes::lower_explicit_io::DUAL_SOURCE_SLOT;
 /// The fragment input gl_PointCoord reads: no vertex output; its SPI_PS_INPUT_CNTL
 /// has PT_SPRITE_TEX, so the hardware gives a point's sprite coordinates (S, T, 0, 1)
 /// (SPI_INTERP_CONTROL_0), interpolated like any smooth input (as RADV does it).

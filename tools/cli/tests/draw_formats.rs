@@ -18,15 +18,22 @@
 //! - Colour rows: the inputs are 32-bit vec4s (values inside every format's range); the
 //!   attachments are the row's float-, uint- and sint-class formats, the float one blended
 //!   (SRC_ALPHA, ONE_MINUS_SRC_ALPHA) on odd rows.
+//! - Write-mask rows: the colour rows again, each attachment with a write mask from a
+//!   cycle of masks (single channels, pairs, none), so the epilog drops channels, picks
+//!   narrower 32-bit exports and leaves attachments unexported.
+//! - Dual-source rows: every float-class format alone, blended with SRC1 factors (the
+//!   pairs of factors cycle) by a second fragment shader, compiled once too, whose
+//!   `Index` 1 output is the second source (`dual_src_blend0/1` on GFX11, `mrt1`
+//!   before), some rows with a write mask.
 
 mod draw_support;
 
-use draw_support::{compare_attachment, glsl, DRAW_CONFIGS};
+use draw_support::{compare_attachment, config_target, glsl, DRAW_CONFIGS};
 use gcnc::amdgpu::attachment_format::AttachmentFormat;
 use gcnc::amdgpu::vertex_format::{Class, VertexFormat};
 use gcnc::compile_graphics_unlinked::compile_stage_unlinked;
 use gcnc::ir::Stage;
-use gcnc::isa::{BufNum, Gen, Target, Wave};
+use gcnc::isa::BufNum;
 use gcnc_emu::draw::{self, Desc, Draw, Options, Pipeline};
 use std::path::Path;
 
@@ -58,6 +65,27 @@ layout(location = 1) out uvec4 c1;
 layout(location = 2) out ivec4 c2;
 void main() { c0 = f; c1 = u; c2 = i; }
 ";
+
+/// The dual-source fragment shader: source 0 the float input, source 1 from the unsigned
+/// one (colour 0..127/128, alpha 0..96/128).
+const FS_DUAL: &str = "#version 450
+layout(location = 0) flat in vec4 f;
+layout(location = 1) flat in uvec4 u;
+layout(location = 0, index = 0) out vec4 c0;
+layout(location = 0, index = 1) out vec4 c1;
+void main() { c0 = f; c1 = vec4(u.xyz, u.w * 32u) / 128.0; }
+";
+
+/// The write masks the mask rows cycle through (bit k: R, G, B, A).
+const MASKS: [u32; 7] = [0b0001, 0b1010, 0b1000, 0b0110, 0b0000, 0b0011, 0b1101];
+
+/// The (source, destination) factor pairs the dual-source rows cycle through.
+const DUAL_FACTORS: [(&str, &str); 4] = [
+    ("SRC1_COLOR", "ONE_MINUS_SRC1_ALPHA"),
+    ("ONE_MINUS_SRC1_COLOR", "SRC1_ALPHA"),
+    ("SRC1_ALPHA", "SRC1_COLOR"),
+    ("ONE", "ONE_MINUS_SRC1_COLOR"),
+];
 
 /// Triangles per instance (pixels per row) and instances (rows).
 const WIDTH: u32 = 8;
@@ -137,6 +165,10 @@ struct Input {
 }
 
 fn desc_json(inputs: &[Input], attachments: &[String]) -> String {
+    desc_json_fs(inputs, attachments, "formats.frag.spv")
+}
+
+fn desc_json_fs(inputs: &[Input], attachments: &[String], fs: &str) -> String {
     let buffers: Vec<String> = inputs
         .iter()
         .map(|i| {
@@ -163,7 +195,7 @@ fn desc_json(inputs: &[Input], attachments: &[String]) -> String {
     format!(
         r#"{{
   "vertex": {{"spv": "formats.vert.spv"}},
-  "fragment": {{"spv": "formats.frag.spv"}},
+  "fragment": {{"spv": "{fs}"}},
   "vertex_buffers": [{}],
   "attributes": [{}],
   "draw": {{"vertex_count": {VERTICES}, "instance_count": {INSTANCES}}},
@@ -199,18 +231,23 @@ fn write_case(
 }
 
 fn attachment(f: AttachmentFormat, blend: bool) -> String {
-    let clear = if f.is_int() {
-        "[1, 2, 3, 1]"
-    } else {
-        "[0.25, 0.5, 0.75, 0.5]"
-    };
     let blend = if blend {
         r#"{"src": "SRC_ALPHA", "dst": "ONE_MINUS_SRC_ALPHA", "op": "ADD"}"#
     } else {
         "null"
     };
+    attachment_with(f, blend, 0xf)
+}
+
+/// An attachment with blend state `blend` (JSON) and write mask `mask`.
+fn attachment_with(f: AttachmentFormat, blend: &str, mask: u32) -> String {
+    let clear = if f.is_int() {
+        "[1, 2, 3, 1]"
+    } else {
+        "[0.25, 0.5, 0.75, 0.5]"
+    };
     format!(
-        r#"{{"format": "{}", "clear": {clear}, "blend": {blend}}}"#,
+        r#"{{"format": "{}", "clear": {clear}, "blend": {blend}, "write_mask": {mask}}}"#,
         f.name()
     )
 }
@@ -261,20 +298,57 @@ fn cases(dir: &Path) -> Vec<(String, Draw)> {
         VertexFormat::R32G32B32A32_UINT,
         VertexFormat::R32G32B32A32_SINT,
     ];
-    for r in 0..rows {
-        let formats: Vec<AttachmentFormat> = (0..3).map(|k| lists[k][r % lists[k].len()]).collect();
-        let atts: Vec<String> = formats
-            .iter()
-            .enumerate()
-            .map(|(k, &f)| attachment(f, k == 0 && r % 2 == 1))
-            .collect();
-        let name = format!(
-            "color-{}-{}-{}{}",
-            formats[0].name(),
-            formats[1].name(),
-            formats[2].name(),
-            if r % 2 == 1 { "-blend" } else { "" }
-        );
+    for r in 0..2 * rows + lists[0].len() {
+        // the colour rows, then with write masks, then the dual-source rows
+        let (masked, dual) = (r >= rows && r < 2 * rows, r >= 2 * rows);
+        let formats: Vec<AttachmentFormat> = if dual {
+            vec![lists[0][r - 2 * rows]]
+        } else {
+            (0..3).map(|k| lists[k][r % lists[k].len()]).collect()
+        };
+        let blend = |k: usize| k == 0 && r % 2 == 1;
+        let mask = |k: usize| {
+            if masked {
+                MASKS[(r + 2 * k) % MASKS.len()]
+            } else {
+                0xf
+            }
+        };
+        let (atts, name): (Vec<String>, String) = if dual {
+            let (src, dst) = DUAL_FACTORS[r % DUAL_FACTORS.len()];
+            let b = format!(r#"{{"src": "{src}", "dst": "{dst}", "op": "ADD"}}"#);
+            let m = if r % 3 == 0 { 0b1011 } else { 0xf };
+            (
+                vec![attachment_with(formats[0], &b, m)],
+                format!("dual-{}-{src}-{dst}-mask{m:x}", formats[0].name()),
+            )
+        } else {
+            let atts = formats
+                .iter()
+                .enumerate()
+                .map(|(k, &f)| {
+                    let b = if blend(k) {
+                        r#"{"src": "SRC_ALPHA", "dst": "ONE_MINUS_SRC_ALPHA", "op": "ADD"}"#
+                    } else {
+                        "null"
+                    };
+                    attachment_with(f, b, mask(k))
+                })
+                .collect();
+            let name = format!(
+                "color-{}-{}-{}{}{}",
+                formats[0].name(),
+                formats[1].name(),
+                formats[2].name(),
+                if r % 2 == 1 { "-blend" } else { "" },
+                if masked {
+                    format!("-masks{:x}{:x}{:x}", mask(0), mask(1), mask(2))
+                } else {
+                    String::new()
+                }
+            );
+            (atts, name)
+        };
         let mut rng = Bytes(0x2545_f491 ^ r as u32);
         let mut inputs = Vec::new();
         for (k, &format) in base.iter().enumerate() {
@@ -305,7 +379,12 @@ fn cases(dir: &Path) -> Vec<(String, Draw)> {
                 file,
             });
         }
-        let json = desc_json(&inputs, &atts);
+        let fs = if dual {
+            "formats_dual.frag.spv"
+        } else {
+            "formats.frag.spv"
+        };
+        let json = desc_json_fs(&inputs, &atts, fs);
         std::fs::write(dir.join(format!("{name}.json")), &json).unwrap();
         let d = Desc::parse(&json)
             .and_then(|d| d.resolve(dir))
@@ -315,24 +394,14 @@ fn cases(dir: &Path) -> Vec<(String, Draw)> {
     out
 }
 
-fn target(gen: &str, wave: u32) -> Target {
-    let gen = match gen {
-        "gfx900" => Gen::Gfx9,
-        "gfx1030" => Gen::Gfx10,
-        _ => Gen::Gfx11,
-    };
-    let mut t = Target::new(gen);
-    t.wave = Wave::from_lanes(wave as u64).unwrap();
-    t
-}
-
 #[test]
 fn every_vertex_and_colour_format_links_from_one_unlinked_pair_and_equals_lavapipe() {
     let dir = std::env::temp_dir().join(format!("gcnc-draw-formats-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (Some(vs), Some(fs)) = (
+    let (Some(vs), Some(fs), Some(fs_dual)) = (
         glsl(&dir, "formats", "vert", VS),
         glsl(&dir, "formats", "frag", FS),
+        glsl(&dir, "formats_dual", "frag", FS_DUAL),
     ) else {
         return;
     };
@@ -346,7 +415,7 @@ fn every_vertex_and_colour_format_links_from_one_unlinked_pair_and_equals_lavapi
     }
     let words =
         |p: &Path| gcnc::front::spirv::words_from_bytes(&std::fs::read(p).unwrap()).unwrap();
-    let (vs, fs) = (words(&vs), words(&fs));
+    let (vs, fs, fs_dual) = (words(&vs), words(&fs), words(&fs_dual));
     let cases = cases(&dir);
     // every format of both tables appears in some row
     for &f in VertexFormat::ALL {
@@ -360,6 +429,14 @@ fn every_vertex_and_colour_format_links_from_one_unlinked_pair_and_equals_lavapi
     for &f in AttachmentFormat::ALL {
         let used = |c: &(String, Draw)| c.1.desc.color_attachments.iter().any(|a| a.format == f);
         assert!(cases.iter().any(used), "{f:?}");
+        // and every blendable one as the attachment of a dual-source row
+        let dual = |c: &(String, Draw)| {
+            c.1.desc
+                .color_attachments
+                .iter()
+                .any(|a| a.format == f && a.dual_source())
+        };
+        assert!(!f.blendable() || cases.iter().any(dual), "{f:?}");
     }
     let want: Vec<_> = cases
         .iter()
@@ -370,12 +447,15 @@ fn every_vertex_and_colour_format_links_from_one_unlinked_pair_and_equals_lavapi
     let mut failures = Vec::new();
     let mut draws = 0;
     for (gen, wave) in DRAW_CONFIGS {
-        let t = target(gen, wave);
+        let t = config_target(gen, wave);
         let opts = gcnc::Options::new(t);
         // each stage compiled once for the configuration
         let v = compile_stage_unlinked(&vs, Stage::Vertex, &opts).unwrap();
-        let f = compile_stage_unlinked(&fs, Stage::Fragment, &opts).unwrap();
+        let f_plain = compile_stage_unlinked(&fs, Stage::Fragment, &opts).unwrap();
+        let f_dual = compile_stage_unlinked(&fs_dual, Stage::Fragment, &opts).unwrap();
         for ((name, d), want) in cases.iter().zip(&want) {
+            let dual = d.desc.color_attachments.iter().any(|a| a.dual_source());
+            let f = if dual { &f_dual } else { &f_plain };
             let cfg = format!("{name} on {gen} w{wave}");
             let state = gcnc::link::PipelineState {
                 graphics: Some(gcnc::link::state::GraphicsLinkState::from_state(

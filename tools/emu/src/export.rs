@@ -169,6 +169,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, sink: Option<&mut Exports>) -> Result<()>
         )));
     }
     let exec = w.regs.exec();
+    // GFX11 dual-source blending: a pixel's two sources sit in its lane pair, so the data
+    // of every pair with a live lane is read (the dead lane's too)
+    let read = if matches!(target, Target::DualSrc(_)) {
+        let even = 0x5555_5555_5555_5555u64;
+        exec | (exec & even) << 1 | (exec & !even) >> 1
+    } else {
+        exec
+    };
     let mut en = 0u8;
     let mut regs = [None; 4];
     for (k, o) in inst.operands[1..].iter().enumerate().take(4) {
@@ -178,11 +186,11 @@ pub fn exec(w: &mut Wave, inst: &Inst, sink: Option<&mut Exports>) -> Result<()>
         }
     }
     for v in regs.iter().flatten() {
-        w.regs.check_v(*v, exec)?;
+        w.regs.check_v(*v, read)?;
     }
     let mut data = vec![[0u32; 4]; w.lanes() as usize];
     for (lane, d) in data.iter_mut().enumerate() {
-        if exec >> lane & 1 == 0 {
+        if read >> lane & 1 == 0 {
             continue;
         }
         for k in 0..4 {

@@ -52,6 +52,10 @@ fn factor(f: BlendFactor) -> vk::BlendFactor {
         BlendFactor::ONE_MINUS_SRC_ALPHA => vk::BlendFactor::ONE_MINUS_SRC_ALPHA,
         BlendFactor::DST_ALPHA => vk::BlendFactor::DST_ALPHA,
         BlendFactor::ONE_MINUS_DST_ALPHA => vk::BlendFactor::ONE_MINUS_DST_ALPHA,
+        BlendFactor::SRC1_COLOR => vk::BlendFactor::SRC1_COLOR,
+        BlendFactor::ONE_MINUS_SRC1_COLOR => vk::BlendFactor::ONE_MINUS_SRC1_COLOR,
+        BlendFactor::SRC1_ALPHA => vk::BlendFactor::SRC1_ALPHA,
+        BlendFactor::ONE_MINUS_SRC1_ALPHA => vk::BlendFactor::ONE_MINUS_SRC1_ALPHA,
     }
 }
 
@@ -631,6 +635,12 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
                 b.binding, b.divisor
             )));
         }
+    }
+    if desc.color_attachments.iter().any(|a| a.dual_source()) && g.features.core.dual_src_blend == 0
+    {
+        return Err(Error::NoDevice(
+            "a SRC1 blend factor needs dualSrcBlend, which the device lacks".into(),
+        ));
     }
     let mut divisor_info = vk::PipelineVertexInputDivisorStateCreateInfoEXT::default()
         .vertex_binding_divisors(&divisors);

@@ -9,7 +9,8 @@
 //! - The end: instead of exports, `s_waitcnt` with every counter at zero, then
 //!   `s_branch gcnc.next` whose operands after the symbol are the values the epilog exports
 //!   (each a VGPR or `off`), in the runs `GraphicsAbi::epilog_values` names: fragment
-//!   colour locations (4 channels each) then the depth (1); vertex position (4), point size
+//!   colour locations (4 channels each), the second source of dual-source blending (4,
+//!   [`SLOT_DUAL_SOURCE`]), then the depth (1); vertex position (4), point size
 //!   (1), clip + cull distances (their count), the output locations (4 each), then on
 //!   GFX11 the global table's SGPR ([`SLOT_GLOBAL_TABLE`]). After
 //!   register allocation those operands are the physical VGPRs the epilog is keyed by.
@@ -19,7 +20,8 @@
 
 use super::{Isel, Kind, MV};
 use super::{
-    SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION, SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
@@ -117,12 +119,16 @@ impl Isel<'_> {
                     runs.push((slot, 4));
                     vals.extend(four(o));
                 }
+                if let Some(o) = outputs.get(&SLOT_DUAL_SOURCE) {
+                    runs.push((SLOT_DUAL_SOURCE, 4));
+                    vals.extend(four(o));
+                }
                 if let Some(o) = outputs.get(&SLOT_FRAG_DEPTH) {
                     self.p.abi.graphics.writes_depth = true;
                     runs.push((SLOT_FRAG_DEPTH, 1));
                     vals.push(Arg::Temp(self.to_vgpr(o[0].unwrap_or(Arg::Const(0)))?));
                 }
-                builtin_ok = |s| s == SLOT_FRAG_DEPTH;
+                builtin_ok = |s| s == SLOT_FRAG_DEPTH || s == SLOT_DUAL_SOURCE;
             }
             Stage::Vertex => {
                 let pos = outputs.get(&SLOT_POSITION).copied().unwrap_or([None; 4]);

@@ -586,6 +586,18 @@ pub const DRAW_CONFIGS: [(&str, u32); 5] = [
     ("gfx1100", 64),
 ];
 
+/// The target of a draw configuration (`DRAW_CONFIGS`' names).
+pub fn config_target(gen: &str, wave: u32) -> Target {
+    let gen = match gen {
+        "gfx900" => Gen::Gfx9,
+        "gfx1030" => Gen::Gfx10,
+        _ => Gen::Gfx11,
+    };
+    let mut t = Target::new(gen);
+    t.wave = Wave::from_lanes(wave as u64).unwrap();
+    t
+}
+
 /// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.
 pub fn gcnc_draw(
     desc: &std::path::Path,

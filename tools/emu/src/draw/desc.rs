@@ -241,6 +241,23 @@ pub enum BlendFactor {
     ONE_MINUS_SRC_ALPHA,
     DST_ALPHA,
     ONE_MINUS_DST_ALPHA,
+    SRC1_COLOR,
+    ONE_MINUS_SRC1_COLOR,
+    SRC1_ALPHA,
+    ONE_MINUS_SRC1_ALPHA,
+}
+
+impl BlendFactor {
+    /// Reads the second source (dual-source blending).
+    pub fn src1(self) -> bool {
+        matches!(
+            self,
+            BlendFactor::SRC1_COLOR
+                | BlendFactor::ONE_MINUS_SRC1_COLOR
+                | BlendFactor::SRC1_ALPHA
+                | BlendFactor::ONE_MINUS_SRC1_ALPHA
+        )
+    }
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,39 +295,30 @@ fn all_channels() -> u32 {
     0xf
 }
 
+impl ColorAttachment {
+    /// Blends with two sources (a blend factor reads the second source).
+    pub fn dual_source(&self) -> bool {
+        self.blend.is_some_and(|b| b.src.src1() || b.dst.src1())
+    }
+
+    /// The channels of the fragment output the attachment uses (bit k: R, G, B, A): those
+    /// of its write mask the format has, and alpha when it blends (a factor may read the
+    /// source alpha, which a format without alpha still takes from the shader).
+    pub fn channels(&self) -> u32 {
+        self.format
+            .used_channels(self.blend.is_some(), self.write_mask)
+    }
+}
+
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
 pub enum DepthFormat {
     D32_SFLOAT,
 }
 
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Compare {
-    Never,
-    Less,
-    Equal,
-    LessOrEqual,
-    Greater,
-    NotEqual,
-    GreaterOrEqual,
-    Always,
-}
-
-impl Compare {
-    pub fn test(self, new: f32, old: f32) -> bool {
-        match self {
-            Compare::Never => false,
-            Compare::Less => new < old,
-            Compare::Equal => new == old,
-            Compare::LessOrEqual => new <= old,
-            Compare::Greater => new > old,
-            Compare::NotEqual => new != old,
-            Compare::GreaterOrEqual => new >= old,
-            Compare::Always => true,
-        }
-    }
-}
+/// The depth test's comparison (`a.passes(new, stored)`), named as VkCompareOp in snake
+/// case: the compiler's comparison functions, which the alpha test shares.
+pub use gcnc::amdgpu::abi_graphics::CompareFunc as Compare;
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -732,9 +740,19 @@ impl Draw {
             st.attributes.insert(a.location, va);
         }
         for (i, c) in self.desc.color_attachments.iter().enumerate() {
+            let blend = c.blend.is_some();
+            let f = c.format.export_format_for(blend, c.channels());
             st.color
-                .insert(i as u32, c.format.export_format(c.blend.is_some()));
+                .insert(i as u32, f.unwrap_or(c.format.export_format(blend)));
+            if c.channels() != gcnc::amdgpu::abi_graphics::ALL_CHANNELS {
+                st.color_channels.insert(i as u32, c.channels());
+            }
         }
+        st.dual_source = self
+            .desc
+            .color_attachments
+            .first()
+            .is_some_and(ColorAttachment::dual_source);
         st
     }
 
@@ -879,6 +897,18 @@ impl Draw {
                 return err(format!(
                     "colour attachment {i}: {} cannot blend (an integer format)",
                     a.format.name()
+                ));
+            }
+            if a.write_mask > 0xf {
+                return err(format!(
+                    "colour attachment {i}: write_mask {:#x} has bits beyond R, G, B, A",
+                    a.write_mask
+                ));
+            }
+            // maxFragmentDualSrcAttachments is 1 (lavapipe, RADV)
+            if a.dual_source() && (i != 0 || d.color_attachments.len() != 1) {
+                return err(format!(
+                    "colour attachment {i}: a SRC1 blend factor needs attachment 0 alone (dual-source blending)"
                 ));
             }
         }

@@ -17,7 +17,14 @@
 //! nearest even; integers clamp to the channel's range. D32_SFLOAT depth.
 //! Blending (Vulkan): float formats only; the source is clamped to the range of
 //! normalized attachments, the destination read back from the attachment (SRGB decoded
-//! to linear); one equation for colour and alpha.
+//! to linear); one equation for colour and alpha. Dual-source blending (a SRC1 factor,
+//! attachment 0 alone): the second source comes from `mrt1` with MRT 1's export format
+//! (GFX9/GFX10.3), or on GFX11 from `dual_src_blend0/1`, which hold each lane pair
+//! (2k, 2k+1) as one pixel's (source 0, source 1) — target 0 the even pixel of the pair,
+//! target 1 the odd one; it is clamped like the first.
+//!
+//! A 16-bit export on GFX11 may leave its second slot off (blue and alpha unused, as
+//! Mesa's `ac_nir_lower_ps` does for a pair it does not write); those channels read 0.
 
 use super::desc::{BlendFactor, BlendOp, ColorAttachment, ColorFormat};
 use super::{Draw, Images};
@@ -200,9 +207,9 @@ pub fn export_color(fmt: u32, e: &Export, lane: usize, gen: Gen) -> Result<Optio
             e.pc
         )));
     }
-    if (4..=8).contains(&fmt) && gfx11 && e.en & 3 != 3 && e.en != 0xf {
+    if (4..=8).contains(&fmt) && gfx11 && e.en & 0xc != 0 && e.en != 0xf {
         return Err(graphics(format!(
-            "export at {:#x}: 16-bit export format {fmt} needs slots 0 and 1",
+            "export at {:#x}: 16-bit export format {fmt} reads slots 0 and 1 only",
             e.pc
         )));
     }
@@ -212,11 +219,12 @@ pub fn export_color(fmt: u32, e: &Export, lane: usize, gen: Gen) -> Result<Optio
         [r, g, b, a]
     };
     let one = 1f32.to_bits();
+    let alpha = AbiColor::ar32_alpha_slot(gen);
     let (bits, int) = match fmt {
         0 => return Ok(None),
         1 => ([s[0], 0, 0, one], None),
         2 => ([s[0], s[1], 0, one], None),
-        3 => ([s[0], 0, 0, s[AbiColor::ar32_alpha_slot(gen)]], None),
+        3 => ([s[0], 0, 0, s[alpha]], None),
         4 => (pk(&|h| f16_to_f32(h).to_bits()), Some(false)),
         5 => (pk(&|h| (h as f32 / 65535.0).to_bits()), Some(false)),
         6 => (
@@ -235,8 +243,14 @@ pub fn export_color(fmt: u32, e: &Export, lane: usize, gen: Gen) -> Result<Optio
     Ok(Some(Exported { bits, int }))
 }
 
-fn factor(f: BlendFactor, src: [f32; 4], dst: [f32; 4], k: usize) -> f32 {
+/// Blend factor `f` for channel `k` (one equation for colour and alpha: on alpha, the
+/// COLOR factors read alpha).
+fn factor(f: BlendFactor, src: [f32; 4], src1: [f32; 4], dst: [f32; 4], k: usize) -> f32 {
     match f {
+        BlendFactor::SRC1_COLOR => src1[k],
+        BlendFactor::ONE_MINUS_SRC1_COLOR => 1.0 - src1[k],
+        BlendFactor::SRC1_ALPHA => src1[3],
+        BlendFactor::ONE_MINUS_SRC1_ALPHA => 1.0 - src1[3],
         BlendFactor::ZERO => 0.0,
         BlendFactor::ONE => 1.0,
         BlendFactor::SRC_COLOR => src[k],
@@ -280,7 +294,7 @@ impl Framebuffer {
         let Some((a, buf)) = &mut self.depth else {
             return true;
         };
-        if a.test && !a.compare.test(z, buf[i]) {
+        if a.test && !a.compare.passes(z, buf[i]) {
             return false;
         }
         if a.test && a.write {
@@ -289,9 +303,16 @@ impl Framebuffer {
         true
     }
 
-    /// Writes the exported colour `e` into attachment `n` at (x, y): converted,
-    /// blended (float formats), masked.
-    pub fn write(&mut self, n: usize, x: u32, y: u32, e: Exported) -> Result<()> {
+    /// Writes the exported colour `e` (with dual-source blending, `src1` the second
+    /// source) into attachment `n` at (x, y): converted, blended (float formats), masked.
+    pub fn write(
+        &mut self,
+        n: usize,
+        x: u32,
+        y: u32,
+        e: Exported,
+        src1: Option<Exported>,
+    ) -> Result<()> {
         let (a, buf) = &mut self.color[n];
         let f = a.format;
         let bpp = f.bytes();
@@ -303,6 +324,16 @@ impl Framebuffer {
                 if f.is_int() { "float" } else { "integer" }
             )));
         }
+        let dual = a.dual_source();
+        let src1 = match (dual, src1) {
+            (false, _) => [0.0; 4],
+            (true, Some(s1)) => s1.bits.map(f32::from_bits),
+            (true, _) => {
+                return Err(graphics(format!(
+                    "colour attachment {n} blends with a second source the shader does not export"
+                )))
+            }
+        };
         let px = if f.is_int() {
             let dst = decode_int(f, &buf[i..i + bpp]);
             let mut v = e.bits.map(|b| {
@@ -321,16 +352,19 @@ impl Framebuffer {
         } else {
             let dst = decode(f, &buf[i..i + bpp]);
             let mut src = e.bits.map(f32::from_bits);
+            let mut src1 = src1;
             if let Some((lo, hi)) = clamp_range(f) {
-                src = src.map(|x| if x.is_nan() { 0.0 } else { x.clamp(lo, hi) });
+                let clamp = |x: f32| if x.is_nan() { 0.0 } else { x.clamp(lo, hi) };
+                src = src.map(clamp);
+                src1 = src1.map(clamp);
             }
             let mut out = match a.blend {
                 None => src,
                 Some(b) => {
                     let mut o = [0f32; 4];
                     for k in 0..4 {
-                        let s = src[k] * factor(b.src, src, dst, k);
-                        let d = dst[k] * factor(b.dst, src, dst, k);
+                        let s = src[k] * factor(b.src, src, src1, dst, k);
+                        let d = dst[k] * factor(b.dst, src, src1, dst, k);
                         o[k] = match b.op {
                             BlendOp::ADD => s + d,
                             BlendOp::SUBTRACT => s - d,

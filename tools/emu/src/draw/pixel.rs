@@ -31,7 +31,9 @@
 //!
 //! Output: a wave must end with a `done` export. A lane writes only when covered and in
 //! the EXEC of the `done` export (its valid mask: discarded lanes are off); MRT n's
-//! colour comes from its last export covering the lane; depth from `mrtz` (slot 0; an
+//! colour comes from its last export covering the lane (dual-source blending: both
+//! sources, `output.rs`; on GFX11 from the `dual_src_blend` target of the lane's parity,
+//! whose export covers the lane); depth from `mrtz` (slot 0; an
 //! `mrtz` export needs a non-ZERO SPI_SHADER_Z_FORMAT) if exported, else z_f. Lanes are merged in order (primitive order), depth test first.
 
 use super::launch::{self, DrawMemory};
@@ -206,8 +208,13 @@ pub fn run(
             "PERSP_PULL_MODEL / LINE_STIPPLE_TEX pixel inputs",
         ));
     }
-    for (n, _) in d.desc.color_attachments.iter().enumerate() {
-        if p.col_format >> (4 * n) & 0xf == 0 {
+    let dual = d
+        .desc
+        .color_attachments
+        .first()
+        .is_some_and(|a| a.dual_source());
+    for (n, a) in d.desc.color_attachments.iter().enumerate() {
+        if p.col_format >> (4 * n) & 0xf == 0 && a.channels() != 0 {
             return Err(Error::new(ErrorKind::Graphics(format!(
                 "colour attachment {n} has export format ZERO in SPI_SHADER_COL_FORMAT"
             ))));
@@ -308,6 +315,9 @@ pub fn run(
             match e.target {
                 // GFX11 has no null target: an export with no channels stands for it
                 Target::Mrt(_) if e.en == 0 => {}
+                // GFX9/GFX10.3 dual-source blending: the second source
+                Target::Mrt(1) if dual && m.gen != gcnc::isa::Gen::Gfx11 => {}
+                Target::DualSrc(_) if dual => {}
                 Target::Mrt(n) if n as usize >= d.desc.color_attachments.len() => {
                     return Err(launch::rule(
                         &w,
@@ -351,14 +361,30 @@ pub fn run(
                     continue;
                 }
                 for n in 0..d.desc.color_attachments.len() {
-                    let Some(e) = last(Target::Mrt(n as u8)).filter(|e| e.en != 0) else {
-                        continue;
+                    let fmt = |n: usize| p.col_format >> (4 * n) & 0xf;
+                    let color = |t: Target, n: usize, at: u32| {
+                        let Some(e) = last(t).filter(|e| e.en != 0) else {
+                            return Ok(None);
+                        };
+                        export_color(fmt(n), e, at as usize, m.gen)
                     };
-                    let fmt = p.col_format >> (4 * n) & 0xf;
-                    if let Some(c) = export_color(fmt, e, lane as usize, m.gen)
-                        .map_err(|e| w.locate(e, w.pc, None))?
-                    {
-                        fb.write(n, x, y, c).map_err(|e| w.locate(e, w.pc, None))?;
+                    let (c, src1) = if dual && m.gen == gcnc::isa::Gen::Gfx11 {
+                        // the pixel's lane pair in the target of its parity
+                        let t = Target::DualSrc((lane & 1) as u8);
+                        (color(t, 0, lane & !1), color(t, 1, lane | 1))
+                    } else if dual {
+                        (
+                            color(Target::Mrt(0), 0, lane),
+                            color(Target::Mrt(1), 1, lane),
+                        )
+                    } else {
+                        (color(Target::Mrt(n as u8), n, lane), Ok(None))
+                    };
+                    let c = c.map_err(|e| w.locate(e, w.pc, None))?;
+                    let src1 = src1.map_err(|e| w.locate(e, w.pc, None))?;
+                    if let Some(c) = c {
+                        fb.write(n, x, y, c, src1)
+                            .map_err(|e| w.locate(e, w.pc, None))?;
                     }
                 }
             }
