@@ -114,6 +114,19 @@ struct SectionHeader {
     entsize: u64,
 }
 
+impl<M> CodeObject<M> {
+    /// The ELF image of the (checked) object, its metadata payload written by `metadata`.
+    fn write_with(&self, metadata: &dyn Fn(&mut Vec<u8>) -> Result<()>) -> Result<Vec<u8>> {
+        write_elf(
+            self.gen,
+            &self.text,
+            &self.functions,
+            &self.relocations,
+            metadata,
+        )
+    }
+}
+
 impl TypedObject {
     /// A compute code object: `_amdgpu_cs_main` at offset 0 covering `entry_size` bytes of
     /// `text` (which includes the backend's padding), with metadata from `info` (whose
@@ -166,13 +179,7 @@ impl TypedObject {
     /// Writes the ELF image.
     pub fn write(&self) -> Result<Vec<u8>> {
         self.validate()?;
-        write_elf(
-            self.gen,
-            &self.text,
-            &self.functions,
-            &self.relocations,
-            &|out| write_metadata(out, &self.metadata),
-        )
+        self.write_with(&|out| write_metadata(out, &self.metadata))
     }
 }
 
@@ -232,13 +239,7 @@ impl CodeObject {
     /// Writes the ELF image.
     pub fn write(&self) -> Result<Vec<u8>> {
         self.validate()?;
-        write_elf(
-            self.gen,
-            &self.text,
-            &self.functions,
-            &self.relocations,
-            &|out| msgpack::encode_into(out, &self.metadata),
-        )
+        self.write_with(&|out| msgpack::encode_into(out, &self.metadata))
     }
 }
 
