@@ -16,8 +16,10 @@
 //!   passes::insert_waitcnt    memory counters
 //!   passes::resolve_hazards   per-generation interlocks
 //!   emit::encode              code buffer, branch fixups, relocations, s_code_end padding
-//!   emit::code_object         PAL code object + `gcnc.prelink`: the unlinked main part
-//!   link::link_inputs         the main part as a structure (no ELF round trip): parts
+//!   emit::code_object         PAL code object (typed metadata) + `gcnc.prelink`: the
+//!                             unlinked main part
+//!   link::link_inputs         the main part as a structure (no ELF or metadata-tree round
+//!                             trip, link::input::typed_input): parts
 //!                             (CS prolog), layout, fall-through, relocations,
 //!                             metadata merge → the pipeline ELF
 //! ```
@@ -302,17 +304,18 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         },
     )?;
 
-    // The main part: a PAL code object with the pre-link section.
-    let mut obj = emit::code_object(&p, &code, usage.sgprs, usage.vgprs)?;
+    // The main part: a PAL code object (typed metadata) with the pre-link section.
+    let code_bytes = code.code_bytes as usize;
+    let mut obj = emit::code_object(&p, code, usage.sgprs, usage.vgprs)?;
     let mut pl = PreLinkMetadata::new(HwStage::Cs);
     pl.user_sgprs = assumed;
     pl.missing_state = missing.names();
-    obj.set_prelink(&pl)?;
+    obj.metadata.prelink = Some(pl);
     if output == Output::Unlinked {
         return Ok(Compiled {
             elf: obj.write()?,
-            entry: (0, code.code_bytes as usize),
-            text: code.text,
+            entry: (0, code_bytes),
+            text: obj.text,
             stats,
             program: p,
             placed: Vec::new(),
@@ -321,13 +324,14 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     }
 
     // Link: the main part with the final user-data layout (and the CS prolog it needs),
-    // handed over as the code object itself (the same input its ELF would give).
+    // handed over as the code object itself, its metadata still typed (the same input its
+    // ELF would give; the pipeline ELF is the only one written).
     let state = PipelineState {
         user_data: opts.user_data.clone(),
         ..Default::default()
     };
     let linked = timer.stage("link", || {
-        let main = crate::link::input::object_input(0, obj);
+        let main = crate::link::input::typed_input(0, obj);
         crate::link::link_inputs([main], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;

@@ -62,9 +62,10 @@ pub struct Relocation {
     pub addend: i64,
 }
 
-/// Everything a PAL code object holds.
+/// Everything a PAL code object holds. The metadata is a `Value` tree (`CodeObject`, what
+/// an ELF gives back) or the typed model ([`TypedObject`], what the backend builds).
 #[derive(Clone, Debug, PartialEq)]
-pub struct CodeObject {
+pub struct CodeObject<M = Value> {
     /// Generation (e_flags, ISA-name note).
     pub gen: Gen,
     /// Code, already padded (s_code_end on GFX10+ is the backend's job).
@@ -73,9 +74,16 @@ pub struct CodeObject {
     pub functions: Vec<FuncSymbol>,
     /// Relocations of `.text`.
     pub relocations: Vec<Relocation>,
-    /// The NT_AMDGPU_METADATA tree.
-    pub metadata: Value,
+    /// The NT_AMDGPU_METADATA payload.
+    pub metadata: M,
 }
+
+/// A code object whose metadata is the typed model (its `gcnc.prelink` section, if any, in
+/// `metadata.prelink`): what the backend builds. The whole-pipeline compile hands it to the
+/// link stage as it is (`link::input::typed_input`); [`TypedObject::write`] gives the same
+/// bytes as the [`CodeObject`] of [`TypedObject::into_code_object`] (the metadata written
+/// straight from the model, [`super::metadata_write`]).
+pub type TypedObject = CodeObject<PalMetadata>;
 
 fn is_entry_symbol(name: &str) -> bool {
     name.strip_prefix("_amdgpu_")
@@ -106,19 +114,32 @@ struct SectionHeader {
     entsize: u64,
 }
 
-impl CodeObject {
+impl<M> CodeObject<M> {
+    /// The ELF image of the (checked) object, its metadata payload written by `metadata`.
+    fn write_with(&self, metadata: &dyn Fn(&mut Vec<u8>) -> Result<()>) -> Result<Vec<u8>> {
+        write_elf(
+            self.gen,
+            &self.text,
+            &self.functions,
+            &self.relocations,
+            metadata,
+        )
+    }
+}
+
+impl TypedObject {
     /// A compute code object: `_amdgpu_cs_main` at offset 0 covering `entry_size` bytes of
     /// `text` (which includes the backend's padding), with metadata from `info` (whose
-    /// `code_bytes` is set to `entry_size`).
-    pub fn compute(
+    /// `code_bytes` is set to `entry_size`). Checked ([`TypedObject::validate`]).
+    pub fn compute_typed(
         info: &ComputeShaderInfo,
         text: Vec<u8>,
         entry_size: u64,
         relocations: Vec<Relocation>,
-    ) -> Result<CodeObject> {
+    ) -> Result<TypedObject> {
         let mut info = info.clone();
         info.code_bytes = entry_size;
-        let obj = CodeObject {
+        let obj = TypedObject {
             gen: info.target.gen,
             text,
             functions: vec![FuncSymbol {
@@ -127,10 +148,50 @@ impl CodeObject {
                 size: entry_size,
             }],
             relocations,
-            metadata: info.to_metadata()?.to_value(),
+            metadata: info.to_metadata()?,
         };
         obj.validate()?;
         Ok(obj)
+    }
+
+    /// The invariants of the module doc, as [`CodeObject::validate`] checks them on the
+    /// tree of [`TypedObject::into_code_object`].
+    pub fn validate(&self) -> Result<()> {
+        check_typed(
+            &self.text,
+            &self.functions,
+            &self.relocations,
+            &self.metadata,
+        )
+    }
+
+    /// The generic code object (the metadata as a `Value` tree).
+    pub fn into_code_object(self) -> CodeObject {
+        CodeObject {
+            gen: self.gen,
+            text: self.text,
+            functions: self.functions,
+            relocations: self.relocations,
+            metadata: self.metadata.to_value(),
+        }
+    }
+
+    /// Writes the ELF image.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        self.validate()?;
+        self.write_with(&|out| write_metadata(out, &self.metadata))
+    }
+}
+
+impl CodeObject {
+    /// [`TypedObject::compute_typed`] with the metadata as a tree.
+    pub fn compute(
+        info: &ComputeShaderInfo,
+        text: Vec<u8>,
+        entry_size: u64,
+        relocations: Vec<Relocation>,
+    ) -> Result<CodeObject> {
+        Ok(TypedObject::compute_typed(info, text, entry_size, relocations)?.into_code_object())
     }
 
     /// Adds the `gcnc.prelink` section of an unlinked shader to the metadata tree.
@@ -178,13 +239,7 @@ impl CodeObject {
     /// Writes the ELF image.
     pub fn write(&self) -> Result<Vec<u8>> {
         self.validate()?;
-        write_elf(
-            self.gen,
-            &self.text,
-            &self.functions,
-            &self.relocations,
-            &|out| msgpack::encode_into(out, &self.metadata),
-        )
+        self.write_with(&|out| msgpack::encode_into(out, &self.metadata))
     }
 }
 
@@ -282,13 +337,25 @@ pub fn write_typed(
     functions: &[FuncSymbol],
     md: &PalMetadata,
 ) -> Result<Vec<u8>> {
-    let names = check_code(text, functions, &[])?;
+    check_typed(text, functions, &[], md)?;
+    write_elf(gen, text, functions, &[], &|out| write_metadata(out, md))
+}
+
+/// [`check_code`], then every hardware stage's entry point of the typed metadata, in the
+/// order of their keys (as [`CodeObject::validate`] visits the tree).
+fn check_typed(
+    text: &[u8],
+    functions: &[FuncSymbol],
+    relocations: &[Relocation],
+    md: &PalMetadata,
+) -> Result<()> {
+    let names = check_code(text, functions, relocations)?;
     for stage in HW_BY_KEY {
         if let Some(hw) = md.pipeline.hardware_stages.get(&stage) {
             check_entry_point(&names, stage.key_str(), &hw.entry_point)?;
         }
     }
-    write_elf(gen, text, functions, &[], &|out| write_metadata(out, md))
+    Ok(())
 }
 
 /// Section names, in `.strtab` order after the leading NUL (`.rel.text` only with

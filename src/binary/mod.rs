@@ -65,7 +65,7 @@ pub mod registers;
 pub use compute::ComputeShaderInfo;
 pub use elf::RelocKind;
 pub use elf_read::ElfFile;
-pub use elf_write::{CodeObject, FuncSymbol, Relocation};
+pub use elf_write::{CodeObject, FuncSymbol, Relocation, TypedObject};
 pub use error::{Error, Result};
 pub use metadata::{HwStage, PalMetadata};
 pub use msgpack::Value;

@@ -103,6 +103,9 @@ pub struct Cfg {
     /// Pre/post numbers of the dominator-tree walk (constant-time dominance queries).
     dom_pre: SecondaryMap<BlockData, u32>,
     dom_post: SecondaryMap<BlockData, u32>,
+    /// Children of each block in the dominator tree, in program order (built once with
+    /// the tree: CSE and mem2reg walk it on every run, sharing the cached CFG).
+    dom_children: SecondaryMap<BlockData, SmallVec<[Block; 4]>>,
 }
 
 struct Ctx {
@@ -143,6 +146,7 @@ impl Cfg {
             reachable: SecondaryMap::with_len(n, false),
             dom_pre: SecondaryMap::with_len(n, u32::MAX),
             dom_post: SecondaryMap::with_len(n, 0),
+            dom_children: SecondaryMap::new(SmallVec::new()),
             order,
         };
         for (k, &b) in cfg.order.iter().enumerate() {
@@ -168,7 +172,7 @@ impl Cfg {
         let Some(&entry) = self.order.first() else {
             return;
         };
-        let children = self.dom_children();
+        let children = self.children_of_idom();
         let mut counter = 0u32;
         let mut stack = vec![(entry, false)];
         while let Some((b, done)) = stack.pop() {
@@ -184,6 +188,7 @@ impl Cfg {
                 stack.push((c, false));
             }
         }
+        self.dom_children = children;
     }
 
     fn edge(&mut self, from: Block, to: Block) {
@@ -331,7 +336,12 @@ impl Cfg {
     }
 
     /// Children of each block in the dominator tree, in program order.
-    pub fn dom_children(&self) -> SecondaryMap<BlockData, SmallVec<[Block; 4]>> {
+    pub fn dom_children(&self) -> &SecondaryMap<BlockData, SmallVec<[Block; 4]>> {
+        &self.dom_children
+    }
+
+    /// [`Cfg::dom_children`] from `idom`.
+    fn children_of_idom(&self) -> SecondaryMap<BlockData, SmallVec<[Block; 4]>> {
         let mut ch: SecondaryMap<BlockData, SmallVec<[Block; 4]>> =
             SecondaryMap::with_len_by(self.idom.len(), SmallVec::new(), SmallVec::new);
         for &b in &self.order {

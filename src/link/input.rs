@@ -1,12 +1,18 @@
 //! Reading one unlinked input: the checks that turn a byte buffer into a main part the
 //! layout can place. Everything is range-checked; problems are `link::Error`s that name
 //! the input and the byte offset or metadata path.
+//!
+//! Three sources give the same [`Input`] for the same shader: the ELF bytes
+//! ([`read_input`]), a code object still in memory with its metadata as a tree
+//! ([`object_input`]) or typed ([`typed_input`], the whole-pipeline compile's main part:
+//! no metadata tree is built or read). Each reads its metadata into a `Meta` and then
+//! makes the same checks (`checked_input`).
 
 use super::error::{Error, Result};
 use crate::binary::merge::take_prelink;
 use crate::binary::prelink::PreLinkMetadata;
 use crate::binary::registers::{self, Rsrc2};
-use crate::binary::{CodeObject, ElfFile, HwStage, PalMetadata, Relocation, Value};
+use crate::binary::{CodeObject, ElfFile, HwStage, PalMetadata, Relocation, TypedObject, Value};
 use crate::compile_graphics_unlinked::StageInterface;
 use crate::isa::Gen;
 use crate::isa::Target;
@@ -100,10 +106,10 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
         Ok(relocations)
     };
     let entry = |stage: HwStage| elf.entry(stage).map(|e| (e.name.clone(), e.value, e.size));
-    input(
+    checked_input(
         index,
         gen,
-        tree,
+        tree_metadata(index, tree)?,
         text_sec.map(|t| elf.section_data(t)),
         &entry,
         &relocs,
@@ -111,14 +117,41 @@ pub fn read_input(index: usize, bytes: &[u8]) -> Result<Input> {
 }
 
 /// The main part of a code object the backend has just built, without writing and
-/// reading back its ELF (the whole-pipeline compile hands it over this way): the same
-/// checks and the same [`Input`] as [`read_input`] of `obj.write()`, whose `.text`
-/// carries each relocation's addend in its field.
+/// reading back its ELF: the same checks and the same [`Input`] as [`read_input`] of
+/// `obj.write()`, whose `.text` carries each relocation's addend in its field.
 pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
     obj.validate().map_err(|source| Error::Elf {
         input: index,
         source,
     })?;
+    code_input(index, obj, |tree| tree_metadata(index, tree))
+}
+
+/// [`object_input`] of a code object whose metadata is still the typed model (the
+/// whole-pipeline compile's main part): the model is the input's metadata as it is, with
+/// no tree built, compared or read back. The same checks and the same [`Input`] as
+/// [`object_input`] of `obj.into_code_object()`: the typed model gives its own tree back
+/// exactly, so the input carries no foreign tree.
+pub fn typed_input(index: usize, obj: TypedObject) -> Result<Input> {
+    obj.validate().map_err(|source| Error::Elf {
+        input: index,
+        source,
+    })?;
+    code_input(index, obj, |mut md| {
+        let prelink = md.prelink.take().ok_or_else(|| Error::NotUnlinked {
+            input: index,
+            reason: "no gcnc.prelink section in the metadata".into(),
+        })?;
+        Ok((md, prelink, None))
+    })
+}
+
+/// The input of a checked code object whose metadata `meta` reads.
+fn code_input<M>(
+    index: usize,
+    obj: CodeObject<M>,
+    meta: impl FnOnce(M) -> Result<Meta>,
+) -> Result<Input> {
     let CodeObject {
         gen,
         mut text,
@@ -126,8 +159,23 @@ pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
         mut relocations,
         metadata,
     } = obj;
+    write_addends(index, &mut text, &mut relocations)?;
+    let entry = |stage: HwStage| {
+        functions
+            .iter()
+            .find(|f| f.name == stage.entry_symbol_str())
+            .map(|f| (f.name.clone(), f.offset, f.size))
+    };
+    checked_input(index, gen, meta(metadata)?, Some(&text), &entry, &|| {
+        Ok(relocations.clone())
+    })
+}
+
+/// Sorts `relocations` by offset and writes each one's addend into its field of `text`,
+/// as the ELF writer does.
+fn write_addends(index: usize, text: &mut [u8], relocations: &mut [Relocation]) -> Result<()> {
     relocations.sort_by_key(|r| r.offset);
-    for r in &relocations {
+    for r in relocations.iter() {
         let enc = r
             .kind
             .encode_addend(r.addend)
@@ -145,44 +193,49 @@ pub fn object_input(index: usize, obj: CodeObject) -> Result<Input> {
             })?;
         field.copy_from_slice(&enc);
     }
-    let entry = |stage: HwStage| {
-        functions
-            .iter()
-            .find(|f| f.name == stage.entry_symbol())
-            .map(|f| (f.name.clone(), f.offset, f.size))
-    };
-    input(index, gen, metadata, Some(&text), &entry, &|| {
-        Ok(relocations.clone())
-    })
+    Ok(())
 }
 
-/// The checks shared by both sources: `tree` is the whole metadata tree (with
-/// `gcnc.prelink`), `text` the `.text` bytes (if there is a `.text`), `entry` finds a
-/// stage's entry symbol (name, offset, size) and `relocs` gives `.text`'s relocations
-/// (or the error for one that is not of `.text`).
-fn input(
-    index: usize,
-    gen: Gen,
-    mut tree: Value,
-    text: Option<&[u8]>,
-    entry: &dyn Fn(HwStage) -> Option<(String, u64, u64)>,
-    relocs: &dyn Fn() -> Result<Vec<Relocation>>,
-) -> Result<Input> {
+/// The typed metadata, the pre-link section and (when the model does not give it back
+/// exactly: compute inputs only) the input's own tree, read from the whole metadata tree.
+type Meta = (PalMetadata, PreLinkMetadata, Option<Value>);
+
+/// [`Meta`] of input `index`'s metadata tree (with `gcnc.prelink`).
+fn tree_metadata(index: usize, mut tree: Value) -> Result<Meta> {
     let elf_err = |source| Error::Elf {
         input: index,
         source,
     };
-    let not = |reason: String| Error::NotUnlinked {
-        input: index,
-        reason,
-    };
     let prelink = take_prelink(&mut tree)
         .map_err(elf_err)?
-        .ok_or_else(|| not("no gcnc.prelink section in the metadata".into()))?;
+        .ok_or_else(|| Error::NotUnlinked {
+            input: index,
+            reason: "no gcnc.prelink section in the metadata".into(),
+        })?;
     let graphics = matches!(prelink.stage, HwStage::Vs | HwStage::Gs | HwStage::Ps);
     let kept = (!graphics).then(|| tree.clone());
     let md = PalMetadata::from_owned_value(tree).map_err(elf_err)?;
     let tree = kept.filter(|t| md.to_value() != *t);
+    Ok((md, prelink, tree))
+}
+
+/// The checks after the metadata is read ([`Meta`]): `text` is the `.text` bytes (if there
+/// is a `.text`), `entry` finds a stage's entry symbol (name, offset, size) and `relocs`
+/// gives `.text`'s relocations (or the error for one that is not of `.text`).
+fn checked_input(
+    index: usize,
+    gen: Gen,
+    meta: Meta,
+    text: Option<&[u8]>,
+    entry: &dyn Fn(HwStage) -> Option<(String, u64, u64)>,
+    relocs: &dyn Fn() -> Result<Vec<Relocation>>,
+) -> Result<Input> {
+    let not = |reason: String| Error::NotUnlinked {
+        input: index,
+        reason,
+    };
+    let (md, prelink, tree) = meta;
+    let graphics = matches!(prelink.stage, HwStage::Vs | HwStage::Gs | HwStage::Ps);
     let stage = prelink.stage;
     let (name, value, size) =
         entry(stage).ok_or_else(|| not(format!("no {} entry symbol", stage.entry_symbol())))?;
@@ -263,4 +316,93 @@ fn input(
         interface,
         tree,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binary::prelink::UserSgpr;
+    use crate::binary::{ComputeShaderInfo, RelocKind, UserData};
+    use crate::isa::Target;
+
+    /// An unlinked compute main part: two user SGPRs, a workgroup id, LDS, scratch, and a
+    /// descriptor-offset literal relocated at byte 8 (with a non-zero addend).
+    fn main_part(gen: Gen) -> TypedObject {
+        let mut info = ComputeShaderInfo::new(Target::new(gen));
+        info.vgprs = 7;
+        info.sgprs = 19;
+        info.user_data = vec![UserData::Entry(0), UserData::Entry(1)];
+        info.tgid_en = [true, true, false];
+        info.lds_bytes = 512;
+        info.scratch_bytes_per_lane = 20;
+        info.workgroup_size = [64, 2, 1];
+        let mut text = vec![0u8; 16];
+        text[12..].copy_from_slice(&0xBF81_0000u32.to_le_bytes()); // s_endpgm
+        text.resize(256, 0);
+        let reloc = Relocation {
+            offset: 8,
+            kind: RelocKind::Abs32Lo,
+            symbol: "gcnc.desc.0.0.buffer.offset".into(),
+            addend: 16,
+        };
+        let mut obj = TypedObject::compute_typed(&info, text, 16, vec![reloc]).unwrap();
+        let mut pl = PreLinkMetadata::new(HwStage::Cs);
+        pl.user_sgprs = vec![UserSgpr::DescriptorSet(0), UserSgpr::DescriptorSetHi(0)];
+        pl.missing_state = vec!["descriptor_layout".into()];
+        obj.metadata.prelink = Some(pl);
+        obj
+    }
+
+    #[test]
+    fn typed_input_is_the_input_of_the_written_elf() {
+        for gen in [Gen::Gfx9, Gen::Gfx10, Gen::Gfx11] {
+            let obj = main_part(gen);
+            let elf = obj.write().unwrap();
+            let read = read_input(0, &elf).unwrap();
+            let typed = typed_input(0, obj.clone()).unwrap();
+            let tree = object_input(0, obj.into_code_object()).unwrap();
+            // `Input` is compared as a whole through its Debug form (it holds no floats
+            // and no maps with unstable order)
+            assert_eq!(format!("{typed:?}"), format!("{read:?}"), "{gen:?}");
+            assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{gen:?}");
+            assert!(typed.tree.is_none() && typed.metadata.prelink.is_none());
+            assert_eq!(
+                &typed.code[8..12],
+                &16u32.to_le_bytes(),
+                "the addend in its field"
+            );
+        }
+    }
+
+    #[test]
+    fn typed_input_checks_what_read_input_checks() {
+        // no pre-link section: not an unlinked shader
+        let mut obj = main_part(Gen::Gfx11);
+        obj.metadata.prelink = None;
+        let e = typed_input(3, obj).unwrap_err();
+        assert!(
+            matches!(&e, Error::NotUnlinked { input: 3, reason } if reason.contains("gcnc.prelink")),
+            "{e}"
+        );
+        // the pre-link section lists one user SGPR, RSRC2 two
+        let mut obj = main_part(Gen::Gfx11);
+        obj.metadata.prelink.as_mut().unwrap().user_sgprs.pop();
+        let e = typed_input(0, obj.clone()).unwrap_err();
+        let r = read_input(0, &obj.write().unwrap()).unwrap_err();
+        assert_eq!(e.to_string(), r.to_string());
+        // a relocation outside the entry's code
+        let mut obj = main_part(Gen::Gfx9);
+        obj.relocations[0].offset = 64;
+        let e = typed_input(0, obj.clone()).unwrap_err();
+        let r = read_input(0, &obj.write().unwrap()).unwrap_err();
+        assert!(matches!(e, Error::BadRelocation { offset: 64, .. }), "{e}");
+        assert_eq!(e.to_string(), r.to_string());
+        // an object that breaks the writer's invariants (a relocation field past .text)
+        let mut obj = main_part(Gen::Gfx10);
+        obj.relocations[0].offset = 254;
+        assert!(matches!(
+            typed_input(0, obj).unwrap_err(),
+            Error::Elf { input: 0, .. }
+        ));
+    }
 }

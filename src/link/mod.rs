@@ -178,8 +178,9 @@ pub fn link(inputs: &[&[u8]], state: &PipelineState, parts: &PartCache) -> Resul
 }
 
 /// [`link`] of inputs read one at a time ([`input::read_input`], or
-/// [`input::object_input`] for a code object still in memory: the whole-pipeline compile
-/// links its main part without writing and re-reading its ELF).
+/// [`input::object_input`] / [`input::typed_input`] for a code object still in memory:
+/// the whole-pipeline compile links its main part without writing and re-reading its ELF
+/// or its metadata).
 pub fn link_inputs(
     inputs: impl IntoIterator<Item = Result<input::Input>>,
     state: &PipelineState,

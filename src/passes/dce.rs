@@ -12,11 +12,34 @@ use super::cf;
 use crate::ir::*;
 
 pub fn run(m: &mut Module) -> bool {
-    let mut progress = false;
+    run_parts(m).any()
+}
+
+/// What a run of DCE changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// Dead instructions were detached (step 1).
+    pub insts: bool,
+    /// Control flow was simplified (step 2), with whatever that implies: phis rewritten,
+    /// blocks merged, more instructions detached.
+    pub control_flow: bool,
+}
+
+impl Changed {
+    pub fn any(self) -> bool {
+        self.insts || self.control_flow
+    }
+}
+
+/// [`run`], saying which of its two steps changed the module. A run leaves nothing for a
+/// second run to do (it repeats step 2 until it changes nothing, with step 1 after each
+/// change): DCE is idempotent, which the clean-up loop relies on.
+pub fn run_parts(m: &mut Module) -> Changed {
+    let mut c = Changed::default();
     for (_, f) in m.functions.iter_mut() {
-        progress |= dead_insts(f);
+        c.insts |= dead_insts(f);
         if dead_cf(f) {
-            progress = true;
+            c.control_flow = true;
             dead_insts(f);
             // Removing instructions can empty more ifs.
             while dead_cf(f) {
@@ -24,7 +47,7 @@ pub fn run(m: &mut Module) -> bool {
             }
         }
     }
-    progress
+    c
 }
 
 fn dead_insts(f: &mut Function) -> bool {

@@ -266,9 +266,10 @@ fn deref(f: &Function, v: Value) -> Option<&Deref> {
     }
 }
 
-/// The chain from the root to `d` (root first).
-fn chain(f: &Function, d: Value) -> Vec<Value> {
-    let mut out = vec![d];
+/// The chain from the root to `d` (root first); on the stack for chains of up to eight
+/// derefs.
+fn chain(f: &Function, d: Value) -> SmallVec<[Value; 8]> {
+    let mut out = smallvec::smallvec![d];
     let mut cur = d;
     while let Some(dd) = deref(f, cur) {
         match dd.kind.parent() {
@@ -283,9 +284,16 @@ fn chain(f: &Function, d: Value) -> Vec<Value> {
     out
 }
 
+/// The variable at the root of `d`'s chain (the chain's first deref, not collected).
 fn root_var(f: &Function, d: Value) -> Option<Var> {
-    let c = chain(f, d);
-    match deref(f, c[0])?.kind {
+    let mut root = d;
+    while let Some(p) = deref(f, root)?.kind.parent() {
+        if deref(f, p).is_none() {
+            break;
+        }
+        root = p;
+    }
+    match deref(f, root)?.kind {
         DerefKind::Var(v) => Some(v),
         _ => None,
     }

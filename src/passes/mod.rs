@@ -88,11 +88,24 @@ fn run_pass_with(
     settings: &Settings,
     timer: &mut Timer,
 ) -> Result<bool, PassError> {
-    let progress = timer.time(pass.0, || (pass.1)(m), |&p| p);
+    run_timed(m, pass.0, pass.1, |&p| p, settings, timer)
+}
+
+/// [`run_pass_with`] of a pass entry point `run` whose result says what changed
+/// (`changed` reads it as a whole).
+fn run_timed<R>(
+    m: &mut Module,
+    name: &'static str,
+    run: impl FnOnce(&mut Module) -> R,
+    changed: impl FnOnce(&R) -> bool,
+    settings: &Settings,
+    timer: &mut Timer,
+) -> Result<R, PassError> {
+    let r = timer.time(name, || run(m), changed);
     if settings.verify_each() {
-        verify_module(m).map_err(|err| PassError { pass: pass.0, err })?;
+        verify_module(m).map_err(|err| PassError { pass: name, err })?;
     }
-    Ok(progress)
+    Ok(r)
 }
 
 /// Runs the pipeline, stopping after the first run of `stop_after` if given (for
@@ -102,9 +115,11 @@ struct Runner<'a> {
     stopped: bool,
     settings: &'a Settings,
     timer: Timer,
-    /// Per clean-up pass ([`CLEAN_UP`] order): it reported no change on its last run and
-    /// no pass has changed the module since. Such a run is skipped: a pass is a
-    /// deterministic function of the module, so it would report no change again.
+    /// Per clean-up pass ([`CLEAN_UP`] order): a run now would report no change. Such a
+    /// run is skipped. Set when the pass reported no change (a pass is a deterministic
+    /// function of the module: it would report no change again), and for DCE after any
+    /// run (it is idempotent, [`dce::run_parts`]); cleared by a change of another pass,
+    /// except a DCE run that only detached dead instructions (see [`Runner::optimize`]).
     settled: [bool; CLEAN_UP.len()],
 }
 
@@ -116,6 +131,10 @@ const CLEAN_UP: [Pass; 5] = [
     ("cse", cse::run),
     ("dce", dce::run),
 ];
+
+/// DCE's index in [`CLEAN_UP`] (run through [`dce::run_parts`], which says what changed).
+const DCE: usize = 4;
+const _: () = assert!(matches!(CLEAN_UP[DCE].0.as_bytes(), b"dce"));
 
 impl Runner<'_> {
     fn pass(&mut self, m: &mut Module, p: Pass) -> Result<bool, PassError> {
@@ -136,6 +155,12 @@ impl Runner<'_> {
     /// settled is not run again (it would change nothing), and once all five are settled
     /// the rest of the round could change nothing either: the same rounds, the same
     /// module, as running every pass of every round.
+    ///
+    /// Detaching dead instructions (DCE's first step) settles nothing anew and unsettles
+    /// none of the other four: each decides per placed instruction from that instruction
+    /// and its operands (and CSE from the dominator tree, which detaching leaves alone);
+    /// the operands of a placed instruction stay placed, so a pass that found nothing to
+    /// do with the dead instructions present finds nothing without them.
     fn optimize(&mut self, m: &mut Module) -> Result<(), PassError> {
         for _ in 0..8 {
             let mut progress = false;
@@ -147,13 +172,18 @@ impl Runner<'_> {
                     continue;
                 }
                 let before = cfg!(debug_assertions).then(|| arena_sizes(m));
-                let changed = self.pass(m, p)?;
+                let changed = if k == DCE {
+                    self.dce(m)?
+                } else {
+                    let changed = self.pass(m, p)?;
+                    self.settled[k] = !changed;
+                    changed
+                };
                 debug_assert!(
                     changed || before == Some(arena_sizes(m)),
                     "{} reported no change but grew an arena",
                     p.0
                 );
-                self.settled[k] = !changed;
                 progress |= changed;
             }
             if !progress || self.stopped {
@@ -161,6 +191,30 @@ impl Runner<'_> {
             }
         }
         Ok(())
+    }
+
+    /// DCE in the clean-up loop: settled after its run; a change to the control flow
+    /// unsettles the others, a change of dead instructions alone does not.
+    fn dce(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        if self.stopped {
+            return Ok(false);
+        }
+        let c = run_timed(
+            m,
+            "dce",
+            dce::run_parts,
+            |c: &dce::Changed| c.any(),
+            self.settings,
+            &mut self.timer,
+        )?;
+        if c.control_flow {
+            self.settled = [false; CLEAN_UP.len()];
+        }
+        self.settled[DCE] = true;
+        if self.stop_after == Some("dce") {
+            self.stopped = true;
+        }
+        Ok(c.any())
     }
 }
 
@@ -247,4 +301,99 @@ pub fn run_pipeline_with(
         stopped: r.stopped,
         timings: r.timer.timings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clean-up loop with no run skipped: every pass of every round until a round
+    /// changes nothing (at most eight). Returns the number of runs.
+    fn every_pass_every_round(m: &mut Module) -> usize {
+        let mut runs = 0;
+        for _ in 0..8 {
+            let mut progress = false;
+            for (_, run) in CLEAN_UP {
+                progress |= run(m);
+                runs += 1;
+            }
+            if !progress {
+                break;
+            }
+        }
+        runs
+    }
+
+    /// [`Runner::optimize`] on its own; returns the number of runs.
+    fn skipping(m: &mut Module) -> usize {
+        let settings = Settings {
+            verify: true,
+            time_passes: true,
+        };
+        let mut r = Runner {
+            stop_after: None,
+            stopped: false,
+            settings: &settings,
+            timer: Timer::new(&settings, Phase::Middle),
+            settled: [false; CLEAN_UP.len()],
+        };
+        r.optimize(m).unwrap();
+        r.timer.timings.len()
+    }
+
+    fn run(m: &mut Module, name: &str) {
+        run_pass(m, pass_by_name(name).unwrap()).unwrap();
+    }
+
+    /// Every compute test shader, at the pipeline's first clean-up (after mem2reg) and at
+    /// its clean-up after memory lowering: the loop that skips settled passes leaves the
+    /// module exactly as running every pass of every round does, in fewer runs.
+    #[test]
+    fn the_clean_up_loop_skips_only_runs_that_change_nothing() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/shaders/compute");
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+            .collect();
+        paths.sort();
+        assert!(paths.len() > 50, "{dir}");
+        let (mut skipped, mut all) = (0, 0);
+        for path in &paths {
+            let words =
+                crate::front::spirv::words_from_bytes(&std::fs::read(path).unwrap()).unwrap();
+            let opts = crate::front::spirv::Options::default();
+            let Ok(mut m) = crate::front::spirv::translate(&words, &opts) else {
+                continue;
+            };
+            for p in [
+                "discard_to_demote",
+                "inline",
+                "lower_io_to_temporaries",
+                "copy_prop",
+                "dce",
+                "mem2reg",
+            ] {
+                run(&mut m, p);
+            }
+            for round in 0..2 {
+                let mut reference = m.clone();
+                let runs = skipping(&mut m);
+                let reference_runs = every_pass_every_round(&mut reference);
+                assert_eq!(
+                    crate::ir::print_module(&m),
+                    crate::ir::print_module(&reference),
+                    "{} clean-up {round}",
+                    path.display()
+                );
+                assert!(runs <= reference_runs, "{}", path.display());
+                skipped += reference_runs - runs;
+                all += reference_runs;
+                run(&mut m, "lower_explicit_io");
+                run(&mut m, "lower_image_derefs");
+            }
+        }
+        // the skipping is exercised
+        assert!(skipped > 0, "{skipped} of {all} runs skipped");
+    }
 }

@@ -114,14 +114,15 @@ pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error
         .ok_or_else(|| Error::Encode(format!("{} has no {fmt:?} form", op.name())))?;
     let mut di = i.defs.iter();
     let mut oi = i.ops.iter();
-    // on the stack: an instruction has at most a handful of operands (NSA images more)
-    let mut ops: smallvec::SmallVec<[_; 8]> = smallvec::SmallVec::new();
-    for od in i.explicit_layout(d) {
+    // built in the instruction's own operand list (inline up to six: NSA images more)
+    let mut inst = Inst::new(op, fmt, &[]);
+    let layout = i.explicit_layout(d);
+    inst.operands.reserve(layout.len());
+    for od in layout {
         let a = if od.is_def() { di.next() } else { oi.next() }
             .ok_or_else(|| Error::Encode(format!("{}: missing operand", op.name())))?;
-        ops.push(operand(a, od)?);
+        inst.operands.push(operand(a, od)?);
     }
-    let mut inst = Inst::new(op, fmt, &ops);
     inst.mods = i.mods;
     Ok(inst)
 }
@@ -269,19 +270,25 @@ fn finish(mut buf: CodeBuffer) -> Result<Code, Error> {
 
 /// The PAL ELF for a compiled compute shader.
 pub fn write_elf(p: &Program, code: &Code, sgprs: u32, vgprs: u32) -> Result<Vec<u8>, Error> {
+    let code = Code {
+        text: code.text.clone(),
+        relocations: code.relocations.clone(),
+        ..*code
+    };
     code_object(p, code, sgprs, vgprs)?
         .write()
         .map_err(Error::Binary)
 }
 
-/// The PAL code object for a compiled compute shader (its relocations included; the
-/// caller adds a `gcnc.prelink` section for an unlinked shader).
+/// The PAL code object for a compiled compute shader, its metadata typed (its relocations
+/// included; the caller adds a `gcnc.prelink` section for an unlinked shader). Takes the
+/// code: its text and relocations move into the object.
 pub fn code_object(
     p: &Program,
-    code: &Code,
+    code: Code,
     sgprs: u32,
     vgprs: u32,
-) -> Result<crate::binary::CodeObject, Error> {
+) -> Result<crate::binary::TypedObject, Error> {
     use crate::binary::{self, ComputeShaderInfo};
     let mut info = ComputeShaderInfo::new(p.target);
     info.vgprs = vgprs.max(1);
@@ -298,13 +305,8 @@ pub fn code_object(
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
     info.scratch_bytes_per_lane = p.scratch_bytes;
-    binary::CodeObject::compute(
-        &info,
-        code.text.clone(),
-        code.code_bytes as u64,
-        code.relocations.clone(),
-    )
-    .map_err(Error::Binary)
+    binary::TypedObject::compute_typed(&info, code.text, code.code_bytes as u64, code.relocations)
+        .map_err(Error::Binary)
 }
 
 /// Our disassembly of `text[start..end]`, one instruction per line with its byte offset.

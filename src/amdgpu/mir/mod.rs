@@ -170,15 +170,20 @@ impl MInst {
     /// GFX10+ NSA form has one `Vaddr` use per address VGPR, so its `Vaddr` descriptor
     /// repeats for each (the uses beyond the fixed ones, not counting a TFE read's
     /// trailing use of its destination, `isel/image.rs`).
-    pub fn explicit_layout(&self, d: &crate::isa::EncDesc) -> Vec<&'static crate::isa::OpDesc> {
-        let ex: Vec<&'static crate::isa::OpDesc> = d.explicit().collect();
+    /// On the stack up to 8 operands (every format but NSA images): encoding and the
+    /// verifier ask for it once per instruction.
+    pub fn explicit_layout(
+        &self,
+        d: &crate::isa::EncDesc,
+    ) -> SmallVec<[&'static crate::isa::OpDesc; 8]> {
+        let ex: SmallVec<[&'static crate::isa::OpDesc; 8]> = d.explicit().collect();
         if d.format != Format::Mimg {
             return ex;
         }
         let fixed = ex.iter().filter(|o| !o.is_def()).count();
         let tfe_use = (self.mods.mem.tfe && self.ops.last() == self.defs.first()) as usize;
         let k = (self.ops.len() + 1).saturating_sub(fixed + tfe_use).max(1);
-        let mut out = Vec::with_capacity(ex.len() + k);
+        let mut out = SmallVec::with_capacity(ex.len() + k);
         for o in ex {
             let n = if o.field == crate::isa::Field::Vaddr {
                 k
