@@ -12,6 +12,9 @@
 //!   mir::verify               (debug builds, Settings::verify)
 //!   regalloc::allocate_in     spilling to the budget, tuple-aware assignment
 //!   passes::lower_to_hw       pseudo → real, parallel copies sequentialised
+//!   passes::thread_branches   no branch to the next instruction or over a branch
+//!   passes::drop_short_exec_branches  no s_cbranch_execz over a few cheap instructions
+//!   passes::simplify_exec_writes      no s_or into an empty exec, no unread exec write
 //!   passes::form_vopd         GFX11 wave32 dual issue
 //!   passes::insert_waitcnt    memory counters
 //!   passes::resolve_hazards   per-generation interlocks
@@ -392,6 +395,12 @@ pub(crate) fn backend(
         verify_mir(&p, true)?;
         let copies = timer.stage("lower_to_hw", || passes::lower_to_hw(&mut p))?;
         timer.stage("thread_branches", || passes::thread_branches(&mut p));
+        timer.stage("drop_short_exec_branches", || {
+            passes::drop_short_exec_branches(&mut p)
+        });
+        timer.stage("simplify_exec_writes", || {
+            passes::simplify_exec_writes(&mut p)
+        });
         timer.stage("form_vopd", || passes::form_vopd(&mut p));
         timer.stage("insert_waitcnt", || passes::insert_waitcnt(&mut p))?;
         timer.stage("resolve_hazards", || passes::resolve_hazards(&mut p))?;

@@ -1,14 +1,16 @@
 //! The machine-IR clean-up passes as specifications: a small program in, the program the
 //! pass leaves out, as `mir::print` text (`passes::optimize_selected` on machine SSA:
 //! copy folding, SCC reuse, source-modifier folding, dead-code elimination;
-//! `thread_branches` after allocation).
+//! `thread_branches`, `drop_short_exec_branches` and `simplify_exec_writes` after
+//! allocation).
 
 use gcnc::amdgpu::mir::{
     print::print_program, verify::verify, Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, Temp,
 };
 use gcnc::amdgpu::passes::{
-    cluster_scalar_loads, coalesce_phi_copies, eliminate_dead_code, hoist_loop_invariants,
-    merge_buffer_stores, number_values, optimize_selected, thread_branches,
+    cluster_scalar_loads, coalesce_phi_copies, drop_short_exec_branches, eliminate_dead_code,
+    hoist_loop_invariants, merge_buffer_stores, number_values, optimize_selected,
+    simplify_exec_writes, thread_branches,
 };
 use gcnc::isa::{Format, Gen, Opcode, PhysReg, Reg, Target};
 
@@ -1138,4 +1140,198 @@ v1 = v_mov_b32 %5:v1
 v2 = v_mov_b32 %7:v1
 v3 = v_mov_b32 %6:v1"
     );
+}
+
+/// A divergent `if` whose arm breaks out of a loop, after allocation (wave32 on GFX10+,
+/// wave64 on GFX9, lane masks in s[0..] as wide as the wave's):
+/// ```text
+/// BB0: s1 = s_and_saveexec s0 ; s_cbranch_execz BB2
+/// BB1: ARM ; s2 = s_or s2, exec ; exec = s_mov 0             (the break)
+/// BB2: s3 = s_andn2 s1, s0 ; exec = s_or exec, s3            (the merge)
+///      v1 = v_mov_b32 2 ; s_endpgm
+/// ```
+fn break_under_divergent_if(gen: Gen, arm: &[(Opcode, Format, Arg, Arg)]) -> Program {
+    let t = Target::new(gen);
+    let mut p = Program::new(t);
+    for _ in 0..3 {
+        p.new_block(0);
+    }
+    let w = t.wave.mask_dwords();
+    let s = |n: u16| Arg::Reg(Reg::s(n * w as u16, w));
+    let lane = |o: Opcode| o.for_wave(t.wave).and_then(|o| o.on(gen)).unwrap();
+    let exec = p.exec();
+    let l2 = Arg::Label(BlockId(2));
+    push(
+        &mut p,
+        0,
+        lane(Opcode::SAndSaveexecB32),
+        Format::Sop1,
+        &[s(1)],
+        &[s(0)],
+    );
+    push(&mut p, 0, Opcode::SCbranchExecz, Format::Sopp, &[], &[l2]);
+    for &(o, f, d, a) in arm {
+        push(&mut p, 1, o, f, &[d], &[a]);
+    }
+    push(
+        &mut p,
+        1,
+        lane(Opcode::SOrB32),
+        Format::Sop2,
+        &[s(2)],
+        &[s(2), exec],
+    );
+    push(
+        &mut p,
+        1,
+        lane(Opcode::SMovB32),
+        Format::Sop1,
+        &[exec],
+        &[Arg::Const(0)],
+    );
+    push(
+        &mut p,
+        2,
+        lane(Opcode::SAndn2B32),
+        Format::Sop2,
+        &[s(3)],
+        &[s(1), s(0)],
+    );
+    push(
+        &mut p,
+        2,
+        lane(Opcode::SOrB32),
+        Format::Sop2,
+        &[exec],
+        &[exec, s(3)],
+    );
+    let v1 = Arg::Reg(Reg::v(1, 1));
+    push(
+        &mut p,
+        2,
+        Opcode::VMovB32,
+        Format::Vop1,
+        &[v1],
+        &[Arg::Const(2)],
+    );
+    push(
+        &mut p,
+        2,
+        Opcode::SEndpgm,
+        Format::Sopp,
+        &[],
+        &[Arg::Imm(0)],
+    );
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        p.add_edge(BlockId(a), BlockId(b), false);
+    }
+    p
+}
+
+fn v_movs(n: u16) -> Vec<(Opcode, Format, Arg, Arg)> {
+    (0..n)
+        .map(|k| {
+            (
+                Opcode::VMovB32,
+                Format::Vop1,
+                Arg::Reg(Reg::v(k, 1)),
+                Arg::Const(k as u32),
+            )
+        })
+        .collect()
+}
+
+/// The arm `v0 = v_mov_b32 0` costs 1 VALU + 2 SALU, 5 estimated cycles on GFX10+: less
+/// than the skip, so the `s_cbranch_execz` goes and BB1 falls into BB2 alone. There exec
+/// is known empty (BB1 cleared it), so `exec |= s3` is `exec = s3`; the clearing write is
+/// then read by nobody and goes too.
+#[test]
+fn a_short_divergent_arm_is_not_skipped_and_the_break_join_writes_exec_once() {
+    for gen in [Gen::Gfx10, Gen::Gfx11] {
+        let mut p = break_under_divergent_if(gen, &v_movs(1));
+        assert_eq!(drop_short_exec_branches(&mut p), 1);
+        // BB0 now only falls through
+        assert_eq!(p.blocks[0].linear_succs, [BlockId(1)]);
+        assert_eq!(simplify_exec_writes(&mut p), 2);
+        verify(&p, true).unwrap();
+        let andn2 = if gen == Gen::Gfx11 {
+            "s_and_not1_b32"
+        } else {
+            "s_andn2_b32"
+        };
+        assert_eq!(
+            insts(&p),
+            format!(
+                "s1 = s_and_saveexec_b32 s0
+v0 = v_mov_b32 0
+s2 = s_or_b32 s2, exec_lo
+s3 = {andn2} s1, s0
+exec_lo = s_mov_b32 s3
+v1 = v_mov_b32 2
+s_endpgm imm:0x0"
+            )
+        );
+    }
+}
+
+/// ACO's cost limit, 16 estimated cycles (GFX10+: 2 per SALU, 1 per VALU; GFX9: 4 per
+/// instruction), and what may not run with an empty exec (here a readfirstlane, which
+/// then reads lane 0) keep the skip. The join is then still entered with exec 0 on both
+/// edges (the skip is taken only when exec is 0), so it still loses its `s_or`.
+#[test]
+fn a_long_or_lane_reading_arm_stays_skipped_and_its_join_only_loses_the_or() {
+    let cases = [
+        (Gen::Gfx10, 12, 1),
+        (Gen::Gfx10, 13, 0),
+        (Gen::Gfx9, 2, 1),
+        (Gen::Gfx9, 3, 0),
+    ];
+    for (gen, n, dropped) in cases {
+        let mut p = break_under_divergent_if(gen, &v_movs(n));
+        assert_eq!(
+            drop_short_exec_branches(&mut p),
+            dropped,
+            "{gen:?}, {n} v_mov"
+        );
+    }
+    let v0 = Arg::Reg(Reg::v(0, 1));
+    let rfl = [(
+        Opcode::VReadfirstlaneB32,
+        Format::Vop1,
+        Arg::Reg(Reg::s(4, 1)),
+        v0,
+    )];
+    let mut p = break_under_divergent_if(Gen::Gfx10, &rfl);
+    assert_eq!(drop_short_exec_branches(&mut p), 0);
+    assert_eq!(simplify_exec_writes(&mut p), 2);
+    verify(&p, true).unwrap();
+    assert_eq!(
+        insts(&p),
+        "s1 = s_and_saveexec_b32 s0
+s_cbranch_execz BB2
+s4 = v_readfirstlane_b32 v0
+s2 = s_or_b32 s2, exec_lo
+s3 = s_andn2_b32 s1, s0
+exec_lo = s_mov_b32 s3
+v1 = v_mov_b32 2
+s_endpgm imm:0x0"
+    );
+}
+
+/// Where exec is not known to be empty the join keeps its `s_or`, and a clearing write
+/// something still reads (the join's `s_or`) stays: here BB0 reaches BB2 by a plain
+/// branch with its lanes active.
+#[test]
+fn a_join_reached_with_active_lanes_keeps_its_or() {
+    let mut p = break_under_divergent_if(Gen::Gfx10, &v_movs(13));
+    let last = p.blocks[0].insts.len() - 1;
+    p.blocks[0].insts[last] = MInst::hw(
+        Opcode::SCbranchScc1,
+        Format::Sopp,
+        &[],
+        &[Arg::Label(BlockId(2))],
+    );
+    let before = insts(&p);
+    assert_eq!(simplify_exec_writes(&mut p), 0);
+    assert_eq!(insts(&p), before);
 }

@@ -14,13 +14,16 @@
 //! `insert_wqm` (whole-quad mode of fragment shaders). After register allocation:
 //! `lower_to_hw` (pseudo → real, parallel copies sequentialised), `thread_branches` (no
 //! branch to the next instruction or to a lone branch, no conditional branch over a
-//! branch), `form_vopd` (GFX11 wave32: independent VALU pairs dual-issued as VOPD),
+//! branch), `drop_short_exec_branches` (no `s_cbranch_execz` over a few cheap
+//! instructions), `simplify_exec_writes` (no `s_or exec, exec, x` where exec is empty, no
+//! exec write nobody reads), `form_vopd` (GFX11 wave32: independent VALU pairs dual-issued as VOPD),
 //! `insert_waitcnt` (memory counters per generation), `resolve_hazards`
 //! (per-generation software interlocks).
 //! `crate::compile::backend` runs them in that order.
 
 pub mod cluster_scalar_loads;
 pub mod coalesce_phi_copies;
+pub mod drop_short_exec_branches;
 pub mod eliminate_dead_code;
 pub mod fold_address_offsets;
 pub mod fold_copies;
@@ -33,11 +36,13 @@ pub mod merge_buffer_stores;
 pub mod number_values;
 pub mod resolve_hazards;
 pub mod reuse_scc;
+pub mod simplify_exec_writes;
 pub mod thread_branches;
 pub mod wqm;
 
 pub use cluster_scalar_loads::cluster_scalar_loads;
 pub use coalesce_phi_copies::coalesce_phi_copies;
+pub use drop_short_exec_branches::drop_short_exec_branches;
 pub use eliminate_dead_code::eliminate_dead_code;
 pub use fold_address_offsets::fold_address_offsets;
 pub use fold_copies::fold_copies;
@@ -50,6 +55,7 @@ pub use merge_buffer_stores::merge_buffer_stores;
 pub use number_values::number_values;
 pub use resolve_hazards::resolve_hazards;
 pub use reuse_scc::reuse_scc;
+pub use simplify_exec_writes::simplify_exec_writes;
 pub use thread_branches::thread_branches;
 pub use wqm::insert_wqm;
 

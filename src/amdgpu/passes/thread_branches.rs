@@ -186,7 +186,7 @@ fn falls_through(b: &[MInst]) -> bool {
 
 /// Rebuilds the linear CFG from the branches and fallthroughs, and empties the blocks the
 /// entry does not reach.
-fn rebuild_linear_cfg(p: &mut Program) {
+pub(super) fn rebuild_linear_cfg(p: &mut Program) {
     let n = p.blocks.len();
     let succs_of = |p: &Program, b: usize| {
         let mut s: Vec<BlockId> = p.blocks[b]
