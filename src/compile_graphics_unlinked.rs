@@ -20,7 +20,7 @@
 //! placement is the backend's (the link keeps it).
 
 use crate::amdgpu::abi_graphics::GraphicsState;
-use crate::amdgpu::isel::graphics::parts::SLOT_GLOBAL_TABLE;
+use crate::amdgpu::isel::graphics::parts::{SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::{isel, mir};
 use crate::binary::elf_write::{CodeObject, FuncSymbol};
 use crate::binary::metadata::{ApiShader, ApiStage, HardwareStage, PipelineMetadata};
@@ -51,7 +51,8 @@ pub struct StageInterface {
     /// The user-data map (index = user SGPR; `UserData::encode` values).
     pub user_data: Vec<u32>,
     /// The values handed to the epilog: (output slot, each register or none). Slots:
-    /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] (an SGPR).
+    /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] and
+    /// [`SLOT_ATTR_OFFSET`] (SGPRs).
     pub outputs: OutputRegisters,
     /// Vertex stage: (location, first VGPR, VGPRs) the fetch prolog fills.
     pub inputs: Vec<(u32, u16, u8)>,
@@ -177,7 +178,9 @@ fn epilog_registers(p: &mir::Program) -> Result<OutputRegisters, Error> {
                 Some(mir::Arg::Reg(r)) if r.count == 1 && r.base.is_vgpr() => {
                     Some(r.base.0 - crate::isa::PhysReg::vgpr(0).0)
                 }
-                Some(mir::Arg::Reg(r)) if r.count == 1 && slot == SLOT_GLOBAL_TABLE => {
+                Some(mir::Arg::Reg(r))
+                    if r.count == 1 && matches!(slot, SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET) =>
+                {
                     Some(r.base.0)
                 }
                 other => return Err(bad(format!("epilog value {other:?} of slot {slot}"))),

@@ -33,7 +33,7 @@ use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
-use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_GLOBAL_TABLE};
+use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION, SLOT_PRIMITIVE_SHADING_RATE,
 };
@@ -250,6 +250,7 @@ fn vs_plan(
             .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
         params: param_regs,
         global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
+        attr_offset: vi.output(SLOT_ATTR_OFFSET).and_then(|r| r[0]),
     };
     Ok((prolog, vs_epilog, params))
 }

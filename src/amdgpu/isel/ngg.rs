@@ -21,16 +21,20 @@
 //! ```
 //! Invariants:
 //! - system SGPRs: s2 = GS_TG_INFO (subgroup vertex count 20:12, primitive count 30:22),
-//!   s3 = merged wave info (wave vertex count 7:0, primitive count 15:8, wave id 27:24);
+//!   s3 = merged wave info (wave vertex count 7:0, primitive count 15:8, wave id 27:24),
+//!   GFX11 s5 = the subgroup's attribute-ring offset (bits 14:0, 512-byte units; read only
+//!   with attributes and handed to the epilog with the global table);
 //!   user SGPRs from s8 (the compute pairs, then the single SGPRs of `gfx_finish_inputs`);
 //! - VGPRs: v0 = the passthrough primitive (indices at 8:0, 18:10, 28:20, null at 31),
 //!   v5 = VertexID, v8 = InstanceID (ES_VGPR_COMP_CNT 3 when read);
 //! - GS_ALLOC_REQ precedes every export of the wave, and the vertex code runs with exactly
 //!   the wave's vertex lanes in EXEC, so the position exports cover those lanes;
 //! - GFX11 attributes: stored to the attribute ring by the vertex epilog
-//!   (`parts::vs_epilog`, which has the ring layout), before its position exports.
+//!   (`parts::vs_epilog`, which has the ring layout), before its position exports; the
+//!   ring's vertex index is the lane, the thread's index in its one-wave subgroup.
 
 use super::Isel;
+use crate::amdgpu::abi_graphics::NGG_ATTR_OFFSET_SGPR;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::isa::{Format, Opcode, PhysReg};
@@ -46,6 +50,8 @@ pub(crate) struct NggInputs {
     prim: Option<Temp>,
     /// GFX11 with attributes: the global table's low half (a user SGPR).
     pub(super) global_table: Option<Temp>,
+    /// GFX11 with attributes: s5, the subgroup's attribute-ring offset.
+    pub(super) attr_offset: Option<Temp>,
 }
 
 /// `s_bfe_u32` operand: offset | width << 16.
@@ -161,13 +167,15 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// The NGG system inputs in p_startpgm: s2, s3, v0 (the VS VGPRs are placed by
+    /// The NGG system inputs in p_startpgm: s2, s3, s5 (GFX11 with attributes), v0 (the
+    /// VS VGPRs are placed by
     /// `gfx_finish_inputs`).
     pub(super) fn ngg_finish_inputs(&mut self, defs: &mut Vec<Arg>) {
         let n = &self.gfx.ngg;
         let regs = [
             (n.tg_info, PhysReg::sgpr(2)),
             (n.wave_info, PhysReg::sgpr(3)),
+            (n.attr_offset, PhysReg::sgpr(NGG_ATTR_OFFSET_SGPR)),
             (n.prim, PhysReg::vgpr(0)),
         ];
         for (t, r) in regs {

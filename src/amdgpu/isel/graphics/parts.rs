@@ -11,7 +11,8 @@
 //!   (each a VGPR or `off`), in the runs `GraphicsAbi::epilog_values` names: fragment
 //!   colour locations (4 channels each) then the depth (1); vertex position (4), point size
 //!   (1), clip + cull distances (their count), the output locations (4 each), then on
-//!   GFX11 the global table's SGPR ([`SLOT_GLOBAL_TABLE`]). After
+//!   GFX11 the global table's SGPR ([`SLOT_GLOBAL_TABLE`]) and the subgroup's ring offset
+//!   (s5, [`SLOT_ATTR_OFFSET`]). After
 //!   register allocation those operands are the physical VGPRs the epilog is keyed by.
 //!   The NGG prologue (GS_ALLOC_REQ, the primitive export, EXEC = the vertex lanes) stays in
 //!   the main part; the position exports go to the epilog with the parameters, because on
@@ -34,6 +35,9 @@ use std::collections::BTreeMap;
 /// The `epilog_values` run of the GFX11 vertex stage's global-table SGPR (after the
 /// output locations).
 pub const SLOT_GLOBAL_TABLE: u32 = 0xffff;
+/// The `epilog_values` run of the GFX11 vertex stage's NGG system SGPR s5, the
+/// subgroup's attribute-ring offset (after the global table).
+pub const SLOT_ATTR_OFFSET: u32 = 0xfffe;
 
 /// The unlinked vertex stage's prolog-filled inputs.
 #[derive(Default)]
@@ -157,11 +161,16 @@ impl Isel<'_> {
                 }
                 if self.t().gen == Gen::Gfx11 && !self.p.abi.graphics.vs_params.is_empty() {
                     // the epilog's attribute-ring stores find the ring in PAL's global
-                    // table: its user SGPR stays live to the branch
+                    // table and the subgroup's place in it in s5: both stay live to the
+                    // branch
                     let git = self.tmp(RegClass::S1);
                     self.gfx.ngg.global_table = Some(git);
                     runs.push((SLOT_GLOBAL_TABLE, 1));
                     vals.push(Arg::Temp(git));
+                    let attr = self.tmp(RegClass::S1);
+                    self.gfx.ngg.attr_offset = Some(attr);
+                    runs.push((SLOT_ATTR_OFFSET, 1));
+                    vals.push(Arg::Temp(attr));
                 }
                 builtin_ok = |s| {
                     matches!(

@@ -7,6 +7,7 @@
 //! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN, with `.scratch_memory_size`), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE, PT_SPRITE_TEX), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT,
+//! SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT, PRIM_EXPORT_COUNT: the GFX11 attribute ring's record),
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
 //! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (and USE_VTX_VRS_RATE, GFX10.3+), PA_SU_POINT_SIZE and
 //! PA_SU_POINT_MINMAX (absent registers read as 0). A stage's wave size is `.wavefront_size` when
@@ -26,6 +27,7 @@ pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
 pub const SPI_INTERP_CONTROL_0: u32 = 0xa1b5;
 pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
+pub const SPI_VS_OUT_CONFIG: u32 = 0xa1b1;
 pub const PA_SU_POINT_SIZE: u32 = 0xa280;
 pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
 
@@ -61,6 +63,8 @@ pub struct Pipeline {
     pub ps_input_addr: u32,
     /// SPI_PS_INPUT_CNTL_i of the NUM_INTERP pixel-shader inputs.
     pub ps_input_cntl: Vec<u32>,
+    /// SPI_VS_OUT_CONFIG: VS_EXPORT_COUNT (5:1, parameters − 1), PRIM_EXPORT_COUNT (12:8).
+    pub vs_out_config: u32,
     pub col_format: u32,
     pub z_format: u32,
     /// SPI_INTERP_CONTROL_0: PNT_SPRITE_ENA (bit 1), PNT_SPRITE_OVRD_X/Y/Z/W (3 bits each
@@ -190,6 +194,7 @@ impl Pipeline {
             ps_input_cntl: (0..num_interp)
                 .map(|i| reg(SPI_PS_INPUT_CNTL_0 + i))
                 .collect(),
+            vs_out_config: reg(SPI_VS_OUT_CONFIG),
             col_format: reg(SPI_SHADER_COL_FORMAT),
             z_format: reg(SPI_SHADER_Z_FORMAT),
             interp_control: reg(SPI_INTERP_CONTROL_0),

@@ -26,7 +26,7 @@
 //! GFX10.3 / GFX11 NGG: primitives are grouped in API order into waves of at most one
 //! wave of distinct vertices and of primitives (vertices in order of first use). System
 //! SGPRs: s2 = `nverts << 12 | nprims << 22` (GS_TG_INFO), s3 = `nverts | nprims << 8`
-//! (merged wave info); s0, s1, s4–s7 are not written; user SGPRs from s8. Primitive
+//! (merged wave info); s0, s1, s4, s6, s7 are not written (s5 too before GFX11); user SGPRs from s8. Primitive
 //! lanes (GFX10.3 and GFX11 alike): in passthrough mode (VGT_SHADER_STAGES_EN.
 //! PRIMGEN_PASSTHRU_EN) v0 = `i0 | i1 << 10 | i2 << 20`, the `exp prim` value; otherwise
 //! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
@@ -34,7 +34,10 @@
 //! send `GS_ALLOC_REQ` with exactly (nverts, nprims) in M0 before its position and
 //! primitive exports, export `pos0` for every vertex lane and `prim` for every primitive
 //! lane (indices in bits 8:0 / 18:10 / 28:20, bit 31 = null primitive). Parameters:
-//! GFX10.3 `exp paramN`; GFX11 the attribute ring (`launch`).
+//! GFX10.3 `exp paramN`; GFX11 the attribute ring (`launch`): s5 = the subgroup's place
+//! (`AttrRing::place`, bits 14:0 in 512-byte units), and parameter `a` of vertex lane `l`
+//! is read where a swizzled store with vindex `l` and offset `16·a` put it, STRIDE
+//! being 16 × (SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1).
 
 use super::launch::{self, DrawMemory};
 use super::shaders::Pipeline;
@@ -303,9 +306,31 @@ fn run_ngg(
         .map(|c| c as usize + 1)
         .max()
         .unwrap_or(0);
-    if gen == Gen::Gfx11 && needed > 32 {
-        return Err(Error::unsupported("attribute ring beyond 32 attributes"));
-    }
+    // GFX11: the ring's V# as the hardware reads it back, with the record the pipeline's
+    // SPI_VS_OUT_CONFIG gives (max(1, parameters) + primitive parameters, 16 bytes each)
+    let ring_desc = if gen == Gen::Gfx11 {
+        let params = (p.vs_out_config >> 1 & 0x1f) + 1;
+        if p.vs_out_config >> 8 & 0x1f != 0 {
+            return Err(Error::unsupported(
+                "SPI_VS_OUT_CONFIG.PRIM_EXPORT_COUNT (per-primitive attributes)",
+            ));
+        }
+        if needed > params as usize {
+            return Err(Error::setup(format!(
+                "the pixel shader reads parameter {}, beyond SPI_VS_OUT_CONFIG's {params}",
+                needed - 1
+            )));
+        }
+        let mut d = launch::attr_ring_desc()?;
+        d[1] |= 16 * params << 16;
+        Some(crate::memory::BufferDesc::decode(gen, d))
+    } else {
+        None
+    };
+    let ring_indices = match ring_desc.map(|d| d.swizzle) {
+        Some(crate::memory::Swizzle::On { index_stride, .. }) => index_stride as u64,
+        _ => 1,
+    };
     let mut out = Vec::with_capacity(prims.len());
     let mut next = 0;
     while next < prims.len() {
@@ -356,12 +381,16 @@ fn run_ngg(
         };
         w.regs.set_exec(exec);
         w.launched = exec;
-        if gen == Gen::Gfx11 {
-            m.mem.write(
-                launch::ATTR_RING,
-                &vec![0; launch::ATTR_RING_BYTES as usize],
-            )?;
-        }
+        // GFX11: the subgroup's place in the attribute ring, in s5
+        let ring = match &ring_desc {
+            Some(desc) => {
+                let blocks = (nv as u64).div_ceil(ring_indices) * ring_indices;
+                let (at, s5) = m.attr_ring.place(blocks * desc.stride as u64)?;
+                w.regs.set_s(5, s5)?;
+                Some((desc, at))
+            }
+            None => None,
+        };
         let mut ex = Exports::new(true);
         let mut lds = Lds::new(0);
         launch::run_wave(
@@ -396,17 +425,17 @@ fn run_ngg(
         let mut vouts = Vec::new();
         for l in 0..nv {
             let mut v = vertex_out(p, &w, &ex, l)?;
-            if gen == Gen::Gfx11 {
+            if let Some((desc, at)) = ring {
                 if v.params.iter().any(Option::is_some) {
                     return Err(launch::rule(&w, "exp param on GFX11".into()));
                 }
+                // where the swizzled ring store of parameter `a` of vertex `l` went
                 v.params = (0..needed as u64)
                     .map(|a| {
                         let mut c = [0u32; 4];
                         for (k, x) in c.iter_mut().enumerate() {
-                            *x = m.mem.read_u32(
-                                launch::ATTR_RING + ((a * 64 + l as u64) * 16) + 4 * k as u64,
-                            )?;
+                            let off = desc.byte_offset(l, 16 * a + 4 * k as u64);
+                            *x = m.mem.read_u32(launch::ATTR_RING + at + off)?;
                         }
                         Ok(Some(c))
                     })
