@@ -58,6 +58,10 @@ pub struct StageInterface {
     pub inputs: Vec<(u32, u16, u8)>,
     /// Vertex stage: VGPR_COMP_CNT, clip and cull distance counts.
     pub vgpr_comp_cnt: u32,
+    /// Vertex stage: the primitive id is kept for the epilog (`GraphicsAbi::
+    /// vs_primitive_id`).
+    #[serde(default)]
+    pub primitive_id: bool,
     pub clip_distances: u32,
     pub cull_distances: u32,
     /// Fragment stage: SPI_PS_INPUT_ENA, the attributes (location, flat) in order, and
@@ -136,7 +140,11 @@ pub fn compile_stage_unlinked(
     stage: Stage,
     opts: &Options,
 ) -> Result<UnlinkedStage, Error> {
-    let link = isel::LinkTime::default();
+    // the fragment stage it will be linked with may read gl_PrimitiveID
+    let link = isel::LinkTime {
+        vs_primitive_id: stage == Stage::Vertex,
+        ..Default::default()
+    };
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let c = compile_stage_linking(
         words,
@@ -206,6 +214,7 @@ fn interface(c: &CompiledStage) -> Result<StageInterface, Error> {
             .map(|(&loc, &(first, n))| (loc, first, n))
             .collect(),
         vgpr_comp_cnt: g.vgpr_comp_cnt,
+        primitive_id: g.vs_primitive_id,
         clip_distances: g.clip_distances,
         cull_distances: g.cull_distances,
         ps_input_ena: g.ps_input_ena,

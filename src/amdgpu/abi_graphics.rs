@@ -59,6 +59,13 @@ pub fn attr_ring_stride(params: usize) -> u32 {
     ATTR_RING_ELEMENT_BYTES * params.max(1) as u32
 }
 
+/// NGG with the primitive id kept (`GraphicsAbi::vs_primitive_id`): the LDS the
+/// prologue's hand-off uses, 4 bytes per vertex of a one-wave subgroup (the provoking
+/// vertex's slot holds its primitive's id).
+pub fn ngg_primitive_id_lds_bytes(wave: crate::isa::Wave) -> u32 {
+    4 * wave.lanes()
+}
+
 /// Whether the vertex stage runs as an NGG primitive shader (`.hardware_stages.gs`) on
 /// `gen`: GFX10.3 and GFX11 (which has no hardware VS); GFX9 has a hardware VS only.
 pub fn vertex_is_ngg(gen: crate::isa::Gen) -> bool {
@@ -225,8 +232,13 @@ pub struct GraphicsAbi {
     /// VS: VGPR_COMP_CNT (which of v1..v3 the hardware loads); NGG: ES_VGPR_COMP_CNT
     /// (which of v6..v8).
     pub vgpr_comp_cnt: u32,
-    /// VS: output locations, in parameter-export order.
+    /// VS: output locations, in parameter-export order (with `isel::graphics::
+    /// SLOT_PRIMITIVE_ID` for the primitive id the epilog adds, last).
     pub vs_params: Vec<u32>,
+    /// VS: the main part keeps the primitive id for its epilog (`LinkTime::
+    /// vs_primitive_id`): GFX9 VGPR_COMP_CNT ≥ 2 (v2); NGG GS_VGPR_COMP_CNT 2 (v2 of the
+    /// primitive lanes) and [`ngg_primitive_id_lds_bytes`] of LDS.
+    pub vs_primitive_id: bool,
     /// VS: position exports (pos0, pos1 when the point size or the shading rate is
     /// written, then the distances).
     pub pos_exports: u32,

@@ -17,9 +17,16 @@
 //! fragment-shading-rate state, so the pipeline's combiners keep the pipeline's 1x1 rate
 //! (Vulkan's default, KEEP), as lavapipe and RADV draw it.
 //!
+//! Primitive ids: each primitive's index among its instance's primitives (from 0 per
+//! instance, counting on across primitive restarts), delivered only as the registers ask.
+//!
 //! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
-//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
-//! from s0.
+//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0, v3 = InstanceID; user SGPRs from s0.
+//! With VGT_PRIMITIVEID_EN, VGT_GS_MODE = GS_SCENARIO_A and VGPR_COMP_CNT ≥ 2, v2 is the
+//! primitive id and the stream has no reuse: every primitive's vertices are shaded for
+//! it alone, so its provoking vertex carries its id (Mesa has no fact on how the VGT
+//! shares vertices then; RADV relies on the provoking vertex's v2, and this is the one
+//! model that gives it).
 //! Each vertex must be in the EXEC of a `pos0` export with all four channels, and the
 //! wave must make a `done` position export. Parameters come from `exp paramN`.
 //!
@@ -29,7 +36,10 @@
 //! (merged wave info); s0, s1, s4, s6, s7 are not written (s5 too before GFX11); user SGPRs from s8. Primitive
 //! lanes (GFX10.3 and GFX11 alike): in passthrough mode (VGT_SHADER_STAGES_EN.
 //! PRIMGEN_PASSTHRU_EN) v0 = `i0 | i1 << 10 | i2 << 20`, the `exp prim` value; otherwise
-//! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
+//! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive id when VGT_PRIMITIVEID_EN and
+//! GS_VGPR_COMP_CNT ≥ 2 (else unwritten), v3 = 0; with NGG_DISABLE_PROVOK_REUSE each
+//! primitive's provoking vertex is a subgroup vertex of its own (a copy when the stream
+//! vertex is already in the subgroup); the wave's LDS is RSRC2_GS.LDS_SIZE. Vertex lanes: v5 = VertexID, v6 = 0,
 //! v7 = 0, v8 = InstanceID. EXEC = the first max(nverts, nprims) lanes. The wave must
 //! send `GS_ALLOC_REQ` with exactly (nverts, nprims) in M0 before its position and
 //! primitive exports, export `pos0` for every vertex lane and `prim` for every primitive
@@ -67,13 +77,19 @@ pub struct VertexOut {
 pub type Prim = [VertexOut; 3];
 
 /// (VertexID, InstanceID) of every stream vertex (each distinct vertex of an instance
-/// once, in order of first use), and the primitives as stream indices.
-fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
+/// once, in order of first use), the primitives as stream indices, and each primitive's
+/// id (its index among its instance's primitives: from 0 per instance, counting on
+/// across primitive restarts).
+type Assembled = (Vec<(u32, u32)>, Vec<[usize; 3]>, Vec<u32>);
+
+fn assemble(d: &Draw) -> Assembled {
     let dc = d.desc.draw;
     let ids = d.vertex_indices();
     let mut stream = Vec::new();
     let mut prims = Vec::new();
+    let mut prim_ids = Vec::new();
     for inst in 0..dc.instance_count {
+        let first = prims.len();
         let mut slot: std::collections::HashMap<u32, usize> = Default::default();
         // strips restart at a None; lists never hold one (checked)
         for run in ids.split(|v| v.is_none()) {
@@ -117,8 +133,9 @@ fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
                 }
             }
         }
+        prim_ids.extend(0..(prims.len() - first) as u32);
     }
-    (stream, prims)
+    (stream, prims, prim_ids)
 }
 
 fn lane_export(exports: &Exports, t: Target, lane: u32) -> Option<&Export> {
@@ -241,24 +258,40 @@ pub fn run(
     m: &mut DrawMemory,
     stats: &mut DrawStats,
 ) -> Result<Vec<Prim>> {
-    let (stream, prims) = assemble(d);
+    let (stream, prims, prim_ids) = assemble(d);
     if p.ngg {
-        return run_ngg(p, d, entries, opt, m, stats, &stream, &prims);
+        return run_ngg(p, d, entries, opt, m, stats, &stream, &prims, &prim_ids);
     }
     if m.gen == Gen::Gfx11 {
         return Err(Error::setup("a hardware VS on GFX11, which has none"));
     }
+    // VGT_PRIMITIVEID_EN with GS_SCENARIO_A: v2 = the primitive id, every primitive's
+    // vertices shaded for it alone (no reuse), so its provoking vertex carries its id
+    let with_ids = p.primitive_id_en & 1 == 1 && p.gs_mode == 1 && p.vs.comp_cnt >= 2;
+    let (stream, prims): (Vec<(u32, u32, u32)>, Vec<[usize; 3]>) = if with_ids {
+        let mut s = Vec::with_capacity(3 * prims.len());
+        let mut q = Vec::with_capacity(prims.len());
+        for (t, &id) in prims.iter().zip(&prim_ids) {
+            let base = s.len();
+            s.extend(t.map(|v| (stream[v].0, stream[v].1, id)));
+            q.push([base, base + 1, base + 2]);
+        }
+        (s, q)
+    } else {
+        (stream.iter().map(|&(v, i)| (v, i, 0)).collect(), prims)
+    };
     let lanes = p.vs.target.wave.lanes() as usize;
     let mut outs = Vec::with_capacity(stream.len());
     for chunk in stream.chunks(lanes) {
         let mut w = launch::new_wave(&p.vs, d, entries, 0, opt.budget, opt.checks)?;
         w.id = ([0; 3], stats.vertex_waves as u32);
         let mut exec = 0u64;
-        for (l, &(vid, iid)) in chunk.iter().enumerate() {
+        for (l, &(vid, iid, prim_id)) in chunk.iter().enumerate() {
             let l = l as u32;
-            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3); GFX10.3 user VGPRs in v1, v2
+            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3), the primitive id in v2;
+            // GFX10.3 user VGPRs in v1, v2
             let v1 = if m.gen == Gen::Gfx9 { iid } else { 0 };
-            for (r, v) in [(0, vid), (1, v1), (2, 0), (3, iid)] {
+            for (r, v) in [(0, vid), (1, v1), (2, prim_id), (3, iid)] {
                 w.regs.set_v(r, l, v)?;
             }
             exec |= 1 << l;
@@ -296,7 +329,13 @@ fn run_ngg(
     stats: &mut DrawStats,
     stream: &[(u32, u32)],
     prims: &[[usize; 3]],
+    prim_ids: &[u32],
 ) -> Result<Vec<Prim>> {
+    // VGT_PRIMITIVEID_EN: the primitive lanes' v2 (GS_VGPR_COMP_CNT ≥ 2) is the id;
+    // NGG_DISABLE_PROVOK_REUSE: a primitive's provoking vertex is a subgroup vertex of
+    // its own, never one already in the subgroup
+    let with_ids = p.primitive_id_en & 1 == 1 && p.vs.comp_cnt >= 2;
+    let fresh_provoking = p.primitive_id_en >> 2 & 1 == 1;
     let lanes = p.vs.target.wave.lanes() as usize;
     let gen = m.gen;
     let needed = p
@@ -339,6 +378,10 @@ fn run_ngg(
         let mut local: Vec<[u32; 3]> = Vec::new();
         while next < prims.len() && local.len() < lanes {
             let mut fresh: Vec<usize> = Vec::new();
+            let pv = prims[next][0];
+            if fresh_provoking {
+                fresh.push(pv);
+            }
             for v in prims[next] {
                 if !verts.contains(&v) && !fresh.contains(&v) {
                     fresh.push(v);
@@ -347,8 +390,14 @@ fn run_ngg(
             if verts.len() + fresh.len() > lanes {
                 break;
             }
+            let at = verts.len();
             verts.extend(fresh);
-            local.push(prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32));
+            let mut t =
+                prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32);
+            if fresh_provoking {
+                t[0] = at as u32;
+            }
+            local.push(t);
             next += 1;
         }
         let first_prim = next - local.len();
@@ -365,7 +414,9 @@ fn run_ngg(
                 w.regs.set_v(0, l, t[0] | t[1] << 16)?;
                 w.regs.set_v(1, l, t[2])?;
             }
-            w.regs.set_v(2, l, (first_prim + l as usize) as u32)?;
+            if with_ids {
+                w.regs.set_v(2, l, prim_ids[first_prim + l as usize])?;
+            }
             w.regs.set_v(3, l, 0)?;
         }
         for (l, &v) in verts.iter().enumerate() {
@@ -392,7 +443,7 @@ fn run_ngg(
             None => None,
         };
         let mut ex = Exports::new(true);
-        let mut lds = Lds::new(0);
+        let mut lds = Lds::new(p.vs.lds_bytes);
         launch::run_wave(
             &mut m.vs_prog,
             &mut m.mem,
