@@ -533,8 +533,16 @@ fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id(
             .unwrap_or_else(|e| panic!("{cfg}: gl_PrimitiveID: {e}"));
         let r = registers(&p);
         assert_eq!(r[&regs::SPI_PS_IN_CONTROL] & 0x3f, 2, "{cfg}: colour + id");
-        assert_eq!(r[&(regs::SPI_PS_INPUT_CNTL_0 + 1)], 1 | 1 << 10, "{cfg}: flat param 1");
-        assert_eq!(r[&regs::SPI_VS_OUT_CONFIG] >> 1 & 0x1f, 1, "{cfg}: two parameters");
+        assert_eq!(
+            r[&(regs::SPI_PS_INPUT_CNTL_0 + 1)],
+            1 | 1 << 10,
+            "{cfg}: flat param 1"
+        );
+        assert_eq!(
+            r[&regs::SPI_VS_OUT_CONFIG] >> 1 & 0x1f,
+            1,
+            "{cfg}: two parameters"
+        );
         let ngg = gen != Gen::Gfx9;
         assert_eq!(r[&regs::VGT_PRIMITIVEID_EN], 1 | (ngg as u32) << 2, "{cfg}");
         if ngg {
@@ -543,7 +551,10 @@ fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id(
             assert_ne!(r[&HwStage::Gs.rsrc2()] >> 19 & 0xff, 0, "{cfg}: LDS_SIZE");
         } else {
             assert_eq!(r[&regs::VGT_GS_MODE], 1, "{cfg}: GS_SCENARIO_A");
-            assert!(r[&HwStage::Vs.rsrc1()] >> 24 & 3 >= 2, "{cfg}: VGPR_COMP_CNT");
+            assert!(
+                r[&HwStage::Vs.rsrc1()] >> 24 & 3 >= 2,
+                "{cfg}: VGPR_COMP_CNT"
+            );
         }
     }
 }

@@ -53,8 +53,8 @@ use super::metadata::{
     PAL_METADATA_VERSION,
 };
 use super::registers::{FloatMode, Rsrc1, Rsrc2, UserData};
-use crate::amdgpu::abi_graphics::GraphicsAbi;
 use crate::amdgpu::abi_graphics::ngg_primitive_id_lds_bytes;
+use crate::amdgpu::abi_graphics::GraphicsAbi;
 use crate::amdgpu::isel::graphics::{SLOT_POINT_COORD, SLOT_PRIMITIVE_ID};
 use crate::isa::{Gen, Target};
 use std::collections::BTreeMap;

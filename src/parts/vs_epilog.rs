@@ -92,8 +92,8 @@ impl VsEpilogKey {
                 .primitive_id_lds
                 .map_or(String::new(), |p| format!(";primid_lds=param{p}"))
             + &self
-            .shading_rate
-            .map_or(String::new(), |r| format!(";vrs=v{r}"))
+                .shading_rate
+                .map_or(String::new(), |r| format!(";vrs=v{r}"))
     }
 
     /// Runs the generator.
@@ -176,7 +176,9 @@ impl VsEpilogKey {
                     "GFX11 parameters need {what} (the attribute ring)"
                 ))
             };
-            let git = self.global_table.ok_or_else(|| unsat("the global table's SGPR"))?;
+            let git = self
+                .global_table
+                .ok_or_else(|| unsat("the global table's SGPR"))?;
             let attr = self
                 .attr_offset
                 .ok_or_else(|| unsat("the subgroup's ring offset SGPR (s5)"))?;
@@ -203,8 +205,22 @@ impl VsEpilogKey {
             let sop2 = |buf: &mut CodeBuffer, op: Opcode, d: u16, a: Operand, b: u32| {
                 buf.op(op, Format::Sop2, &[sreg(d, 1), a, int(b)])
             };
-            sop2(&mut buf, Opcode::SAndB32, o, sreg(attr, 1), ATTR_RING_OFFSET_MASK).map_err(enc)?;
-            sop2(&mut buf, Opcode::SLshlB32, o, sreg(o, 1), ATTR_RING_OFFSET_SHIFT).map_err(enc)?;
+            sop2(
+                &mut buf,
+                Opcode::SAndB32,
+                o,
+                sreg(attr, 1),
+                ATTR_RING_OFFSET_MASK,
+            )
+            .map_err(enc)?;
+            sop2(
+                &mut buf,
+                Opcode::SLshlB32,
+                o,
+                sreg(o, 1),
+                ATTR_RING_OFFSET_SHIFT,
+            )
+            .map_err(enc)?;
             for (p, chans) in params.iter().enumerate() {
                 let d = data + 4 * p as u16;
                 for (c, r) in chans.iter().enumerate() {

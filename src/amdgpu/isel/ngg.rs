@@ -43,8 +43,8 @@
 
 use super::Isel;
 use crate::amdgpu::abi_graphics::NGG_ATTR_OFFSET_SGPR;
-use crate::amdgpu::passes::insert_waitcnt::wait_insts;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
+use crate::amdgpu::passes::insert_waitcnt::wait_insts;
 use crate::amdgpu::Error;
 use crate::isa::{Format, Opcode, PhysReg};
 
@@ -160,12 +160,7 @@ impl Isel<'_> {
                 &[Arg::Temp(v)],
                 vec![Arg::Const(0x1ff), Arg::Temp(prim)],
             )?;
-            let addr = self.tmp(RegClass::V1);
-            self.valu(
-                Opcode::VLshlrevB32,
-                &[Arg::Temp(addr)],
-                vec![Arg::Const(2), Arg::Temp(v)],
-            )?;
+            let addr = self.times4(Arg::Temp(v))?;
             if gen == crate::isa::Gen::Gfx10 {
                 // LdsBranchVmemWAR: the fetch prolog's loads (VMEM) precede this LDS
                 // access across branches, and the hazard pass sees only this part

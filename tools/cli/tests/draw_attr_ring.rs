@@ -91,7 +91,12 @@ fn gfx11_attributes_go_to_the_ring_whose_descriptor_is_the_global_tables_entry_1
             .unwrap_or_else(|| panic!("w{wave}: no s_or_b32 into {dw1}:\n{asm}"));
         let or_ops = ops_of(lines[or]);
         assert_eq!(or_ops[1], dw1, "w{wave}: {}", lines[or]);
-        assert_eq!(imm(&or_ops[2]), (16 * 4) << 16, "w{wave}: STRIDE: {}", lines[or]);
+        assert_eq!(
+            imm(&or_ops[2]),
+            (16 * 4) << 16,
+            "w{wave}: STRIDE: {}",
+            lines[or]
+        );
         for (a, &i) in stores.iter().enumerate() {
             let ops = ops_of(lines[i]);
             assert!(

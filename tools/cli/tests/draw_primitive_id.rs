@@ -18,7 +18,9 @@
 
 mod draw_support;
 
-use draw_support::{compare_outputs, gcnc_draw, gcnc_draw_with, DRAW_CONFIGS};
+use draw_support::{
+    assert_no_failures, compare_outputs, gcnc_draw, gcnc_draw_with, lavapipe_required, DRAW_CONFIGS,
+};
 use gcnc_emu::draw::Desc;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -29,19 +31,17 @@ fn colour_attachment(dir: &Path) -> Vec<u8> {
 
 #[test]
 fn the_primitive_id_colours_each_primitive_as_lavapipe_does() {
-    let lavapipe = vkref::oracle::lavapipe().is_some();
-    if !lavapipe {
-        assert!(
-            std::env::var("GCNC_REQUIRE_ORACLES").is_err(),
-            "lavapipe is required"
-        );
+    if !lavapipe_required() {
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw");
     let tmp = std::env::temp_dir().join(format!("gcnc-draw-primid-{}", std::process::id()));
     let mut failures = Vec::new();
     // (description, distinct colours lavapipe must draw besides the clear colour)
-    for (name, colours) in [("primitive_id_strip_restart", 4), ("primitive_id_fan_list", 30)] {
+    for (name, colours) in [
+        ("primitive_id_strip_restart", 4),
+        ("primitive_id_fan_list", 30),
+    ] {
         let path = dir.join(format!("{name}.json"));
         let d = Desc::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
         let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
@@ -68,11 +68,5 @@ fn the_primitive_id_colours_each_primitive_as_lavapipe_does() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures (outputs in {}):\n{}",
-        failures.len(),
-        tmp.display(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures, &tmp);
 }

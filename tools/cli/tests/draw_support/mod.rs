@@ -597,6 +597,28 @@ pub const DRAW_CONFIGS: [(&str, u32); 5] = [
     ("gfx1100", 64),
 ];
 
+/// Whether lavapipe is installed; without it a test has no oracle and returns early, which
+/// is a failure when GCNC_REQUIRE_ORACLES is set.
+pub fn lavapipe_required() -> bool {
+    let found = vkref::oracle::lavapipe().is_some();
+    assert!(
+        found || std::env::var("GCNC_REQUIRE_ORACLES").is_err(),
+        "lavapipe is required"
+    );
+    found
+}
+
+/// Fails with every failure a sweep collected, naming where its outputs are.
+pub fn assert_no_failures(failures: &[String], outputs: &std::path::Path) {
+    assert!(
+        failures.is_empty(),
+        "{} failures (outputs in {}):\n{}",
+        failures.len(),
+        outputs.display(),
+        failures.join("\n")
+    );
+}
+
 /// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.
 pub fn gcnc_draw(
     desc: &std::path::Path,

@@ -287,7 +287,9 @@ impl DrawMemory {
         }
         if gen == Gen::Gfx11 {
             mem.map(ATTR_RING, ATTR_RING_BYTES);
-            let poison = ATTR_RING_POISON.to_le_bytes().repeat((ATTR_RING_BYTES / 4) as usize);
+            let poison = ATTR_RING_POISON
+                .to_le_bytes()
+                .repeat((ATTR_RING_BYTES / 4) as usize);
             mem.write(ATTR_RING, &poison)?;
             let desc = attr_ring_desc()?;
             for (k, w) in desc.iter().enumerate() {

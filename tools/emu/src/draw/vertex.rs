@@ -392,8 +392,7 @@ fn run_ngg(
             }
             let at = verts.len();
             verts.extend(fresh);
-            let mut t =
-                prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32);
+            let mut t = prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32);
             if fresh_provoking {
                 t[0] = at as u32;
             }
