@@ -333,6 +333,24 @@ fn alone(
     linked_stage(c, &laid.text, &laid.functions, &laid.placed)
 }
 
+/// Whether fragment module `fm` reads `gl_PrimitiveID` (then the vertex stage keeps the
+/// primitive id for its epilog: `LinkTime::vs_primitive_id`).
+fn reads_primitive_id(fm: &Module) -> bool {
+    fm.functions.iter().any(|(_, f)| {
+        f.blocks_in_order().into_iter().any(|b| {
+            f.blocks[b].insts.iter().any(|&i| {
+                matches!(
+                    f.kind(i),
+                    crate::ir::InstKind::Intrinsic {
+                        op: crate::ir::Intrinsic::LoadPrimitiveId,
+                        ..
+                    }
+                )
+            })
+        })
+    })
+}
+
 /// A compiled VS+PS pipeline.
 #[derive(Clone, Debug)]
 pub struct CompiledPipeline {
@@ -382,7 +400,11 @@ pub fn compile_pipeline_stages(
         crate::passes::link_varyings::run(&mut vm, &fm)
     });
     let link = parts_link();
-    let vs = main_part(&vm, &vs_layout, opts, state, &link, &mut timer)?;
+    let vs_link = isel::LinkTime {
+        vs_primitive_id: reads_primitive_id(&fm),
+        ..link.clone()
+    };
+    let vs = main_part(&vm, &vs_layout, opts, state, &vs_link, &mut timer)?;
     let ps = main_part(&fm, &fs_layout, fs_opts, state, &link, &mut timer)?;
     let (vi, vs_obj) = stage_object(&vs, opts.target)?;
     let (_, ps_obj) = stage_object(&ps, opts.target)?;

@@ -20,7 +20,7 @@
 //! placement is the backend's (the link keeps it).
 
 use crate::amdgpu::abi_graphics::GraphicsState;
-use crate::amdgpu::isel::graphics::parts::SLOT_GLOBAL_TABLE;
+use crate::amdgpu::isel::graphics::parts::{SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::{isel, mir};
 use crate::binary::elf_write::{CodeObject, FuncSymbol};
 use crate::binary::metadata::{ApiShader, ApiStage, HardwareStage, PipelineMetadata};
@@ -51,12 +51,17 @@ pub struct StageInterface {
     /// The user-data map (index = user SGPR; `UserData::encode` values).
     pub user_data: Vec<u32>,
     /// The values handed to the epilog: (output slot, each register or none). Slots:
-    /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] (an SGPR).
+    /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] and
+    /// [`SLOT_ATTR_OFFSET`] (SGPRs).
     pub outputs: OutputRegisters,
     /// Vertex stage: (location, first VGPR, VGPRs) the fetch prolog fills.
     pub inputs: Vec<(u32, u16, u8)>,
     /// Vertex stage: VGPR_COMP_CNT, clip and cull distance counts.
     pub vgpr_comp_cnt: u32,
+    /// Vertex stage: the primitive id is kept for the epilog (`GraphicsAbi::
+    /// vs_primitive_id`).
+    #[serde(default)]
+    pub primitive_id: bool,
     pub clip_distances: u32,
     pub cull_distances: u32,
     /// Fragment stage: SPI_PS_INPUT_ENA, the attributes (location, flat) in order, and
@@ -135,7 +140,11 @@ pub fn compile_stage_unlinked(
     stage: Stage,
     opts: &Options,
 ) -> Result<UnlinkedStage, Error> {
-    let link = isel::LinkTime::default();
+    // the fragment stage it will be linked with may read gl_PrimitiveID
+    let link = isel::LinkTime {
+        vs_primitive_id: stage == Stage::Vertex,
+        ..Default::default()
+    };
     let mut timer = Timer::new(&opts.settings, Phase::Front);
     let c = compile_stage_linking(
         words,
@@ -177,7 +186,9 @@ fn epilog_registers(p: &mir::Program) -> Result<OutputRegisters, Error> {
                 Some(mir::Arg::Reg(r)) if r.count == 1 && r.base.is_vgpr() => {
                     Some(r.base.0 - crate::isa::PhysReg::vgpr(0).0)
                 }
-                Some(mir::Arg::Reg(r)) if r.count == 1 && slot == SLOT_GLOBAL_TABLE => {
+                Some(mir::Arg::Reg(r))
+                    if r.count == 1 && matches!(slot, SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET) =>
+                {
                     Some(r.base.0)
                 }
                 other => return Err(bad(format!("epilog value {other:?} of slot {slot}"))),
@@ -203,6 +214,7 @@ fn interface(c: &CompiledStage) -> Result<StageInterface, Error> {
             .map(|(&loc, &(first, n))| (loc, first, n))
             .collect(),
         vgpr_comp_cnt: g.vgpr_comp_cnt,
+        primitive_id: g.vs_primitive_id,
         clip_distances: g.clip_distances,
         cull_distances: g.cull_distances,
         ps_input_ena: g.ps_input_ena,

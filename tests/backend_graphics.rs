@@ -508,33 +508,53 @@ fn vertex_outputs_the_fragment_stage_does_not_read_are_not_computed() {
 }
 
 #[test]
-fn fragment_shaders_declaring_geometry_read_layer_and_viewport_but_not_the_primitive_id() {
+fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id() {
     // The Geometry capability is accepted for the fragment built-ins it enables. gl_Layer
     // and gl_ViewportIndex read 0 (no vertex shader can write them): the shader enables
-    // the same inputs as one reading only its interpolated colour. gl_PrimitiveID needs the vertex
-    // stage to export the primitive id, which it does not: a typed Unsupported naming it.
+    // the same inputs as one reading only its interpolated colour. gl_PrimitiveID is one
+    // more flat attribute, the last, fed by the parameter the vertex epilog adds after
+    // the colour (parameter 1), with the registers that give the vertex stage the id
+    // (docs/abi.md "Built-ins a fragment shader declares the Geometry capability for").
     for (gen, wave) in PIPELINE_CONFIGS {
+        let cfg = format!("{}/{wave:?}", gen.mcpu());
         let o = opts(gen, wave);
         let s = GraphicsState::default();
         let vs = words("draw", "vs_color");
         let p = compile_pipeline(&vs, &words("draw", "fs_layer_viewport"), &o, &s)
-            .unwrap_or_else(|e| panic!("{}/{wave:?}: {e}", gen.mcpu()));
+            .unwrap_or_else(|e| panic!("{cfg}: {e}"));
+        let plain = registers(&compile_pipeline(&vs, &words("draw", "fs_color"), &o, &s).unwrap());
         assert_eq!(
             registers(&p).get(&regs::SPI_PS_INPUT_ENA).copied(),
-            registers(&compile_pipeline(&vs, &words("draw", "fs_color"), &o, &s).unwrap())
-                .get(&regs::SPI_PS_INPUT_ENA)
-                .copied(),
-            "{}/{wave:?}",
-            gen.mcpu()
+            plain.get(&regs::SPI_PS_INPUT_ENA).copied(),
+            "{cfg}"
         );
-        let e = compile_pipeline(&vs, &words("draw", "fs_primitive_id"), &o, &s)
-            .err()
-            .expect("gl_PrimitiveID is refused");
-        assert!(
-            matches!(&e, gcnc::Error::Backend(gcnc::amdgpu::Error::Unsupported { what, .. })
-                if what.contains("gl_PrimitiveID")),
-            "{}/{wave:?}: {e}",
-            gen.mcpu()
+        assert_eq!(plain.get(&regs::VGT_PRIMITIVEID_EN), None, "{cfg}");
+        let p = compile_pipeline(&vs, &words("draw", "fs_primitive_id"), &o, &s)
+            .unwrap_or_else(|e| panic!("{cfg}: gl_PrimitiveID: {e}"));
+        let r = registers(&p);
+        assert_eq!(r[&regs::SPI_PS_IN_CONTROL] & 0x3f, 2, "{cfg}: colour + id");
+        assert_eq!(
+            r[&(regs::SPI_PS_INPUT_CNTL_0 + 1)],
+            1 | 1 << 10,
+            "{cfg}: flat param 1"
         );
+        assert_eq!(
+            r[&regs::SPI_VS_OUT_CONFIG] >> 1 & 0x1f,
+            1,
+            "{cfg}: two parameters"
+        );
+        let ngg = gen != Gen::Gfx9;
+        assert_eq!(r[&regs::VGT_PRIMITIVEID_EN], 1 | (ngg as u32) << 2, "{cfg}");
+        if ngg {
+            let rsrc1 = r[&HwStage::Gs.rsrc1()];
+            assert_eq!(rsrc1 >> 29 & 3, 2, "{cfg}: GS_VGPR_COMP_CNT");
+            assert_ne!(r[&HwStage::Gs.rsrc2()] >> 19 & 0xff, 0, "{cfg}: LDS_SIZE");
+        } else {
+            assert_eq!(r[&regs::VGT_GS_MODE], 1, "{cfg}: GS_SCENARIO_A");
+            assert!(
+                r[&HwStage::Vs.rsrc1()] >> 24 & 3 >= 2,
+                "{cfg}: VGPR_COMP_CNT"
+            );
+        }
     }
 }

@@ -34,9 +34,37 @@ pub const USER_DATA_GLOBAL_TABLE: u32 = 0x1000_0000;
 /// `ShaderSystemValues::getAttribRingBufDesc` loads on GFX11 (entry 0 is the graphics
 /// scratch ring, `SiDrvTableScratchGfxSrdOffs`). docs/abi.md "The GFX11 attribute ring".
 pub const ATTR_RING_GIT_OFFSET: u32 = 11 * 16;
-/// GFX11: bytes between attribute `a` and `a + 1` of a vertex in the attribute ring
-/// (64 lanes of 16 bytes; the vertex of lane `l` is the ring's record `l`).
-pub const ATTR_RING_ATTRIBUTE_BYTES: u32 = 64 * 16;
+/// GFX11: the attribute ring's element (one attribute of one vertex, a vec4): the ring's
+/// V# swizzles with 16-byte elements (SWIZZLE_ENABLE 3) and 32-element index stride
+/// (INDEX_STRIDE 2), Mesa's `ac_build_attr_ring_descriptor`; a store's instruction offset
+/// is `ATTR_RING_ELEMENT_BYTES` × the parameter (`ac_nir_store_parameters_to_attr_ring`).
+pub const ATTR_RING_ELEMENT_BYTES: u32 = 16;
+/// GFX11: the NGG system SGPR holding the subgroup's place in the attribute ring
+/// (merged ES/GS layout: s2 GS_TG_INFO, s3 merged wave info, s4 the off-chip offset,
+/// s5 `gs_attr_offset`; Mesa `radv_shader_args.c`, radeonsi `si_shader.c`), given to every
+/// wave of the subgroup.
+pub const NGG_ATTR_OFFSET_SGPR: u16 = 5;
+/// GFX11: the subgroup's ring offset is bits 14:0 of [`NGG_ATTR_OFFSET_SGPR`] in 512-byte
+/// units (Mesa `ac_nir_lower_intrinsics_to_args`, `load_ring_attr_offset_amd`): the
+/// store's soffset is `(s5 & ATTR_RING_OFFSET_MASK) << ATTR_RING_OFFSET_SHIFT`.
+pub const ATTR_RING_OFFSET_MASK: u32 = 0x7fff;
+/// See [`ATTR_RING_OFFSET_MASK`].
+pub const ATTR_RING_OFFSET_SHIFT: u32 = 9;
+
+/// GFX11: the STRIDE the vertex stage ORs into dword 1 (bits 29:16) of the ring's V#
+/// (the driver's has 0): 16 bytes per parameter, at least one ("the hardware always
+/// assumes at least 1 per-vertex param", RADV `radv_nir_lower_abi.c`); it must agree with
+/// SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1, which the hardware reads the ring by.
+pub fn attr_ring_stride(params: usize) -> u32 {
+    ATTR_RING_ELEMENT_BYTES * params.max(1) as u32
+}
+
+/// NGG with the primitive id kept (`GraphicsAbi::vs_primitive_id`): the LDS the
+/// prologue's hand-off uses, 4 bytes per vertex of a one-wave subgroup (the provoking
+/// vertex's slot holds its primitive's id).
+pub fn ngg_primitive_id_lds_bytes(wave: crate::isa::Wave) -> u32 {
+    4 * wave.lanes()
+}
 
 /// Whether the vertex stage runs as an NGG primitive shader (`.hardware_stages.gs`) on
 /// `gen`: GFX10.3 and GFX11 (which has no hardware VS); GFX9 has a hardware VS only.
@@ -302,8 +330,13 @@ pub struct GraphicsAbi {
     /// VS: VGPR_COMP_CNT (which of v1..v3 the hardware loads); NGG: ES_VGPR_COMP_CNT
     /// (which of v6..v8).
     pub vgpr_comp_cnt: u32,
-    /// VS: output locations, in parameter-export order.
+    /// VS: output locations, in parameter-export order (with `isel::graphics::
+    /// SLOT_PRIMITIVE_ID` for the primitive id the epilog adds, last).
     pub vs_params: Vec<u32>,
+    /// VS: the main part keeps the primitive id for its epilog (`LinkTime::
+    /// vs_primitive_id`): GFX9 VGPR_COMP_CNT ≥ 2 (v2); NGG GS_VGPR_COMP_CNT 2 (v2 of the
+    /// primitive lanes) and [`ngg_primitive_id_lds_bytes`] of LDS.
+    pub vs_primitive_id: bool,
     /// VS: position exports (pos0, pos1 when the point size or the shading rate is
     /// written, then the distances).
     pub pos_exports: u32,

@@ -27,6 +27,13 @@
 //!   size); SPI_VS_OUT_CONFIG, SPI_SHADER_POS_FORMAT and PA_CL_VS_OUT_CNTL as for the VS.
 //!   These NGG fields are from Mesa's and LLPC's register facts, not checked against a
 //!   GPU; the emulator reads VGT_SHADER_STAGES_EN's wave and passthrough bits.
+//! - gl_PrimitiveID (the vertex parameters hold `SLOT_PRIMITIVE_ID`): VGT_PRIMITIVEID_EN
+//!   (PRIMITIVEID_EN 0; NGG also NGG_DISABLE_PROVOK_REUSE 2), GFX9 VGT_GS_MODE.MODE =
+//!   GS_SCENARIO_A (1), as RADV's `radv_emit_vgt_gs_mode` / `radv_shader.c` set them; a
+//!   vertex stage that keeps the id (`GraphicsAbi::vs_primitive_id`): NGG
+//!   RSRC1_GS.GS_VGPR_COMP_CNT 2, RSRC2_GS.LDS_SIZE (26:19, 512-byte units) with
+//!   `.lds_size` and PRIMITIVEID_EN (it reads v2 even when the id is not exported);
+//!   GFX9 VGPR_COMP_CNT ≥ 2.
 //! - PS: SPI_PS_INPUT_ENA = SPI_PS_INPUT_ADDR, SPI_PS_IN_CONTROL (NUM_INTERP 5:0,
 //!   PS_W32_EN bit 15), SPI_PS_INPUT_CNTL_n (OFFSET 5:0 = the vertex parameter, 0x20 =
 //!   default value (0,0,0,0); FLAT_SHADE bit 10; PT_SPRITE_TEX bit 17 for gl_PointCoord;
@@ -46,8 +53,9 @@ use super::metadata::{
     PAL_METADATA_VERSION,
 };
 use super::registers::{FloatMode, Rsrc1, Rsrc2, UserData};
+use crate::amdgpu::abi_graphics::ngg_primitive_id_lds_bytes;
 use crate::amdgpu::abi_graphics::GraphicsAbi;
-use crate::amdgpu::isel::graphics::SLOT_POINT_COORD;
+use crate::amdgpu::isel::graphics::{SLOT_POINT_COORD, SLOT_PRIMITIVE_ID};
 use crate::isa::{Gen, Target};
 use std::collections::BTreeMap;
 
@@ -64,6 +72,10 @@ pub const CB_SHADER_MASK: u32 = 0xa08f;
 pub const DB_SHADER_CONTROL: u32 = 0xa203;
 pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
+pub const VGT_PRIMITIVEID_EN: u32 = 0xa2a1;
+pub const VGT_GS_MODE: u32 = 0xa290;
+/// LDS_SIZE's unit (RSRC2_GS bits 26:19): 128 dwords (Mesa's `lds_encode_granularity`).
+const LDS_UNIT: u32 = 512;
 pub const SPI_SHADER_IDX_FORMAT: u32 = 0xa1c2;
 pub const GE_NGG_SUBGRP_CNTL: u32 = 0xa2d3;
 pub const VGT_GS_ONCHIP_CNTL: u32 = 0xa291;
@@ -119,6 +131,11 @@ fn rsrc(t: Target, s: &GraphicsStageInfo) -> Result<(u32, u32)> {
     .pack()?;
     if s.stage == HwStage::Gs {
         r2 |= (s.abi.vgpr_comp_cnt & 3) << 16;
+        if s.abi.vs_primitive_id {
+            // GS_VGPR_COMP_CNT 2: v2 = the primitive id; LDS for its hand-off
+            v1 |= 2 << 29;
+            r2 |= ngg_primitive_id_lds_bytes(t.wave).div_ceil(LDS_UNIT) << 19;
+        }
     }
     Ok((v1, r2))
 }
@@ -183,6 +200,17 @@ impl GraphicsPipelineInfo {
             regs.insert(GE_MAX_OUTPUT_PER_SUBGROUP, lanes);
         } else if t.gen.is_gfx10_plus() {
             regs.insert(VGT_SHADER_STAGES_EN, (w32 as u32) << 23);
+        }
+        // the primitive id reaches the vertex stage (PRIMITIVEID_EN) when it is exported,
+        // with NGG_DISABLE_PROVOK_REUSE (each primitive its own provoking vertex, for the
+        // LDS hand-off) or, for a hardware VS, GS_SCENARIO_A (RADV); an NGG stage that
+        // keeps it without exporting it (unlinked) still reads v2, so it is enabled
+        let exported = vs.vs_params.contains(&SLOT_PRIMITIVE_ID);
+        if exported || (ngg && vs.vs_primitive_id) {
+            regs.insert(VGT_PRIMITIVEID_EN, 1 | ((ngg && exported) as u32) << 2);
+        }
+        if exported && !ngg {
+            regs.insert(VGT_GS_MODE, 1);
         }
         // PS
         regs.insert(SPI_PS_INPUT_ENA, ps.ps_input_ena);
@@ -252,7 +280,11 @@ impl GraphicsPipelineInfo {
                 HardwareStage {
                     entry_point: s.stage.entry_symbol(),
                     scratch_memory_size: s.scratch_bytes_per_lane.next_multiple_of(16),
-                    lds_size: 0,
+                    lds_size: if s.stage == HwStage::Gs && s.abi.vs_primitive_id {
+                        ngg_primitive_id_lds_bytes(self.target.wave)
+                    } else {
+                        0
+                    },
                     sgpr_count: s.sgprs,
                     vgpr_count: s.vgprs,
                     wavefront_size: Some(self.target.wave),

@@ -11,7 +11,9 @@
 //!    - the parameter-export epilog: the vertex stage's position values and, of its output
 //!      locations, those the fragment stage reads, in the fragment stage's attribute order
 //!      (the linkage: `SPI_PS_INPUT_CNTL_n.OFFSET` = the parameter, or the default value
-//!      when the vertex stage does not write the location);
+//!      when the vertex stage does not write the location); when the fragment stage reads
+//!      gl_PrimitiveID (`SLOT_PRIMITIVE_ID`, its last attribute), one more parameter with
+//!      the id the vertex stage kept (GFX9 a VGPR, NGG its LDS hand-off);
 //!    - the colour-export epilog: each colour output with the state's format for its
 //!      location (the whole-pipeline default by width when the state names none).
 //! 3. Chains `[prolog] vs-main epilog` and `ps-main epilog`; each main part's `gcnc.next`
@@ -33,9 +35,10 @@ use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
-use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_GLOBAL_TABLE};
+use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_ID,
     SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
@@ -231,7 +234,26 @@ fn vs_plan(
         .collect::<Result<_>>()?;
     let mut params = Vec::new();
     let mut param_regs = Vec::new();
+    let mut primitive_id_lds = None;
     for &loc in reads {
+        if loc == SLOT_PRIMITIVE_ID {
+            // gl_PrimitiveID: one more flat parameter, x = the id (GFX9 the main part's v2;
+            // NGG loaded from LDS by the epilog)
+            let r = vi.output(loc).ok_or_else(|| Error::NotUnlinked {
+                input: vs.index,
+                reason: "the fragment stage reads gl_PrimitiveID, and the vertex stage did \
+                         not keep the primitive id for its epilog"
+                    .into(),
+            })?;
+            params.push(loc);
+            if ngg {
+                primitive_id_lds = Some(param_regs.len());
+                param_regs.push([None; 4]);
+            } else {
+                param_regs.push([r.first().copied().flatten(), None, None, None]);
+            }
+            continue;
+        }
         if let Some(r) = vi.output(loc) {
             params.push(loc);
             let mut c = [None; 4];
@@ -251,6 +273,8 @@ fn vs_plan(
             .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
         params: param_regs,
         global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
+        attr_offset: vi.output(SLOT_ATTR_OFFSET).and_then(|r| r[0]),
+        primitive_id_lds,
     };
     Ok((prolog, vs_epilog, params))
 }
@@ -456,6 +480,7 @@ pub fn link_state(
     let vs_abi = GraphicsAbi {
         vgpr_comp_cnt: vi.vgpr_comp_cnt,
         vs_params: p.params.clone(),
+        vs_primitive_id: vi.primitive_id,
         pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
         writes_shading_rate: p.vs_epilog.shading_rate.is_some(),

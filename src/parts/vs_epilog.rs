@@ -8,19 +8,32 @@
 //! GFX9 / GFX10.3: `exp pos0` (`pos1` the misc vector: x the point size, y the primitive
 //! shading rate in the hardware's encoding; then the distances four to an export; the
 //! last position export `done`), then `exp paramN`. GFX11 (no parameter
-//! exports): the attribute ring as `isel/ngg.rs` writes it — `s_getpc_b64` + the global
-//! table's low half (a user SGPR the main part kept live to its branch) form the table's
-//! address, `s_load_b128` the ring's V# at `ATTR_RING_GIT_OFFSET`, the lane index by
-//! `v_mbcnt`, each parameter copied into four consecutive scratch VGPRs (unwritten
-//! channels 0) and stored with `buffer_store_b128 … idxen` at soffset `p ·
-//! ATTR_RING_ATTRIBUTE_BYTES`; `s_waitcnt_vscnt null, 0` before the position exports, so
-//! the ring holds every attribute before pixel waves can start. Then `s_endpgm`.
+//! exports): the attribute ring as Mesa writes it on GFX11 (docs/abi.md "The GFX11
+//! attribute ring: facts and sources") — `s_getpc_b64` + the global table's low half (a
+//! user SGPR the main part kept live to its branch) form the table's address,
+//! `s_load_b128` the ring's V# at `ATTR_RING_GIT_OFFSET` (the driver's: swizzled, 16-byte
+//! elements, index stride 32, STRIDE 0), whose dword 1 gets STRIDE = 16 × max(1,
+//! parameters) ORed in; the subgroup's place is bits 14:0 of the NGG system SGPR s5 (also
+//! kept live by the main part) in 512-byte units, the soffset; the vertex index is the
+//! thread's index in the subgroup (`v_mbcnt`: subgroups are one wave); each parameter is
+//! copied into four consecutive scratch VGPRs (unwritten channels 0) and stored with
+//! `buffer_store_b128 … idxen offset:16·p`. Then `s_waitcnt_vscnt null, 0` before the
+//! position exports, so the ring holds every attribute before pixel waves can start.
+//! Then `s_endpgm`.
+//!
+//! NGG with `primitive_id_lds`: that parameter's x is the primitive id, loaded with
+//! `ds_read_b32` from LDS byte `4 · lane`, where the main part's prologue stored the id of
+//! the primitive the vertex provokes (`isel/ngg.rs`); GFX9 has it in a VGPR like any
+//! parameter channel (v2 of the hardware VS, kept by the main part).
 //!
 //! Scratch registers start above every register of the key.
 
 use super::code::{export, inst_with, int, sreg, target, v, PartCode};
 use super::{Part, PartError};
-use crate::amdgpu::abi_graphics::{ATTR_RING_ATTRIBUTE_BYTES, ATTR_RING_GIT_OFFSET};
+use crate::amdgpu::abi_graphics::{
+    attr_ring_stride, ATTR_RING_ELEMENT_BYTES, ATTR_RING_GIT_OFFSET, ATTR_RING_OFFSET_MASK,
+    ATTR_RING_OFFSET_SHIFT,
+};
 use crate::isa::{BufferError, CodeBuffer, Format, Gen, Opcode, Operand, Reg, Target, Wave};
 
 /// Everything the parameter-export epilog depends on.
@@ -40,6 +53,12 @@ pub struct VsEpilogKey {
     pub params: Vec<[Option<u16>; 4]>,
     /// GFX11 with parameters: the SGPR holding the global table's low half.
     pub global_table: Option<u16>,
+    /// GFX11 with parameters: the SGPR holding the NGG system SGPR s5 (the subgroup's
+    /// attribute-ring offset).
+    pub attr_offset: Option<u16>,
+    /// NGG: the parameter (its x channel; the others unwritten) that is the primitive id
+    /// the main part's prologue stored to LDS at byte `4 · vertex` (`isel/ngg.rs`).
+    pub primitive_id_lds: Option<usize>,
 }
 
 fn regs(r: &[Option<u16>]) -> String {
@@ -67,8 +86,14 @@ impl VsEpilogKey {
                 .join(","),
             self.global_table.map_or("-".into(), |s| format!("s{s}")),
         ) + &self
-            .shading_rate
-            .map_or(String::new(), |r| format!(";vrs=v{r}"))
+            .attr_offset
+            .map_or(String::new(), |s| format!(";attr=s{s}"))
+            + &self
+                .primitive_id_lds
+                .map_or(String::new(), |p| format!(";primid_lds=param{p}"))
+            + &self
+                .shading_rate
+                .map_or(String::new(), |r| format!(";vrs=v{r}"))
     }
 
     /// Runs the generator.
@@ -90,32 +115,20 @@ impl VsEpilogKey {
         let mut sgprs = 0u32;
         let mut clobbers = Vec::new();
         let ring = gen == Gen::Gfx11 && !self.params.is_empty();
-        if ring {
-            let git = self.global_table.ok_or_else(|| {
-                PartError::Unsatisfiable(
-                    "GFX11 parameters need the global table's SGPR (the attribute ring)".into(),
-                )
+        // scratch VGPRs: the lane index, the primitive id loaded from LDS, the ring data
+        let lane = vmax + 1;
+        let pid = vmax + 2;
+        let mut params = self.params.clone();
+        if let Some(k) = self.primitive_id_lds {
+            let p = params.get_mut(k).ok_or_else(|| {
+                PartError::Unsatisfiable(format!(
+                    "the primitive id is parameter {k} of {}",
+                    self.params.len()
+                ))
             })?;
-            // s[t:t+1] the table address, s[r:r+3] the ring's V#, s[o] the soffset
-            let t = (git + 1).next_multiple_of(4);
-            let (r, o) = (t + 4, t + 8);
-            sgprs = o as u32 + 1;
-            let lane = vmax + 1;
-            let data = lane + 1;
-            vgprs = data as u32 + 4 * self.params.len() as u32;
-            clobbers.push(format!("s{t}..s{o}"));
-            clobbers.push(format!("v{lane}..v{}", vgprs - 1));
-            buf.s_getpc(t).map_err(enc)?;
-            buf.s_mov(t, git).map_err(enc)?;
-            inst_with(
-                &mut buf,
-                gen,
-                Opcode::SLoadDwordx4,
-                Format::Smem,
-                &[sreg(r, 4), sreg(t, 2), Operand::Imm(ATTR_RING_GIT_OFFSET)],
-                |_| {},
-            )
-            .map_err(enc)?;
+            p[0] = Some(pid);
+        }
+        if ring || self.primitive_id_lds.is_some() {
             let mbcnt = [v(lane), int(u32::MAX), int(0)];
             inst_with(
                 &mut buf,
@@ -138,7 +151,77 @@ impl VsEpilogKey {
                 )
                 .map_err(enc)?;
             }
-            for (p, chans) in self.params.iter().enumerate() {
+            vgprs = pid as u32 + 1;
+            clobbers.push(format!("v{lane}..v{pid}"));
+        }
+        if self.primitive_id_lds.is_some() {
+            // NGG: the id the prologue stored at this vertex's LDS slot (4 · lane)
+            let shl = [v(pid), int(2), v(lane)];
+            buf.op(Opcode::VLshlrevB32, Format::Vop2, &shl)
+                .map_err(enc)?;
+            inst_with(
+                &mut buf,
+                gen,
+                Opcode::DsReadB32,
+                Format::Ds,
+                &[v(pid), v(pid)],
+                |_| {},
+            )
+            .map_err(enc)?;
+            buf.wait_lgkm().map_err(enc)?;
+        }
+        if ring {
+            let unsat = |what: &str| {
+                PartError::Unsatisfiable(format!(
+                    "GFX11 parameters need {what} (the attribute ring)"
+                ))
+            };
+            let git = self
+                .global_table
+                .ok_or_else(|| unsat("the global table's SGPR"))?;
+            let attr = self
+                .attr_offset
+                .ok_or_else(|| unsat("the subgroup's ring offset SGPR (s5)"))?;
+            // s[t:t+1] the table address, s[r:r+3] the ring's V#, s[o] the soffset
+            let t = (git.max(attr) + 1).next_multiple_of(4);
+            let (r, o) = (t + 4, t + 8);
+            sgprs = o as u32 + 1;
+            let data = pid + 1;
+            vgprs = data as u32 + 4 * params.len() as u32;
+            clobbers.push(format!("s{t}..s{o}"));
+            clobbers.push(format!("v{data}..v{}", vgprs - 1));
+            buf.s_getpc(t).map_err(enc)?;
+            buf.s_mov(t, git).map_err(enc)?;
+            inst_with(
+                &mut buf,
+                gen,
+                Opcode::SLoadDwordx4,
+                Format::Smem,
+                &[sreg(r, 4), sreg(t, 2), Operand::Imm(ATTR_RING_GIT_OFFSET)],
+                |_| {},
+            )
+            .map_err(enc)?;
+            // soffset = s5[14:0] << 9 (512-byte units)
+            let sop2 = |buf: &mut CodeBuffer, op: Opcode, d: u16, a: Operand, b: u32| {
+                buf.op(op, Format::Sop2, &[sreg(d, 1), a, int(b)])
+            };
+            sop2(
+                &mut buf,
+                Opcode::SAndB32,
+                o,
+                sreg(attr, 1),
+                ATTR_RING_OFFSET_MASK,
+            )
+            .map_err(enc)?;
+            sop2(
+                &mut buf,
+                Opcode::SLshlB32,
+                o,
+                sreg(o, 1),
+                ATTR_RING_OFFSET_SHIFT,
+            )
+            .map_err(enc)?;
+            for (p, chans) in params.iter().enumerate() {
                 let d = data + 4 * p as u16;
                 for (c, r) in chans.iter().enumerate() {
                     let s = r.map_or(int(0), v);
@@ -154,14 +237,11 @@ impl VsEpilogKey {
                 }
             }
             buf.wait_lgkm().map_err(enc)?;
-            for p in 0..self.params.len() {
+            // the V#'s STRIDE (dword 1, bits 29:16): one element per parameter
+            let stride = attr_ring_stride(params.len()) << 16;
+            sop2(&mut buf, Opcode::SOrB32, r + 1, sreg(r + 1, 1), stride).map_err(enc)?;
+            for p in 0..params.len() {
                 let d = data + 4 * p as u16;
-                buf.op(
-                    Opcode::SMovB32,
-                    Format::Sop1,
-                    &[sreg(o, 1), int(p as u32 * ATTR_RING_ATTRIBUTE_BYTES)],
-                )
-                .map_err(enc)?;
                 let ops = [Operand::Reg(Reg::v(d, 4)), v(lane), sreg(r, 4), sreg(o, 1)];
                 inst_with(
                     &mut buf,
@@ -171,6 +251,7 @@ impl VsEpilogKey {
                     &ops,
                     |m| {
                         m.mem.idxen = true;
+                        m.mem.offset = (p as u32 * ATTR_RING_ELEMENT_BYTES) as i32;
                     },
                 )
                 .map_err(enc)?;
@@ -211,7 +292,7 @@ impl VsEpilogKey {
             .map_err(enc)?;
         }
         if !ring {
-            for (p, chans) in self.params.iter().enumerate() {
+            for (p, chans) in params.iter().enumerate() {
                 let e = chans.map(|r| r.map_or(off, v));
                 export(
                     &mut buf,
@@ -240,6 +321,12 @@ impl VsEpilogKey {
         }
         if let (true, Some(s)) = (ring, self.global_table) {
             inputs.push(format!("global_table s{s}"));
+        }
+        if let (true, Some(s)) = (ring, self.attr_offset) {
+            inputs.push(format!("attr_offset s{s}"));
+        }
+        if let Some(p) = self.primitive_id_lds {
+            inputs.push(format!("param{p}.x primitive id from LDS"));
         }
         Ok(Part {
             kind: "vs_epilog",

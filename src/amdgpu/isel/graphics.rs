@@ -107,6 +107,9 @@ pub const SLOT_DUAL_SOURCE: u32 = crate::passes::lower_explicit_io::DUAL_SOURCE_
 /// has PT_SPRITE_TEX, so the hardware gives a point's sprite coordinates (S, T, 0, 1)
 /// (SPI_INTERP_CONTROL_0), interpolated like any smooth input (as RADV does it).
 pub const SLOT_POINT_COORD: u32 = 80;
+/// The fragment attribute of `gl_PrimitiveID`: a flat parameter the vertex stage's epilog
+/// adds (after every location, so it is the last parameter).
+pub const SLOT_PRIMITIVE_ID: u32 = 81;
 
 /// Selector state of a graphics stage.
 #[derive(Default)]
@@ -123,6 +126,8 @@ pub(crate) struct Gfx {
     /// VS inputs.
     vertex_id: Option<Temp>,
     instance_id: Option<Temp>,
+    /// GFX9 hardware VS: v2, the primitive id (VGT_PRIMITIVEID_EN), kept for the epilog.
+    vs_prim_id: Option<Temp>,
     base_vertex: Option<Temp>,
     base_instance: Option<Temp>,
     vb_table: Option<Temp>,
@@ -189,6 +194,10 @@ impl Isel<'_> {
                     Intrinsic::LoadInterpolatedInput => false,
                     Intrinsic::LoadPointCoord => {
                         locs.insert(SLOT_POINT_COORD, false);
+                        continue;
+                    }
+                    Intrinsic::LoadPrimitiveId => {
+                        locs.insert(SLOT_PRIMITIVE_ID, true);
                         continue;
                     }
                     _ => continue,
@@ -337,6 +346,10 @@ impl Isel<'_> {
                 if *op == Intrinsic::LoadPointCoord {
                     let attr = self.gfx.attr_of[&SLOT_POINT_COORD];
                     out.extend([(attr, 0), (attr, 1)]);
+                    continue;
+                }
+                if *op == Intrinsic::LoadPrimitiveId {
+                    out.insert((self.gfx.attr_of[&SLOT_PRIMITIVE_ID], 0));
                     continue;
                 }
                 if !matches!(
@@ -822,14 +835,10 @@ impl Isel<'_> {
             // ShaderViewportIndex and ShaderViewportIndexLayerEXT are not accepted), so
             // every fragment reads layer 0 of viewport 0
             (Stage::Fragment, LoadLayerId | LoadViewportIndex) => smallvec::smallvec![MV::C(0)],
-            // the fragment stage has no primitive-id input: it must come from the vertex
-            // stage as a flat parameter, which neither the hardware VS nor the NGG shader
-            // exports yet
+            // the fragment stage has no primitive-id input: the vertex stage's epilog exports
+            // it as a flat parameter (docs/abi.md), read as P0 of the provoking vertex
             (Stage::Fragment, LoadPrimitiveId) => {
-                return Err(Error::unsupported(
-                    at,
-                    "gl_PrimitiveID in a fragment shader (the vertex stage does not export the primitive id)",
-                ))
+                self.interp_channels(SLOT_PRIMITIVE_ID, 0, 1, None, 0)?
             }
             // no multiview: every draw renders view 0
             (Stage::Vertex | Stage::Fragment, LoadViewIndex) => smallvec::smallvec![MV::C(0)],
@@ -1009,6 +1018,13 @@ impl Isel<'_> {
                 self.p.precolored.insert(t, PhysReg::vgpr(vbase + v));
                 defs.push(Arg::Temp(t));
                 self.p.abi.graphics.vgpr_comp_cnt = v as u32;
+            }
+            // GFX9: the primitive id in v2 (VGPR_COMP_CNT 2 loads v1 and v2)
+            if let Some(t) = self.gfx.vs_prim_id {
+                self.p.precolored.insert(t, PhysReg::vgpr(2));
+                defs.push(Arg::Temp(t));
+                let c = &mut self.p.abi.graphics.vgpr_comp_cnt;
+                *c = (*c).max(2);
             }
             defs.extend(self.gfx.parts.inputs.iter().map(|t| Arg::Temp(*t)));
             return Ok(());

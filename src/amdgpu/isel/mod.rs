@@ -134,6 +134,13 @@ pub struct Isel<'a> {
 pub struct LinkTime {
     /// Descriptor offsets and array strides come from `gcnc.desc.*` relocations.
     pub descriptor_layout: bool,
+    /// A vertex stage keeps the primitive id for its epilog, which exports it when the
+    /// fragment stage reads `gl_PrimitiveID` (an unlinked vertex stage cannot know:
+    /// always; a whole pipeline: when its fragment stage reads it). GFX9: v2 handed to the
+    /// epilog; NGG: each primitive's id stored to LDS at its provoking vertex
+    /// (`isel/ngg.rs`). docs/abi.md "Built-ins a fragment shader declares the Geometry
+    /// capability for".
+    pub vs_primitive_id: bool,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).

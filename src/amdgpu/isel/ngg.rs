@@ -12,7 +12,9 @@
 //! PRIM:   lane = v_mbcnt ; P = lane < s3[15:8] (the wave's primitives), V = lane < s3[7:0]
 //!         (its vertices), both under the launch EXEC ; saved = EXEC ; EXEC &= P
 //!         s_cbranch_execz VERT
-//! prim:   exp prim v0, off, off, off done      ; v0 is the passthrough `exp prim` value
+//! prim:   [ds_write_b32 (v0 & 0x1ff) << 2, v2]  ; LinkTime::vs_primitive_id: the id at
+//!                                               ; the provoking vertex's LDS slot
+//!         exp prim v0, off, off, off done      ; v0 is the passthrough `exp prim` value
 //! VERT:   EXEC = saved & V                      ; the wave's vertices
 //!         ... the vertex shader ...
 //!         s_branch gcnc.next                    ; the export epilog (parts::vs_epilog):
@@ -21,17 +23,28 @@
 //! ```
 //! Invariants:
 //! - system SGPRs: s2 = GS_TG_INFO (subgroup vertex count 20:12, primitive count 30:22),
-//!   s3 = merged wave info (wave vertex count 7:0, primitive count 15:8, wave id 27:24);
+//!   s3 = merged wave info (wave vertex count 7:0, primitive count 15:8, wave id 27:24),
+//!   GFX11 s5 = the subgroup's attribute-ring offset (bits 14:0, 512-byte units; read only
+//!   with attributes and handed to the epilog with the global table);
 //!   user SGPRs from s8 (the compute pairs, then the single SGPRs of `gfx_finish_inputs`);
 //! - VGPRs: v0 = the passthrough primitive (indices at 8:0, 18:10, 28:20, null at 31),
+//!   v2 = the primitive's id (GS_VGPR_COMP_CNT 2, read when the primitive id is kept),
 //!   v5 = VertexID, v8 = InstanceID (ES_VGPR_COMP_CNT 3 when read);
+//! - the primitive id's hand-off: each primitive lane writes its id to LDS byte
+//!   `4 · provoking vertex`; the epilog's vertex lanes read byte `4 · lane` (one-wave
+//!   subgroups: the wave's LDS ops are in order, no barrier; the pipeline sets
+//!   VGT_PRIMITIVEID_EN.NGG_DISABLE_PROVOK_REUSE so no two primitives share a provoking
+//!   vertex, as RADV does);
 //! - GS_ALLOC_REQ precedes every export of the wave, and the vertex code runs with exactly
 //!   the wave's vertex lanes in EXEC, so the position exports cover those lanes;
 //! - GFX11 attributes: stored to the attribute ring by the vertex epilog
-//!   (`parts::vs_epilog`, which has the ring layout), before its position exports.
+//!   (`parts::vs_epilog`, which has the ring layout), before its position exports; the
+//!   ring's vertex index is the lane, the thread's index in its one-wave subgroup.
 
 use super::Isel;
+use crate::amdgpu::abi_graphics::NGG_ATTR_OFFSET_SGPR;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
+use crate::amdgpu::passes::insert_waitcnt::wait_insts;
 use crate::amdgpu::Error;
 use crate::isa::{Format, Opcode, PhysReg};
 
@@ -44,8 +57,12 @@ pub(crate) struct NggInputs {
     wave_info: Option<Temp>,
     /// v0: the passthrough primitive.
     prim: Option<Temp>,
+    /// v2: the primitive id (GS_VGPR_COMP_CNT 2), when kept for the epilog.
+    prim_id: Option<Temp>,
     /// GFX11 with attributes: the global table's low half (a user SGPR).
     pub(super) global_table: Option<Temp>,
+    /// GFX11 with attributes: s5, the subgroup's attribute-ring offset.
+    pub(super) attr_offset: Option<Temp>,
 }
 
 /// `s_bfe_u32` operand: offset | width << 16.
@@ -132,6 +149,33 @@ impl Isel<'_> {
         let exp_b = self.p.new_block(0);
         self.p.add_edge(prim_b, exp_b, true);
         self.cur = exp_b;
+        if self.link.vs_primitive_id {
+            // the primitive's id to LDS at its provoking vertex (vertex 0: Vulkan's first
+            // vertex convention; NGG_DISABLE_PROVOK_REUSE gives each primitive its own)
+            let id = self.tmp(RegClass::V1);
+            self.gfx.ngg.prim_id = Some(id);
+            let v = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VAndB32,
+                &[Arg::Temp(v)],
+                vec![Arg::Const(0x1ff), Arg::Temp(prim)],
+            )?;
+            let addr = self.times4(Arg::Temp(v))?;
+            if gen == crate::isa::Gen::Gfx10 {
+                // LdsBranchVmemWAR: the fetch prolog's loads (VMEM) precede this LDS
+                // access across branches, and the hazard pass sees only this part
+                for w in wait_insts(gen, [None, None, None, Some(0)])? {
+                    self.push(w);
+                }
+            }
+            let o = self.op(Opcode::DsWriteB32)?;
+            self.push(MInst::hw(
+                o,
+                Format::Ds,
+                &[],
+                &[Arg::Temp(addr), Arg::Temp(id)],
+            ));
+        }
         let mut mi = MInst::hw(
             Opcode::Exp,
             Format::Exp,
@@ -161,14 +205,17 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// The NGG system inputs in p_startpgm: s2, s3, v0 (the VS VGPRs are placed by
+    /// The NGG system inputs in p_startpgm: s2, s3, s5 (GFX11 with attributes), v0 (the
+    /// VS VGPRs are placed by
     /// `gfx_finish_inputs`).
     pub(super) fn ngg_finish_inputs(&mut self, defs: &mut Vec<Arg>) {
         let n = &self.gfx.ngg;
         let regs = [
             (n.tg_info, PhysReg::sgpr(2)),
             (n.wave_info, PhysReg::sgpr(3)),
+            (n.attr_offset, PhysReg::sgpr(NGG_ATTR_OFFSET_SGPR)),
             (n.prim, PhysReg::vgpr(0)),
+            (n.prim_id, PhysReg::vgpr(2)),
         ];
         for (t, r) in regs {
             if let Some(t) = t {

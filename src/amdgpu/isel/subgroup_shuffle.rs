@@ -53,7 +53,7 @@ impl Isel<'_> {
         self.bpermute(addr, v)
     }
 
-    fn times4(&mut self, a: Arg) -> Result<Temp, Error> {
+    pub(super) fn times4(&mut self, a: Arg) -> Result<Temp, Error> {
         let d = self.tmp(RegClass::V1);
         self.valu(Opcode::VLshlrevB32, &[Arg::Temp(d)], vec![Arg::Const(2), a])?;
         Ok(d)

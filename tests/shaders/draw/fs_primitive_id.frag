@@ -1,7 +1,7 @@
 #version 450
 // gl_PrimitiveID read in a fragment shader (the Geometry capability): colours each
-// primitive by its id. No draw description uses it yet: the vertex stage does not export
-// the primitive id, and the compile says so (tests/backend_graphics.rs).
+// primitive by its id, a flat parameter the vertex stage's epilog adds after the colour
+// (primitive_id_strip_restart.json, tests/backend_graphics.rs).
 layout(location = 0) in vec4 c;
 layout(location = 0) out vec4 o;
 void main() {

@@ -4,7 +4,12 @@
 //! ring: facts and sources"):
 //! - the ring's V# is loaded from byte 0xB0 of PAL's global table (entry 11, LLPC's
 //!   `SiDrvTableOffChipParamCache`);
-//! - one `buffer_store_b128 … idxen` per attribute, whose soffset is set to `a·1024`;
+//! - STRIDE = 16 × the parameters ORed into the V#'s dword 1 (bits 29:16) before the
+//!   stores (RADV's `load_ring_attr_amd`: the driver's V# has STRIDE 0);
+//! - the soffset = `(s5 & 0x7fff) << 9`, s5 being the NGG system SGPR `gs_attr_offset`
+//!   (the subgroup's place in the ring in 512-byte units);
+//! - one `buffer_store_b128 v[..], vLane, ring, soffset idxen offset:16·a` per attribute
+//!   `a` (Mesa's `ac_nir_store_parameters_to_attr_ring`);
 //! - `s_waitcnt_vscnt null, 0` after the last store and before `exp pos0` (the position
 //!   export waits for the ring, as Mesa's `export_pos0_wait_attr_ring`), and no
 //!   `exp param` at all;
@@ -12,8 +17,9 @@
 //!   SPI_PS_INPUT_CNTL_0..3 (41361…) OFFSET = the parameter, FLAT_SHADE (bit 10) on the
 //!   flat one only.
 //!
-//! The emulator draws these pipelines from the same V# (draw_corpus); the layout's
-//! known differences from the hardware's swizzled ring are listed in docs/abi.md.
+//! The emulator draws these pipelines with the driver's swizzled V# and a per-subgroup s5
+//! (draw, draw_corpus, draw_unlinked on gfx1100), so the stores must also land where the
+//! hardware reads them.
 
 mod draw_support;
 
@@ -56,32 +62,75 @@ fn gfx11_attributes_go_to_the_ring_whose_descriptor_is_the_global_tables_entry_1
             .next()
             .unwrap()
             .trim();
+        let reg = |r: &str| -> u32 {
+            r.trim_start_matches("s[")
+                .trim_start_matches('s')
+                .split(':')
+                .next()
+                .unwrap()
+                .trim_end_matches(']')
+                .parse()
+                .unwrap_or_else(|_| panic!("w{wave}: register {r}"))
+        };
+        let imm = |x: &str| match x.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16).unwrap(),
+            None => x.parse().unwrap(),
+        };
+        let ops_of = |l: &str| -> Vec<String> {
+            let rest = l.split_once(' ').map_or("", |x| x.1);
+            rest.split(',').map(|o| o.trim().to_string()).collect()
+        };
         let stores: Vec<usize> = (0..lines.len())
             .filter(|&i| lines[i].starts_with("buffer_store_b128"))
             .collect();
         assert_eq!(stores.len(), 4, "w{wave}: one store per attribute:\n{asm}");
+        // STRIDE = 16 × 4 parameters into dword 1 of the V#, between the load and the stores
+        let dw1 = format!("s{}", reg(ring) + 1);
+        let or = (load..stores[0])
+            .find(|&i| lines[i].starts_with("s_or_b32") && ops_of(lines[i])[0] == dw1)
+            .unwrap_or_else(|| panic!("w{wave}: no s_or_b32 into {dw1}:\n{asm}"));
+        let or_ops = ops_of(lines[or]);
+        assert_eq!(or_ops[1], dw1, "w{wave}: {}", lines[or]);
+        assert_eq!(
+            imm(&or_ops[2]),
+            (16 * 4) << 16,
+            "w{wave}: STRIDE: {}",
+            lines[or]
+        );
         for (a, &i) in stores.iter().enumerate() {
-            let ops: Vec<&str> = lines[i]["buffer_store_b128 ".len()..]
-                .split(',')
-                .map(str::trim)
-                .collect();
+            let ops = ops_of(lines[i]);
             assert!(
-                ops.len() == 4 && ops[2] == ring && ops[3].ends_with(" idxen"),
-                "w{wave}: attribute {a} stored through the ring's V# with idxen: {}",
+                ops.len() == 4 && ops[2] == ring,
+                "w{wave}: attribute {a} stored through the ring's V#: {}",
                 lines[i]
             );
-            let soffset = ops[3].trim_end_matches(" idxen");
-            let set = format!("s_mov_b32 {soffset}, ");
-            let value = lines[..i]
-                .iter()
-                .rev()
-                .find_map(|l| l.strip_prefix(set.as_str()))
-                .unwrap_or_else(|| panic!("w{wave}: {soffset} never set:\n{asm}"));
-            let value = match value.strip_prefix("0x") {
-                Some(h) => u32::from_str_radix(h, 16).unwrap(),
-                None => value.parse().unwrap(),
+            let mut last = ops[3].split_whitespace();
+            let soffset = last.next().unwrap();
+            let mods: Vec<&str> = last.collect();
+            let offset = 16 * a as u32;
+            let want: Vec<String> = std::iter::once("idxen".to_string())
+                .chain((offset != 0).then(|| format!("offset:{offset}")))
+                .collect();
+            assert_eq!(mods, want, "w{wave}: attribute {a}: {}", lines[i]);
+            // soffset = (s5 & 0x7fff) << 9, computed before the store
+            let set = |op: &str| {
+                lines[..i]
+                    .iter()
+                    .rev()
+                    .find(|l| l.starts_with(op) && ops_of(l)[0] == soffset)
+                    .map(|l| ops_of(l))
+                    .unwrap_or_else(|| panic!("w{wave}: no {op} into {soffset}:\n{asm}"))
             };
-            assert_eq!(value, a as u32 * 1024, "w{wave}: attribute {a}'s soffset");
+            let and = set("s_and_b32");
+            assert!(
+                and[1] == "s5" && imm(&and[2]) == 0x7fff,
+                "w{wave}: soffset from s5[14:0]: {and:?}"
+            );
+            let shl = set("s_lshl_b32");
+            assert!(
+                shl[1] == soffset && imm(&shl[2]) == 9,
+                "w{wave}: soffset in 512-byte units: {shl:?}"
+            );
         }
         let pos0 = at(&|l| l.starts_with("exp pos0 ")).expect("exp pos0");
         assert!(

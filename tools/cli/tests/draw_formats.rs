@@ -405,12 +405,7 @@ fn every_vertex_and_colour_format_links_from_one_unlinked_pair_and_equals_lavapi
     ) else {
         return;
     };
-    let lavapipe = vkref::oracle::lavapipe().is_some();
-    if !lavapipe {
-        assert!(
-            std::env::var("GCNC_REQUIRE_ORACLES").is_err(),
-            "lavapipe is required"
-        );
+    if !draw_support::lavapipe_required() {
         return;
     }
     let words =

@@ -96,13 +96,7 @@ fn every_corpus_pipeline_links_from_unlinked_stages_and_draws_the_same_image() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures (outputs in {}):\n{}",
-        failures.len(),
-        tmp.display(),
-        failures.join("\n")
-    );
+    draw_support::assert_no_failures(&failures, &tmp);
     assert_eq!(
         linked,
         (descs.len() - NOT_UNLINKED.len()) * DRAW_CONFIGS.len()

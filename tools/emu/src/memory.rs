@@ -7,15 +7,17 @@
 //! touched, as the hardware does.
 //!
 //! V# fields (all three generations): dword0 base[31:0]; dword1 base[47:32] in [15:0],
-//! stride in [29:16] (GFX9 also swizzle enable in [31]); dword2 num_records; dword3 GFX10+
-//! OOB_SELECT in [29:28], GFX9/10/11 ADD_TID_ENABLE in [23].
+//! stride in [29:16], swizzle enable in [31] (GFX9/GFX10.3: [`Swizzle::Legacy`], refused
+//! at access) or [31:30] (GFX11: 0 off, 1/2/3 = 4/8/16-byte elements); dword2
+//! num_records; dword3 GFX10+ OOB_SELECT in [29:28], GFX9/10/11 ADD_TID_ENABLE in [23],
+//! INDEX_STRIDE in [22:21] (8 << n indices, used when swizzled).
 //!
 //! Range checking (per dword of an access, so a straddling load returns its in-range part):
 //! - GFX9: stride 0 → out of range when the byte offset ≥ num_records; stride ≠ 0 →
 //!   out of range when index ≥ num_records.
 //! - GFX10/GFX11 by OOB_SELECT: 0 structured-with-offset (index ≥ num_records or
 //!   offset ≥ stride), 1 structured (index ≥ num_records), 2 disabled (never), 3 raw
-//!   (byte offset ≥ num_records). For SMEM `s_buffer_load` the offset is checked against
+//!   (byte offset ≥ num_records; GFX11 swizzled with a stride: as 0). For SMEM `s_buffer_load` the offset is checked against
 //!   num_records as bytes on every generation.
 
 use crate::error::{Error, ErrorKind, Result};
@@ -108,13 +110,26 @@ impl Memory {
     }
 }
 
+/// Swizzled addressing of a V# (`BufferDesc::swizzle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Swizzle {
+    /// Linear: `index·stride + offset`.
+    Off,
+    /// GFX11 SWIZZLE_ENABLE (dword 1 bits 31:30) 1/2/3: elements of 4/8/16 bytes;
+    /// INDEX_STRIDE (dword 3 bits 22:21) 0..3: 8/16/32/64 indices.
+    On { element: u32, index_stride: u32 },
+    /// GFX9/GFX10.3 SWIZZLE_ENABLE (dword 1 bit 31): their element sizes are not
+    /// modelled; an access through it is `Unsupported`.
+    Legacy,
+}
+
 /// A decoded buffer resource descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferDesc {
     pub base: u64,
     pub stride: u32,
     pub num_records: u32,
-    pub swizzle: bool,
+    pub swizzle: Swizzle,
     pub add_tid: bool,
     /// GFX10+ OOB_SELECT (GFX9: None).
     pub oob_select: Option<u8>,
@@ -122,13 +137,42 @@ pub struct BufferDesc {
 
 impl BufferDesc {
     pub fn decode(gen: Gen, d: [u32; 4]) -> BufferDesc {
+        let swizzle = match gen {
+            Gen::Gfx11 => match d[1] >> 30 {
+                0 => Swizzle::Off,
+                e => Swizzle::On {
+                    element: 2 << e,
+                    index_stride: 8 << (d[3] >> 21 & 3),
+                },
+            },
+            _ if d[1] >> 31 == 1 => Swizzle::Legacy,
+            _ => Swizzle::Off,
+        };
         BufferDesc {
             base: d[0] as u64 | ((d[1] & 0xffff) as u64) << 32,
             stride: (d[1] >> 16) & 0x3fff,
             num_records: d[2],
-            swizzle: gen == Gen::Gfx9 && d[1] >> 31 == 1,
+            swizzle,
             add_tid: (d[3] >> 23) & 1 == 1,
             oob_select: (gen != Gen::Gfx9).then_some(((d[3] >> 28) & 3) as u8),
+        }
+    }
+
+    /// The byte offset from the base (SOFFSET not included) of byte `offset` of record
+    /// `index`: linear `index·stride + offset`, or swizzled (the ISA's swizzled buffer
+    /// addressing, as AMD's gem5 model computes it): with element size E and index stride
+    /// N, `(index / N · stride + offset / E · E) · N + index % N · E + offset % E`.
+    pub fn byte_offset(&self, index: u32, offset: u64) -> u64 {
+        let stride = self.stride as u64;
+        match self.swizzle {
+            Swizzle::On {
+                element,
+                index_stride,
+            } => {
+                let (e, n, i) = (element as u64, index_stride as u64, index as u64);
+                (i / n * stride + offset / e * e) * n + i % n * e + offset % e
+            }
+            Swizzle::Off | Swizzle::Legacy => index as u64 * stride + offset,
         }
     }
 
@@ -157,6 +201,10 @@ impl BufferDesc {
             }
             Some(1) => index < self.num_records,
             Some(2) => true,
+            // GFX11: swizzled with a stride checks as structured-with-offset
+            _ if matches!(self.swizzle, Swizzle::On { .. }) && self.stride != 0 => {
+                index < self.num_records && offset < self.stride as u64
+            }
             _ => offset < self.num_records as u64,
         }
     }

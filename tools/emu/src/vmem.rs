@@ -1,7 +1,12 @@
 //! Vector memory: MUBUF (`buffer_*`) through a V#, and FLAT / GLOBAL / SCRATCH.
 //!
-//! MUBUF address: V#.base + SOFFSET + OFFSET(inst) + VGPR offset (offen) + index·stride
-//! (idxen; index = the idxen VGPR, + lane id with ADD_TID_ENABLE). The range check
+//! MUBUF address: V#.base + SOFFSET + the record offset of (index, offset), offset =
+//! OFFSET(inst) + VGPR offset (offen), index = the idxen VGPR (+ lane id with
+//! ADD_TID_ENABLE): `index·stride + offset`, or on GFX11 with SWIZZLE_ENABLE the swizzled
+//! address (`BufferDesc::byte_offset`: elements of 4/8/16 bytes interleaved across
+//! INDEX_STRIDE indices), computed per byte of the access, so a dword that starts a new
+//! element goes to that element's place; a GFX9/GFX10.3 swizzled V# is `Unsupported`
+//! (their element sizes are not modelled). The range check
 //! (`BufferDesc::in_range`) looks at index and the offset without SOFFSET, per dword;
 //! out-of-range dwords load 0 and are not stored, atomics out of range do nothing and
 //! return 0. GLOBAL: SADDR (64-bit SGPRs) + 32-bit VADDR, or 64-bit VADDR with SADDR
@@ -20,7 +25,7 @@
 use crate::atomic;
 use crate::dispatch::{PRIVATE_BASE, SHARED_BASE};
 use crate::error::{Error, Result};
-use crate::memory::BufferDesc;
+use crate::memory::{BufferDesc, Swizzle};
 use crate::track::Counter;
 use crate::wave::{Env, Wave};
 use gcnc::isa::format::mem;
@@ -119,8 +124,9 @@ fn classify(rest: &str) -> Option<Kind> {
     None
 }
 
-/// A buffer access's range-check inputs: the V#, the record index and the byte offset.
-type RangeCheck = (BufferDesc, u32, u64);
+/// A buffer access's range-check and addressing inputs: the V#, the record index, the
+/// byte offset and SOFFSET.
+type RangeCheck = (BufferDesc, u32, u64, u64);
 
 /// Where one lane's access goes.
 #[derive(Clone, Copy)]
@@ -184,6 +190,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 *x = w.regs.s(rs.base.0 + k as u16)?;
             }
             let desc = BufferDesc::decode(w.t.gen, v);
+            if desc.swizzle == Swizzle::Legacy {
+                return Err(Error::unsupported(format!(
+                    "{name} through a swizzled V# on {} (swizzled addressing is modelled on \
+                     GFX11 only)",
+                    w.t.gen
+                )));
+            }
             if d.format == Format::Mubuf {
                 fmt_code = match w.t.gen {
                     Gen::Gfx9 => ((v[3] >> 15) & 0xf) | ((v[3] >> 12) & 7) << 4,
@@ -223,9 +236,8 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 let addr = desc
                     .base
                     .wrapping_add(soff)
-                    .wrapping_add(off)
-                    .wrapping_add(index as u64 * desc.stride as u64);
-                places[lane as usize] = Some((Place::Mem(addr), Some((desc, index, off))));
+                    .wrapping_add(desc.byte_offset(index, off));
+                places[lane as usize] = Some((Place::Mem(addr), Some((desc, index, off, soff))));
             }
         }
         Format::Global | Format::Flat | Format::Scratch => {
@@ -287,15 +299,20 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     }
     // per-dword placement (range check per dword for buffers)
     let byte_place = |p: Place, chk: &Option<RangeCheck>, b: u64| -> Place {
-        let p = match p {
-            Place::Mem(a) => Place::Mem(a + b),
-            Place::Lds(a) => Place::Lds(a + b as u32),
-            Place::Scratch(a) => Place::Scratch(a + b),
-            Place::Oob => Place::Oob,
-        };
-        match chk {
-            Some((desc, index, off)) if !desc.in_range(*index, off + b, m.idxen) => Place::Oob,
-            _ => p,
+        match (p, chk) {
+            (_, Some((desc, index, off, _))) if !desc.in_range(*index, off + b, m.idxen) => {
+                Place::Oob
+            }
+            // a buffer's byte: its own place in the record (swizzling is not linear)
+            (Place::Mem(_), Some((desc, index, off, soff))) => Place::Mem(
+                desc.base
+                    .wrapping_add(*soff)
+                    .wrapping_add(desc.byte_offset(*index, off + b)),
+            ),
+            (Place::Mem(a), None) => Place::Mem(a + b),
+            (Place::Lds(a), _) => Place::Lds(a + b as u32),
+            (Place::Scratch(a), _) => Place::Scratch(a + b),
+            (Place::Oob, _) => Place::Oob,
         }
     };
     let dword_place = |p: Place, chk: &Option<RangeCheck>, k: u64| byte_place(p, chk, 4 * k);

@@ -12,7 +12,10 @@
 //!   colour locations (4 channels each), the second source of dual-source blending (4,
 //!   [`SLOT_DUAL_SOURCE`]), then the depth (1); vertex position (4), point size
 //!   (1), clip + cull distances (their count), the output locations (4 each), then on
-//!   GFX11 the global table's SGPR ([`SLOT_GLOBAL_TABLE`]). After
+//!   the primitive id when `LinkTime::vs_primitive_id` (`SLOT_PRIMITIVE_ID`: GFX9 v2; NGG
+//!   an empty run, the id being in LDS), then on GFX11 (with parameters or the primitive
+//!   id) the global table's SGPR ([`SLOT_GLOBAL_TABLE`]) and the subgroup's ring offset
+//!   (s5, [`SLOT_ATTR_OFFSET`]). After
 //!   register allocation those operands are the physical VGPRs the epilog is keyed by.
 //!   The NGG prologue (GS_ALLOC_REQ, the primitive export, EXEC = the vertex lanes) stays in
 //!   the main part; the position exports go to the epilog with the parameters, because on
@@ -21,6 +24,7 @@
 use super::{Isel, Kind, MV};
 use super::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_ID,
     SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
@@ -36,6 +40,9 @@ use std::collections::BTreeMap;
 /// The `epilog_values` run of the GFX11 vertex stage's global-table SGPR (after the
 /// output locations).
 pub const SLOT_GLOBAL_TABLE: u32 = 0xffff;
+/// The `epilog_values` run of the GFX11 vertex stage's NGG system SGPR s5, the
+/// subgroup's attribute-ring offset (after the global table).
+pub const SLOT_ATTR_OFFSET: u32 = 0xfffe;
 
 /// The unlinked vertex stage's prolog-filled inputs.
 #[derive(Default)]
@@ -161,13 +168,34 @@ impl Isel<'_> {
                     vals.extend(four(o));
                     self.p.abi.graphics.vs_params.push(slot);
                 }
-                if self.t().gen == Gen::Gfx11 && !self.p.abi.graphics.vs_params.is_empty() {
+                // the primitive id for the epilog (`LinkTime::vs_primitive_id`): GFX9 v2,
+                // NGG nothing in registers (the prologue stored it to LDS: an empty run)
+                let prim_id = self.link.vs_primitive_id;
+                if prim_id {
+                    self.p.abi.graphics.vs_primitive_id = true;
+                    if vertex_is_ngg(self.t().gen) {
+                        runs.push((SLOT_PRIMITIVE_ID, 0));
+                    } else {
+                        let t = self.tmp(RegClass::V1);
+                        self.gfx.vs_prim_id = Some(t);
+                        runs.push((SLOT_PRIMITIVE_ID, 1));
+                        vals.push(Arg::Temp(t));
+                    }
+                }
+                if self.t().gen == Gen::Gfx11
+                    && (prim_id || !self.p.abi.graphics.vs_params.is_empty())
+                {
                     // the epilog's attribute-ring stores find the ring in PAL's global
-                    // table: its user SGPR stays live to the branch
+                    // table and the subgroup's place in it in s5: both stay live to the
+                    // branch
                     let git = self.tmp(RegClass::S1);
                     self.gfx.ngg.global_table = Some(git);
                     runs.push((SLOT_GLOBAL_TABLE, 1));
                     vals.push(Arg::Temp(git));
+                    let attr = self.tmp(RegClass::S1);
+                    self.gfx.ngg.attr_offset = Some(attr);
+                    runs.push((SLOT_ATTR_OFFSET, 1));
+                    vals.push(Arg::Temp(attr));
                 }
                 builtin_ok = |s| {
                     matches!(

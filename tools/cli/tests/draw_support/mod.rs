@@ -5,7 +5,8 @@
 //! The pipeline: the vertex shader fetches a vec4 position (offset 0) and a vec4 colour
 //! (offset 16) of binding 0 through the vertex buffer table (user SGPRs: GlobalTable,
 //! VertexBufferTable, BaseVertex, BaseInstance), exports the position and the colour as parameter 0
-//! (GFX11: attribute 0 in the attribute ring); the pixel shader interpolates the colour
+//! (GFX11: attribute 0 in the attribute ring, a swizzled store at the subgroup's place
+//! from s5, docs/abi.md); the pixel shader interpolates the colour
 //! perspective-correctly (or flat, or linearly: `Ps::interp`) and exports it to mrt0 as
 //! 32_ABGR, or as FP16_ABGR (`Ps::fp16`); `Ps::fragcoord` instead exports
 //! (FragCoord.x / 40, FragCoord.y / 32, FrontFacing, 1).
@@ -108,12 +109,21 @@ fn vertex_asm(t: Target, instanced: bool) -> String {
                  v_lshl_or_b32 v21, v1, 20, v21\n"
             };
             let params = if gfx11 {
+                // the ring's V# with STRIDE 16 (one parameter), the subgroup's place from s5
                 "s_mov_b32 s4, s8\n\
                  s_load_b128 s[24:27], s[4:5], 0xb0\n\
                  s_waitcnt lgkmcnt(0)\n\
-                 buffer_store_b128 v[28:31], v20, s[24:27], 0 idxen\n"
+                 s_or_b32 s25, s25, 0x100000\n\
+                 buffer_store_b128 v[28:31], v20, s[24:27], s28 idxen\n"
             } else {
                 "exp param0 v28, v29, v30, v31\n"
+            };
+            // s5 (the subgroup's ring place, 512-byte units in bits 14:0) before
+            // s_getpc_b64 overwrites it
+            let ring_off = if gfx11 {
+                "s_and_b32 s28, s5, 0x7fff\ns_lshl_b32 s28, s28, 9\n"
+            } else {
+                ""
             };
             let inst_desc = if instanced {
                 format!("{load4} s[32:35], s[4:5], 0x10\n")
@@ -132,7 +142,8 @@ fn vertex_asm(t: Target, instanced: bool) -> String {
                 "",
             );
             format!(
-                "s_bfe_u32 s12, s3, 0x80008\n\
+                "{ring_off}\
+                 s_bfe_u32 s12, s3, 0x80008\n\
                  s_and_b32 s13, s3, 0xff\n\
                  s_lshl_b32 s14, s12, 12\n\
                  s_or_b32 m0, s14, s13\n\
@@ -596,6 +607,28 @@ pub fn config_target(gen: &str, wave: u32) -> Target {
     let mut t = Target::new(gen);
     t.wave = Wave::from_lanes(wave as u64).unwrap();
     t
+}
+
+/// Whether lavapipe is installed; without it a test has no oracle and returns early, which
+/// is a failure when GCNC_REQUIRE_ORACLES is set.
+pub fn lavapipe_required() -> bool {
+    let found = vkref::oracle::lavapipe().is_some();
+    assert!(
+        found || std::env::var("GCNC_REQUIRE_ORACLES").is_err(),
+        "lavapipe is required"
+    );
+    found
+}
+
+/// Fails with every failure a sweep collected, naming where its outputs are.
+pub fn assert_no_failures(failures: &[String], outputs: &std::path::Path) {
+    assert!(
+        failures.is_empty(),
+        "{} failures (outputs in {}):\n{}",
+        failures.len(),
+        outputs.display(),
+        failures.join("\n")
+    );
 }
 
 /// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.

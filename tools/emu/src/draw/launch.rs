@@ -21,9 +21,21 @@
 //! - GFX9/GFX10.3 with scratch in a stage: the graphics scratch ring's V# at byte 0 of
 //!   the global table (base `SCRATCH_RING`, a non-zero stride above bit 47 the shader
 //!   must mask off).
-//! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES`; attribute `a` of the
-//!   vertex in lane `l` of an NGG wave at byte `(a·64 + l)·16` (V#: stride 16,
-//!   OOB_SELECT = 1), cleared before each vertex wave.
+//! - `ATTR_RING` (GFX11): the attribute ring, `ATTR_RING_BYTES` (RADV's setup on one
+//!   shader engine: SPI_ATTRIBUTE_RING_BASE = `ATTR_RING >> 16`,
+//!   SPI_ATTRIBUTE_RING_SIZE.MEM_SIZE = `(ATTR_RING_BYTES >> 16) - 1`), filled with
+//!   `ATTR_RING_POISON` once per draw. Its V# in the global table is the driver's
+//!   ([`attr_ring_desc`], Mesa's `ac_build_attr_ring_descriptor` with stride 0): format
+//!   32_32_32_32_FLOAT, DST_SEL XYZW, SWIZZLE_ENABLE 3 (16-byte elements), INDEX_STRIDE 2
+//!   (32 indices), OOB_SELECT 0 (structured with offset), NUM_RECORDS = the ring's bytes.
+//!   Each NGG subgroup gets its own place in the ring ([`AttrRing::place`]: a
+//!   round-robin allocation, never at 0, so subgroups differ and later ones land on the
+//!   stale data of earlier ones), given in s5 bits 14:0 in 512-byte units, with bits
+//!   31:15 set to a value that is not the offset (Mesa masks bits 14:0). The shader
+//!   ORs STRIDE = 16 × the parameters into its copy of the V#; the pixel side reads
+//!   vertex `l`'s parameter `a` where the swizzled store put it: subgroup place +
+//!   `BufferDesc::byte_offset(l, 16·a)` with STRIDE = 16 × (SPI_VS_OUT_CONFIG
+//!   .VS_EXPORT_COUNT + 1).
 //!
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
@@ -57,8 +69,13 @@ pub const VB_TABLE: u64 = 0x7000_2000_0000;
 pub const VB_BASE: u64 = 0x1_0000_0000;
 pub const VB_STRIDE: u64 = 0x1000_0000;
 pub const ATTR_RING: u64 = 0x8_0000_0000;
-/// 32 attributes × 64 lanes × 16 bytes.
-pub const ATTR_RING_BYTES: u64 = 32 * 64 * 16;
+/// Two 64 KiB units (RADV sizes the ring per shader engine in 64 KiB units): room for
+/// several subgroups of the largest record (64 vertices × 32 parameters × 16 bytes).
+pub const ATTR_RING_BYTES: u64 = 2 << 16;
+/// What the attribute ring holds where no vertex stored (a NaN pattern).
+pub const ATTR_RING_POISON: u32 = 0x7fc0_dead;
+/// The unit of s5's ring offset (bits 14:0).
+pub const ATTR_RING_UNIT: u64 = 512;
 /// Entry 11 of PAL's global table (LLPC's `SiDrvTableOffChipParamCache`, the GFX11
 /// attribute ring's V#; 16 bytes an entry).
 pub const ATTR_RING_GIT_OFFSET: u64 = 11 * 16;
@@ -105,10 +122,66 @@ pub fn entries(d: &Draw) -> Vec<Option<u32>> {
 /// The draw's memory and programs.
 pub struct DrawMemory {
     pub mem: Memory,
+    /// GFX11: the subgroups' places in the attribute ring.
+    pub attr_ring: AttrRing,
     pub vs_prog: Program,
     pub ps_prog: Program,
     pub gen: Gen,
     pub instructions: u64,
+}
+
+/// GFX11: the attribute ring's V# as RADV builds it (`ac_build_attr_ring_descriptor`
+/// with stride 0; Mesa's GFX11 register database for the fields): base, dword 1
+/// SWIZZLE_ENABLE (31:30) = 3, dword 2 = the ring's bytes, dword 3 DST_SEL XYZW, FORMAT
+/// (17:12) 32_32_32_32_FLOAT, INDEX_STRIDE (22:21) = 2, OOB_SELECT (29:28) = 0.
+pub fn attr_ring_desc() -> Result<[u32; 4]> {
+    let gen = Gen::Gfx11;
+    let want = crate::bufformat::BufFormat {
+        bits: vec![32; 4],
+        num: crate::bufformat::Num::Float,
+    };
+    let format = (1..64)
+        .find(|&c| crate::bufformat::decode(gen, c).is_ok_and(|f| f == want))
+        .ok_or_else(|| Error::setup("no 32_32_32_32_FLOAT buffer format on gfx1100"))?;
+    let dst_sel = 4 | 5 << 3 | 6 << 6 | 7 << 9;
+    Ok([
+        ATTR_RING as u32,
+        (ATTR_RING >> 32) as u32 & 0xffff | 3 << 30,
+        ATTR_RING_BYTES as u32,
+        dst_sel | format << 12 | 2 << 21,
+    ])
+}
+
+/// GFX11: where the NGG subgroups' attributes go in the ring.
+#[derive(Clone, Debug, Default)]
+pub struct AttrRing {
+    /// The next subgroup's place, in bytes.
+    next: u64,
+    /// Subgroups placed so far.
+    count: u32,
+}
+
+impl AttrRing {
+    /// The place (bytes from the ring's base) of the next subgroup, which needs `bytes`,
+    /// and its s5 value. Places go round the ring, never starting at 0.
+    pub fn place(&mut self, bytes: u64) -> Result<(u64, u32)> {
+        let need = bytes.max(1).next_multiple_of(ATTR_RING_UNIT);
+        if need + ATTR_RING_UNIT > ATTR_RING_BYTES {
+            return Err(Error::unsupported(format!(
+                "a subgroup's {bytes} attribute bytes exceed the emulated ring"
+            )));
+        }
+        if self.next == 0 || self.next + need > ATTR_RING_BYTES {
+            // the first place, and after a wrap: 3 units in, so no place is 0
+            self.next = 3 * ATTR_RING_UNIT;
+        }
+        let at = self.next;
+        self.next += need + ATTR_RING_UNIT;
+        self.count += 1;
+        // bits 31:15 hold something else than the offset (nonzero)
+        let s5 = (at / ATTR_RING_UNIT) as u32 | (0x8000 | self.count << 16);
+        Ok((at, s5))
+    }
 }
 
 /// A V# with a stride (structured), DST_SEL XYZW; GFX10+ OOB_SELECT 1.
@@ -214,13 +287,18 @@ impl DrawMemory {
         }
         if gen == Gen::Gfx11 {
             mem.map(ATTR_RING, ATTR_RING_BYTES);
-            let desc = structured_desc(gen, ATTR_RING, 16, (ATTR_RING_BYTES / 16) as u32);
+            let poison = ATTR_RING_POISON
+                .to_le_bytes()
+                .repeat((ATTR_RING_BYTES / 4) as usize);
+            mem.write(ATTR_RING, &poison)?;
+            let desc = attr_ring_desc()?;
             for (k, w) in desc.iter().enumerate() {
                 mem.write_u32(GLOBAL_TABLE + ATTR_RING_GIT_OFFSET + 4 * k as u64, *w)?;
             }
         }
         Ok(DrawMemory {
             mem,
+            attr_ring: AttrRing::default(),
             vs_prog: Program::new(p.vs.target, p.code.clone(), CODE_BASE),
             ps_prog: Program::new(p.ps.target, p.code.clone(), CODE_BASE),
             gen,

@@ -7,6 +7,9 @@
 //! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN, with `.scratch_memory_size`), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE, PT_SPRITE_TEX), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT,
+//! SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT, PRIM_EXPORT_COUNT: the GFX11 attribute ring's record),
+//! VGT_PRIMITIVEID_EN (PRIMITIVEID_EN, NGG_DISABLE_PROVOK_REUSE), VGT_GS_MODE (MODE),
+//! RSRC1_VS.VGPR_COMP_CNT / RSRC1_GS.GS_VGPR_COMP_CNT and RSRC2_GS.LDS_SIZE,
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
 //! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (and USE_VTX_VRS_RATE, GFX10.3+), PA_SU_POINT_SIZE and
 //! PA_SU_POINT_MINMAX (absent registers read as 0). A stage's wave size is `.wavefront_size` when
@@ -26,6 +29,9 @@ pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
 pub const SPI_INTERP_CONTROL_0: u32 = 0xa1b5;
 pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
+pub const SPI_VS_OUT_CONFIG: u32 = 0xa1b1;
+pub const VGT_PRIMITIVEID_EN: u32 = 0xa2a1;
+pub const VGT_GS_MODE: u32 = 0xa290;
 pub const PA_SU_POINT_SIZE: u32 = 0xa280;
 pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
 
@@ -44,6 +50,11 @@ pub struct Stage {
     /// RSRC2 SCRATCH_EN and `.scratch_memory_size` (bytes per lane).
     pub scratch_en: bool,
     pub scratch_bytes: u64,
+    /// The system VGPRs loaded: hardware VS RSRC1.VGPR_COMP_CNT (25:24: v1..v3), NGG
+    /// RSRC1_GS.GS_VGPR_COMP_CNT (30:29: v1..v3 of the primitive lanes).
+    pub comp_cnt: u32,
+    /// NGG: the wave's LDS, RSRC2_GS.LDS_SIZE (26:19) × 512 bytes.
+    pub lds_bytes: usize,
 }
 
 /// A vertex + pixel pipeline.
@@ -61,6 +72,12 @@ pub struct Pipeline {
     pub ps_input_addr: u32,
     /// SPI_PS_INPUT_CNTL_i of the NUM_INTERP pixel-shader inputs.
     pub ps_input_cntl: Vec<u32>,
+    /// VGT_PRIMITIVEID_EN: PRIMITIVEID_EN (0), NGG_DISABLE_PROVOK_REUSE (2).
+    pub primitive_id_en: u32,
+    /// VGT_GS_MODE.MODE (2:0): 1 = GS_SCENARIO_A (a hardware VS gets the primitive id).
+    pub gs_mode: u32,
+    /// SPI_VS_OUT_CONFIG: VS_EXPORT_COUNT (5:1, parameters − 1), PRIM_EXPORT_COUNT (12:8).
+    pub vs_out_config: u32,
     pub col_format: u32,
     pub z_format: u32,
     /// SPI_INTERP_CONTROL_0: PNT_SPRITE_ENA (bit 1), PNT_SPRITE_OVRD_X/Y/Z/W (3 bits each
@@ -169,6 +186,14 @@ impl Pipeline {
                 hw: s,
                 scratch_en: hw.scratch_memory_size > 0 || reg(s.rsrc2()) & 1 == 1,
                 scratch_bytes: hw.scratch_memory_size as u64,
+                comp_cnt: match s {
+                    HwStage::Gs => reg(s.rsrc1()) >> 29 & 3,
+                    _ => reg(s.rsrc1()) >> 24 & 3,
+                },
+                lds_bytes: match s {
+                    HwStage::Gs => (reg(s.rsrc2()) >> 19 & 0xff) as usize * 512,
+                    _ => 0,
+                },
             })
         };
         let num_interp = reg(SPI_PS_IN_CONTROL) & 0x3f;
@@ -190,6 +215,9 @@ impl Pipeline {
             ps_input_cntl: (0..num_interp)
                 .map(|i| reg(SPI_PS_INPUT_CNTL_0 + i))
                 .collect(),
+            vs_out_config: reg(SPI_VS_OUT_CONFIG),
+            primitive_id_en: reg(VGT_PRIMITIVEID_EN),
+            gs_mode: reg(VGT_GS_MODE) & 7,
             col_format: reg(SPI_SHADER_COL_FORMAT),
             z_format: reg(SPI_SHADER_Z_FORMAT),
             interp_control: reg(SPI_INTERP_CONTROL_0),

@@ -17,24 +17,37 @@
 //! fragment-shading-rate state, so the pipeline's combiners keep the pipeline's 1x1 rate
 //! (Vulkan's default, KEEP), as lavapipe and RADV draw it.
 //!
+//! Primitive ids: each primitive's index among its instance's primitives (from 0 per
+//! instance, counting on across primitive restarts), delivered only as the registers ask.
+//!
 //! GFX9 / GFX10.3 hardware VS: waves of up to one wave of stream vertices; v0 = VertexID,
-//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0 (VSPrimID), v3 = InstanceID; user SGPRs
-//! from s0.
+//! v1 = InstanceID (GFX9; 0 on GFX10.3), v2 = 0, v3 = InstanceID; user SGPRs from s0.
+//! With VGT_PRIMITIVEID_EN, VGT_GS_MODE = GS_SCENARIO_A and VGPR_COMP_CNT ≥ 2, v2 is the
+//! primitive id and the stream has no reuse: every primitive's vertices are shaded for
+//! it alone, so its provoking vertex carries its id (Mesa has no fact on how the VGT
+//! shares vertices then; RADV relies on the provoking vertex's v2, and this is the one
+//! model that gives it).
 //! Each vertex must be in the EXEC of a `pos0` export with all four channels, and the
 //! wave must make a `done` position export. Parameters come from `exp paramN`.
 //!
 //! GFX10.3 / GFX11 NGG: primitives are grouped in API order into waves of at most one
 //! wave of distinct vertices and of primitives (vertices in order of first use). System
 //! SGPRs: s2 = `nverts << 12 | nprims << 22` (GS_TG_INFO), s3 = `nverts | nprims << 8`
-//! (merged wave info); s0, s1, s4–s7 are not written; user SGPRs from s8. Primitive
+//! (merged wave info); s0, s1, s4, s6, s7 are not written (s5 too before GFX11); user SGPRs from s8. Primitive
 //! lanes (GFX10.3 and GFX11 alike): in passthrough mode (VGT_SHADER_STAGES_EN.
 //! PRIMGEN_PASSTHRU_EN) v0 = `i0 | i1 << 10 | i2 << 20`, the `exp prim` value; otherwise
-//! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive's index in the draw, v3 = 0. Vertex lanes: v5 = VertexID, v6 = 0,
+//! v0 = `i0 | i1 << 16`, v1 = `i2`; v2 = the primitive id when VGT_PRIMITIVEID_EN and
+//! GS_VGPR_COMP_CNT ≥ 2 (else unwritten), v3 = 0; with NGG_DISABLE_PROVOK_REUSE each
+//! primitive's provoking vertex is a subgroup vertex of its own (a copy when the stream
+//! vertex is already in the subgroup); the wave's LDS is RSRC2_GS.LDS_SIZE. Vertex lanes: v5 = VertexID, v6 = 0,
 //! v7 = 0, v8 = InstanceID. EXEC = the first max(nverts, nprims) lanes. The wave must
 //! send `GS_ALLOC_REQ` with exactly (nverts, nprims) in M0 before its position and
 //! primitive exports, export `pos0` for every vertex lane and `prim` for every primitive
 //! lane (indices in bits 8:0 / 18:10 / 28:20, bit 31 = null primitive). Parameters:
-//! GFX10.3 `exp paramN`; GFX11 the attribute ring (`launch`).
+//! GFX10.3 `exp paramN`; GFX11 the attribute ring (`launch`): s5 = the subgroup's place
+//! (`AttrRing::place`, bits 14:0 in 512-byte units), and parameter `a` of vertex lane `l`
+//! is read where a swizzled store with vindex `l` and offset `16·a` put it, STRIDE
+//! being 16 × (SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1).
 
 use super::launch::{self, DrawMemory};
 use super::shaders::Pipeline;
@@ -64,13 +77,19 @@ pub struct VertexOut {
 pub type Prim = [VertexOut; 3];
 
 /// (VertexID, InstanceID) of every stream vertex (each distinct vertex of an instance
-/// once, in order of first use), and the primitives as stream indices.
-fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
+/// once, in order of first use), the primitives as stream indices, and each primitive's
+/// id (its index among its instance's primitives: from 0 per instance, counting on
+/// across primitive restarts).
+type Assembled = (Vec<(u32, u32)>, Vec<[usize; 3]>, Vec<u32>);
+
+fn assemble(d: &Draw) -> Assembled {
     let dc = d.desc.draw;
     let ids = d.vertex_indices();
     let mut stream = Vec::new();
     let mut prims = Vec::new();
+    let mut prim_ids = Vec::new();
     for inst in 0..dc.instance_count {
+        let first = prims.len();
         let mut slot: std::collections::HashMap<u32, usize> = Default::default();
         // strips restart at a None; lists never hold one (checked)
         for run in ids.split(|v| v.is_none()) {
@@ -114,8 +133,9 @@ fn assemble(d: &Draw) -> (Vec<(u32, u32)>, Vec<[usize; 3]>) {
                 }
             }
         }
+        prim_ids.extend(0..(prims.len() - first) as u32);
     }
-    (stream, prims)
+    (stream, prims, prim_ids)
 }
 
 fn lane_export(exports: &Exports, t: Target, lane: u32) -> Option<&Export> {
@@ -238,24 +258,40 @@ pub fn run(
     m: &mut DrawMemory,
     stats: &mut DrawStats,
 ) -> Result<Vec<Prim>> {
-    let (stream, prims) = assemble(d);
+    let (stream, prims, prim_ids) = assemble(d);
     if p.ngg {
-        return run_ngg(p, d, entries, opt, m, stats, &stream, &prims);
+        return run_ngg(p, d, entries, opt, m, stats, &stream, &prims, &prim_ids);
     }
     if m.gen == Gen::Gfx11 {
         return Err(Error::setup("a hardware VS on GFX11, which has none"));
     }
+    // VGT_PRIMITIVEID_EN with GS_SCENARIO_A: v2 = the primitive id, every primitive's
+    // vertices shaded for it alone (no reuse), so its provoking vertex carries its id
+    let with_ids = p.primitive_id_en & 1 == 1 && p.gs_mode == 1 && p.vs.comp_cnt >= 2;
+    let (stream, prims): (Vec<(u32, u32, u32)>, Vec<[usize; 3]>) = if with_ids {
+        let mut s = Vec::with_capacity(3 * prims.len());
+        let mut q = Vec::with_capacity(prims.len());
+        for (t, &id) in prims.iter().zip(&prim_ids) {
+            let base = s.len();
+            s.extend(t.map(|v| (stream[v].0, stream[v].1, id)));
+            q.push([base, base + 1, base + 2]);
+        }
+        (s, q)
+    } else {
+        (stream.iter().map(|&(v, i)| (v, i, 0)).collect(), prims)
+    };
     let lanes = p.vs.target.wave.lanes() as usize;
     let mut outs = Vec::with_capacity(stream.len());
     for chunk in stream.chunks(lanes) {
         let mut w = launch::new_wave(&p.vs, d, entries, 0, opt.budget, opt.checks)?;
         w.id = ([0; 3], stats.vertex_waves as u32);
         let mut exec = 0u64;
-        for (l, &(vid, iid)) in chunk.iter().enumerate() {
+        for (l, &(vid, iid, prim_id)) in chunk.iter().enumerate() {
             let l = l as u32;
-            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3); GFX10.3 user VGPRs in v1, v2
+            // VGPR_COMP_CNT: GFX9 InstanceID in v1 (and v3), the primitive id in v2;
+            // GFX10.3 user VGPRs in v1, v2
             let v1 = if m.gen == Gen::Gfx9 { iid } else { 0 };
-            for (r, v) in [(0, vid), (1, v1), (2, 0), (3, iid)] {
+            for (r, v) in [(0, vid), (1, v1), (2, prim_id), (3, iid)] {
                 w.regs.set_v(r, l, v)?;
             }
             exec |= 1 << l;
@@ -293,7 +329,13 @@ fn run_ngg(
     stats: &mut DrawStats,
     stream: &[(u32, u32)],
     prims: &[[usize; 3]],
+    prim_ids: &[u32],
 ) -> Result<Vec<Prim>> {
+    // VGT_PRIMITIVEID_EN: the primitive lanes' v2 (GS_VGPR_COMP_CNT ≥ 2) is the id;
+    // NGG_DISABLE_PROVOK_REUSE: a primitive's provoking vertex is a subgroup vertex of
+    // its own, never one already in the subgroup
+    let with_ids = p.primitive_id_en & 1 == 1 && p.vs.comp_cnt >= 2;
+    let fresh_provoking = p.primitive_id_en >> 2 & 1 == 1;
     let lanes = p.vs.target.wave.lanes() as usize;
     let gen = m.gen;
     let needed = p
@@ -303,9 +345,31 @@ fn run_ngg(
         .map(|c| c as usize + 1)
         .max()
         .unwrap_or(0);
-    if gen == Gen::Gfx11 && needed > 32 {
-        return Err(Error::unsupported("attribute ring beyond 32 attributes"));
-    }
+    // GFX11: the ring's V# as the hardware reads it back, with the record the pipeline's
+    // SPI_VS_OUT_CONFIG gives (max(1, parameters) + primitive parameters, 16 bytes each)
+    let ring_desc = if gen == Gen::Gfx11 {
+        let params = (p.vs_out_config >> 1 & 0x1f) + 1;
+        if p.vs_out_config >> 8 & 0x1f != 0 {
+            return Err(Error::unsupported(
+                "SPI_VS_OUT_CONFIG.PRIM_EXPORT_COUNT (per-primitive attributes)",
+            ));
+        }
+        if needed > params as usize {
+            return Err(Error::setup(format!(
+                "the pixel shader reads parameter {}, beyond SPI_VS_OUT_CONFIG's {params}",
+                needed - 1
+            )));
+        }
+        let mut d = launch::attr_ring_desc()?;
+        d[1] |= 16 * params << 16;
+        Some(crate::memory::BufferDesc::decode(gen, d))
+    } else {
+        None
+    };
+    let ring_indices = match ring_desc.map(|d| d.swizzle) {
+        Some(crate::memory::Swizzle::On { index_stride, .. }) => index_stride as u64,
+        _ => 1,
+    };
     let mut out = Vec::with_capacity(prims.len());
     let mut next = 0;
     while next < prims.len() {
@@ -314,6 +378,10 @@ fn run_ngg(
         let mut local: Vec<[u32; 3]> = Vec::new();
         while next < prims.len() && local.len() < lanes {
             let mut fresh: Vec<usize> = Vec::new();
+            let pv = prims[next][0];
+            if fresh_provoking {
+                fresh.push(pv);
+            }
             for v in prims[next] {
                 if !verts.contains(&v) && !fresh.contains(&v) {
                     fresh.push(v);
@@ -322,8 +390,13 @@ fn run_ngg(
             if verts.len() + fresh.len() > lanes {
                 break;
             }
+            let at = verts.len();
             verts.extend(fresh);
-            local.push(prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32));
+            let mut t = prims[next].map(|v| verts.iter().position(|&x| x == v).unwrap_or(0) as u32);
+            if fresh_provoking {
+                t[0] = at as u32;
+            }
+            local.push(t);
             next += 1;
         }
         let first_prim = next - local.len();
@@ -340,7 +413,9 @@ fn run_ngg(
                 w.regs.set_v(0, l, t[0] | t[1] << 16)?;
                 w.regs.set_v(1, l, t[2])?;
             }
-            w.regs.set_v(2, l, (first_prim + l as usize) as u32)?;
+            if with_ids {
+                w.regs.set_v(2, l, prim_ids[first_prim + l as usize])?;
+            }
             w.regs.set_v(3, l, 0)?;
         }
         for (l, &v) in verts.iter().enumerate() {
@@ -356,14 +431,18 @@ fn run_ngg(
         };
         w.regs.set_exec(exec);
         w.launched = exec;
-        if gen == Gen::Gfx11 {
-            m.mem.write(
-                launch::ATTR_RING,
-                &vec![0; launch::ATTR_RING_BYTES as usize],
-            )?;
-        }
+        // GFX11: the subgroup's place in the attribute ring, in s5
+        let ring = match &ring_desc {
+            Some(desc) => {
+                let blocks = (nv as u64).div_ceil(ring_indices) * ring_indices;
+                let (at, s5) = m.attr_ring.place(blocks * desc.stride as u64)?;
+                w.regs.set_s(5, s5)?;
+                Some((desc, at))
+            }
+            None => None,
+        };
         let mut ex = Exports::new(true);
-        let mut lds = Lds::new(0);
+        let mut lds = Lds::new(p.vs.lds_bytes);
         launch::run_wave(
             &mut m.vs_prog,
             &mut m.mem,
@@ -396,17 +475,17 @@ fn run_ngg(
         let mut vouts = Vec::new();
         for l in 0..nv {
             let mut v = vertex_out(p, &w, &ex, l)?;
-            if gen == Gen::Gfx11 {
+            if let Some((desc, at)) = ring {
                 if v.params.iter().any(Option::is_some) {
                     return Err(launch::rule(&w, "exp param on GFX11".into()));
                 }
+                // where the swizzled ring store of parameter `a` of vertex `l` went
                 v.params = (0..needed as u64)
                     .map(|a| {
                         let mut c = [0u32; 4];
                         for (k, x) in c.iter_mut().enumerate() {
-                            *x = m.mem.read_u32(
-                                launch::ATTR_RING + ((a * 64 + l as u64) * 16) + 4 * k as u64,
-                            )?;
+                            let off = desc.byte_offset(l, 16 * a + 4 * k as u64);
+                            *x = m.mem.read_u32(launch::ATTR_RING + at + off)?;
                         }
                         Ok(Some(c))
                     })
