@@ -14,9 +14,42 @@
 //! - the default state (no [`GraphicsState`] entries) is what the issue calls the default
 //!   pipeline: one vertex binding 0 holding every attribute the vertex shader reads,
 //!   tightly packed in location order, 32 bits per component; one colour attachment per
-//!   fragment output with the 32-bit-per-channel export format of its width.
+//!   fragment output with the 32-bit-per-channel export format of its width;
+//! - multisampling: [`GraphicsState::samples`] is the pipeline's rasterization sample
+//!   count (0: not given, as for an unlinked stage). The sample locations are Vulkan's
+//!   standard ones ([`standard_sample_positions`]), which the pixel shader computes from
+//!   its sample id as constants of that count (gl_SamplePosition, interpolateAtSample);
+//!   PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE is set when the shader needs sample-rate shading
+//!   (`binary/graphics.rs`).
 
 use std::collections::BTreeMap;
+
+/// Vulkan's standard sample locations ("Standard sample locations" table of the Vulkan
+/// specification; RADV programs the same ones) for 1, 2, 4 and 8 samples: per sample,
+/// (x, y) in 1/16 pixel from the pixel's top-left corner, sample 0 first. `None` for any
+/// other count.
+pub fn standard_sample_positions(samples: u32) -> Option<&'static [[u8; 2]]> {
+    const S1: [[u8; 2]; 1] = [[8, 8]];
+    const S2: [[u8; 2]; 2] = [[12, 12], [4, 4]];
+    const S4: [[u8; 2]; 4] = [[6, 2], [14, 6], [2, 10], [10, 14]];
+    const S8: [[u8; 2]; 8] = [
+        [9, 5],
+        [7, 11],
+        [13, 9],
+        [5, 3],
+        [3, 13],
+        [1, 7],
+        [11, 15],
+        [15, 1],
+    ];
+    Some(match samples {
+        1 => &S1,
+        2 => &S2,
+        4 => &S4,
+        8 => &S8,
+        _ => return None,
+    })
+}
 
 /// PAL's `VertexBufferTable` user-data value: the low half of the table's address, the
 /// high half being the code's (`s_getpc_b64`).
@@ -290,6 +323,8 @@ pub struct GraphicsState {
     pub attributes: BTreeMap<u32, VertexAttribute>,
     /// Vertex-buffer bindings.
     pub bindings: BTreeMap<u32, VertexBinding>,
+    /// Rasterization samples (1, 2, 4, 8); 0 when the state does not say.
+    pub samples: u32,
 }
 
 impl GraphicsState {

@@ -142,6 +142,27 @@ pub(crate) struct Gfx {
     parts: parts::PartsInputs,
 }
 
+/// Whether a fragment shader runs once per sample: it reads gl_SampleID or
+/// gl_SamplePosition or has a `sample`-qualified input (Vulkan's sample shading rules;
+/// RADV decides the same way). Its pipeline gets PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE, which
+/// `binary/graphics.rs` derives from the inputs these enable (ANCILLARY, PERSP/LINEAR
+/// SAMPLE).
+pub(super) fn sample_rate_shading(f: &ir::Function) -> bool {
+    f.blocks_in_order().into_iter().any(|b| {
+        f.blocks[b].insts.iter().any(|&i| {
+            matches!(
+                f.kind(i),
+                InstKind::Intrinsic {
+                    op: Intrinsic::LoadSampleId
+                        | Intrinsic::LoadSamplePos
+                        | Intrinsic::LoadBarycentricSample,
+                    ..
+                }
+            )
+        })
+    })
+}
+
 /// The fragment inputs: (location, flat) in location order, and the locations read per
 /// vertex.
 type PsInputs = (Vec<(u32, bool)>, Vec<u32>);
@@ -394,12 +415,36 @@ impl Isel<'_> {
     fn barycentric(
         &mut self,
         op: Intrinsic,
+        srcs: &[Value],
         idx: &[u32],
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
         let interp = ir::Interp::ALL.get(idx[0] as usize).copied();
         let linear = interp == Some(ir::Interp::NoPerspective);
         use ps_input::*;
+        let offset = match op {
+            Intrinsic::LoadBarycentricAtOffset => {
+                Some((self.arg(srcs[0], 0)?, self.arg(srcs[0], 1)?))
+            }
+            Intrinsic::LoadBarycentricAtSample => {
+                let id = self.arg(srcs[0], 0)?;
+                let (x, y) = self.sample_position(id, at)?;
+                let half = Arg::Const((-0.5f32).to_bits());
+                let (ox, oy) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
+                self.valu(Opcode::VAddF32, &[Arg::Temp(ox)], vec![half, Arg::Temp(x)])?;
+                self.valu(Opcode::VAddF32, &[Arg::Temp(oy)], vec![half, Arg::Temp(y)])?;
+                Some((Arg::Temp(ox), Arg::Temp(oy)))
+            }
+            _ => None,
+        };
+        if let Some((ox, oy)) = offset {
+            let centre = self.ps_vgpr(if linear { LINEAR_CENTER } else { PERSP_CENTER });
+            let mut out = SmallVec::new();
+            for c in centre {
+                out.push(MV::T(self.extrapolate(c, ox, oy)?, Kind::Plain));
+            }
+            return Ok(out);
+        }
         let bit = match (op, linear) {
             (Intrinsic::LoadBarycentricPixel, false) => PERSP_CENTER,
             (Intrinsic::LoadBarycentricPixel, true) => LINEAR_CENTER,
@@ -416,6 +461,87 @@ impl Isel<'_> {
         };
         let v = self.ps_vgpr(bit);
         Ok(v.iter().map(|t| MV::T(*t, Kind::Plain)).collect())
+    }
+
+    /// A pixel-centre barycentric `c` moved to the offset (ox, oy) pixels from the centre
+    /// with its screen-space derivatives: c + ox·dc/dx + oy·dc/dy (what ACO does for
+    /// interpolateAtOffset/AtSample; exact for linear barycentrics, first order for
+    /// perspective-correct ones).
+    fn extrapolate(&mut self, c: Temp, ox: Arg, oy: Arg) -> Result<Temp, Error> {
+        let (dx, dy) = self.fine_derivatives(c)?;
+        let t = self.tmp(RegClass::V1);
+        let r = self.tmp(RegClass::V1);
+        self.valu(
+            Opcode::VFmaF32,
+            &[Arg::Temp(t)],
+            vec![ox, Arg::Temp(dx), Arg::Temp(c)],
+        )?;
+        self.valu(
+            Opcode::VFmaF32,
+            &[Arg::Temp(r)],
+            vec![oy, Arg::Temp(dy), Arg::Temp(t)],
+        )?;
+        self.wqm_seed(&[t, r]);
+        Ok(r)
+    }
+
+    /// The location of sample `id` in its pixel, (x, y) in [0, 1): Vulkan's standard
+    /// locations of the pipeline's sample count (`GraphicsState::samples`), read from two
+    /// constants holding each sample's x and y in 1/16 pixel, 4 bits per sample
+    /// (docs/abi.md "Multisampling").
+    fn sample_position(&mut self, id: Arg, at: Option<u32>) -> Result<(Temp, Temp), Error> {
+        let samples = self.state.samples;
+        let Some(table) = crate::amdgpu::abi_graphics::standard_sample_positions(samples) else {
+            return Err(Error::unsupported(
+                at,
+                "a sample location (gl_SamplePosition, interpolateAtSample) without the \
+                 pipeline's sample count (compile the fragment shader with pipeline state)",
+            ));
+        };
+        let packed = |c: usize| -> u32 {
+            table
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p[c] as u32) << (4 * k))
+                .sum()
+        };
+        let shift = self.tmp(RegClass::V1);
+        self.valu(
+            Opcode::VLshlrevB32,
+            &[Arg::Temp(shift)],
+            vec![Arg::Const(2), id],
+        )?;
+        let mut out = Vec::with_capacity(2);
+        for c in 0..2 {
+            let n = self.tmp(RegClass::V1);
+            let f = self.tmp(RegClass::V1);
+            let d = self.tmp(RegClass::V1);
+            self.valu(
+                Opcode::VBfeU32,
+                &[Arg::Temp(n)],
+                vec![Arg::Const(packed(c)), Arg::Temp(shift), Arg::Const(4)],
+            )?;
+            self.valu(Opcode::VCvtF32U32, &[Arg::Temp(f)], vec![Arg::Temp(n)])?;
+            self.valu(
+                Opcode::VMulF32,
+                &[Arg::Temp(d)],
+                vec![Arg::Const(0.0625f32.to_bits()), Arg::Temp(f)],
+            )?;
+            out.push(d);
+        }
+        Ok((out[0], out[1]))
+    }
+
+    /// The sample id (ANCILLARY bits 11:8).
+    fn sample_id(&mut self) -> Result<Temp, Error> {
+        let t = self.ps_vgpr(ps_input::ANCILLARY)[0];
+        let d = self.tmp(RegClass::V1);
+        self.valu(
+            Opcode::VBfeU32,
+            &[Arg::Temp(d)],
+            vec![Arg::Temp(t), Arg::Const(8), Arg::Const(4)],
+        )?;
+        Ok(d)
     }
 
     fn interpolate(
@@ -708,7 +834,7 @@ impl Isel<'_> {
                 | LoadBarycentricSample
                 | LoadBarycentricAtOffset
                 | LoadBarycentricAtSample,
-            ) => self.barycentric(op, idx, at)?,
+            ) => self.barycentric(op, srcs, idx, at)?,
             (Stage::Fragment, LoadInterpolatedInput) => self.interpolate(i, srcs, idx, false)?,
             (Stage::Fragment, LoadInput) => self.interpolate(i, srcs, idx, true)?,
             (Stage::Fragment, LoadInputVertex) => self.input_vertex(i, srcs, idx)?,
@@ -769,17 +895,35 @@ impl Isel<'_> {
                 )?;
                 smallvec::smallvec![MV::T(m, Kind::Mask)]
             }
-            (Stage::Fragment, LoadSampleId) => {
-                let t = self.ps_vgpr(ps_input::ANCILLARY)[0];
-                let d = self.tmp(RegClass::V1);
-                self.valu(
-                    Opcode::VBfeU32,
-                    &[Arg::Temp(d)],
-                    vec![Arg::Temp(t), Arg::Const(8), Arg::Const(4)],
-                )?;
-                one(d)
+            (Stage::Fragment, LoadSampleId) => one(self.sample_id()?),
+            (Stage::Fragment, LoadSamplePos) => {
+                let id = self.sample_id()?;
+                let (x, y) = self.sample_position(Arg::Temp(id), at)?;
+                smallvec::smallvec![MV::T(x, Kind::Plain), MV::T(y, Kind::Plain)]
             }
-            (Stage::Fragment, LoadSampleMaskIn) => one(self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0]),
+            (Stage::Fragment, LoadSampleMaskIn) => {
+                let cov = self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0];
+                if sample_rate_shading(self.f) {
+                    // the hardware gives the pixel's coverage; an invocation shading one
+                    // sample sees that sample's bit only (Vulkan's SampleMask input)
+                    let id = self.sample_id()?;
+                    let bit = self.tmp(RegClass::V1);
+                    let d = self.tmp(RegClass::V1);
+                    self.valu(
+                        Opcode::VLshlrevB32,
+                        &[Arg::Temp(bit)],
+                        vec![Arg::Temp(id), Arg::Const(1)],
+                    )?;
+                    self.valu(
+                        Opcode::VAndB32,
+                        &[Arg::Temp(d)],
+                        vec![Arg::Temp(cov), Arg::Temp(bit)],
+                    )?;
+                    one(d)
+                } else {
+                    one(cov)
+                }
+            }
             (Stage::Fragment, LoadHelperInvocation | IsHelperInvocation) => self.helper_mask()?,
             (Stage::Fragment, Discard | Terminate | Demote) if self.p.wqm.is_some() => {
                 self.p.abi.graphics.can_discard = true;

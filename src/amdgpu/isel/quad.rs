@@ -62,6 +62,12 @@ fn quad_needs(f: &ir::Function) -> (bool, bool) {
                 {
                     helpers = true
                 }
+                // interpolation at an offset or sample extrapolates the centre's
+                // barycentrics with their derivatives (`graphics.rs`)
+                InstKind::Intrinsic {
+                    op: Intrinsic::LoadBarycentricAtOffset | Intrinsic::LoadBarycentricAtSample,
+                    ..
+                } => helpers = true,
                 InstKind::Intrinsic {
                     op:
                         Intrinsic::Demote
@@ -143,30 +149,48 @@ impl Isel<'_> {
         for c in 0..ty.comps as usize {
             let a = self.arg(srcs[0], c)?;
             let x = self.to_vgpr(a)?;
-            let t = self.tmp(RegClass::V1);
-            let d = self.tmp(RegClass::V1);
-            self.dpp(
-                Opcode::VMovB32,
-                Format::Vop1Dpp,
-                &[Arg::Temp(t)],
-                &[Arg::Temp(x)],
-                quad_perm(lo),
-                0xf,
-                false,
-            )?;
-            self.dpp(
-                Opcode::VSubF32,
-                Format::Vop2Dpp,
-                &[Arg::Temp(d)],
-                &[Arg::Temp(x), Arg::Temp(t)],
-                quad_perm(hi),
-                0xf,
-                false,
-            )?;
-            self.wqm_seed(&[t, d]);
+            let d = self.quad_difference(x, lo, hi)?;
             out.push(MV::T(d, Kind::Plain));
         }
         Ok(Some(out))
+    }
+
+    /// x[hi lane] − x[lo lane] in each quad (`lo`, `hi` quad permutations), both
+    /// results seeds of whole-quad mode.
+    fn quad_difference(&mut self, x: Temp, lo: [u16; 4], hi: [u16; 4]) -> Result<Temp, Error> {
+        let t = self.tmp(RegClass::V1);
+        let d = self.tmp(RegClass::V1);
+        self.dpp(
+            Opcode::VMovB32,
+            Format::Vop1Dpp,
+            &[Arg::Temp(t)],
+            &[Arg::Temp(x)],
+            quad_perm(lo),
+            0xf,
+            false,
+        )?;
+        self.dpp(
+            Opcode::VSubF32,
+            Format::Vop2Dpp,
+            &[Arg::Temp(d)],
+            &[Arg::Temp(x), Arg::Temp(t)],
+            quad_perm(hi),
+            0xf,
+            false,
+        )?;
+        self.wqm_seed(&[t, d]);
+        Ok(d)
+    }
+
+    /// The fine (d/dx, d/dy) of `x`, a value every lane of the quad holds (helper lanes
+    /// included: the pass runs what they need in whole-quad mode).
+    pub(super) fn fine_derivatives(&mut self, x: Temp) -> Result<(Temp, Temp), Error> {
+        let (xl, xh) = derivative_perms(AluOp::FddxFine).expect("a derivative");
+        let (yl, yh) = derivative_perms(AluOp::FddyFine).expect("a derivative");
+        Ok((
+            self.quad_difference(x, xl, xh)?,
+            self.quad_difference(x, yl, yh)?,
+        ))
     }
 
     /// Discard, terminate or demote of the lanes `cond` selects (all of the current

@@ -14,9 +14,13 @@ use draw_support::{compare_outputs, gcnc, gcnc_draw, gcnc_draw_with, DRAW_CONFIG
 use gcnc_emu::draw::Desc;
 use std::path::{Path, PathBuf};
 
-/// Pipelines that cannot be linked from unlinked stages yet: (name, why). Empty: every
-/// pipeline of the corpus links.
-const NOT_UNLINKED: &[(&str, &str)] = &[];
+/// Pipelines that cannot be linked from unlinked stages yet: (name, the error they
+/// must fail with).
+const NOT_UNLINKED: &[(&str, &str)] = &[(
+    "msaa4_interp_sample",
+    // docs/abi.md "Multisampling": the locations are constants of the sample count
+    "without the pipeline's sample count",
+)];
 
 fn descriptions() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/shaders/draw");
@@ -73,6 +77,9 @@ fn every_corpus_pipeline_links_from_unlinked_stages_and_draws_the_same_image() {
                 (Some((_, why)), Ok(())) => failures.push(format!(
                     "{cfg}: listed as not unlinked ({why}) but links and draws"
                 )),
+                (Some((_, why)), Err(e)) if !e.contains(why) => {
+                    failures.push(format!("{cfg}: fails other than as listed ({why}): {e}"))
+                }
                 (Some(_), Err(_)) => {}
                 (None, Err(e)) => failures.push(format!("{cfg}: {e}")),
                 (None, Ok(())) => {

@@ -14,6 +14,10 @@
 //! `images::Sampler::from_emu`), one push-constant range for both stages, each stage's
 //! specialization constants as 32-bit values; after the draw every attachment is
 //! copied into a host-visible buffer and returned as tightly packed rows in its format.
+//! Multisampled draws (`samples` > 1, with sample shading when `min_sample_shading` > 0)
+//! render into multisampled images that `draw_samples` reads sample by sample (one
+//! plane per sample, the emulator's layout); `resolved` is their average computed as the
+//! emulator computes it (`gcnc_emu::draw::output::resolve`).
 
 use crate::device::{vkc, Error, Gpu};
 use crate::images::{Image, Sampler, TexelFormat, ViewType};
@@ -25,10 +29,12 @@ use gcnc_emu::draw::desc::{
 };
 use gcnc_emu::pipeline::ImageView;
 
-/// The attachments after the draw.
+/// The attachments after the draw: every sample, one plane per sample (sample 0 first).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attachments {
     pub color: Vec<Vec<u8>>,
+    /// Each colour attachment resolved to one sample (= `color` for one sample).
+    pub resolved: Vec<Vec<u8>>,
     pub depth: Option<Vec<u8>>,
 }
 
@@ -94,6 +100,8 @@ struct Objects {
     pipeline: vk::Pipeline,
     cmd_pool: vk::CommandPool,
     fence: vk::Fence,
+    /// The per-sample readback of a multisampled draw.
+    samples: crate::draw_samples::Readback,
 }
 
 struct Run<'g> {
@@ -111,6 +119,7 @@ impl Drop for Run<'_> {
             let _ = d.queue_wait_idle(self.g.queue);
             d.destroy_fence(o.fence, None);
             d.destroy_command_pool(o.cmd_pool, None);
+            o.samples.destroy(d);
             d.destroy_pipeline(o.pipeline, None);
             d.destroy_pipeline_layout(o.layout, None);
             d.destroy_descriptor_pool(o.pool, None);
@@ -202,6 +211,7 @@ impl Run<'_> {
         aspect: vk::ImageAspectFlags,
         w: u32,
         h: u32,
+        samples: u32,
     ) -> Result<usize, Error> {
         let d = &self.g.device;
         let ci = vk::ImageCreateInfo::default()
@@ -214,9 +224,9 @@ impl Run<'_> {
             })
             .mip_levels(1)
             .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(vk::SampleCountFlags::from_raw(samples))
             .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC)
+            .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::SAMPLED)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         let img = vkc("vkCreateImage", d.create_image(&ci, None))?;
         let req = d.get_image_memory_requirements(img);
@@ -285,6 +295,7 @@ pub fn run_draw(dr: &Draw) -> Result<Attachments, Error> {
     for spv in [&vs, &fs] {
         g.check_module(&reflect::reflect_bytes(spv)?)?;
     }
+    check_samples(&g, dr)?;
     let mut run = Run {
         g: &g,
         o: Objects::default(),
@@ -294,11 +305,55 @@ pub fn run_draw(dr: &Draw) -> Result<Attachments, Error> {
     unsafe { go(&mut run, dr, &vs, &fs) }
 }
 
+/// Refuses a sample count the device cannot render with: the framebuffer's colour and
+/// depth sample counts and the sampled-image ones the per-sample readback needs.
+fn check_samples(g: &crate::device::Gpu, dr: &Draw) -> Result<(), Error> {
+    let n = dr.desc.samples;
+    if n == 1 {
+        return Ok(());
+    }
+    // SAFETY: `phys` is the device's physical device on its live instance.
+    let l = unsafe { g.instance.get_physical_device_properties(g.phys) }.limits;
+    let flag = vk::SampleCountFlags::from_raw(n);
+    for (what, counts) in [
+        (
+            "framebufferColorSampleCounts",
+            l.framebuffer_color_sample_counts,
+        ),
+        (
+            "framebufferDepthSampleCounts",
+            l.framebuffer_depth_sample_counts,
+        ),
+        (
+            "sampledImageColorSampleCounts",
+            l.sampled_image_color_sample_counts,
+        ),
+        (
+            "sampledImageDepthSampleCounts",
+            l.sampled_image_depth_sample_counts,
+        ),
+        (
+            "sampledImageIntegerSampleCounts",
+            l.sampled_image_integer_sample_counts,
+        ),
+    ] {
+        if !counts.contains(flag) {
+            return Err(Error::Usage(format!(
+                "{n} samples: the device's {what} is {:#x}",
+                counts.as_raw()
+            )));
+        }
+    }
+    Ok(())
+}
+
 unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments, Error> {
     let g = r.g;
     let d = &g.device;
     let desc = &dr.desc;
     let (w, h) = (dr.width, dr.height);
+    let samples = desc.samples;
+    let ms = samples > 1;
     // attachments
     let mut colors = Vec::new();
     for a in &desc.color_attachments {
@@ -308,6 +363,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             vk::ImageAspectFlags::COLOR,
             w,
             h,
+            samples,
         )?);
     }
     let depth = match desc.depth_attachment {
@@ -317,6 +373,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             vk::ImageAspectFlags::DEPTH,
             w,
             h,
+            samples,
         )?),
         None => None,
     };
@@ -342,19 +399,29 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         )),
         None => None,
     };
+    // multisampled: 16 bytes per sample of each pixel (`draw_samples`)
+    let texel = |bytes: usize| if ms { 16 * samples as usize } else { bytes };
     let mut readbacks = Vec::new();
     for a in &desc.color_attachments {
-        let n = (w * h) as usize * a.format.bytes();
+        let n = (w * h) as usize * texel(a.format.bytes());
         readbacks.push((
-            r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+            r.buffer(
+                n as u64,
+                vk::BufferUsageFlags::TRANSFER_DST | vk::BufferUsageFlags::STORAGE_BUFFER,
+                &[],
+            )?,
             n,
         ));
     }
     let depth_rb = match depth {
         Some(_) => {
-            let n = (w * h) as usize * 4;
+            let n = (w * h) as usize * texel(4);
             Some((
-                r.buffer(n as u64, vk::BufferUsageFlags::TRANSFER_DST, &[])?,
+                r.buffer(
+                    n as u64,
+                    vk::BufferUsageFlags::TRANSFER_DST | vk::BufferUsageFlags::STORAGE_BUFFER,
+                    &[],
+                )?,
                 n,
             ))
         }
@@ -694,8 +761,10 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
         })
         .line_width(1.0);
-    let ms = vk::PipelineMultisampleStateCreateInfo::default()
-        .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let ms_state = vk::PipelineMultisampleStateCreateInfo::default()
+        .rasterization_samples(vk::SampleCountFlags::from_raw(samples))
+        .sample_shading_enable(desc.min_sample_shading > 0.0)
+        .min_sample_shading(desc.min_sample_shading);
     let ds = match desc.depth_attachment {
         Some(a) => vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(a.test)
@@ -741,7 +810,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         .input_assembly_state(&ia)
         .viewport_state(&vp)
         .rasterization_state(&rs)
-        .multisample_state(&ms)
+        .multisample_state(&ms_state)
         .depth_stencil_state(&ds)
         .color_blend_state(&cb_state)
         .layout(r.o.layout)
@@ -928,77 +997,81 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         ),
     }
     d.cmd_end_rendering(cb);
-    let mut to_src: Vec<vk::ImageMemoryBarrier> = colors
-        .iter()
-        .map(|&i| {
-            barrier(
+    if ms {
+        record_sample_reads(r, cb, dr, &colors, depth, &readbacks, depth_rb)?;
+    } else {
+        let mut to_src: Vec<vk::ImageMemoryBarrier> = colors
+            .iter()
+            .map(|&i| {
+                barrier(
+                    r.o.images[i].0,
+                    vk::ImageAspectFlags::COLOR,
+                    vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                )
+            })
+            .collect();
+        if let Some(i) = depth {
+            to_src.push(barrier(
                 r.o.images[i].0,
-                vk::ImageAspectFlags::COLOR,
-                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+                vk::ImageAspectFlags::DEPTH,
+                vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL,
                 vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            )
-        })
-        .collect();
-    if let Some(i) = depth {
-        to_src.push(barrier(
-            r.o.images[i].0,
-            vk::ImageAspectFlags::DEPTH,
-            vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-        ));
-    }
-    d.cmd_pipeline_barrier(
-        cb,
-        vk::PipelineStageFlags::ALL_COMMANDS,
-        vk::PipelineStageFlags::TRANSFER,
-        vk::DependencyFlags::empty(),
-        &[],
-        &[],
-        &to_src,
-    );
-    let copy = |aspect| {
-        [vk::BufferImageCopy {
-            buffer_offset: 0,
-            buffer_row_length: 0,
-            buffer_image_height: 0,
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: aspect,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: 1,
-            },
-            image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
-            image_extent: vk::Extent3D {
-                width: w,
-                height: h,
-                depth: 1,
-            },
-        }]
-    };
-    for (&i, (b, _)) in colors.iter().zip(&readbacks) {
-        d.cmd_copy_image_to_buffer(
+            ));
+        }
+        d.cmd_pipeline_barrier(
             cb,
-            r.o.images[i].0,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            r.o.buffers[*b].0,
-            &copy(vk::ImageAspectFlags::COLOR),
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::DependencyFlags::empty(),
+            &[],
+            &[],
+            &to_src,
         );
-    }
-    if let (Some(i), Some((b, _))) = (depth, depth_rb) {
-        d.cmd_copy_image_to_buffer(
-            cb,
-            r.o.images[i].0,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            r.o.buffers[b].0,
-            &copy(vk::ImageAspectFlags::DEPTH),
-        );
+        let copy = |aspect| {
+            [vk::BufferImageCopy {
+                buffer_offset: 0,
+                buffer_row_length: 0,
+                buffer_image_height: 0,
+                image_subresource: vk::ImageSubresourceLayers {
+                    aspect_mask: aspect,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                },
+                image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
+                image_extent: vk::Extent3D {
+                    width: w,
+                    height: h,
+                    depth: 1,
+                },
+            }]
+        };
+        for (&i, (b, _)) in colors.iter().zip(&readbacks) {
+            d.cmd_copy_image_to_buffer(
+                cb,
+                r.o.images[i].0,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                r.o.buffers[*b].0,
+                &copy(vk::ImageAspectFlags::COLOR),
+            );
+        }
+        if let (Some(i), Some((b, _))) = (depth, depth_rb) {
+            d.cmd_copy_image_to_buffer(
+                cb,
+                r.o.images[i].0,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                r.o.buffers[b].0,
+                &copy(vk::ImageAspectFlags::DEPTH),
+            );
+        }
     }
     let host = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::SHADER_WRITE)
         .dst_access_mask(vk::AccessFlags::HOST_READ)];
     d.cmd_pipeline_barrier(
         cb,
-        vk::PipelineStageFlags::TRANSFER,
+        vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::COMPUTE_SHADER,
         vk::PipelineStageFlags::HOST,
         vk::DependencyFlags::empty(),
         &host,
@@ -1024,14 +1097,101 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         d.wait_for_fences(&[r.o.fence], true, 120_000_000_000),
     )?;
     let mut color = Vec::new();
-    for (b, n) in &readbacks {
-        color.push(r.read(*b, *n)?);
+    for ((b, n), a) in readbacks.iter().zip(&desc.color_attachments) {
+        let bytes = r.read(*b, *n)?;
+        color.push(if ms {
+            crate::draw_samples::color_bytes(a.format, &bytes)
+        } else {
+            bytes
+        });
     }
     let depth = match depth_rb {
-        Some((b, n)) => Some(r.read(b, n)?),
+        Some((b, n)) => {
+            let bytes = r.read(b, n)?;
+            Some(if ms {
+                crate::draw_samples::depth_bytes(&bytes)
+            } else {
+                bytes
+            })
+        }
         None => None,
     };
-    Ok(Attachments { color, depth })
+    let plane = (w * h) as usize;
+    let resolved = color
+        .iter()
+        .zip(&desc.color_attachments)
+        .map(|(c, a)| gcnc_emu::draw::output::resolve(a.format, c, plane, samples as usize))
+        .collect();
+    Ok(Attachments {
+        color,
+        resolved,
+        depth,
+    })
+}
+
+/// Records the per-sample reads of a multisampled draw's attachments (`draw_samples`):
+/// every attachment to GENERAL for the compute shader, then one read each into its
+/// readback buffer.
+#[allow(clippy::too_many_arguments)]
+unsafe fn record_sample_reads(
+    r: &mut Run,
+    cb: vk::CommandBuffer,
+    dr: &Draw,
+    colors: &[usize],
+    depth: Option<usize>,
+    readbacks: &[(usize, usize)],
+    depth_rb: Option<(usize, usize)>,
+) -> Result<(), Error> {
+    use crate::draw_samples::Class;
+    let d = &r.g.device;
+    let mut reads: Vec<(usize, vk::ImageAspectFlags, Class, usize)> = colors
+        .iter()
+        .zip(&dr.desc.color_attachments)
+        .zip(readbacks)
+        .map(|((&i, a), &(b, _))| (i, vk::ImageAspectFlags::COLOR, Class::of(a.format), b))
+        .collect();
+    if let (Some(i), Some((b, _))) = (depth, depth_rb) {
+        reads.push((i, vk::ImageAspectFlags::DEPTH, Class::Float, b));
+    }
+    let barriers: Vec<vk::ImageMemoryBarrier> = reads
+        .iter()
+        .map(|&(i, aspect, _, _)| {
+            vk::ImageMemoryBarrier::default()
+                .image(r.o.images[i].0)
+                .old_layout(if aspect == vk::ImageAspectFlags::DEPTH {
+                    vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL
+                } else {
+                    vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL
+                })
+                .new_layout(vk::ImageLayout::GENERAL)
+                .src_access_mask(vk::AccessFlags::MEMORY_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .subresource_range(range(aspect))
+        })
+        .collect();
+    d.cmd_pipeline_barrier(
+        cb,
+        vk::PipelineStageFlags::ALL_COMMANDS,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::DependencyFlags::empty(),
+        &[],
+        &[],
+        &barriers,
+    );
+    r.o.samples.new(d, reads.len() as u32)?;
+    for &(i, _, class, b) in &reads {
+        r.o.samples.record(
+            d,
+            cb,
+            r.o.images[i].2,
+            class,
+            r.o.buffers[b].0,
+            (dr.width, dr.height, dr.desc.samples),
+        )?;
+    }
+    Ok(())
 }
 
 /// The Vulkan objects of one descriptor: indices into the run's buffers (a buffer's, or an

@@ -22,6 +22,7 @@ pub mod compare;
 pub mod corpus;
 pub mod device;
 pub mod draw;
+pub mod draw_samples;
 pub mod images;
 pub mod lavapipe;
 pub mod oracle;

@@ -190,23 +190,13 @@ fn draw_main(args: &[String]) -> Result<(), String> {
     let d = gcnc_emu::draw::Desc::load(std::path::Path::new(desc))
         .map_err(|e| format!("{desc}: {e}"))?;
     let a = vkref::draw::run_draw(&d).map_err(|e| e.to_string())?;
-    let dir = std::path::Path::new(out);
-    std::fs::create_dir_all(dir).map_err(|e| format!("{out}: {e}"))?;
-    let write = |name: String, bytes: &[u8]| {
-        std::fs::write(dir.join(&name), bytes).map_err(|e| format!("{out}/{name}: {e}"))
-    };
-    for (i, (c, at)) in a.color.iter().zip(&d.desc.color_attachments).enumerate() {
-        write(format!("color_{i}.raw"), c)?;
-        let rgba = gcnc_emu::draw::png::to_rgba8(at.format, c);
-        write(
-            format!("color_{i}.png"),
-            &gcnc_emu::draw::png::encode(d.width, d.height, &rgba),
-        )?;
-    }
-    if let Some(z) = &a.depth {
-        write("depth.raw".into(), z)?;
-    }
-    Ok(())
+    gcnc_emu::draw::write_files(
+        std::path::Path::new(out),
+        &d,
+        &a.color,
+        &a.resolved,
+        a.depth.as_deref(),
+    )
 }
 
 fn main() -> ExitCode {

@@ -83,7 +83,13 @@ pub fn run(a: &Args) -> Result<(), String> {
     let entries = draw::launch::entries(&d);
     let (img, stats) =
         draw::run(&p, &d, &entries, &opt).map_err(|e| format!("{}: {e}", a.input))?;
-    write_images(Path::new(&a.out), &d, &img.color, img.depth.as_deref())?;
+    draw::write_files(
+        Path::new(&a.out),
+        &d,
+        &img.color,
+        &img.resolved,
+        img.depth.as_deref(),
+    )?;
     println!(
         "{} vertex waves, {} primitives, {} pixel waves, {} quads, {} instructions",
         stats.vertex_waves, stats.primitives, stats.pixel_waves, stats.quads, stats.instructions
@@ -180,30 +186,4 @@ fn compile(d: &draw::Draw, target: gcnc::isa::Target) -> Result<Vec<u8>, String>
         )
     })?;
     Ok(c.elf)
-}
-
-/// Writes `color_<i>.raw` / `.png` and `depth.raw` into `dir`.
-pub fn write_images(
-    dir: &Path,
-    d: &draw::Draw,
-    color: &[Vec<u8>],
-    depth: Option<&[u8]>,
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let write = |name: String, bytes: &[u8]| {
-        let p = dir.join(name);
-        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))
-    };
-    for (i, (c, a)) in color.iter().zip(&d.desc.color_attachments).enumerate() {
-        write(format!("color_{i}.raw"), c)?;
-        let rgba = draw::png::to_rgba8(a.format, c);
-        write(
-            format!("color_{i}.png"),
-            &draw::png::encode(d.width, d.height, &rgba),
-        )?;
-    }
-    if let Some(z) = depth {
-        write("depth.raw".into(), z)?;
-    }
-    Ok(())
 }

@@ -486,8 +486,13 @@ pub struct Desc {
     pub framebuffer: Option<Framebuffer>,
     #[serde(default)]
     pub rasterization: Rasterization,
+    /// Rasterization samples: 1, 2, 4 or 8 (Vulkan's standard sample locations).
     #[serde(default = "one")]
     pub samples: u32,
+    /// VkPipelineMultisampleStateCreateInfo::minSampleShading; sample shading is
+    /// enabled when it is positive (and then every sample is shaded: `pixel.rs`).
+    #[serde(default)]
+    pub min_sample_shading: f32,
     #[serde(default)]
     pub color_attachments: Vec<ColorAttachment>,
     #[serde(default)]
@@ -753,6 +758,7 @@ impl Draw {
             .color_attachments
             .first()
             .is_some_and(ColorAttachment::dual_source);
+        st.samples = self.desc.samples;
         st
     }
 
@@ -886,8 +892,14 @@ impl Draw {
         if !(d.viewport.width > 0.0 && d.viewport.height > 0.0) {
             return err("viewport width and height must be positive");
         }
-        if d.samples != 1 {
-            return err(format!("samples = {} (only 1 is supported)", d.samples));
+        if !matches!(d.samples, 1 | 2 | 4 | 8) {
+            return err(format!("samples = {} (1, 2, 4 or 8)", d.samples));
+        }
+        if !(0.0..=1.0).contains(&d.min_sample_shading) {
+            return err(format!(
+                "min_sample_shading = {} (0.0..=1.0)",
+                d.min_sample_shading
+            ));
         }
         if d.color_attachments.len() > 8 {
             return err("more than 8 colour attachments");

@@ -36,12 +36,20 @@ use crate::wave::Checks;
 pub use desc::{Desc, DescError, Draw};
 pub use shaders::Pipeline;
 
-/// The attachments after a draw: tightly packed rows in each attachment's format.
+/// The attachments after a draw: tightly packed rows in each attachment's format, one
+/// plane of `width` × `height` pixels per sample, sample 0 first (docs/draw.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Images {
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel (planes per attachment).
+    pub samples: u32,
+    /// Every sample of each colour attachment.
     pub color: Vec<Vec<u8>>,
+    /// Each colour attachment resolved to one sample (`output::resolve`; = `color` for
+    /// one sample).
+    pub resolved: Vec<Vec<u8>>,
+    /// f32 per sample, planes as `color`.
     pub depth: Option<Vec<u8>>,
 }
 
@@ -92,4 +100,39 @@ pub fn run(
     let setups = raster::setup_all(p, d, &prims)?;
     pixel::run(p, d, entries, opt, &mut env, &setups, &mut fb, &mut stats)?;
     Ok((fb.images(), stats))
+}
+
+/// Writes a draw's attachments into `dir` as docs/draw.md lays them out: per colour
+/// attachment i `color_<i>.raw` (every sample: one plane of tightly packed rows per
+/// sample, sample 0 first) and `color_<i>.png` (the resolved image), with more than one
+/// sample also `color_<i>.resolved.raw`; `depth.raw` (f32 per sample, planes likewise).
+/// `color` and `resolved` are as in `Images`; errors name the file.
+pub fn write_files(
+    dir: &std::path::Path,
+    d: &Draw,
+    color: &[Vec<u8>],
+    resolved: &[Vec<u8>],
+    depth: Option<&[u8]>,
+) -> std::result::Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let write = |name: String, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let attachments = color.iter().zip(resolved).zip(&d.desc.color_attachments);
+    for (i, ((c, r), a)) in attachments.enumerate() {
+        write(format!("color_{i}.raw"), c)?;
+        if d.desc.samples > 1 {
+            write(format!("color_{i}.resolved.raw"), r)?;
+        }
+        let rgba = png::to_rgba8(a.format, r);
+        write(
+            format!("color_{i}.png"),
+            &png::encode(d.width, d.height, &rgba),
+        )?;
+    }
+    if let Some(z) = depth {
+        write("depth.raw".into(), z)?;
+    }
+    Ok(())
 }

@@ -35,10 +35,12 @@ use gcnc::amdgpu::abi_graphics::ColorFormat as AbiColor;
 use gcnc::amdgpu::attachment_format::Num;
 use gcnc::isa::Gen;
 
-/// The attachments being drawn.
+/// The attachments being drawn: each holds `samples` planes of `width` × `height` pixels,
+/// sample 0 first (`row`).
 pub struct Framebuffer {
     pub width: u32,
     pub height: u32,
+    pub samples: u32,
     pub color: Vec<(ColorAttachment, Vec<u8>)>,
     pub depth: Option<(super::desc::DepthAttachment, Vec<f32>)>,
 }
@@ -266,7 +268,7 @@ fn factor(f: BlendFactor, src: [f32; 4], src1: [f32; 4], dst: [f32; 4], k: usize
 
 impl Framebuffer {
     pub fn new(d: &Draw) -> Framebuffer {
-        let n = (d.width * d.height) as usize;
+        let n = (d.width * d.height * d.desc.samples) as usize;
         let color = d
             .desc
             .color_attachments
@@ -283,9 +285,16 @@ impl Framebuffer {
         Framebuffer {
             width: d.width,
             height: d.height,
+            samples: d.desc.samples,
             color,
             depth: d.desc.depth_attachment.map(|a| (a, vec![a.clear; n])),
         }
+    }
+
+    /// The row of sample `s` of pixel row `y` in the stacked sample planes, which
+    /// `depth` and `write` take as their `y`.
+    pub fn row(&self, y: u32, s: u32) -> u32 {
+        s * self.height + y
     }
 
     /// Depth test (and write) at (x, y); whether the fragment survives.
@@ -388,13 +397,45 @@ impl Framebuffer {
     }
 
     pub fn images(self) -> Images {
+        let plane = (self.width * self.height) as usize;
+        let resolved = self
+            .color
+            .iter()
+            .map(|(a, buf)| resolve(a.format, buf, plane, self.samples as usize))
+            .collect();
         Images {
             width: self.width,
             height: self.height,
+            samples: self.samples,
+            resolved,
             color: self.color.into_iter().map(|c| c.1).collect(),
             depth: self
                 .depth
                 .map(|(_, d)| d.iter().flat_map(|z| z.to_le_bytes()).collect()),
         }
     }
+}
+
+/// The resolved image of `samples` stacked planes of `plane` pixels in format `f`, as
+/// vkCmdResolveImage defines it: per pixel the average of its samples' values for float,
+/// normalized and sRGB formats (averaged after decoding, so sRGB in linear space), and
+/// sample 0 for integer formats. One sample: the image itself.
+pub fn resolve(f: ColorFormat, buf: &[u8], plane: usize, samples: usize) -> Vec<u8> {
+    let bpp = f.bytes();
+    if samples == 1 || f.is_int() {
+        return buf[..plane * bpp].to_vec();
+    }
+    let mut out = Vec::with_capacity(plane * bpp);
+    for i in 0..plane {
+        let mut sum = [0f64; 4];
+        for s in 0..samples {
+            let at = (s * plane + i) * bpp;
+            let c = decode(f, &buf[at..at + bpp]);
+            for k in 0..4 {
+                sum[k] += c[k] as f64;
+            }
+        }
+        out.extend(encode(f, sum.map(|x| (x / samples as f64) as f32)));
+    }
+    out
 }

@@ -38,13 +38,17 @@
 
 use super::launch::{self, DrawMemory};
 use super::output::{export_color, Framebuffer};
-use super::raster::{Setup, Shape};
+use super::raster::{sample_offset, Setup, Shape, CENTRE};
 use super::shaders::Pipeline;
 use super::{Draw, DrawStats, Options};
 use crate::error::{Error, ErrorKind, Result};
 use crate::export::{Exports, Target};
 use crate::interp::ATTR_BYTES;
 use crate::memory::Lds;
+
+use gcnc::amdgpu::isel::graphics::ps_input::{
+    LINEAR_CENTER, LINEAR_CENTROID, LINEAR_SAMPLE, PERSP_CENTER, PERSP_CENTROID, PERSP_SAMPLE,
+};
 
 /// VGPRs of each SPI_PS_INPUT bit.
 const INPUT_VGPRS: [u16; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
@@ -53,36 +57,90 @@ struct Quad {
     setup: usize,
     x: u32,
     y: u32,
-    /// Covered lanes of the quad (bit i = lane i).
+    /// Covered lanes of the quad (bit i = lane i): for a per-sample invocation, the lanes
+    /// whose pixel covers its sample.
     cover: u8,
+    /// Per lane: the pixel's covered samples (bit s = sample s), the SAMPLE_COVERAGE
+    /// input.
+    samples: [u8; 4],
+    /// Per-sample shading (PS_ITER_SAMPLE): the sample this quad's invocations shade.
+    sample: Option<u32>,
 }
 
-fn quads(d: &Draw, s: &Setup, idx: usize, out: &mut Vec<Quad>) {
+/// The samples of pixel (x, y) that `s` covers: inside the primitive (top-left rule) and
+/// with z/w in [0, 1] at the sample's location.
+fn coverage(d: &Draw, s: &Setup, x: u32, y: u32) -> u8 {
+    let n = d.desc.samples;
+    let mut m = 0u8;
+    for k in 0..n {
+        let off = sample_offset(n, k);
+        if !s.covers_at(x, y, off) {
+            continue;
+        }
+        let z = Setup::lerp(s.bary_at(x, y, off), s.z_ndc);
+        if (0.0..=1.0).contains(&z) {
+            m |= 1 << k;
+        }
+    }
+    m
+}
+
+fn quads(d: &Draw, s: &Setup, idx: usize, per_sample: bool, out: &mut Vec<Quad>) {
     let (sx0, sy0, sx1, sy1) = super::raster::scissor(d);
     for qy in s.y0 / 2..=s.y1 / 2 {
         for qx in s.x0 / 2..=s.x1 / 2 {
-            let mut cover = 0u8;
-            for i in 0..4 {
-                let (x, y) = (2 * qx + (i & 1), 2 * qy + (i >> 1));
-                if x < sx0 || y < sy0 || x >= sx1 || y >= sy1 || !s.covers(x, y) {
+            let mut samples = [0u8; 4];
+            for (i, m) in samples.iter_mut().enumerate() {
+                let (x, y) = (2 * qx + (i as u32 & 1), 2 * qy + (i as u32 >> 1));
+                if x < sx0 || y < sy0 || x >= sx1 || y >= sy1 {
                     continue;
                 }
-                let z = Setup::lerp(s.bary(x, y), s.z_ndc);
-                if !(0.0..=1.0).contains(&z) {
-                    continue;
-                }
-                cover |= 1 << i;
+                *m = coverage(d, s, x, y);
             }
-            if cover != 0 {
-                out.push(Quad {
-                    setup: idx,
-                    x: 2 * qx,
-                    y: 2 * qy,
-                    cover,
-                });
+            let lanes = |bit: u8| (0..4).fold(0u8, |c, i| c | ((samples[i] & bit != 0) as u8) << i);
+            let quad = |cover, sample| Quad {
+                setup: idx,
+                x: 2 * qx,
+                y: 2 * qy,
+                cover,
+                samples,
+                sample,
+            };
+            if per_sample {
+                for k in 0..d.desc.samples {
+                    let cover = lanes(1 << k);
+                    if cover != 0 {
+                        out.push(quad(cover, Some(k)));
+                    }
+                }
+            } else {
+                let cover = lanes(0xff);
+                if cover != 0 {
+                    out.push(quad(cover, None));
+                }
             }
         }
     }
+}
+
+/// Where a pixel evaluated once per pixel takes its centroid inputs, given its covered
+/// samples `mask`: the centre when every sample (or none: a helper lane) is covered,
+/// else the covered sample nearest the centre, the lowest-numbered one among equals
+/// (AMD's centroid priority order; Vulkan asks for a location inside the covered area).
+pub fn centroid_offset(samples: u32, mask: u8) -> [i64; 2] {
+    let all = ((1u32 << samples) - 1) as u8;
+    if mask == 0 || mask == all {
+        return CENTRE;
+    }
+    let dist = |k: u32| {
+        let o = sample_offset(samples, k);
+        (o[0] - CENTRE[0]).pow(2) + (o[1] - CENTRE[1]).pow(2)
+    };
+    let k = (0..samples)
+        .filter(|k| mask >> k & 1 == 1)
+        .min_by_key(|&k| (dist(k), k))
+        .expect("a covered sample");
+    sample_offset(samples, k)
 }
 
 /// The vertex parameter SPI_PS_INPUT_CNTL value `cntl` reads: OFFSET, or OFFSET[4:0]
@@ -222,9 +280,17 @@ pub fn run(
     }
     let lanes = p.ps.target.wave.lanes() as usize;
     let param_bytes = (p.ps_input_cntl.len() as u32).max(1) * ATTR_BYTES;
+    let n = d.desc.samples;
+    let per_sample = n > 1 && (p.ps_iter_sample || d.desc.min_sample_shading > 0.0);
+    if n > 1 && !per_sample && ena & (1 << PERSP_SAMPLE | 1 << LINEAR_SAMPLE) != 0 {
+        return Err(Error::new(ErrorKind::Graphics(format!(
+            "PERSP/LINEAR_SAMPLE pixel inputs on a {n}-sample draw without \
+             PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE (the shader runs once per pixel)"
+        ))));
+    }
     let mut all = Vec::new();
     for (i, s) in setups.iter().enumerate() {
-        quads(d, s, i, &mut all);
+        quads(d, s, i, per_sample, &mut all);
     }
     stats.quads += all.len() as u64;
     for wq in all.chunks(lanes / 4) {
@@ -257,31 +323,46 @@ pub fn run(
                 let (x, y) = (q.x + (i & 1), q.y + (i >> 1));
                 exec |= 1 << lane;
                 let b = s.bary(x, y);
-                let pb = s.persp(b);
+                // the sample and centroid locations of this invocation
+                let at_sample = q.sample.map_or(CENTRE, |k| sample_offset(n, k));
+                let at_centroid = match q.sample {
+                    Some(_) => at_sample,
+                    None => centroid_offset(n, q.samples[i as usize]),
+                };
+                let ij = |off: [i64; 2], persp: bool| {
+                    let b = s.bary_at(x, y, off);
+                    let b = if persp { s.persp(b) } else { b };
+                    vec![(b[1] as f32).to_bits(), (b[2] as f32).to_bits()]
+                };
                 let mut v = 0u16;
-                for bit in 0..16 {
+                for bit in 0..16u32 {
                     if addr >> bit & 1 == 0 {
                         continue;
                     }
                     let vals: Vec<u32> = match bit {
-                        0..=2 => vec![(pb[1] as f32).to_bits(), (pb[2] as f32).to_bits()],
-                        4..=6 => vec![(b[1] as f32).to_bits(), (b[2] as f32).to_bits()],
+                        PERSP_SAMPLE => ij(at_sample, true),
+                        PERSP_CENTER => ij(CENTRE, true),
+                        PERSP_CENTROID => ij(at_centroid, true),
+                        LINEAR_SAMPLE => ij(at_sample, false),
+                        LINEAR_CENTER => ij(CENTRE, false),
+                        LINEAR_CENTROID => ij(at_centroid, false),
                         8 => vec![(x as f32 + 0.5).to_bits()],
                         9 => vec![(y as f32 + 0.5).to_bits()],
                         10 => vec![(Setup::lerp(b, s.z_f) as f32).to_bits()],
                         11 => vec![(1.0 / Setup::lerp(b, s.inv_w) as f32).to_bits()],
                         12 => vec![if s.front { 1f32.to_bits() } else { 0 }],
-                        13 => vec![0],
-                        14 => vec![(q.cover >> i & 1) as u32],
+                        // SAMPLE_ID in bits 11:8
+                        13 => vec![q.sample.unwrap_or(0) << 8],
+                        14 => vec![q.samples[i as usize] as u32],
                         15 => vec![x | y << 16],
-                        _ => vec![0; INPUT_VGPRS[bit] as usize],
+                        _ => vec![0; INPUT_VGPRS[bit as usize] as usize],
                     };
                     if ena >> bit & 1 == 1 {
                         for (j, val) in vals.into_iter().enumerate() {
                             w.regs.set_v(v + j as u16, lane, val)?;
                         }
                     }
-                    v += INPUT_VGPRS[bit];
+                    v += INPUT_VGPRS[bit as usize];
                 }
             }
         }
@@ -353,38 +434,46 @@ pub fn run(
                         .rev()
                         .find(|e| e.target == t && e.exec >> lane & 1 == 1)
                 };
-                let z = match last(Target::Mrtz) {
-                    Some(e) => f32::from_bits(e.data[lane as usize][0]),
-                    None => Setup::lerp(s.bary(x, y), s.z_f) as f32,
+                // the samples this invocation writes, each depth-tested at its location
+                let writes = match q.sample {
+                    Some(k) => 1u8 << k,
+                    None => q.samples[i as usize],
                 };
-                if !fb.depth(x, y, z) {
-                    continue;
-                }
-                for n in 0..d.desc.color_attachments.len() {
-                    let fmt = |n: usize| p.col_format >> (4 * n) & 0xf;
-                    let color = |t: Target, n: usize, at: u32| {
-                        let Some(e) = last(t).filter(|e| e.en != 0) else {
-                            return Ok(None);
+                for k in (0..n).filter(|k| writes >> k & 1 == 1) {
+                    let z = match last(Target::Mrtz) {
+                        Some(e) => f32::from_bits(e.data[lane as usize][0]),
+                        None => Setup::lerp(s.bary_at(x, y, sample_offset(n, k)), s.z_f) as f32,
+                    };
+                    let row = fb.row(y, k);
+                    if !fb.depth(x, row, z) {
+                        continue;
+                    }
+                    for a in 0..d.desc.color_attachments.len() {
+                        let fmt = |att: usize| p.col_format >> (4 * att) & 0xf;
+                        let color = |t: Target, att: usize, at: u32| {
+                            let Some(e) = last(t).filter(|e| e.en != 0) else {
+                                return Ok(None);
+                            };
+                            export_color(fmt(att), e, at as usize, m.gen)
                         };
-                        export_color(fmt(n), e, at as usize, m.gen)
-                    };
-                    let (c, src1) = if dual && m.gen == gcnc::isa::Gen::Gfx11 {
-                        // the pixel's lane pair in the target of its parity
-                        let t = Target::DualSrc((lane & 1) as u8);
-                        (color(t, 0, lane & !1), color(t, 1, lane | 1))
-                    } else if dual {
-                        (
-                            color(Target::Mrt(0), 0, lane),
-                            color(Target::Mrt(1), 1, lane),
-                        )
-                    } else {
-                        (color(Target::Mrt(n as u8), n, lane), Ok(None))
-                    };
-                    let c = c.map_err(|e| w.locate(e, w.pc, None))?;
-                    let src1 = src1.map_err(|e| w.locate(e, w.pc, None))?;
-                    if let Some(c) = c {
-                        fb.write(n, x, y, c, src1)
-                            .map_err(|e| w.locate(e, w.pc, None))?;
+                        let (c, src1) = if dual && m.gen == gcnc::isa::Gen::Gfx11 {
+                            // the pixel's lane pair in the target of its parity
+                            let t = Target::DualSrc((lane & 1) as u8);
+                            (color(t, 0, lane & !1), color(t, 1, lane | 1))
+                        } else if dual {
+                            (
+                                color(Target::Mrt(0), 0, lane),
+                                color(Target::Mrt(1), 1, lane),
+                            )
+                        } else {
+                            (color(Target::Mrt(a as u8), a, lane), Ok(None))
+                        };
+                        let c = c.map_err(|e| w.locate(e, w.pc, None))?;
+                        let src1 = src1.map_err(|e| w.locate(e, w.pc, None))?;
+                        if let Some(c) = c {
+                            fb.write(a, x, row, c, src1)
+                                .map_err(|e| w.locate(e, w.pc, None))?;
+                        }
                     }
                 }
             }
@@ -392,4 +481,23 @@ pub fn run(
     }
     stats.instructions = m.instructions;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centroid_is_the_centre_when_fully_covered_else_the_nearest_covered_sample() {
+        assert_eq!(centroid_offset(4, 0b1111), CENTRE);
+        // a helper lane (nothing covered) takes the centre too
+        assert_eq!(centroid_offset(4, 0), CENTRE);
+        assert_eq!(centroid_offset(4, 0b0100), sample_offset(4, 2));
+        // 4x locations are all as far from the centre: the lowest covered one
+        assert_eq!(centroid_offset(4, 0b1010), sample_offset(4, 1));
+        // 8x: sample 0 (0.5625, 0.3125) is nearer than sample 7 (0.9375, 0.0625)
+        assert_eq!(centroid_offset(8, 0b1000_0001), sample_offset(8, 0));
+        assert_eq!(centroid_offset(8, 0b1000_0000), sample_offset(8, 7));
+        assert_eq!(centroid_offset(1, 1), CENTRE);
+    }
 }

@@ -34,12 +34,19 @@
 //!   decide those boundary pixels differently, so the corpus's lines keep centres off
 //!   it. The weights are Vulkan's t = (p − a)·(b − a)/|b − a|²: (1 − t, t, 0).
 //!   Points and lines are front-facing and never culled.
+//! - Multisampling (`samples` > 1, triangles only): coverage, depth clipping and the
+//!   per-sample barycentrics are evaluated at Vulkan's standard sample locations
+//!   (`gcnc::amdgpu::abi_graphics::standard_sample_positions`, in 1/16 pixel, so exact
+//!   at 1/256), with the same top-left rule.
+//!   Points and lines with more than one sample are `Unsupported` (Vulkan rasterizes them
+//!   as rectangles then, which this rasteriser does not model).
 
 use super::desc::{CullMode, FrontFace};
 use super::shaders::Pipeline;
 use super::vertex::Prim;
 use super::Draw;
 use crate::error::{Error, ErrorKind, Result};
+use gcnc::amdgpu::abi_graphics::standard_sample_positions;
 
 const SUBPIXEL: f64 = 256.0;
 /// Positions further than this many pixels from the origin are refused (fixed-point range).
@@ -136,6 +143,13 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
             z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
         }
         let nv = d.desc.topology.vertices();
+        if nv < 3 && d.desc.samples > 1 {
+            return Err(Error::unsupported(format!(
+                "{} with {} samples (multisampled points and lines are rectangles, not modelled)",
+                if nv == 1 { "points" } else { "lines" },
+                d.desc.samples
+            )));
+        }
         let (shape, area2, front) = match nv {
             1 => {
                 let half = point_half(pipe, i, &p[0])?;
@@ -240,17 +254,33 @@ fn point_half(p: &Pipeline, i: usize, v: &super::vertex::VertexOut) -> Result<i6
     Ok(half.clamp(min as i64, (max as i64).max(min as i64)) * 16)
 }
 
+/// The pixel centre as a position inside the pixel (1/256 pixel).
+pub const CENTRE: [i64; 2] = [SUBPIXEL as i64 / 2, SUBPIXEL as i64 / 2];
+
+/// Sample `s` of a `samples`-sample pixel as a position inside the pixel (1/256 pixel).
+pub fn sample_offset(samples: u32, s: u32) -> [i64; 2] {
+    let p = standard_sample_positions(samples).expect("a validated sample count")[s as usize];
+    [p[0] as i64 * 16, p[1] as i64 * 16]
+}
+
 impl Setup {
-    fn centre(px: u32, py: u32) -> [i64; 2] {
+    /// Position `off` (1/256 pixel) inside pixel (px, py).
+    fn at(px: u32, py: u32, off: [i64; 2]) -> [i64; 2] {
         [
-            px as i64 * SUBPIXEL as i64 + SUBPIXEL as i64 / 2,
-            py as i64 * SUBPIXEL as i64 + SUBPIXEL as i64 / 2,
+            px as i64 * SUBPIXEL as i64 + off[0],
+            py as i64 * SUBPIXEL as i64 + off[1],
         ]
     }
 
     /// Whether the centre of pixel (px, py) is inside (top-left rule; no depth clip).
     pub fn covers(&self, px: u32, py: u32) -> bool {
-        let p = Setup::centre(px, py);
+        self.covers_at(px, py, CENTRE)
+    }
+
+    /// Whether position `off` inside pixel (px, py) is inside (top-left rule; no depth
+    /// clip): a sample's coverage.
+    pub fn covers_at(&self, px: u32, py: u32, off: [i64; 2]) -> bool {
+        let p = Setup::at(px, py, off);
         match self.shape {
             Shape::Triangle => {}
             Shape::Point { half } => {
@@ -286,7 +316,12 @@ impl Setup {
 
     /// Screen-space barycentrics at the centre of (px, py).
     pub fn bary(&self, px: u32, py: u32) -> [f64; 3] {
-        let p = Setup::centre(px, py);
+        self.bary_at(px, py, CENTRE)
+    }
+
+    /// Screen-space barycentrics at position `off` inside (px, py).
+    pub fn bary_at(&self, px: u32, py: u32, off: [i64; 2]) -> [f64; 3] {
+        let p = Setup::at(px, py, off);
         match self.shape {
             Shape::Triangle => {}
             Shape::Point { half } => {
@@ -323,5 +358,112 @@ impl Setup {
     /// Interpolates per-vertex values with screen-space weights.
     pub fn lerp(b: [f64; 3], v: [f64; 3]) -> f64 {
         b[0] * v[0] + b[1] * v[1] + b[2] * v[2]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A triangle from pixel positions (1/256 pixel after snapping), w = 1, z = 0.5.
+    fn triangle(p: [[f64; 2]; 3]) -> Setup {
+        let v = p.map(|q| q.map(|c| (c * SUBPIXEL).round() as i64));
+        Setup {
+            prim: 0,
+            shape: Shape::Triangle,
+            v,
+            area2: edge(v[0], v[1], v[2]),
+            front: true,
+            inv_w: [1.0; 3],
+            w: [1.0; 3],
+            z_ndc: [0.5; 3],
+            z_f: [0.5; 3],
+            params: [Vec::new(), Vec::new(), Vec::new()],
+            x0: 0,
+            y0: 0,
+            x1: 15,
+            y1: 15,
+        }
+    }
+
+    /// The samples of pixel (x, y) `s` covers.
+    fn mask(s: &Setup, n: u32, x: u32, y: u32) -> u32 {
+        (0..n)
+            .filter(|&k| s.covers_at(x, y, sample_offset(n, k)))
+            .map(|k| 1 << k)
+            .sum()
+    }
+
+    #[test]
+    fn sample_offsets_are_vulkans_standard_locations() {
+        let px = |n: u32| -> Vec<(f64, f64)> {
+            (0..n)
+                .map(|k| {
+                    let o = sample_offset(n, k);
+                    (o[0] as f64 / SUBPIXEL, o[1] as f64 / SUBPIXEL)
+                })
+                .collect()
+        };
+        assert_eq!(px(1), [(0.5, 0.5)]);
+        assert_eq!(px(2), [(0.75, 0.75), (0.25, 0.25)]);
+        assert_eq!(
+            px(4),
+            [
+                (0.375, 0.125),
+                (0.875, 0.375),
+                (0.125, 0.625),
+                (0.625, 0.875)
+            ]
+        );
+        assert_eq!(
+            px(8),
+            [
+                (0.5625, 0.3125),
+                (0.4375, 0.6875),
+                (0.8125, 0.5625),
+                (0.3125, 0.1875),
+                (0.1875, 0.8125),
+                (0.0625, 0.4375),
+                (0.6875, 0.9375),
+                (0.9375, 0.0625)
+            ]
+        );
+        assert_eq!(CENTRE, sample_offset(1, 0));
+    }
+
+    #[test]
+    fn coverage_is_per_sample_location_with_the_top_left_rule() {
+        // left edge x = 0.8 (interior to the right), bottom edge y = 12.2, hypotenuse
+        // far away
+        let s = triangle([[0.8, -47.8], [0.8, 12.2], [60.8, 12.2]]);
+        // pixel column 0: of the 4x locations only sample 1 (x = 0.875) is right of 0.8
+        assert_eq!(mask(&s, 4, 0, 5), 0b0010);
+        assert_eq!(mask(&s, 4, 1, 5), 0b1111);
+        // bottom row 12: only sample 0 (y = 0.125) is above 12.2
+        assert_eq!(mask(&s, 4, 5, 12), 0b0001);
+        assert_eq!(mask(&s, 4, 5, 13), 0);
+        // 2x: x = 0.8 excludes both (0.75, 0.25); 8x: x ≥ 0.8 is samples 2 and 7
+        assert_eq!(mask(&s, 2, 0, 5), 0);
+        assert_eq!(mask(&s, 8, 0, 5), 1 << 2 | 1 << 7);
+        // one sample: the pixel centre, as `covers`
+        assert_eq!(mask(&s, 1, 0, 5), s.covers(0, 5) as u32);
+        assert!(!s.covers(0, 5));
+        // a location exactly on the left edge is inside (a left edge), on the
+        // bottom edge (neither top nor left) outside
+        let e = triangle([[0.875, -47.8], [0.875, 12.875], [60.8, 12.875]]);
+        assert_eq!(mask(&e, 4, 0, 5), 0b0010);
+        assert_eq!(mask(&e, 4, 5, 12), 0b0011 | 0b0100);
+    }
+
+    #[test]
+    fn barycentrics_at_a_sample_are_those_of_its_location() {
+        let s = triangle([[0.0, 0.0], [16.0, 0.0], [0.0, 16.0]]);
+        for k in 0..4 {
+            let o = sample_offset(4, k);
+            let (x, y) = (3.0 + o[0] as f64 / SUBPIXEL, 5.0 + o[1] as f64 / SUBPIXEL);
+            let b = s.bary_at(3, 5, o);
+            assert!((b[1] - x / 16.0).abs() < 1e-12 && (b[2] - y / 16.0).abs() < 1e-12);
+        }
+        assert_eq!(s.bary(3, 5), s.bary_at(3, 5, CENTRE));
     }
 }

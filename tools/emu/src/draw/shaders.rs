@@ -12,10 +12,11 @@
 //! RSRC1_VS.VGPR_COMP_CNT / RSRC1_GS.GS_VGPR_COMP_CNT and RSRC2_GS.LDS_SIZE,
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
 //! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (and USE_VTX_VRS_RATE, GFX10.3+), PA_SU_POINT_SIZE and
-//! PA_SU_POINT_MINMAX (absent registers read as 0). A stage's wave size is `.wavefront_size` when
+//! PA_SU_POINT_MINMAX, PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE (absent registers read as 0). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
 use crate::error::{Error, Result};
+use gcnc::binary::graphics::{PA_SC_MODE_CNTL_1, PS_ITER_SAMPLE};
 use gcnc::binary::registers::UserData;
 use gcnc::binary::{ElfFile, HwStage};
 use gcnc::isa::{Gen, Target, Wave};
@@ -92,6 +93,10 @@ pub struct Pipeline {
     /// PA_SU_POINT_MINMAX (MIN_SIZE 15:0, MAX_SIZE 31:16, likewise).
     pub point_size: u32,
     pub point_minmax: u32,
+    /// PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE: a multisampled draw runs the pixel shader once
+    /// per covered sample rather than once per pixel (what the pipeline asks for; the
+    /// sample count is the draw's).
+    pub ps_iter_sample: bool,
 }
 
 fn stage_wave(gen: Gen, md: &gcnc::binary::metadata::PipelineMetadata, stage: HwStage) -> Wave {
@@ -225,6 +230,7 @@ impl Pipeline {
             vtx_vrs_rate,
             point_size: reg(PA_SU_POINT_SIZE),
             point_minmax: reg(PA_SU_POINT_MINMAX),
+            ps_iter_sample: reg(PA_SC_MODE_CNTL_1) & PS_ITER_SAMPLE != 0,
         })
     }
 }
