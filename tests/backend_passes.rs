@@ -296,3 +296,49 @@ fn gfx9_dpp_and_lane_select_wait_states() {
         "v_mov_b32_e32 v1, 0\nv_add_nc_u32_dpp v1, v1, v1 row_shr:1 row_mask:0xf bank_mask:0xf",
     );
 }
+
+/// A block ending in `store` (a one-block program from assembly) followed by a block that
+/// holds `next`; returns each block's instruction names after hazard resolution.
+fn store_then_block(gen: Gen, store: &str, next: &str) -> Vec<Vec<&'static str>> {
+    let mut p = program_from_asm(t(gen), store);
+    let tail = program_from_asm(t(gen), next);
+    let b = p.new_block(0);
+    p.block_mut(b).insts = tail.blocks[0].insts.clone();
+    p.add_edge(gcnc::amdgpu::mir::BlockId(0), b, true);
+    resolve_hazards(&mut p).unwrap();
+    p.blocks
+        .iter()
+        .map(|b| b.insts.iter().map(|i| i.opcode().unwrap().name()).collect())
+        .collect()
+}
+
+#[test]
+fn open_hazards_are_resolved_before_a_successor_unless_it_ends_the_program() {
+    let store = "buffer_store_dwordx4 v[0:3], v4, s[0:3], 0 offen";
+    // GFX9 VMEMStoreData: the successor might write v0..v3 at once
+    assert_eq!(
+        store_then_block(Gen::Gfx9, store, "v_mov_b32_e32 v0, 0\ns_endpgm"),
+        [
+            vec!["buffer_store_dwordx4", "s_nop"],
+            vec!["v_mov_b32", "s_endpgm"]
+        ]
+    );
+    // ... but nothing follows a lone s_endpgm
+    assert_eq!(
+        store_then_block(Gen::Gfx9, store, "s_endpgm"),
+        [vec!["buffer_store_dwordx4"], vec!["s_endpgm"]]
+    );
+    // GFX10 VMEMtoScalarWrite (the store read s[0:3]) likewise
+    let store = "buffer_store_dword v0, v4, s[0:3], 0 offen";
+    assert_eq!(
+        store_then_block(Gen::Gfx10, store, "s_mov_b32 s0, 0\ns_endpgm"),
+        [
+            vec!["buffer_store_dword", "s_waitcnt_depctr"],
+            vec!["s_mov_b32", "s_endpgm"]
+        ]
+    );
+    assert_eq!(
+        store_then_block(Gen::Gfx10, store, "s_endpgm"),
+        [vec!["buffer_store_dword"], vec!["s_endpgm"]]
+    );
+}

@@ -1056,6 +1056,66 @@ v2 = v_mov_b32 %7:v1"
 }
 
 #[test]
+fn a_set_sign_bit_is_minus_absolute_value_for_float_readers() {
+    let mut p = program(|p, _, x| {
+        let (a, b) = two_vgprs(p, x);
+        let [n, s, m, i] = [0, 1, 2, 3].map(|_| Arg::Temp(p.new_temp(RegClass::V1)));
+        // n = a | sign (= -|a|, how selection writes fneg(fabs)); s = n * b (VOP2, n's
+        // float readers all fold: promoted, the or dies); m = n ^ sign (= |a|);
+        // i = max(m, b) (VOP3 already: reads |a|); o = b | sign read by j = o | a, an
+        // integer source that takes no modifier: o stays
+        push(
+            p,
+            0,
+            Opcode::VOrB32,
+            Format::Vop2,
+            &[n],
+            &[Arg::Const(0x8000_0000), a],
+        );
+        push(p, 0, Opcode::VMulF32, Format::Vop2, &[s], &[n, b]);
+        push(
+            p,
+            0,
+            Opcode::VXorB32,
+            Format::Vop2,
+            &[m],
+            &[Arg::Const(0x8000_0000), n],
+        );
+        push(p, 0, Opcode::VMaxF32, Format::Vop3, &[i], &[m, b]);
+        keep(p, 1, s);
+        keep(p, 2, i);
+        let j = Arg::Temp(p.new_temp(RegClass::V1));
+        let o = Arg::Temp(p.new_temp(RegClass::V1));
+        push(
+            p,
+            0,
+            Opcode::VOrB32,
+            Format::Vop2,
+            &[o],
+            &[Arg::Const(0x8000_0000), b],
+        );
+        push(p, 0, Opcode::VOrB32, Format::Vop2, &[j], &[o, a]);
+        keep(p, 3, j);
+    });
+    optimize_selected(&mut p);
+    verify(&p, false).unwrap();
+    assert_eq!(
+        insts(&p),
+        "%0:s2 = p_startpgm
+%1:s1 = s_load_b32 %0:s2, imm:0x0
+%2:v1 = v_mov_b32 %1:s1
+%3:v1 = v_cvt_f32_u32 %1:s1
+%5:v1 = v_mul_f32_e64 %2:v1, %3:v1 neg:1 abs:1
+%7:v1 = v_max_f32_e64 %2:v1, %3:v1 abs:1
+v1 = v_mov_b32 %5:v1
+v2 = v_mov_b32 %7:v1
+%9:v1 = v_or_b32 0x80000000, %3:v1
+%8:v1 = v_or_b32 %9:v1, %2:v1
+v3 = v_mov_b32 %8:v1"
+    );
+}
+
+#[test]
 fn a_sign_operation_an_integer_op_reads_stays_and_vop2_readers_are_not_promoted() {
     let mut p = program(|p, _, x| {
         let (a, b) = two_vgprs(p, x);

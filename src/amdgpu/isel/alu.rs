@@ -9,7 +9,7 @@ use super::legalize::src_comp;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, RegClass};
 use crate::amdgpu::Error;
-use crate::ir::{AluOp, Value};
+use crate::ir::{AluOp, InstKind, Value};
 use crate::isa::Opcode;
 use smallvec::SmallVec;
 
@@ -327,6 +327,12 @@ impl Isel<'_> {
                 _ => return None,
             })
         };
+        if let Some(v) = self.small_product(op, srcs, c)? {
+            return Ok(v);
+        }
+        if let Some(v) = self.three_operand(op, srcs, c)? {
+            return Ok(v);
+        }
         if let Some(n) = two(op) {
             let x = a(self, 0)?;
             let y = a(self, 1)?;
@@ -366,8 +372,21 @@ impl Isel<'_> {
                 self.valu(Opcode::VFmaF32, &[dt], vec![x, y, z])?;
             }
             Fneg => {
-                let x = a(self, 0)?;
-                self.valu(Opcode::VXorB32, &[dt], vec![Arg::Const(0x8000_0000), x])?;
+                // -|x| sets the sign bit: one `v_or_b32` of x instead of and + xor
+                let abs_of = match f.kind(srcs[0]) {
+                    InstKind::Alu { op: Fabs, srcs: s } => Some(s[0]),
+                    _ => None,
+                };
+                match abs_of {
+                    Some(x) => {
+                        let x = self.arg(x, src_comp(f, x, src_comp(f, srcs[0], c)))?;
+                        self.valu(Opcode::VOrB32, &[dt], vec![Arg::Const(0x8000_0000), x])?;
+                    }
+                    None => {
+                        let x = a(self, 0)?;
+                        self.valu(Opcode::VXorB32, &[dt], vec![Arg::Const(0x8000_0000), x])?;
+                    }
+                }
             }
             Fabs => {
                 let x = a(self, 0)?;
@@ -736,6 +755,161 @@ impl Isel<'_> {
         let d = self.tmp(RegClass::S1);
         self.salu(Opcode::SCselectB32, &[Arg::Temp(d)], vec![x, y])?;
         Ok(MV::T(d, Kind::Plain))
+    }
+
+    /// A divergent 32-bit `iadd`/`ior` one of whose operands is a divergent shift left by
+    /// a constant or the same operation, as one three-operand instruction (GFX9 and
+    /// later): `v_lshl_add_u32`, `v_add3_u32`, `v_lshl_or_b32`, `v_or3_b32`. Not when an
+    /// operand is a constant: `x + c` stays an add for `fold_address_offsets` to take into
+    /// a memory offset, and a literal would need a register in GFX9's VOP3. The inner
+    /// operation is still selected on its own; dead-code elimination removes it when this
+    /// was its only reader, and otherwise the count is what it was.
+    fn three_operand(&mut self, op: AluOp, srcs: &[Value], c: usize) -> Result<Option<MV>, Error> {
+        let f = self.f;
+        if !matches!(op, AluOp::Iadd | AluOp::Ior) {
+            return Ok(None);
+        }
+        let konst = |v: Value| f.as_const(v).is_some();
+        let at = |v: Value, c: usize| (v, src_comp(f, v, c));
+        if srcs.iter().any(|&v| konst(v)) {
+            return Ok(None);
+        }
+        let fused = (0..2).find_map(|k| {
+            let inner = srcs[k];
+            let other = at(srcs[1 - k], c);
+            let InstKind::Alu { op: iop, srcs: is } = f.kind(inner) else {
+                return None;
+            };
+            if f.ty(inner).bits != 32 || !self.div.is_divergent(inner) {
+                return None;
+            }
+            let ic = src_comp(f, inner, c);
+            match *iop {
+                AluOp::Ishl => {
+                    let n = *f.as_const(is[1])?.get(src_comp(f, is[1], ic))? as u32 & 31;
+                    let code = if op == AluOp::Iadd {
+                        Opcode::VLshlAddU32
+                    } else {
+                        Opcode::VLshlOrB32
+                    };
+                    Some((code, at(is[0], ic), None, n, other))
+                }
+                o if o == op && !konst(is[0]) && !konst(is[1]) => {
+                    let code = if op == AluOp::Iadd {
+                        Opcode::VAdd3U32
+                    } else {
+                        Opcode::VOr3B32
+                    };
+                    Some((code, at(is[0], ic), Some(at(is[1], ic)), 0, other))
+                }
+                _ => None,
+            }
+        });
+        let Some((code, x, y, n, z)) = fused else {
+            return Ok(None);
+        };
+        let mid = match y {
+            Some(y) => self.arg(y.0, y.1)?,
+            None => Arg::Const(n),
+        };
+        let args = vec![self.arg(x.0, x.1)?, mid, self.arg(z.0, z.1)?];
+        let d = self.tmp(RegClass::V1);
+        self.valu(code, &[Arg::Temp(d)], args)?;
+        Ok(Some(MV::T(d, Kind::Plain)))
+    }
+
+    /// Divergent 32-bit products chosen by operand size ([`Isel::fits_u24`]): an `imul` of
+    /// two operands below 2^24 is `v_mul_u32_u24`; an `iadd` of such a product and anything
+    /// but a constant is `v_mad_u32_u24`; an `ishl` by a constant of a product by a
+    /// constant is one product by the shifted constant (24-bit when both fit). The low 32
+    /// bits of a 24×24-bit product are those `v_mul_lo_u32` gives; the VOP2 form takes a
+    /// literal where GFX9's VOP3 takes none. The product the add or shift reads is still
+    /// selected on its own; dead-code elimination removes it when that was its only reader.
+    fn small_product(&mut self, op: AluOp, srcs: &[Value], c: usize) -> Result<Option<MV>, Error> {
+        let f = self.f;
+        // the operands of a product `op(x, y)` at component `c`, when both are below 2^24
+        let small = |s: &Self, x: Value, y: Value, c: usize| -> Option<[(Value, usize); 2]> {
+            let x = (x, src_comp(f, x, c));
+            let y = (y, src_comp(f, y, c));
+            (s.fits_u24(x.0, x.1) && s.fits_u24(y.0, y.1)).then_some([x, y])
+        };
+        let (opcode, x, y, z) = match op {
+            AluOp::Imul => match small(self, srcs[0], srcs[1], c) {
+                Some([x, y]) => (Opcode::VMulU32U24, x, y, None),
+                None => return Ok(None),
+            },
+            AluOp::Iadd => {
+                let fused = (0..2).find_map(|k| {
+                    let p = srcs[k];
+                    let InstKind::Alu {
+                        op: AluOp::Imul,
+                        srcs: ps,
+                    } = f.kind(p)
+                    else {
+                        return None;
+                    };
+                    if f.ty(p).bits != 32 || !self.div.is_divergent(p) {
+                        return None;
+                    }
+                    let [x, y] = small(self, ps[0], ps[1], src_comp(f, p, c))?;
+                    let other = srcs[1 - k];
+                    // `x · y + c` stays an add: `fold_address_offsets` takes c into the
+                    // offset field, and one product then serves every offset
+                    if f.as_const(other).is_some() {
+                        return None;
+                    }
+                    Some((x, y, (other, src_comp(f, other, c))))
+                });
+                match fused {
+                    Some((x, y, z)) => (Opcode::VMadU32U24, x, y, Some(z)),
+                    None => return Ok(None),
+                }
+            }
+            // (y · c) << k as y · (c << k): the shift goes, and the product may fit 24 bits
+            AluOp::Ishl => {
+                let p = srcs[0];
+                let (
+                    Some(k),
+                    InstKind::Alu {
+                        op: AluOp::Imul,
+                        srcs: ps,
+                    },
+                ) = (f.as_scalar_const(srcs[1]), f.kind(p))
+                else {
+                    return Ok(None);
+                };
+                if f.ty(p).bits != 32 || !self.div.is_divergent(p) {
+                    return Ok(None);
+                }
+                let pc = src_comp(f, p, c);
+                let Some((y, m)) = (0..2).find_map(|j| {
+                    let m = f.as_const(ps[j])?;
+                    let m = *m.get(src_comp(f, ps[j], pc))?;
+                    let y = ps[1 - j];
+                    Some(((y, src_comp(f, y, pc)), m))
+                }) else {
+                    return Ok(None);
+                };
+                let m = (m << (k & 31)) as u32;
+                let x = self.arg(y.0, y.1)?;
+                let n = if self.fits_u24(y.0, y.1) && m < 1 << 24 {
+                    Opcode::VMulU32U24
+                } else {
+                    Opcode::VMulLoU32
+                };
+                let d = self.tmp(RegClass::V1);
+                self.valu(n, &[Arg::Temp(d)], vec![x, Arg::Const(m)])?;
+                return Ok(Some(MV::T(d, Kind::Plain)));
+            }
+            _ => return Ok(None),
+        };
+        let mut args = vec![self.arg(x.0, x.1)?, self.arg(y.0, y.1)?];
+        if let Some(z) = z {
+            args.push(self.arg(z.0, z.1)?);
+        }
+        let d = self.tmp(RegClass::V1);
+        self.valu(opcode, &[Arg::Temp(d)], args)?;
+        Ok(Some(MV::T(d, Kind::Plain)))
     }
 }
 

@@ -618,10 +618,20 @@ impl Isel<'_> {
     ) -> Result<(Arg, Kind), Error> {
         use AluOp::*;
         let r = match op {
-            Fneg => {
-                let x = a(self, 0)?;
-                self.v1op(Opcode::VXorB32, vec![Arg::Const(0x8000), x])?
-            }
+            Fneg => match self.f.kind(srcs[0]) {
+                // -|x| sets the sign bit: one `v_or_b32` of x instead of and + xor
+                crate::ir::InstKind::Alu { op: Fabs, srcs: s } => {
+                    let f = self.f;
+                    let x = s[0];
+                    let sc = super::legalize::src_comp;
+                    let x = self.arg(x, sc(f, x, sc(f, srcs[0], c)))?;
+                    self.v1op(Opcode::VOrB32, vec![Arg::Const(0x8000), x])?
+                }
+                _ => {
+                    let x = a(self, 0)?;
+                    self.v1op(Opcode::VXorB32, vec![Arg::Const(0x8000), x])?
+                }
+            },
             Fabs => {
                 let x = a(self, 0)?;
                 self.v1op(Opcode::VAndB32, vec![Arg::Const(0x7fff), x])?

@@ -49,6 +49,7 @@ mod spec;
 mod subgroup;
 mod subgroup_reduce;
 mod subgroup_shuffle;
+mod upper_bound;
 
 use super::abi::PipelineLayout;
 use super::abi_graphics::GraphicsState;

@@ -3,8 +3,9 @@
 //! clamp to [0, 1] becomes the `clamp` bit of the instruction that computed its input.
 //!
 //! Selection emits `fneg` as `v_xor_b32 d, 0x80000000, x` (`0x8000` for f16) and `fabs`
-//! as `v_and_b32 d, 0x7fffffff, x` (`0x7fff`), SALU `s_xor_b32`/`s_and_b32` likewise,
-//! and `fsat` as `v_med3_f32 d, x, 0, 1.0` (`v_med3_f16`). Here:
+//! as `v_and_b32 d, 0x7fffffff, x` (`0x7fff`), `fneg(fabs)` as `v_or_b32 d, 0x80000000, x`
+//! (`0x8000`), SALU `s_xor_b32`/`s_and_b32`/`s_or_b32` likewise, and `fsat` as
+//! `v_med3_f32 d, x, 0, 1.0` (`v_med3_f16`). Here:
 //! - **neg/abs**: a reader of `d` whose encoding takes a float modifier on that source
 //!   (`neg_mask`/`abs_mask` of its VOP3 form in `isa_tables`; integer sources have none)
 //!   reads `x` with the modifier instead. Chains compose (`-|x|`, `|-x| = |x|`, `--x = x`)
@@ -64,27 +65,29 @@ fn counts(p: &Program) -> (Vec<u32>, Vec<u32>) {
     (defs, uses)
 }
 
-/// The sign operation `i` is, if any: `(x, is_neg, bits)`.
-fn sign_op(i: &MInst) -> Option<(Arg, bool, u8)> {
+/// The sign operation `i` is, if any: `(x, neg, abs, bits)` (`-x`, `|x|` or `-|x|`).
+fn sign_op(i: &MInst) -> Option<(Arg, bool, bool, u8)> {
     let Op::Hw(o, _) = i.op else { return None };
     if i.mods != Mods::default() || i.defs.len() != 1 || i.ops.len() != 2 {
         return None;
     }
-    let neg = match o {
-        Opcode::VXorB32 | Opcode::SXorB32 => true,
-        Opcode::VAndB32 | Opcode::SAndB32 => false,
+    // (neg, abs): xor flips the sign, and clears it, or sets it
+    let (neg, abs) = match o {
+        Opcode::VXorB32 | Opcode::SXorB32 => (true, false),
+        Opcode::VAndB32 | Opcode::SAndB32 => (false, true),
+        Opcode::VOrB32 | Opcode::SOrB32 => (true, true),
         _ => return None,
     };
     let (c, x) = match (i.ops[0], i.ops[1]) {
         (Arg::Const(c), x @ Arg::Temp(_)) | (x @ Arg::Temp(_), Arg::Const(c)) => (c, x),
         _ => return None,
     };
-    let bits = match (neg, c) {
-        (true, 0x8000_0000) | (false, 0x7fff_ffff) => 32,
-        (true, 0x8000) | (false, 0x7fff) => 16,
+    let bits = match (abs && !neg, c) {
+        (false, 0x8000_0000) | (true, 0x7fff_ffff) => 32,
+        (false, 0x8000) | (true, 0x7fff) => 16,
         _ => return None,
     };
-    Some((x, neg, bits))
+    Some((x, neg, abs, bits))
 }
 
 /// Whether the constant bus and the literal rule allow `ops` in a VOP3 instruction.
@@ -172,7 +175,7 @@ fn fold_signs(p: &mut Program) -> u32 {
     let mut signed: Vec<Option<Signed>> = vec![None; p.temps.len()];
     for b in &p.blocks {
         for i in &b.insts {
-            let Some((x, neg, bits)) = sign_op(i) else {
+            let Some((x, neg, abs, bits)) = sign_op(i) else {
                 continue;
             };
             let (Some(Arg::Temp(d)), Arg::Temp(xt)) = (i.defs.first().copied(), x) else {
@@ -182,22 +185,12 @@ fn fold_signs(p: &mut Program) -> u32 {
                 continue;
             }
             let inner = signed[xt.0 as usize].filter(|s| s.bits == bits);
-            let s = match (inner, neg) {
-                (None, true) => Signed {
-                    x,
-                    neg: true,
-                    abs: false,
-                    bits,
-                },
-                (None, false) => Signed {
-                    x,
-                    neg: false,
-                    abs: true,
-                    bits,
-                },
-                (Some(s), true) => Signed { neg: !s.neg, ..s },
-                (Some(s), false) => Signed {
-                    neg: false,
+            let s = match (inner, abs) {
+                (None, _) => Signed { x, neg, abs, bits },
+                (Some(s), false) => Signed { neg: !s.neg, ..s },
+                // |s(x)| = |x|, and -|s(x)| = -|x|
+                (Some(s), true) => Signed {
+                    neg,
                     abs: true,
                     ..s
                 },

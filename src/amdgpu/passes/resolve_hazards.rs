@@ -9,7 +9,7 @@
 //! `checkVALUHazards` / `has12DWordStoreHazard`): a VMEM instruction with more than 64
 //! bits of data VGPRs reads them one cycle late, so a VALU writing one of them right after
 //! it needs one wait state: `s_nop 0` (also before leaving a block that ends with such a
-//! store). VALUWriteSGPR→VMEM: an SGPR a VALU wrote (`v_readlane_b32` of a reloaded
+//! store, unless every successor is a lone `s_endpgm`). VALUWriteSGPR→VMEM: an SGPR a VALU wrote (`v_readlane_b32` of a reloaded
 //! spill, `v_readfirstlane_b32`, compares) and a VMEM instruction reads needs 5 wait
 //! states. The other GFX9 rules (m0 before GDS/movrel, s_setreg before s_getreg) cannot
 //! arise: the pass rejects their trigger instructions (movrel, setreg).
@@ -178,6 +178,18 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         })
     };
     let lds_and_vmem = gen == Gen::Gfx10 && has(p, Props::LDS) && has(p, Props::VMEM);
+    // blocks that end the program at once (their first instruction is `s_endpgm`): no
+    // instruction of the wave follows, so nothing open in a predecessor needs resolving
+    let ends_program: Vec<bool> = p
+        .blocks
+        .iter()
+        .map(|b| {
+            b.insts
+                .first()
+                .and_then(|i| i.opcode())
+                .is_some_and(|o| o.props().contains(Props::END_PGM))
+        })
+        .collect();
     for b in &mut p.blocks {
         let mut out = Vec::with_capacity(b.insts.len());
         // GFX10 LdsBranchVmemWAR: an LDS/VMEM access since the last `s_waitcnt_vscnt null, 0`
@@ -384,7 +396,8 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
                 [None, None, None, Some(0)],
             )?);
         }
-        if !flush.is_empty() && !b.linear_succs.is_empty() {
+        let leaves_program = b.linear_succs.iter().all(|s| ends_program[s.0 as usize]);
+        if !flush.is_empty() && !leaves_program {
             let at = out
                 .iter()
                 .rposition(|i| {
