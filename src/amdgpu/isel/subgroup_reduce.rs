@@ -189,9 +189,12 @@ impl Isel<'_> {
             // the other lane's pair (the identity where the control selects no lane)
             let mut t = Vec::new();
             for (k, &s) in src.iter().enumerate() {
-                t.push(Arg::Temp(
-                    self.dpp_into_identity(s, c.identity(k), dpp_ctrl, row_mask)?,
-                ));
+                t.push(Arg::Temp(self.dpp_into_identity(
+                    s,
+                    c.identity(k),
+                    dpp_ctrl,
+                    row_mask,
+                )?));
             }
             return self.combine(c, acc, &t);
         };
@@ -208,7 +211,11 @@ impl Isel<'_> {
             );
         }
         let t = self.dpp_into_identity(src[0], identity, dpp_ctrl, row_mask)?;
-        self.valu(op, &[Arg::Temp(acc[0])], vec![Arg::Temp(t), Arg::Temp(acc[0])])
+        self.valu(
+            op,
+            &[Arg::Temp(acc[0])],
+            vec![Arg::Temp(t), Arg::Temp(acc[0])],
+        )
     }
 
     /// A temp holding `identity`, then `src` moved in by DPP where the control selects a
