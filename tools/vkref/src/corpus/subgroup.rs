@@ -344,8 +344,16 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             h(sub[lane ^ 5]) as u32,
             hb(f(sub[lane ^ (sz / 2)])),
             sh(sub[(lane * 5 + 3) % sz]) as i32 as u32,
-            if lane >= 2 { b(sub[lane - 2]) as u32 } else { 0xffff },
-            if lane + 3 < sz { sb(sub[lane + 3]) as i32 as u32 } else { 0xeeee },
+            if lane >= 2 {
+                b(sub[lane - 2]) as u32
+            } else {
+                0xffff
+            },
+            if lane + 3 < sz {
+                sb(sub[lane + 3]) as i32 as u32
+            } else {
+                0xeeee
+            },
             h(sub[3]) as u32,
             sh(sub[0]) as i32 as u32,
             hb(f(sub[(lane & !3) + 1])),
@@ -384,7 +392,9 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             upto.iter().fold(0u64, |a, v| a.wrapping_add(l(*v))),
             before.iter().map(|v| l(*v)).max().unwrap_or(0),
             sub.iter().map(|v| fd(*v)).sum::<f64>().to_bits(),
-            cluster(4).iter().fold(1u64, |a, v| a.wrapping_mul(l(*v) | 1)),
+            cluster(4)
+                .iter()
+                .fold(1u64, |a, v| a.wrapping_mul(l(*v) | 1)),
             sub.iter().fold(0u64, |a, v| a ^ l(*v)),
             l(sub[5]),
             l(sub[lane ^ 1]),
@@ -393,7 +403,11 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
                 .fold(f64::NEG_INFINITY, f64::max)
                 .to_bits(),
             upto.iter().map(|v| l(*v) as i64).min().unwrap() as u64,
-            before.iter().map(|v| fd(*v)).fold(0.0, |a, x| a + x).to_bits(),
+            before
+                .iter()
+                .map(|v| fd(*v))
+                .fold(0.0, |a, x| a + x)
+                .to_bits(),
             cluster(8).iter().map(|v| l(*v) as i64).max().unwrap() as u64,
             sub.iter().map(|v| g(*v) as f64).product::<f64>().to_bits(),
             sub.iter().map(|v| l(*v)).min().unwrap(),
