@@ -75,6 +75,7 @@ const PASSING: &[&str] = &[
     "subgroup_scan",
     "subgroup_shuffle",
     "subgroup_vote",
+    "subgroup_widths",
     "switch_case",
     "uniform_branch",
     "vec_swizzle",

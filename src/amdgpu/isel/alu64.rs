@@ -97,7 +97,7 @@ impl Isel<'_> {
     }
 
     /// A lane-mask compare of two 64-bit operands.
-    fn cmp64(&mut self, op: Opcode, x: Arg, y: Arg) -> Result<Temp, Error> {
+    pub(super) fn cmp64(&mut self, op: Opcode, x: Arg, y: Arg) -> Result<Temp, Error> {
         let s = self.vsrc64(&[x, y])?;
         let d = self.tmp(self.mask_rc());
         self.valu(op, &[Arg::Temp(d)], s)?;
@@ -117,7 +117,7 @@ impl Isel<'_> {
     }
 
     /// `mask ? x : y` on 64-bit operands (divergent: per half).
-    fn select64(&mut self, m: Arg, x: Arg, y: Arg) -> Result<Temp, Error> {
+    pub(super) fn select64(&mut self, m: Arg, x: Arg, y: Arg) -> Result<Temp, Error> {
         let (xl, xh) = self.halves_arg(x)?;
         let (yl, yh) = self.halves_arg(y)?;
         let lo = self.tmp(RegClass::V1);

@@ -1,6 +1,10 @@
 //! Subgroup operations that need no cross-lane data movement beyond exec-masked scalar
 //! work: votes, ballot, broadcast of the first active lane, subgroup id and count.
 //!
+//! All-equal votes take 8/16/32/64-bit values: narrow integers are zero-extended first
+//! (their upper bits are undefined), f16 compares with `v_cmp_eq_f16`, 64-bit values with
+//! the 64-bit compares; `read_first_invocation` reads every dword of the value.
+//!
 //! A subgroup is the wave. Votes combine the condition's lane mask with exec on the SALU;
 //! `ballot` returns the masked lane mask (zero-extended to four dwords);
 //! `read_first_invocation` is `v_readfirstlane_b32`; the subgroup id is the first active
@@ -61,23 +65,34 @@ impl Isel<'_> {
             }
             VoteIeq | VoteFeq => {
                 let sty = self.f.ty(srcs[0]);
-                if sty.bits != 32 {
-                    return Err(Error::unsupported(
-                        at,
-                        format!("{}-bit all-equal vote", sty.bits),
-                    ));
-                }
+                let cmp = match (op, sty.bits) {
+                    (VoteIeq, 8 | 16 | 32) => Opcode::VCmpEqU32,
+                    (VoteIeq, 64) => Opcode::VCmpEqU64,
+                    (VoteFeq, 16) => Opcode::VCmpEqF16,
+                    (VoteFeq, 32) => Opcode::VCmpEqF32,
+                    (VoteFeq, 64) => Opcode::VCmpEqF64,
+                    _ => {
+                        return Err(Error::unsupported(
+                            at,
+                            format!("{}-bit all-equal vote", sty.bits),
+                        ))
+                    }
+                };
                 let mut all: Option<Arg> = None;
                 for c in 0..sty.comps as usize {
-                    let x = self.arg(srcs[0], c)?;
+                    let mut x = self.arg(srcs[0], c)?;
+                    if op == VoteIeq && sty.bits < 32 {
+                        // a narrow integer's upper bits are undefined
+                        x = self.narrow_ext(x, sty.bits, false)?;
+                    }
                     let first = Arg::Temp(self.to_sgpr(x)?);
                     let m = self.tmp(self.mask_rc());
-                    let cmp = if op == VoteIeq {
-                        Opcode::VCmpEqU32
+                    let srcs = if sty.bits == 64 {
+                        self.vsrc64(&[first, x])?
                     } else {
-                        Opcode::VCmpEqF32
+                        vec![first, x]
                     };
-                    self.valu(cmp, &[Arg::Temp(m)], vec![first, x])?;
+                    self.valu(cmp, &[Arg::Temp(m)], srcs)?;
                     all = Some(match all {
                         None => Arg::Temp(m),
                         Some(p) => {

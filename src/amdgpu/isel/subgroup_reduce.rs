@@ -1,5 +1,15 @@
-//! Subgroup reductions and inclusive / exclusive scans over 32-bit values (integer and
-//! f32), in the way ACO's `aco_lower_to_hw_instr` builds them.
+//! Subgroup reductions and inclusive / exclusive scans over 8-, 16-, 32- and 64-bit values
+//! (integer, f16, f32, f64), in the way ACO's `aco_lower_to_hw_instr` builds them.
+//!
+//! Value widths: a 32-bit value combines with one VALU instruction per step ([`Comb::Dword`]).
+//! An 8/16-bit integer runs as 32-bit (a narrow value's upper bits are undefined,
+//! `alu16.rs`): min/max first sign- or zero-extend it, and add/mul/and/or/xor only need its
+//! low bits, which the 32-bit operation gets right. f16 combines with the native 16-bit VALU
+//! operations (`v_add_f16` ...) and f16 identities. A 64-bit value is a pair of dwords: the
+//! lane movement below runs per dword, and each step moves the other lane's pair into
+//! temps holding the identity, then combines the pairs with the 64-bit sequence
+//! ([`Comb::Qword`]: `v_add_co`/`v_addc_co`, the 64-bit multiply, `v_cmp_*_64` + two
+//! `v_cndmask`, `v_{add,mul,min,max}_f64`); 64-bit and/or/xor run as two dword reductions.
 //!
 //! Shape of every divergent reduction / scan:
 //! 1. `save = s_or_saveexec -1` (exec = all lanes); `acc = identity` in every lane;
@@ -56,7 +66,7 @@ pub(super) mod ctrl {
     pub const ROW_XMASK0: u16 = 0x160;
 }
 
-/// Identity element and VALU opcode names of a reduction operation on 32-bit values.
+/// Identity element and VALU opcode of a reduction operation on 32-bit values.
 fn info(op: ReduceOp) -> (u32, Opcode) {
     use ReduceOp::*;
     match op {
@@ -75,6 +85,56 @@ fn info(op: ReduceOp) -> (u32, Opcode) {
         Ixor => (0, Opcode::VXorB32),
     }
 }
+
+/// Identity element (−0, 1, +inf, −inf as f16) and VALU opcode of an f16 reduction.
+fn info_f16(op: ReduceOp) -> Option<(u32, Opcode)> {
+    use ReduceOp::*;
+    Some(match op {
+        Fadd => (0x8000, Opcode::VAddF16),
+        Fmul => (0x3c00, Opcode::VMulF16),
+        Fmin => (0x7c00, Opcode::VMinF16),
+        Fmax => (0xfc00, Opcode::VMaxF16),
+        _ => return None,
+    })
+}
+
+/// Identity element of a reduction operation on 64-bit values.
+fn identity64(op: ReduceOp) -> u64 {
+    use ReduceOp::*;
+    match op {
+        Iadd | Ior | Ixor | Umax => 0,
+        Imul => 1,
+        Fadd => 0x8000_0000_0000_0000,
+        Fmul => 0x3ff0_0000_0000_0000,
+        Imin => i64::MAX as u64,
+        Umin | Iand => u64::MAX,
+        Fmin => 0x7ff0_0000_0000_0000,
+        Imax => i64::MIN as u64,
+        Fmax => 0xfff0_0000_0000_0000,
+    }
+}
+
+/// How two lanes' values combine.
+#[derive(Clone, Copy)]
+enum Comb {
+    /// One dword: `acc = op(other, acc)`, `identity` in lanes that hold no value.
+    Dword { identity: u32, op: Opcode },
+    /// A 64-bit value (a pair of dwords, low first) under this operation.
+    Qword(ReduceOp),
+}
+
+impl Comb {
+    /// The identity's dword `k` (0 for a dword combination's only one).
+    fn identity(self, k: usize) -> u32 {
+        match self {
+            Comb::Dword { identity, .. } => identity,
+            Comb::Qword(op) => (identity64(op) >> (32 * k)) as u32,
+        }
+    }
+}
+
+/// A lane value being reduced: its dwords (one, or two for a 64-bit value).
+type Acc = SmallVec<[Temp; 2]>;
 
 /// Which collective operation is being selected.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -119,25 +179,54 @@ impl Isel<'_> {
     /// `acc = op(src[dpp lane], acc)` in the lanes the DPP control and row mask select.
     fn dpp_step(
         &mut self,
-        rop: ReduceOp,
-        acc: Temp,
-        src: Temp,
+        c: Comb,
+        acc: &mut Acc,
+        src: &[Temp],
         dpp_ctrl: u16,
         row_mask: u8,
     ) -> Result<(), Error> {
-        let (identity, op) = info(rop);
+        let Comb::Dword { identity, op } = c else {
+            // the other lane's pair (the identity where the control selects no lane)
+            let mut t = Vec::new();
+            for (k, &s) in src.iter().enumerate() {
+                t.push(Arg::Temp(self.dpp_into_identity(
+                    s,
+                    c.identity(k),
+                    dpp_ctrl,
+                    row_mask,
+                )?));
+            }
+            return self.combine(c, acc, &t);
+        };
         let o = self.op(op)?;
         if tables::form(self.t().gen, o, Format::Vop2Dpp).is_some() {
             return self.dpp(
                 op,
                 Format::Vop2Dpp,
-                &[Arg::Temp(acc)],
-                &[Arg::Temp(src), Arg::Temp(acc)],
+                &[Arg::Temp(acc[0])],
+                &[Arg::Temp(src[0]), Arg::Temp(acc[0])],
                 dpp_ctrl,
                 row_mask,
                 false,
             );
         }
+        let t = self.dpp_into_identity(src[0], identity, dpp_ctrl, row_mask)?;
+        self.valu(
+            op,
+            &[Arg::Temp(acc[0])],
+            vec![Arg::Temp(t), Arg::Temp(acc[0])],
+        )
+    }
+
+    /// A temp holding `identity`, then `src` moved in by DPP where the control selects a
+    /// lane (and the row mask the row).
+    fn dpp_into_identity(
+        &mut self,
+        src: Temp,
+        identity: u32,
+        dpp_ctrl: u16,
+        row_mask: u8,
+    ) -> Result<Temp, Error> {
         let t = self.tmp(RegClass::V1);
         self.p.multi_def.insert(t);
         self.valu(Opcode::VMovB32, &[Arg::Temp(t)], vec![Arg::Const(identity)])?;
@@ -150,13 +239,83 @@ impl Isel<'_> {
             row_mask,
             false,
         )?;
-        self.valu(op, &[Arg::Temp(acc)], vec![Arg::Temp(t), Arg::Temp(acc)])
+        Ok(t)
     }
 
-    /// `acc = op(other, acc)` in every lane.
-    fn combine(&mut self, rop: ReduceOp, acc: Temp, other: Arg) -> Result<(), Error> {
-        let (_, op) = info(rop);
-        self.valu(op, &[Arg::Temp(acc)], vec![other, Arg::Temp(acc)])
+    /// `acc = op(other, acc)` in every lane (`other`: one operand per dword of `acc`).
+    fn combine(&mut self, c: Comb, acc: &mut Acc, other: &[Arg]) -> Result<(), Error> {
+        let rop = match c {
+            Comb::Dword { op, .. } => {
+                return self.valu(op, &[Arg::Temp(acc[0])], vec![other[0], Arg::Temp(acc[0])]);
+            }
+            Comb::Qword(rop) => rop,
+        };
+        use ReduceOp::*;
+        let (x, y) = ((other[0], other[1]), (Arg::Temp(acc[0]), Arg::Temp(acc[1])));
+        let (lo, hi) = match rop {
+            Iadd => {
+                let (lo, hi) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
+                let (carry, c2) = (self.tmp(self.mask_rc()), self.tmp(self.mask_rc()));
+                let (xl, xh) = (self.to_vgpr(x.0)?, self.to_vgpr(x.1)?);
+                self.valu(
+                    Opcode::VAddCoU32,
+                    &[Arg::Temp(lo), Arg::Temp(carry)],
+                    vec![y.0, Arg::Temp(xl)],
+                )?;
+                self.valu(
+                    Opcode::VAddcCoU32,
+                    &[Arg::Temp(hi), Arg::Temp(c2)],
+                    vec![y.1, Arg::Temp(xh), Arg::Temp(carry)],
+                )?;
+                (Arg::Temp(lo), Arg::Temp(hi))
+            }
+            Imul => self.mul64_halves(x, y, true)?,
+            Iand | Ior | Ixor => {
+                let (_, op) = info(rop);
+                let (lo, hi) = (self.tmp(RegClass::V1), self.tmp(RegClass::V1));
+                self.valu(op, &[Arg::Temp(lo)], vec![x.0, y.0])?;
+                self.valu(op, &[Arg::Temp(hi)], vec![x.1, y.1])?;
+                (Arg::Temp(lo), Arg::Temp(hi))
+            }
+            _ => {
+                let xv = Arg::Temp(self.join64(x.0, x.1, true)?);
+                let yv = Arg::Temp(self.join64(y.0, y.1, true)?);
+                let cmp = match rop {
+                    Imin => Some(Opcode::VCmpLtI64),
+                    Imax => Some(Opcode::VCmpGtI64),
+                    Umin => Some(Opcode::VCmpLtU64),
+                    Umax => Some(Opcode::VCmpGtU64),
+                    _ => None,
+                };
+                let d = match (cmp, rop) {
+                    (Some(n), _) => {
+                        let m = self.cmp64(n, xv, yv)?;
+                        self.select64(Arg::Temp(m), xv, yv)?
+                    }
+                    (None, Fadd) => self.v64(Opcode::VAddF64, &[xv, yv])?,
+                    (None, Fmul) => self.v64(Opcode::VMulF64, &[xv, yv])?,
+                    (None, Fmin) => self.v64(Opcode::VMinF64, &[xv, yv])?,
+                    (None, _) => self.v64(Opcode::VMaxF64, &[xv, yv])?,
+                };
+                let p = self.split(d, 2)?;
+                (Arg::Temp(p[0]), Arg::Temp(p[1]))
+            }
+        };
+        *acc = smallvec::smallvec![self.to_vgpr(lo)?, self.to_vgpr(hi)?];
+        Ok(())
+    }
+
+    /// `f` applied to every dword of `acc` (a lane movement), as combine operands.
+    fn per_dword(
+        &mut self,
+        acc: &Acc,
+        mut f: impl FnMut(&mut Self, Temp) -> Result<Temp, Error>,
+    ) -> Result<Vec<Arg>, Error> {
+        let mut out = Vec::new();
+        for &t in acc.iter() {
+            out.push(Arg::Temp(f(self, t)?));
+        }
+        Ok(out)
     }
 
     fn readlane(&mut self, v: Temp, lane: u32) -> Result<Temp, Error> {
@@ -282,7 +441,7 @@ impl Isel<'_> {
 
     /// Reduction steps on `acc` (exec = all lanes); returns the lane holding the wave's
     /// total when `cluster` is the wave size (None: every lane holds its cluster's total).
-    fn reduce_steps(&mut self, rop: ReduceOp, acc: Temp, cluster: u32) -> Result<u32, Error> {
+    fn reduce_steps(&mut self, c: Comb, acc: &mut Acc, cluster: u32) -> Result<u32, Error> {
         use ctrl::*;
         let gen = self.t().gen;
         let lanes = self.t().wave.lanes();
@@ -292,9 +451,10 @@ impl Isel<'_> {
             (8, ROW_HALF_MIRROR),
             (16, ROW_MIRROR),
         ];
-        for (size, c) in steps {
+        for (size, k) in steps {
             if cluster >= size {
-                self.dpp_step(rop, acc, acc, c, 0xf)?;
+                let src = acc.clone();
+                self.dpp_step(c, acc, &src, k, 0xf)?;
             }
         }
         if cluster <= 16 {
@@ -302,59 +462,72 @@ impl Isel<'_> {
         }
         if gen == Gen::Gfx9 {
             if cluster == 64 {
-                self.dpp_step(rop, acc, acc, ROW_BCAST15, 0xa)?;
-                self.dpp_step(rop, acc, acc, ROW_BCAST31, 0xc)?;
+                let src = acc.clone();
+                self.dpp_step(c, acc, &src, ROW_BCAST15, 0xa)?;
+                let src = acc.clone();
+                self.dpp_step(c, acc, &src, ROW_BCAST31, 0xc)?;
                 return Ok(63);
             }
             // cluster of 32 on GFX9: combine with the other row through ds_bpermute
             let lane = self.lane_id()?;
-            let t = self.xor_lanes(acc, lane, 16)?;
-            self.combine(rop, acc, Arg::Temp(t))?;
+            let t = self.per_dword(acc, |s, v| s.xor_lanes(v, lane, 16))?;
+            self.combine(c, acc, &t)?;
             return Ok(0);
         }
-        let t = self.tmp(RegClass::V1);
-        self.hw(
-            Opcode::VPermlanex16B32,
-            &[Arg::Temp(t)],
-            &[Arg::Temp(acc), Arg::Const(0), Arg::Const(0)],
-        )?;
-        self.combine(rop, acc, Arg::Temp(t))?;
+        let t = self.per_dword(acc, |s, v| s.permlanex16(v, 0))?;
+        self.combine(c, acc, &t)?;
         if cluster == 64 && lanes == 64 {
-            if gen == Gen::Gfx11 {
-                let t = self.tmp(RegClass::V1);
-                self.hw(Opcode::VPermlane64B32, &[Arg::Temp(t)], &[Arg::Temp(acc)])?;
-                self.combine(rop, acc, Arg::Temp(t))?;
+            let t = if gen == Gen::Gfx11 {
+                self.per_dword(acc, |s, v| {
+                    let t = s.tmp(RegClass::V1);
+                    s.hw(Opcode::VPermlane64B32, &[Arg::Temp(t)], &[Arg::Temp(v)])?;
+                    Ok(t)
+                })?
             } else {
-                let s = self.readlane(acc, 63)?;
-                self.combine(rop, acc, Arg::Temp(s))?;
-            }
+                self.per_dword(acc, |s, v| s.readlane(v, 63))?
+            };
+            self.combine(c, acc, &t)?;
         }
         Ok(0)
     }
 
-    /// Inclusive scan steps on `acc` (exec = all lanes).
-    fn scan_steps(&mut self, rop: ReduceOp, acc: Temp) -> Result<(), Error> {
-        use ctrl::*;
-        for n in [1u16, 2, 4, 8] {
-            self.dpp_step(rop, acc, acc, ROW_SHR0 + n, 0xf)?;
-        }
-        if self.t().gen == Gen::Gfx9 {
-            self.dpp_step(rop, acc, acc, ROW_BCAST15, 0xa)?;
-            self.dpp_step(rop, acc, acc, ROW_BCAST31, 0xc)?;
-            return Ok(());
-        }
+    /// `v_permlanex16_b32` of `v` with both lane selects `sel` (every nibble the same).
+    fn permlanex16(&mut self, v: Temp, sel: u32) -> Result<Temp, Error> {
         let t = self.tmp(RegClass::V1);
         self.hw(
             Opcode::VPermlanex16B32,
             &[Arg::Temp(t)],
-            &[Arg::Temp(acc), Arg::Const(u32::MAX), Arg::Const(u32::MAX)],
+            &[Arg::Temp(v), Arg::Const(sel), Arg::Const(sel)],
         )?;
-        self.dpp_step(rop, acc, t, QUAD_ID, 0xa)?;
+        Ok(t)
+    }
+
+    /// Inclusive scan steps on `acc` (exec = all lanes).
+    fn scan_steps(&mut self, c: Comb, acc: &mut Acc) -> Result<(), Error> {
+        use ctrl::*;
+        for n in [1u16, 2, 4, 8] {
+            let src = acc.clone();
+            self.dpp_step(c, acc, &src, ROW_SHR0 + n, 0xf)?;
+        }
+        if self.t().gen == Gen::Gfx9 {
+            let src = acc.clone();
+            self.dpp_step(c, acc, &src, ROW_BCAST15, 0xa)?;
+            let src = acc.clone();
+            self.dpp_step(c, acc, &src, ROW_BCAST31, 0xc)?;
+            return Ok(());
+        }
+        let t = self.per_dword(acc, |s, v| s.permlanex16(v, u32::MAX))?;
+        let t: Vec<Temp> = t.iter().filter_map(|a| a.temp()).collect();
+        self.dpp_step(c, acc, &t, QUAD_ID, 0xa)?;
         if self.p.wave64() {
-            let s = self.readlane(acc, 31)?;
-            let t = self.tmp(RegClass::V1);
-            self.valu(Opcode::VMovB32, &[Arg::Temp(t)], vec![Arg::Temp(s)])?;
-            self.dpp_step(rop, acc, t, QUAD_ID, 0xc)?;
+            let t = self.per_dword(acc, |s, v| {
+                let l = s.readlane(v, 31)?;
+                let t = s.tmp(RegClass::V1);
+                s.valu(Opcode::VMovB32, &[Arg::Temp(t)], vec![Arg::Temp(l)])?;
+                Ok(t)
+            })?;
+            let t: Vec<Temp> = t.iter().filter_map(|a| a.temp()).collect();
+            self.dpp_step(c, acc, &t, QUAD_ID, 0xc)?;
         }
         Ok(())
     }
@@ -423,56 +596,159 @@ impl Isel<'_> {
         if ty.bits == 1 && what == What::Reduce(lanes) && ty.comps == 1 {
             return Ok(smallvec::smallvec![self.bool_reduce(rop, srcs[0], at)?]);
         }
-        if ty.bits != 32 {
-            return Err(Error::unsupported(
-                at,
-                format!("{}-bit subgroup {}", ty.bits, op.name()),
-            ));
-        }
+        use ReduceOp::*;
+        let float = matches!(rop, Fadd | Fmul | Fmin | Fmax);
+        let comb = match ty.bits {
+            32 => {
+                let (identity, op) = info(rop);
+                Comb::Dword { identity, op }
+            }
+            16 if float => {
+                let (identity, op) = info_f16(rop).expect("a float operation");
+                Comb::Dword { identity, op }
+            }
+            8 | 16 if !float => {
+                // the narrow identity, extended as the operands are (an exclusive scan
+                // hands it to lane 0)
+                let (identity, op) = info(rop);
+                let top = 1u32 << (ty.bits - 1);
+                let identity = match rop {
+                    Imin => top - 1,
+                    Imax => !(top - 1),
+                    Umin => (top << 1) - 1,
+                    _ => identity,
+                };
+                Comb::Dword { identity, op }
+            }
+            // 64-bit bitwise operations are two independent dword reductions
+            64 if matches!(rop, Iand | Ior | Ixor) => {
+                let (identity, op) = info(rop);
+                Comb::Dword { identity, op }
+            }
+            64 => Comb::Qword(rop),
+            b => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("{b}-bit subgroup {} {}", rop.name(), op.name()),
+                ))
+            }
+        };
+        // narrow integers whose comparison looks at the whole value are extended first
+        let extend = match rop {
+            Imin | Imax if ty.bits < 32 => Some(true),
+            Umin | Umax if ty.bits < 32 => Some(false),
+            _ => None,
+        };
         let divergent_out = self.div.is_divergent(i);
         let mut out = SmallVec::new();
-        for c in 0..ty.comps as usize {
-            let x = self.arg(srcs[0], c)?;
-            let uniform_x = !matches!(x, Arg::Temp(t) if !self.p.rc(t).is_sgpr());
-            let clustered = matches!(what, What::Reduce(n) if n < lanes);
-            if uniform_x && !clustered {
-                if let Some(r) = self.uniform_collective(what, rop, x)? {
-                    out.push(self.finish(r, divergent_out)?);
-                    continue;
-                }
+        for k in 0..ty.comps as usize {
+            let mut x = self.arg(srcs[0], k)?;
+            if let Some(signed) = extend {
+                x = self.narrow_ext(x, ty.bits, signed)?;
             }
-            let (identity, _) = info(rop);
-            let save = self.wwm_begin()?;
-            let mut acc = self.wwm_value(save, x, identity)?;
-            let r = match what {
-                What::Reduce(n) => {
-                    let lane = self.reduce_steps(rop, acc, n)?;
-                    if n == lanes {
-                        Some(self.readlane(acc, lane)?)
-                    } else {
-                        None
+            if ty.bits == 64 {
+                let (lo, hi) = self.halves_of(x)?;
+                let r = match comb {
+                    Comb::Dword { .. } => {
+                        let lo = self.collective_one(what, rop, comb, &[lo])?;
+                        let hi = self.collective_one(what, rop, comb, &[hi])?;
+                        [lo[0], hi[0]]
                     }
-                }
-                What::Inclusive | What::Exclusive => {
-                    if what == What::Exclusive {
-                        acc = self.shift_up_one(acc, identity)?;
+                    Comb::Qword(_) => {
+                        let r = self.collective_one(what, rop, comb, &[lo, hi])?;
+                        [r[0], r[1]]
                     }
-                    self.scan_steps(rop, acc)?;
-                    None
-                }
-            };
-            self.set_exec(Arg::Temp(save))?;
-            let r = match r {
-                Some(s) => Arg::Temp(s),
-                None => {
-                    let d = self.tmp(RegClass::V1);
-                    self.valu(Opcode::VMovB32, &[Arg::Temp(d)], vec![Arg::Temp(acc)])?;
-                    Arg::Temp(d)
-                }
-            };
-            out.push(self.finish(r, divergent_out)?);
+                };
+                let d = self.join64(r[0], r[1], divergent_out)?;
+                out.push(MV::T(d, Kind::Plain));
+            } else {
+                let r = self.collective_one(what, rop, comb, &[x])?;
+                out.push(self.finish(r[0], divergent_out)?);
+            }
         }
         Ok(out)
+    }
+
+    /// The (low, high) dwords of a 64-bit operand.
+    fn halves_of(&mut self, x: Arg) -> Result<(Arg, Arg), Error> {
+        match x {
+            Arg::Temp(t) => self.halves64(MV::T(t, Kind::Plain)),
+            Arg::Const(k) => Ok((Arg::Const(k), Arg::Const(0))),
+            _ => Err(Error::unsupported(None, "64-bit subgroup operand")),
+        }
+    }
+
+    /// One reduction / scan of a value given as its dwords (`x`: one, or two for
+    /// `Comb::Qword`); returns the result's dwords (SGPRs for a full reduction).
+    fn collective_one(
+        &mut self,
+        what: What,
+        rop: ReduceOp,
+        c: Comb,
+        x: &[Arg],
+    ) -> Result<SmallVec<[Arg; 2]>, Error> {
+        let lanes = self.t().wave.lanes();
+        let uniform_x = x
+            .iter()
+            .all(|a| !matches!(a, Arg::Temp(t) if !self.p.rc(*t).is_sgpr()));
+        let clustered = matches!(what, What::Reduce(n) if n < lanes);
+        if uniform_x && !clustered {
+            match c {
+                Comb::Dword { .. } => {
+                    if let Some(r) = self.uniform_collective(what, rop, x[0])? {
+                        return Ok(smallvec::smallvec![r]);
+                    }
+                }
+                Comb::Qword(_) => {
+                    use ReduceOp::*;
+                    let idem = matches!(rop, Imin | Imax | Umin | Umax | Fmin | Fmax);
+                    if idem && what != What::Exclusive {
+                        return Ok(x.iter().copied().collect());
+                    }
+                }
+            }
+        }
+        let save = self.wwm_begin()?;
+        let mut acc: Acc = SmallVec::new();
+        for (k, &d) in x.iter().enumerate() {
+            acc.push(self.wwm_value(save, d, c.identity(k))?);
+        }
+        let r = match what {
+            What::Reduce(n) => {
+                let lane = self.reduce_steps(c, &mut acc, n)?;
+                if n == lanes {
+                    let mut r: SmallVec<[Temp; 2]> = SmallVec::new();
+                    for &t in acc.iter() {
+                        r.push(self.readlane(t, lane)?);
+                    }
+                    Some(r)
+                } else {
+                    None
+                }
+            }
+            What::Inclusive | What::Exclusive => {
+                if what == What::Exclusive {
+                    for k in 0..acc.len() {
+                        acc[k] = self.shift_up_one(acc[k], c.identity(k))?;
+                    }
+                }
+                self.scan_steps(c, &mut acc)?;
+                None
+            }
+        };
+        self.set_exec(Arg::Temp(save))?;
+        Ok(match r {
+            Some(s) => s.into_iter().map(Arg::Temp).collect(),
+            None => {
+                let mut out = SmallVec::new();
+                for &t in acc.iter() {
+                    let d = self.tmp(RegClass::V1);
+                    self.valu(Opcode::VMovB32, &[Arg::Temp(d)], vec![Arg::Temp(t)])?;
+                    out.push(Arg::Temp(d));
+                }
+                out
+            }
+        })
     }
 
     /// Whole-wave logical and / or / xor of a boolean: on the lane mask, as a uniform bool.

@@ -20,6 +20,10 @@
 //!   `s_flbit` (GFX11: `s_ctz` / `s_clz`) on the wave's mask dwords.
 //!
 //! A uniform operand is returned unchanged by every shuffle (all active lanes hold it).
+//!
+//! Widths: an 8/16-bit value (one per dword, upper bits undefined) moves as its whole
+//! dword; a 64-bit value moves as its two dwords, each through the same selection (so both
+//! come from the same lane). Booleans are refused with a typed error.
 
 use super::subgroup_reduce::ctrl;
 use super::{Isel, Kind, MV};
@@ -239,6 +243,101 @@ impl Isel<'_> {
         Ok(d)
     }
 
+    /// One dword `x` moved between lanes by `op` (a shuffle, quad operation or
+    /// read_invocation; `second`: its index / mask / delta / lane operand).
+    fn lane_move(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        x: Arg,
+        second: Option<MV>,
+    ) -> Result<MV, Error> {
+        use Intrinsic::*;
+        let lanes = self.t().wave.lanes();
+        if !self.vgpr_arg(&x) {
+            // every active lane holds the same value
+            return Ok(match x {
+                Arg::Const(k) => MV::C(k as u64),
+                Arg::Temp(t) => MV::T(t, Kind::Plain),
+                _ => unreachable!(),
+            });
+        }
+        let r = match (op, second) {
+            (ReadInvocation, Some(s)) => {
+                let lane = match s {
+                    MV::C(k) => Arg::Const(k as u32 & (lanes - 1)),
+                    MV::T(t, _) => Arg::Temp(self.to_sgpr(Arg::Temp(t))?),
+                };
+                let d = self.tmp(RegClass::S1);
+                self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
+                if self.div.is_divergent(i) {
+                    self.to_vgpr(Arg::Temp(d))?
+                } else {
+                    return Ok(MV::T(d, Kind::Plain));
+                }
+            }
+            // a uniform index reads one lane for everybody
+            (Shuffle, Some(MV::C(k))) => {
+                let d = self.tmp(RegClass::S1);
+                let lane = Arg::Const(k as u32 & (lanes - 1));
+                self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
+                self.to_vgpr(Arg::Temp(d))?
+            }
+            (Shuffle, Some(MV::T(t, _))) if self.p.rc(t).is_sgpr() => {
+                let d = self.tmp(RegClass::S1);
+                self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, Arg::Temp(t)])?;
+                self.to_vgpr(Arg::Temp(d))?
+            }
+            (ShuffleXor, Some(MV::C(m))) => self.shuffle_xor_const(x, m as u32)?,
+            (QuadSwapHorizontal, _) => self.shuffle_xor_const(x, 1)?,
+            (QuadSwapVertical, _) => self.shuffle_xor_const(x, 2)?,
+            (QuadSwapDiagonal, _) => self.shuffle_xor_const(x, 3)?,
+            (QuadBroadcast, Some(MV::C(k))) => {
+                let k = k as u16 & 3;
+                self.dpp_mov(x, Self::quad_perm(|_| k))?
+            }
+            (_, Some(s)) => {
+                let s = match s {
+                    MV::C(k) => Arg::Const(k as u32),
+                    MV::T(t, _) => Arg::Temp(t),
+                };
+                let index = match op {
+                    Shuffle => s,
+                    _ => {
+                        let lane = self.lane_id()?;
+                        let d = self.tmp(RegClass::V1);
+                        let (name, ops) = match op {
+                            ShuffleXor => (Opcode::VXorB32, vec![s, Arg::Temp(lane)]),
+                            ShuffleUp => (Opcode::VSubU32, vec![Arg::Temp(lane), s]),
+                            ShuffleDown => (Opcode::VAddU32, vec![s, Arg::Temp(lane)]),
+                            _ => {
+                                // quad broadcast of a variable lane
+                                let q = self.tmp(RegClass::V1);
+                                self.valu(
+                                    Opcode::VAndB32,
+                                    &[Arg::Temp(q)],
+                                    vec![Arg::Const(!3), Arg::Temp(lane)],
+                                )?;
+                                let k = self.tmp(RegClass::V1);
+                                self.valu(
+                                    Opcode::VAndB32,
+                                    &[Arg::Temp(k)],
+                                    vec![Arg::Const(3), s],
+                                )?;
+                                (Opcode::VOrB32, vec![Arg::Temp(k), Arg::Temp(q)])
+                            }
+                        };
+                        self.valu(name, &[Arg::Temp(d)], ops)?;
+                        Arg::Temp(d)
+                    }
+                };
+                self.shuffle_general(x, index)?
+            }
+            _ => unreachable!(),
+        };
+        Ok(MV::T(r, Kind::Plain))
+    }
+
     /// Shuffles, read_invocation, quad operations and per-lane ballot queries.
     pub(super) fn subgroup_lanes(
         &mut self,
@@ -254,14 +353,14 @@ impl Isel<'_> {
         match op {
             Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast | QuadSwapHorizontal
             | QuadSwapVertical | QuadSwapDiagonal | ReadInvocation => {
-                if ty.bits != 32 && ty.bits != 1 {
+                if ty.bits == 1 {
+                    return Err(Error::unsupported(at, format!("boolean {}", op.name())));
+                }
+                if !matches!(ty.bits, 8 | 16 | 32 | 64) {
                     return Err(Error::unsupported(
                         at,
                         format!("{}-bit {}", ty.bits, op.name()),
                     ));
-                }
-                if ty.bits == 1 {
-                    return Err(Error::unsupported(at, format!("boolean {}", op.name())));
                 }
                 let second = match op {
                     Shuffle | ShuffleXor | ShuffleUp | ShuffleDown | QuadBroadcast
@@ -270,90 +369,30 @@ impl Isel<'_> {
                 };
                 for c in 0..ty.comps as usize {
                     let x = self.arg(srcs[0], c)?;
-                    if !self.vgpr_arg(&x) {
-                        // every active lane holds the same value
-                        out.push(match x {
-                            Arg::Const(k) => MV::C(k as u64),
-                            Arg::Temp(t) => MV::T(t, Kind::Plain),
-                            _ => unreachable!(),
-                        });
+                    if ty.bits != 64 {
+                        // a narrow value is moved with its (undefined) upper bits
+                        out.push(self.lane_move(i, op, x, second)?);
                         continue;
                     }
-                    let r = match (op, second) {
-                        (ReadInvocation, Some(s)) => {
-                            let lane = match s {
-                                MV::C(k) => Arg::Const(k as u32 & (lanes - 1)),
-                                MV::T(t, _) => Arg::Temp(self.to_sgpr(Arg::Temp(t))?),
-                            };
-                            let d = self.tmp(RegClass::S1);
-                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
-                            if self.div.is_divergent(i) {
-                                self.to_vgpr(Arg::Temp(d))?
-                            } else {
-                                out.push(MV::T(d, Kind::Plain));
-                                continue;
-                            }
+                    // a 64-bit value moves as its two dwords, each from the same lane
+                    let (lo, hi) = match self.get(srcs[0], c)? {
+                        MV::C(k) => (Arg::Const(k as u32), Arg::Const((k >> 32) as u32)),
+                        MV::T(t, _) => {
+                            let p = self.split(t, 2)?;
+                            (Arg::Temp(p[0]), Arg::Temp(p[1]))
                         }
-                        // a uniform index reads one lane for everybody
-                        (Shuffle, Some(MV::C(k))) => {
-                            let d = self.tmp(RegClass::S1);
-                            let lane = Arg::Const(k as u32 & (lanes - 1));
-                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, lane])?;
-                            self.to_vgpr(Arg::Temp(d))?
-                        }
-                        (Shuffle, Some(MV::T(t, _))) if self.p.rc(t).is_sgpr() => {
-                            let d = self.tmp(RegClass::S1);
-                            self.hw(Opcode::VReadlaneB32, &[Arg::Temp(d)], &[x, Arg::Temp(t)])?;
-                            self.to_vgpr(Arg::Temp(d))?
-                        }
-                        (ShuffleXor, Some(MV::C(m))) => self.shuffle_xor_const(x, m as u32)?,
-                        (QuadSwapHorizontal, _) => self.shuffle_xor_const(x, 1)?,
-                        (QuadSwapVertical, _) => self.shuffle_xor_const(x, 2)?,
-                        (QuadSwapDiagonal, _) => self.shuffle_xor_const(x, 3)?,
-                        (QuadBroadcast, Some(MV::C(k))) => {
-                            let k = k as u16 & 3;
-                            self.dpp_mov(x, Self::quad_perm(|_| k))?
-                        }
-                        (_, Some(s)) => {
-                            let s = match s {
-                                MV::C(k) => Arg::Const(k as u32),
-                                MV::T(t, _) => Arg::Temp(t),
-                            };
-                            let index = match op {
-                                Shuffle => s,
-                                _ => {
-                                    let lane = self.lane_id()?;
-                                    let d = self.tmp(RegClass::V1);
-                                    let (name, ops) = match op {
-                                        ShuffleXor => (Opcode::VXorB32, vec![s, Arg::Temp(lane)]),
-                                        ShuffleUp => (Opcode::VSubU32, vec![Arg::Temp(lane), s]),
-                                        ShuffleDown => (Opcode::VAddU32, vec![s, Arg::Temp(lane)]),
-                                        _ => {
-                                            // quad broadcast of a variable lane
-                                            let q = self.tmp(RegClass::V1);
-                                            self.valu(
-                                                Opcode::VAndB32,
-                                                &[Arg::Temp(q)],
-                                                vec![Arg::Const(!3), Arg::Temp(lane)],
-                                            )?;
-                                            let k = self.tmp(RegClass::V1);
-                                            self.valu(
-                                                Opcode::VAndB32,
-                                                &[Arg::Temp(k)],
-                                                vec![Arg::Const(3), s],
-                                            )?;
-                                            (Opcode::VOrB32, vec![Arg::Temp(k), Arg::Temp(q)])
-                                        }
-                                    };
-                                    self.valu(name, &[Arg::Temp(d)], ops)?;
-                                    Arg::Temp(d)
-                                }
-                            };
-                            self.shuffle_general(x, index)?
-                        }
-                        _ => unreachable!(),
                     };
-                    out.push(MV::T(r, Kind::Plain));
+                    let lo = self.lane_move(i, op, lo, second)?;
+                    let hi = self.lane_move(i, op, hi, second)?;
+                    let arg = |m: MV| match m {
+                        MV::C(k) => Arg::Const(k as u32),
+                        MV::T(t, _) => Arg::Temp(t),
+                    };
+                    let div = [lo, hi]
+                        .iter()
+                        .any(|m| matches!(m, MV::T(t, _) if !self.p.rc(*t).is_sgpr()));
+                    let d = self.join64(arg(lo), arg(hi), div)?;
+                    out.push(MV::T(d, Kind::Plain));
                 }
             }
             BallotBitExtract => {
