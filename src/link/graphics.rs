@@ -38,8 +38,7 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID,
-    SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;

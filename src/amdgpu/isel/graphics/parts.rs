@@ -24,8 +24,7 @@
 use super::{Isel, Kind, MV};
 use super::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID,
-    SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE,
 };
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
