@@ -307,6 +307,9 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     let mut pl = PreLinkMetadata::new(HwStage::Cs);
     pl.user_sgprs = assumed;
     pl.missing_state = missing.names();
+    if let Some(at) = code.data_at {
+        pl.set_constant_data(u64::from(at), code.text.len() as u64);
+    }
     obj.set_prelink(&pl)?;
     if output == Output::Unlinked {
         return Ok(Compiled {
@@ -331,7 +334,15 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         crate::link::link_inputs([main], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;
-    let entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
+    let mut entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
+    if !p.constant_data.is_empty() {
+        // the main part ends in its constant data: disassembly stops at its last instruction
+        if let Some(main) = linked.placed.iter().find(|m| m.symbol == "gcnc.main.cs") {
+            entry.1 = entry
+                .1
+                .min((main.offset + u64::from(code.code_bytes)) as usize);
+        }
+    }
     Ok(Compiled {
         elf: linked.elf,
         text: linked.object.text,
