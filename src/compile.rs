@@ -309,10 +309,14 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
 
     // The main part: a PAL code object (typed metadata) with the pre-link section.
     let code_bytes = code.code_bytes as usize;
+    let (data_at, text_len) = (code.data_at, code.text.len() as u64);
     let mut obj = emit::code_object(&p, code, usage.sgprs, usage.vgprs)?;
     let mut pl = PreLinkMetadata::new(HwStage::Cs);
     pl.user_sgprs = assumed;
     pl.missing_state = missing.names();
+    if let Some(at) = data_at {
+        pl.set_constant_data(u64::from(at), text_len);
+    }
     obj.metadata.prelink = Some(pl);
     if output == Output::Unlinked {
         return Ok(Compiled {
@@ -338,7 +342,15 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         crate::link::link_inputs([main], &state, part_cache())
     })?;
     let entry = linked.object.entry(HwStage::Cs)?;
-    let entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
+    let mut entry = (entry.offset as usize, (entry.offset + entry.size) as usize);
+    if !p.constant_data.is_empty() {
+        // the main part ends in its constant data: disassembly stops at its last instruction
+        if let Some(main) = linked.placed.iter().find(|m| m.symbol == "gcnc.main.cs") {
+            entry.1 = entry
+                .1
+                .min((main.offset + u64::from(code.code_bytes)) as usize);
+        }
+    }
     Ok(Compiled {
         elf: linked.elf,
         text: linked.object.text,

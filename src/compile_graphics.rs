@@ -52,6 +52,8 @@ pub struct CompiledStage {
     pub text: Vec<u8>,
     /// Code bytes up to and including `s_endpgm` (or, unlinked, the final branch).
     pub code_bytes: u32,
+    /// Unlinked: where the constant data starts in `text`, if there is any.
+    pub data_at: Option<u32>,
     /// Relocations of `text` (unlinked: the final branch into the epilog).
     pub relocations: Vec<crate::binary::Relocation>,
     /// Statistics (linked: over the chain, see the module doc).
@@ -200,6 +202,7 @@ fn main_part(
         stage: hw,
         text: code.text,
         code_bytes: code.code_bytes,
+        data_at: code.data_at,
         relocations: code.relocations,
         stats,
         program: p,
@@ -308,6 +311,7 @@ fn linked_stage(
     Ok(CompiledStage {
         text: own,
         code_bytes: (end - start) as u32,
+        data_at: None,
         relocations: Vec::new(),
         stats,
         placed: parts,

@@ -301,6 +301,18 @@ pub(crate) fn stage_object(
     ];
     let json = serde_json::to_string(&iface).expect("the interface serialises");
     pl.extra.insert(Key::str(KEY_GRAPHICS), Value::str(&json));
+    if let Some(at) = c.data_at {
+        pl.set_constant_data(u64::from(at), c.text.len() as u64);
+        obj.functions.push(FuncSymbol {
+            name: format!(
+                "{}{}",
+                stage.entry_symbol(),
+                crate::binary::elf_write::CONST_DATA_SUFFIX
+            ),
+            offset: u64::from(at),
+            size: c.text.len() as u64 - u64::from(at),
+        });
+    }
     obj.set_prelink(&pl)?;
     obj.validate()?;
     Ok((iface, obj))

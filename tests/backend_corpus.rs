@@ -43,6 +43,7 @@ const PASSING: &[&str] = &[
     "math_exact",
     "math_std450",
     "memory_model",
+    "const_tables",
     "mul_extended",
     "nested_if",
     "nested_loops",

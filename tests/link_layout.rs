@@ -39,6 +39,7 @@ fn part(
         input: 0,
         is_main: main,
         generated: None,
+        data_at: None,
     }
 }
 

@@ -47,6 +47,8 @@ pub const STB_LOCAL: u8 = 0;
 pub const STB_GLOBAL: u8 = 1;
 /// `STT_NOTYPE`.
 pub const STT_NOTYPE: u8 = 0;
+/// `STT_OBJECT`.
+pub const STT_OBJECT: u8 = 1;
 /// `STT_FUNC`.
 pub const STT_FUNC: u8 = 2;
 /// `STT_SECTION`.

@@ -38,7 +38,14 @@ use super::msgpack::{self, Value};
 use crate::isa::Gen;
 use std::collections::BTreeSet;
 
-/// A function symbol defined in `.text`.
+/// Suffix of the symbol of a part's constant data (`<part symbol>.const_data`): data the
+/// code reads PC-relative, after its padding. It is written as `STT_OBJECT` (everything
+/// else in `.text` is `STT_FUNC`), so that disassemblers (llvm-objdump) dump its bytes as
+/// data instead of decoding them as instructions.
+pub const CONST_DATA_SUFFIX: &str = ".const_data";
+
+/// A symbol defined in `.text`: a function, or a part's constant data
+/// ([`CONST_DATA_SUFFIX`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuncSymbol {
     /// Symbol name, e.g. `_amdgpu_cs_main`.
@@ -438,10 +445,15 @@ pub(crate) fn write_elf(
     const TEXT_IDX: u16 = 2;
     for f in functions {
         let name = add(&f.name);
+        let kind = if f.name.ends_with(CONST_DATA_SUFFIX) {
+            STT_OBJECT
+        } else {
+            STT_FUNC
+        };
         push_sym(
             &mut symtab,
             name,
-            STB_GLOBAL << 4 | STT_FUNC,
+            STB_GLOBAL << 4 | kind,
             TEXT_IDX,
             f.offset,
             f.size,

@@ -13,6 +13,8 @@
 //!   .stage: ".cs"
 //!   .user_sgprs: [ {.kind: "descriptor_set", .index: 0}, ... ]   # index = user SGPR
 //!   .missing_state: ["descriptor_layout", "spec_constants", ...]
+//!   .part_bytes: N        # only with constant data: the part's bytes from its entry
+//!   .data_offset: N       # ... and where the data starts, from the entry
 //!   <other keys>: kept verbatim in `extra` for the link stage's own use
 //! ```
 //! Relocation symbols of unlinked code are named by [`PrelinkSymbol`] (`gcnc.desc.*`,
@@ -37,6 +39,15 @@ use std::collections::BTreeMap;
 
 /// Top-level metadata key of the pre-link tree.
 pub const KEY_PRELINK: &str = "gcnc.prelink";
+
+/// Key (in `extra`) of the main part's length in bytes from its entry symbol when it is
+/// longer than the symbol: code, its padding, and the constant data after them that the
+/// code reads PC-relative (`amdgpu::emit`). The link stage keeps those bytes with the part
+/// so that every PC-relative distance inside it stays what it was.
+pub const KEY_PART_BYTES: &str = ".part_bytes";
+
+/// Key (in `extra`) of where that constant data starts, in bytes from the entry symbol.
+pub const KEY_DATA_OFFSET: &str = ".data_offset";
 
 /// Version of the pre-link schema.
 pub const PRELINK_VERSION: u32 = 1;
@@ -119,6 +130,36 @@ impl PreLinkMetadata {
             user_sgprs: Vec::new(),
             missing_state: Vec::new(),
             extra: BTreeMap::new(),
+        }
+    }
+
+    /// Records that the main part spans `bytes` from its entry and that its constant data
+    /// starts at `data_offset` from it ([`KEY_PART_BYTES`], [`KEY_DATA_OFFSET`]).
+    pub fn set_constant_data(&mut self, data_offset: u64, bytes: u64) {
+        self.extra
+            .insert(Key::str(KEY_PART_BYTES), Value::from(bytes));
+        self.extra
+            .insert(Key::str(KEY_DATA_OFFSET), Value::from(data_offset));
+    }
+
+    /// (data offset, part bytes) from the entry when constant data follows the main part's
+    /// code; `Err` when only one key is there or one holds something else than a uint.
+    pub fn constant_data(&self) -> Result<Option<(u64, u64)>> {
+        let get = |k: &str| -> Result<Option<u64>> {
+            match self.extra.get(&Key::str(k)) {
+                None => Ok(None),
+                Some(v) => v.as_uint().map(Some).ok_or_else(|| {
+                    Error::metadata(format!("{KEY_PRELINK}{k}"), "not an unsigned integer")
+                }),
+            }
+        };
+        match (get(KEY_DATA_OFFSET)?, get(KEY_PART_BYTES)?) {
+            (None, None) => Ok(None),
+            (Some(d), Some(n)) => Ok(Some((d, n))),
+            _ => Err(Error::metadata(
+                KEY_PRELINK,
+                format!("{KEY_DATA_OFFSET} and {KEY_PART_BYTES} go together"),
+            )),
         }
     }
 

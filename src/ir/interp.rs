@@ -640,6 +640,21 @@ impl<'m> Interp<'m> {
                                 .collect(),
                         )
                     }
+                    Intrinsic::LoadConstant => {
+                        let off = self.val(fr, srcs[0])?[0] as u32 as usize + idx[0] as usize;
+                        let n = (ty.bits as usize).max(8) / 8;
+                        let data = &self.m.constant_data;
+                        let mut comps = Vec::with_capacity(ty.comps as usize);
+                        for k in 0..ty.comps as usize {
+                            let at = off + k * n;
+                            let bytes = data.get(at..at + n).ok_or_else(|| {
+                                Unsupported(format!("load_constant at byte {at} outside the data"))
+                            })?;
+                            comps
+                                .push(bytes.iter().rev().fold(0u64, |acc, &b| acc << 8 | b as u64));
+                        }
+                        Some(comps)
+                    }
                     Intrinsic::StoreShared | Intrinsic::StoreScratch => {
                         let space = (*op == Intrinsic::StoreShared) as u8;
                         let v = self.val(fr, srcs[0])?;

@@ -572,6 +572,9 @@ pub struct Module {
     pub shared_size: u32,
     /// Bytes of per-invocation scratch memory (set by `lower_explicit_io`).
     pub scratch_size: u32,
+    /// Read-only data of the shader, read by `load_constant` (set by
+    /// `lower_large_constants`; the back-end places it after the code).
+    pub constant_data: Vec<u8>,
 }
 
 impl Module {
@@ -587,6 +590,7 @@ impl Module {
             entry: None,
             shared_size: 0,
             scratch_size: 0,
+            constant_data: Vec::new(),
         }
     }
     /// Adds a global (non-function) variable.

@@ -327,6 +327,8 @@ intrinsics! {
     GlobalAtomicSwap "global_atomic_swap" 3 true NONE Divergent [];
     LoadScratch "load_scratch" 1 true ELIM Srcs [base:Num, align:Num];
     StoreScratch "store_scratch" 2 false NONE Divergent [base:Num, write_mask:Hex, align:Num];
+    // the module's read-only constant data (`Module::constant_data`) at byte `base` + offset
+    LoadConstant "load_constant" 1 true PURE Srcs [base:Num, align:Num];
     // stage I/O (after lower_explicit_io); offset source in 16-byte slots
     LoadInput "load_input" 1 true PURE Divergent [base:Num, component:Num];
     LoadInterpolatedInput "load_interpolated_input" 2 true PURE Divergent [base:Num, component:Num];

@@ -129,6 +129,17 @@ fn lex_line(no: usize, text: &str) -> Result<Line, ParseError> {
     Ok(Line { no, toks })
 }
 
+/// `"0a1bff"` → bytes (two hex digits each), `None` on anything else.
+fn parse_hex_bytes(h: &str) -> Option<Vec<u8>> {
+    if h.len() % 2 != 0 || !h.is_ascii() {
+        return None;
+    }
+    (0..h.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&h[k..k + 2], 16).ok())
+        .collect()
+}
+
 fn parse_int(s: &str) -> Option<i128> {
     let (neg, s) = match s.strip_prefix('-') {
         Some(r) => (true, r),
@@ -360,6 +371,18 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
         } else if c.eat_ident("scratch_size") {
             c.expect('=')?;
             p.m.scratch_size = c.u32()?;
+        } else if c.eat_ident("constant_data") {
+            c.expect('=')?;
+            p.m.constant_data = match c.next() {
+                Some(Tok::Str(h)) => parse_hex_bytes(h).ok_or_else(|| {
+                    c.pos -= 1;
+                    c.err("constant_data must be a string of hex byte pairs")
+                })?,
+                _ => {
+                    c.pos = c.pos.saturating_sub(1);
+                    return Err(c.err("expected a string of hex bytes after constant_data="));
+                }
+            };
         } else {
             let n = c.ident()?;
             let f = ExecFlags::NAMES

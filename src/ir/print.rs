@@ -176,6 +176,13 @@ pub fn print_module_annotated(m: &Module, ann: Annotate) -> String {
     if m.scratch_size != 0 {
         let _ = write!(out, " scratch_size={}", m.scratch_size);
     }
+    if !m.constant_data.is_empty() {
+        out.push_str(" constant_data=\"");
+        for b in &m.constant_data {
+            let _ = write!(out, "{:02x}", b);
+        }
+        out.push('"');
+    }
     out.push('\n');
     for &s in &names.struct_order {
         let _ = write!(out, "struct ${} {{", names.structs[&s]);

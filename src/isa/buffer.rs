@@ -9,6 +9,8 @@
 //!   checked (±32 Ki dwords); [`CodeBuffer::long_branch`] reaches any distance
 //!   (`s_getpc_b64`, a 64-bit add of the byte distance as two literals, `s_setpc_b64` on
 //!   an SGPR pair the caller keeps free; the literals are patched by `finish`);
+//!   [`CodeBuffer::pc_relative`] is the same address computation without the jump (the
+//!   address of constant data placed after the code);
 //! - a literal naming a symbol (`Operand::Symbol`, an `Abs32` fixup from the encoder) is
 //!   left 0 — the REL implicit addend — and recorded as an `R_AMDGPU_ABS32_LO` relocation
 //!   against the name the caller's resolver gives; [`CodeBuffer::branch_to_symbol`] emits
@@ -90,7 +92,8 @@ pub struct CodeBuffer {
     labels: Vec<Option<u32>>,
     /// (dword index of the branch, label).
     branches: Vec<(usize, u32)>,
-    /// Long branches: (dword after the `s_getpc_b64`, the two literal dwords, label).
+    /// PC-relative label addresses (long branches, constant data): (dword after the
+    /// `s_getpc_b64`, the two literal dwords, label).
     long_branches: Vec<(usize, usize, usize, u32)>,
     /// Instructions written with [`CodeBuffer::inst`] (not copied code or padding).
     instructions: u32,
@@ -197,11 +200,21 @@ impl CodeBuffer {
         self.inst(&Inst::new(o, format, ops), &|_| None)
     }
 
-    /// A branch to `label` at any distance: `s_getpc_b64 s[pair:pair+1]`, `s_add_u32` /
-    /// `s_addc_u32` of the byte distance from the address after the `s_getpc_b64` (two
-    /// literals, patched by [`CodeBuffer::finish`]), `s_setpc_b64`. Six dwords; clobbers
-    /// the pair and SCC. `pair` must be even.
+    /// A branch to `label` at any distance: [`CodeBuffer::pc_relative`] of the label, then
+    /// `s_setpc_b64`. Six dwords; clobbers the pair and SCC. `pair` must be even.
     pub fn long_branch(&mut self, label: u32, pair: u16) -> Result<(), BufferError> {
+        self.pc_relative(label, pair)?;
+        let s = |n: u16, dwords: u8| Operand::Reg(super::Reg::s(n, dwords));
+        self.op(Opcode::SSetpcB64, Format::Sop1, &[s(pair, 2)])
+    }
+
+    /// The address of `label` into `s[pair:pair+1]`: `s_getpc_b64`, then `s_add_u32` /
+    /// `s_addc_u32` of the byte distance from the address after the `s_getpc_b64` (two
+    /// literals, patched by [`CodeBuffer::finish`]; ACO's `p_constaddr`). Five dwords;
+    /// clobbers SCC. `pair` must be even. Returns the byte offsets of the two literals
+    /// (for a caller that leaves them to relocations instead: `R_AMDGPU_REL32_LO` with
+    /// addend 4 and `R_AMDGPU_REL32_HI` with addend 12 give the same values).
+    pub fn pc_relative(&mut self, label: u32, pair: u16) -> Result<(usize, usize), BufferError> {
         let s = |n: u16, dwords: u8| Operand::Reg(super::Reg::s(n, dwords));
         self.op(Opcode::SGetpcB64, Format::Sop1, &[s(pair, 2)])?;
         let after = self.words.len();
@@ -212,9 +225,8 @@ impl CodeBuffer {
         let addc = [s(pair + 1, 1), s(pair + 1, 1), Operand::Literal(0)];
         self.op(Opcode::SAddcU32, Format::Sop2, &addc)?;
         let hi = self.words.len() - 1;
-        self.op(Opcode::SSetpcB64, Format::Sop1, &[s(pair, 2)])?;
         self.long_branches.push((after, lo, hi, label));
-        Ok(())
+        Ok((lo * 4, hi * 4))
     }
 
     /// `s_waitcnt` with the counters named in LLVM's syntax (e.g. `lgkmcnt(0)`).

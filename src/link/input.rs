@@ -26,7 +26,10 @@ pub struct Input {
     pub target: Target,
     /// Hardware stage.
     pub stage: HwStage,
-    /// The main part's code: the entry symbol's bytes, without the trailing padding.
+    /// Where the part's constant data starts in `code`, if it has any.
+    pub data_at: Option<u64>,
+    /// The main part's code: the entry symbol's bytes, without the trailing padding — or,
+    /// when constant data follows (`gcnc.prelink.part_bytes`), up to the data's end.
     pub code: Vec<u8>,
     /// Its relocations, offsets relative to `code`.
     pub relocations: Vec<Relocation>,
@@ -253,7 +256,24 @@ fn checked_input(
     if size == 0 {
         return Err(not(format!("entry {name} is empty")));
     }
-    let code = text[start as usize..end as usize].to_vec();
+    // constant data after the code (and its padding) travels with the part: the code
+    // reads it PC-relative
+    let constant_data = prelink.constant_data().map_err(elf_err)?;
+    let part_end = match constant_data {
+        None => end,
+        Some((d, n)) => match start.checked_add(n) {
+            Some(e) if n >= size && e <= text.len() as u64 && n % 4 == 0 && d >= size && d <= n => {
+                e
+            }
+            _ => {
+                return Err(not(format!(
+                    "gcnc.prelink constant data {d:#x}..{n:#x} of entry {name} at {start:#x} is not a dword range inside .text ({:#x} bytes) after the entry's code",
+                    text.len()
+                )))
+            }
+        },
+    };
+    let code = text[start as usize..part_end as usize].to_vec();
     let mut relocations = Vec::new();
     for r in relocs()? {
         let fend = r.offset + r.kind.field_size() as u64;
@@ -308,6 +328,7 @@ fn checked_input(
         index,
         target,
         stage,
+        data_at: constant_data.map(|(d, _)| d),
         code,
         relocations,
         metadata: md,

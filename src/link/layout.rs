@@ -56,6 +56,9 @@ pub struct ChainPart<'a> {
     pub is_main: bool,
     /// The generated part, if it is one.
     pub generated: Option<Arc<Part>>,
+    /// Where the part's constant data starts in `code` (it runs to the end): laid out
+    /// with the part, under an `STT_OBJECT` symbol `<part symbol>.const_data`.
+    pub data_at: Option<u64>,
 }
 
 impl<'a> ChainPart<'a> {
@@ -68,6 +71,7 @@ impl<'a> ChainPart<'a> {
             input: usize::MAX,
             is_main: false,
             generated: Some(p.clone()),
+            data_at: None,
         }
     }
 
@@ -80,6 +84,7 @@ impl<'a> ChainPart<'a> {
             input: s.index,
             is_main: true,
             generated: None,
+            data_at: s.data_at,
         }
     }
 }
@@ -160,6 +165,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
             .sum();
         let pad = (ENTRY_ALIGN - before_main % ENTRY_ALIGN) % ENTRY_ALIGN;
         let mut pad_left = pad;
+        let first_function = functions.len();
         for (i, p) in chain.parts.iter().enumerate() {
             let (len, fell) = kept(i);
             let mut padding_before = 0;
@@ -181,8 +187,19 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
             functions.push(FuncSymbol {
                 name: p.symbol.to_string(),
                 offset: at,
-                size: len,
+                size: p.data_at.map_or(len, |d| d.min(len)),
             });
+            if let Some(d) = p.data_at.filter(|&d| d < len) {
+                functions.push(FuncSymbol {
+                    name: format!(
+                        "{}{}",
+                        p.symbol,
+                        crate::binary::elf_write::CONST_DATA_SUFFIX
+                    ),
+                    offset: at + d,
+                    size: len - d,
+                });
+            }
             placed.push(PlacedPart {
                 symbol: p.symbol.to_string(),
                 offset: at,
@@ -197,7 +214,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
         // a part named like the entry symbol: lookups find the entry (searched from the end)
         symbols.push((entry, start));
         functions.insert(
-            functions.len() - chain.parts.len(),
+            first_function,
             FuncSymbol {
                 name: entry.to_string(),
                 offset: start,

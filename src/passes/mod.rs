@@ -24,6 +24,7 @@ pub mod link_varyings;
 pub mod lower_explicit_io;
 pub mod lower_image_derefs;
 pub mod lower_io_to_temporaries;
+pub mod lower_large_constants;
 pub mod mem2reg;
 pub mod scalarize_mem;
 pub mod simplify_algebraic;
@@ -66,6 +67,7 @@ pub const PASSES: &[Pass] = &[
     ("lower_io_to_temporaries", lower_io_to_temporaries::run),
     ("lower_explicit_io", lower_explicit_io::run),
     ("lower_image_derefs", lower_image_derefs::run),
+    ("lower_large_constants", lower_large_constants::run),
     ("vectorize_mem", vectorize_mem::run),
     ("scalarize_mem", scalarize_mem::run),
     ("fuse_multiply_add", fuse_multiply_add::run),
@@ -289,6 +291,7 @@ pub fn run_pipeline_with(
     // merges repeated descriptor loads).
     r.pass(m, ("lower_image_derefs", lower_image_derefs::run))?;
     r.optimize(m)?;
+    r.pass(m, ("lower_large_constants", lower_large_constants::run))?;
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;
     r.pass(m, ("scalarize_mem", scalarize_mem::run))?;
     r.optimize(m)?;

@@ -28,7 +28,9 @@ pub fn mem_access(f: &Function, i: Inst) -> Option<MemAccess> {
     use Intrinsic as I;
     let (is_store, res, off_src) = match op {
         I::LoadUbo | I::LoadSsbo => (false, Some(srcs[0]), 1),
-        I::LoadPushConstant | I::LoadShared | I::LoadGlobal | I::LoadScratch => (false, None, 0),
+        I::LoadPushConstant | I::LoadShared | I::LoadGlobal | I::LoadScratch | I::LoadConstant => {
+            (false, None, 0)
+        }
         I::StoreSsbo => (true, Some(srcs[1]), 2),
         I::StoreShared | I::StoreGlobal | I::StoreScratch => (true, None, 1),
         _ => return None,

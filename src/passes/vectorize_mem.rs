@@ -4,7 +4,8 @@
 //! Within a block, loads of the same kind from the same buffer whose offsets are the same
 //! base value plus constants are grouped; runs of loads covering consecutive dwords merge
 //! into one load placed before the earliest of them, and each original load becomes a
-//! swizzle of it. Loads of mutable memory (SSBO, global) are only grouped between
+//! swizzle of it (constant data, `load_constant`, groups like UBO loads). Loads of mutable
+//! memory (SSBO, global) are only grouped between
 //! instructions with side effects (stores, atomics, barriers). Shared and scratch loads
 //! are left alone: their wide forms need more than dword alignment, which the offsets
 //! do not prove.
@@ -90,7 +91,10 @@ fn vectorize_block(
             .filter(|((n, _), _)| *n != "align")
             .map(|(_, &x)| x)
             .collect();
-        let mutable = !matches!(op, Intrinsic::LoadUbo | Intrinsic::LoadPushConstant);
+        let mutable = !matches!(
+            op,
+            Intrinsic::LoadUbo | Intrinsic::LoadPushConstant | Intrinsic::LoadConstant
+        );
         let key = Key {
             op,
             res,

@@ -12,7 +12,14 @@
 //!   `R_AMDGPU_ABS32_LO` relocation against the pre-link symbol with a zero literal;
 //!   whole-state compiles reference no symbol;
 //! - GFX10+ pads the text as LLVM does (docs/pal-elf.md §6) with the buffer's
-//!   `s_code_end` tail.
+//!   `s_code_end` tail;
+//! - constant data (`Program::constant_data`) follows the padding, 16-byte aligned (the
+//!   gap filled like the padding), bound to the label one past the last block; each
+//!   `p_constaddr` becomes `s_getpc_b64` + `s_add_u32`/`s_addc_u32` of the distance to
+//!   that label ([`CodeBuffer::pc_relative`], patched by the buffer), so the data's
+//!   address never needs a relocation and stays right wherever the text is loaded.
+//!   `Code::code_bytes` stays the end of the last instruction: statistics, the entry
+//!   symbol and disassembly cover code only.
 //!
 //! Constants (`Arg::Const`) become inline constants where the operand type has one
 //! (integers −16..64; ±0.5, ±1, ±2, ±4 as f32 bit patterns in 32-bit operands), else the
@@ -20,7 +27,7 @@
 //!
 //! Output is deterministic: it depends only on the program.
 
-use crate::amdgpu::mir::{Arg, Op, Program};
+use crate::amdgpu::mir::{Arg, Op, Program, Pseudo};
 use crate::amdgpu::Error;
 use crate::isa::{self, tables, BufferError, CodeBuffer, Gen, Inst, Opcode, Operand, ValTy};
 use std::collections::BTreeSet;
@@ -133,6 +140,8 @@ pub struct Code {
     pub text: Vec<u8>,
     /// Bytes up to and including the last instruction.
     pub code_bytes: u32,
+    /// Where the constant data starts in `text` (it runs to the end), if there is any.
+    pub data_at: Option<u32>,
     pub instructions: u32,
     pub branches: u32,
     /// `R_AMDGPU_ABS32_LO` relocations of `Arg::Symbol` literals, in code order.
@@ -150,7 +159,7 @@ pub fn encode(p: &Program, long_branch: Option<u16>) -> Result<Code, Error> {
     loop {
         let (buf, far) = encode_with(p, &long, long_branch)?;
         if far.is_empty() {
-            return finish(buf);
+            return finish(buf, p);
         }
         if long_branch.is_none() {
             return Err(Error::BranchRange {
@@ -178,6 +187,14 @@ fn encode_with(
         buf.bind(bi as u32);
         starts[bi] = buf.len() / 4;
         for (ii, i) in b.insts.iter().enumerate() {
+            if i.op == Op::Pseudo(Pseudo::ConstDataAddr) {
+                let pair = match i.defs.first() {
+                    Some(Arg::Reg(r)) if r.count == 2 && r.base.0 % 2 == 0 => r.base.0,
+                    _ => return Err(Error::Verify("p_constaddr without an SGPR pair".into())),
+                };
+                buf.pc_relative(data_label(p), pair).map_err(buffer_error)?;
+                continue;
+            }
             let target = match (i.opcode(), i.ops.first()) {
                 (Some(o), Some(Arg::Label(l))) => {
                     if o == Opcode::SBranch && l.0 as usize == bi + 1 {
@@ -255,13 +272,34 @@ fn long_form(
     buf.long_branch(to as u32, pair)
 }
 
-fn finish(mut buf: CodeBuffer) -> Result<Code, Error> {
+/// The label of the constant data: one past the last block's.
+fn data_label(p: &Program) -> u32 {
+    p.blocks.len() as u32
+}
+
+fn finish(mut buf: CodeBuffer, p: &Program) -> Result<Code, Error> {
     let code_bytes = buf.len() as u32;
     buf.pad_code_end();
+    let mut data_at = None;
+    if !p.constant_data.is_empty() {
+        let gen = p.target.gen;
+        buf.align(
+            16,
+            isa::buffer::code_end_word(gen).unwrap_or(isa::buffer::nop_word(gen)),
+        );
+        buf.bind(data_label(p));
+        data_at = Some(buf.len() as u32);
+        for c in p.constant_data.chunks(4) {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            buf.word(u32::from_le_bytes(w));
+        }
+    }
     let c = buf.finish().map_err(|e| Error::Encode(e.to_string()))?;
     Ok(Code {
         text: c.bytes,
         code_bytes,
+        data_at,
         instructions: c.instructions,
         branches: c.branches,
         relocations: c.relocations,
@@ -305,8 +343,26 @@ pub fn code_object(
     info.workgroup_size = p.workgroup_size;
     info.lds_bytes = p.lds_bytes;
     info.scratch_bytes_per_lane = p.scratch_bytes;
-    binary::TypedObject::compute_typed(&info, code.text, code.code_bytes as u64, code.relocations)
-        .map_err(Error::Binary)
+    let text_len = code.text.len() as u64;
+    let mut obj = binary::TypedObject::compute_typed(
+        &info,
+        code.text,
+        code.code_bytes as u64,
+        code.relocations,
+    )
+    .map_err(Error::Binary)?;
+    if let Some(at) = code.data_at {
+        obj.functions.push(binary::FuncSymbol {
+            name: format!(
+                "{}{}",
+                binary::HwStage::Cs.entry_symbol(),
+                binary::elf_write::CONST_DATA_SUFFIX
+            ),
+            offset: u64::from(at),
+            size: text_len - u64::from(at),
+        });
+    }
+    Ok(obj)
 }
 
 /// Our disassembly of `text[start..end]`, one instruction per line with its byte offset.

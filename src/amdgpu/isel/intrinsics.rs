@@ -15,7 +15,11 @@ use crate::isa::Opcode;
 use smallvec::SmallVec;
 
 impl Isel<'_> {
-    fn input(&mut self, slot: fn(&mut super::Inputs) -> &mut Option<Temp>, rc: RegClass) -> Temp {
+    pub(super) fn input(
+        &mut self,
+        slot: fn(&mut super::Inputs) -> &mut Option<Temp>,
+        rc: RegClass,
+    ) -> Temp {
         if let Some(t) = *slot(&mut self.inputs) {
             return t;
         }
@@ -351,50 +355,13 @@ impl Isel<'_> {
                 }
             }
             LoadPushConstant => {
-                if ty.bits != 32 && ty.bits != 64 && ty.bits != 8 && ty.bits != 16 {
-                    return Err(Error::unsupported(
-                        at,
-                        format!("{}-bit push constant loads", ty.bits),
-                    ));
-                }
-                let dwords = ty.comps * (ty.bits / 32);
-                let base = idx.first().copied().unwrap_or(0) as u64;
                 let p = self.input(|i| &mut i.push_ptr, RegClass::S2);
-                let off = match self.get(srcs[0], 0)? {
-                    MV::C(c) => MV::C(c + base),
-                    MV::T(t, k) if base == 0 => MV::T(t, k),
-                    MV::T(t, _) if self.p.rc(t).is_sgpr() => {
-                        let d = self.tmp(RegClass::S1);
-                        self.salu(
-                            Opcode::SAddU32,
-                            &[Arg::Temp(d)],
-                            vec![Arg::Temp(t), Arg::Const(base as u32)],
-                        )?;
-                        MV::T(d, Kind::Plain)
-                    }
-                    MV::T(t, _) => {
-                        let d = self.tmp(RegClass::V1);
-                        self.valu(
-                            Opcode::VAddU32,
-                            &[Arg::Temp(d)],
-                            vec![Arg::Const(base as u32), Arg::Temp(t)],
-                        )?;
-                        MV::T(d, Kind::Plain)
-                    }
-                };
-                if ty.bits == 8 || ty.bits == 16 {
-                    let words = self.push_constant_narrow(p, off, ty, at)?;
-                    out.extend(self.regroup(i, words, ty)?);
-                    return Ok(out);
-                }
-                let words = match off {
-                    // a divergent offset: a vector load off the push-constant pointer
-                    MV::T(t, _) if !self.p.rc(t).is_sgpr() => {
-                        self.global_load_at(super::global::GAddr::based(p, t), dwords)?
-                    }
-                    _ => self.load_dwords(p, off, dwords, at)?,
-                };
-                out.extend(self.regroup(i, words, ty)?);
+                let base = idx.first().copied().unwrap_or(0);
+                out.extend(self.load_at_pointer(i, p, srcs[0], base, "push constant")?);
+            }
+            LoadConstant => {
+                let base = idx.first().copied().unwrap_or(0);
+                out.extend(self.load_constant(i, srcs[0], base)?);
             }
             VulkanResourceIndex => out.extend(self.vulkan_resource_index(srcs, idx, at)?),
             GetSsboSize => {

@@ -31,6 +31,7 @@ mod alu64;
 mod buffers;
 mod buffers16;
 mod cf;
+mod constant_data;
 pub(crate) mod divide;
 mod divide64;
 mod f64;
@@ -152,6 +153,8 @@ pub(crate) struct Inputs {
     pub workgroup_ptr: Option<Temp>,
     pub tgid: [Option<Temp>; 3],
     pub tid: [Option<Temp>; 3],
+    /// The constant data's address (`p_constaddr`, not a hardware input).
+    pub const_data: Option<Temp>,
 }
 
 /// Selects the entry point of `m` for `t`.
@@ -241,6 +244,7 @@ pub fn select_stage(
         s.hw(Opcode::SEndpgm, &[], &[Arg::Imm(0)])?;
     }
     s.quad_end(end)?;
+    s.place_const_data_addr();
     s.finish_inputs()?;
     if cfg!(debug_assertions) {
         super::mir::verify::verify(&s.p, false)?;

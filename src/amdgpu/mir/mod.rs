@@ -142,6 +142,12 @@ pub enum Pseudo {
     /// `defs[0]` = spill slot `ops[1]` (`Arg::Imm`) of the linear VGPR `ops[0]`
     /// (`v_readlane_b32` per dword).
     Reload,
+    /// `defs[0]` (an SGPR pair) = the address of the program's constant data
+    /// (`Program::constant_data`, placed after the code): kept to emission, which writes
+    /// `s_getpc_b64` and a 64-bit add of the distance to the data (ACO's `p_constaddr`).
+    /// Clobbers SCC; selection puts it in the entry block right after p_startpgm, where
+    /// SCC holds nothing.
+    ConstDataAddr,
 }
 
 /// What an instruction is.
@@ -295,6 +301,9 @@ pub struct Program {
     /// The live mask and whole-quad-mode needs of a fragment shader with derivatives,
     /// implicit-LOD sampling or demote (`passes::insert_wqm`); `None` otherwise.
     pub wqm: Option<Wqm>,
+    /// Read-only data emitted after the code (the IR's `Module::constant_data`), addressed
+    /// through `Pseudo::ConstDataAddr`.
+    pub constant_data: Vec<u8>,
 }
 
 /// What instruction selection tells the whole-quad-mode pass (`passes::insert_wqm`).
@@ -330,6 +339,7 @@ impl Program {
             symbols: Vec::new(),
             scratch_bytes: 0,
             wqm: None,
+            constant_data: Vec::new(),
         }
     }
     /// The `Arg::Symbol` of `s` (interned).

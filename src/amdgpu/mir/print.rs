@@ -60,6 +60,7 @@ pub fn print_inst(p: &Program, i: &MInst) -> String {
         Op::Pseudo(Pseudo::StartLinearVgpr) => "p_start_linear_vgpr".into(),
         Op::Pseudo(Pseudo::Spill) => "p_spill".into(),
         Op::Pseudo(Pseudo::Reload) => "p_reload".into(),
+        Op::Pseudo(Pseudo::ConstDataAddr) => "p_constaddr".into(),
     };
     let mut s = String::new();
     if !i.defs.is_empty() {

@@ -4,7 +4,7 @@
 //! every test; a failure is a backend bug, reported as `Error::Verify` with the block,
 //! the instruction's text and the broken rule.
 
-use super::{Arg, BlockId, MInst, Op, Program, Pseudo, RegType};
+use super::{Arg, BlockId, MInst, Op, Program, Pseudo, RegClass, RegType};
 use crate::amdgpu::Error;
 use crate::isa::tables::{ALLOW_SGPR, ALLOW_VGPR};
 
@@ -367,6 +367,21 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     bi,
                     Some(i),
                     "spill/reload takes a linear v1, an SGPR value and an immediate lane".into(),
+                ));
+            }
+        }
+        Op::Pseudo(Pseudo::ConstDataAddr) => {
+            let pair = match i.defs.as_slice() {
+                [Arg::Temp(t)] => p.temps.get(t.0 as usize) == Some(&RegClass::S2),
+                [Arg::Reg(r)] => r.count == 2 && r.base.0 % 2 == 0 && r.base.0 < 106,
+                _ => false,
+            };
+            if !pair || !i.ops.is_empty() || bi != 0 {
+                return Err(fail(
+                    p,
+                    bi,
+                    Some(i),
+                    "p_constaddr defines one aligned SGPR pair, reads nothing, and sits in the entry block".into(),
                 ));
             }
         }

@@ -161,6 +161,11 @@ pub fn lower_to_hw(p: &mut Program) -> Result<u32, Error> {
             };
             let (dsts, srcs): (Vec<&Arg>, Vec<&Arg>) = match ps {
                 Pseudo::StartPgm | Pseudo::StartLinearVgpr => continue,
+                // emission writes it (it needs the data's distance from the code)
+                Pseudo::ConstDataAddr => {
+                    out.push(i);
+                    continue;
+                }
                 Pseudo::Spill | Pseudo::Reload => {
                     lower_lane_spill(gen, &i, &mut out)?;
                     continue;

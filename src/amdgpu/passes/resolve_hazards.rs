@@ -36,7 +36,7 @@
 //!
 //! State is per block, conservatively reset at block starts (all "hazard possible").
 
-use crate::amdgpu::mir::{Arg, MInst, Op, Program};
+use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo};
 use crate::amdgpu::Error;
 use crate::isa::{Format, Gen, Opcode, Props, Reg, Wave};
 use std::collections::BTreeSet;
@@ -209,10 +209,16 @@ pub fn resolve_hazards(p: &mut Program) -> Result<u32, Error> {
         // GFX9: data VGPRs of the previous instruction, a VMEM with > 64 bits of data
         let mut wide_store_data: Vec<u16> = Vec::new();
         for i in std::mem::take(&mut b.insts) {
-            let Op::Hw(op, fmt) = i.op else {
-                return Err(Error::Verify(
-                    "pseudo instruction reached hazard resolution".into(),
-                ));
+            let (op, fmt) = match i.op {
+                Op::Hw(op, fmt) => (op, fmt),
+                // expanded at emission into s_getpc_b64 + s_add_u32 + s_addc_u32: SALU
+                // writes of its pair, which is what the interlocks need to know
+                Op::Pseudo(Pseudo::ConstDataAddr) => (Opcode::SGetpcB64, Format::Sop1),
+                Op::Pseudo(_) => {
+                    return Err(Error::Verify(
+                        "pseudo instruction reached hazard resolution".into(),
+                    ))
+                }
             };
             let props = op.props();
             let is_valu = props.contains(Props::VALU);

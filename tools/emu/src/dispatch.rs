@@ -156,6 +156,17 @@ impl Dispatch {
     }
 
     /// Writes the global table with the scratch ring descriptor (GFX9/GFX10.3 scratch).
+    /// Maps the code at `code_base` as memory holding its bytes: the shader reads the
+    /// constant data placed after its code through its own address (`s_getpc_b64`). A read
+    /// past the code's end faults like any unmapped read.
+    fn map_code(&self, mem: &mut Memory) -> Result<()> {
+        let len = self.code.len() as u64;
+        if !mem.is_mapped(self.code_base, len) {
+            mem.map(self.code_base, len);
+        }
+        mem.write(self.code_base, &self.code)
+    }
+
     fn write_global_table(&self, mem: &mut Memory) -> Result<()> {
         if !self.scratch_setup() {
             return Ok(());
@@ -242,6 +253,7 @@ pub fn run(d: &Dispatch, mem: &mut Memory) -> Result<Stats> {
         )));
     }
     d.write_global_table(mem)?;
+    d.map_code(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
     for gz in 0..d.groups[2] {
@@ -317,6 +329,7 @@ pub fn make_waves(d: &Dispatch, wg: [u32; 3]) -> Result<Vec<Wave>> {
 pub fn run_workgroup(d: &Dispatch, mem: &mut Memory, wg: [u32; 3]) -> Result<Vec<Wave>> {
     check_setup(d)?;
     d.write_global_table(mem)?;
+    d.map_code(mem)?;
     let mut prog = Program::new(d.target, d.code.clone(), d.code_base);
     let mut stats = Stats::default();
     let waves = make_waves(d, wg)?;

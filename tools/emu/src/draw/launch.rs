@@ -296,6 +296,9 @@ impl DrawMemory {
                 mem.write_u32(GLOBAL_TABLE + ATTR_RING_GIT_OFFSET + 4 * k as u64, *w)?;
             }
         }
+        // the code is readable memory too: constant data after it is read through the PC
+        mem.map(CODE_BASE, p.code.len() as u64);
+        mem.write(CODE_BASE, &p.code)?;
         Ok(DrawMemory {
             mem,
             attr_ring: AttrRing::default(),

@@ -1,6 +1,8 @@
 //! Shared memory and atomics: reductions, scans, a transpose and multi-phase stencils with
 //! barriers across several waves; buffer, shared and 64-bit atomics. Atomic results are
 //! designed to be order-independent (sums, min/max, bit ops, multisets of compacted items).
+//! Constant lookup tables (`const_tables`): constant data read with uniform and divergent
+//! indices.
 
 use super::*;
 
@@ -232,6 +234,31 @@ fn memory_model_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o))]
 }
 
+/// `const_tables`: 4 workgroups of 64; the tables are these formulas, written out in the
+/// GLSL as constant initialisers.
+fn const_tables_inputs() -> Inputs {
+    io(52, 256, |r| r.u32(), 4, 256 * 32)
+}
+
+fn const_tables_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let t = |k: u32| k.wrapping_mul(2654435761) ^ (k << 7) ^ 0x5bd1e995;
+    let d = from_bytes::<u32>(data(inp, 0));
+    let mut o = Vec::new();
+    for (g, &s) in d.iter().enumerate() {
+        let u = t(g as u32 / 64 * 37 + 5);
+        let v = t(s & 255);
+        let k = s % 40;
+        let a = [k as f32 * 0.25 - 3.0, 0.5 * k as f32];
+        let b = k.wrapping_mul(40503) & 0xffff;
+        let c = [k, k * k, (k * 7 + 3) & 0xff];
+        let (i, j) = ((s >> 8) & 7, (s >> 11) % 5);
+        let w = ((i * 5 + j) * 3) as i32 - 20;
+        o.extend([u, v, a[0].to_bits(), a[1].to_bits()]);
+        o.extend([b, c[0] + c[1] * 3 + c[2] * 7, w as u32, 0]);
+    }
+    vec![exact(1, to_bytes(&o))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("shared_reduce", reduce_inputs, reduce_expect),
@@ -248,5 +275,6 @@ pub fn cases() -> Vec<Case> {
         case!("atomic_cas", cas_inputs, cas_expect),
         case!("atomics_i64", i64_inputs, i64_expect),
         case!("memory_model", memory_model_inputs, memory_model_expect),
+        case!("const_tables", const_tables_inputs, const_tables_expect),
     ]
 }
