@@ -348,7 +348,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
         if let Some(main) = linked.placed.iter().find(|m| m.symbol == "gcnc.main.cs") {
             entry.1 = entry
                 .1
-                .min((main.offset + u64::from(code.code_bytes)) as usize);
+                .min(main.offset as usize + code_bytes);
         }
     }
     Ok(Compiled {

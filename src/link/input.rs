@@ -258,7 +258,10 @@ fn checked_input(
     }
     // constant data after the code (and its padding) travels with the part: the code
     // reads it PC-relative
-    let constant_data = prelink.constant_data().map_err(elf_err)?;
+    let constant_data = prelink.constant_data().map_err(|source| Error::Elf {
+        input: index,
+        source,
+    })?;
     let part_end = match constant_data {
         None => end,
         Some((d, n)) => match start.checked_add(n) {
