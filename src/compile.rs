@@ -346,9 +346,7 @@ fn compile(source: Source, opts: &Options, output: Output) -> Result<Compiled, E
     if !p.constant_data.is_empty() {
         // the main part ends in its constant data: disassembly stops at its last instruction
         if let Some(main) = linked.placed.iter().find(|m| m.symbol == "gcnc.main.cs") {
-            entry.1 = entry
-                .1
-                .min(main.offset as usize + code_bytes);
+            entry.1 = entry.1.min(main.offset as usize + code_bytes);
         }
     }
     Ok(Compiled {

@@ -101,10 +101,18 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         // prolog, main part, export epilog)
         let c = gcnc::compile_graphics::compile_stage_module(m, &o, &Default::default())
             .map_err(err)?;
-        let parts: Vec<(usize, usize, String)> = c
+        let parts: Vec<(usize, usize, String, bool)> = c
             .placed
             .iter()
-            .map(|p| (p.offset as usize, p.size as usize, p.symbol.clone()))
+            .map(|p| {
+                let code = p.data_at.unwrap_or(p.size) as usize;
+                (
+                    p.offset as usize,
+                    code,
+                    p.symbol.clone(),
+                    code != p.size as usize,
+                )
+            })
             .collect();
         (c.text, c.stats, parts)
     } else {
@@ -112,16 +120,37 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         let parts = c
             .placed
             .iter()
-            .map(|p| (p.offset as usize, p.size as usize, p.symbol.clone()))
+            .map(|p| {
+                let code = p.data_at.unwrap_or(p.size) as usize;
+                (
+                    p.offset as usize,
+                    code,
+                    p.symbol.clone(),
+                    code != p.size as usize,
+                )
+            })
             .collect();
         (c.text, c.stats, parts)
     };
     let s = &s;
+    let data_parts: Vec<(usize, usize)> =
+        parts.iter().filter(|p| p.3).map(|p| (p.0, p.1)).collect();
     let end = parts.iter().map(|p| p.0 + p.1).max().unwrap_or(0);
     let mut insts = Vec::new();
     // from the first part: the entry's alignment padding before a prolog is not shown
     let mut off = parts.iter().map(|p| p.0).min().unwrap_or(0);
     while off < end {
+        // a part's constant data (after its last instruction) is not decoded: go on at
+        // the next part
+        if let Some(p) = data_parts.iter().find(|p| p.0 + p.1 == off) {
+            off = parts
+                .iter()
+                .map(|q| q.0)
+                .filter(|&o| o > p.0)
+                .min()
+                .unwrap_or(end);
+            continue;
+        }
         let (inst, len) = gcnc::isa::decode(&text, off, t).map_err(|e| e.to_string())?;
         insts.push((off, inst));
         off += len;

@@ -115,6 +115,8 @@ pub struct PlacedPart {
     pub padding_before: u64,
     /// A generated part's (VGPRs, SGPRs) used; `None` for a main part.
     pub registers: Option<(u32, u32)>,
+    /// Where its constant data starts, from `offset` (the instructions end there).
+    pub data_at: Option<u64>,
 }
 
 /// The laid-out code.
@@ -207,6 +209,7 @@ pub fn lay_out(gen: Gen, chains: &[Chain], state: &PipelineState) -> Result<Laid
                 fell_through: fell.is_some(),
                 padding_before,
                 registers: p.generated.as_ref().map(|g| (g.vgprs, g.sgprs)),
+                data_at: p.data_at.filter(|&d| d < len),
             });
             pending.push((at, p, len, fell));
         }
