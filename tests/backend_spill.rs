@@ -230,13 +230,15 @@ fn vgpr_spills_go_to_scratch() {
         let free = compile_module(&m, &o).unwrap();
         assert_eq!(free.stats.spilled_vgprs, 0);
         assert_eq!(free.stats.scratch_size, 0);
+        // three VGPRs: the two adds select as one `v_add3_u32`, whose three sources are
+        // live at once; below that no allocation exists, spilled or not
         o.budget = Some(Budget {
             sgprs: 106,
-            vgprs: 2,
+            vgprs: 3,
         });
         let c = compile_module(&m, &o).unwrap();
         assert!(c.stats.spilled_vgprs > 0, "{}", c.asm().unwrap());
-        assert!(c.stats.vgprs <= 2);
+        assert!(c.stats.vgprs <= 3);
         assert!(c.stats.scratch_size >= 4 * c.stats.spilled_vgprs);
         assert!(
             c.asm().unwrap().contains("scratch_store") && c.asm().unwrap().contains("scratch_load")

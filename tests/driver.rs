@@ -132,6 +132,8 @@ fn settings_time_the_chain_without_changing_the_output() {
             "ra_rewrite",
             "lower_to_hw",
             "thread_branches",
+            "drop_short_exec_branches",
+            "simplify_exec_writes",
             // timed on every target; pairs only on GFX11 wave32
             "form_vopd",
             "insert_waitcnt",
