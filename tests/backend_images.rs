@@ -193,7 +193,10 @@ fn nonuniform_descriptor_indices_run_in_a_waterfall_loop() {
                 lines[at - 1]
             );
             if last {
-                assert_eq!(lines[at - 2].split_whitespace().next(), Some("s_cbranch_execnz"));
+                assert_eq!(
+                    lines[at - 2].split_whitespace().next(),
+                    Some("s_cbranch_execnz")
+                );
             }
         }
     }

@@ -101,35 +101,11 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         // prolog, main part, export epilog)
         let c = gcnc::compile_graphics::compile_stage_module(m, &o, &Default::default())
             .map_err(err)?;
-        let parts: Vec<(usize, usize, String, bool)> = c
-            .placed
-            .iter()
-            .map(|p| {
-                let code = p.data_at.unwrap_or(p.size) as usize;
-                (
-                    p.offset as usize,
-                    code,
-                    p.symbol.clone(),
-                    code != p.size as usize,
-                )
-            })
-            .collect();
+        let parts = part_spans(&c.placed);
         (c.text, c.stats, parts)
     } else {
         let c = compile_module(m, &o).map_err(err)?;
-        let parts = c
-            .placed
-            .iter()
-            .map(|p| {
-                let code = p.data_at.unwrap_or(p.size) as usize;
-                (
-                    p.offset as usize,
-                    code,
-                    p.symbol.clone(),
-                    code != p.size as usize,
-                )
-            })
-            .collect();
+        let parts = part_spans(&c.placed);
         (c.text, c.stats, parts)
     };
     let s = &s;
@@ -201,6 +177,23 @@ fn asm_section(m: &Module, t: Target) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// Each placed part's (offset, bytes of instructions, symbol, whether constant data
+/// follows its instructions).
+fn part_spans(placed: &[gcnc::link::layout::PlacedPart]) -> Vec<(usize, usize, String, bool)> {
+    placed
+        .iter()
+        .map(|p| {
+            let code = p.data_at.unwrap_or(p.size) as usize;
+            (
+                p.offset as usize,
+                code,
+                p.symbol.clone(),
+                code != p.size as usize,
+            )
+        })
+        .collect()
 }
 
 const CHECK: &str = "; CHECK:";
