@@ -190,7 +190,12 @@ fn encode_with(
             if i.op == Op::Pseudo(Pseudo::ConstDataAddr) {
                 let pair = match i.defs.first() {
                     Some(Arg::Reg(r)) if r.count == 2 && r.base.0 % 2 == 0 => r.base.0,
-                    _ => return Err(Error::Verify("p_constaddr without an SGPR pair".into())),
+                    _ => {
+                        return Err(Error::Verify(format!(
+                            "BB{bi}: `{}` without an SGPR pair",
+                            crate::amdgpu::mir::print::print_inst(p, i)
+                        )))
+                    }
                 };
                 buf.pc_relative(data_label(p), pair).map_err(buffer_error)?;
                 continue;

@@ -150,6 +150,22 @@ pub enum Pseudo {
     ConstDataAddr,
 }
 
+impl Pseudo {
+    /// The name the MIR printer and error messages use (ACO's, where ACO has one).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pseudo::StartPgm => "p_startpgm",
+            Pseudo::ParallelCopy => "p_parallelcopy",
+            Pseudo::CreateVector => "p_create_vector",
+            Pseudo::SplitVector => "p_split_vector",
+            Pseudo::StartLinearVgpr => "p_start_linear_vgpr",
+            Pseudo::Spill => "p_spill",
+            Pseudo::Reload => "p_reload",
+            Pseudo::ConstDataAddr => "p_constaddr",
+        }
+    }
+}
+
 /// What an instruction is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Op {

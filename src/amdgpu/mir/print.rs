@@ -9,7 +9,7 @@
 //! (or decimal below 4096), raw immediates as `imm:0x…`, labels as `BBn`. Deterministic:
 //! the output depends only on the program.
 
-use super::{Arg, MInst, Op, Program, Pseudo};
+use super::{Arg, MInst, Op, Program};
 use crate::isa::reg::RegDisplay;
 use std::fmt::Write;
 
@@ -53,14 +53,7 @@ pub fn print_inst(p: &Program, i: &MInst) -> String {
             }
             n
         }
-        Op::Pseudo(Pseudo::StartPgm) => "p_startpgm".into(),
-        Op::Pseudo(Pseudo::ParallelCopy) => "p_parallelcopy".into(),
-        Op::Pseudo(Pseudo::CreateVector) => "p_create_vector".into(),
-        Op::Pseudo(Pseudo::SplitVector) => "p_split_vector".into(),
-        Op::Pseudo(Pseudo::StartLinearVgpr) => "p_start_linear_vgpr".into(),
-        Op::Pseudo(Pseudo::Spill) => "p_spill".into(),
-        Op::Pseudo(Pseudo::Reload) => "p_reload".into(),
-        Op::Pseudo(Pseudo::ConstDataAddr) => "p_constaddr".into(),
+        Op::Pseudo(q) => q.name().into(),
     };
     let mut s = String::new();
     if !i.defs.is_empty() {

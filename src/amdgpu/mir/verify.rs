@@ -339,12 +339,7 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                 || !i.ops.is_empty()
                 || reg_of(p, &i.defs[0]) != Some((RegType::Vgpr, 1))
             {
-                return Err(fail(
-                    p,
-                    bi,
-                    Some(i),
-                    "p_start_linear_vgpr defines one v1".into(),
-                ));
+                return Err(fail(p, bi, Some(i), "defines one v1".into()));
             }
         }
         Op::Pseudo(Pseudo::Spill) | Op::Pseudo(Pseudo::Reload) => {
@@ -381,18 +376,14 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     p,
                     bi,
                     Some(i),
-                    "p_constaddr defines one aligned SGPR pair, reads nothing, and sits in the entry block".into(),
+                    "defines one aligned SGPR pair, reads nothing, and sits in the entry block"
+                        .into(),
                 ));
             }
         }
         Op::Pseudo(Pseudo::StartPgm) => {
             if bi != 0 {
-                return Err(fail(
-                    p,
-                    bi,
-                    Some(i),
-                    "p_startpgm outside the entry block".into(),
-                ));
+                return Err(fail(p, bi, Some(i), "outside the entry block".into()));
             }
         }
     }

@@ -20,12 +20,12 @@
 //! emulator computes it (`gcnc_emu::draw::output::resolve`).
 
 use crate::device::{vkc, Error, Gpu};
-use crate::images::{Image, Sampler, TexelFormat, ViewType};
+use crate::images::{vk_compare, Image, Sampler, TexelFormat, ViewType};
 use crate::reflect;
 use ash::vk;
 use gcnc_emu::draw::desc::{
-    BlendFactor, BlendOp, ColorFormat, Compare, CullMode, DescriptorType, Draw, FrontFace,
-    IndexType, Rate, Topology, VertexFormat,
+    BlendFactor, BlendOp, ColorFormat, CullMode, DescriptorType, Draw, FrontFace, IndexType, Rate,
+    Topology, VertexFormat,
 };
 use gcnc_emu::pipeline::ImageView;
 
@@ -72,19 +72,6 @@ fn blend_op(o: BlendOp) -> vk::BlendOp {
         BlendOp::REVERSE_SUBTRACT => vk::BlendOp::REVERSE_SUBTRACT,
         BlendOp::MIN => vk::BlendOp::MIN,
         BlendOp::MAX => vk::BlendOp::MAX,
-    }
-}
-
-fn compare(c: Compare) -> vk::CompareOp {
-    match c {
-        Compare::Never => vk::CompareOp::NEVER,
-        Compare::Less => vk::CompareOp::LESS,
-        Compare::Equal => vk::CompareOp::EQUAL,
-        Compare::LessOrEqual => vk::CompareOp::LESS_OR_EQUAL,
-        Compare::Greater => vk::CompareOp::GREATER,
-        Compare::NotEqual => vk::CompareOp::NOT_EQUAL,
-        Compare::GreaterOrEqual => vk::CompareOp::GREATER_OR_EQUAL,
-        Compare::Always => vk::CompareOp::ALWAYS,
     }
 }
 
@@ -769,7 +756,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         Some(a) => vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(a.test)
             .depth_write_enable(a.write)
-            .depth_compare_op(compare(a.compare)),
+            .depth_compare_op(vk_compare(a.compare)),
         None => vk::PipelineDepthStencilStateCreateInfo::default(),
     };
     let blends: Vec<vk::PipelineColorBlendAttachmentState> = desc

@@ -263,17 +263,24 @@ pub enum Border {
     OpaqueWhite,
 }
 
-/// Depth compare operations (`VkCompareOp`, reference on the left).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    Never,
-    Less,
-    Equal,
-    LessOrEqual,
-    Greater,
-    NotEqual,
-    GreaterOrEqual,
-    Always,
+/// Depth compare operations (`VkCompareOp`, reference on the left): the one type the
+/// compiler, the emulator and the draw description share; its order is the S#'s
+/// `DEPTH_COMPARE_FUNC` field's.
+pub use gcnc::amdgpu::abi_graphics::CompareFunc as Compare;
+
+/// Vulkan's name of a comparison.
+pub fn vk_compare(c: Compare) -> ash::vk::CompareOp {
+    use ash::vk::CompareOp;
+    match c {
+        Compare::Never => CompareOp::NEVER,
+        Compare::Less => CompareOp::LESS,
+        Compare::Equal => CompareOp::EQUAL,
+        Compare::LessOrEqual => CompareOp::LESS_OR_EQUAL,
+        Compare::Greater => CompareOp::GREATER,
+        Compare::NotEqual => CompareOp::NOT_EQUAL,
+        Compare::GreaterOrEqual => CompareOp::GREATER_OR_EQUAL,
+        Compare::Always => CompareOp::ALWAYS,
+    }
 }
 
 /// A sampler (`VkSamplerCreateInfo` in the terms tests need).
@@ -346,16 +353,6 @@ impl Sampler {
                 _ => return None,
             })
         };
-        const OPS: [Compare; 8] = [
-            Compare::Never,
-            Compare::Less,
-            Compare::Equal,
-            Compare::LessOrEqual,
-            Compare::Greater,
-            Compare::NotEqual,
-            Compare::GreaterOrEqual,
-            Compare::Always,
-        ];
         let filter = |linear: bool| {
             if linear {
                 Filter::Linear
@@ -383,7 +380,7 @@ impl Sampler {
                 _ => return None,
             },
             compare: (s.compare != 0)
-                .then(|| OPS.get(s.compare as usize).copied())
+                .then(|| Compare::ALL.get(s.compare as usize).copied())
                 .flatten(),
             unnormalized: s.unnorm,
             min_lod: s.min_lod,

@@ -761,7 +761,7 @@ pub(crate) fn aspect(f: TexelFormat) -> vk::ImageAspectFlags {
 }
 
 pub(crate) fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'static> {
-    use images::{Address, Border, Compare, Filter};
+    use images::{vk_compare, Address, Border, Filter};
     let filter = |f: Filter| match f {
         Filter::Nearest => vk::Filter::NEAREST,
         Filter::Linear => vk::Filter::LINEAR,
@@ -781,16 +781,6 @@ pub(crate) fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'sta
         (Border::OpaqueWhite, false) => vk::BorderColor::FLOAT_OPAQUE_WHITE,
         (Border::OpaqueWhite, true) => vk::BorderColor::INT_OPAQUE_WHITE,
     };
-    let op = |c: Compare| match c {
-        Compare::Never => vk::CompareOp::NEVER,
-        Compare::Less => vk::CompareOp::LESS,
-        Compare::Equal => vk::CompareOp::EQUAL,
-        Compare::LessOrEqual => vk::CompareOp::LESS_OR_EQUAL,
-        Compare::Greater => vk::CompareOp::GREATER,
-        Compare::NotEqual => vk::CompareOp::NOT_EQUAL,
-        Compare::GreaterOrEqual => vk::CompareOp::GREATER_OR_EQUAL,
-        Compare::Always => vk::CompareOp::ALWAYS,
-    };
     vk::SamplerCreateInfo::default()
         .mag_filter(filter(s.mag))
         .min_filter(filter(s.min))
@@ -803,7 +793,7 @@ pub(crate) fn sampler_info(s: &Sampler, int: bool) -> vk::SamplerCreateInfo<'sta
         .address_mode_w(addr(s.address[2]))
         .border_color(border)
         .compare_enable(s.compare.is_some())
-        .compare_op(s.compare.map_or(vk::CompareOp::NEVER, op))
+        .compare_op(s.compare.map_or(vk::CompareOp::NEVER, vk_compare))
         .unnormalized_coordinates(s.unnormalized)
         .min_lod(s.min_lod)
         .max_lod(s.max_lod)
