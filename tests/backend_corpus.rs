@@ -77,6 +77,7 @@ const PASSING: &[&str] = &[
     "subgroup_shuffle",
     "subgroup_vote",
     "subgroup_widths",
+    "subgroup_widths_clustered",
     "switch_case",
     "uniform_branch",
     "vec_swizzle",
