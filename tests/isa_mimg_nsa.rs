@@ -12,16 +12,7 @@ mod support;
 
 use gcnc::isa::*;
 
-const DIMS: [&str; 8] = [
-    "1D",
-    "2D",
-    "3D",
-    "CUBE",
-    "1D_ARRAY",
-    "2D_ARRAY",
-    "2D_MSAA",
-    "2D_MSAA_ARRAY",
-];
+use gcnc::isa::format::mimg::DIMS;
 
 /// One instruction per address count: (mnemonic, has a sampler, dim) with `n` addresses
 /// (no a16), for every count some sampling or load opcode of `gen` has.

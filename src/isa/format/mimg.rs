@@ -32,7 +32,8 @@ pub fn is_mimg(w0: u32) -> bool {
     w0 & 0xfc00_0000 == PREFIX
 }
 
-const DIMS: [&str; 8] = [
+/// The `dim:SQ_RSRC_IMG_*` names by hardware code.
+pub const DIMS: [&str; 8] = [
     "1D",
     "2D",
     "3D",

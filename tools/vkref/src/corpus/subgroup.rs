@@ -307,6 +307,34 @@ fn ops_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o.concat()))]
 }
 
+// The values subgroup_widths.comp and subgroup_widths_clustered.comp derive from each
+// input word: its low u16, a small-integer f16, an f16 of 0.5 / -1 / 2 / 1, a u64, and an
+// f16's bits as the shaders store them.
+fn widths_h(v: u32) -> u16 {
+    v as u16
+}
+
+fn widths_f(v: u32) -> f32 {
+    ((v & 15) as i32 - 7) as f32
+}
+
+fn widths_g(v: u32) -> f32 {
+    match v & 3 {
+        0 => 0.5,
+        1 => -1.0,
+        2 => 2.0,
+        _ => 1.0,
+    }
+}
+
+fn widths_l(v: u32) -> u64 {
+    ((v ^ 0x9e37_79b9) as u64) << 32 | v.wrapping_mul(2_654_435_761) as u64
+}
+
+fn widths_hb(v: f32) -> u32 {
+    f32_to_f16(v) as u32
+}
+
 fn widths_inputs() -> Inputs {
     inputs_with(58, 58, |r, _| r.u32())
 }
@@ -316,19 +344,10 @@ fn widths_inputs() -> Inputs {
 fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
     let sz = env.subgroup_size as usize;
-    let h = |v: u32| v as u16;
+    let (h, f, g, hb, l) = (widths_h, widths_f, widths_g, widths_hb, widths_l);
     let sh = |v: u32| (v >> 16) as u16 as i16;
     let b = |v: u32| (v >> 8) as u8;
     let sb = |v: u32| (v >> 24) as u8 as i8;
-    let f = |v: u32| ((v & 15) as i32 - 7) as f32;
-    let g = |v: u32| match v & 3 {
-        0 => 0.5f32,
-        1 => -1.0,
-        2 => 2.0,
-        _ => 1.0,
-    };
-    let hb = |v: f32| f32_to_f16(v) as u32;
-    let l = |v: u32| ((v ^ 0x9e37_79b9) as u64) << 32 | v.wrapping_mul(2_654_435_761) as u64;
     let fd = |v: u32| ((v & 255) as i32 - 100) as f64 * 0.25;
     let o = per_lane(&d, env, |sub, lane, i| {
         let (before, upto) = (&sub[..lane], &sub[..=lane]);
@@ -424,16 +443,7 @@ fn widths_clustered_inputs() -> Inputs {
 /// integers; f16 values exact in any order).
 fn widths_clustered_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
-    let h = |v: u32| v as u16;
-    let f = |v: u32| ((v & 15) as i32 - 7) as f32;
-    let g = |v: u32| match v & 3 {
-        0 => 0.5f32,
-        1 => -1.0,
-        2 => 2.0,
-        _ => 1.0,
-    };
-    let hb = |v: f32| f32_to_f16(v) as u32;
-    let l = |v: u32| ((v ^ 0x9e37_79b9) as u64) << 32 | v.wrapping_mul(2_654_435_761) as u64;
+    let (h, f, g, hb, l) = (widths_h, widths_f, widths_g, widths_hb, widths_l);
     let o = per_lane(&d, env, |sub, lane, _| {
         let cluster = |n: usize| &sub[lane / n * n..lane / n * n + n];
         let mut r = vec![
