@@ -17,6 +17,7 @@ pub mod dce;
 pub mod discard_to_demote;
 pub mod divergence;
 pub mod fold_constants;
+pub mod fold_image_16bit;
 pub mod fuse_multiply_add;
 pub mod if_to_select;
 pub mod inline;
@@ -67,6 +68,7 @@ pub const PASSES: &[Pass] = &[
     ("lower_io_to_temporaries", lower_io_to_temporaries::run),
     ("lower_explicit_io", lower_explicit_io::run),
     ("lower_image_derefs", lower_image_derefs::run),
+    ("fold_image_16bit", fold_image_16bit::run),
     ("lower_large_constants", lower_large_constants::run),
     ("vectorize_mem", vectorize_mem::run),
     ("scalarize_mem", scalarize_mem::run),
@@ -290,6 +292,9 @@ pub fn run_pipeline_with(
     // Image and sampler derefs to descriptor values (before the clean-up, so that CSE
     // merges repeated descriptor loads).
     r.pass(m, ("lower_image_derefs", lower_image_derefs::run))?;
+    // 16-bit conversions around image operations into D16 / A16 / G16 forms (before the
+    // clean-up, which removes the folded conversions).
+    r.pass(m, ("fold_image_16bit", fold_image_16bit::run))?;
     r.optimize(m)?;
     r.pass(m, ("lower_large_constants", lower_large_constants::run))?;
     r.pass(m, ("vectorize_mem", vectorize_mem::run))?;

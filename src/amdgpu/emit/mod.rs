@@ -131,6 +131,10 @@ pub fn to_inst(p: &Program, i: &crate::amdgpu::mir::MInst) -> Result<Inst, Error
         inst.operands.push(operand(a, od)?);
     }
     inst.mods = i.mods;
+    if fmt == crate::isa::Format::Mimg {
+        // NSA only where the addresses are not already consecutive
+        crate::isa::format::mimg::join_consecutive_addresses(&mut inst, d);
+    }
     Ok(inst)
 }
 

@@ -16,7 +16,8 @@
 //! MIMG address VGPRs are in the order the hardware reads them:
 //! `[offset] [bias] [compare] [derivatives] coordinates [layer] [sample | lod]`: one
 //! contiguous tuple on GFX9, and on GFX10+ the NSA form, which names each address VGPR
-//! (up to 13 on GFX10.3, 5 on GFX11; more take the tuple), so no copies gather them.
+//! (up to 13 on GFX10.3; on GFX11 up to 5, the fifth a tuple of the rest when there are
+//! more: partial NSA), so no copies gather them.
 //!
 //! 16-bit addresses: A16 is set when the coordinate is 16-bit (f16 for sampling, i16 for
 //! texel addresses) and so is the LOD, mip level or sample index after it (a constant
@@ -1101,14 +1102,25 @@ impl Isel<'_> {
             Intrinsic::ImageLoad => self.texel_load(i, v, srcs[1]),
             Intrinsic::ImageStore => {
                 let data_ty = self.f.ty(srcs[3]);
-                if data_ty.bits != 32 || data_ty.comps != 4 {
+                if !matches!(data_ty.bits, 16 | 32) || data_ty.comps != 4 {
                     return Err(Error::unsupported(at, "texel buffer store of this type"));
                 }
                 let index = self.vgpr_of(srcs[1], 0)?;
-                let data = self.vgpr_dwords(srcs[3], 0, 3)?;
+                // 16-bit data: the D16 form, two components per dword, the first low
+                let (data, opc) = if data_ty.bits == 16 {
+                    let halves = (0..4)
+                        .map(|k| self.vgpr_of(srcs[3], k))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    (self.pack_halves(&halves)?, Opcode::BufferStoreFormatD16Xyzw)
+                } else {
+                    (
+                        self.vgpr_dwords(srcs[3], 0, 3)?,
+                        Opcode::BufferStoreFormatXyzw,
+                    )
+                };
                 let data = self.vgpr_tuple(&data);
                 self.mubuf_idx(
-                    Opcode::BufferStoreFormatXyzw,
+                    opc,
                     &[],
                     &[
                         Arg::Temp(data),
@@ -1208,28 +1220,38 @@ impl Isel<'_> {
     fn texel_load(&mut self, i: Value, v: Temp, coord: Value) -> Result<SmallVec<[MV; 4]>, Error> {
         let at = Some(i.index() as u32);
         let ty = self.f.ty(i);
-        if ty.bits != 32 {
+        if !matches!(ty.bits, 16 | 32) {
             return Err(Error::unsupported(
                 at,
                 format!("{}-bit texel buffer loads", ty.bits),
             ));
         }
         let index = self.vgpr_of(coord, 0)?;
-        // the format loads return a prefix of x, y, z, w: up to the last one used
+        // the format loads return a prefix of x, y, z, w: up to the last one used; 16-bit
+        // results use the D16 forms (two components per dword, the first low)
         let last = 8 - self.used_mask(i).leading_zeros() as u8;
-        let (opc, n) = match last.min(ty.comps) {
-            1 => (Opcode::BufferLoadFormatX, 1),
-            2 => (Opcode::BufferLoadFormatXy, 2),
-            3 => (Opcode::BufferLoadFormatXyz, 3),
-            _ => (Opcode::BufferLoadFormatXyzw, 4),
+        let d16 = ty.bits == 16;
+        let (opc, n): (Opcode, u8) = match (last.min(ty.comps), d16) {
+            (1, false) => (Opcode::BufferLoadFormatX, 1),
+            (2, false) => (Opcode::BufferLoadFormatXy, 2),
+            (3, false) => (Opcode::BufferLoadFormatXyz, 3),
+            (_, false) => (Opcode::BufferLoadFormatXyzw, 4),
+            (1, true) => (Opcode::BufferLoadFormatD16X, 1),
+            (2, true) => (Opcode::BufferLoadFormatD16Xy, 2),
+            (3, true) => (Opcode::BufferLoadFormatD16Xyz, 3),
+            (_, true) => (Opcode::BufferLoadFormatD16Xyzw, 4),
         };
-        let d = self.tmp(RegClass::v(n));
+        let d = self.tmp(RegClass::v(if d16 { n.div_ceil(2) } else { n }));
         self.mubuf_idx(
             opc,
             &[Arg::Temp(d)],
             &[Arg::Temp(index), Arg::Temp(v), Arg::Const(0)],
             false,
         )?;
+        if d16 {
+            let words = self.d16_words(d, n, (1u8 << n) - 1, ty.comps)?;
+            return self.regroup(i, words, ty);
+        }
         let words = self.split(d, n)?;
         let words = Self::spread(&words, (1u8 << n) - 1, ty.comps);
         self.regroup(i, words, ty)
@@ -1493,19 +1515,7 @@ impl Isel<'_> {
         let o = self.op(op)?;
         let defs: Vec<Arg> = def.into_iter().map(Arg::Temp).collect();
         let mut ops: Vec<Arg> = data.into_iter().map(Arg::Temp).collect();
-        // GFX10+ NSA: each address VGPR named on its own (no copies into a tuple); GFX10.3
-        // encodes up to 13 addresses, GFX11 up to 5 (its partial form, the rest in one
-        // tuple, is not used)
-        let max_nsa = match gen {
-            Gen::Gfx9 => 1,
-            Gen::Gfx11 => 5,
-            _ => 13,
-        };
-        if addr.len() > 1 && addr.len() <= max_nsa {
-            ops.extend(addr.iter().map(|&t| Arg::Temp(t)));
-        } else {
-            ops.push(Arg::Temp(self.vgpr_tuple(addr)));
-        }
+        ops.extend(self.nsa_addresses(addr));
         ops.push(Arg::Temp(res));
         if let Some(s) = samp {
             ops.push(Arg::Temp(s));
@@ -1528,6 +1538,22 @@ impl Isel<'_> {
         }
         self.push(m);
         Ok(())
+    }
+
+    /// The address operands of a MIMG instruction: GFX10+'s NSA form names each address
+    /// VGPR where it is (no copies gather them), up to 13 on GFX10.3; GFX11 names at most
+    /// five, the fifth a tuple built of the fifth address and every one after it (partial
+    /// NSA: only those are copied together); GFX9 takes one contiguous tuple
+    /// (`isa::format::mimg::nsa_operands`).
+    fn nsa_addresses(&mut self, addr: &[Temp]) -> Vec<Arg> {
+        match crate::isa::format::mimg::nsa_operands(self.t().gen, addr.len()) {
+            Some(k) => {
+                let mut ops: Vec<Arg> = addr[..k - 1].iter().map(|&t| Arg::Temp(t)).collect();
+                ops.push(Arg::Temp(self.vgpr_tuple(&addr[k - 1..])));
+                ops
+            }
+            None => vec![Arg::Temp(self.vgpr_tuple(addr))],
+        }
     }
 
     /// The destination tuple of a MIMG read of `n` data dwords. A sparse read (TFE) has

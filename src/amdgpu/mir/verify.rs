@@ -168,11 +168,20 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
             let mut di = i.defs.iter();
             let mut oi = i.ops.iter();
             let layout = i.explicit_layout(d);
-            let nsa = layout
+            let nv = layout
                 .iter()
                 .filter(|o| o.field == crate::isa::Field::Vaddr)
-                .count()
-                > 1;
+                .count();
+            let nsa = nv > 1;
+            // the VGPRs of each NSA address operand (GFX11's fifth may be a tuple)
+            let nsa_sizes = if nsa {
+                crate::isa::format::mimg::addr_size(d, &i.mods.mem)
+                    .and_then(|n| crate::isa::format::mimg::addr_operands(t.gen, n, nv))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let mut va = 0;
             for od in layout {
                 let a = if od.is_def() { di.next() } else { oi.next() };
                 let Some(a) = a else {
@@ -208,8 +217,11 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                             crate::isa::Field::Vaddr if t.gen == crate::isa::Gen::Gfx9 => {
                                 want = n.max(od.size)
                             }
-                            // NSA: one VGPR per address (the encoder checks the count)
-                            crate::isa::Field::Vaddr if nsa => want = 1,
+                            // NSA: the split the generation encodes (none: no size fits)
+                            crate::isa::Field::Vaddr if nsa => {
+                                want = nsa_sizes.get(va).copied().unwrap_or(0);
+                                va += 1;
+                            }
                             crate::isa::Field::Vaddr => {
                                 want = mimg::addr_size(d, &i.mods.mem).unwrap_or(od.size)
                             }

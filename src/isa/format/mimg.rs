@@ -6,20 +6,23 @@
 //!   nsa = number of extra dwords, each holding four more address VGPRs;
 //! - GFX11: w0 `111100 op[25:18] d16[17] a16[16] r128[15] glc[14] dlc[13] slc[12]
 //!   dmask[11:8] unorm[7] dim[4:2] nsa[0]`; w1 `ssamp[30:26] lwe[22] tfe[21] srsrc ...`;
-//!   one extra NSA dword (up to 5 addresses).
+//!   one extra NSA dword: up to 5 address operands, the fifth a tuple of every address
+//!   from the fifth on when there are more (partial NSA, [`addr_operands`]).
 //!   GFX9 does not encode the address size; LLVM decodes the size the table records and
 //!   accepts larger ranges, so `check` does too.
 //!
 //! Data size: popcount(dmask) (gather4 and GFX11 image_msaa_load: 4), halved rounding up
 //! with d16, plus one with tfe (LLVM does not count lwe; a compare-swap with tfe is half
 //! its data plus one). Address size (GFX10+): the table's per-dimension count (with or without a16);
-//! an NSA instruction holds one `Vaddr` operand per address.
+//! an NSA instruction holds one `Vaddr` operand per address, except GFX11's fifth, which
+//! may be a tuple ([`addr_operands`] is the one rule for every layer).
 
 use super::mem::{flag, layout, scode, sreg, vnum, vreg, want_s, want_v, MemMods};
 use super::sop2::lookup;
 use super::{word, Dec, Enc};
 use crate::isa::error::{Error, Result};
 use crate::isa::inst::Inst;
+use crate::isa::operand::Operand;
 use crate::isa::tables::{EncDesc, Field, Format, MemFlags, OpDesc};
 use crate::isa::target::{Gen, Target};
 
@@ -29,7 +32,8 @@ pub fn is_mimg(w0: u32) -> bool {
     w0 & 0xfc00_0000 == PREFIX
 }
 
-const DIMS: [&str; 8] = [
+/// The `dim:SQ_RSRC_IMG_*` names by hardware code.
+pub const DIMS: [&str; 8] = [
     "1D",
     "2D",
     "3D",
@@ -75,9 +79,93 @@ pub fn addr_size(d: &EncDesc, m: &MemMods) -> Option<u8> {
     d.addr.map(|a| a[m.a16 as usize][m.dim as usize & 7])
 }
 
+/// The most address operands an NSA form names: 13 on GFX10.3 (three extra dwords of four),
+/// 5 on GFX11 (one extra dword); GFX9 has only the contiguous tuple.
+pub fn nsa_max(gen: Gen) -> usize {
+    match gen {
+        Gen::Gfx9 => 1,
+        Gen::Gfx10 => 13,
+        Gen::Gfx11 => 5,
+    }
+}
+
+/// The VGPR count of each of `k` address operands holding `n` addresses, or `None` when
+/// `gen` encodes no such split. One operand is the contiguous tuple (every generation);
+/// GFX10.3's NSA names every address on its own (up to 13); GFX11's names at most five,
+/// and with more than five addresses the fifth operand is the tuple of the fifth address
+/// and every one after it (partial NSA). llvm-mc-19 accepts exactly these
+/// (`tests/isa_mimg_nsa.rs`).
+pub fn addr_operands(gen: Gen, n: u8, k: usize) -> Option<Vec<u8>> {
+    let n = n as usize;
+    if k == 1 {
+        return Some(vec![n as u8]);
+    }
+    if k == 0 || k > nsa_max(gen) || k > n {
+        return None;
+    }
+    if k == n {
+        return Some(vec![1; n]);
+    }
+    (gen == Gen::Gfx11 && k == nsa_max(gen)).then(|| {
+        let mut v = vec![1; k - 1];
+        v.push((n - k + 1) as u8);
+        v
+    })
+}
+
+/// The number of address operands of the NSA form for `n` addresses (the most the
+/// generation names, the last a tuple of the rest on GFX11), or `None` where the
+/// contiguous tuple is the only form (GFX9, a single address).
+pub fn nsa_operands(gen: Gen, n: usize) -> Option<usize> {
+    let max = nsa_max(gen);
+    match gen {
+        _ if n < 2 || max == 1 => None,
+        Gen::Gfx11 => Some(n.min(max)),
+        _ => (n <= max).then_some(n),
+    }
+}
+
+/// Joins the NSA address operands of `inst` into the contiguous tuple when they are
+/// consecutive VGPRs: the same addresses without the NSA dwords (4 to 12 bytes less), so
+/// the NSA form is only encoded where it saves the copies that would gather the addresses.
+/// Returns whether it changed `inst`.
+pub fn join_consecutive_addresses(inst: &mut Inst, d: &EncDesc) -> bool {
+    let lay = layout(inst, d);
+    let at: Vec<usize> = (0..lay.len().min(inst.operands.len()))
+        .filter(|&k| lay[k].field == Field::Vaddr)
+        .collect();
+    if at.len() < 2 {
+        return false;
+    }
+    let mut regs = Vec::new();
+    for &k in &at {
+        match inst.operands[k] {
+            Operand::Reg(r) if r.base.is_vgpr() => regs.push(r),
+            _ => return false,
+        }
+    }
+    let consecutive = regs
+        .windows(2)
+        .all(|p| p[1].base.0 == p[0].base.0 + p[0].count as u16);
+    let total: u32 = regs.iter().map(|r| r.count as u32).sum();
+    if !consecutive || total > 16 {
+        return false;
+    }
+    let joined = Operand::Reg(crate::isa::reg::Reg {
+        base: regs[0].base,
+        count: total as u8,
+    });
+    inst.operands[at[0]] = joined;
+    for &k in at[1..].iter().rev() {
+        inst.operands.remove(k);
+    }
+    true
+}
+
 pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()> {
     let m = &inst.mods.mem;
     let nv = lay.iter().filter(|o| o.field == Field::Vaddr).count();
+    let mut va = 0;
     for (od, o) in lay.iter().zip(&inst.operands) {
         match od.field {
             Field::Vdst | Field::Vdata => want_v(o, data_size(t.gen, d, m), "vdata")?,
@@ -94,25 +182,17 @@ pub fn check(inst: &Inst, d: &EncDesc, t: Target, lay: &[&OpDesc]) -> Result<()>
             }
             Field::Vaddr => {
                 let n = addr_size(d, m).ok_or_else(|| Error::bad("address size"))?;
-                if nv == 1 {
-                    want_v(o, n, "vaddr")?
-                } else if nv != n as usize {
-                    return Err(Error::bad(format!("NSA needs {n} addresses")));
-                } else {
-                    want_v(o, 1, "vaddr")?
-                }
+                let sizes = addr_operands(t.gen, n, nv)
+                    .ok_or_else(|| Error::bad(format!("{n} addresses in {nv} address operands")))?;
+                want_v(o, sizes[va], "vaddr")?;
+                va += 1;
             }
             Field::Srsrc => want_s(o, od.size, 4, "srsrc")?,
             Field::Ssamp => want_s(o, 4, 4, "ssamp")?,
             _ => return Err(Error::bad("operand")),
         }
     }
-    let max_nsa = if t.gen == Gen::Gfx11 { 5 } else { 13 };
-    flag(
-        nv <= max_nsa && (nv == 1 || t.gen != Gen::Gfx9),
-        "this many addresses",
-        d,
-    )?;
+    flag(nv <= nsa_max(t.gen), "this many addresses", d)?;
     if d.mem.contains(MemFlags::RTN) {
         let ok = if d.mnemonic.contains("cmpswap") {
             matches!(m.dmask, 3 | 15)
@@ -309,13 +389,14 @@ pub fn decode(cx: &Dec, ws: &[u32]) -> Result<(Inst, usize)> {
             let x = word(ws, 2 + i)?;
             regs.extend((0..4).map(|k| (x >> (8 * k)) & 0xff));
         }
-        if (naddr as usize) > regs.len() || (naddr as usize) <= 1 + 4 * (extra - 1) {
-            return Err(Error::invalid(
-                "NSA address count does not match the dimension",
-            ));
-        }
-        for r in &regs[..naddr as usize] {
-            addrs.push(vreg(*r, 1)?);
+        // as many operands as the extra dwords can name (GFX11: the fifth a tuple of the
+        // rest); an extra dword no address needs is not an encoding
+        let k = (naddr as usize).min(nsa_max(gen));
+        let sizes = addr_operands(gen, naddr, k)
+            .filter(|_| k <= regs.len() && k > 1 + 4 * (extra - 1))
+            .ok_or_else(|| Error::invalid("NSA address count does not match the dimension"))?;
+        for (r, n) in regs.iter().zip(sizes) {
+            addrs.push(vreg(*r, n)?);
         }
     } else {
         addrs.push(vreg(w[1] & 0xff, naddr)?);

@@ -911,7 +911,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
 /// A D16 store's 16-bit component as the 32-bit register value the format's conversion
 /// takes: f16 widened to f32 for float-like formats, an integer extended by its sign
 /// (SINT) or with zeros.
-fn d16_widen(num: crate::texformat::Num, h: u32) -> u32 {
+pub(crate) fn d16_widen(num: crate::texformat::Num, h: u32) -> u32 {
     use crate::texformat::Num;
     match num {
         Num::Sint => h as u16 as i16 as i32 as u32,
@@ -923,7 +923,7 @@ fn d16_widen(num: crate::texformat::Num, h: u32) -> u32 {
 /// A D16 read's components (32-bit register values in order) packed two per dword, the
 /// first in the low half: float-like values rounded to f16 (to nearest even), integers
 /// keep their low 16 bits.
-fn d16_pack(num: crate::texformat::Num, v: &[u32]) -> Vec<u32> {
+pub(crate) fn d16_pack(num: crate::texformat::Num, v: &[u32]) -> Vec<u32> {
     let mut out = vec![0u32; v.len().div_ceil(2)];
     for (k, &x) in v.iter().enumerate() {
         let h = if num.is_int() {

@@ -19,8 +19,10 @@
 //! on vscnt (GFX10+) or vmcnt (GFX9); FLAT also on lgkmcnt (out of order), since it may
 //! touch LDS. The data/address registers are the pending op's sources for the WAR check.
 //! Typed loads/stores (`*_format_*`, `tbuffer_*`) convert through `bufformat`; d16 forms
-//! fill or store one half of the VGPR. Not modelled: `lds` direct loads, tfe/lwe, d16
-//! typed forms, `*_addtid_*`, csub atomics.
+//! fill or store one half of the VGPR; D16 typed forms (`*_format_d16_*`, GFX11
+//! `*_d16_format_*`) pack two 16-bit components per dword as MIMG D16 does (`image.rs`:
+//! floats rounded to f16 to nearest even, integers' low halves; stores widen first). Not
+//! modelled: `lds` direct loads, tfe/lwe, d16 `tbuffer_*`, `*_addtid_*`, csub atomics.
 
 use crate::atomic;
 use crate::dispatch::{PRIVATE_BASE, SHARED_BASE};
@@ -58,8 +60,10 @@ enum Kind {
     Store(u32),
     Atomic(atomic::Atomic),
     /// Typed (format) load / store of this many components.
-    LoadFmt(u32),
-    StoreFmt(u32),
+    /// Typed load of this many components; `true`: D16 (packed two per dword).
+    LoadFmt(u32, bool),
+    /// Typed store of this many components; `true`: D16.
+    StoreFmt(u32, bool),
     /// d16: a 8/16-bit load into one half of the VGPR (the other half kept), or a store
     /// of the high half.
     LoadD16 {
@@ -106,11 +110,28 @@ fn classify(rest: &str) -> Option<Kind> {
             None
         };
     }
+    // D16 typed forms: `load_format_d16_x` (GFX9/10), `load_d16_format_x` (GFX11)
+    for (p, load) in [
+        ("load_format_d16_", true),
+        ("load_d16_format_", true),
+        ("store_format_d16_", false),
+        ("store_d16_format_", false),
+    ] {
+        if let Some(c) = rest.strip_prefix(p) {
+            return fmt_comps(c).map(|n| {
+                if load {
+                    Kind::LoadFmt(n, true)
+                } else {
+                    Kind::StoreFmt(n, true)
+                }
+            });
+        }
+    }
     if let Some(c) = rest.strip_prefix("load_format_") {
-        return fmt_comps(c).map(Kind::LoadFmt);
+        return fmt_comps(c).map(|n| Kind::LoadFmt(n, false));
     }
     if let Some(c) = rest.strip_prefix("store_format_") {
-        return fmt_comps(c).map(Kind::StoreFmt);
+        return fmt_comps(c).map(|n| Kind::StoreFmt(n, false));
     }
     if let Some(s) = rest.strip_prefix("load_") {
         return size_of(s).map(|(n, x)| Kind::Load(n, x));
@@ -150,13 +171,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
     let (prefix, rest) = name.split_once('_').unwrap_or((name, ""));
     let kind = classify(rest).ok_or_else(|| Error::unimpl(name))?;
     let m = inst.mods.mem;
-    if m.lds || m.tfe || m.lwe || (name.contains("d16") && name.contains("format")) {
-        return Err(Error::unimpl(format!("{name} (lds/tfe/d16-format forms)")));
+    if m.lds || m.tfe || m.lwe || (name.starts_with("tbuffer") && name.contains("d16")) {
+        return Err(Error::unimpl(format!("{name} (lds/tfe/d16 tbuffer forms)")));
     }
     if d.format != Format::Scratch
         && matches!(
             kind,
-            Kind::Store(_) | Kind::StoreFmt(_) | Kind::StoreD16Hi(_) | Kind::Atomic(_)
+            Kind::Store(_) | Kind::StoreFmt(..) | Kind::StoreD16Hi(_) | Kind::Atomic(_)
         )
     {
         w.check_helpers(name)?;
@@ -342,7 +363,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 results.push((lane, dws));
             }
         }
-        Kind::LoadFmt(n) => {
+        Kind::LoadFmt(n, d16) => {
             returns = true;
             let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
             for lane in 0..lanes {
@@ -359,10 +380,13 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                         dws.push(f.missing(k));
                     }
                 }
+                if d16 {
+                    dws = crate::image::d16_pack(f.num, &dws);
+                }
                 results.push((lane, dws));
             }
         }
-        Kind::StoreFmt(n) => {
+        Kind::StoreFmt(n, d16) => {
             returns = false;
             let f = crate::bufformat::decode(w.t.gen, fmt_code)?;
             if f.packed() {
@@ -374,7 +398,14 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                     continue;
                 };
                 for k in 0..n.min(f.comps()) {
-                    let raw = f.from_reg(k, w.regs.v(dn + k as u16, lane));
+                    let v = if d16 {
+                        // two 16-bit components per dword, the first in the low half
+                        let h = w.regs.v(dn + (k / 2) as u16, lane) >> (16 * (k % 2)) & 0xffff;
+                        crate::image::d16_widen(f.num, h)
+                    } else {
+                        w.regs.v(dn + k as u16, lane)
+                    };
+                    let raw = f.from_reg(k, v);
                     let (at, bytes, _) = f.place(k);
                     store(w, env, byte_place(p, &chk, at as u64), lane, bytes, raw)?;
                 }

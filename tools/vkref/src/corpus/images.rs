@@ -823,6 +823,209 @@ fn d16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&stored)), exact(3, to_bytes(&o))]
 }
 
+// ---- img_fold16
+
+fn fold16_inputs() -> Inputs {
+    let mut r = Rng::new(127);
+    let tex = rgba16f_image(&mut r, ViewType::D2, [8, 8, 1], 4);
+    // small values, so that f16 rounding of the filtered result stays far below the
+    // filter's tolerance
+    let lin = Image::from_fn(
+        TexelFormat::Rgba16Float,
+        ViewType::D2,
+        [8, 8, 1],
+        4,
+        |_, _, _, _| {
+            (0..4)
+                .flat_map(|_| f32_to_f16(r.range(-16, 16) as f32 / 8.0).to_le_bytes())
+                .collect()
+        },
+    );
+    let img = rgba16f_image(&mut r, ViewType::D2, [8, 8, 1], 1);
+    let layers = rgba16f_image(&mut r, ViewType::D2Array, [8, 8, 2], 1);
+    let comb = DescriptorKind::CombinedImageSampler;
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            images(0, comb, vec![tex], vec![Sampler::nearest()]),
+            images(1, comb, vec![lin], vec![Sampler::linear()]),
+            images(2, DescriptorKind::StorageImage, vec![img], vec![]),
+            images(3, comb, vec![layers], vec![Sampler::nearest()]),
+            sb(4, vec![0xcc; 16 * 8 * 64]),
+            sb(5, vec![0xcc; 16 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn fold16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let tex = image_of(&inp.resources[0], 0);
+    let lin = image_of(&inp.resources[1], 0);
+    let img = image_of(&inp.resources[2], 0);
+    let layers = image_of(&inp.resources[3], 0);
+    let mut o: Vec<f32> = Vec::new();
+    let mut fo: Vec<f32> = Vec::new();
+    for i in 0..64i64 {
+        let (x, y) = (i % 8, i / 8);
+        let l = (i & 1) as u32;
+        let t0 = texel(tex, 0, x, y, 0);
+        // (x + 0.25, y + 0.75) / 8 at level 1 (4 x 4): texel (x / 2, y / 2)
+        let t1 = texel(tex, 1, x / 2, y / 2, 0);
+        o.extend(f32s(t0));
+        o.extend(f32s(t1));
+        o.extend(f32s(texel(tex, l, x >> l, y >> l, 0)));
+        o.extend(f32s([t0[2], t0[0], 0.0, 1.0]));
+        o.extend(f32s(t1));
+        o.extend(f32s(t1));
+        o.extend(f32s(texel(layers, 0, x, y, l)));
+        o.extend(f32s(texel(img, 0, x, y, 0)));
+        let (u, v) = ((x as f64 + 0.25) / 8.0, (y as f64 + 0.75) / 8.0);
+        let (b0, b1) = (bilinear(lin, 0, u, v), bilinear(lin, 1, u, v));
+        fo.extend(f32s(std::array::from_fn(|k| 0.5 * b0[k] + 0.5 * b1[k])));
+    }
+    vec![
+        exact(4, to_bytes(&o)),
+        Expect {
+            resource: 5,
+            bytes: to_bytes(&fo),
+            check: Check::F32 {
+                ulp: 0,
+                abs: 3.0 / 256.0,
+            },
+        },
+    ]
+}
+
+// ---- img_texel16
+
+fn texel16_inputs() -> Inputs {
+    let mut r = Rng::new(128);
+    let src: Vec<u16> = (0..64 * 4)
+        .map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0))
+        .collect();
+    let img = Image::from_fn(
+        TexelFormat::Rgba16Float,
+        ViewType::D2,
+        [8, 8, 1],
+        1,
+        |_, _, _, _| vec![0xcc; 8],
+    );
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            Resource::TexelBuffer {
+                set: 0,
+                binding: 0,
+                kind: DescriptorKind::UniformTexelBuffer,
+                format: TexelFormat::Rgba16Float,
+                data: to_bytes(&src),
+            },
+            Resource::TexelBuffer {
+                set: 0,
+                binding: 1,
+                kind: DescriptorKind::StorageTexelBuffer,
+                format: TexelFormat::Rgba16Float,
+                data: vec![0xcc; 8 * 64],
+            },
+            images(2, DescriptorKind::StorageImage, vec![img], vec![]),
+            sb(3, vec![0xcc; 16 * 3 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn texel16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let src = from_bytes::<u16>(data(inp, 0));
+    let (mut dst, mut img, mut o) = (Vec::<u16>::new(), vec![0u16; 64 * 4], Vec::<f32>::new());
+    for i in 0..64usize {
+        let h = &src[4 * (63 - i)..4 * (63 - i) + 4];
+        let s: Vec<u16> = h
+            .iter()
+            .map(|&v| f32_to_f16(f16_to_f32(v) * 0.5 + 0.25))
+            .collect();
+        dst.extend(&s);
+        for k in 0..4 {
+            img[4 * i + k] = h[3 - k];
+        }
+        o.extend(h.iter().map(|&v| f16_to_f32(v)));
+        o.extend(s.iter().map(|&v| f16_to_f32(v)));
+        o.extend([64.0, 0.0, 0.0, 1.0]);
+    }
+    vec![
+        exact(1, to_bytes(&dst)),
+        exact(2, to_bytes(&img)),
+        exact(3, to_bytes(&o)),
+    ]
+}
+
+// ---- img_nsa
+
+fn nsa_inputs() -> Inputs {
+    let mut r = Rng::new(130);
+    let vol = rand_image(&mut r, TexelFormat::Rgba8Unorm, ViewType::D3, [8, 8, 8], 2);
+    let depth = Image::from_fn(
+        TexelFormat::D32Float,
+        ViewType::D2Array,
+        [8, 8, 2],
+        1,
+        |_, x, y, z| {
+            ((x + 8 * y) as f32 / 64.0 + z as f32 / 256.0)
+                .to_le_bytes()
+                .to_vec()
+        },
+    );
+    let comb = DescriptorKind::CombinedImageSampler;
+    let shadow = Sampler {
+        compare: Some(Compare::Less),
+        ..Sampler::nearest()
+    };
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            images(0, comb, vec![vol], vec![Sampler::nearest()]),
+            images(1, comb, vec![depth], vec![shadow]),
+            sb(2, vec![0xcc; 16 * 3 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn nsa_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let vol = image_of(&inp.resources[0], 0);
+    let depth = image_of(&inp.resources[1], 0);
+    // texel (x, y, z) of a 3D level, clamped to its edges
+    let at3 = |l: u32, [x, y, z]: [i64; 3]| {
+        let [w, h, d] = vol.extent(l);
+        let c = |v: i64, n: u32| v.clamp(0, n as i64 - 1) as u32;
+        let off = vol.texel_offset(l, c(x, w), c(y, h), c(z, d));
+        std::array::from_fn::<f32, 4, _>(|k| vol.data[off + k] as f32 / 255.0)
+    };
+    let mut o: Vec<f32> = Vec::new();
+    for i in 0..64i64 {
+        let p = [i % 4, (i / 4) % 4, i / 16];
+        // rho 1: level 0 at texel 2p; rho 2: level 1 at texel p
+        let (l, t) = if i & 1 == 0 {
+            (0, p.map(|v| 2 * v))
+        } else {
+            (1, p)
+        };
+        o.extend(at3(l, t));
+        o.extend(at3(l, [t[0] + 1, t[1], t[2] - 1]));
+        let (x, y, layer) = (i % 8, i / 8, (i & 1) as u32);
+        let r = ((i * 7) % 64) as f64 / 64.0 + 1.0 / 128.0;
+        let less = |x: i64, y: i64| (r < texel(depth, 0, x, y, layer)[0]) as u32 as f32;
+        o.extend([less(x, y), less(x - 1, y + 1), 0.0, 1.0]);
+    }
+    vec![Expect {
+        resource: 2,
+        bytes: to_bytes(&o),
+        check: UNORM8,
+    }]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_storage", storage_inputs, storage_expect),
@@ -835,6 +1038,9 @@ pub fn cases() -> Vec<Case> {
         case!("img_arrays", arrays_inputs, arrays_expect),
         case!("img_sparse", sparse_inputs, sparse_expect),
         case!("img_d16", d16_inputs, d16_expect),
+        case!("img_fold16", fold16_inputs, fold16_expect),
+        case!("img_texel16", texel16_inputs, texel16_expect),
+        case!("img_nsa", nsa_inputs, nsa_expect),
         case!("nonuniform_index", nonuniform_inputs, nonuniform_expect),
     ]
 }

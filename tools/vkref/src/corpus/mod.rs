@@ -123,7 +123,7 @@ pub const LAVAPIPE_LACKS: &[(&str, &str)] = &[
     ("img_atomics64", "shaderImageInt64Atomics"),
     ("img_sparse", "shaderResourceResidency"),
     // clustered reductions of 8/16/64-bit values (lavapipe 22.3 has no clustered ops)
-    ("subgroup_widths", "subgroup clustered operations"),
+    ("subgroup_widths_clustered", "subgroup clustered operations"),
     // f16 sampled types: no Vulkan driver runs them (spirv-val's Vulkan rules reject them)
     ("img_d16", crate::device::F16_IMAGES),
     (

@@ -307,8 +307,36 @@ fn ops_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o.concat()))]
 }
 
+// The values subgroup_widths.comp and subgroup_widths_clustered.comp derive from each
+// input word: its low u16, a small-integer f16, an f16 of 0.5 / -1 / 2 / 1, a u64, and an
+// f16's bits as the shaders store them.
+fn widths_h(v: u32) -> u16 {
+    v as u16
+}
+
+fn widths_f(v: u32) -> f32 {
+    ((v & 15) as i32 - 7) as f32
+}
+
+fn widths_g(v: u32) -> f32 {
+    match v & 3 {
+        0 => 0.5,
+        1 => -1.0,
+        2 => 2.0,
+        _ => 1.0,
+    }
+}
+
+fn widths_l(v: u32) -> u64 {
+    ((v ^ 0x9e37_79b9) as u64) << 32 | v.wrapping_mul(2_654_435_761) as u64
+}
+
+fn widths_hb(v: f32) -> u32 {
+    f32_to_f16(v) as u32
+}
+
 fn widths_inputs() -> Inputs {
-    inputs_with(58, 65, |r, _| r.u32())
+    inputs_with(58, 58, |r, _| r.u32())
 }
 
 /// `subgroup_widths`: every result computed at its own width (wrapping 8/16/64-bit
@@ -316,25 +344,14 @@ fn widths_inputs() -> Inputs {
 fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
     let d = from_bytes::<u32>(data(inp, 0));
     let sz = env.subgroup_size as usize;
-    let h = |v: u32| v as u16;
+    let (h, f, g, hb, l) = (widths_h, widths_f, widths_g, widths_hb, widths_l);
     let sh = |v: u32| (v >> 16) as u16 as i16;
     let b = |v: u32| (v >> 8) as u8;
     let sb = |v: u32| (v >> 24) as u8 as i8;
-    let f = |v: u32| ((v & 15) as i32 - 7) as f32;
-    let g = |v: u32| match v & 3 {
-        0 => 0.5f32,
-        1 => -1.0,
-        2 => 2.0,
-        _ => 1.0,
-    };
-    let hb = |v: f32| f32_to_f16(v) as u32;
-    let l = |v: u32| ((v ^ 0x9e37_79b9) as u64) << 32 | v.wrapping_mul(2_654_435_761) as u64;
     let fd = |v: u32| ((v & 255) as i32 - 100) as f64 * 0.25;
     let o = per_lane(&d, env, |sub, lane, i| {
         let (before, upto) = (&sub[..lane], &sub[..=lane]);
         let w = (i / WG) as u32;
-        let cluster = |n: usize| &sub[lane / n * n..lane / n * n + n];
-        let fmax = |it: &mut dyn Iterator<Item = f32>| it.fold(f32::NEG_INFINITY, f32::max);
         let all_eq = |it: &mut dyn Iterator<Item = u64>| {
             let v: Vec<u64> = it.collect();
             v.iter().all(|x| *x == v[0]) as u32
@@ -364,11 +381,8 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             sub.iter().map(|v| sb(*v)).max().unwrap() as i32 as u32,
             sub.iter().map(|v| b(*v)).min().unwrap() as u32,
             hb(sub.iter().map(|v| f(*v)).sum()),
-            hb(cluster(4).iter().map(|v| g(*v)).product()),
             hb(upto.iter().map(|v| f(*v)).sum()),
             before.iter().map(|v| sh(*v)).fold(i16::MAX, i16::min) as i32 as u32,
-            cluster(8).iter().fold(0u16, |a, v| a.wrapping_add(h(*v))) as u32,
-            hb(fmax(&mut cluster(8).iter().map(|v| f(*v)))),
             sub.iter().fold(0u16, |a, v| a ^ h(*v)) as u32
                 | (sub.iter().fold(0u8, |a, v| a | b(*v)) as u32) << 16
                 | (sub.iter().fold(0xffu8, |a, v| a & b(*v)) as u32) << 24,
@@ -384,7 +398,7 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
                 | all_eq(&mut sub.iter().map(|v| fd(*v).to_bits())) << 7
                 | 1 << 8,
         ];
-        let pairs: [u64; 18] = [
+        let pairs: [u64; 16] = [
             l(sub[lane ^ 3]),
             l(sub[(lane * 3 + 1) % sz]),
             sub.iter().fold(0u64, |a, v| a.wrapping_add(l(*v))),
@@ -392,9 +406,6 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
             upto.iter().fold(0u64, |a, v| a.wrapping_add(l(*v))),
             before.iter().map(|v| l(*v)).max().unwrap_or(0),
             sub.iter().map(|v| fd(*v)).sum::<f64>().to_bits(),
-            cluster(4)
-                .iter()
-                .fold(1u64, |a, v| a.wrapping_mul(l(*v) | 1)),
             sub.iter().fold(0u64, |a, v| a ^ l(*v)),
             l(sub[5]),
             l(sub[lane ^ 1]),
@@ -408,7 +419,6 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
                 .map(|v| fd(*v))
                 .fold(0.0, |a, x| a + x)
                 .to_bits(),
-            cluster(8).iter().map(|v| l(*v) as i64).max().unwrap() as u64,
             sub.iter().map(|v| g(*v) as f64).product::<f64>().to_bits(),
             sub.iter().map(|v| l(*v)).min().unwrap(),
             sub.iter()
@@ -420,6 +430,39 @@ fn widths_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
         r.push(((w + 3) as u16).wrapping_mul(sz as u16) as u32);
         let m = ((w + 1) as u64) << 40;
         r.extend([m as u32, (m >> 32) as u32]);
+        r
+    });
+    vec![exact(1, to_bytes(&o.concat()))]
+}
+
+fn widths_clustered_inputs() -> Inputs {
+    inputs_with(59, 7, |r, _| r.u32())
+}
+
+/// `subgroup_widths_clustered`: clustered reductions at 8, 16 and 64 bits (wrapping
+/// integers; f16 values exact in any order).
+fn widths_clustered_expect(inp: &Inputs, env: &Env) -> Vec<Expect> {
+    let d = from_bytes::<u32>(data(inp, 0));
+    let (h, f, g, hb, l) = (widths_h, widths_f, widths_g, widths_hb, widths_l);
+    let o = per_lane(&d, env, |sub, lane, _| {
+        let cluster = |n: usize| &sub[lane / n * n..lane / n * n + n];
+        let mut r = vec![
+            hb(cluster(4).iter().map(|v| g(*v)).product()),
+            cluster(8).iter().fold(0u16, |a, v| a.wrapping_add(h(*v))) as u32,
+            hb(cluster(8)
+                .iter()
+                .map(|v| f(*v))
+                .fold(f32::NEG_INFINITY, f32::max)),
+        ];
+        let pairs = [
+            cluster(4)
+                .iter()
+                .fold(1u64, |a, v| a.wrapping_mul(l(*v) | 1)),
+            cluster(8).iter().map(|v| l(*v) as i64).max().unwrap() as u64,
+        ];
+        for p in pairs {
+            r.extend([p as u32, (p >> 32) as u32]);
+        }
         r
     });
     vec![exact(1, to_bytes(&o.concat()))]
@@ -437,5 +480,10 @@ pub fn cases() -> Vec<Case> {
         case!("subgroup_divergent", divergent_inputs, divergent_expect),
         case!("subgroup_ops", ops_inputs, ops_expect),
         case!("subgroup_widths", widths_inputs, widths_expect),
+        case!(
+            "subgroup_widths_clustered",
+            widths_clustered_inputs,
+            widths_clustered_expect
+        ),
     ]
 }
