@@ -79,6 +79,7 @@ const PASSING: &[&str] = &[
     "subgroup_widths",
     "switch_case",
     "uniform_branch",
+    "unroll_control",
     "vec_swizzle",
     "img_arrays",
     "img_atomics",
