@@ -24,9 +24,13 @@
 //! - `Unroll` ([`Control::Prefer`], GLSL `[[unroll]]` of GL_EXT_control_flow_attributes):
 //!   unrolled whatever the default limits say, as NIR's `nir_opt_loop_unroll` does for
 //!   `nir_loop_control_unroll` with a known trip count (RADV/ACO then emit straight-line
-//!   code), up to the hard caps [`FORCED_MAX_TRIP`] iterations and [`FORCED_MAX_INSTS`]
-//!   instructions, which bound compile time and code size (NIR has none); past them the
-//!   loop stays a loop;
+//!   code), up to the hard caps of [`FORCED_MAX_TRIP`] iterations and
+//!   [`FORCED_MAX_INSTS`] instructions in the whole function after unrolling, which bound
+//!   compile time, code size and register pressure (NIR has none; nested `[[unroll]]`
+//!   loops of ggml's `flash_attn_mask_opt` grew to 15K machine instructions and spilled
+//!   with a per-loop cap of 16K, and at 8192 for the function still needed 256 VGPRs and
+//!   spilled 128 on gfx1100; at 4096: 2,690 instructions, 69 VGPRs, no spill); past them
+//!   the loop stays a loop;
 //! - `DontUnroll` ([`Control::Avoid`]): never unrolled.
 //!
 //! Invariant: the policy only decides *whether* a loop of the recognised shape is
@@ -41,9 +45,10 @@ pub const MAX_TRIP: u32 = 32;
 /// Default limit: IR instructions after unrolling a loop without a loop control.
 pub const MAX_INSTS: usize = 512;
 /// Hard cap for `Unroll` loops: iterations.
-pub const FORCED_MAX_TRIP: u32 = 1024;
-/// Hard cap for `Unroll` loops: IR instructions after unrolling.
-pub const FORCED_MAX_INSTS: usize = 16384;
+pub const FORCED_MAX_TRIP: u32 = 256;
+/// Hard cap for `Unroll` loops: IR instructions of the whole function after unrolling
+/// (nested `Unroll` loops multiply; the first ones in program order are unrolled).
+pub const FORCED_MAX_INSTS: usize = 4096;
 
 /// The (iterations, instructions) limits a loop with control `control` is unrolled within;
 /// `None` for `DontUnroll`.
@@ -106,6 +111,11 @@ fn continues(f: &Function, list: &[CfNode]) -> usize {
         _ => visit::Walk::Continue,
     });
     n
+}
+
+/// IR instructions in the blocks of `f` (its CF tree is taken out while loops unroll).
+fn function_insts(f: &Function) -> usize {
+    f.blocks.iter().map(|(_, b)| b.insts.len()).sum()
 }
 
 fn count_insts(f: &Function, list: &[CfNode]) -> usize {
@@ -223,8 +233,15 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
         i = i.wrapping_add(step) & ty.mask();
     }
     let trip = trip?;
-    let size = count_insts(f, body) * (trip as usize + 1);
-    if size > max_insts {
+    let own = count_insts(f, body);
+    let size = own * (trip as usize + 1);
+    // the default limit bounds the loop's copies; the hard cap the function they land in
+    let total = if *control == Control::Prefer {
+        size + function_insts(f) - own
+    } else {
+        size
+    };
+    if total > max_insts {
         return None;
     }
     Some(Shape {
