@@ -80,6 +80,7 @@ const PASSING: &[&str] = &[
     "subgroup_widths_clustered",
     "switch_case",
     "uniform_branch",
+    "unroll_control",
     "vec_swizzle",
     "img_arrays",
     "img_atomics",

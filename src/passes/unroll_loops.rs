@@ -11,19 +11,54 @@
 //! }
 //! ```
 //!
-//! The trip count is found by running the exit test on constants (at most [`MAX_TRIP`]
-//! iterations, at most [`MAX_INSTS`] instructions after unrolling). The body is then
+//! The trip count is found by running the exit test on constants. The body is then
 //! cloned once per iteration in straight line (header instructions, then the rest,
 //! with header phis bound to the previous iteration's values), followed by the header
 //! once more (the iteration that exits); exit phis and later uses of header values take
-//! that last copy. `dont_unroll` loops are kept.
+//! that last copy.
+//!
+//! Policy, by the loop's SPIR-V `LoopControl` (the IR's [`Control`]):
+//! - none: unrolled when the trip count is at most [`MAX_TRIP`] and the unrolled copies
+//!   hold at most [`MAX_INSTS`] IR instructions (the loop's own instructions times the
+//!   trip count plus one);
+//! - `Unroll` ([`Control::Prefer`], GLSL `[[unroll]]` of GL_EXT_control_flow_attributes):
+//!   unrolled whatever the default limits say, as NIR's `nir_opt_loop_unroll` does for
+//!   `nir_loop_control_unroll` with a known trip count (RADV/ACO then emit straight-line
+//!   code), up to the hard caps of [`FORCED_MAX_TRIP`] iterations and
+//!   [`FORCED_MAX_INSTS`] instructions in the whole function after unrolling, which bound
+//!   compile time, code size and register pressure (NIR has none; nested `[[unroll]]`
+//!   loops of ggml's `flash_attn_mask_opt` grew to 15K machine instructions and spilled
+//!   with a per-loop cap of 16K, and at 8192 for the function still needed 256 VGPRs and
+//!   spilled 128 on gfx1100; at 4096: 2,690 instructions, 69 VGPRs, no spill); past them
+//!   the loop stays a loop;
+//! - `DontUnroll` ([`Control::Avoid`]): never unrolled.
+//!
+//! Invariant: the policy only decides *whether* a loop of the recognised shape is
+//! unrolled; the unrolled code is the same whichever limit admitted it.
 
 use super::cf::{self, clone_list};
 use crate::ir::eval::eval_alu;
 use crate::ir::*;
 
+/// Default limit: iterations of a loop without a loop control.
 pub const MAX_TRIP: u32 = 32;
+/// Default limit: IR instructions after unrolling a loop without a loop control.
 pub const MAX_INSTS: usize = 512;
+/// Hard cap for `Unroll` loops: iterations.
+pub const FORCED_MAX_TRIP: u32 = 256;
+/// Hard cap for `Unroll` loops: IR instructions of the whole function after unrolling
+/// (nested `Unroll` loops multiply; the first ones in program order are unrolled).
+pub const FORCED_MAX_INSTS: usize = 4096;
+
+/// The (iterations, instructions) limits a loop with control `control` is unrolled within;
+/// `None` for `DontUnroll`.
+pub fn limits(control: Control) -> Option<(u32, usize)> {
+    match control {
+        Control::None => Some((MAX_TRIP, MAX_INSTS)),
+        Control::Prefer => Some((FORCED_MAX_TRIP, FORCED_MAX_INSTS)),
+        Control::Avoid => None,
+    }
+}
 
 pub fn run(m: &mut Module) -> bool {
     let mut progress = false;
@@ -56,6 +91,33 @@ struct Shape {
     break_block: Block,
 }
 
+/// The `continue` that ends block `latch`, if any.
+fn trailing_continue(f: &Function, latch: Block) -> Option<Inst> {
+    match f.block_jump(latch) {
+        Some((JumpKind::Continue, j)) => Some(j),
+        _ => None,
+    }
+}
+
+/// How many `continue`s of this loop level `list` holds (inner loops' own not counted).
+fn continues(f: &Function, list: &[CfNode]) -> usize {
+    let mut n = 0;
+    visit::walk(list, &mut |node| match node {
+        CfNode::Block(b) => {
+            n += usize::from(matches!(f.block_jump(*b), Some((JumpKind::Continue, _))));
+            visit::Walk::Continue
+        }
+        CfNode::Loop { .. } => visit::Walk::SkipBodies,
+        _ => visit::Walk::Continue,
+    });
+    n
+}
+
+/// IR instructions in the blocks of `f` (its CF tree is taken out while loops unroll).
+fn function_insts(f: &Function) -> usize {
+    f.blocks.iter().map(|(_, b)| b.insts.len()).sum()
+}
+
 fn count_insts(f: &Function, list: &[CfNode]) -> usize {
     let mut n = 0;
     visit::for_each_block(list, |b| n += f.blocks[b].insts.len());
@@ -66,7 +128,8 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
     let CfNode::Loop { body, control } = &list[k] else {
         return None;
     };
-    if *control == Control::Avoid || body.len() < 3 {
+    let (max_trip, max_insts) = limits(*control)?;
+    if body.len() < 3 {
         return None;
     }
     let pre = list[k - 1].as_block()?;
@@ -102,9 +165,11 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
     } else {
         return None;
     };
+    // No jump in the rest but a `continue` ending the latch (the front end ends a body
+    // whose continue construct is a block of its own with one): a no-op there.
     if cf::has_jump(f, &rest, JumpKind::Break)
-        || cf::has_jump(f, &rest, JumpKind::Continue)
         || cf::has_jump(f, &rest, JumpKind::Return)
+        || continues(f, &rest) > usize::from(trailing_continue(f, latch).is_some())
     {
         return None;
     }
@@ -158,7 +223,7 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
     let ty = f.insts[phi].ty;
     let mut i = init;
     let mut trip = None;
-    for n in 0..=MAX_TRIP {
+    for n in 0..=max_trip {
         let (x, y) = if phi_first { (i, limit) } else { (limit, i) };
         let r = eval_alu(op, ValType::B1, &[(ty, &[x]), (ty, &[y])]).ok()?;
         if (r[0] != 0) == break_on {
@@ -168,8 +233,15 @@ fn analyze(f: &Function, list: &[CfNode], k: usize) -> Option<Shape> {
         i = i.wrapping_add(step) & ty.mask();
     }
     let trip = trip?;
-    let size = count_insts(f, body) * (trip as usize + 1);
-    if size > MAX_INSTS {
+    let own = count_insts(f, body);
+    let size = own * (trip as usize + 1);
+    // the default limit bounds the loop's copies; the hard cap the function they land in
+    let total = if *control == Control::Prefer {
+        size + function_insts(f) - own
+    } else {
+        size
+    };
+    if total > max_insts {
         return None;
     }
     Some(Shape {
@@ -191,6 +263,10 @@ fn unroll(f: &mut Function, list: &mut Vec<CfNode>, k: usize, acc: &mut cf::Valu
     };
     let body = body.clone();
     let latch = func::last_block(&body);
+    // the latch's trailing `continue` goes: the copies run in straight line
+    if let Some(j) = trailing_continue(f, latch) {
+        f.remove(j);
+    }
     let snap = f.clone();
     let header_insts: Vec<Inst> = f.blocks[s.header].insts.clone();
     let phis: Vec<Inst> = header_insts

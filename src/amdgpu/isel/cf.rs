@@ -16,20 +16,31 @@
 //! so they are absent from `t` and from `saved & ~m`: they never come back at the merge.
 //! When no arm can drop lanes (no such jump, no discard), `t` is not kept and the merge is
 //! `exec = saved`. With an empty else arm the invert block only computes `t = saved & ~m`
-//! (or nothing, when the merge restores `saved`).
+//! (or nothing, when the merge restores `saved`). When one arm is empty and the other
+//! only clears exec (a lone `break` out of a loop whose exit mask is its entry exec, or a
+//! `return`), the clearing arm's lanes never come back: the saveexec becomes
+//! `exec &= ~m` (then-arm clears) or `exec &= m` (else-arm clears), with nothing in the
+//! invert block or at the merge, as ACO's code for `if (c) break;` removes the breaking
+//! lanes in one instruction.
 //!
 //! Uniform loop: the latch branches back; `break`/`continue` are `s_branch`es.
-//! Divergent loop: `break` ORs exec into the loop's break mask and clears exec;
-//! `continue` does the same with the continue mask; the latch restores exec |= cont and
-//! leaves when exec is empty, the exit sets exec = break mask. `return` inside divergent
-//! control clears exec (returned lanes are in no mask, so they stay off); at top level
-//! under uniform control it branches to the final `s_endpgm`.
+//! Divergent loop: `continue` ORs exec into the loop's continue mask (cleared in the
+//! header; only loops with a `continue` of their own have one) and clears exec; the latch
+//! restores exec |= cont and leaves when exec is empty. `break` clears exec, and the
+//! exit sets exec to the loop's exit mask: the lanes that break. When no lane can leave
+//! the loop any other way (no `return` in it, at any depth, and no discard: compute
+//! shaders), every lane that enters it leaves through a break or the header's exit test,
+//! so the exit mask is exec at the loop's entry (`s_mov e, exec` before it, as ACO keeps
+//! it) and a break is only `exec = 0`. Otherwise `break` ORs exec into a break mask
+//! (zero before the loop), which is the exit mask. `return` inside divergent control
+//! clears exec (returned lanes are in no mask, so they stay off); at top level under
+//! uniform control it branches to the final `s_endpgm`.
 
 use super::{Isel, LoopCx};
-use crate::amdgpu::mir::{Arg, RegClass};
+use crate::amdgpu::mir::{Arg, BlockId, MInst, RegClass};
 use crate::amdgpu::Error;
 use crate::ir::{self, CfNode, JumpKind, Value};
-use crate::isa::Opcode;
+use crate::isa::{Format, Opcode};
 
 impl Isel<'_> {
     fn new_block(&mut self) -> crate::amdgpu::mir::BlockId {
@@ -130,9 +141,32 @@ impl Isel<'_> {
         self.p.block_mut(else_b).logical_preds.push(pre);
         self.p.block_mut(then_end).logical_succs.push(merge);
         self.p.block_mut(merge).logical_preds.push(then_end);
+        let exec = self.p.exec();
+        // One arm empty and the other only `exec = 0` (a lone break, continue-less
+        // return, ...): the lanes of the clearing arm never come back, so exec at the
+        // merge is the other arm's lanes, computed in place of the saveexec.
+        let kept = if else_empty && self.only_clears_exec(then_b, then_end) {
+            Some((Opcode::SAndn2B32, then_b))
+        } else if then_end == then_b
+            && self.p.block(then_b).insts.is_empty()
+            && self.only_clears_exec(else_b, else_end)
+        {
+            Some((Opcode::SAndB32, else_b))
+        } else {
+            None
+        };
+        if let Some((o, clearing)) = kept {
+            let o = self.lane_op(o)?;
+            let at = &mut self.p.block_mut(pre).insts[to_invert.1 - 1];
+            debug_assert_eq!(at.defs.as_slice(), [Arg::Temp(saved)]);
+            *at = MInst::hw(o, Format::Sop2, &[exec], &[exec, m]);
+            self.p.block_mut(clearing).insts.clear();
+            self.cur = merge;
+            self.after_divergent_if(then_body, else_body, merge)?;
+            return Ok(());
+        }
         // the invert block, filled now that the else arm is known
         self.cur = invert;
-        let exec = self.p.exec();
         let keeps_exec = self.arms_keep_exec(then_body, else_body);
         // lanes to bring back at the merge besides the else arm's (none: `saved`)
         let rest = if keeps_exec {
@@ -159,6 +193,17 @@ impl Isel<'_> {
             Some(t) => self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(t)])?,
             None => self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(saved)])?,
         }
+        self.after_divergent_if(then_body, else_body, merge)
+    }
+
+    /// After the merge of a divergent `if`: ends the program when every lane may have
+    /// returned.
+    fn after_divergent_if(
+        &mut self,
+        then_body: &[CfNode],
+        else_body: &[CfNode],
+        merge: BlockId,
+    ) -> Result<(), Error> {
         if self.loops.is_empty() && contains_return(then_body, else_body, self.f) {
             // every lane may have returned: nothing else to do then
             let at = self.branch(Opcode::SCbranchExecz, merge)?;
@@ -169,6 +214,21 @@ impl Isel<'_> {
         }
         self.dead = false;
         Ok(())
+    }
+
+    /// Whether the arm that starts at block `first` and ends at `end` is one block holding
+    /// only `exec = 0` (what a break out of a loop with an entry exit mask, or a return
+    /// inside a loop, leaves).
+    fn only_clears_exec(&self, first: BlockId, end: BlockId) -> bool {
+        let exec = self.p.exec();
+        let Ok(mov) = self.lane_op(Opcode::SMovB32) else {
+            return false;
+        };
+        first == end
+            && matches!(self.p.block(first).insts.as_slice(),
+                [i] if i.opcode() == Some(mov)
+                    && i.defs.as_slice() == [exec]
+                    && i.ops.as_slice() == [Arg::Const(0)])
     }
 
     /// Whether every lane that enters the arms of a divergent `if` is still active at
@@ -191,15 +251,28 @@ impl Isel<'_> {
         let header_ir = ir::func::first_block(body);
         let divergent = self.div.loop_is_divergent(header_ir);
         let mrc = self.mask_rc();
-        let (brk, cont) = if divergent {
-            let brk = self.tmp(mrc);
-            let cont = self.tmp(mrc);
-            self.p.multi_def.insert(brk);
-            self.p.multi_def.insert(cont);
-            self.hw_lane(Opcode::SMovB32, &[Arg::Temp(brk)], &[Arg::Const(0)])?;
-            (Some(brk), Some(cont))
+        // `exit_mask`: exec after the loop; `brk`: the mask breaks OR into (none when the
+        // exit mask is the entry exec)
+        let (exit_mask, brk, cont) = if divergent {
+            // a continue mask only for a loop with a `continue` of its own
+            let cont = crate::passes::cf::has_jump(self.f, body, JumpKind::Continue).then(|| {
+                let c = self.tmp(mrc);
+                self.p.multi_def.insert(c);
+                c
+            });
+            if self.loop_keeps_lanes(body) {
+                let entry = self.tmp(mrc);
+                let exec = self.p.exec();
+                self.hw_lane(Opcode::SMovB32, &[Arg::Temp(entry)], &[exec])?;
+                (Some(entry), None, cont)
+            } else {
+                let brk = self.tmp(mrc);
+                self.p.multi_def.insert(brk);
+                self.hw_lane(Opcode::SMovB32, &[Arg::Temp(brk)], &[Arg::Const(0)])?;
+                (Some(brk), Some(brk), cont)
+            }
         } else {
-            (None, None)
+            (None, None, None)
         };
         let pre = self.cur;
         self.loop_depth += 1;
@@ -220,9 +293,11 @@ impl Isel<'_> {
         let latch = self.cur;
         let mut to_exit = None;
         if !self.dead {
-            if let Some(c) = cont {
-                let exec = self.p.exec();
-                self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(c)])?;
+            if divergent {
+                if let Some(c) = cont {
+                    let exec = self.p.exec();
+                    self.hw_lane(Opcode::SOrB32, &[exec], &[exec, Arg::Temp(c)])?;
+                }
                 to_exit = Some(self.branch(Opcode::SCbranchExecz, latch)?);
             }
             self.branch(Opcode::SBranch, header)?;
@@ -241,11 +316,19 @@ impl Isel<'_> {
             self.p.add_edge(at.0, exit, true);
         }
         self.cur = exit;
-        if let Some(brk) = brk {
+        if let Some(mask) = exit_mask {
             let exec = self.p.exec();
-            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(brk)])?;
+            self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Temp(mask)])?;
         }
         Ok(())
+    }
+
+    /// Whether every lane that enters the divergent loop `body` leaves it through a
+    /// `break` or its exit test: no `return` in it (nested loops included) and no discard
+    /// (compute shaders have none). Its exit mask is then exec at its entry.
+    fn loop_keeps_lanes(&self, body: &[CfNode]) -> bool {
+        self.m.stage == ir::Stage::Compute
+            && !crate::passes::cf::has_jump(self.f, body, JumpKind::Return)
     }
 
     pub(super) fn jump(&mut self, k: JumpKind, i: Value) -> Result<(), Error> {
@@ -271,13 +354,22 @@ impl Isel<'_> {
                     Error::unsupported(Some(i.index() as u32), "jump outside a loop")
                 })?;
                 if cx.divergent {
+                    // the mask the lanes join: none for a break out of a loop whose exit
+                    // mask is its entry exec
                     let m = if k == JumpKind::Break {
                         cx.brk
                     } else {
-                        cx.cont
+                        // `loop_node` keeps a continue mask for every loop with a continue
+                        Some(cx.cont.ok_or_else(|| {
+                            Error::Verify(format!(
+                                "continue (IR instruction #{}) in a loop without a continue mask",
+                                i.index()
+                            ))
+                        })?)
+                    };
+                    if let Some(m) = m {
+                        self.hw_lane(Opcode::SOrB32, &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
                     }
-                    .unwrap();
-                    self.hw_lane(Opcode::SOrB32, &[Arg::Temp(m)], &[Arg::Temp(m), exec])?;
                     self.hw_lane(Opcode::SMovB32, &[exec], &[Arg::Const(0)])?;
                 } else if k == JumpKind::Break {
                     let at = self.branch(Opcode::SBranch, self.cur)?;

@@ -305,7 +305,7 @@ Totals and ratios cover only shaders all three compiled.\n\n",
             fam.gfx_target(),
             super::wave_for(*fam)
         );
-        s += "`gcnc executed/wave`: instructions one wave of gcnc's code executes on the emulator with the corpus test's own inputs (shaders of the compute corpus only).\n\n";
+        s += "`gcnc executed/wave`: instructions one wave of gcnc's code executes on the emulator with the corpus test's own inputs (shaders of the compute corpus only). ACO's code is not run: RADV exposes its disassembly but not its user-SGPR layout (which descriptor-set pointers and inlined push constants arrive where depends on its NIR analysis), and its descriptor sets are laid out RADV's way (BENCHMARKS.md, issue 15).\n\n";
         let mut cols = vec![
             "shader",
             "words",

@@ -1,6 +1,6 @@
 //! Control-flow cases: nested divergent if/else, loops with break and continue, early
-//! return, switch, nested loops, uniform branches, do-while and function calls. The
-//! expectations are the same programs written in Rust, one lane at a time.
+//! return, switch, nested loops, uniform branches, do-while, function calls and loop
+//! controls ([[unroll]] / [[dont_unroll]]). The expectations are the same programs written in Rust, one lane at a time.
 
 use super::*;
 
@@ -289,6 +289,43 @@ fn calls_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     vec![exact(1, to_bytes(&o))]
 }
 
+fn unroll_control_inputs() -> Inputs {
+    io(
+        38,
+        256,
+        |r, i| match i {
+            0 => 0,
+            1 => u32::MAX,
+            _ => r.u32(),
+        },
+        3,
+    )
+}
+
+fn unroll_control_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let mut o = Vec::new();
+    for x in input_u32(inp) {
+        let mut h = x;
+        for k in 0..256u32 {
+            h = (h ^ k).wrapping_mul(16777619);
+        }
+        let mut s = 0u32;
+        for k in 0..64u32 {
+            if (x >> (k & 31)) & 1 != 0 {
+                s = s.wrapping_add(k * 3 + (x >> 7));
+            } else {
+                s ^= k << 5;
+            }
+        }
+        let mut t = x;
+        for k in 0..4u32 {
+            t = t.wrapping_mul(5).wrapping_add(k);
+        }
+        o.extend([h, s, t]);
+    }
+    vec![exact(1, to_bytes(&o))]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("nested_if", nested_if_inputs, nested_if_expect),
@@ -299,5 +336,10 @@ pub fn cases() -> Vec<Case> {
         case!("uniform_branch", uniform_inputs, uniform_expect),
         case!("do_while", do_while_inputs, do_while_expect),
         case!("function_calls", calls_inputs, calls_expect),
+        case!(
+            "unroll_control",
+            unroll_control_inputs,
+            unroll_control_expect
+        ),
     ]
 }
