@@ -25,6 +25,11 @@
 //!   and vsrc1 VGPR banks mod 4, accumulator parity, one literal value, at most two
 //!   scalar values on the constant bus). The rules are checked there only.
 //!
+//! The motion check keeps the instructions between `i` and a candidate as two register
+//! bit sets (what they write; what they write or read), grown as the search passes
+//! them, so a candidate costs its own footprint, not the window's. A block with fewer
+//! than two possible halves is left as it is without computing footprints.
+//!
 //! The pair takes `i`'s place; `j` is removed. Memory operations may be crossed (a VALU
 //! half touches no memory; register dependencies through loads and stores are the
 //! checks above), so the waits `insert_waitcnt` adds afterwards see the final order.
