@@ -25,6 +25,11 @@
 //!   and vsrc1 VGPR banks mod 4, accumulator parity, one literal value, at most two
 //!   scalar values on the constant bus). The rules are checked there only.
 //!
+//! The motion check keeps the instructions between `i` and a candidate as two register
+//! bit sets (what they write; what they write or read), grown as the search passes
+//! them, so a candidate costs its own footprint, not the window's. A block with fewer
+//! than two possible halves is left as it is without computing footprints.
+//!
 //! The pair takes `i`'s place; `j` is removed. Memory operations may be crossed (a VALU
 //! half touches no memory; register dependencies through loads and stores are the
 //! checks above), so the waits `insert_waitcnt` adds afterwards see the final order.
@@ -81,6 +86,26 @@ struct Half {
 struct Footprint {
     reads: SmallVec<[(u16, u16); 8]>,
     writes: SmallVec<[(u16, u16); 4]>,
+}
+
+/// A set of `PhysReg` numbers (all of them are below 512), one bit each: the union of the
+/// registers the instructions a candidate would move across read or write.
+#[derive(Clone, Copy, Default)]
+struct RegSet([u64; 8]);
+
+impl RegSet {
+    fn insert(&mut self, ranges: &[(u16, u16)]) {
+        for &(s, e) in ranges {
+            for r in s..e {
+                self.0[usize::from(r >> 6)] |= 1 << (r & 63);
+            }
+        }
+    }
+    fn meets(&self, ranges: &[(u16, u16)]) -> bool {
+        ranges
+            .iter()
+            .any(|&(s, e)| (s..e).any(|r| self.0[usize::from(r >> 6)] & (1 << (r & 63)) != 0))
+    }
 }
 
 fn overlaps(a: &[(u16, u16)], b: &[(u16, u16)]) -> bool {
@@ -281,6 +306,9 @@ fn pair_block(p: &Program, insts: Vec<MInst>, stats: &mut Stats) -> Vec<MInst> {
     let t = p.target;
     let n = insts.len();
     let halves: Vec<SmallVec<[Half; 2]>> = insts.iter().map(|i| half_forms(t, i)).collect();
+    if halves.iter().filter(|h| !h.is_empty()).nth(1).is_none() {
+        return insts; // fewer than two candidates: nothing to pair
+    }
     let feet: Vec<Footprint> = insts.iter().map(footprint).collect();
     let mut slots: Vec<Option<MInst>> = insts.into_iter().map(Some).collect();
     // a pair formed at i, or an instruction moved into one
@@ -289,21 +317,25 @@ fn pair_block(p: &Program, insts: Vec<MInst>, stats: &mut Stats) -> Vec<MInst> {
         if halves[i].is_empty() || taken[i] {
             continue;
         }
-        let mut between: SmallVec<[usize; 32]> = SmallVec::new();
+        // what the instructions between `i` and the candidate write, and write or read
+        let mut between_writes = RegSet::default();
+        let mut between_touches = RegSet::default();
         let mut bank_refused = false;
+        let fi = &feet[i];
         for j in i + 1..n.min(i + 1 + WINDOW) {
             if slots[j].is_none() {
                 continue; // already moved up into an earlier pair
             }
             let fj = &feet[j];
-            let movable = between.iter().all(|&k| {
-                !overlaps(&fj.reads, &feet[k].writes)
-                    && !overlaps(&fj.writes, &feet[k].writes)
-                    && !overlaps(&fj.writes, &feet[k].reads)
-            });
-            let fi = &feet[i];
-            let independent = !overlaps(&fj.reads, &fi.writes) && !overlaps(&fj.writes, &fi.writes);
-            if !taken[j] && !halves[j].is_empty() && movable && independent {
+            if !taken[j]
+                && !halves[j].is_empty()
+                // `j` can move up across the instructions between
+                && !between_writes.meets(&fj.reads)
+                && !between_touches.meets(&fj.writes)
+                // and does not depend on `i`
+                && !overlaps(&fj.reads, &fi.writes)
+                && !overlaps(&fj.writes, &fi.writes)
+            {
                 match pair(p, &halves[i], &halves[j]) {
                     Ok(m) => {
                         slots[i] = Some(m);
@@ -323,7 +355,9 @@ fn pair_block(p: &Program, insts: Vec<MInst>, stats: &mut Stats) -> Vec<MInst> {
             if slots[j].as_ref().is_some_and(|k| is_barrier(k, fj)) {
                 break;
             }
-            between.push(j);
+            between_writes.insert(&fj.writes);
+            between_touches.insert(&fj.writes);
+            between_touches.insert(&fj.reads);
         }
         if !taken[i] && bank_refused {
             stats.unpaired_by_banks += 1;
