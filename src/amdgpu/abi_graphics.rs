@@ -5,8 +5,9 @@
 //!
 //! Invariants:
 //! - user data: descriptor sets and push constants are the compute entries
-//!   (`amdgpu::abi`); the vertex stage adds PAL's `VertexBufferTable`, `BaseVertex` and
-//!   `BaseInstance` special values, one SGPR each, in that order after the pairs;
+//!   (`amdgpu::abi`); the vertex stage adds PAL's `VertexBufferTable`, `BaseVertex`,
+//!   `BaseInstance` and `DrawIndex` special values, one SGPR each, in that order after the
+//!   pairs;
 //! - fragment attributes are numbered densely in location order
 //!   ([`GraphicsAbi::ps_attributes`]); vertex parameters likewise
 //!   ([`GraphicsAbi::vs_params`]), so `SPI_PS_INPUT_CNTL_n.OFFSET` of the pipeline is the
@@ -58,6 +59,9 @@ pub const USER_DATA_VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
 pub const USER_DATA_BASE_VERTEX: u32 = 0x1000_0003;
 /// PAL's `BaseInstance` user-data value.
 pub const USER_DATA_BASE_INSTANCE: u32 = 0x1000_0004;
+/// PAL's `DrawIndex` user-data value (pal-abi.md §2.6: the draw's index in a multi-draw,
+/// gl_DrawID; the first graphics stage only).
+pub const USER_DATA_DRAW_INDEX: u32 = 0x1000_0005;
 /// Bytes of one vertex-buffer descriptor (a V#) in the table; binding `b` is at `16 * b`.
 pub const VERTEX_BUFFER_DESCRIPTOR_BYTES: u32 = 16;
 /// PAL's `GlobalTable` user-data value (the global internal table's low half).

@@ -32,7 +32,9 @@
 //! Vertex shader (a hardware VS on GFX9, an NGG primitive shader on GFX10.3 and GFX11,
 //! `ngg.rs`):
 //! - VertexID and InstanceID at their launch VGPRs; VertexIndex = VertexID + BaseVertex
-//!   and InstanceIndex = InstanceID + BaseInstance, both user SGPRs.
+//!   and InstanceIndex = InstanceID + BaseInstance, both user SGPRs; BaseVertex,
+//!   BaseInstance and DrawIndex read directly (gl_BaseVertex, gl_BaseInstance,
+//!   gl_DrawID) are those user SGPRs, one each, shared with the index computations.
 //! - Attributes arrive in VGPRs the vertex-fetch prolog (`parts::vs_prolog`) fills
 //!   (`graphics/parts.rs`); the position, point size, distances and output locations go
 //!   to the parameter-export epilog (`parts::vs_epilog`) on the final branch. There is no
@@ -43,8 +45,8 @@ pub mod parts;
 
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
-    vertex_is_ngg, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE,
-    USER_DATA_VERTEX_BUFFER_TABLE,
+    vertex_is_ngg, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_DRAW_INDEX,
+    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -130,6 +132,8 @@ pub(crate) struct Gfx {
     vs_prim_id: Option<Temp>,
     base_vertex: Option<Temp>,
     base_instance: Option<Temp>,
+    /// PAL's DrawIndex (gl_DrawID), a user SGPR.
+    draw_id: Option<Temp>,
     vb_table: Option<Temp>,
     /// Vertex / instance index, computed once in the entry block.
     vertex_index: Option<Temp>,
@@ -759,6 +763,17 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// The vertex stage's single-SGPR user-data input `slot` selects (BaseVertex,
+    /// BaseInstance, DrawIndex), created on first use; `gfx_finish_inputs` places it.
+    fn user_sgpr_input(&mut self, slot: fn(&mut Gfx) -> &mut Option<Temp>) -> Temp {
+        if let Some(t) = *slot(&mut self.gfx) {
+            return t;
+        }
+        let t = self.tmp(RegClass::S1);
+        *slot(&mut self.gfx) = Some(t);
+        t
+    }
+
     /// A vertex input: the VGPRs the fetch prolog fills (`graphics/parts.rs`).
     fn vertex_fetch(
         &mut self,
@@ -951,28 +966,11 @@ impl Isel<'_> {
             (Stage::Vertex, LoadInput) => self.vertex_fetch(i, srcs, idx)?,
             (Stage::Vertex, LoadVertexIndex) => one(self.gfx.vertex_index.expect("vs_begin")),
             (Stage::Vertex, LoadInstanceIndex) => one(self.gfx.instance_index.expect("vs_begin")),
-            (Stage::Vertex, LoadBaseVertex) => {
-                let t = match self.gfx.base_vertex {
-                    Some(t) => t,
-                    None => {
-                        let t = self.tmp(RegClass::S1);
-                        self.gfx.base_vertex = Some(t);
-                        t
-                    }
-                };
-                one(t)
-            }
+            (Stage::Vertex, LoadBaseVertex) => one(self.user_sgpr_input(|g| &mut g.base_vertex)),
             (Stage::Vertex, LoadBaseInstance) => {
-                let t = match self.gfx.base_instance {
-                    Some(t) => t,
-                    None => {
-                        let t = self.tmp(RegClass::S1);
-                        self.gfx.base_instance = Some(t);
-                        t
-                    }
-                };
-                one(t)
+                one(self.user_sgpr_input(|g| &mut g.base_instance))
             }
+            (Stage::Vertex, LoadDrawId) => one(self.user_sgpr_input(|g| &mut g.draw_id)),
             // gl_Layer / gl_ViewportIndex read in a fragment shader: Vulkan gives 0 when the
             // last pre-rasterization stage does not write them, and no vertex shader gcnc
             // compiles can (`parts.rs` refuses a vertex output in their slots; ShaderLayer,
@@ -1134,6 +1132,7 @@ impl Isel<'_> {
                 (self.gfx.vb_table, USER_DATA_VERTEX_BUFFER_TABLE),
                 (self.gfx.base_vertex, USER_DATA_BASE_VERTEX),
                 (self.gfx.base_instance, USER_DATA_BASE_INSTANCE),
+                (self.gfx.draw_id, USER_DATA_DRAW_INDEX),
             ];
             for (t, u) in singles {
                 if let Some(t) = t {

@@ -386,6 +386,45 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         )),
         None => None,
     };
+    // a multi-draw: one indirect command per draw (VkDrawIndirectCommand, or
+    // VkDrawIndexedIndirectCommand for an indexed draw), drawn with drawCount > 1
+    let indirect = match desc.draws.is_empty() {
+        true => None,
+        false => {
+            let f = r.g.features.core;
+            if f.multi_draw_indirect == 0 || f.draw_indirect_first_instance == 0 {
+                return Err(Error::NoDevice(
+                    "a multi-draw needs multiDrawIndirect and drawIndirectFirstInstance".into(),
+                ));
+            }
+            let mut cmds = Vec::new();
+            for c in &desc.draws {
+                let words: Vec<u32> = match index {
+                    Some(_) => vec![
+                        c.index_count,
+                        c.instance_count,
+                        c.first_index,
+                        c.vertex_offset as u32,
+                        c.first_instance,
+                    ],
+                    None => vec![
+                        c.vertex_count,
+                        c.instance_count,
+                        c.first_vertex,
+                        c.first_instance,
+                    ],
+                };
+                cmds.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+            }
+            let stride = (cmds.len() / desc.draws.len()) as u32;
+            let buf = r.buffer(
+                cmds.len() as u64,
+                vk::BufferUsageFlags::INDIRECT_BUFFER,
+                &cmds,
+            )?;
+            Some((buf, stride))
+        }
+    };
     // multisampled: 16 bytes per sample of each pixel (`draw_samples`)
     let texel = |bytes: usize| if ms { 16 * samples as usize } else { bytes };
     let mut readbacks = Vec::new();
@@ -959,23 +998,29 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         d.cmd_bind_vertex_buffers(cb, *binding, &[r.o.buffers[*i].0], &[0]);
     }
     let dc = desc.draw;
-    match index {
-        Some((ty, i)) => {
+    let n = desc.draws.len() as u32;
+    match (index, indirect) {
+        (Some((ty, i)), ind) => {
             let t = match ty {
                 IndexType::Uint16 => vk::IndexType::UINT16,
                 IndexType::Uint32 => vk::IndexType::UINT32,
             };
             d.cmd_bind_index_buffer(cb, r.o.buffers[i].0, 0, t);
-            d.cmd_draw_indexed(
-                cb,
-                dc.index_count,
-                dc.instance_count,
-                dc.first_index,
-                dc.vertex_offset,
-                dc.first_instance,
-            );
+            if let Some((b, stride)) = ind {
+                d.cmd_draw_indexed_indirect(cb, r.o.buffers[b].0, 0, n, stride);
+            } else {
+                d.cmd_draw_indexed(
+                    cb,
+                    dc.index_count,
+                    dc.instance_count,
+                    dc.first_index,
+                    dc.vertex_offset,
+                    dc.first_instance,
+                );
+            }
         }
-        None => d.cmd_draw(
+        (None, Some((b, stride))) => d.cmd_draw_indirect(cb, r.o.buffers[b].0, 0, n, stride),
+        (None, None) => d.cmd_draw(
             cb,
             dc.vertex_count,
             dc.instance_count,

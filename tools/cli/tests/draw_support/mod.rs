@@ -631,6 +631,64 @@ pub fn assert_no_failures(failures: &[String], outputs: &std::path::Path) {
     );
 }
 
+/// Draws each description `dir/NAME.json` of `cases` (NAME, colours) with lavapipe, which
+/// must draw more than `colours` distinct colours in colour attachment 0 (the clear
+/// colour included), then as [`draw_whole_and_unlinked`] says, outputs under a
+/// temporary directory named by `tag`; fails with every failure. Returns early without
+/// lavapipe ([`lavapipe_required`]).
+pub fn draws_as_lavapipe(dir: &std::path::Path, tag: &str, cases: &[(&str, usize)]) {
+    if !lavapipe_required() {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("gcnc-draw-{tag}-{}", std::process::id()));
+    let mut failures = Vec::new();
+    for &(name, colours) in cases {
+        let path = dir.join(format!("{name}.json"));
+        let d = gcnc_emu::draw::Desc::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = vkref::draw::run_draw(&d).unwrap_or_else(|e| panic!("{name}: lavapipe: {e}"));
+        let bpp = d.desc.color_attachments[0].format.bytes();
+        let distinct: std::collections::BTreeSet<&[u8]> = want.color[0].chunks(bpp).collect();
+        assert!(
+            distinct.len() > colours,
+            "{name}: lavapipe drew {} colours",
+            distinct.len()
+        );
+        draw_whole_and_unlinked(name, &path, &d, &want, &tmp, &mut failures);
+    }
+    assert_no_failures(&failures, &tmp);
+}
+
+/// Draws description `path` (loaded as `d`; lavapipe drew `want`) on every configuration
+/// of [`DRAW_CONFIGS`], whole pipeline and `--unlinked`, with outputs under `tmp`: each
+/// must equal `want`, and the two colour attachments 0 must be byte-identical. Failures
+/// go to `failures`, named by `name` and the configuration.
+pub fn draw_whole_and_unlinked(
+    name: &str,
+    path: &std::path::Path,
+    d: &gcnc_emu::draw::Draw,
+    want: &vkref::draw::Attachments,
+    tmp: &std::path::Path,
+    failures: &mut Vec<String>,
+) {
+    let colour = |dir: &std::path::Path| std::fs::read(dir.join("color_0.raw")).unwrap();
+    for (target, wave) in DRAW_CONFIGS {
+        let cfg = format!("{name} on {target} w{wave}");
+        let w = tmp.join(format!("{name}-{target}-w{wave}-whole"));
+        let u = tmp.join(format!("{name}-{target}-w{wave}-unlinked"));
+        let run = gcnc_draw(path, target, wave, &w)
+            .and_then(|()| compare_outputs(d, &w, want))
+            .and_then(|()| gcnc_draw_with(path, target, wave, &u, &["--unlinked"]))
+            .and_then(|()| compare_outputs(d, &u, want));
+        match run {
+            Err(e) => failures.push(format!("{cfg}: {e}")),
+            Ok(()) if colour(&w) != colour(&u) => {
+                failures.push(format!("{cfg}: whole and unlinked images differ"))
+            }
+            Ok(()) => {}
+        }
+    }
+}
+
 /// Runs `gcnc draw` on one configuration: the attachments, or the error it printed.
 pub fn gcnc_draw(
     desc: &std::path::Path,

@@ -481,6 +481,11 @@ pub struct Desc {
     pub topology: Topology,
     #[serde(default)]
     pub draw: DrawCounts,
+    /// A multi-draw instead of `draw`: vkCmdDrawIndirect / vkCmdDrawIndexedIndirect with
+    /// one command per element (drawCount = the length), draw i seeing DrawIndex
+    /// (gl_DrawID) i; empty: the single draw `draw`.
+    #[serde(default)]
+    pub draws: Vec<DrawCounts>,
     pub viewport: Viewport,
     #[serde(default)]
     pub framebuffer: Option<Framebuffer>,
@@ -560,7 +565,13 @@ pub struct Draw {
     pub push: Vec<u8>,
     pub width: u32,
     pub height: u32,
+    /// This draw's index in its multi-draw (PAL's DrawIndex user data, gl_DrawID): 0
+    /// for a single draw, i for the `Draw::each_draw` element of `desc.draws[i]`.
+    pub draw_index: u32,
 }
+
+/// Draws of one multi-draw at most (the indirect buffer's command count).
+pub const MAX_DRAWS: usize = 64;
 
 impl Desc {
     pub fn parse(text: &str) -> Result<Desc, DescError> {
@@ -713,13 +724,41 @@ impl Desc {
             push,
             width,
             height,
+            draw_index: 0,
         };
-        d.check()?;
+        if !d.desc.draws.is_empty() && d.desc.draw != DrawCounts::default() {
+            return err("give either \"draw\" or \"draws\" (a multi-draw), not both");
+        }
+        if d.desc.draws.len() > MAX_DRAWS {
+            return err(format!("more than {MAX_DRAWS} draws"));
+        }
+        for one in d.each_draw() {
+            one.check().map_err(|e| match d.desc.draws.is_empty() {
+                true => e,
+                false => DescError(format!("draws[{}]: {}", one.draw_index, e.0)),
+            })?;
+        }
         Ok(d)
     }
 }
 
 impl Draw {
+    /// The draws to run in order, each with its `desc.draw` and `draw_index`: this one
+    /// alone, or one per element of a multi-draw's `draws`.
+    pub fn each_draw(&self) -> Vec<Draw> {
+        if self.desc.draws.is_empty() {
+            return vec![self.clone()];
+        }
+        (0..self.desc.draws.len())
+            .map(|i| {
+                let mut one = self.clone();
+                one.desc.draw = self.desc.draws[i];
+                one.draw_index = i as u32;
+                one
+            })
+            .collect()
+    }
+
     /// The compiler's pipeline state the description implies (docs/abi.md, "Graphics";
     /// `gcnc draw`, `gcnc link --state`): its vertex bindings and attributes (any format
     /// of `gcnc::amdgpu::vertex_format`; the whole-pipeline compile fetches 32-bit float

@@ -39,7 +39,7 @@
 //!
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
-//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → 0;
+//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → the draw's index in its multi-draw (`Draw::draw_index`);
 //! entry N → `entries[N]` (`entries(draw)`: gcnc's user data — the push-constant pointer
 //! at entries 0/1, set `s`'s pointer at 2+2s/3+2s, the vertex-buffer table pointer at
 //! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
@@ -335,7 +335,7 @@ pub fn new_wave(
             UserData::Special(VERTEX_BUFFER_TABLE) => VB_TABLE as u32,
             UserData::Special(BASE_VERTEX) => d.base_vertex() as u32,
             UserData::Special(BASE_INSTANCE) => dc.first_instance,
-            UserData::Special(DRAW_INDEX) => 0,
+            UserData::Special(DRAW_INDEX) => d.draw_index,
             other => {
                 return Err(Error::unsupported(format!(
                     "user SGPR {i}: {other:?} in a draw"

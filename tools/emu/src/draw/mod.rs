@@ -83,7 +83,7 @@ impl Default for Options {
     }
 }
 
-/// Runs one draw of `p` with the state of `d`; `entries` are the values of user-data
+/// Runs the draw of `p` with the state of `d` (each draw of a multi-draw in order); `entries` are the values of user-data
 /// entries 0.. (`UserData::Entry(n)`, `None`: not given; `launch::entries(d)` is what a
 /// draw of gcnc's graphics ABI needs).
 pub fn run(
@@ -94,11 +94,16 @@ pub fn run(
 ) -> Result<(Images, DrawStats)> {
     let mut stats = DrawStats::default();
     let mut env = launch::DrawMemory::new(p, d)?;
-    let prims = vertex::run(p, d, entries, opt, &mut env, &mut stats)?;
-    stats.primitives = prims.len() as u64;
     let mut fb = output::Framebuffer::new(d);
-    let setups = raster::setup_all(p, d, &prims)?;
-    pixel::run(p, d, entries, opt, &mut env, &setups, &mut fb, &mut stats)?;
+    // a multi-draw's draws one after another into the same attachments
+    for one in d.each_draw() {
+        let prims = vertex::run(p, &one, entries, opt, &mut env, &mut stats)?;
+        stats.primitives += prims.len() as u64;
+        let setups = raster::setup_all(p, &one, &prims)?;
+        pixel::run(
+            p, &one, entries, opt, &mut env, &setups, &mut fb, &mut stats,
+        )?;
+    }
     Ok((fb.images(), stats))
 }
 

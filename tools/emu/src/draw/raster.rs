@@ -5,7 +5,31 @@
 //! - Viewport: x_f = x + width/2 · (1 + x/w), y_f = y + height/2 · (1 + y/w),
 //!   z_f = min_depth + (max_depth − min_depth) · z/w. Scissor = the viewport rectangle
 //!   (clipped to the framebuffer): x/y clipping is the scissor, there is no guard band
-//!   to leave. Vertices with w ≤ 0 (which need clipping against w) are `Unsupported`.
+//!   to leave.
+//! - Clipping against w (`clip_near`): a triangle or line with a vertex at w ≤ 0 is
+//!   clipped in clip space against Vulkan's near and far planes (z ≥ 0, z ≤ w: every
+//!   vertex with w ≤ 0 is outside one of them) before the viewport transform, as a
+//!   clipper that makes new vertices does: each new vertex's position, distances and
+//!   smooth parameters are the clip-space interpolation of its edge's endpoints (exact
+//!   for perspective-correct inputs, whose values are linear in clip space), its flat
+//!   parameters — and, in the clipped polygon, every vertex's — the provoking vertex's;
+//!   the polygon is drawn as a fan of sub-primitives from its first vertex, each its
+//!   own primitive to the pixel stage (so the pixel shader's I, J are relative to the
+//!   sub-triangle, and its P0/P10/P20 hold the sub-triangle's vertices). A point with
+//!   w ≤ 0 is outside the clip volume and dropped. Refused (`Unsupported`), as
+//!   Vulkan's values would differ: noperspective inputs (LINEAR_* enabled: Vulkan
+//!   interpolates them at a new vertex linearly in framebuffer space) and per-vertex
+//!   (passthrough) inputs of a clipped primitive. Primitives whose vertices all have
+//!   w > 0 are not clipped here (depth clipping is per sample, below).
+//! - User clip and cull distances (PA_CL_VS_OUT_CNTL CLIP_DIST_ENA_n / CULL_DIST_ENA_n,
+//!   `vertex.rs`): a primitive is culled when one cull distance is negative at every
+//!   vertex; each clip distance is interpolated perspective-correctly (it is linear in
+//!   clip space, as Vulkan defines it) at every sample location, and a sample where one
+//!   is negative is not covered. Vulkan clips the primitive geometrically at the plane
+//!   distance = 0 instead, and lavapipe snaps the new vertices to its sub-pixel grid,
+//!   so the two differ only for a sample location within that snapping distance of the
+//!   zero line (its side decided by the rounding of the new edge); the tests keep
+//!   sample locations off it, where both rules cover the same samples.
 //! - Positions snap to 1/256 pixel (8 sub-pixel bits); a pixel is covered when its centre
 //!   (x + ½, y + ½) is inside all three edges, or exactly on an edge that is a top edge
 //!   (horizontal, interior below) or a left edge (interior to its right), in framebuffer
@@ -43,10 +67,11 @@
 
 use super::desc::{CullMode, FrontFace};
 use super::shaders::Pipeline;
-use super::vertex::Prim;
+use super::vertex::{Prim, VertexOut};
 use super::Draw;
 use crate::error::{Error, ErrorKind, Result};
 use gcnc::amdgpu::abi_graphics::standard_sample_positions;
+use gcnc::amdgpu::isel::graphics::ps_input::{LINEAR_CENTER, LINEAR_CENTROID, LINEAR_SAMPLE};
 
 const SUBPIXEL: f64 = 256.0;
 /// Positions further than this many pixels from the origin are refused (fixed-point range).
@@ -82,6 +107,8 @@ pub struct Setup {
     pub w: [f64; 3],
     pub z_ndc: [f64; 3],
     pub z_f: [f64; 3],
+    /// Per enabled clip distance, its value at the three vertices.
+    pub clip: Vec<[f64; 3]>,
     pub params: [Vec<Option<[u32; 4]>>; 3],
     /// Pixel bounds (inclusive), inside the scissor.
     pub x0: u32,
@@ -109,127 +136,271 @@ pub fn scissor(d: &Draw) -> (u32, u32, u32, u32) {
     (x0, y0, x1, y1)
 }
 
-/// Sets up every primitive; culled and zero-area ones are dropped.
+/// Sets up every primitive; culled (by face or cull distance), clipped away and
+/// zero-area ones are dropped, and one clipped against w may become several.
 pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>> {
+    let nv = d.desc.topology.vertices();
+    if nv < 3 && d.desc.samples > 1 {
+        return Err(Error::unsupported(format!(
+            "{} with {} samples (multisampled points and lines are rectangles, not modelled)",
+            if nv == 1 { "points" } else { "lines" },
+            d.desc.samples
+        )));
+    }
+    let cull = (pipe.vs_out_cntl >> 8 & 0xff) as usize;
+    let mut out = Vec::new();
+    for (i, p) in prims.iter().enumerate() {
+        // a cull distance negative at every vertex culls the primitive
+        if (0..8).any(|n| cull >> n & 1 == 1 && p[..nv].iter().all(|v| v.distances[n] < 0.0)) {
+            continue;
+        }
+        for sub in clip_near(i, p, nv, pipe.ps_input_ena, &pipe.ps_input_cntl)? {
+            if let Some(s) = setup_one(pipe, d, i, &sub)? {
+                out.push(s);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Sets up primitive `i` (`p`: every vertex at w > 0); `None` when it is culled or
+/// covers nothing.
+fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Setup>> {
     let vp = d.desc.viewport;
     let r = d.desc.rasterization;
     let (sx0, sy0, sx1, sy1) = scissor(d);
-    let mut out = Vec::new();
-    for (i, p) in prims.iter().enumerate() {
-        let mut v = [[0i64; 2]; 3];
-        let mut w = [0f64; 3];
-        let mut z_ndc = [0f64; 3];
-        let mut z_f = [0f64; 3];
-        for k in 0..3 {
-            let [x, y, z, pw] = p[k].pos.map(|c| c as f64);
-            if pw.is_nan() || pw <= 0.0 {
-                return Err(Error::unsupported(format!(
-                    "primitive {i} vertex {k} has w = {pw}: clipping against w is not modelled"
-                )));
-            }
-            let xf = vp.x as f64 + vp.width as f64 / 2.0 * (1.0 + x / pw);
-            let yf = vp.y as f64 + vp.height as f64 / 2.0 * (1.0 + y / pw);
-            if !(xf.abs() < MAX_COORD && yf.abs() < MAX_COORD) {
-                return Err(Error::unsupported(format!(
-                    "primitive {i} vertex {k} at ({xf}, {yf}) is beyond the rasteriser's range"
-                )));
-            }
-            v[k] = [
-                (xf * SUBPIXEL).round() as i64,
-                (yf * SUBPIXEL).round() as i64,
-            ];
-            w[k] = pw;
-            z_ndc[k] = z / pw;
-            z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
-        }
-        let nv = d.desc.topology.vertices();
-        if nv < 3 && d.desc.samples > 1 {
+    let mut v = [[0i64; 2]; 3];
+    let mut w = [0f64; 3];
+    let mut z_ndc = [0f64; 3];
+    let mut z_f = [0f64; 3];
+    for k in 0..3 {
+        let [x, y, z, pw] = p[k].pos.map(|c| c as f64);
+        if pw.is_nan() || pw <= 0.0 {
             return Err(Error::unsupported(format!(
-                "{} with {} samples (multisampled points and lines are rectangles, not modelled)",
-                if nv == 1 { "points" } else { "lines" },
-                d.desc.samples
+                "primitive {i} vertex {k} has w = {pw} after clipping (it passes \
+                 through the eye)"
             )));
         }
-        let (shape, area2, front) = match nv {
-            1 => {
-                let half = point_half(pipe, i, &p[0])?;
-                if half == 0 {
-                    continue;
-                }
-                (Shape::Point { half }, 0, true)
-            }
-            2 => {
-                let (dx, dy) = (v[1][0] - v[0][0], v[1][1] - v[0][1]);
-                if dx == 0 && dy == 0 {
-                    continue;
-                }
-                (
-                    Shape::Line {
-                        xmajor: dx.abs() >= dy.abs(),
-                    },
-                    0,
-                    true,
-                )
-            }
-            _ => {
-                let area2 = edge(v[0], v[1], v[2]);
-                if area2 == 0 {
-                    continue;
-                }
-                // Vulkan's a is −area2/2 in these (y-down) coordinates
-                let front = match r.front_face {
-                    FrontFace::CounterClockwise => area2 < 0,
-                    FrontFace::Clockwise => area2 > 0,
-                };
-                match r.cull_mode {
-                    CullMode::Back if !front => continue,
-                    CullMode::Front if front => continue,
-                    _ => {}
-                }
-                (Shape::Triangle, area2, front)
-            }
-        };
-        // the shape's extent around the vertices (1/256 pixel)
-        let grow = match shape {
-            Shape::Triangle => 0,
-            Shape::Line { .. } => SUBPIXEL as i64,
-            Shape::Point { half } => half,
-        };
-        let lo = |c: usize, lim: u32| {
-            let m = v.iter().map(|p| p[c]).min().unwrap_or(0) - grow;
-            (((m as f64 / SUBPIXEL).floor() as i64).max(lim as i64)) as u32
-        };
-        let hi = |c: usize, lim: u32| {
-            let m = v.iter().map(|p| p[c]).max().unwrap_or(0) + grow;
-            ((m as f64 / SUBPIXEL).ceil() as i64).min(lim as i64 - 1)
-        };
-        let (x0, y0) = (lo(0, sx0), lo(1, sy0));
-        let (x1, y1) = (hi(0, sx1), hi(1, sy1));
-        if x1 < x0 as i64 || y1 < y0 as i64 {
-            continue;
+        let xf = vp.x as f64 + vp.width as f64 / 2.0 * (1.0 + x / pw);
+        let yf = vp.y as f64 + vp.height as f64 / 2.0 * (1.0 + y / pw);
+        if !(xf.abs() < MAX_COORD && yf.abs() < MAX_COORD) {
+            return Err(Error::unsupported(format!(
+                "primitive {i} vertex {k} at ({xf}, {yf}) is beyond the rasteriser's range"
+            )));
         }
-        out.push(Setup {
-            prim: i,
-            shape,
-            v,
-            area2,
-            front,
-            inv_w: w.map(|x| 1.0 / x),
-            w,
-            z_ndc,
-            z_f,
-            params: [
-                p[0].params.clone(),
-                p[1].params.clone(),
-                p[2].params.clone(),
-            ],
-            x0,
-            y0,
-            x1: x1 as u32,
-            y1: y1 as u32,
-        });
+        v[k] = [
+            (xf * SUBPIXEL).round() as i64,
+            (yf * SUBPIXEL).round() as i64,
+        ];
+        w[k] = pw;
+        z_ndc[k] = z / pw;
+        z_f[k] = vp.min_depth as f64 + (vp.max_depth - vp.min_depth) as f64 * z / pw;
     }
-    Ok(out)
+    let nv = d.desc.topology.vertices();
+    let (shape, area2, front) = match nv {
+        1 => {
+            let half = point_half(pipe, i, &p[0])?;
+            if half == 0 {
+                return Ok(None);
+            }
+            (Shape::Point { half }, 0, true)
+        }
+        2 => {
+            let (dx, dy) = (v[1][0] - v[0][0], v[1][1] - v[0][1]);
+            if dx == 0 && dy == 0 {
+                return Ok(None);
+            }
+            (
+                Shape::Line {
+                    xmajor: dx.abs() >= dy.abs(),
+                },
+                0,
+                true,
+            )
+        }
+        _ => {
+            let area2 = edge(v[0], v[1], v[2]);
+            if area2 == 0 {
+                return Ok(None);
+            }
+            // Vulkan's a is −area2/2 in these (y-down) coordinates
+            let front = match r.front_face {
+                FrontFace::CounterClockwise => area2 < 0,
+                FrontFace::Clockwise => area2 > 0,
+            };
+            match r.cull_mode {
+                CullMode::Back if !front => return Ok(None),
+                CullMode::Front if front => return Ok(None),
+                _ => {}
+            }
+            (Shape::Triangle, area2, front)
+        }
+    };
+    // the shape's extent around the vertices (1/256 pixel)
+    let grow = match shape {
+        Shape::Triangle => 0,
+        Shape::Line { .. } => SUBPIXEL as i64,
+        Shape::Point { half } => half,
+    };
+    let lo = |c: usize, lim: u32| {
+        let m = v.iter().map(|p| p[c]).min().unwrap_or(0) - grow;
+        (((m as f64 / SUBPIXEL).floor() as i64).max(lim as i64)) as u32
+    };
+    let hi = |c: usize, lim: u32| {
+        let m = v.iter().map(|p| p[c]).max().unwrap_or(0) + grow;
+        ((m as f64 / SUBPIXEL).ceil() as i64).min(lim as i64 - 1)
+    };
+    let (x0, y0) = (lo(0, sx0), lo(1, sy0));
+    let (x1, y1) = (hi(0, sx1), hi(1, sy1));
+    if x1 < x0 as i64 || y1 < y0 as i64 {
+        return Ok(None);
+    }
+    let clip_ena = pipe.vs_out_cntl & 0xff;
+    let clip = (0..8)
+        .filter(|n| clip_ena >> n & 1 == 1)
+        .map(|n| [0, 1, 2].map(|k| p[k].distances[n] as f64))
+        .collect();
+    Ok(Some(Setup {
+        prim: i,
+        shape,
+        v,
+        area2,
+        front,
+        inv_w: w.map(|x| 1.0 / x),
+        w,
+        z_ndc,
+        z_f,
+        clip,
+        params: [
+            p[0].params.clone(),
+            p[1].params.clone(),
+            p[2].params.clone(),
+        ],
+        x0,
+        y0,
+        x1: x1 as u32,
+        y1: y1 as u32,
+    }))
+}
+
+/// Primitive `i` (the first `nv` vertices of `p`) clipped against the near (z ≥ 0) and
+/// far (z ≤ w) planes when a vertex has w ≤ 0 (module docs): `p` itself when none has,
+/// else the fan of what is left (nothing for a point). `ps_input_ena` and
+/// `ps_input_cntl` are the pipeline's SPI_PS_INPUT_ENA and SPI_PS_INPUT_CNTL_i.
+fn clip_near(
+    i: usize,
+    p: &Prim,
+    nv: usize,
+    ps_input_ena: u32,
+    ps_input_cntl: &[u32],
+) -> Result<Vec<Prim>> {
+    // NaN positions go on to `setup_one`, which refuses them
+    if p[..nv].iter().all(|v| !(v.pos[3] <= 0.0)) {
+        return Ok(vec![p.clone()]);
+    }
+    if nv == 1 {
+        return Ok(Vec::new());
+    }
+    if ps_input_ena & LINEAR_INPUTS != 0 {
+        return Err(Error::unsupported(format!(
+            "primitive {i} is clipped against w and the pixel shader has noperspective \
+             inputs (SPI_PS_INPUT_ENA {:#x}): Vulkan interpolates them at the new vertices \
+             in framebuffer space, which is not modelled",
+            ps_input_ena
+        )));
+    }
+    let mut flat = Vec::new();
+    for (k, &c) in ps_input_cntl.iter().enumerate() {
+        match (c & 0x20 != 0, c >> 10 & 1 == 1) {
+            (true, true) => {
+                return Err(Error::unsupported(format!(
+                    "primitive {i} is clipped against w and pixel shader input {k} reads \
+                     per-vertex values"
+                )))
+            }
+            (false, true) => flat.push(c & 0x3f),
+            _ => {}
+        }
+    }
+    // the planes as signed distances, and what a vertex on each is exactly
+    let near = |v: &VertexOut| v.pos[2] as f64;
+    let far = |v: &VertexOut| v.pos[3] as f64 - v.pos[2] as f64;
+    let planes: [(&dyn Fn(&VertexOut) -> f64, bool); 2] = [(&near, true), (&far, false)];
+    let mut poly: Vec<VertexOut> = p[..nv].to_vec();
+    for (dist, is_near) in planes {
+        let on_plane = |mut v: VertexOut| {
+            v.pos[2] = if is_near { 0.0 } else { v.pos[3] };
+            v
+        };
+        let n = poly.len();
+        let mut next = Vec::new();
+        // a line is one open segment, a triangle a closed polygon
+        let edges = if nv == 2 { n - 1 } else { n };
+        for k in 0..n {
+            let cur = &poly[k];
+            let dc = dist(cur);
+            if dc >= 0.0 {
+                next.push(cur.clone());
+            }
+            if k < edges {
+                let nxt = &poly[(k + 1) % n];
+                let dn = dist(nxt);
+                if (dc >= 0.0) != (dn >= 0.0) {
+                    next.push(on_plane(lerp_vertex(cur, nxt, dc / (dc - dn), &flat)));
+                }
+            }
+        }
+        poly = next;
+    }
+    if poly.len() < nv {
+        return Ok(Vec::new());
+    }
+    // flat inputs take the provoking vertex's values at every vertex of the polygon
+    for v in &mut poly {
+        for &n in &flat {
+            if let Some(x) = v.params.get_mut(n as usize) {
+                *x = p[0].params.get(n as usize).copied().flatten();
+            }
+        }
+    }
+    Ok(match nv {
+        2 => vec![[poly[0].clone(), poly[1].clone(), poly[1].clone()]],
+        _ => (1..poly.len() - 1)
+            .map(|k| [poly[0].clone(), poly[k].clone(), poly[k + 1].clone()])
+            .collect(),
+    })
+}
+
+/// SPI_PS_INPUT_ENA's LINEAR_SAMPLE, LINEAR_CENTER and LINEAR_CENTROID.
+const LINEAR_INPUTS: u32 = 1 << LINEAR_SAMPLE | 1 << LINEAR_CENTER | 1 << LINEAR_CENTROID;
+
+/// The vertex at `t` from `a` to `b` in clip space: position, distances and the
+/// parameters not in `flat` interpolated (as f32 channels), the rest `a`'s.
+fn lerp_vertex(a: &VertexOut, b: &VertexOut, t: f64, flat: &[u32]) -> VertexOut {
+    let f = |x: f32, y: f32| (x as f64 + t * (y as f64 - x as f64)) as f32;
+    let params = (0..a.params.len().max(b.params.len()))
+        .map(|n| {
+            let (x, y) = (
+                a.params.get(n).copied().flatten(),
+                b.params.get(n).copied().flatten(),
+            );
+            match (x, y) {
+                (Some(x), Some(y)) if !flat.contains(&(n as u32)) => {
+                    Some(std::array::from_fn(|c| {
+                        f(f32::from_bits(x[c]), f32::from_bits(y[c])).to_bits()
+                    }))
+                }
+                (x, _) => x,
+            }
+        })
+        .collect();
+    VertexOut {
+        pos: std::array::from_fn(|c| f(a.pos[c], b.pos[c])),
+        params,
+        point_size: a.point_size,
+        shading_rate: a.shading_rate,
+        distances: std::array::from_fn(|c| f(a.distances[c], b.distances[c])),
+    }
 }
 
 /// The half side of point `i` (vertex `v`) in 1/256 pixel, as the hardware takes it:
@@ -277,9 +448,21 @@ impl Setup {
         self.covers_at(px, py, CENTRE)
     }
 
-    /// Whether position `off` inside pixel (px, py) is inside (top-left rule; no depth
-    /// clip): a sample's coverage.
+    /// Whether position `off` inside pixel (px, py) is inside (top-left rule) with no
+    /// clip distance negative there (no depth clip): a sample's coverage.
     pub fn covers_at(&self, px: u32, py: u32, off: [i64; 2]) -> bool {
+        if !self.inside_at(px, py, off) {
+            return false;
+        }
+        if self.clip.is_empty() {
+            return true;
+        }
+        let b = self.persp(self.bary_at(px, py, off));
+        self.clip.iter().all(|d| Setup::lerp(b, *d) >= 0.0)
+    }
+
+    /// Whether position `off` inside pixel (px, py) is inside the shape (top-left rule).
+    fn inside_at(&self, px: u32, py: u32, off: [i64; 2]) -> bool {
         let p = Setup::at(px, py, off);
         match self.shape {
             Shape::Triangle => {}
@@ -378,6 +561,7 @@ mod tests {
             w: [1.0; 3],
             z_ndc: [0.5; 3],
             z_f: [0.5; 3],
+            clip: Vec::new(),
             params: [Vec::new(), Vec::new(), Vec::new()],
             x0: 0,
             y0: 0,
@@ -465,5 +649,82 @@ mod tests {
             assert!((b[1] - x / 16.0).abs() < 1e-12 && (b[2] - y / 16.0).abs() < 1e-12);
         }
         assert_eq!(s.bary(3, 5), s.bary_at(3, 5, CENTRE));
+    }
+
+    fn vertex(pos: [f32; 4], param: [f32; 4]) -> VertexOut {
+        VertexOut {
+            pos,
+            params: vec![Some(param.map(f32::to_bits)), Some([7, 8, 9, 10])],
+            point_size: None,
+            shading_rate: None,
+            distances: [0.0; 8],
+        }
+    }
+
+    /// Parameter 0 smooth, parameter 1 flat (SPI_PS_INPUT_CNTL FLAT_SHADE).
+    const CNTL: [u32; 2] = [0, 1 | 1 << 10];
+
+    #[test]
+    fn a_vertex_behind_the_eye_leaves_a_fan_of_two_clipped_at_the_near_plane() {
+        // vertex 2 at w < 0 and z < 0: edge 1–2 crosses z = 0 at t = ¼, edge 2–0 at ¾
+        let mut p = [
+            vertex([0.0, 0.0, 0.5, 1.0], [0.0; 4]),
+            vertex([1.0, 0.0, 0.5, 1.0], [1.0; 4]),
+            vertex([0.0, 1.0, -1.5, -1.0], [3.0; 4]),
+        ];
+        p[1].params[1] = Some([1, 2, 3, 4]);
+        p[2].distances[0] = 4.0;
+        let subs = clip_near(0, &p, 3, 0, &CNTL).unwrap();
+        assert_eq!(subs.len(), 2);
+        // the polygon 0, 1, (1–2 at ¼), (2–0 at ¾), fanned from vertex 0
+        let new12 = &subs[0][2];
+        let new20 = &subs[1][2];
+        assert_eq!(subs[1][1].pos, new12.pos);
+        assert_eq!(new12.pos, [0.75, 0.25, 0.0, 0.5]);
+        assert_eq!(new20.pos, [0.0, 0.25, 0.0, 0.5]);
+        // smooth parameters and distances interpolated in clip space, flat ones the
+        // provoking vertex's at every vertex
+        assert_eq!(new12.params[0], Some([1.5f32.to_bits(); 4]));
+        assert_eq!(new20.params[0], Some([0.75f32.to_bits(); 4]));
+        assert_eq!((new12.distances[0], new20.distances[0]), (1.0, 1.0));
+        for v in subs.iter().flatten() {
+            assert_eq!(v.params[1], Some([7, 8, 9, 10]));
+        }
+    }
+
+    #[test]
+    fn clipping_against_w_refuses_what_it_would_get_wrong() {
+        let p = [
+            vertex([0.0, 0.0, 0.5, 1.0], [0.0; 4]),
+            vertex([1.0, 0.0, 0.5, 1.0], [1.0; 4]),
+            vertex([0.0, 1.0, -1.5, -1.0], [3.0; 4]),
+        ];
+        // every vertex in front: the primitive itself, even with noperspective inputs
+        let front = [p[0].clone(), p[1].clone(), p[0].clone()];
+        let linear = 1 << LINEAR_CENTER;
+        assert_eq!(clip_near(0, &front, 3, linear, &CNTL).unwrap().len(), 1);
+        let e = clip_near(0, &p, 3, linear, &CNTL).unwrap_err();
+        assert!(e.to_string().contains("noperspective"), "{e}");
+        // a per-vertex (passthrough) input: OFFSET bit 5 with FLAT_SHADE
+        let e = clip_near(0, &p, 3, 0, &[0x20 | 1 << 10]).unwrap_err();
+        assert!(e.to_string().contains("per-vertex"), "{e}");
+        // wholly behind the eye: nothing; a point behind: nothing
+        let behind = [p[2].clone(), p[2].clone(), p[2].clone()];
+        assert!(clip_near(0, &behind, 3, 0, &CNTL).unwrap().is_empty());
+        assert!(clip_near(0, &behind, 1, 0, &CNTL).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_negative_clip_distance_uncovers_the_samples_where_it_interpolates_below_zero() {
+        let mut s = triangle([[0.0, 0.0], [16.0, 0.0], [0.0, 16.0]]);
+        // distance = x − 4.25 (pixels): negative at vertex 0 and 2, positive at 1
+        s.clip = vec![[-4.25, 11.75, -4.25]];
+        assert!(!s.covers(3, 2));
+        assert!(s.covers(4, 2));
+        // per sample: pixel 3's locations are all left of x = 4.25; in pixel 4 the 4x
+        // sample 2 (x = 4.125) and the 8x samples 4 and 5 (4.1875, 4.0625) are too
+        assert_eq!(mask(&s, 4, 3, 2), 0);
+        assert_eq!(mask(&s, 4, 4, 2), 0b1011);
+        assert_eq!(mask(&s, 8, 4, 2), 0b1100_1111);
     }
 }

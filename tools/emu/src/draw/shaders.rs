@@ -11,7 +11,8 @@
 //! VGT_PRIMITIVEID_EN (PRIMITIVEID_EN, NGG_DISABLE_PROVOK_REUSE), VGT_GS_MODE (MODE),
 //! RSRC1_VS.VGPR_COMP_CNT / RSRC1_GS.GS_VGPR_COMP_CNT and RSRC2_GS.LDS_SIZE,
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
-//! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (and USE_VTX_VRS_RATE, GFX10.3+), PA_SU_POINT_SIZE and
+//! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL (USE_VTX_POINT_SIZE, USE_VTX_VRS_RATE on GFX10.3+, the
+//! clip/cull distance enables and vector enables), PA_SU_POINT_SIZE and
 //! PA_SU_POINT_MINMAX, PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE (absent registers read as 0). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
@@ -86,6 +87,12 @@ pub struct Pipeline {
     pub interp_control: u32,
     /// PA_CL_VS_OUT_CNTL.USE_VTX_POINT_SIZE (bit 16): the point size is `pos1.x`.
     pub vtx_point_size: bool,
+    /// PA_CL_VS_OUT_CNTL: CLIP_DIST_ENA_n (bits 7:0) and CULL_DIST_ENA_n (15:8) name
+    /// distance slot n (channel n % 4 of distance vector n / 4) a clip or a cull
+    /// distance; VS_OUT_MISC_VEC_ENA (21), VS_OUT_CCDIST0/1_VEC_ENA (22/23) say which
+    /// position exports after `pos0` hold the misc vector and the two distance vectors,
+    /// in that order (`vertex.rs`).
+    pub vs_out_cntl: u32,
     /// PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE (bit 28, GFX10.3+): the vertex shading rate
     /// is `pos1.y`.
     pub vtx_vrs_rate: bool,
@@ -227,6 +234,7 @@ impl Pipeline {
             z_format: reg(SPI_SHADER_Z_FORMAT),
             interp_control: reg(SPI_INTERP_CONTROL_0),
             vtx_point_size: reg(PA_CL_VS_OUT_CNTL) >> 16 & 1 == 1,
+            vs_out_cntl: reg(PA_CL_VS_OUT_CNTL),
             vtx_vrs_rate,
             point_size: reg(PA_SU_POINT_SIZE),
             point_minmax: reg(PA_SU_POINT_MINMAX),

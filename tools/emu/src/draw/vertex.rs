@@ -15,7 +15,11 @@
 //! when PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE is set (GFX10.3+, encoding checked strictly,
 //! [`shading_rate`]). The rate is recorded and has no effect: a draw description has no
 //! fragment-shading-rate state, so the pipeline's combiners keep the pipeline's 1x1 rate
-//! (Vulkan's default, KEEP), as lavapipe and RADV draw it.
+//! (Vulkan's default, KEEP), as lavapipe and RADV draw it. The clip and cull distances
+//! are the position exports after `pos0` and the misc vector that PA_CL_VS_OUT_CNTL's
+//! VS_OUT_CCDIST0/1_VEC_ENA name, slot n a distance when CLIP_DIST_ENA_n or
+//! CULL_DIST_ENA_n is set (an enabled slot a vertex does not export is an error);
+//! `raster` culls and clips with them.
 //!
 //! Primitive ids: each primitive's index among its instance's primitives (from 0 per
 //! instance, counting on across primitive restarts), delivered only as the registers ask.
@@ -70,6 +74,9 @@ pub struct VertexOut {
     /// The vertex's shading rate (`pos1.y`, read when PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE
     /// is set) as a fragment size in pixels (width, height).
     pub shading_rate: Option<(u32, u32)>,
+    /// Distance slot n (PA_CL_VS_OUT_CNTL's CLIP_DIST_ENA_n / CULL_DIST_ENA_n): the
+    /// value the vertex exported for each enabled slot, 0.0 for the others.
+    pub distances: [f32; 8],
 }
 
 /// An assembled primitive: its vertices in API order (vertex 0 provokes); a line
@@ -175,6 +182,54 @@ fn shading_rate(gen: Gen, bits: u32) -> std::result::Result<(u32, u32), String> 
 }
 
 /// Position and exported parameters of `lane`.
+/// The clip and cull distances of vertex `lane`: slot n is channel n % 4 of distance
+/// vector n / 4; the vectors are the position exports after `pos0` and the misc vector
+/// (VS_OUT_MISC_VEC_ENA), CCDIST0 before CCDIST1, each present only with its
+/// VS_OUT_CCDISTn_VEC_ENA. An enabled slot the vertex did not export is an error.
+fn distances(pl: &Pipeline, w: &Wave, ex: &Exports, lane: u32) -> Result<[f32; 8]> {
+    let cntl = pl.vs_out_cntl;
+    let enabled = (cntl | cntl >> 8) & 0xff;
+    let mut out = [0f32; 8];
+    let mut pos = 1 + (cntl >> 21 & 1) as u8;
+    for vec in 0..2u32 {
+        if cntl >> (22 + vec) & 1 == 0 {
+            if enabled >> (4 * vec) & 0xf != 0 {
+                return Err(launch::rule(
+                    w,
+                    format!(
+                        "PA_CL_VS_OUT_CNTL enables distances {}..{} without                          VS_OUT_CCDIST{vec}_VEC_ENA",
+                        4 * vec,
+                        4 * vec + 3
+                    ),
+                ));
+            }
+            continue;
+        }
+        let e = lane_export(ex, Target::Pos(pos), lane);
+        for c in 0..4 {
+            let slot = 4 * vec + c;
+            if enabled >> slot & 1 == 0 {
+                continue;
+            }
+            match e.filter(|e| e.en >> c & 1 == 1) {
+                Some(e) => out[slot as usize] = f32::from_bits(e.data[lane as usize][c as usize]),
+                None => {
+                    return Err(launch::rule(
+                        w,
+                        format!(
+                            "distance {slot} is enabled but vertex lane {lane} exports no \
+                             pos{pos}.{}",
+                            ["x", "y", "z", "w"][c as usize]
+                        ),
+                    ))
+                }
+            }
+        }
+        pos += 1;
+    }
+    Ok(out)
+}
+
 fn vertex_out(pl: &Pipeline, w: &Wave, ex: &Exports, lane: u32) -> Result<VertexOut> {
     let Some(p) = lane_export(ex, Target::Pos(0), lane) else {
         return Err(launch::rule(
@@ -236,6 +291,7 @@ fn vertex_out(pl: &Pipeline, w: &Wave, ex: &Exports, lane: u32) -> Result<Vertex
         params,
         point_size,
         shading_rate,
+        distances: distances(pl, w, ex, lane)?,
     })
 }
 
