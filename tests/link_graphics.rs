@@ -79,6 +79,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
                 target: t,
                 colors: vec![(1, f, chans)],
                 depth: None,
+                sample_mask: None,
+                mrtz_alpha: None,
                 dual_source: None,
                 alpha_test: None,
             })
@@ -137,6 +139,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
             target: t,
             colors: vec![],
             depth: Some(3),
+            sample_mask: None,
+            mrtz_alpha: None,
             dual_source: None,
             alpha_test: None,
         });
@@ -149,6 +153,8 @@ fn the_colour_epilog_exports_every_format_as_the_hardware_reads_it() {
             target: t,
             colors: vec![],
             depth: None,
+            sample_mask: None,
+            mrtz_alpha: None,
             dual_source: None,
             alpha_test: None,
         });
@@ -173,6 +179,8 @@ fn dual_source_exports_mrt1_before_gfx11_and_swizzles_lane_pairs_on_gfx11() {
             target: t,
             colors: vec![(0, ColorFormat::Abgr32, src0)],
             depth: None,
+            sample_mask: None,
+            mrtz_alpha: None,
             dual_source: Some(src1),
             alpha_test: None,
         });
@@ -263,6 +271,8 @@ fn the_alpha_test_keeps_in_exec_the_lanes_that_pass() {
                 target: t,
                 colors: vec![(0, ColorFormat::Abgr32, [Some(4), Some(5), Some(6), Some(7)])],
                 depth: None,
+                sample_mask: None,
+                mrtz_alpha: None,
                 dual_source: None,
                 alpha_test: Some((
                     AlphaTest {
@@ -414,6 +424,7 @@ fn draw_state() -> PipelineState {
                 location: 0,
                 format: "FP16_ABGR".into(),
                 channels: 0xf,
+                write_mask: 0xf,
             }],
             ..Default::default()
         }),

@@ -52,6 +52,26 @@ pub fn standard_sample_positions(samples: u32) -> Option<&'static [[u8; 2]]> {
     })
 }
 
+/// The standard locations of `samples` samples as two words, x then y: sample k's
+/// coordinate in 1/16 pixel in bits 4k..4k+3 (what the pixel shader reads with
+/// `v_bfe_u32`, docs/abi.md "Multisampling"); `None` without standard locations.
+pub fn packed_sample_locations(samples: u32) -> Option<[u32; 2]> {
+    let table = standard_sample_positions(samples)?;
+    let word = |c: usize| -> u32 {
+        table
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (p[c] as u32) << (4 * k))
+            .sum()
+    };
+    Some([word(0), word(1)])
+}
+
+/// The relocatable items (`gcnc.item.*`) of [`packed_sample_locations`]'s two words,
+/// which a fragment shader compiled without the sample count loads with `s_mov_b32`
+/// and the link resolves from the state's sample count.
+pub const ITEM_SAMPLE_LOCATIONS: [&str; 2] = ["sample_locations_x", "sample_locations_y"];
+
 /// PAL's `VertexBufferTable` user-data value: the low half of the table's address, the
 /// high half being the code's (`s_getpc_b64`).
 pub const USER_DATA_VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
@@ -207,6 +227,34 @@ impl ColorFormat {
     }
 }
 
+/// What a fragment shader exports to MRTZ, the depth/stencil export: the channels are
+/// (depth, stencil, sample mask, MRT0 alpha) in (R, G, B, A). gcnc writes no stencil.
+/// The alpha is MRT0's, for alpha-to-coverage on GFX11 (`mrtz_alpha`: docs/abi.md
+/// "Sample mask and alpha to coverage").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MrtzExport {
+    pub depth: bool,
+    pub sample_mask: bool,
+    pub alpha: bool,
+}
+
+impl MrtzExport {
+    /// SPI_SHADER_Z_FORMAT (`None`: ZERO, no MRTZ export), as Mesa's
+    /// `ac_get_spi_shader_z_format` chooses it: with the alpha, 32_ABGR beside the sample
+    /// mask and 32_AR otherwise; with the sample mask, 32_ABGR beside the depth and
+    /// UINT16_ABGR alone (its 16 bits are enough); the depth alone 32_R.
+    pub fn format(self) -> Option<ColorFormat> {
+        Some(match (self.depth, self.sample_mask, self.alpha) {
+            (_, true, true) => ColorFormat::Abgr32,
+            (_, false, true) => ColorFormat::Ar32,
+            (true, true, false) => ColorFormat::Abgr32,
+            (false, true, false) => ColorFormat::Uint16Abgr,
+            (true, false, false) => ColorFormat::R32,
+            (false, false, false) => return None,
+        })
+    }
+}
+
 /// One vertex attribute of the pipeline state: where a vertex-shader input location reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct VertexAttribute {
@@ -316,6 +364,11 @@ pub struct GraphicsState {
     /// The colour-export epilog exports no other channel, and no location whose mask
     /// is 0 (its SPI_SHADER_COL_FORMAT field is ZERO).
     pub color_channels: BTreeMap<u32, u32>,
+    /// Each colour attachment's write mask (VkPipelineColorBlendAttachmentState::
+    /// colorWriteMask, bit k: R, G, B, A) by location. Absent: all four. The pipeline's
+    /// CB_TARGET_MASK: the colour blender keeps the attachment's value in a channel its
+    /// mask leaves out.
+    pub write_masks: BTreeMap<u32, u32>,
     /// Dual-source blending on location 0: the fragment output with `Index` 1 is exported
     /// as the second source (MRT1 with location 0's format; GFX11: the
     /// `dual_src_blend0/1` targets, `parts::ps_epilog`).
@@ -329,9 +382,21 @@ pub struct GraphicsState {
     pub bindings: BTreeMap<u32, VertexBinding>,
     /// Rasterization samples (1, 2, 4, 8); 0 when the state does not say.
     pub samples: u32,
+    /// Alpha to coverage (VkPipelineMultisampleStateCreateInfo::alphaToCoverageEnable):
+    /// location 0's alpha decides how many samples the fragment covers (DB_ALPHA_TO_MASK;
+    /// on GFX11 also exported with MRTZ when there is one: `MrtzExport::alpha`).
+    pub alpha_to_coverage: bool,
 }
 
 impl GraphicsState {
+    /// The write mask of colour location `location` ([`GraphicsState::write_masks`]).
+    pub fn write_mask(&self, location: u32) -> u32 {
+        self.write_masks
+            .get(&location)
+            .copied()
+            .unwrap_or(ALL_CHANNELS)
+    }
+
     /// The channels colour output `location` uses ([`GraphicsState::color_channels`]).
     pub fn channels(&self, location: u32) -> u32 {
         self.color_channels
@@ -358,8 +423,19 @@ pub struct GraphicsAbi {
     pub ps_per_vertex: Vec<u32>,
     /// Colour exports: (MRT = location, format).
     pub colors: Vec<(u32, ColorFormat)>,
+    /// MRTZ also carries MRT0's alpha (GFX11 alpha to coverage beside a depth or sample
+    /// mask export: `MrtzExport::alpha`).
+    pub mrtz_alpha: bool,
+    /// DB_ALPHA_TO_MASK.ALPHA_TO_MASK_ENABLE (the state's alpha to coverage).
+    pub alpha_to_coverage: bool,
+    /// CB_TARGET_MASK: 4 bits per MRT, the attachment's write mask (the state's
+    /// [`GraphicsState::write_masks`] of each attachment).
+    pub cb_target_mask: u32,
     /// The fragment shader exports depth (`mrtz`, SPI_SHADER_Z_FORMAT 32_R).
     pub writes_depth: bool,
+    /// The fragment shader exports gl_SampleMask (in MRTZ's blue channel,
+    /// DB_SHADER_CONTROL.MASK_EXPORT_ENABLE).
+    pub writes_sample_mask: bool,
     /// The fragment shader may discard (DB_SHADER_CONTROL.KILL_ENABLE).
     pub can_discard: bool,
     /// Early fragment tests requested (DB_SHADER_CONTROL.DEPTH_BEFORE_SHADER).

@@ -42,10 +42,15 @@
 //!   ROTATE_PC_PTR bit 11, GFX10.3+, for the API's vertex order),
 //!   SPI_INTERP_CONTROL_0 (point sprites as RADV sets them), SPI_BARYC_CNTL (FRONT_FACE_ALL_BITS
 //!   bit 24, positions at the pixel centre), SPI_SHADER_COL_FORMAT (4 bits per MRT),
-//!   CB_SHADER_MASK (4 bits per MRT), SPI_SHADER_Z_FORMAT (1 = 32_R with depth),
-//!   DB_SHADER_CONTROL (Z_EXPORT_ENABLE 0, Z_ORDER 5:4, KILL_ENABLE 6, EXEC_ON_HIER_FAIL
-//!   9, EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12 — the last three from memory of Mesa's
-//!   GFX9+ header, not yet checked against RADV's output); PA_SC_MODE_CNTL_1
+//!   CB_SHADER_MASK (4 bits per MRT: the channels each export format carries, Mesa's
+//!   `ac_get_cb_shader_mask`), CB_TARGET_MASK (4 bits per MRT: the attachment's write
+//!   mask, as RADV's `radv_emit_color_write` programs it), DB_ALPHA_TO_MASK with alpha
+//!   to coverage ([`ALPHA_TO_MASK_DITHERED`]), SPI_SHADER_Z_FORMAT (`MrtzExport::format` of the
+//!   depth and sample-mask exports), DB_SHADER_CONTROL (Z_EXPORT_ENABLE 0, Z_ORDER 5:4,
+//!   KILL_ENABLE 6, MASK_EXPORT_ENABLE 8 for gl_SampleMask, EXEC_ON_HIER_FAIL 9,
+//!   EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12: the same on GFX9, GFX10.3 and GFX11 in
+//!   Mesa's register database, src/amd/registers/gfx9/gfx103/gfx11.json, set as RADV's
+//!   `radv_precompute_registers_hw_fs` sets them); PA_SC_MODE_CNTL_1
 //!   (PS_ITER_SAMPLE bit 16) only for a shader that runs per sample (`ps_iter_sample`).
 
 use super::error::{Error, Result};
@@ -70,6 +75,14 @@ pub const SPI_SHADER_POS_FORMAT: u32 = 0xa1c3;
 pub const SPI_SHADER_Z_FORMAT: u32 = 0xa1c4;
 pub const SPI_SHADER_COL_FORMAT: u32 = 0xa1c5;
 pub const CB_SHADER_MASK: u32 = 0xa08f;
+pub const CB_TARGET_MASK: u32 = 0xa08e;
+/// DB_ALPHA_TO_MASK (0x28B70): ALPHA_TO_MASK_ENABLE (bit 0), ALPHA_TO_MASK_OFFSET0..3
+/// (2 bits each from bit 8: the dither offset of each pixel of a 2×2 quad, in quarter
+/// samples), OFFSET_ROUND (bit 16).
+pub const DB_ALPHA_TO_MASK: u32 = 0xa2dc;
+/// DB_ALPHA_TO_MASK as RADV programs it with alpha to coverage on
+/// (`radv_emit_alpha_to_coverage_enable`: dithered offsets 3, 1, 0, 2, OFFSET_ROUND).
+pub const ALPHA_TO_MASK_DITHERED: u32 = 1 | 3 << 8 | 1 << 10 | 2 << 14 | 1 << 16;
 pub const DB_SHADER_CONTROL: u32 = 0xa203;
 pub const PA_CL_VS_OUT_CNTL: u32 = 0xa207;
 pub const VGT_SHADER_STAGES_EN: u32 = 0xa2d5;
@@ -275,13 +288,23 @@ impl GraphicsPipelineInfo {
         }
         regs.insert(SPI_SHADER_COL_FORMAT, col);
         regs.insert(CB_SHADER_MASK, mask);
-        regs.insert(SPI_SHADER_Z_FORMAT, ps.writes_depth as u32);
+        regs.insert(CB_TARGET_MASK, ps.cb_target_mask);
+        let mrtz = crate::amdgpu::abi_graphics::MrtzExport {
+            depth: ps.writes_depth,
+            sample_mask: ps.writes_sample_mask,
+            alpha: ps.mrtz_alpha,
+        };
+        if ps.alpha_to_coverage {
+            regs.insert(DB_ALPHA_TO_MASK, ALPHA_TO_MASK_DITHERED);
+        }
+        regs.insert(SPI_SHADER_Z_FORMAT, mrtz.format().map_or(0, |f| f.code()));
         let early_z = ps.early_fragment_tests || !ps.writes_memory;
         regs.insert(
             DB_SHADER_CONTROL,
             ps.writes_depth as u32
                 | (early_z as u32) << 4
                 | (ps.can_discard as u32) << 6
+                | (ps.writes_sample_mask as u32) << 8
                 | (ps.writes_memory as u32) << 9
                 | (ps.writes_memory as u32) << 10
                 | (ps.early_fragment_tests as u32) << 12,

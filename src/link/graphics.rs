@@ -38,7 +38,7 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
@@ -346,10 +346,20 @@ fn ps_plan(ps: &Input, pi: &StageInterface, st: &GraphicsState) -> Result<PsEpil
     } else {
         None
     };
+    let depth = pi.output(SLOT_FRAG_DEPTH).and_then(|r| r[0]);
+    let sample_mask = pi.output(SLOT_SAMPLE_MASK).and_then(|r| r[0]);
+    // GFX11 reads alpha to coverage's alpha from MRTZ when there is an MRTZ export
+    let mrtz_alpha = (st.alpha_to_coverage
+        && ps.target.gen == crate::isa::Gen::Gfx11
+        && (depth.is_some() || sample_mask.is_some()))
+    .then_some(alpha0)
+    .flatten();
     Ok(PsEpilogKey {
         target: ps.target,
         colors,
-        depth: pi.output(SLOT_FRAG_DEPTH).and_then(|r| r[0]),
+        depth,
+        sample_mask,
+        mrtz_alpha,
         dual_source,
         alpha_test: st.alpha_test.map(|t| (t, alpha0)),
     })
@@ -366,6 +376,40 @@ fn ps_colors(k: &PsEpilogKey) -> Vec<(u32, ColorFormat)> {
         }
     }
     v
+}
+
+/// The relocatable items of the sample locations when the fragment stage loads them
+/// (compiled without the sample count: `isel::graphics` `sample_position`), from the
+/// state's sample count; a `State` error when the state gives none.
+fn sample_location_items(ps: &Input, st: &GraphicsState) -> Result<Option<[(String, u32); 2]>> {
+    use crate::amdgpu::abi_graphics::{packed_sample_locations, ITEM_SAMPLE_LOCATIONS};
+    let names = ITEM_SAMPLE_LOCATIONS.map(|n| PrelinkSymbol::Item(n.into()).name());
+    if !ps.relocations.iter().any(|r| names.contains(&r.symbol)) {
+        return Ok(None);
+    }
+    let words = packed_sample_locations(st.samples).ok_or_else(|| {
+        Error::state(
+            "graphics.samples",
+            "the fragment shader reads sample locations (gl_SamplePosition, \
+             interpolateAtSample), which need the pipeline's sample count",
+        )
+    })?;
+    let [x, y] = ITEM_SAMPLE_LOCATIONS;
+    Ok(Some([(x.into(), words[0]), (y.into(), words[1])]))
+}
+
+/// CB_TARGET_MASK: each colour attachment's write mask at its MRT — the attachments of
+/// the state, or with none named the exported locations (the default state's one
+/// attachment per output).
+fn cb_target_mask(st: &GraphicsState, k: &PsEpilogKey) -> u32 {
+    let locations: Vec<u32> = if st.color.is_empty() {
+        k.colors.iter().map(|c| c.0).collect()
+    } else {
+        st.color.keys().copied().collect()
+    };
+    locations
+        .into_iter()
+        .fold(0, |m, l| m | st.write_mask(l) << (4 * l))
 }
 
 /// The part keys a graphics link of `shaders` builds.
@@ -431,6 +475,16 @@ pub fn link_state(
         });
     }
     let p = plan(vs, vi, ps, pi, st)?;
+    let with_locations;
+    let state = match sample_location_items(ps, st)? {
+        Some(items) => {
+            let mut s = state.clone();
+            s.relocatable.extend(items);
+            with_locations = s;
+            &with_locations
+        }
+        None => state,
+    };
     let prolog = p
         .prolog
         .clone()
@@ -492,7 +546,11 @@ pub fn link_state(
         ps_attributes: pi.ps_attributes.clone(),
         ps_per_vertex: pi.ps_per_vertex.clone(),
         colors: ps_colors(&p.ps_epilog),
+        cb_target_mask: cb_target_mask(st, &p.ps_epilog),
         writes_depth: p.ps_epilog.depth.is_some(),
+        writes_sample_mask: p.ps_epilog.sample_mask.is_some(),
+        mrtz_alpha: p.ps_epilog.mrtz_alpha.is_some(),
+        alpha_to_coverage: st.alpha_to_coverage,
         can_discard: pi.can_discard,
         early_fragment_tests: pi.early_fragment_tests,
         writes_memory: pi.writes_memory,

@@ -167,6 +167,10 @@ pub struct ColorState {
     pub format: String,
     #[serde(default = "all_channels", skip_serializing_if = "is_all_channels")]
     pub channels: u32,
+    /// The attachment's write mask (bit k: R, G, B, A; default all four): the pipeline's
+    /// CB_TARGET_MASK.
+    #[serde(default = "all_channels", skip_serializing_if = "is_all_channels")]
+    pub write_mask: u32,
 }
 
 fn all_channels() -> u32 {
@@ -175,6 +179,10 @@ fn all_channels() -> u32 {
 
 fn is_all_channels(x: &u32) -> bool {
     *x == all_channels()
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 fn is_false(x: &bool) -> bool {
@@ -208,6 +216,13 @@ pub struct GraphicsLinkState {
     pub dual_source: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpha_test: Option<AlphaTestState>,
+    /// Rasterization samples (1, 2, 4 or 8; 0 or absent: not given). A fragment shader
+    /// compiled alone that reads sample locations needs it (`gcnc.item.sample_locations_*`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub samples: u32,
+    /// Alpha to coverage (location 0's alpha decides the covered samples).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub alpha_to_coverage: bool,
 }
 
 impl GraphicsLinkState {
@@ -282,8 +297,25 @@ impl GraphicsLinkState {
             if c.channels != all_channels() {
                 st.color_channels.insert(c.location, c.channels);
             }
+            if c.write_mask > all_channels() {
+                return Err(Error::state(
+                    format!("{}.write_mask", p()),
+                    format!("{:#x} has bits beyond R, G, B, A (0xf)", c.write_mask),
+                ));
+            }
+            if c.write_mask != all_channels() {
+                st.write_masks.insert(c.location, c.write_mask);
+            }
         }
         st.dual_source = self.dual_source;
+        st.alpha_to_coverage = self.alpha_to_coverage;
+        if !matches!(self.samples, 0 | 1 | 2 | 4 | 8) {
+            return Err(Error::state(
+                "graphics.samples",
+                format!("{} samples (1, 2, 4 or 8)", self.samples),
+            ));
+        }
+        st.samples = self.samples;
         if let Some(t) = &self.alpha_test {
             use crate::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
             let func = CompareFunc::from_name(&t.func).ok_or_else(|| {
@@ -341,9 +373,12 @@ impl GraphicsLinkState {
                     location,
                     format: crate::parts::ps_epilog::format_name(f).into(),
                     channels: st.channels(location),
+                    write_mask: st.write_mask(location),
                 })
                 .collect(),
             dual_source: st.dual_source,
+            alpha_to_coverage: st.alpha_to_coverage,
+            samples: st.samples,
             alpha_test: st.alpha_test.map(|t| AlphaTestState {
                 func: t.func.name().into(),
                 reference: serde_json::Number::from_f64(f32::from_bits(t.reference) as f64)

@@ -34,8 +34,18 @@
 //!    exports; first, under EXEC = those quads without the live lanes, the sources are
 //!    zeroed, so no lane reads a register the main part never wrote there (their values
 //!    only reach the dead pixels).
-//! 4. `mrtz` with the depth; with nothing to export, the null export (GFX11: `mrt0` with
-//!    no channel, its format ZERO).
+//! 4. `mrtz` with the depth and gl_SampleMask in the channels of their SPI_SHADER_Z_FORMAT
+//!    (`MrtzExport::format`; (R, G, B, A) = (depth, stencil, mask, alpha), as Mesa's
+//!    `ac_nir_lower_ps_late` places them): 32_R the depth in slot 0; 32_ABGR the depth in
+//!    slot 0 and the mask in slot 2; UINT16_ABGR the mask alone, its VGPR exported as is
+//!    as the second packed dword (channels B, A: the hardware reads its low 16 bits) —
+//!    compressed with the VGPR in slots 2 and 3 on GFX9/GFX10.3, in slot 1 on GFX11.
+//!    GFX11 alpha to coverage with such an export adds location 0's alpha (`mrtz_alpha`:
+//!    32_AR with the alpha in slot 1, or 32_ABGR slot 3), because GFX11 takes the alpha
+//!    for coverage from MRTZ whenever MRTZ is exported (RADV's `alpha_to_coverage_via_mrtz`
+//!    in its epilog key). With
+//!    nothing to export, the null export (GFX11: `mrt0` with no channel, its format
+//!    ZERO).
 //!
 //! The last export is `done` (and `vm` on GFX9/GFX10.3: the valid mask is EXEC, the
 //! surviving pixels, as the main part and the alpha test left it). Scratch VGPRs start
@@ -57,6 +67,11 @@ pub struct PsEpilogKey {
     pub colors: Vec<(u32, ColorFormat, [Option<u16>; 4])>,
     /// The depth's VGPR (`mrtz`).
     pub depth: Option<u16>,
+    /// gl_SampleMask's VGPR (`mrtz`).
+    pub sample_mask: Option<u16>,
+    /// GFX11 alpha to coverage beside a depth or sample-mask export: location 0's alpha
+    /// VGPR, also exported in `mrtz` (the hardware then reads the alpha there).
+    pub mrtz_alpha: Option<u16>,
     /// Dual-source blending: the second source's VGPRs (exported with MRT 0's format,
     /// which must be in `colors`).
     pub dual_source: Option<[Option<u16>; 4]>,
@@ -209,6 +224,34 @@ impl Epilog {
         })
     }
 
+    /// The `mrtz` export of `depth` and `mask` (module doc, step 4).
+    fn mrtz(&self, depth: Option<u16>, mask: Option<u16>, alpha: Option<u16>) -> Option<Exp> {
+        use crate::amdgpu::abi_graphics::MrtzExport;
+        let off = Operand::Off;
+        let src = |r: Option<u16>| r.map_or(off, v);
+        let f = MrtzExport {
+            depth: depth.is_some(),
+            sample_mask: mask.is_some(),
+            alpha: alpha.is_some(),
+        }
+        .format()?;
+        let mut s = [src(depth), off, src(mask), off];
+        if let Some(a) = alpha {
+            let slot = match f {
+                ColorFormat::Ar32 => ColorFormat::ar32_alpha_slot(self.gen),
+                _ => 3,
+            };
+            s[slot] = v(a);
+        }
+        Some(match f {
+            ColorFormat::Uint16Abgr if self.gen == Gen::Gfx11 => {
+                (target::MRTZ, [off, src(mask), off, off], false)
+            }
+            ColorFormat::Uint16Abgr => (target::MRTZ, [off, off, src(mask), src(mask)], true),
+            _ => (target::MRTZ, s, false),
+        })
+    }
+
     /// GFX11 dual-source blending: the two sources' exports `a` (MRT 0) and `b` (its
     /// second source) swizzled into the `dual_src_blend0/1` exports (module doc).
     fn dual_source_gfx11(&mut self, a: Exp, b: Exp) -> Result<[Exp; 2], PartError> {
@@ -302,11 +345,13 @@ impl PsEpilogKey {
             .map(|(mrt, f, r)| format!("mrt{mrt}:{}:{}", format_name(*f), reg_list(r)))
             .collect();
         format!(
-            "ps_epilog;target={};wave={};colors=[{}];depth={};dual={};alpha_test={}",
+            "ps_epilog;target={};wave={};colors=[{}];depth={};sample_mask={};mrtz_alpha={};dual={};alpha_test={}",
             self.target.mcpu(),
             self.target.wave.lanes(),
             colors.join(","),
             reg_list(&[self.depth]),
+            reg_list(&[self.sample_mask]),
+            reg_list(&[self.mrtz_alpha]),
             self.dual_source.map_or("-".into(), |r| reg_list(&r)),
             self.alpha_test.as_ref().map_or("-".into(), alpha_text),
         )
@@ -321,6 +366,8 @@ impl PsEpilogKey {
             .flat_map(|c| c.2.iter().flatten())
             .chain(self.dual_source.iter().flatten().flatten())
             .chain(self.depth.iter())
+            .chain(self.sample_mask.iter())
+            .chain(self.mrtz_alpha.iter())
             .chain(self.alpha_test.iter().filter_map(|t| t.1.as_ref()))
             .copied()
             .max();
@@ -361,10 +408,7 @@ impl PsEpilogKey {
                 exports.push(second);
             }
         }
-        if let Some(d) = self.depth {
-            let off = Operand::Off;
-            exports.push((target::MRTZ, [v(d), off, off, off], false));
-        }
+        exports.extend(e.mrtz(self.depth, self.sample_mask, self.mrtz_alpha));
         if exports.is_empty() {
             // GFX11 has no null target: mrt0 with no channel (its format is ZERO)
             let tgt = if gen == Gen::Gfx11 {
@@ -402,6 +446,12 @@ impl PsEpilogKey {
         }
         if self.depth.is_some() {
             inputs.push(format!("depth {}", reg_list(&[self.depth])));
+        }
+        if self.sample_mask.is_some() {
+            inputs.push(format!("sample_mask {}", reg_list(&[self.sample_mask])));
+        }
+        if self.mrtz_alpha.is_some() {
+            inputs.push(format!("mrtz_alpha {}", reg_list(&[self.mrtz_alpha])));
         }
         if let Some(t) = &self.alpha_test {
             inputs.push(format!("alpha_test {}", alpha_text(t)));

@@ -100,6 +100,8 @@ pub const SLOT_POINT_SIZE: u32 = 65;
 /// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
 pub const SLOT_CLIP: u32 = 66;
 pub const SLOT_FRAG_DEPTH: u32 = 72;
+/// gl_SampleMask[0] (MRTZ's sample-mask channel; a mask of at most 32 samples).
+pub const SLOT_SAMPLE_MASK: u32 = 73;
 /// gl_PrimitiveShadingRateEXT, held in the hardware's encoding (`hw_shading_rate`).
 pub const SLOT_PRIMITIVE_SHADING_RATE: u32 = 75;
 /// The second colour source of dual-source blending (fragment output location 0,
@@ -491,23 +493,32 @@ impl Isel<'_> {
 
     /// The location of sample `id` in its pixel, (x, y) in [0, 1): Vulkan's standard
     /// locations of the pipeline's sample count (`GraphicsState::samples`), read from two
-    /// constants holding each sample's x and y in 1/16 pixel, 4 bits per sample
-    /// (docs/abi.md "Multisampling").
+    /// words holding each sample's x and y in 1/16 pixel, 4 bits per sample
+    /// (`packed_sample_locations`, docs/abi.md "Multisampling"): constants, or without the
+    /// sample count (an unlinked stage) two SGPRs loaded from literals the link resolves
+    /// (`ITEM_SAMPLE_LOCATIONS`).
     fn sample_position(&mut self, id: Arg, at: Option<u32>) -> Result<(Temp, Temp), Error> {
+        use crate::amdgpu::abi_graphics::{packed_sample_locations, ITEM_SAMPLE_LOCATIONS};
+        use crate::binary::prelink::PrelinkSymbol;
         let samples = self.state.samples;
-        let Some(table) = crate::amdgpu::abi_graphics::standard_sample_positions(samples) else {
-            return Err(Error::unsupported(
-                at,
-                "a sample location (gl_SamplePosition, interpolateAtSample) without the \
-                 pipeline's sample count (compile the fragment shader with pipeline state)",
-            ));
-        };
-        let packed = |c: usize| -> u32 {
-            table
-                .iter()
-                .enumerate()
-                .map(|(k, p)| (p[c] as u32) << (4 * k))
-                .sum()
+        let words: [Arg; 2] = match packed_sample_locations(samples) {
+            Some(w) => w.map(Arg::Const),
+            None if samples == 0 => {
+                let mut w = [Arg::Const(0); 2];
+                for (c, name) in ITEM_SAMPLE_LOCATIONS.into_iter().enumerate() {
+                    let sym = self.p.symbol(PrelinkSymbol::Item(name.into()));
+                    let d = self.tmp(RegClass::S1);
+                    self.hw(Opcode::SMovB32, &[Arg::Temp(d)], &[sym])?;
+                    w[c] = Arg::Temp(d);
+                }
+                w
+            }
+            None => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("sample locations of {samples} samples (Vulkan's standard locations are for 1, 2, 4 and 8)"),
+                ))
+            }
         };
         let shift = self.tmp(RegClass::V1);
         self.valu(
@@ -523,7 +534,7 @@ impl Isel<'_> {
             self.valu(
                 Opcode::VBfeU32,
                 &[Arg::Temp(n)],
-                vec![Arg::Const(packed(c)), Arg::Temp(shift), Arg::Const(4)],
+                vec![words[c], Arg::Temp(shift), Arg::Const(4)],
             )?;
             self.valu(Opcode::VCvtF32U32, &[Arg::Temp(f)], vec![Arg::Temp(n)])?;
             self.valu(

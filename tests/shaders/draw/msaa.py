@@ -13,7 +13,18 @@
 - msaa4_mask_in.json: fs_sample_mask_in (gl_SampleMaskIn once per pixel);
 - msaa4_interp_offset.json: vs_color2 + fs_interp_offset (interpolateAtOffset of a
   smooth and a noperspective input);
-- msaa4_interp_sample.json: fs_interp_sample (interpolateAtSample, gl_SamplePosition).
+- msaa4_interp_sample.json: fs_interp_sample (interpolateAtSample, gl_SamplePosition);
+- msaa4_sample_mask.json: fs_sample_mask (gl_SampleMask, a pattern of the pixel's
+  position, ANDed with coverage) into RGBA8;
+- msaa4_sample_mask_depth.json: fs_sample_mask_depth (gl_SampleMask beside gl_FragDepth,
+  one 32_ABGR MRTZ export) with the depth test;
+- msaa4_sample_mask_sample.json: fs_sample_mask_sample (gl_SampleMask in a sample-rate
+  shader: only the invocation's own bit counts);
+- msaa4_a2c.json: alpha to coverage (fs_color) over five quads of constant alpha 0, 1/4,
+  1/2, 3/4 and 1 with edges off pixel boundaries: exactly k/4 covers k samples under
+  every dither (docs/draw.md "Alpha to coverage"), so lavapipe's image is the emulator's;
+- msaa4_a2c_mask.json: the same with fs_sample_mask (on GFX11 the alpha then goes with
+  the sample mask in the MRTZ export).
 
 Lavapipe renders 1 and 4 samples only (framebufferColorSampleCounts 0x5), so every
 pipeline here is 4x; 2x and 8x are the emulator's unit tests' (raster.rs).
@@ -78,6 +89,13 @@ CENTROID = [
     (60.8, 12.2, 0.5, [0, 0, 4, 1]),
 ]
 LESS = {"format": "D32_SFLOAT", "clear": 1.0, "test": True, "write": True, "compare": "less"}
+# five quads 4.3 pixels wide, alpha k/4 in quad k (two triangles each)
+QUADS = []
+for k in range(5):
+    x0, x1, y0, y1 = 0.3 + 5 * k, 4.6 + 5 * k, 1.3, 10.7
+    c = [0.2 * k, 1 - 0.2 * k, 0.5, k / 4]
+    QUADS += [(x0, y0, 0.5, c), (x1, y0, 0.5, c), (x0, y1, 0.5, c)]
+    QUADS += [(x1, y0, 0.5, c), (x1, y1, 0.5, c), (x0, y1, 0.5, c)]
 RGBA8 = "R8G8B8A8_UNORM"
 RGBA32F = "R32G32B32A32_SFLOAT"
 ALPHA = {"src": "SRC_ALPHA", "dst": "ONE_MINUS_SRC_ALPHA", "op": "ADD"}
@@ -107,6 +125,23 @@ PIPELINES = {
     "msaa4_interp_sample": desc(
         "vs_color.spv", "fs_interp_sample.spv", 24, 20, 4, CROSSING,
         [color(RGBA32F), color(RGBA32F)],
+    ),
+    "msaa4_sample_mask": desc(
+        "vs_color.spv", "fs_sample_mask.spv", 24, 20, 4, CROSSING, [color(RGBA8)]
+    ),
+    "msaa4_sample_mask_depth": desc(
+        "vs_color.spv", "fs_sample_mask_depth.spv", 24, 20, 4, CROSSING, [color(RGBA32F)], LESS
+    ),
+    "msaa4_sample_mask_sample": desc(
+        "vs_color.spv", "fs_sample_mask_sample.spv", 24, 20, 4, CROSSING, [color(RGBA32F)]
+    ),
+    "msaa4_a2c": desc(
+        "vs_color.spv", "fs_color.spv", 26, 12, 4, QUADS, [color(RGBA8)],
+        extra={"alpha_to_coverage": True},
+    ),
+    "msaa4_a2c_mask": desc(
+        "vs_color.spv", "fs_sample_mask.spv", 26, 12, 4, QUADS, [color(RGBA8)],
+        extra={"alpha_to_coverage": True},
     ),
 }
 

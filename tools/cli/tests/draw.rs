@@ -332,7 +332,9 @@ fn depth_blending_culling_strips_and_float_targets_equal_lavapipe() {
             .count();
         assert!(drawn > 20, "{}: lavapipe drew only {drawn} pixels", c.name);
         for t in configs() {
-            let p = Pipeline::from_elf(&pipeline_elf(t, Ps::fp16(c.fp16)), None).unwrap();
+            let mut p = Pipeline::from_elf(&pipeline_elf(t, Ps::fp16(c.fp16)), None).unwrap();
+            // the hand-written pipeline's CB_TARGET_MASK: the case's write mask
+            p.cb_target_mask = d.desc.color_attachments[0].write_mask;
             let (got, _) = draw::run(&p, &d, &[], &Options::default())
                 .unwrap_or_else(|e| panic!("{} {t:?}: {e}", c.name));
             let what = format!("{} on {t:?}", c.name);

@@ -12,7 +12,7 @@
 
 mod draw_support;
 
-use draw_support::{gcnc, gcnc_draw, oracle_output, pal_register, DRAW_CONFIGS};
+use draw_support::{gcnc_draw, pal_register, pipeline_notes, DRAW_CONFIGS};
 use std::path::{Path, PathBuf};
 
 fn corpus(name: &str) -> PathBuf {
@@ -76,23 +76,9 @@ fn sample_rate_shaders_set_ps_iter_sample_and_others_leave_the_register_out() {
         ("msaa4_edges.json", false),
         ("msaa4_mask_in.json", false),
     ] {
-        let d = gcnc_emu::draw::Desc::load(&corpus(desc)).unwrap();
         for target in ["gfx900", "gfx1030", "gfx1100"] {
             let elf = tmp.join(format!("{desc}-{target}.elf"));
-            let state = corpus(desc);
-            let args = [
-                "compile".as_ref(),
-                d.vertex_spv.as_os_str(),
-                d.fragment_spv.as_os_str(),
-                "--target".as_ref(),
-                target.as_ref(),
-                "--state".as_ref(),
-                state.as_os_str(),
-                "-o".as_ref(),
-                elf.as_os_str(),
-            ];
-            gcnc(&args).unwrap_or_else(|e| panic!("{desc} {target}: {e}"));
-            let notes = oracle_output("llvm-readelf-19", &["--notes", elf.to_str().unwrap()]);
+            let notes = pipeline_notes(&corpus(desc), target, &elf);
             let reg = pal_register(&notes, PA_SC_MODE_CNTL_1);
             if iter {
                 assert_eq!(reg, Some(1 << 16), "{desc} on {target}");

@@ -790,7 +790,8 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let ms_state = vk::PipelineMultisampleStateCreateInfo::default()
         .rasterization_samples(vk::SampleCountFlags::from_raw(samples))
         .sample_shading_enable(desc.min_sample_shading > 0.0)
-        .min_sample_shading(desc.min_sample_shading);
+        .min_sample_shading(desc.min_sample_shading)
+        .alpha_to_coverage_enable(desc.alpha_to_coverage);
     let ds = match desc.depth_attachment {
         Some(a) => vk::PipelineDepthStencilStateCreateInfo::default()
             .depth_test_enable(a.test)

@@ -10,7 +10,8 @@
 //!   `s_branch gcnc.next` whose operands after the symbol are the values the epilog exports
 //!   (each a VGPR or `off`), in the runs `GraphicsAbi::epilog_values` names: fragment
 //!   colour locations (4 channels each), the second source of dual-source blending (4,
-//!   [`SLOT_DUAL_SOURCE`]), then the depth (1); vertex position (4), point size
+//!   [`SLOT_DUAL_SOURCE`]), then the depth (1), then gl_SampleMask (1,
+//!   [`SLOT_SAMPLE_MASK`]); vertex position (4), point size
 //!   (1), clip + cull distances (their count), the output locations (4 each), then on
 //!   the primitive id when `LinkTime::vs_primitive_id` (`SLOT_PRIMITIVE_ID`: GFX9 v2; NGG
 //!   an empty run, the id being in LDS), then on GFX11 (with parameters or the primitive
@@ -24,7 +25,7 @@
 use super::{Isel, Kind, MV};
 use super::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
 };
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
@@ -134,7 +135,12 @@ impl Isel<'_> {
                     runs.push((SLOT_FRAG_DEPTH, 1));
                     vals.push(Arg::Temp(self.to_vgpr(o[0].unwrap_or(Arg::Const(0)))?));
                 }
-                builtin_ok = |s| s == SLOT_FRAG_DEPTH || s == SLOT_DUAL_SOURCE;
+                if let Some(o) = outputs.get(&SLOT_SAMPLE_MASK) {
+                    self.p.abi.graphics.writes_sample_mask = true;
+                    runs.push((SLOT_SAMPLE_MASK, 1));
+                    vals.push(Arg::Temp(self.to_vgpr(o[0].unwrap_or(Arg::Const(0)))?));
+                }
+                builtin_ok = |s| matches!(s, SLOT_FRAG_DEPTH | SLOT_DUAL_SOURCE | SLOT_SAMPLE_MASK);
             }
             Stage::Vertex => {
                 let pos = outputs.get(&SLOT_POSITION).copied().unwrap_or([None; 4]);

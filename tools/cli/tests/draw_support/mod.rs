@@ -339,8 +339,11 @@ pub fn pipeline_elf_from(t: Target, variant: Ps, vs_text: &str, ps_text: &str) -
     let flat = (variant.interp == Interp::Flat) as u32;
     registers.insert(0xa191, flat << 10);
     registers.insert(0xa1c5, if fp16 { 4 } else { 9 }); // SPI_SHADER_COL_FORMAT
+    registers.insert(0xa08f, 0xf); // CB_SHADER_MASK: MRT0 RGBA
+    registers.insert(0xa08e, 0xf); // CB_TARGET_MASK: MRT0 RGBA (a case may narrow it)
     if variant.depth {
         registers.insert(0xa1c4, 1); // SPI_SHADER_Z_FORMAT: 32_R
+        registers.insert(0xa203, 1); // DB_SHADER_CONTROL: Z_EXPORT_ENABLE
     }
     if t.gen != Gen::Gfx9 {
         // VGT_SHADER_STAGES_EN: NGG, GS_W32_EN; GFX11 passthrough (PRIMGEN_PASSTHRU_EN:
@@ -769,6 +772,25 @@ pub fn oracle_output(name: &str, args: &[&str]) -> String {
 
 /// The value of PAL metadata register `reg` in `llvm-readelf-19 --notes` output (which
 /// prints the registers in decimal).
+/// The PAL metadata notes (llvm-readelf-19 --notes) of the pipeline `gcnc compile VS FS
+/// --state DESC --target TARGET` builds for draw description `desc`, written to `elf`.
+pub fn pipeline_notes(desc: &std::path::Path, target: &str, elf: &std::path::Path) -> String {
+    let d = gcnc_emu::draw::Desc::load(desc).unwrap_or_else(|e| panic!("{e}"));
+    let args = [
+        "compile".as_ref(),
+        d.vertex_spv.as_os_str(),
+        d.fragment_spv.as_os_str(),
+        "--target".as_ref(),
+        target.as_ref(),
+        "--state".as_ref(),
+        desc.as_os_str(),
+        "-o".as_ref(),
+        elf.as_os_str(),
+    ];
+    gcnc(&args).unwrap_or_else(|e| panic!("{} on {target}: {e}", desc.display()));
+    oracle_output("llvm-readelf-19", &["--notes", elf.to_str().unwrap()])
+}
+
 pub fn pal_register(notes: &str, reg: u32) -> Option<u32> {
     notes.lines().find_map(|l| {
         let (k, v) = l.trim().split_once(':')?;

@@ -498,6 +498,10 @@ pub struct Desc {
     /// enabled when it is positive (and then every sample is shaded: `pixel.rs`).
     #[serde(default)]
     pub min_sample_shading: f32,
+    /// VkPipelineMultisampleStateCreateInfo::alphaToCoverageEnable: colour attachment
+    /// 0's alpha decides how many samples a fragment covers (`pixel.rs`).
+    #[serde(default)]
+    pub alpha_to_coverage: bool,
     #[serde(default)]
     pub color_attachments: Vec<ColorAttachment>,
     #[serde(default)]
@@ -785,11 +789,16 @@ impl Draw {
         }
         for (i, c) in self.desc.color_attachments.iter().enumerate() {
             let blend = c.blend.is_some();
-            let f = c.format.export_format_for(blend, c.channels());
+            // alpha to coverage reads location 0's alpha, as blending may
+            let channels = c.channels() | (self.desc.alpha_to_coverage && i == 0) as u32 * 8;
+            let f = c.format.export_format_for(blend, channels);
             st.color
                 .insert(i as u32, f.unwrap_or(c.format.export_format(blend)));
-            if c.channels() != gcnc::amdgpu::abi_graphics::ALL_CHANNELS {
-                st.color_channels.insert(i as u32, c.channels());
+            if channels != gcnc::amdgpu::abi_graphics::ALL_CHANNELS {
+                st.color_channels.insert(i as u32, channels);
+            }
+            if c.write_mask != gcnc::amdgpu::abi_graphics::ALL_CHANNELS {
+                st.write_masks.insert(i as u32, c.write_mask);
             }
         }
         st.dual_source = self
@@ -798,6 +807,7 @@ impl Draw {
             .first()
             .is_some_and(ColorAttachment::dual_source);
         st.samples = self.desc.samples;
+        st.alpha_to_coverage = self.desc.alpha_to_coverage;
         st
     }
 

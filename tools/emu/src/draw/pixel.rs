@@ -29,12 +29,19 @@
 //! PT_SPRITE_TEX (bit 17) and SPI_INTERP_CONTROL_0.PNT_SPRITE_ENA takes the sprite
 //! coordinates its PNT_SPRITE_OVRD fields select at the sprite's three vertices (`raster`).
 //!
-//! Output: a wave must end with a `done` export. A lane writes only when covered and in
+//! Output: attachment n's channels are written as CB_TARGET_MASK's nibble n says (the
+//! others keep their value; an enabled channel of the format that CB_SHADER_MASK does not
+//! export is an error). A wave must end with a `done` export. A lane writes only when covered and in
 //! the EXEC of the `done` export (its valid mask: discarded lanes are off); MRT n's
 //! colour comes from its last export covering the lane (dual-source blending: both
 //! sources, `output.rs`; on GFX11 from the `dual_src_blend` target of the lane's parity,
-//! whose export covers the lane); depth from `mrtz` (slot 0; an
-//! `mrtz` export needs a non-ZERO SPI_SHADER_Z_FORMAT) if exported, else z_f. Lanes are merged in order (primitive order), depth test first.
+//! whose export covers the lane). `mrtz` (which needs a non-ZERO SPI_SHADER_Z_FORMAT) is
+//! read like a colour export in that format, its (R, G, B, A) being (depth, stencil,
+//! sample mask, alpha): the depth is its red with DB_SHADER_CONTROL.Z_EXPORT_ENABLE, else
+//! z_f; with MASK_EXPORT_ENABLE its blue (the low 16 bits of a UINT16_ABGR export) is
+//! gl_SampleMask, ANDed with the samples the invocation covers, as the hardware does
+//! (MASK_EXPORT_ENABLE with a format without blue is an error). Lanes are merged in
+//! order (primitive order), depth test first.
 
 use super::launch::{self, DrawMemory};
 use super::output::{export_color, Framebuffer};
@@ -49,6 +56,11 @@ use crate::memory::Lds;
 use gcnc::amdgpu::isel::graphics::ps_input::{
     LINEAR_CENTER, LINEAR_CENTROID, LINEAR_SAMPLE, PERSP_CENTER, PERSP_CENTROID, PERSP_SAMPLE,
 };
+
+/// DB_SHADER_CONTROL.Z_EXPORT_ENABLE: the depth is `mrtz`'s red channel.
+const Z_EXPORT_ENABLE: u32 = 1;
+/// DB_SHADER_CONTROL.MASK_EXPORT_ENABLE: `mrtz`'s blue channel is the sample mask.
+const MASK_EXPORT_ENABLE: u32 = 1 << 8;
 
 /// VGPRs of each SPI_PS_INPUT bit.
 const INPUT_VGPRS: [u16; 16] = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
@@ -121,6 +133,57 @@ fn quads(d: &Draw, s: &Setup, idx: usize, per_sample: bool, out: &mut Vec<Quad>)
             }
         }
     }
+}
+
+/// The alpha alpha to coverage reads for `lane`: MRT0's exported alpha, or on GFX11 with
+/// an `mrtz` export MRTZ's alpha (GFX11 reads it there whenever MRTZ is exported, so
+/// an MRTZ format without alpha is an error); `None` for an integer export (Vulkan applies
+/// alpha to coverage to float and normalized attachment 0 only) or no MRT0 export.
+fn a2c_alpha(
+    p: &Pipeline,
+    gen: gcnc::isa::Gen,
+    mrtz: Option<[u32; 4]>,
+    mrt0: Option<&crate::export::Export>,
+    lane: u32,
+) -> Result<Option<f32>> {
+    if gen == gcnc::isa::Gen::Gfx11 {
+        if let Some(c) = mrtz {
+            if !matches!(p.z_format & 0xf, 3 | 9) {
+                return Err(Error::new(ErrorKind::Graphics(format!(
+                    "alpha to coverage on GFX11 with an mrtz export whose SPI_SHADER_Z_FORMAT \
+                     ({}) has no alpha: GFX11 reads the alpha from MRTZ",
+                    p.z_format & 0xf
+                ))));
+            }
+            return Ok(Some(f32::from_bits(c[3])));
+        }
+    }
+    let Some(e) = mrt0.filter(|e| e.en != 0) else {
+        return Ok(None);
+    };
+    Ok(export_color(p.col_format & 0xf, e, lane as usize, gen)?
+        .filter(|c| c.int != Some(true))
+        .map(|c| f32::from_bits(c.bits[3])))
+}
+
+/// The samples alpha to coverage leaves of pixel (x, y) at `alpha` (DB_ALPHA_TO_MASK
+/// `reg`, `samples` samples): the lowest-numbered `count` samples, where
+/// count = clamp(floor(alpha · samples + o/4 + r/8), 0, samples), o being the pixel's
+/// dither offset ALPHA_TO_MASK_OFFSET[(x & 1) + 2 (y & 1)] and r OFFSET_ROUND. A model
+/// (docs/draw.md "Alpha to coverage"): the register's fields are Mesa's, the formula and
+/// the choice of samples are not documented by AMD. With RADV's offsets (3, 1, 0, 2,
+/// round) the four pixels of a quad add 7/8, 3/8, 1/8 and 5/8 of a sample: a 2×2 ordered
+/// dither; an alpha of exactly k/samples covers k samples at every pixel. NaN covers
+/// none.
+pub fn alpha_to_mask(reg: u32, samples: u32, x: u32, y: u32, alpha: f32) -> u8 {
+    if alpha.is_nan() {
+        return 0;
+    }
+    let o = reg >> (8 + 2 * ((x & 1) + 2 * (y & 1))) & 3;
+    let r = reg >> 16 & 1;
+    let v = alpha as f64 * samples as f64 + o as f64 / 4.0 + r as f64 / 8.0;
+    let count = v.floor().clamp(0.0, samples as f64) as u32;
+    ((1u32 << count) - 1) as u8
 }
 
 /// Where a pixel evaluated once per pixel takes its centroid inputs, given its covered
@@ -278,6 +341,29 @@ pub fn run(
             ))));
         }
     }
+    if p.db_shader_control & MASK_EXPORT_ENABLE != 0 && p.z_format & 0xf <= 3 {
+        return Err(Error::new(ErrorKind::Graphics(format!(
+            "DB_SHADER_CONTROL.MASK_EXPORT_ENABLE with SPI_SHADER_Z_FORMAT {}, which has no \
+             sample-mask (blue) channel",
+            p.z_format & 0xf
+        ))));
+    }
+    // the blender writes the channels CB_TARGET_MASK enables (the description's write
+    // masks are the lavapipe side's: the pipeline's register is what counts here); one
+    // the attachment's format has that the export does not carry is undefined
+    for (n, (a, _)) in fb.color.iter_mut().enumerate() {
+        let target = p.cb_target_mask >> (4 * n) & 0xf;
+        let shader = p.cb_shader_mask >> (4 * n) & 0xf;
+        let missing = a.format.used_channels(false, target) & !shader;
+        if missing != 0 {
+            return Err(Error::new(ErrorKind::Graphics(format!(
+                "colour attachment {n} ({}): CB_TARGET_MASK enables channels {missing:#x} \
+                 that CB_SHADER_MASK ({shader:#x}) does not export",
+                a.format.name()
+            ))));
+        }
+        a.write_mask = target;
+    }
     let lanes = p.ps.target.wave.lanes() as usize;
     let param_bytes = (p.ps_input_cntl.len() as u32).max(1) * ATTR_BYTES;
     let n = d.desc.samples;
@@ -434,14 +520,36 @@ pub fn run(
                         .rev()
                         .find(|e| e.target == t && e.exec >> lane & 1 == 1)
                 };
-                // the samples this invocation writes, each depth-tested at its location
-                let writes = match q.sample {
-                    Some(k) => 1u8 << k,
-                    None => q.samples[i as usize],
+                // MRTZ's channels (depth, stencil, sample mask, alpha) by SPI_SHADER_Z_FORMAT
+                let mrtz = match last(Target::Mrtz).filter(|e| e.en != 0) {
+                    Some(e) => export_color(p.z_format & 0xf, e, lane as usize, m.gen)
+                        .map_err(|e| w.locate(e, w.pc, None))?
+                        .map(|c| c.bits),
+                    None => None,
                 };
+                let depth = mrtz.filter(|_| p.db_shader_control & Z_EXPORT_ENABLE != 0);
+                // gl_SampleMask: ANDed with the coverage (a per-sample invocation keeps
+                // its own sample's bit)
+                let shader_mask = mrtz
+                    .filter(|_| p.db_shader_control & MASK_EXPORT_ENABLE != 0)
+                    .map_or(0xff, |c| c[2] as u8);
+                let alpha_mask = if p.alpha_to_mask & 1 == 1 {
+                    let alpha = a2c_alpha(p, m.gen, mrtz, last(Target::Mrt(0)), lane)
+                        .map_err(|e| w.locate(e, w.pc, None))?;
+                    alpha.map_or(0xff, |a| alpha_to_mask(p.alpha_to_mask, n, x, y, a))
+                } else {
+                    0xff
+                };
+                // the samples this invocation writes, each depth-tested at its location
+                let writes = shader_mask
+                    & alpha_mask
+                    & match q.sample {
+                        Some(k) => 1u8 << k,
+                        None => q.samples[i as usize],
+                    };
                 for k in (0..n).filter(|k| writes >> k & 1 == 1) {
-                    let z = match last(Target::Mrtz) {
-                        Some(e) => f32::from_bits(e.data[lane as usize][0]),
+                    let z = match depth {
+                        Some(c) => f32::from_bits(c[0]),
                         None => Setup::lerp(s.bary_at(x, y, sample_offset(n, k)), s.z_f) as f32,
                     };
                     let row = fb.row(y, k);
@@ -486,6 +594,28 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn alpha_to_coverage_dithers_between_sample_counts_and_is_exact_at_k_over_n() {
+        let radv = gcnc::binary::graphics::ALPHA_TO_MASK_DITHERED;
+        // k/4 covers the lowest k samples at each pixel of a quad
+        for k in 0..=4u32 {
+            for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let m = alpha_to_mask(radv, 4, x, y, k as f32 / 4.0);
+                assert_eq!(m, ((1u32 << k) - 1) as u8, "alpha {k}/4 at ({x}, {y})");
+            }
+        }
+        // halfway between 1/4 and 2/4: the quad's pixels add 7/8, 3/8, 1/8, 5/8 of a
+        // sample, so two of them round up
+        let counts: Vec<u32> = [(0, 0), (1, 0), (0, 1), (1, 1)]
+            .map(|(x, y)| alpha_to_mask(radv, 4, x, y, 0.375).count_ones())
+            .to_vec();
+        assert_eq!(counts, [2, 1, 1, 2]);
+        // out of range and NaN
+        assert_eq!(alpha_to_mask(radv, 8, 0, 0, 2.0), 0xff);
+        assert_eq!(alpha_to_mask(radv, 4, 1, 1, -1.0), 0);
+        assert_eq!(alpha_to_mask(radv, 4, 0, 0, f32::NAN), 0);
+    }
 
     #[test]
     fn centroid_is_the_centre_when_fully_covered_else_the_nearest_covered_sample() {

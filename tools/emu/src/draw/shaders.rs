@@ -7,6 +7,8 @@
 //! (FLOAT_MODE) and RSRC2 (USER_SGPR, SCRATCH_EN, with `.scratch_memory_size`), its USER_DATA_i mapping,
 //! SPI_PS_INPUT_ENA/ADDR, SPI_PS_IN_CONTROL (NUM_INTERP, PS_W32_EN),
 //! SPI_PS_INPUT_CNTL_i (OFFSET, FLAT_SHADE, PT_SPRITE_TEX), SPI_SHADER_COL_FORMAT, SPI_SHADER_Z_FORMAT,
+//! DB_SHADER_CONTROL (Z_EXPORT_ENABLE, MASK_EXPORT_ENABLE), CB_TARGET_MASK, CB_SHADER_MASK,
+//! DB_ALPHA_TO_MASK,
 //! SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT, PRIM_EXPORT_COUNT: the GFX11 attribute ring's record),
 //! VGT_PRIMITIVEID_EN (PRIMITIVEID_EN, NGG_DISABLE_PROVOK_REUSE), VGT_GS_MODE (MODE),
 //! RSRC1_VS.VGPR_COMP_CNT / RSRC1_GS.GS_VGPR_COMP_CNT and RSRC2_GS.LDS_SIZE,
@@ -17,7 +19,10 @@
 //! present, else those W32 bits (GFX9: wave64).
 
 use crate::error::{Error, Result};
-use gcnc::binary::graphics::{PA_SC_MODE_CNTL_1, PS_ITER_SAMPLE};
+use gcnc::binary::graphics::{
+    CB_SHADER_MASK, CB_TARGET_MASK, DB_ALPHA_TO_MASK, DB_SHADER_CONTROL, PA_SC_MODE_CNTL_1,
+    PS_ITER_SAMPLE,
+};
 use gcnc::binary::registers::UserData;
 use gcnc::binary::{ElfFile, HwStage};
 use gcnc::isa::{Gen, Target, Wave};
@@ -81,7 +86,18 @@ pub struct Pipeline {
     /// SPI_VS_OUT_CONFIG: VS_EXPORT_COUNT (5:1, parameters − 1), PRIM_EXPORT_COUNT (12:8).
     pub vs_out_config: u32,
     pub col_format: u32,
+    /// CB_TARGET_MASK (4 bits per MRT: the channels the colour blender writes; the
+    /// attachment keeps its value in the others) and CB_SHADER_MASK (4 bits per MRT: the
+    /// channels the shader's export carries).
+    pub cb_target_mask: u32,
+    pub cb_shader_mask: u32,
     pub z_format: u32,
+    /// DB_SHADER_CONTROL: Z_EXPORT_ENABLE (bit 0: the depth comes from `mrtz`'s red) and
+    /// MASK_EXPORT_ENABLE (bit 8: `mrtz`'s blue is a sample mask ANDed with coverage).
+    pub db_shader_control: u32,
+    /// DB_ALPHA_TO_MASK: ALPHA_TO_MASK_ENABLE (bit 0), the dither offsets
+    /// ALPHA_TO_MASK_OFFSET0..3 (2 bits each from bit 8), OFFSET_ROUND (bit 16).
+    pub alpha_to_mask: u32,
     /// SPI_INTERP_CONTROL_0: PNT_SPRITE_ENA (bit 1), PNT_SPRITE_OVRD_X/Y/Z/W (3 bits each
     /// from bit 2: 0 → 0.0, 1 → 1.0, 2 → S, 3 → T, 4 → none), PNT_SPRITE_TOP_1 (bit 14).
     pub interp_control: u32,
@@ -231,7 +247,11 @@ impl Pipeline {
             primitive_id_en: reg(VGT_PRIMITIVEID_EN),
             gs_mode: reg(VGT_GS_MODE) & 7,
             col_format: reg(SPI_SHADER_COL_FORMAT),
+            cb_target_mask: reg(CB_TARGET_MASK),
+            cb_shader_mask: reg(CB_SHADER_MASK),
             z_format: reg(SPI_SHADER_Z_FORMAT),
+            db_shader_control: reg(DB_SHADER_CONTROL),
+            alpha_to_mask: reg(DB_ALPHA_TO_MASK),
             interp_control: reg(SPI_INTERP_CONTROL_0),
             vtx_point_size: reg(PA_CL_VS_OUT_CNTL) >> 16 & 1 == 1,
             vs_out_cntl: reg(PA_CL_VS_OUT_CNTL),
