@@ -96,6 +96,13 @@ const PASSING: &[&str] = &[
     "img_storage",
     "img_texel_buffers",
     "nonuniform_index",
+    "desc_runtime_arrays",
+    "desc_runtime_nonuniform",
+    "img_unformatted",
+    "img_unformatted_store",
+    "img_dims",
+    "img_formats",
+    "img_samplers",
 ];
 
 enum Outcome {

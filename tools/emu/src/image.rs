@@ -1008,7 +1008,9 @@ fn resinfo(img: &ImageDesc, mip: u32) -> Result<[u32; 4]> {
         TYPE_1D_ARRAY => [w, layers, 0, levels],
         TYPE_2D | TYPE_2D_MSAA => [w, h, 0, levels],
         TYPE_3D => [w, h, d, levels],
-        TYPE_CUBE => [w, h, layers / 6, levels],
+        // cube (array): the number of faces, 6 per cube; the compiler divides by 6, as
+        // RADV has NIR do (`lower_txs_cube_array`)
+        TYPE_CUBE => [w, h, layers, levels],
         _ => [w, h, layers, levels],
     })
 }

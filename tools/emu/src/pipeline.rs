@@ -113,6 +113,21 @@ pub struct ImageView {
     pub sampler: Option<[u32; 4]>,
 }
 
+/// GFX9 has no 1D image type in its addressing: a driver describes a 1D image (array) as a
+/// 2D image (array) of height one there, as RADV does (`radv_tex_dim`: "GFX9 allocates 1D
+/// textures as 2D"), and the compiler addresses it so (docs/images.md, "Dimensions"). The
+/// memory layout is the same.
+fn gfx9_1d_as_2d(gen: Gen, mut d: ImageDesc) -> ImageDesc {
+    if gen == Gen::Gfx9 {
+        d.ty = match d.ty {
+            crate::image::TYPE_1D => crate::image::TYPE_2D,
+            crate::image::TYPE_1D_ARRAY => crate::image::TYPE_2D_ARRAY,
+            t => t,
+        };
+    }
+    d
+}
+
 impl ImageView {
     pub fn desc(&self, base: u64) -> ImageDesc {
         let mut d = ImageDesc::linear(
@@ -421,7 +436,7 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
                 let s = slot(set_of(*set)?, *binding, kind)?;
                 for (e, (img, &(addr, _))) in images.iter().zip(&pieces[k]).enumerate() {
                     let at = s.offset + e as u32 * s.stride;
-                    let t = img.desc(addr).encode(gen).ok_or_else(|| {
+                    let t = gfx9_1d_as_2d(gen, img.desc(addr)).encode(gen).ok_or_else(|| {
                         Error::setup(format!(
                             "set {set} binding {binding}: format {:?} has no image format code on {gen}",
                             img.fmt

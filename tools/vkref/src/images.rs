@@ -30,8 +30,10 @@ pub enum TexelFormat {
     R64Uint,
     R64Sint,
     A2b10g10r10Unorm,
+    A2b10g10r10Uint,
     B10g11r11Ufloat,
     R5g6b5Unorm,
+    Rgba16Snorm,
     D32Float,
 }
 
@@ -54,6 +56,8 @@ impl TexelFormat {
             TexelFormat::R64Uint => F::R64_UINT,
             TexelFormat::R64Sint => F::R64_SINT,
             TexelFormat::A2b10g10r10Unorm => F::A2B10G10R10_UNORM_PACK32,
+            TexelFormat::A2b10g10r10Uint => F::A2B10G10R10_UINT_PACK32,
+            TexelFormat::Rgba16Snorm => F::R16G16B16A16_SNORM,
             TexelFormat::B10g11r11Ufloat => F::B10G11R11_UFLOAT_PACK32,
             TexelFormat::R5g6b5Unorm => F::R5G6B5_UNORM_PACK16,
             TexelFormat::D32Float => F::D32_SFLOAT,
@@ -65,7 +69,10 @@ impl TexelFormat {
         match self {
             TexelFormat::R8Unorm => 1,
             TexelFormat::R5g6b5Unorm => 2,
-            TexelFormat::Rgba16Float | TexelFormat::R64Uint | TexelFormat::R64Sint => 8,
+            TexelFormat::Rgba16Float
+            | TexelFormat::Rgba16Snorm
+            | TexelFormat::R64Uint
+            | TexelFormat::R64Sint => 8,
             TexelFormat::Rgba32Float | TexelFormat::Rgba32Uint => 16,
             _ => 4,
         }
@@ -81,6 +88,7 @@ impl TexelFormat {
                 | TexelFormat::Rgba32Uint
                 | TexelFormat::R64Uint
                 | TexelFormat::R64Sint
+                | TexelFormat::A2b10g10r10Uint
         )
     }
 
@@ -89,7 +97,7 @@ impl TexelFormat {
     }
 
     /// Every format, R32Float before D32Float (the same AMD format).
-    pub const ALL: [TexelFormat; 18] = [
+    pub const ALL: [TexelFormat; 20] = [
         TexelFormat::Rgba8Unorm,
         TexelFormat::Rgba8Snorm,
         TexelFormat::Rgba8Srgb,
@@ -105,8 +113,10 @@ impl TexelFormat {
         TexelFormat::R64Uint,
         TexelFormat::R64Sint,
         TexelFormat::A2b10g10r10Unorm,
+        TexelFormat::A2b10g10r10Uint,
         TexelFormat::B10g11r11Ufloat,
         TexelFormat::R5g6b5Unorm,
+        TexelFormat::Rgba16Snorm,
         TexelFormat::D32Float,
     ];
 
@@ -129,6 +139,8 @@ impl TexelFormat {
             TexelFormat::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
             TexelFormat::R64Sint => ("32_32_SINT", [4, 5, 0, 1]),
             TexelFormat::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
+            TexelFormat::A2b10g10r10Uint => ("2_10_10_10_UINT", [4, 5, 6, 7]),
+            TexelFormat::Rgba16Snorm => ("16_16_16_16_SNORM", [4, 5, 6, 7]),
             TexelFormat::B10g11r11Ufloat => ("10_11_11_FLOAT", [4, 5, 6, 1]),
             // R in the high bits: AMD's z
             TexelFormat::R5g6b5Unorm => ("5_6_5_UNORM", [6, 5, 4, 1]),
@@ -137,6 +149,137 @@ impl TexelFormat {
             TexFormat::named(name).expect("a texel format the emulator names"),
             sel,
         )
+    }
+
+    /// The texel `b` (this format's bytes) as the shader reads it, by Vulkan's conversion
+    /// rules ("Fixed-Point Data Conversions", "Unsigned 11-Bit/10-Bit Floating-Point
+    /// Numbers", the sRGB EOTF): normalized and float channels as reals, integer channels
+    /// as their values; components the format lacks read (0, 0, 0, 1). `None` for the
+    /// 64-bit and depth formats, which tests read by hand.
+    pub fn decode(self, b: &[u8]) -> Option<[f64; 4]> {
+        let u32le = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u16le = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        let unorm = |v: u32, bits: u32| v as f64 / ((1u64 << bits) - 1) as f64;
+        let snorm = |v: i64, bits: u32| (v as f64 / ((1i64 << (bits - 1)) - 1) as f64).max(-1.0);
+        let f16 = |h: u16| crate::corpus::f16_to_f32(h) as f64;
+        Some(match self {
+            TexelFormat::Rgba8Unorm => std::array::from_fn(|k| unorm(b[k] as u32, 8)),
+            TexelFormat::Rgba8Snorm => std::array::from_fn(|k| snorm(b[k] as i8 as i64, 8)),
+            TexelFormat::Rgba8Srgb => std::array::from_fn(|k| {
+                let c = unorm(b[k] as u32, 8);
+                if k == 3 {
+                    c
+                } else {
+                    srgb_to_linear(c)
+                }
+            }),
+            TexelFormat::Rgba8Uint => std::array::from_fn(|k| b[k] as f64),
+            TexelFormat::R8Unorm => [unorm(b[0] as u32, 8), 0.0, 0.0, 1.0],
+            TexelFormat::Rg16Float => [f16(u16le(0)), f16(u16le(2)), 0.0, 1.0],
+            TexelFormat::Rgba16Float => std::array::from_fn(|k| f16(u16le(2 * k))),
+            TexelFormat::Rgba16Snorm => {
+                std::array::from_fn(|k| snorm(u16le(2 * k) as i16 as i64, 16))
+            }
+            TexelFormat::R32Float => [f32::from_bits(u32le(0)) as f64, 0.0, 0.0, 1.0],
+            TexelFormat::R32Uint => [u32le(0) as f64, 0.0, 0.0, 1.0],
+            TexelFormat::R32Sint => [u32le(0) as i32 as f64, 0.0, 0.0, 1.0],
+            TexelFormat::Rgba32Float => {
+                std::array::from_fn(|k| f32::from_bits(u32le(4 * k)) as f64)
+            }
+            TexelFormat::Rgba32Uint => std::array::from_fn(|k| u32le(4 * k) as f64),
+            TexelFormat::A2b10g10r10Unorm | TexelFormat::A2b10g10r10Uint => {
+                let v = u32le(0);
+                let c = [v & 0x3ff, (v >> 10) & 0x3ff, (v >> 20) & 0x3ff, v >> 30];
+                if self == TexelFormat::A2b10g10r10Uint {
+                    c.map(|x| x as f64)
+                } else {
+                    [
+                        unorm(c[0], 10),
+                        unorm(c[1], 10),
+                        unorm(c[2], 10),
+                        unorm(c[3], 2),
+                    ]
+                }
+            }
+            TexelFormat::B10g11r11Ufloat => {
+                let v = u32le(0);
+                [
+                    small_float(v & 0x7ff, 6),
+                    small_float((v >> 11) & 0x7ff, 6),
+                    small_float(v >> 22, 5),
+                    1.0,
+                ]
+            }
+            TexelFormat::R5g6b5Unorm => {
+                let v = u16le(0) as u32;
+                [
+                    unorm(v >> 11, 5),
+                    unorm((v >> 5) & 0x3f, 6),
+                    unorm(v & 0x1f, 5),
+                    1.0,
+                ]
+            }
+            TexelFormat::R64Uint | TexelFormat::R64Sint | TexelFormat::D32Float => return None,
+        })
+    }
+
+    /// The bytes a shader's store of `v` writes in this format (Vulkan's conversions:
+    /// normalized values clamped and rounded to nearest, floats rounded to nearest even,
+    /// integers truncated to the channel). `None` where [`TexelFormat::decode`] is.
+    pub fn encode(self, v: [f64; 4]) -> Option<Vec<u8>> {
+        let unorm = |x: f64, bits: u32| {
+            let m = ((1u64 << bits) - 1) as f64;
+            (x.clamp(0.0, 1.0) * m).round() as u32
+        };
+        let snorm = |x: f64, bits: u32| {
+            let m = ((1i64 << (bits - 1)) - 1) as f64;
+            (x.clamp(-1.0, 1.0) * m).round() as i64
+        };
+        let f16 = |x: f64| crate::corpus::f32_to_f16(x as f32).to_le_bytes();
+        Some(match self {
+            TexelFormat::Rgba8Unorm => v.iter().map(|&x| unorm(x, 8) as u8).collect(),
+            TexelFormat::Rgba8Snorm => v.iter().map(|&x| snorm(x, 8) as i8 as u8).collect(),
+            TexelFormat::Rgba8Uint => v.iter().map(|&x| x as u32 as u8).collect(),
+            TexelFormat::R8Unorm => vec![unorm(v[0], 8) as u8],
+            TexelFormat::Rg16Float => [f16(v[0]), f16(v[1])].concat(),
+            TexelFormat::Rgba16Float => v.iter().flat_map(|&x| f16(x)).collect(),
+            TexelFormat::Rgba16Snorm => v
+                .iter()
+                .flat_map(|&x| (snorm(x, 16) as i16).to_le_bytes())
+                .collect(),
+            TexelFormat::R32Float => (v[0] as f32).to_le_bytes().to_vec(),
+            TexelFormat::R32Uint | TexelFormat::R32Sint => {
+                (v[0] as i64 as u32).to_le_bytes().to_vec()
+            }
+            TexelFormat::Rgba32Float => v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect(),
+            TexelFormat::Rgba32Uint => v
+                .iter()
+                .flat_map(|&x| (x as i64 as u32).to_le_bytes())
+                .collect(),
+            TexelFormat::A2b10g10r10Unorm => {
+                let c = [
+                    unorm(v[0], 10),
+                    unorm(v[1], 10),
+                    unorm(v[2], 10),
+                    unorm(v[3], 2),
+                ];
+                (c[0] | c[1] << 10 | c[2] << 20 | c[3] << 30)
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            TexelFormat::A2b10g10r10Uint => {
+                let c = v.map(|x| x as i64 as u32);
+                ((c[0] & 0x3ff) | (c[1] & 0x3ff) << 10 | (c[2] & 0x3ff) << 20 | c[3] << 30)
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            TexelFormat::R5g6b5Unorm => {
+                ((unorm(v[0], 5) << 11 | unorm(v[1], 6) << 5 | unorm(v[2], 5)) as u16)
+                    .to_le_bytes()
+                    .to_vec()
+            }
+            _ => return None,
+        })
     }
 
     /// The format whose emulator texel format is `f` (the first of [`TexelFormat::ALL`]).
@@ -397,6 +540,28 @@ impl Sampler {
             mip: Filter::Linear,
             ..Sampler::nearest()
         }
+    }
+}
+
+/// The sRGB EOTF (Vulkan's "sRGB transfer functions"): an encoded value in [0, 1] to linear.
+pub fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// An unsigned float of 5 exponent bits and `mantissa` bits (the 11- and 10-bit channels
+/// of B10G11R11_UFLOAT): denormals below exponent 1, infinity / NaN at exponent 31.
+pub fn small_float(v: u32, mantissa: u32) -> f64 {
+    let (e, m) = (v >> mantissa, v & ((1 << mantissa) - 1));
+    let frac = m as f64 / (1u32 << mantissa) as f64;
+    match e {
+        0 => frac * 2f64.powi(-14),
+        31 if m == 0 => f64::INFINITY,
+        31 => f64::NAN,
+        e => (1.0 + frac) * 2f64.powi(e as i32 - 15),
     }
 }
 

@@ -234,7 +234,8 @@ pub fn run_compute(
                 b.set, b.binding, b.kind, kind
             )));
         }
-        if b.count != Some(count) {
+        // a runtime-sized array (count None) takes as many descriptors as the resource has
+        if b.count.map_or(count == 0, |c| c != count) {
             return Err(Error::Usage(format!(
                 "(set {}, binding {}) has {:?} descriptors in the shader, {count} in the resources",
                 b.set, b.binding, b.count

@@ -12,6 +12,7 @@
 use crate::corpus::{self, AddressTarget, Inputs, SpecValue};
 use crate::lavapipe::Resource;
 use crate::radv::Family;
+use crate::reflect::DescriptorKind;
 use gcnc_emu::pipeline::{self, Place, Setup};
 
 /// The corpus case `name` when its SPIR-V is exactly `spirv`.
@@ -83,9 +84,9 @@ pub fn place_of(r: &Resource) -> Place {
         Resource::Image {
             set,
             binding,
+            kind,
             images,
             samplers,
-            ..
         } => Place::Images {
             set: *set,
             binding: *binding,
@@ -99,6 +100,11 @@ pub fn place_of(r: &Resource) -> Place {
                             V::D1 => TYPE_1D,
                             V::D2 => TYPE_2D,
                             V::D3 => TYPE_3D,
+                            // a storage view of a cube is a 2D array of its faces, as
+                            // RADV describes it (radv_tex_dim); sampled cubes are cubes
+                            V::Cube | V::CubeArray if *kind == DescriptorKind::StorageImage => {
+                                TYPE_2D_ARRAY
+                            }
                             V::Cube | V::CubeArray => TYPE_CUBE,
                             V::D1Array => TYPE_1D_ARRAY,
                             V::D2Array => TYPE_2D_ARRAY,

@@ -9,7 +9,7 @@ use super::*;
 use crate::images::{Address, Compare, Image, Sampler, TexelFormat, ViewType};
 
 /// Images (storage, sampled or combined) at (set 0, `binding`).
-fn images(
+pub(super) fn images(
     binding: u32,
     kind: DescriptorKind,
     images: Vec<Image>,
@@ -24,7 +24,7 @@ fn images(
     }
 }
 
-fn image_of(r: &Resource, k: usize) -> &Image {
+pub(super) fn image_of(r: &Resource, k: usize) -> &Image {
     match r {
         Resource::Image { images, .. } => &images[k],
         _ => panic!("not an image resource"),
@@ -32,11 +32,11 @@ fn image_of(r: &Resource, k: usize) -> &Image {
 }
 
 /// Bytes of several images one after another (how a runner returns an image binding).
-fn concat(images: &[Image]) -> Vec<u8> {
+pub(super) fn concat(images: &[Image]) -> Vec<u8> {
     images.iter().flat_map(|i| i.data.iter().copied()).collect()
 }
 
-fn rand_image(
+pub(super) fn rand_image(
     r: &mut Rng,
     format: TexelFormat,
     view: ViewType,
@@ -762,7 +762,7 @@ fn sparse_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
 
 /// An RGBA16F image of multiples of 1/8 in [-8, 8): exact in f16 and through the shader's
 /// arithmetic.
-fn rgba16f_image(r: &mut Rng, view: ViewType, size: [u32; 3], levels: u32) -> Image {
+pub(super) fn rgba16f_image(r: &mut Rng, view: ViewType, size: [u32; 3], levels: u32) -> Image {
     Image::from_fn(
         TexelFormat::Rgba16Float,
         view,

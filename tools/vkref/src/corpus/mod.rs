@@ -22,6 +22,8 @@
 
 mod arith;
 mod control;
+mod descriptor_arrays;
+mod image_kinds;
 mod images;
 mod layout;
 mod memory;
@@ -122,6 +124,9 @@ pub(crate) use case;
 pub const LAVAPIPE_LACKS: &[(&str, &str)] = &[
     ("img_atomics64", "shaderImageInt64Atomics"),
     ("img_sparse", "shaderResourceResidency"),
+    ("img_unformatted", "shaderStorageImageReadWithoutFormat"),
+    ("desc_runtime_arrays", "runtimeDescriptorArray"),
+    ("desc_runtime_nonuniform", "runtimeDescriptorArray"),
     // clustered reductions of 8/16/64-bit values (lavapipe 22.3 has no clustered ops)
     ("subgroup_widths_clustered", "subgroup clustered operations"),
     // f16 sampled types: no Vulkan driver runs them (spirv-val's Vulkan rules reject them)
@@ -151,6 +156,8 @@ pub fn cases() -> Vec<Case> {
     v.extend(misc::cases());
     v.extend(storage::cases());
     v.extend(images::cases());
+    v.extend(descriptor_arrays::cases());
+    v.extend(image_kinds::cases());
     v.sort_by_key(|c| c.name);
     v
 }
