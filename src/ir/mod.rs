@@ -161,10 +161,25 @@ impl DerefKind {
     }
 }
 
+/// `access` bits the front-end sets on loads and stores (docs/front.md): SPIR-V
+/// `Volatile`, `Nontemporal`, and an atomic load or store (`OpAtomicLoad`/`OpAtomicStore`).
+pub const ACCESS_VOLATILE: u32 = 0x1;
+pub const ACCESS_NONTEMPORAL: u32 = 0x2;
+pub const ACCESS_ATOMIC: u32 = 0x4;
+
 /// `access` bit of `image_deref_load` / `image_load`: a sparse-residency read
 /// (`OpImageSparseRead`), whose result has one more 32-bit component after the texel's,
 /// the residency code (0 = resident), as a sparse [`Tex`] has.
 pub const ACCESS_SPARSE: u32 = 0x8;
+
+/// `access` bit of `load_ssbo` (set by `lower_explicit_io`, NIR's `ACCESS_CAN_REORDER`):
+/// no write of this dispatch can reach the loaded bytes and the load is not volatile, so
+/// the load may be moved, merged or served from the scalar cache (which vector stores do
+/// not update). Set when the variable is `NonWritable`, or is `Restrict` and never
+/// written, or when the module writes no buffer, global memory or image at all (in Vulkan
+/// buffers and images may alias one another); never for `Volatile` or `Coherent`
+/// variables or volatile loads.
+pub const ACCESS_CAN_REORDER: u32 = 0x10;
 
 /// A texture instruction: operation, image shape and named sources.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -110,6 +110,7 @@ pub fn run(m: &mut Module) -> bool {
     let mut st = State {
         places: HashMap::new(),
         pending: Vec::new(),
+        writes: Writes::of(m),
     };
     let mut progress = false;
     let handles: Vec<Func> = m.functions.handles().collect();
@@ -146,9 +147,97 @@ pub fn run(m: &mut Module) -> bool {
     progress
 }
 
+/// What the module writes that a storage-buffer load could observe (gathered before any
+/// lowering, from the deref-based and the already explicit forms alike).
+struct Writes {
+    /// Some storage buffer, global memory or image is written (stores and atomics).
+    /// Vulkan lets buffers and images alias each other, so any such write counts.
+    any: bool,
+    /// The SSBO variables written through their own derefs.
+    vars: Vec<Var>,
+}
+
+impl Writes {
+    fn of(m: &Module) -> Writes {
+        use Intrinsic as I;
+        let mut w = Writes {
+            any: false,
+            vars: Vec::new(),
+        };
+        for (_, f) in m.functions.iter() {
+            for i in f.insts_in_order() {
+                let InstKind::Intrinsic { op, srcs, .. } = &f.insts[i].kind else {
+                    continue;
+                };
+                match op {
+                    I::StoreDeref | I::DerefAtomic | I::DerefAtomicSwap => {
+                        let Some(d) = deref(f, srcs[0]) else {
+                            w.any = true;
+                            continue;
+                        };
+                        match d.mode {
+                            Mode::Ssbo => {
+                                w.any = true;
+                                match root_var(f, srcs[0]) {
+                                    Some(v) => w.vars.push(v),
+                                    // a written SSBO we cannot name: no variable is
+                                    // known unwritten
+                                    None => w.vars.extend(
+                                        m.vars
+                                            .iter()
+                                            .filter(|(_, x)| x.mode == Mode::Ssbo)
+                                            .map(|(h, _)| h),
+                                    ),
+                                }
+                            }
+                            Mode::Global => w.any = true,
+                            _ => {}
+                        }
+                    }
+                    I::ImageDerefStore
+                    | I::ImageDerefAtomic
+                    | I::ImageDerefAtomicSwap
+                    | I::ImageStore
+                    | I::ImageAtomic
+                    | I::ImageAtomicSwap
+                    | I::StoreGlobal
+                    | I::GlobalAtomic
+                    | I::GlobalAtomicSwap => w.any = true,
+                    I::StoreSsbo | I::SsboAtomic | I::SsboAtomicSwap => {
+                        // already explicit: which variable is no longer known
+                        w.any = true;
+                        w.vars.extend(
+                            m.vars
+                                .iter()
+                                .filter(|(_, x)| x.mode == Mode::Ssbo)
+                                .map(|(h, _)| h),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        w
+    }
+
+    /// Whether loads of the SSBO variable `v` may carry [`ACCESS_CAN_REORDER`]: nothing
+    /// in this dispatch writes its memory, and it is neither volatile nor coherent.
+    fn reorderable(&self, v: Var, var: &Variable) -> bool {
+        let f = var.flags;
+        if f.intersects(VarFlags::VOLATILE | VarFlags::COHERENT) {
+            return false;
+        }
+        f.contains(VarFlags::NON_WRITABLE)
+            || !self.any
+            || (f.contains(VarFlags::RESTRICT) && !self.vars.contains(&v))
+    }
+}
+
 struct State {
     /// Byte place of each shared / scratch variable.
     places: HashMap<Var, u32>,
+    /// What the module writes (for [`ACCESS_CAN_REORDER`]).
+    writes: Writes,
     /// Instructions emitted by the lowering, each to go right before its anchor (placed
     /// once per function by `Function::place_before`, so that lowering stays linear).
     pending: Vec<(Inst, Inst)>,
@@ -245,10 +334,21 @@ impl<'a> E<'a> {
 
 #[derive(Clone, Copy)]
 enum Root {
-    Buffer { res: Value, mode: Mode },
-    Push { range: u32 },
-    Shared { base: u32 },
-    Scratch { base: u32 },
+    /// `reorder`: the variable's loads get [`ACCESS_CAN_REORDER`] ([`Writes::reorderable`]).
+    Buffer {
+        res: Value,
+        mode: Mode,
+        reorder: bool,
+    },
+    Push {
+        range: u32,
+    },
+    Shared {
+        base: u32,
+    },
+    Scratch {
+        base: u32,
+    },
     Global,
 }
 
@@ -332,10 +432,12 @@ fn addr(m: &mut Module, fh: Func, st: &mut State, at: Inst, d: Value) -> Option<
                         &[set, binding, var.mode as u32],
                     );
                     let z = e.konst(ValType::U32, 0);
+                    let reorder = var.mode == Mode::Ssbo && st.writes.reorderable(v, &var);
                     (
                         Root::Buffer {
                             res,
                             mode: var.mode,
+                            reorder,
                         },
                         z,
                         lt,
@@ -498,10 +600,15 @@ fn lower_mem(
     let load_at = |e: &mut E, off: Value, vt: ValType| -> Value {
         let align = elem_bytes;
         match a.root {
-            Root::Buffer { res, mode } => {
+            Root::Buffer { res, mode, reorder } => {
                 if mode == Mode::Ubo {
                     e.intr(Intrinsic::LoadUbo, vt, &[res, off], &[align])
                 } else {
+                    let acc = if reorder && acc & ACCESS_VOLATILE == 0 {
+                        acc | ACCESS_CAN_REORDER
+                    } else {
+                        acc
+                    };
                     e.intr(Intrinsic::LoadSsbo, vt, &[res, off], &[acc, align])
                 }
             }
@@ -517,6 +624,7 @@ fn lower_mem(
             Root::Buffer {
                 res,
                 mode: Mode::Ssbo,
+                ..
             } => {
                 e.intr(
                     Intrinsic::StoreSsbo,
@@ -615,6 +723,7 @@ fn lower_mem(
                 Root::Buffer {
                     res,
                     mode: Mode::Ssbo,
+                    ..
                 } => {
                     let mut s: SmallVec<[Value; 4]> = smallvec::smallvec![res, a.off];
                     s.extend(data);

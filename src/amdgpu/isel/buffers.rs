@@ -1,9 +1,20 @@
 //! Storage and uniform buffers through MUBUF: `buffer_load_dword*` / `buffer_store_dword*`
 //! on a raw V# with the byte offset in a VGPR (`offen`) plus the 12-bit immediate.
 //!
-//! Uniform loads of UBOs at uniform offsets use SMEM (`intrinsics.rs`); SSBO loads always
-//! go through the vector memory path because the scalar cache is not coherent with vector
-//! stores. A uniform IR value loaded through the VALU is read back into SGPRs.
+//! Scalar loads: a uniform load at a uniform, dword-aligned offset is `s_buffer_load_*`
+//! when the memory cannot change during the dispatch: every UBO, and an SSBO load that
+//! `lower_explicit_io` marked [`ACCESS_CAN_REORDER`] (a `NonWritable` variable, a
+//! `Restrict` one never written, or a module that writes no buffer, global memory or
+//! image; never volatile or coherent). That is ACO's rule (`visit_load_ssbo`: SMEM only
+//! with NIR's `ACCESS_CAN_REORDER`, which `nir_opt_access` derives the same way): the
+//! scalar cache is not kept coherent with vector stores, so a scalar load of memory the
+//! dispatch writes could return stale data. A uniform offset in an SGPR is the
+//! instruction's `soffset` (the V# keeps its base and range, so out-of-range dwords still
+//! read 0 as `buffer_load` would); a constant one is the immediate (unsigned 20 bits on
+//! GFX9, so larger ones go through an SGPR). SMEM ignores the two low address bits
+//! (GFX9/GFX10.3/GFX11), so only dword-aligned offsets (the load's `align` ≥ 4, a
+//! constant offset a multiple of 4) are scalar. Every other load goes through MUBUF; a
+//! uniform IR value loaded through the VALU is read back into SGPRs.
 //!
 //! Descriptor loads of an unlinked compile (the descriptor layout is missing,
 //! docs/link.md): the binding's byte offset and array stride are 32-bit SALU literals
@@ -16,8 +27,8 @@ use super::{Isel, Kind, MV};
 use crate::amdgpu::mir::{Arg, MInst, Pseudo, RegClass, Temp};
 use crate::amdgpu::Error;
 use crate::binary::prelink::{DescKind, PrelinkSymbol};
-use crate::ir::{ValType, Value};
-use crate::isa::Opcode;
+use crate::ir::{Intrinsic, ValType, Value, ACCESS_CAN_REORDER};
+use crate::isa::{Format, Opcode};
 use smallvec::SmallVec;
 
 impl Isel<'_> {
@@ -79,6 +90,98 @@ impl Isel<'_> {
         }
     }
 
+    /// `load_ubo` / `load_ssbo` `i` (sources: resource, byte offset): SMEM where the
+    /// module doc's rule allows it, MUBUF otherwise.
+    pub(super) fn load_buffer(
+        &mut self,
+        i: Value,
+        op: Intrinsic,
+        srcs: &[Value],
+        idx: &[u32],
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        let at = Some(i.index() as u32);
+        let ty = self.f.ty(i);
+        let res = self.resource(srcs[0], at)?;
+        let off = self.get(srcs[1], 0)?;
+        if ty.bits == 8 || ty.bits == 16 {
+            let words = self.buffer_load_narrow(res, off, ty.bits, ty.comps)?;
+            return self.regroup(i, words, ty);
+        }
+        if ty.bits != 32 && ty.bits != 64 {
+            return Err(Error::unsupported(
+                at,
+                format!("{}-bit buffer loads", ty.bits),
+            ));
+        }
+        let dwords = ty.comps * (ty.bits / 32);
+        let (unchanging, align) = match op {
+            Intrinsic::LoadSsbo => (idx[0] & ACCESS_CAN_REORDER != 0, idx[1]),
+            _ => (true, idx[0]),
+        };
+        let scalar_offset = match off {
+            MV::C(c) => c % 4 == 0,
+            MV::T(t, _) => self.p.rc(t).is_sgpr() && align >= 4,
+        };
+        let words = if unchanging && scalar_offset && !self.div.is_divergent(i) {
+            self.s_buffer_load(res, off, dwords)?
+        } else {
+            self.buffer_load(res, off, dwords)?
+        };
+        self.regroup(i, words, ty)
+    }
+
+    /// `s_buffer_load_dword*` of `dwords` dwords at the uniform byte offset `off` (a
+    /// constant or an SGPR), in pieces of at most four dwords.
+    fn s_buffer_load(
+        &mut self,
+        res: Temp,
+        off: MV,
+        dwords: u8,
+    ) -> Result<SmallVec<[MV; 4]>, Error> {
+        // the offset operand and the immediate added to it
+        let (soff, imm) = match off {
+            MV::C(c) if c + 4 * u64::from(dwords) < 1 << 20 => (None, c as u32),
+            MV::C(c) => (Some(self.to_sgpr(Arg::Const(c as u32))?), 0),
+            MV::T(t, _) => (Some(t), 0),
+        };
+        let mut out = SmallVec::new();
+        let mut k = 0u8;
+        while k < dwords {
+            let n = smem_piece(dwords - k);
+            let d = self.tmp(RegClass::s(n));
+            let name = match n {
+                1 => Opcode::SBufferLoadDword,
+                2 => Opcode::SBufferLoadDwordx2,
+                _ => Opcode::SBufferLoadDwordx4,
+            };
+            let at = imm + 4 * k as u32;
+            let o = self.op(name)?;
+            let mut m = match soff {
+                None => MInst::hw(
+                    o,
+                    Format::Smem,
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(res), Arg::Imm(at)],
+                ),
+                Some(t) => MInst::hw(
+                    o,
+                    Format::Smem,
+                    &[Arg::Temp(d)],
+                    &[Arg::Temp(res), Arg::Temp(t)],
+                ),
+            };
+            if soff.is_some() {
+                m.mods.offset = at;
+            }
+            self.push(m);
+            for p in self.split(d, n)? {
+                out.push(MV::T(p, Kind::Plain));
+            }
+            k += n;
+        }
+        Ok(out)
+    }
+
     /// Dword results of a load → components of an IR value of type `ty`.
     pub(super) fn regroup(
         &mut self,
@@ -127,7 +230,7 @@ impl Isel<'_> {
         imm: u32,
     ) -> Result<(), Error> {
         let o = self.op(op)?;
-        let mut m = MInst::hw(o, crate::isa::Format::Mubuf, defs, ops);
+        let mut m = MInst::hw(o, Format::Mubuf, defs, ops);
         m.mods.mem.offen = true;
         m.mods.mem.offset = imm as i32;
         self.push(m);
@@ -283,7 +386,7 @@ impl Isel<'_> {
         let defs: Vec<Arg> = if rtn { vec![Arg::Temp(d)] } else { vec![] };
         let mut m = MInst::hw(
             o,
-            crate::isa::Format::Mubuf,
+            Format::Mubuf,
             &defs,
             &[Arg::Temp(d), Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
         );
@@ -332,7 +435,7 @@ impl Isel<'_> {
         let o = self.op(name)?;
         let mut m = MInst::hw(
             o,
-            crate::isa::Format::Mubuf,
+            Format::Mubuf,
             &[Arg::Temp(d)],
             &[Arg::Temp(d), Arg::Temp(va), Arg::Temp(res), Arg::Const(0)],
         );
@@ -351,5 +454,15 @@ impl Isel<'_> {
             &[Arg::Temp(p[0]), Arg::Temp(p[1])],
         ));
         Ok(r)
+    }
+}
+
+/// The dwords of the next SMEM load when `left` remain: 1, 2 or 4 (there is no
+/// three-dword SMEM load before GFX12; three are two loads).
+pub(super) fn smem_piece(left: u8) -> u8 {
+    match left {
+        1 => 1,
+        2 | 3 => 2,
+        _ => 4,
     }
 }

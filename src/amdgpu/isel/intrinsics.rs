@@ -125,11 +125,7 @@ impl Isel<'_> {
         let mut out = SmallVec::new();
         let mut k = 0u8;
         while k < comps {
-            let n = match comps - k {
-                1 => 1,
-                2 | 3 => 2,
-                _ => 4,
-            };
+            let n = super::buffers::smem_piece(comps - k);
             let t = self.s_load(base, imm + 4 * k as u32, n)?;
             for p in self.split(t, n)? {
                 out.push(MV::T(p, Kind::Plain));
@@ -371,33 +367,7 @@ impl Isel<'_> {
                 let words = self.split(res, 4)?;
                 out.push(MV::T(words[2], Kind::Plain));
             }
-            LoadUbo | LoadSsbo => {
-                let res = self.resource(srcs[0], at)?;
-                let off = self.get(srcs[1], 0)?;
-                if ty.bits == 8 || ty.bits == 16 {
-                    let words = self.buffer_load_narrow(res, off, ty.bits, ty.comps)?;
-                    out.extend(self.regroup(i, words, ty)?);
-                    return Ok(out);
-                }
-                if ty.bits != 32 && ty.bits != 64 {
-                    return Err(Error::unsupported(
-                        at,
-                        format!("{}-bit buffer loads", ty.bits),
-                    ));
-                }
-                let dwords = ty.comps * (ty.bits / 32);
-                let uniform_off = match off {
-                    MV::C(_) => true,
-                    MV::T(t, _) => self.p.rc(t).is_sgpr(),
-                };
-                // the scalar cache is not coherent with vector stores: only UBOs use SMEM
-                let words = if op == LoadUbo && uniform_off && !self.div.is_divergent(i) {
-                    self.s_buffer_load(res, off, dwords, at)?
-                } else {
-                    self.buffer_load(res, off, dwords)?
-                };
-                out.extend(self.regroup(i, words, ty)?);
-            }
+            LoadUbo | LoadSsbo => out.extend(self.load_buffer(i, op, srcs, idx)?),
             SsboAtomic | SsboAtomicSwap => {
                 let res = self.resource(srcs[0], at)?;
                 let off = self.get(srcs[1], 0)?;
@@ -542,61 +512,6 @@ impl Isel<'_> {
                     ),
                 ))
             }
-        }
-        Ok(out)
-    }
-
-    fn s_buffer_load(
-        &mut self,
-        res: Temp,
-        off: MV,
-        comps: u8,
-        at: Option<u32>,
-    ) -> Result<SmallVec<[MV; 4]>, Error> {
-        let (res, imm) = match off {
-            MV::C(c) if c < (1 << 19) => (res, c as u32),
-            MV::T(t, _) if self.p.rc(t).is_sgpr() => {
-                // fold the offset into the V#'s 48-bit base address
-                let p = self.split(res, 4)?;
-                let (lo, hi) = self.add_lo_hi(p[0], p[1], Arg::Temp(t))?;
-                let d = self.tmp(RegClass::S4);
-                self.push(MInst::pseudo(
-                    Pseudo::CreateVector,
-                    &[Arg::Temp(d)],
-                    &[
-                        Arg::Temp(lo),
-                        Arg::Temp(hi),
-                        Arg::Temp(p[2]),
-                        Arg::Temp(p[3]),
-                    ],
-                ));
-                (d, 0)
-            }
-            _ => return Err(Error::unsupported(at, "divergent buffer offset")),
-        };
-        let mut out = SmallVec::new();
-        let mut k = 0u8;
-        while k < comps {
-            let n = match comps - k {
-                1 => 1,
-                2 | 3 => 2,
-                _ => 4,
-            };
-            let d = self.tmp(RegClass::s(n));
-            let name = match n {
-                1 => Opcode::SBufferLoadDword,
-                2 => Opcode::SBufferLoadDwordx2,
-                _ => Opcode::SBufferLoadDwordx4,
-            };
-            self.hw(
-                name,
-                &[Arg::Temp(d)],
-                &[Arg::Temp(res), Arg::Imm(imm + 4 * k as u32)],
-            )?;
-            for p in self.split(d, n)? {
-                out.push(MV::T(p, Kind::Plain));
-            }
-            k += n;
         }
         Ok(out)
     }

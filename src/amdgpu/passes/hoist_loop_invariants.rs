@@ -2,11 +2,12 @@
 //! allocation).
 //!
 //! What moves: `s_load_*` whose base is an ABI pointer (`p_startpgm` defines the push
-//! constant and descriptor set pointers) and `s_buffer_load_*` (UBO reads through a V#),
-//! when every temp they read is defined outside the loop. Every memory SMEM reads is
-//! read-only for the shader (push constants, descriptor sets, UBOs: the selector sends
-//! storage buffers through VMEM, `isel/intrinsics.rs`), so no store in the loop can change
-//! what such a load returns, and the load gives the same value on every iteration.
+//! constant and descriptor set pointers) and `s_buffer_load_*` (UBO and read-only SSBO
+//! reads through a V#), when every temp they read is defined outside the loop. Every
+//! memory SMEM reads is read-only for the dispatch (push constants, descriptor sets, UBOs,
+//! and storage buffers only where `lower_explicit_io` found that no write of the dispatch
+//! reaches them, `ir::ACCESS_CAN_REORDER`, `isel/buffers.rs`), so no store in the loop can
+//! change what such a load returns, and the load gives the same value on every iteration.
 //! Loads that became invariant by a hoist count as defined outside the loop, so the
 //! descriptor load (`s_load_dwordx4` from a set pointer) and the UBO read through that
 //! descriptor move together.

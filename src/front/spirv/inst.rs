@@ -12,7 +12,10 @@ use super::module::{Def, SType};
 use super::parse::{Inst, NewOp};
 use super::{Error, ErrorKind, Fx, Val};
 use crate::ir::ops::alu_result_type;
-use crate::ir::{AluOp, AtomicOp, Intrinsic, Mode, ValType, Value};
+use crate::ir::{
+    AluOp, AtomicOp, Intrinsic, Mode, ValType, Value, ACCESS_ATOMIC, ACCESS_NONTEMPORAL,
+    ACCESS_VOLATILE,
+};
 use rspirv::dr::Operand;
 use rspirv::spirv::Op;
 
@@ -1311,11 +1314,6 @@ impl Inst {
         fx.result_vt(self)
     }
 }
-
-/// `access` bits the front-end sets on loads and stores (documented in docs/front.md).
-pub const ACCESS_VOLATILE: u32 = 0x1;
-pub const ACCESS_NONTEMPORAL: u32 = 0x2;
-pub const ACCESS_ATOMIC: u32 = 0x4;
 
 /// The access bits of an OpLoad/OpStore's optional MemoryAccess operand at `k`.
 fn mem_access(i: &Inst, k: usize) -> u32 {
