@@ -188,7 +188,12 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     return Err(fail(p, bi, Some(i), "too few operands".into()));
                 };
                 if od.imm.is_some() {
-                    if !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
+                    // SMEM's offset is an immediate or one SGPR (`soffset`, the encoder's
+                    // SGPR form; GFX9 with an `offset:` modifier both)
+                    let sgpr_offset = fmt == crate::isa::Format::Smem
+                        && od.field == crate::isa::Field::Offset
+                        && reg_of(p, a) == Some((RegType::Sgpr, 1));
+                    if !sgpr_offset && !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
                         return Err(fail(
                             p,
                             bi,
