@@ -208,6 +208,14 @@ pub struct GraphicsLinkState {
     pub dual_source: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpha_test: Option<AlphaTestState>,
+    /// Vulkan's sample shading on a multisampled draw (`GraphicsState::sample_shading`):
+    /// the fragment stage runs per sample and `gcnc.choice.per_sample` is 1.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sample_shading: bool,
+    /// GL-style forced per-sample interpolation (`GraphicsState::
+    /// force_sample_interpolation`, the PS prolog).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force_sample_interpolation: bool,
 }
 
 impl GraphicsLinkState {
@@ -284,6 +292,8 @@ impl GraphicsLinkState {
             }
         }
         st.dual_source = self.dual_source;
+        st.sample_shading = self.sample_shading;
+        st.force_sample_interpolation = self.force_sample_interpolation;
         if let Some(t) = &self.alpha_test {
             use crate::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
             let func = CompareFunc::from_name(&t.func).ok_or_else(|| {
@@ -349,6 +359,8 @@ impl GraphicsLinkState {
                 reference: serde_json::Number::from_f64(f32::from_bits(t.reference) as f64)
                     .expect("the reference is finite"),
             }),
+            sample_shading: st.sample_shading,
+            force_sample_interpolation: st.force_sample_interpolation,
         }
     }
 }

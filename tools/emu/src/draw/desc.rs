@@ -759,6 +759,7 @@ impl Draw {
             .first()
             .is_some_and(ColorAttachment::dual_source);
         st.samples = self.desc.samples;
+        st.sample_shading = self.desc.samples > 1 && self.desc.min_sample_shading > 0.0;
         st
     }
 
