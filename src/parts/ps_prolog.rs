@@ -254,7 +254,11 @@ mod tests {
         // hardware must still be asked for them
         assert_eq!(key(1 << PERSP_CENTER, true), None);
         assert_eq!(pipeline_ena(1 << PERSP_CENTER, true), 3);
-        let w64 = PsPrologKey::for_state(Target::new(Gen::Gfx11).wave(Wave::W64), ena, true, "m");
+        let t = Target {
+            gen: Gen::Gfx11,
+            wave: Wave::W64,
+        };
+        let w64 = PsPrologKey::for_state(t, ena, true, "m");
         assert!(w64.is_some());
     }
 }
