@@ -74,6 +74,13 @@ pub struct StageInterface {
     pub can_discard: bool,
     pub early_fragment_tests: bool,
     pub writes_memory: bool,
+    /// Fragment stage: a sample-rate shader (`GraphicsAbi::ps_sample_rate`).
+    #[serde(default)]
+    pub ps_sample_rate: bool,
+    /// Fragment stage: the centre barycentrics must stay the pixel centre
+    /// (`GraphicsAbi::ps_exact_center`).
+    #[serde(default)]
+    pub ps_exact_center: bool,
 }
 
 impl StageInterface {
@@ -223,6 +230,8 @@ fn interface(c: &CompiledStage) -> Result<StageInterface, Error> {
         can_discard: g.can_discard,
         early_fragment_tests: g.early_fragment_tests,
         writes_memory: g.writes_memory,
+        ps_sample_rate: g.ps_sample_rate,
+        ps_exact_center: g.ps_exact_center,
     })
 }
 

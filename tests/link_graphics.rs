@@ -584,3 +584,130 @@ fn linking_inputs_read_before_gives_the_same_pipeline() {
         );
     }
 }
+
+/// Forced per-sample interpolation (docs/link.md "The PS prolog"): `fs_force_sample`
+/// enables PERSP_CENTER (v0-1), PERSP_CENTROID (v2-3), LINEAR_CENTER (v4-5) and
+/// FRONT_FACE (v6); the hardware also loads PERSP_SAMPLE and LINEAR_SAMPLE, which come
+/// first in bit order (PERSP_SAMPLE v0-1, centre v2-3, centroid v4-5, LINEAR_SAMPLE v6-7,
+/// linear centre v8-9, FRONT_FACE v10), so the prolog spliced before the main part copies
+/// the sample I/J over the centroid's, the linear sample's over the linear centre's, and
+/// moves the face down — in that order, every source read before it is overwritten.
+#[test]
+fn forced_per_sample_interpolation_splices_a_ps_prolog_moving_the_inputs() {
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_interp.spv", Stage::Vertex, t);
+        let fs = stage("fs_force_sample.spv", Stage::Fragment, t);
+        assert_eq!(
+            fs.interface.ps_input_ena,
+            1 << 1 | 1 << 2 | 1 << 5 | 1 << 12
+        );
+        let cache = PartCache::new();
+        let plain = gcnc::link::link(&[&vs.elf, &fs.elf], &draw_state(), &cache).unwrap();
+        assert!(
+            !plain.placed.iter().any(|p| p.symbol.contains("ps_prolog")),
+            "no prolog without the state"
+        );
+        let mut state = draw_state();
+        state.graphics.as_mut().unwrap().force_sample_interpolation = true;
+        let linked = gcnc::link::link(&[&vs.elf, &fs.elf], &state, &cache).unwrap();
+        let at = |s: &str| {
+            linked
+                .placed
+                .iter()
+                .find(|p| p.symbol.starts_with(s))
+                .unwrap_or_else(|| panic!("no {s} in {:?}", linked.placed))
+        };
+        let (prolog, main) = (at("gcnc.part.ps_prolog"), at("gcnc.main.ps"));
+        assert!(prolog.fell_through, "{prolog:?}");
+        assert_eq!(main.offset % 256, 0);
+        assert!(prolog.offset < main.offset);
+        let Some(insts) = objdump(
+            &linked.elf,
+            &format!("ps_prolog_{}_{wave:?}.elf", gen.mcpu()),
+        ) else {
+            continue;
+        };
+        let code: Vec<&str> = insts
+            .iter()
+            .filter(|i| i.0 >= prolog.offset && i.0 < main.offset)
+            .map(|i| i.1.as_str())
+            .collect();
+        let mut want = vec![
+            "v_mov_b32_e32 v2, v0",
+            "v_mov_b32_e32 v3, v1",
+            "v_mov_b32_e32 v4, v6",
+            "v_mov_b32_e32 v5, v7",
+            "v_mov_b32_e32 v6, v10",
+        ];
+        if gen == Gen::Gfx11 {
+            // GFX11: no VALU result outstanding at the splice
+            want.push("s_waitcnt_depctr va_vdst(0)");
+        }
+        let code: Vec<String> = code
+            .iter()
+            .map(|l| {
+                let l = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                l.replace("depctr_va_vdst", "va_vdst")
+            })
+            .collect();
+        assert_eq!(code, want, "{gen:?} {wave:?}");
+    }
+}
+
+/// gl_SampleMaskIn in a shader that is not sample-rate is compiled both ways: the link
+/// writes the state's sample shading into the relocated literal of
+/// `gcnc.choice.per_sample`, so the two pipelines differ in exactly that dword (0 or 1);
+/// a `choices` entry contradicting the state is a typed error; and a shader that
+/// interpolates at an offset cannot have its centre replaced by forced per-sample
+/// interpolation.
+#[test]
+fn the_per_sample_choice_is_the_literal_the_link_writes() {
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_color.spv", Stage::Vertex, t);
+        let fs = stage("fs_sample_mask_in.spv", Stage::Fragment, t);
+        assert!(
+            fs.compiled
+                .relocations
+                .iter()
+                .any(|r| r.symbol == "gcnc.choice.per_sample"),
+            "{:?}",
+            fs.compiled.relocations
+        );
+        let cache = PartCache::new();
+        let texts: Vec<Vec<u8>> = [false, true]
+            .into_iter()
+            .map(|on| {
+                let mut state = draw_state();
+                state.graphics.as_mut().unwrap().sample_shading = on;
+                let l = gcnc::link::link(&[&vs.elf, &fs.elf], &state, &cache).unwrap();
+                l.object.text
+            })
+            .collect();
+        assert_eq!(texts[0].len(), texts[1].len());
+        let dw = |b: &[u8], k: usize| u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+        let diff: Vec<(u32, u32)> = (0..texts[0].len() / 4)
+            .filter(|&k| dw(&texts[0], k) != dw(&texts[1], k))
+            .map(|k| (dw(&texts[0], k), dw(&texts[1], k)))
+            .collect();
+        assert_eq!(diff, vec![(0, 1)], "{gen:?} {wave:?}");
+        let mut state = draw_state();
+        state.choices.insert("per_sample".into(), true);
+        match link_err(&vs, &fs, &state) {
+            Error::State { path, .. } => assert_eq!(path, "choices.per_sample"),
+            e => panic!("{e}"),
+        }
+    }
+    let t = target(Gen::Gfx10, Wave::W32);
+    let vs = stage("vs_color2.spv", Stage::Vertex, t);
+    let fs = stage("fs_interp_offset.spv", Stage::Fragment, t);
+    let mut state = draw_state();
+    state.graphics.as_mut().unwrap().force_sample_interpolation = true;
+    match link_err(&vs, &fs, &state) {
+        Error::State { path, reason } => {
+            assert_eq!(path, "graphics.force_sample_interpolation", "{reason}")
+        }
+        e => panic!("{e}"),
+    }
+}

@@ -386,6 +386,18 @@ pub struct GraphicsState {
     /// location 0's alpha decides how many samples the fragment covers (DB_ALPHA_TO_MASK;
     /// on GFX11 also exported with MRTZ when there is one: `MrtzExport::alpha`).
     pub alpha_to_coverage: bool,
+    /// Vulkan's sample shading (`sampleShadingEnable` with `minSampleShading` > 0 on a
+    /// multisampled draw): the fragment shader runs once per sample
+    /// (PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE) and gl_SampleMaskIn holds the invocation's own
+    /// sample (the `gcnc.choice.per_sample` literal). Inputs keep the location their
+    /// decoration names (the clarified rule; lavapipe's behaviour): see
+    /// `force_sample_interpolation`.
+    pub sample_shading: bool,
+    /// GL-style forced per-sample interpolation (radeonsi's PS prolog key, the rule of
+    /// ARB_sample_shading and Vulkan 1.0; an extension beyond today's Vulkan): centre and
+    /// centroid inputs are interpolated at the invocation's sample (`parts::ps_prolog`),
+    /// and the shader runs once per sample.
+    pub force_sample_interpolation: bool,
 }
 
 impl GraphicsState {
@@ -416,6 +428,14 @@ pub struct GraphicsAbi {
     pub hw_stage: Option<crate::binary::HwStage>,
     /// SPI_PS_INPUT_ENA (= SPI_PS_INPUT_ADDR): the PS VGPR inputs, §3.6 bit order.
     pub ps_input_ena: u32,
+    /// PS: the shader runs once per sample (PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE): selection
+    /// sets it for a sample-rate shader (`isel::graphics::sample_rate_shading`), the link
+    /// also for the state's sample shading or forced per-sample interpolation.
+    pub ps_sample_rate: bool,
+    /// PS: the centre barycentrics (PERSP/LINEAR_CENTER) are read as the pixel centre
+    /// itself — interpolateAtOffset/AtSample extrapolate from them — so a PS prolog may
+    /// not replace them with the sample's (forced per-sample interpolation is refused).
+    pub ps_exact_center: bool,
     /// Fragment input locations, in attribute order, with whether each is flat.
     pub ps_attributes: Vec<(u32, bool)>,
     /// Fragment input locations read per vertex (`pervertexEXT`): flat, in passthrough

@@ -51,7 +51,9 @@
 //!   EXEC_ON_NOOP 10, DEPTH_BEFORE_SHADER 12: the same on GFX9, GFX10.3 and GFX11 in
 //!   Mesa's register database, src/amd/registers/gfx9/gfx103/gfx11.json, set as RADV's
 //!   `radv_precompute_registers_hw_fs` sets them); PA_SC_MODE_CNTL_1
-//!   (PS_ITER_SAMPLE bit 16) only for a shader that runs per sample (`ps_iter_sample`).
+//!   (PS_ITER_SAMPLE bit 16) only for a shader that runs per sample
+//!   (`GraphicsAbi::ps_sample_rate`: a sample-rate shader, the state's sample shading, or
+//!   forced per-sample interpolation).
 
 use super::error::{Error, Result};
 use super::metadata::{
@@ -111,18 +113,6 @@ const PT_SPRITE_TEX: u32 = 1 << 17;
 /// SPI_PS_INPUT_CNTL_n.ROTATE_PC_PTR (GFX10.3+, bit 11): a passthrough input's vertices
 /// in the API's order rather than the parameter cache's per-primitive rotation.
 const ROTATE_PC_PTR: u32 = 1 << 11;
-
-/// Whether a pixel shader with inputs `ena` (SPI_PS_INPUT_ENA) runs once per sample:
-/// it reads the sample id (ANCILLARY, which gcnc enables for gl_SampleID and
-/// gl_SamplePosition only) or sample barycentrics (PERSP/LINEAR_SAMPLE: `sample` inputs),
-/// as `isel::graphics::sample_rate_shading` decides. The pipeline then has
-/// PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE, the bit LLPC's `.ps_iter_sample` stands for (the
-/// driver sets the iteration count, here the draw's sample count); without it the
-/// register is left out.
-pub fn ps_iter_sample(ena: u32) -> bool {
-    use crate::amdgpu::isel::graphics::ps_input::{ANCILLARY, LINEAR_SAMPLE, PERSP_SAMPLE};
-    ena & (1 << ANCILLARY | 1 << PERSP_SAMPLE | 1 << LINEAR_SAMPLE) != 0
-}
 
 /// One compiled graphics stage, as the metadata sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -278,7 +268,7 @@ impl GraphicsPipelineInfo {
         regs.insert(PA_SU_POINT_SIZE, 8 | 8 << 16);
         regs.insert(PA_SU_POINT_MINMAX, 0xffff << 16);
         regs.insert(SPI_BARYC_CNTL, 1 << 24);
-        if ps_iter_sample(ps.ps_input_ena) {
+        if ps.ps_sample_rate {
             regs.insert(PA_SC_MODE_CNTL_1, PS_ITER_SAMPLE);
         }
         let (mut col, mut mask) = (0u32, 0u32);

@@ -16,12 +16,17 @@
 //!      the id the vertex stage kept (GFX9 a VGPR, NGG its LDS hand-off);
 //!    - the colour-export epilog: each colour output with the state's format for its
 //!      location (the whole-pipeline default by width when the state names none).
-//! 3. Chains `[prolog] vs-main epilog` and `ps-main epilog`; each main part's `gcnc.next`
+//! 3. Chains `[prolog] vs-main epilog` and `[ps-prolog] ps-main epilog`; each main part's `gcnc.next`
 //!    branch is renamed to its epilog's symbol, which the layout places right after it
 //!    (fall-through).
 //! 4. Metadata: `binary::graphics` builds the whole pipeline's registers from both
 //!    stages' facts with the linkage and the formats above; register counts are the
 //!    maxima over each chain's parts.
+//!
+//! The PS prolog (`parts::ps_prolog`) starts the fragment chain when the state forces
+//! per-sample interpolation and inputs move; `gcnc.choice.per_sample` in a main part is
+//! the state's sample shading (`relocated`). PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE is set for
+//! a sample-rate main part, the state's sample shading and forced interpolation.
 //!
 //! The user-data placement is the one the stages were compiled with; a state that moves
 //! it is refused (`State` error at `user_data`).
@@ -36,6 +41,7 @@ use crate::amdgpu::abi_graphics::{
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
+use crate::amdgpu::isel::graphics::CHOICE_PER_SAMPLE;
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
     SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
@@ -44,8 +50,10 @@ use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
 use crate::binary::{HwStage, UserData};
 use crate::compile_graphics_unlinked::StageInterface;
+use crate::parts::ps_prolog::pipeline_ena;
 use crate::parts::vs_prolog::FetchedAttribute;
-use crate::parts::{Part, PartCache, PartKey, PsEpilogKey, VsEpilogKey, VsPrologKey};
+use crate::parts::{Part, PartCache, PartKey, PsEpilogKey, PsPrologKey, VsEpilogKey, VsPrologKey};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Whether `s` is an unlinked graphics stage.
@@ -130,6 +138,9 @@ fn user_sgpr(iface: &StageInterface, value: u32) -> Option<u16> {
 struct Plan {
     prolog: Option<VsPrologKey>,
     vs_epilog: VsEpilogKey,
+    ps_prolog: Option<PsPrologKey>,
+    /// SPI_PS_INPUT_ENA of the pipeline (the main part's, plus what the PS prolog reads).
+    ps_ena: u32,
     ps_epilog: PsEpilogKey,
     /// The vertex output locations exported as parameters, in parameter order.
     params: Vec<u32>,
@@ -144,9 +155,12 @@ fn plan(
 ) -> Result<Plan> {
     let reads: Vec<u32> = pi.ps_attributes.iter().map(|a| a.0).collect();
     let (prolog, vs_epilog, params) = vs_plan(vs, vi, &reads, st)?;
+    let (ps_prolog, ps_ena) = ps_prolog_plan(ps, pi, st)?;
     Ok(Plan {
         prolog,
         vs_epilog,
+        ps_prolog,
+        ps_ena,
         ps_epilog: ps_plan(ps, pi, st)?,
         params,
     })
@@ -276,6 +290,57 @@ fn vs_plan(
         primitive_id_lds,
     };
     Ok((prolog, vs_epilog, params))
+}
+
+/// The fragment stage's PS prolog (`parts::ps_prolog`), when the state changes what its
+/// input VGPRs hold, and the pipeline's SPI_PS_INPUT_ENA. Forced per-sample interpolation
+/// of a main part that extrapolates from the pixel centre (interpolateAtOffset/AtSample)
+/// is refused: the prolog would hand it the sample's barycentrics as the centre.
+fn ps_prolog_plan(
+    ps: &Input,
+    pi: &StageInterface,
+    st: &GraphicsState,
+) -> Result<(Option<PsPrologKey>, u32)> {
+    let force = st.force_sample_interpolation;
+    if force && pi.ps_exact_center {
+        return Err(Error::state(
+            "graphics.force_sample_interpolation",
+            "the fragment shader interpolates at an offset or a sample from the pixel \
+             centre, which forced per-sample interpolation replaces",
+        ));
+    }
+    let key = PsPrologKey::for_state(ps.target, pi.ps_input_ena, force, ps.main_symbol());
+    Ok((key, pipeline_ena(pi.ps_input_ena, force)))
+}
+
+/// The relocated values of a graphics link: `state`'s, with `gcnc.choice.per_sample`
+/// from the graphics state's sample shading when a stage reads it (a `choices` entry
+/// that contradicts it is a `State` error).
+fn relocated<'a>(
+    state: &'a PipelineState,
+    st: &GraphicsState,
+    stages: &[&Input],
+) -> Result<Cow<'a, PipelineState>> {
+    let sym = PrelinkSymbol::Choice(CHOICE_PER_SAMPLE.into()).name();
+    let reads = stages
+        .iter()
+        .any(|s| s.relocations.iter().any(|r| r.symbol == sym));
+    match state.choices.get(CHOICE_PER_SAMPLE) {
+        Some(&c) if c != st.sample_shading => Err(Error::state(
+            "choices.per_sample",
+            format!(
+                "{c}, but the graphics state's sample shading is {}",
+                st.sample_shading
+            ),
+        )),
+        None if reads => {
+            let mut s = state.clone();
+            s.choices
+                .insert(CHOICE_PER_SAMPLE.into(), st.sample_shading);
+            Ok(Cow::Owned(s))
+        }
+        _ => Ok(Cow::Borrowed(state)),
+    }
 }
 
 /// The fragment stage's colour-export epilog: each colour output with the state's format
@@ -419,6 +484,7 @@ pub fn needed_parts(shaders: &[Input], state: &PipelineState) -> Result<Vec<Part
     let p = plan(vs, vi, ps, pi, &st)?;
     let mut keys: Vec<PartKey> = p.prolog.into_iter().map(PartKey::VsProlog).collect();
     keys.push(PartKey::VsEpilog(p.vs_epilog));
+    keys.extend(p.ps_prolog.map(PartKey::PsProlog));
     keys.push(PartKey::PsEpilog(p.ps_epilog));
     Ok(keys)
 }
@@ -492,6 +558,14 @@ pub fn link_state(
         .transpose()?;
     let vs_epilog = get(parts, PartKey::VsEpilog(p.vs_epilog.clone()))?;
     let ps_epilog = get(parts, PartKey::PsEpilog(p.ps_epilog.clone()))?;
+    let ps_prolog = p
+        .ps_prolog
+        .clone()
+        .map(|k| get(parts, PartKey::PsProlog(k)))
+        .transpose()?;
+    let mut ps_parts: Vec<ChainPart> = ps_prolog.iter().map(ChainPart::generated).collect();
+    ps_parts.push(main_before(ps, &ps_epilog));
+    ps_parts.push(ChainPart::generated(&ps_epilog));
     let mut vs_parts: Vec<ChainPart> = prolog.iter().map(ChainPart::generated).collect();
     vs_parts.push(main_before(vs, &vs_epilog));
     vs_parts.push(ChainPart::generated(&vs_epilog));
@@ -504,13 +578,10 @@ pub fn link_state(
         Chain {
             input: ps.index,
             stage: ps.stage,
-            parts: vec![
-                main_before(ps, &ps_epilog),
-                ChainPart::generated(&ps_epilog),
-            ],
+            parts: ps_parts,
         },
     ];
-    let laid = layout::lay_out(t.gen, &chains, state)?;
+    let laid = layout::lay_out(t.gen, &chains, &*relocated(state, st, &[vs, ps])?)?;
 
     // Metadata: both stages' facts with the linkage, counts over the parts.
     let counts = |i: &StageInterface, ps: &[&Arc<Part>]| {
@@ -521,7 +592,9 @@ pub fn link_state(
     let mut vparts: Vec<&Arc<Part>> = prolog.iter().collect();
     vparts.push(&vs_epilog);
     let (vv, vsg) = counts(vi, &vparts);
-    let (pv, psg) = counts(pi, &[&ps_epilog]);
+    let mut pparts: Vec<&Arc<Part>> = ps_prolog.iter().collect();
+    pparts.push(&ps_epilog);
+    let (pv, psg) = counts(pi, &pparts);
     let user = |i: &StageInterface| -> Vec<UserData> {
         i.user_data
             .iter()
@@ -542,7 +615,8 @@ pub fn link_state(
         ..Default::default()
     };
     let ps_abi = GraphicsAbi {
-        ps_input_ena: pi.ps_input_ena,
+        ps_input_ena: p.ps_ena,
+        ps_sample_rate: pi.ps_sample_rate || st.sample_shading || st.force_sample_interpolation,
         ps_attributes: pi.ps_attributes.clone(),
         ps_per_vertex: pi.ps_per_vertex.clone(),
         colors: ps_colors(&p.ps_epilog),
@@ -595,6 +669,9 @@ pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<la
     let iface = interface(s)?;
     let mut prolog = None;
     let epilog = if s.stage == HwStage::Ps {
+        if let Some(k) = ps_prolog_plan(s, iface, st)?.0 {
+            prolog = Some(get(parts, PartKey::PsProlog(k))?);
+        }
         get(parts, PartKey::PsEpilog(ps_plan(s, iface, st)?))?
     } else {
         let every: Vec<u32> = iface
@@ -617,5 +694,6 @@ pub fn link_stage(s: &Input, st: &GraphicsState, parts: &PartCache) -> Result<la
         stage: s.stage,
         parts: chain,
     };
-    layout::lay_out(s.target.gen, &[one], &PipelineState::default())
+    let none = PipelineState::default();
+    layout::lay_out(s.target.gen, &[one], &*relocated(&none, st, &[s])?)
 }

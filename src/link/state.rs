@@ -223,6 +223,14 @@ pub struct GraphicsLinkState {
     /// Alpha to coverage (location 0's alpha decides the covered samples).
     #[serde(default, skip_serializing_if = "is_false")]
     pub alpha_to_coverage: bool,
+    /// Vulkan's sample shading on a multisampled draw (`GraphicsState::sample_shading`):
+    /// the fragment stage runs per sample and `gcnc.choice.per_sample` is 1.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sample_shading: bool,
+    /// GL-style forced per-sample interpolation (`GraphicsState::
+    /// force_sample_interpolation`, the PS prolog).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force_sample_interpolation: bool,
 }
 
 impl GraphicsLinkState {
@@ -316,6 +324,8 @@ impl GraphicsLinkState {
             ));
         }
         st.samples = self.samples;
+        st.sample_shading = self.sample_shading;
+        st.force_sample_interpolation = self.force_sample_interpolation;
         if let Some(t) = &self.alpha_test {
             use crate::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
             let func = CompareFunc::from_name(&t.func).ok_or_else(|| {
@@ -384,6 +394,8 @@ impl GraphicsLinkState {
                 reference: serde_json::Number::from_f64(f32::from_bits(t.reference) as f64)
                     .expect("the reference is finite"),
             }),
+            sample_shading: st.sample_shading,
+            force_sample_interpolation: st.force_sample_interpolation,
         }
     }
 }

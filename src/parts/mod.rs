@@ -18,7 +18,9 @@
 //!   the VGPRs the main part expects its inputs in), the position/parameter-export
 //!   epilog ([`vs_epilog`], keyed by the vertex stage's output registers and the fragment
 //!   stage's packing) and the colour-export epilog ([`ps_epilog`], keyed by the colour
-//!   registers and export formats). An epilog ends the program (`s_endpgm`, no `next`).
+//!   registers and export formats) and the pixel-shader prolog ([`ps_prolog`], keyed by
+//!   the fragment main part's input VGPRs and forced per-sample interpolation). An
+//!   epilog ends the program (`s_endpgm`, no `next`).
 //!
 //! Invariants: `build` is a pure function of the key (same key, same bytes), so caching by
 //! key is sound; every generated part leaves no outstanding memory counter and no pending
@@ -27,6 +29,7 @@
 pub mod code;
 pub mod cs_prolog;
 pub mod ps_epilog;
+pub mod ps_prolog;
 pub mod vs_epilog;
 pub mod vs_prolog;
 
@@ -35,6 +38,7 @@ use crate::cache::hash::StableHasher;
 use crate::isa::Target;
 pub use cs_prolog::CsPrologKey;
 pub use ps_epilog::PsEpilogKey;
+pub use ps_prolog::PsPrologKey;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::hash::BuildHasherDefault;
@@ -54,6 +58,8 @@ pub enum PartKey {
     VsEpilog(VsEpilogKey),
     /// Colour-export epilog.
     PsEpilog(PsEpilogKey),
+    /// Pixel-shader prolog (forced per-sample interpolation).
+    PsProlog(PsPrologKey),
 }
 
 /// Why a part cannot be built.
@@ -113,6 +119,7 @@ impl PartKey {
             PartKey::VsProlog(k) => k.canonical(),
             PartKey::VsEpilog(k) => k.canonical(),
             PartKey::PsEpilog(k) => k.canonical(),
+            PartKey::PsProlog(k) => k.canonical(),
         }
     }
 
@@ -132,6 +139,7 @@ impl PartKey {
             PartKey::VsProlog(_) => "vs_prolog",
             PartKey::VsEpilog(_) => "vs_epilog",
             PartKey::PsEpilog(_) => "ps_epilog",
+            PartKey::PsProlog(_) => "ps_prolog",
         };
         format!("gcnc.part.{kind}.{:016x}", (self.hash() >> 64) as u64)
     }
@@ -143,6 +151,7 @@ impl PartKey {
             PartKey::VsProlog(k) => k.build(&self.symbol()),
             PartKey::VsEpilog(k) => k.build(&self.symbol()),
             PartKey::PsEpilog(k) => k.build(&self.symbol()),
+            PartKey::PsProlog(k) => k.build(&self.symbol()),
         }
     }
 }

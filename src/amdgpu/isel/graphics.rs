@@ -50,6 +50,7 @@ use crate::amdgpu::abi_graphics::{
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
+use crate::binary::prelink::PrelinkSymbol;
 use crate::binary::registers::UserData;
 use crate::binary::HwStage;
 use crate::ir::{self, InstKind, Intrinsic, Stage, Value};
@@ -114,6 +115,11 @@ pub const SLOT_POINT_COORD: u32 = 80;
 /// The fragment attribute of `gl_PrimitiveID`: a flat parameter the vertex stage's epilog
 /// adds (after every location, so it is the last parameter).
 pub const SLOT_PRIMITIVE_ID: u32 = 81;
+
+/// The name of the both-ways choice between per-pixel and per-sample shading
+/// (`gcnc.choice.per_sample`, seed 000's perSampleShading): 1 when the pipeline's state
+/// asks for sample shading (`GraphicsState::sample_shading`).
+pub const CHOICE_PER_SAMPLE: &str = "per_sample";
 
 /// Selector state of a graphics stage.
 #[derive(Default)]
@@ -279,6 +285,7 @@ impl Isel<'_> {
         self.p.abi.graphics.ps_attributes = locs.clone();
         self.p.abi.graphics.ps_per_vertex = per_vertex;
         self.p.abi.graphics.writes_memory = self.stores_to_memory();
+        self.p.abi.graphics.ps_sample_rate = sample_rate_shading(self.f);
         self.p.abi.graphics.early_fragment_tests = self
             .m
             .exec_flags
@@ -444,6 +451,7 @@ impl Isel<'_> {
             _ => None,
         };
         if let Some((ox, oy)) = offset {
+            self.p.abi.graphics.ps_exact_center = true;
             let centre = self.ps_vgpr(if linear { LINEAR_CENTER } else { PERSP_CENTER });
             let mut out = SmallVec::new();
             for c in centre {
@@ -929,26 +937,42 @@ impl Isel<'_> {
             }
             (Stage::Fragment, LoadSampleMaskIn) => {
                 let cov = self.ps_vgpr(ps_input::SAMPLE_COVERAGE)[0];
-                if sample_rate_shading(self.f) {
-                    // the hardware gives the pixel's coverage; an invocation shading one
-                    // sample sees that sample's bit only (Vulkan's SampleMask input)
-                    let id = self.sample_id()?;
-                    let bit = self.tmp(RegClass::V1);
-                    let d = self.tmp(RegClass::V1);
-                    self.valu(
-                        Opcode::VLshlrevB32,
-                        &[Arg::Temp(bit)],
-                        vec![Arg::Temp(id), Arg::Const(1)],
-                    )?;
-                    self.valu(
-                        Opcode::VAndB32,
-                        &[Arg::Temp(d)],
-                        vec![Arg::Temp(cov), Arg::Temp(bit)],
-                    )?;
-                    one(d)
+                // the hardware gives the pixel's coverage; an invocation shading one
+                // sample sees that sample's bit only (Vulkan's SampleMask input)
+                let id = self.sample_id()?;
+                let bit = self.tmp(RegClass::V1);
+                self.valu(
+                    Opcode::VLshlrevB32,
+                    &[Arg::Temp(bit)],
+                    vec![Arg::Temp(id), Arg::Const(1)],
+                )?;
+                let mask = if sample_rate_shading(self.f) {
+                    Arg::Temp(bit)
                 } else {
-                    one(cov)
-                }
+                    // per pixel or per sample by the pipeline's sample shading, which a
+                    // fragment shader is compiled without: both ways, chosen at link by
+                    // the literal of `gcnc.choice.per_sample` (1: the own bit; 0: every
+                    // bit, since `choice - 1` is then all ones)
+                    let choice = self
+                        .p
+                        .symbol(PrelinkSymbol::Choice(CHOICE_PER_SAMPLE.into()));
+                    let all = self.tmp(RegClass::S1);
+                    self.hw(
+                        Opcode::SAddU32,
+                        &[Arg::Temp(all)],
+                        &[choice, Arg::Const(u32::MAX)],
+                    )?;
+                    let m = self.tmp(RegClass::V1);
+                    self.valu(
+                        Opcode::VOrB32,
+                        &[Arg::Temp(m)],
+                        vec![Arg::Temp(all), Arg::Temp(bit)],
+                    )?;
+                    Arg::Temp(m)
+                };
+                let d = self.tmp(RegClass::V1);
+                self.valu(Opcode::VAndB32, &[Arg::Temp(d)], vec![Arg::Temp(cov), mask])?;
+                one(d)
             }
             (Stage::Fragment, LoadHelperInvocation | IsHelperInvocation) => self.helper_mask()?,
             (Stage::Fragment, Discard | Terminate | Demote) if self.p.wqm.is_some() => {

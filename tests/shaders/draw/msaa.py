@@ -11,6 +11,9 @@
   then holds the invocation's own sample), with the depth test;
 - msaa4_sample_in.json: fs_sample_in (a `sample` input: interpolated per sample);
 - msaa4_mask_in.json: fs_sample_mask_in (gl_SampleMaskIn once per pixel);
+- msaa4_mask_in_sample_shading.json: the same with sample shading (min_sample_shading
+  1.0: one invocation per sample, each seeing its own sample's bit; the link writes
+  `gcnc.choice.per_sample`);
 - msaa4_interp_offset.json: vs_color2 + fs_interp_offset (interpolateAtOffset of a
   smooth and a noperspective input);
 - msaa4_interp_sample.json: fs_interp_sample (interpolateAtSample, gl_SamplePosition);
@@ -117,6 +120,16 @@ PIPELINES = {
     ),
     "msaa4_mask_in": desc(
         "vs_color.spv", "fs_sample_mask_in.spv", 24, 20, 4, CROSSING, [color(RGBA32F)]
+    ),
+    "msaa4_mask_in_sample_shading": desc(
+        "vs_color.spv",
+        "fs_sample_mask_in.spv",
+        24,
+        20,
+        4,
+        CROSSING,
+        [color(RGBA32F)],
+        extra={"min_sample_shading": 1.0},
     ),
     "msaa4_interp_offset": desc(
         "vs_color2.spv", "fs_interp_offset.spv", 16, 16, 4, CENTROID,

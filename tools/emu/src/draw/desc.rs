@@ -808,6 +808,7 @@ impl Draw {
             .is_some_and(ColorAttachment::dual_source);
         st.samples = self.desc.samples;
         st.alpha_to_coverage = self.desc.alpha_to_coverage;
+        st.sample_shading = self.desc.samples > 1 && self.desc.min_sample_shading > 0.0;
         st
     }
 

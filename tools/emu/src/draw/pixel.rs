@@ -367,7 +367,9 @@ pub fn run(
     let lanes = p.ps.target.wave.lanes() as usize;
     let param_bytes = (p.ps_input_cntl.len() as u32).max(1) * ATTR_BYTES;
     let n = d.desc.samples;
-    let per_sample = n > 1 && (p.ps_iter_sample || d.desc.min_sample_shading > 0.0);
+    // per sample only as the pipeline asks (PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE): the
+    // description's min_sample_shading reaches the hardware through the compiled state
+    let per_sample = n > 1 && p.ps_iter_sample;
     if n > 1 && !per_sample && ena & (1 << PERSP_SAMPLE | 1 << LINEAR_SAMPLE) != 0 {
         return Err(Error::new(ErrorKind::Graphics(format!(
             "PERSP/LINEAR_SAMPLE pixel inputs on a {n}-sample draw without \
