@@ -178,6 +178,11 @@ pub fn sreg(gen: Gen, code: u32, count: u8) -> Result<Operand> {
     if base.0 >= 128 || base.0 as u32 + count as u32 > 128 {
         return Err(Error::invalid("scalar range runs off the SGPR file"));
     }
+    // a range of SGPRs may not run into VCC (106/107): LLVM has no name for it and
+    // refuses the word (RADV's ACO emits `srsrc` 104 on GFX10.3/GFX11 in rare code)
+    if base.0 < 106 && base.0 as u32 + count as u32 > 106 {
+        return Err(Error::invalid("scalar range runs from the SGPRs into vcc"));
+    }
     Ok(Operand::Reg(Reg { base, count }))
 }
 
