@@ -537,6 +537,12 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
             Item::PushConstantPointerHi => half(PUSH_BASE, true),
             Item::DescriptorTable => DESCRIPTOR_TABLE_LO,
             Item::Unused => 0,
+            Item::VertexBufferTable | Item::BaseVertex | Item::BaseInstance | Item::DrawIndex => {
+                return Err(Error::setup(format!(
+                    "the link state names {}, a vertex-stage item, in a dispatch",
+                    item.text()
+                )))
+            }
             Item::SpillTable => {
                 return Err(Error::setup(
                     "the link state names a spill table, which this setup does not provide",
