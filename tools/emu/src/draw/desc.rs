@@ -514,6 +514,12 @@ pub struct Desc {
     pub push_constants: Option<String>,
     #[serde(default)]
     pub spec_constants: SpecConstants,
+    /// The driver's user-data layouts for a pipeline linked from unlinked stages
+    /// (`gcnc draw --unlinked` links with them; docs/draw.md): `{"vertex": L,
+    /// "fragment": L}`, each `gcnc link`'s user-data layout. A whole-pipeline compile and
+    /// lavapipe ignore it.
+    #[serde(default)]
+    pub link_user_data: Option<gcnc::link::state::StageUserData>,
 }
 
 /// Push-constant bytes a draw may give (Vulkan's guaranteed minimum).
@@ -735,6 +741,16 @@ impl Desc {
         }
         if d.desc.draws.len() > MAX_DRAWS {
             return err(format!("more than {MAX_DRAWS} draws"));
+        }
+        if let Some(l) = &d.desc.link_user_data {
+            let state = gcnc::link::PipelineState {
+                stage_user_data: Some(l.clone()),
+                ..Default::default()
+            };
+            state
+                .validate()
+                .map_err(|e| DescError(format!("link_user_data: {e}")))?;
+            super::launch::link_user_data(&d).map_err(|e| DescError(e.to_string()))?;
         }
         for one in d.each_draw() {
             one.check().map_err(|e| match d.desc.draws.is_empty() {
