@@ -169,14 +169,7 @@ pub fn link_user_data(d: &Draw) -> Result<LinkUserData> {
             Item::PushConstantPointerHi => half(PUSH_BASE, true),
             Item::DescriptorSet(n) => set(*n, false)?,
             Item::DescriptorSetHi(n) => set(*n, true)?,
-            Item::PushConstant(k) => {
-                let at = 4 * *k as usize;
-                let mut b = [0u8; 4];
-                for (j, x) in b.iter_mut().enumerate() {
-                    *x = d.push.get(at + j).copied().unwrap_or(0);
-                }
-                u32::from_le_bytes(b)
-            }
+            Item::PushConstant(k) => crate::pipeline::push_dword(&d.push, *k),
             Item::DescriptorTable => table as u32,
             Item::GlobalTable => GLOBAL_TABLE as u32,
             Item::Unused => 0,
