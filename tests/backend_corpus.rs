@@ -104,6 +104,7 @@ const PASSING: &[&str] = &[
     "img_wide_texels",
     "img_cube_size",
     "img_robust",
+    "img_ms",
     "img_formats",
     "img_samplers",
 ];

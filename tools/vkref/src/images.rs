@@ -337,6 +337,8 @@ pub struct Image {
     /// Width, height, and depth (3D) or number of slices (arrays; 6 per cube).
     pub size: [u32; 3],
     pub levels: u32,
+    /// Samples per texel (1, or 2, 4, 8 for a multisampled 2D image (array) of one level).
+    pub samples: u32,
     pub data: Vec<u8>,
 }
 
@@ -349,11 +351,41 @@ impl Image {
         levels: u32,
         mut f: impl FnMut(u32, u32, u32, u32) -> Vec<u8>,
     ) -> Image {
+        Image::build(format, view, size, levels, 1, |l, x, y, z, _| f(l, x, y, z))
+    }
+
+    /// A multisampled 2D image (`view` D2 or D2Array, one level) whose sample `s` of texel
+    /// (x, y, layer) is `f(x, y, layer, s)`, the samples of a texel together (the emulator's
+    /// layout).
+    pub fn multisampled(
+        format: TexelFormat,
+        view: ViewType,
+        size: [u32; 3],
+        samples: u32,
+        mut f: impl FnMut(u32, u32, u32, u32) -> Vec<u8>,
+    ) -> Image {
+        assert!(matches!(view, ViewType::D2 | ViewType::D2Array) && samples > 1);
+        Image::build(format, view, size, 1, samples, |_, x, y, z, s| {
+            f(x, y, z, s)
+        })
+    }
+
+    /// The image whose sample `s` of texel (x, y, slice) of level `l` is
+    /// `f(l, x, y, slice, s)`, in the layout of [`Image::texel_offset`].
+    fn build(
+        format: TexelFormat,
+        view: ViewType,
+        size: [u32; 3],
+        levels: u32,
+        samples: u32,
+        mut f: impl FnMut(u32, u32, u32, u32, u32) -> Vec<u8>,
+    ) -> Image {
         let mut img = Image {
             format,
             view,
             size,
             levels,
+            samples,
             data: Vec::new(),
         };
         for l in 0..levels {
@@ -361,14 +393,21 @@ impl Image {
             for z in 0..d {
                 for y in 0..h {
                     for x in 0..w {
-                        let t = f(l, x, y, z);
-                        assert_eq!(t.len(), format.bytes() as usize, "texel size");
-                        img.data.extend(t);
+                        for s in 0..samples {
+                            let t = f(l, x, y, z, s);
+                            assert_eq!(t.len(), format.bytes() as usize, "texel size");
+                            img.data.extend(t);
+                        }
                     }
                 }
             }
         }
         img
+    }
+
+    /// Byte offset of sample `s` of texel (x, y, layer) of a multisampled image.
+    pub fn sample_offset(&self, x: u32, y: u32, z: u32, s: u32) -> usize {
+        self.texel_offset(0, x, y, z) + (s * self.format.bytes()) as usize
     }
 
     /// Extent of level `l`: width, height, slices.
@@ -389,7 +428,7 @@ impl Image {
 
     pub fn level_bytes(&self, l: u32) -> usize {
         let [w, h, d] = self.extent(l);
-        (w * h * d * self.format.bytes()) as usize
+        (w * h * d * self.samples * self.format.bytes()) as usize
     }
 
     /// Bytes of all levels.
@@ -400,7 +439,7 @@ impl Image {
     /// Byte offset of texel (x, y, slice) of level `l`.
     pub fn texel_offset(&self, l: u32, x: u32, y: u32, z: u32) -> usize {
         let [w, h, _] = self.extent(l);
-        self.level_offset(l) + (((z * h + y) * w + x) * self.format.bytes()) as usize
+        self.level_offset(l) + (((z * h + y) * w + x) * self.samples * self.format.bytes()) as usize
     }
 
     /// Array layers of the Vulkan image (3D images have one).

@@ -2,7 +2,8 @@
 //! texels, whose components lie past the first 64 bits of the texel (`img_wide_texels`);
 //! the size of storage cube images, whose descriptor is a 2D array of faces
 //! (`img_cube_size`); reads and writes outside the image under robustImageAccess2
-//! (`img_robust`). Expectations follow Vulkan's format conversions
+//! (`img_robust`); multisampled images read sample by sample (`img_ms`). Expectations
+//! follow Vulkan's format conversions
 //! (`TexelFormat::decode` / `TexelFormat::encode`) and its texel replacement rules; every
 //! value is exact except normalized texels (within the rounding of the conversion).
 
@@ -23,7 +24,13 @@ fn quarters(r: &mut Rng, format: TexelFormat, view: ViewType, size: [u32; 3]) ->
 
 /// Texel (x, y, z) of level 0 as the shader reads it.
 fn texel(img: &Image, x: u32, y: u32, z: u32) -> [f64; 4] {
-    let at = img.texel_offset(0, x, y, z);
+    sample(img, x, y, z, 0)
+}
+
+/// Sample `s` of texel (x, y, z) of level 0 (0 for an image of one sample) as the shader
+/// reads it.
+fn sample(img: &Image, x: u32, y: u32, z: u32, s: u32) -> [f64; 4] {
+    let at = img.sample_offset(x, y, z, s);
     img.format
         .decode(&img.data[at..at + img.format.bytes() as usize])
         .expect("a format with a reference conversion")
@@ -236,10 +243,85 @@ fn robust_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     ]
 }
 
+// ---- img_ms
+
+fn ms_inputs() -> Inputs {
+    let mut r = Rng::new(2104);
+    let st = DescriptorKind::StorageImage;
+    let comb = DescriptorKind::CombinedImageSampler;
+    let t = Image::multisampled(
+        TexelFormat::Rgba8Unorm,
+        ViewType::D2,
+        [4, 4, 1],
+        4,
+        |_, _, _, _| (0..4).map(|_| r.u32() as u8).collect(),
+    );
+    let u = Image::multisampled(
+        TexelFormat::R32Uint,
+        ViewType::D2Array,
+        [4, 4, 2],
+        4,
+        |_, _, _, _| r.u32().to_le_bytes().to_vec(),
+    );
+    let h = Image::multisampled(
+        TexelFormat::Rgba16Float,
+        ViewType::D2,
+        [4, 4, 1],
+        4,
+        |_, _, _, _| {
+            (0..4)
+                .flat_map(|_| f32_to_f16(r.range(-64, 64) as f32 / 8.0).to_le_bytes())
+                .collect()
+        },
+    );
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            sampled(0, comb, vec![t], Sampler::nearest()),
+            images(1, st, vec![u], vec![]),
+            images(2, st, vec![h], vec![]),
+            sb(3, vec![0xcc; 16 * (64 * 2 + 1)]),
+            sb(4, vec![0xcc; 16 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn ms_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let img = |k: usize| image_of(&inp.resources[k], 0);
+    let mut a: Vec<[f64; 4]> = Vec::new();
+    let mut b: Vec<u32> = Vec::new();
+    let mut c: Vec<[f64; 4]> = Vec::new();
+    for i in 0..64u32 {
+        let (x, y, s) = (i % 4, (i / 4) % 4, i / 16);
+        a.push(sample(img(0), x, y, 0, s));
+        b.extend([
+            sample(img(1), x, y, 0, s)[0] as u32,
+            sample(img(1), x, y, 1, 3 - s)[0] as u32,
+            0,
+            0,
+        ]);
+        c.push(sample(img(2), x, y, 0, s));
+    }
+    let mut out = to_bytes(&b);
+    out.extend(f32s(&c));
+    out.extend(to_bytes(&[4i32, 4, 4, 0]));
+    vec![
+        exact(3, out),
+        Expect {
+            resource: 4,
+            bytes: f32s(&a),
+            check: CONVERTED,
+        },
+    ]
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_wide_texels", wide_inputs, wide_expect),
         case!("img_cube_size", cube_size_inputs, cube_size_expect),
         case!("img_robust", robust_inputs, robust_expect),
+        case!("img_ms", ms_inputs, ms_expect),
     ]
 }
