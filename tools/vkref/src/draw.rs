@@ -1255,6 +1255,7 @@ fn vk_image(v: &ImageView, data: Vec<u8>) -> Option<Image> {
         view,
         size: v.size,
         levels: v.levels,
+        samples: 1,
         data,
     })
 }
