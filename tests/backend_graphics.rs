@@ -636,7 +636,7 @@ fn vertex_shaders_write_layer_and_viewport_into_the_misc_export_and_parameters()
                 assert!(
                     asm.lines()
                         .map(norm)
-                        .any(|l| l.starts_with(&format!("{pack} {zreg}, "))),
+                        .any(|l| l.starts_with(pack) && l.contains(&format!(" {zreg}, "))),
                     "{cfg}: {zreg} packed by {pack}: {asm}"
                 );
             }
