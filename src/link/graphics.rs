@@ -49,8 +49,8 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::CHOICE_PER_SAMPLE;
 use crate::amdgpu::isel::graphics::{
-    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
+    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_LAYER, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK, SLOT_VIEWPORT,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
@@ -408,6 +408,8 @@ fn vs_plan(
         pos: [pos[0], pos[1], pos[2], pos[3]],
         point_size: vi.output(SLOT_POINT_SIZE).and_then(|r| r[0]),
         shading_rate: vi.output(SLOT_PRIMITIVE_SHADING_RATE).and_then(|r| r[0]),
+        layer: vi.output(SLOT_LAYER).and_then(|r| r[0]),
+        viewport: vi.output(SLOT_VIEWPORT).and_then(|r| r[0]),
         distances: vi
             .output(SLOT_CLIP)
             .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
@@ -740,7 +742,7 @@ pub fn link_state(
     let (pv, psg) = counts(pi, &pparts);
     let [vs_map, ps_map] = p.user_maps.clone();
     let ndist = p.vs_epilog.distances.len() as u32;
-    let misc = p.vs_epilog.point_size.is_some() || p.vs_epilog.shading_rate.is_some();
+    let misc = p.vs_epilog.writes_misc();
     let vs_abi = GraphicsAbi {
         vgpr_comp_cnt: vi.vgpr_comp_cnt,
         vs_params: p.params.clone(),
@@ -748,6 +750,8 @@ pub fn link_state(
         pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
         writes_shading_rate: p.vs_epilog.shading_rate.is_some(),
+        writes_layer: p.vs_epilog.layer.is_some(),
+        writes_viewport: p.vs_epilog.viewport.is_some(),
         clip_distances: vi.clip_distances,
         cull_distances: vi.cull_distances,
         ..Default::default()

@@ -456,6 +456,17 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             b(f.v12.vulkan_memory_model_device_scope),
         )),
         Capability::Int64ImageEXT => Some(("shaderImageInt64Atomics", f.image_int64)),
+        // gl_Layer / gl_ViewportIndex written before rasterization (Vulkan 1.2 features)
+        Capability::ShaderLayer => Some(("shaderOutputLayer", b(f.v12.shader_output_layer))),
+        Capability::ShaderViewportIndex => Some((
+            "shaderOutputViewportIndex",
+            b(f.v12.shader_output_viewport_index),
+        )),
+        Capability::ShaderViewportIndexLayerEXT => Some((
+            "shaderOutputLayer and shaderOutputViewportIndex",
+            b(f.v12.shader_output_layer) && b(f.v12.shader_output_viewport_index),
+        )),
+        Capability::MultiViewport => Some(("multiViewport", b(f.core.multi_viewport))),
         // f16 sampled types (SPV_AMD_gpu_shader_half_float_fetch, GLSL's
         // GL_AMD_gpu_shader_half_float_fetch): no Vulkan extension or feature enables them
         Capability::Float16ImageAMD => Some((F16_IMAGES, false)),
