@@ -280,6 +280,7 @@ fn operand_desc(tok: &str) -> Option<String> {
         "attr" => "Attr",
         _ => return None,
     };
+    let rest_has_allow = rest.contains('/');
     let (rest, allow, allow_asm) = match rest.split_once('/') {
         Some((r, a)) => {
             let letters = |a: &str| -> Option<u8> {
@@ -326,7 +327,13 @@ fn operand_desc(tok: &str) -> Option<String> {
         _ => None,
     };
     if let Some(k) = imm {
-        return Some(format!("OpDesc::imm(Field::{field}, ImmKind::{k})"));
+        // an immediate field that also takes registers (`offset:imm/s`: SMEM's soffset form)
+        let regs = if rest_has_allow {
+            format!(".accepts({allow}, {allow_asm})")
+        } else {
+            String::new()
+        };
+        return Some(format!("OpDesc::imm(Field::{field}, ImmKind::{k}){regs}"));
     }
     let (sgpr, size) = match size.strip_prefix('s') {
         Some(rest) => (true, rest),

@@ -258,6 +258,13 @@ impl OpDesc {
         self.allow_asm = allow_asm;
         self
     }
+    /// Registers an immediate field also takes (`allow`, `allow_asm` bits; SMEM's offset
+    /// is an immediate or one SGPR).
+    pub const fn accepts(mut self, allow: u8, allow_asm: u8) -> OpDesc {
+        self.allow = allow;
+        self.allow_asm = allow_asm;
+        self
+    }
     pub const fn lo(mut self, lo128: bool) -> OpDesc {
         self.lo128 = lo128;
         self

@@ -146,7 +146,7 @@ impl Inst {
                     (tables::ImmKind::Lit, Operand::Literal(_) | Operand::Symbol(_)) => true,
                     (tables::ImmKind::Lit, _) => false,
                     (_, Operand::Imm(_)) => true,
-                    (tables::ImmKind::Imm, Operand::Reg(r)) if od.field == Field::Offset => {
+                    (_, Operand::Reg(r)) if od.allow_asm & tables::ALLOW_SGPR != 0 => {
                         !r.base.is_vgpr() && r.base.0 < 128
                     }
                     (tables::ImmKind::Udec | tables::ImmKind::Sdec, Operand::Label(_)) => true,

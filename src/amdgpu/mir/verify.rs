@@ -188,12 +188,10 @@ fn check_inst(p: &Program, bi: usize, i: &MInst) -> Result<(), Error> {
                     return Err(fail(p, bi, Some(i), "too few operands".into()));
                 };
                 if od.imm.is_some() {
-                    // SMEM's offset is an immediate or one SGPR (`soffset`, the encoder's
-                    // SGPR form; GFX9 with an `offset:` modifier both)
-                    let sgpr_offset = fmt == crate::isa::Format::Smem
-                        && od.field == crate::isa::Field::Offset
+                    // an immediate field that takes an SGPR too (SMEM's offset): one SGPR
+                    let sgpr = od.allow & crate::isa::tables::ALLOW_SGPR != 0
                         && reg_of(p, a) == Some((RegType::Sgpr, 1));
-                    if !sgpr_offset && !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
+                    if !sgpr && !matches!(a, Arg::Imm(_) | Arg::Const(_) | Arg::Label(_)) {
                         return Err(fail(
                             p,
                             bi,
