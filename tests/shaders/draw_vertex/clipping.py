@@ -151,21 +151,25 @@ def near_margin(t):
     return min([line_margin(p, q, segment=True) for p, q in near_edges(t)] + [math.inf])
 
 
-# nudge each triangle's last vertex (in 1/64 steps, deterministically) until every
-# pixel centre keeps MARGIN from the edges the near plane makes
-for i, t in enumerate(tris):
-    for step in range(64):
-        x, y, z = t[2]
-        cand = t[:2] + [(x + step / 64, y, z)]
-        if near_margin(cand) >= MARGIN:
-            tris[i] = cand
-            break
-    else:
-        raise SystemExit(f"no margin for triangle {i}")
-verts = []
-for k, t in enumerate(tris):
-    for j, e in enumerate(t):
-        verts.append(list(e) + [1.0] + COLS[(k + j) % 6])
+def near_vertices(tris):
+    """The vertex buffer of `tris`: each triangle's last vertex nudged (in 1/64 steps,
+    deterministically) until every pixel centre keeps MARGIN from the edges the near
+    plane makes, with w = 1 and a colour per vertex."""
+    verts = []
+    for k, t in enumerate(tris):
+        for step in range(64):
+            x, y, z = t[2]
+            cand = t[:2] + [(x + step / 64, y, z)]
+            if near_margin(cand) >= MARGIN:
+                break
+        else:
+            raise SystemExit(f"no margin for triangle {k}")
+        for j, e in enumerate(cand):
+            verts.append(list(e) + [1.0] + COLS[(k + j) % 6])
+    return verts
+
+
+verts = near_vertices(tris)
 DEPTH = {"depth_attachment": {"format": "D32_SFLOAT", "clear": 1.0, "test": True,
                               "write": True, "compare": "less"}}
 write("near_plane", base("vs_near.spv", "fs_near.spv", verts, DEPTH))
@@ -177,18 +181,6 @@ write("near_plane", base("vs_near.spv", "fs_near.spv", verts, DEPTH))
 # picks the axis by clip-space x/y and is 0/0 on an edge lying on one of its x/y planes:
 # draw_pipe_clip.c, read, not traced), so this one-vertex-behind triangle is another
 tris = [[(-0.9, -0.9, -2.0), (0.9, -0.7, -2.5), (0.2, 0.5, 0.3)]] + tris[1:]
-for i, t in enumerate(tris):
-    for step in range(64):
-        x, y, z = t[2]
-        cand = t[:2] + [(x + step / 64, y, z)]
-        if near_margin(cand) >= MARGIN:
-            tris[i] = cand
-            break
-    else:
-        raise SystemExit(f"no margin for triangle {i}")
-verts = []
-for k, t in enumerate(tris):
-    for j, e in enumerate(t):
-        verts.append(list(e) + [1.0] + COLS[(k + j) % 6])
+verts = near_vertices(tris)
 write("near_plane_linear", base("vs_near_linear.spv", "fs_near_linear.spv", verts, dict(
     DEPTH, color_attachments=[{"format": "R32G32B32A32_SFLOAT", "clear": [0.0, 0.0, 0.0, 0.0]}])))
