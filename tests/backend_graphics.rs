@@ -189,6 +189,19 @@ fn fragment_registers_say_what_the_shader_reads_and_exports() {
             "no memory write: early Z then late: {db:#x}"
         );
         assert_eq!(db >> 9 & 3, 0, "{db:#x}");
+        // memory written under early_fragment_tests: the test runs early anyway
+        // (EARLY_Z_THEN_LATE_Z) and before the shader (DEPTH_BEFORE_SHADER, bit 12), as
+        // RADV's early_fragment_test sets them; without the mode neither
+        let r = registers(&pipeline("gfx_vs_basic", "storage_image", gen, wave));
+        let db = r[&regs::DB_SHADER_CONTROL];
+        assert_eq!(
+            db >> 4 & 3,
+            1,
+            "early tests: Z_ORDER early then late: {db:#x}"
+        );
+        assert_ne!(db & 1 << 12, 0, "DEPTH_BEFORE_SHADER: {db:#x}");
+        let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_image_store", gen, wave));
+        assert_eq!(r[&regs::DB_SHADER_CONTROL] & 1 << 12, 0);
 
         // vec4 / uvec2 / float on MRT0..2 and depth
         let r = registers(&pipeline("gfx_vs_basic", "gfx_fs_mrt", gen, wave));

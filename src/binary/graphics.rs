@@ -55,6 +55,14 @@
 //!   (PS_ITER_SAMPLE bit 16) only for a shader that runs per sample
 //!   (`GraphicsAbi::ps_sample_rate`: a sample-rate shader, the state's sample shading, or
 //!   forced per-sample interpolation).
+//! - PA_CL_CLIP_CNTL: DX_CLIP_SPACE_DEF (19; RADV sets it unless the pipeline asks for
+//!   VK_EXT_depth_clip_control's [−w, w]) and DX_LINEAR_ATTR_CLIP_ENA (24; RADV and
+//!   LLPC — `.graphics_registers` `.pa_cl_clip_cntl` `.dx_linear_attr_clip_ena` — set it
+//!   for every pipeline).
+//!   PAL's metadata doc for the bit: the clipper adjusts the t of each vertex it makes
+//!   so linear attributes keep a linear gradient across the clipped triangle fan; when
+//!   clear, those vertices take perspective-correct barycentrics (docs/draw.md,
+//!   "Clipping against w").
 
 use super::error::{Error, Result};
 use super::metadata::{
@@ -105,6 +113,14 @@ pub const PA_SU_POINT_MINMAX: u32 = 0xa281;
 pub const PA_SC_MODE_CNTL_1: u32 = 0xa293;
 /// PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE.
 pub const PS_ITER_SAMPLE: u32 = 1 << 16;
+pub const PA_CL_CLIP_CNTL: u32 = 0xa204;
+/// PA_CL_CLIP_CNTL.DX_CLIP_SPACE_DEF (bit 19): clip z in [0, w], Vulkan's (and D3D's)
+/// clip volume rather than GL's [−w, w].
+pub const DX_CLIP_SPACE_DEF: u32 = 1 << 19;
+/// PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA (bit 24): a vertex the clipper makes gets
+/// screen-space (D3D10's linear) barycentrics for the noperspective inputs, not the
+/// perspective-correct ones.
+pub const DX_LINEAR_ATTR_CLIP_ENA: u32 = 1 << 24;
 /// SPI_INTERP_CONTROL_0 as RADV sets it: FLAT_SHADE_ENA, PNT_SPRITE_ENA, OVRD_X = S (2),
 /// OVRD_Y = T (3), OVRD_Z = 0.0 (0), OVRD_W = 1.0 (1), PNT_SPRITE_TOP_1 = 0 (T = 0 at the
 /// top, Vulkan's gl_PointCoord origin).
@@ -272,6 +288,9 @@ impl GraphicsPipelineInfo {
         regs.insert(PA_SU_POINT_SIZE, 8 | 8 << 16);
         regs.insert(PA_SU_POINT_MINMAX, 0xffff << 16);
         regs.insert(SPI_BARYC_CNTL, 1 << 24);
+        // Vulkan's clip volume, and noperspective inputs linear in screen space across
+        // the triangles clipping makes
+        regs.insert(PA_CL_CLIP_CNTL, DX_CLIP_SPACE_DEF | DX_LINEAR_ATTR_CLIP_ENA);
         if ps.ps_sample_rate {
             regs.insert(PA_SC_MODE_CNTL_1, PS_ITER_SAMPLE);
         }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes the clipping descriptions of tools/cli/tests/draw_vertex_builtins.rs:
 clip_planes (vs_clip: two user clip planes cutting perspective triangles), cull_distance
-(vs_cull: one clip and two cull distances) and near_plane (vs_near: triangles with
-vertices behind the eye, clipped against the near plane, with a depth test).
+(vs_cull: one clip and two cull distances), near_plane (vs_near: triangles with
+vertices behind the eye, clipped against the near plane, with a depth test) and
+near_plane_linear (the same with noperspective colours, vs_near_linear).
 
 The emulator decides coverage by the interpolated distance at each pixel centre, Vulkan
 (and lavapipe) clip geometrically and snap the new vertices; they agree where no pixel
@@ -150,22 +151,36 @@ def near_margin(t):
     return min([line_margin(p, q, segment=True) for p, q in near_edges(t)] + [math.inf])
 
 
-# nudge each triangle's last vertex (in 1/64 steps, deterministically) until every
-# pixel centre keeps MARGIN from the edges the near plane makes
-for i, t in enumerate(tris):
-    for step in range(64):
-        x, y, z = t[2]
-        cand = t[:2] + [(x + step / 64, y, z)]
-        if near_margin(cand) >= MARGIN:
-            tris[i] = cand
-            break
-    else:
-        raise SystemExit(f"no margin for triangle {i}")
-verts = []
-for k, t in enumerate(tris):
-    for j, e in enumerate(t):
-        verts.append(list(e) + [1.0] + COLS[(k + j) % 6])
-write("near_plane", base("vs_near.spv", "fs_near.spv", verts, {
-    "depth_attachment": {"format": "D32_SFLOAT", "clear": 1.0, "test": True, "write": True,
-                         "compare": "less"},
-}))
+def near_vertices(tris):
+    """The vertex buffer of `tris`: each triangle's last vertex nudged (in 1/64 steps,
+    deterministically) until every pixel centre keeps MARGIN from the edges the near
+    plane makes, with w = 1 and a colour per vertex."""
+    verts = []
+    for k, t in enumerate(tris):
+        for step in range(64):
+            x, y, z = t[2]
+            cand = t[:2] + [(x + step / 64, y, z)]
+            if near_margin(cand) >= MARGIN:
+                break
+        else:
+            raise SystemExit(f"no margin for triangle {k}")
+        for j, e in enumerate(cand):
+            verts.append(list(e) + [1.0] + COLS[(k + j) % 6])
+    return verts
+
+
+verts = near_vertices(tris)
+DEPTH = {"depth_attachment": {"format": "D32_SFLOAT", "clear": 1.0, "test": True,
+                              "write": True, "compare": "less"}}
+write("near_plane", base("vs_near.spv", "fs_near.spv", verts, DEPTH))
+# near_plane_linear: noperspective colours (vs_near_linear) into a float attachment: the
+# values at the vertices clipping makes are D3D10's / Vulkan's screen-space ones
+# (PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA), not the perspective ones. The same
+# triangles but the first: lavapipe 22.3 draws NaN noperspective values over every
+# variant of near_plane's floor tried (most likely its clipper's screen-space t, which
+# picks the axis by clip-space x/y and is 0/0 on an edge lying on one of its x/y planes:
+# draw_pipe_clip.c, read, not traced), so this one-vertex-behind triangle is another
+tris = [[(-0.9, -0.9, -2.0), (0.9, -0.7, -2.5), (0.2, 0.5, 0.3)]] + tris[1:]
+verts = near_vertices(tris)
+write("near_plane_linear", base("vs_near_linear.spv", "fs_near_linear.spv", verts, dict(
+    DEPTH, color_attachments=[{"format": "R32G32B32A32_SFLOAT", "clear": [0.0, 0.0, 0.0, 0.0]}])))

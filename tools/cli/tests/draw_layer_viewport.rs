@@ -78,3 +78,58 @@ fn lavapipe_draws_each_primitive_into_the_layer_and_viewport_it_names() {
         );
     }
 }
+
+/// `dir/NAME.json` with its SPIR-V paths made absolute and `edit` applied, written under
+/// `tmp`: a description the test changes.
+fn edited(tmp: &Path, name: &str, edit: impl Fn(&mut serde_json::Value)) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(dir().join(format!("{name}.json"))).unwrap();
+    let mut d: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for stage in ["vertex", "fragment"] {
+        let spv = d[stage]["spv"].as_str().unwrap().to_string();
+        d[stage]["spv"] = dir().join(spv).to_str().unwrap().into();
+    }
+    edit(&mut d);
+    std::fs::create_dir_all(tmp).unwrap();
+    let path = tmp.join(format!("{name}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(&d).unwrap()).unwrap();
+    path
+}
+
+/// Vulkan leaves a gl_Layer beyond the attachments' layers and a gl_ViewportIndex beyond
+/// the viewports undefined; the emulator refuses such a draw, naming the primitive, the
+/// index and the count (docs/draw.md "Layers and viewports"), on every configuration,
+/// whole pipeline and `--unlinked`: `layer_instances` with a fourth instance (its first
+/// triangle, primitive 6, selects layer 3 of 3) and `viewport_triangles` with its fourth
+/// viewport removed (triangle 3 selects viewport 3 of 3).
+#[test]
+fn a_layer_or_viewport_beyond_the_description_is_an_error_naming_it() {
+    let tmp = std::env::temp_dir().join(format!("gcnc-draw-layer-range-{}", std::process::id()));
+    let layer = edited(&tmp, "layer_instances", |d| {
+        d["draw"]["instance_count"] = 4.into()
+    });
+    let viewport = edited(&tmp, "viewport_triangles", |d| {
+        d["viewports"].as_array_mut().unwrap().truncate(3);
+    });
+    let mut failures = Vec::new();
+    for (path, want) in [
+        (&layer, "primitive 6 selects layer 3 of 3 (gl_Layer)"),
+        (
+            &viewport,
+            "primitive 3 selects viewport 3 of 3 (gl_ViewportIndex)",
+        ),
+    ] {
+        for (target, wave) in draw_support::DRAW_CONFIGS {
+            for extra in [&[][..], &["--unlinked"][..]] {
+                let out = tmp.join(format!("{target}-w{wave}"));
+                match draw_support::gcnc_draw_with(path, target, wave, &out, extra) {
+                    Err(e) if e.contains(want) => {}
+                    r => failures.push(format!(
+                        "{} on {target} w{wave} {extra:?}: want an error with {want:?}, got {r:?}",
+                        path.display()
+                    )),
+                }
+            }
+        }
+    }
+    draw_support::assert_no_failures(&failures, &tmp);
+}

@@ -35,10 +35,10 @@ fn corpus() -> PathBuf {
 }
 
 /// Two triangles of a 4x RGBA32F draw, one facing each way, with slanted edges (partly
-/// covered pixels, where centroid and sample locations differ). w = 1: with other w the
-/// emulator's and lavapipe's noperspective centre values differ already without any
-/// prolog (docs/link.md "The PS prolog", open questions), so perspective and linear
-/// barycentrics agree here and the test tells them apart by their VGPRs only.
+/// covered pixels, where centroid and sample locations differ). w = 1: with other w
+/// lavapipe 22.3's `sample` perspective inputs divide by 1/w at the pixel centre rather
+/// than at the sample (docs/link.md "The PS prolog", open questions), so perspective and
+/// linear barycentrics agree here and the test tells them apart by their VGPRs only.
 fn description(vs: &str, fs: &str, min_sample_shading: f32) -> Draw {
     // (x, y, z, w, r, g, b, a)
     let v: [[f32; 8]; 6] = [

@@ -16,6 +16,13 @@
 //!   in front with a depth test, and one triangle wholly behind the eye. The clip lines
 //!   and the near plane's edges keep pixel centres ≥ 0.04 pixel away (the script checks),
 //!   where per-sample distances and geometric clipping cover the same pixels.
+//! - `near_plane_linear` (clipping.py): noperspective colours beside a smooth and a flat
+//!   one on triangles with one and two vertices behind the eye, into RGBA32F: across
+//!   the triangles clipping makes, a noperspective input is the affine function of the
+//!   framebuffer position that the original vertices projected (through the eye)
+//!   define — Vulkan's rule, lavapipe's clipper, and the hardware's with
+//!   PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA, which gcnc sets; without that bit the
+//!   clipper's vertices take perspective-correct barycentrics and the image differs.
 
 mod draw_support;
 
@@ -47,4 +54,9 @@ fn clip_and_cull_distances_and_the_near_plane_clip_as_lavapipe_does() {
             ("near_plane", 20),
         ],
     );
+}
+
+#[test]
+fn noperspective_inputs_stay_screen_linear_on_triangles_clipped_against_w() {
+    draws_as_lavapipe("clip-linear", &[("near_plane_linear", 100)]);
 }

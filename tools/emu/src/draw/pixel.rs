@@ -419,7 +419,7 @@ pub fn run(
                 };
                 let ij = |off: [i64; 2], persp: bool| {
                     let b = s.bary_at(x, y, off);
-                    let b = if persp { s.persp(b) } else { b };
+                    let b = s.original(if persp { s.persp(b) } else { b }, persp);
                     vec![(b[1] as f32).to_bits(), (b[2] as f32).to_bits()]
                 };
                 let mut v = 0u16;

@@ -12,18 +12,27 @@
 //!   beyond the description's viewports or layers is an error (Vulkan: undefined).
 //! - Clipping against w (`clip_near`): a triangle or line with a vertex at w ≤ 0 is
 //!   clipped in clip space against Vulkan's near and far planes (z ≥ 0, z ≤ w: every
-//!   vertex with w ≤ 0 is outside one of them) before the viewport transform, as a
-//!   clipper that makes new vertices does: each new vertex's position, distances and
-//!   smooth parameters are the clip-space interpolation of its edge's endpoints (exact
-//!   for perspective-correct inputs, whose values are linear in clip space), its flat
-//!   parameters — and, in the clipped polygon, every vertex's — the provoking vertex's;
-//!   the polygon is drawn as a fan of sub-primitives from its first vertex, each its
-//!   own primitive to the pixel stage (so the pixel shader's I, J are relative to the
-//!   sub-triangle, and its P0/P10/P20 hold the sub-triangle's vertices). A point with
-//!   w ≤ 0 is outside the clip volume and dropped. Refused (`Unsupported`), as
-//!   Vulkan's values would differ: noperspective inputs (LINEAR_* enabled: Vulkan
-//!   interpolates them at a new vertex linearly in framebuffer space) and per-vertex
-//!   (passthrough) inputs of a clipped primitive. Primitives whose vertices all have
+//!   vertex with w ≤ 0 is outside one of them) before the viewport transform, and the
+//!   polygon left is drawn as a fan of sub-primitives from its first vertex, each its
+//!   own primitive to the pixel stage (its quads, PRIM_MASK bit and LDS block). Like the
+//!   hardware's clipper, clipping makes no new parameter values: a new vertex's
+//!   position and distances are the clip-space interpolation of its edge's endpoints,
+//!   and it carries barycentric weights of the original vertices (`ClipWeights`); the
+//!   pixel stage gets the original vertices' parameters in P0/P10/P20 (flat inputs
+//!   thus the provoking vertex's) and I, J mapped through those weights. The
+//!   perspective weights interpolate in clip space (exact: perspective-correct
+//!   barycentrics are linear there). The linear (noperspective) ones, with
+//!   PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA (gcnc, RADV and LLPC set it; PAL's
+//!   metadata doc: the clipper adjusts the t of the vertices it makes so linear
+//!   attributes keep a linear gradient across the clipped fan), take the screen-space
+//!   t = t_clip·w_b/w at each new vertex (`split_edge`), so a noperspective input stays
+//!   the affine function of the framebuffer position that the original vertices,
+//!   projected through the eye when behind it, define — Vulkan's values, and
+//!   lavapipe's (gallium draw_pipe_clip.c's `t_nopersp`); without the bit they take the
+//!   perspective weights, as the PAL doc says the hardware then does. A point with
+//!   w ≤ 0 is outside the clip volume and dropped. Refused (`Unsupported`): per-vertex
+//!   (passthrough) inputs of a clipped primitive (not modelled), and a clipped polygon
+//!   with a vertex still at w ≤ 0 (through the eye). Primitives whose vertices all have
 //!   w > 0 are not clipped here (depth clipping is per sample, below).
 //! - User clip and cull distances (PA_CL_VS_OUT_CNTL CLIP_DIST_ENA_n / CULL_DIST_ENA_n,
 //!   `vertex.rs`): a primitive is culled when one cull distance is negative at every
@@ -75,7 +84,6 @@ use super::vertex::{Prim, VertexOut};
 use super::Draw;
 use crate::error::{Error, ErrorKind, Result};
 use gcnc::amdgpu::abi_graphics::standard_sample_positions;
-use gcnc::amdgpu::isel::graphics::ps_input::{LINEAR_CENTER, LINEAR_CENTROID, LINEAR_SAMPLE};
 
 const SUBPIXEL: f64 = 256.0;
 /// Positions further than this many pixels from the origin are refused (fixed-point range).
@@ -117,7 +125,11 @@ pub struct Setup {
     pub z_f: [f64; 3],
     /// Per enabled clip distance, its value at the three vertices.
     pub clip: Vec<[f64; 3]>,
+    /// Each vertex's parameters (a clipped primitive's: the original vertices').
     pub params: [Vec<Option<[u32; 4]>>; 3],
+    /// For a part of a primitive clipped against w, where its vertices lie in the
+    /// original (`ClipWeights`); `None` for a primitive drawn whole.
+    pub clipped: Option<ClipWeights>,
     /// Pixel bounds (inclusive), inside the scissor.
     pub x0: u32,
     pub y0: u32,
@@ -162,8 +174,8 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
         if (0..8).any(|n| cull >> n & 1 == 1 && p[..nv].iter().all(|v| v.distances[n] < 0.0)) {
             continue;
         }
-        for sub in clip_near(i, p, nv, pipe.ps_input_ena, &pipe.ps_input_cntl)? {
-            if let Some(s) = setup_one(pipe, d, i, &sub)? {
+        for (sub, weights) in clip_near(i, p, nv, &pipe.ps_input_cntl, pipe.linear_attr_clip)? {
+            if let Some(s) = setup_one(pipe, d, i, &sub, weights)? {
                 out.push(s);
             }
         }
@@ -171,9 +183,15 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
     Ok(out)
 }
 
-/// Sets up primitive `i` (`p`: every vertex at w > 0); `None` when it is culled or
-/// covers nothing.
-fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Setup>> {
+/// Sets up primitive `i` (`p`: every vertex at w > 0; `clipped`: its weights when it is
+/// a part of a primitive clipped against w); `None` when it is culled or covers nothing.
+fn setup_one(
+    pipe: &Pipeline,
+    d: &Draw,
+    i: usize,
+    p: &Prim,
+    clipped: Option<ClipWeights>,
+) -> Result<Option<Setup>> {
     // the provoking vertex's viewport and layer (Vulkan leaves an index beyond the
     // viewports or layers undefined: an error here)
     let vps = d.viewports();
@@ -302,6 +320,7 @@ fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Set
             p[1].params.clone(),
             p[2].params.clone(),
         ],
+        clipped,
         x0,
         y0,
         x1: x1 as u32,
@@ -309,70 +328,85 @@ fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Set
     }))
 }
 
+/// Where the vertices of a primitive clipped against w lie in the primitive it came
+/// from: row k holds sub-primitive vertex k's weights of the original vertices 0, 1, 2,
+/// for the perspective-correct barycentrics (`persp`) and for the linear ones
+/// (`linear`). The pixel stage's I, J are the sub-primitive's barycentrics mapped
+/// through these (`Setup::original`), and its P0/P10/P20 the original vertices'
+/// parameters, as the hardware's clipper, which makes no new parameter values, has it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipWeights {
+    pub persp: [[f64; 3]; 3],
+    pub linear: [[f64; 3]; 3],
+}
+
+/// One vertex of a polygon being clipped: the vertex (position and distances) and its
+/// weights of the original vertices (`ClipWeights`).
+#[derive(Clone)]
+struct ClipVertex {
+    v: VertexOut,
+    persp: [f64; 3],
+    linear: [f64; 3],
+}
+
 /// Primitive `i` (the first `nv` vertices of `p`) clipped against the near (z ≥ 0) and
-/// far (z ≤ w) planes when a vertex has w ≤ 0 (module docs): `p` itself when none has,
-/// else the fan of what is left (nothing for a point). `ps_input_ena` and
-/// `ps_input_cntl` are the pipeline's SPI_PS_INPUT_ENA and SPI_PS_INPUT_CNTL_i.
+/// far (z ≤ w) planes when a vertex has w ≤ 0 (module docs): `p` itself (no weights)
+/// when none has, else the fan of what is left (nothing for a point), each
+/// sub-primitive with the original vertices' parameters and its `ClipWeights`.
+/// `ps_input_cntl` is the pipeline's SPI_PS_INPUT_CNTL_i; `linear_attr_clip`
+/// PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA.
 fn clip_near(
     i: usize,
     p: &Prim,
     nv: usize,
-    ps_input_ena: u32,
     ps_input_cntl: &[u32],
-) -> Result<Vec<Prim>> {
+    linear_attr_clip: bool,
+) -> Result<Vec<(Prim, Option<ClipWeights>)>> {
     // NaN positions go on to `setup_one`, which refuses them
     if p[..nv].iter().all(|v| !(v.pos[3] <= 0.0)) {
-        return Ok(vec![p.clone()]);
+        return Ok(vec![(p.clone(), None)]);
     }
     if nv == 1 {
         return Ok(Vec::new());
     }
-    if ps_input_ena & LINEAR_INPUTS != 0 {
-        return Err(Error::unsupported(format!(
-            "primitive {i} is clipped against w and the pixel shader has noperspective \
-             inputs (SPI_PS_INPUT_ENA {:#x}): Vulkan interpolates them at the new vertices \
-             in framebuffer space, which is not modelled",
-            ps_input_ena
-        )));
-    }
-    let mut flat = Vec::new();
     for (k, &c) in ps_input_cntl.iter().enumerate() {
-        match (c & 0x20 != 0, c >> 10 & 1 == 1) {
-            (true, true) => {
-                return Err(Error::unsupported(format!(
-                    "primitive {i} is clipped against w and pixel shader input {k} reads \
-                     per-vertex values"
-                )))
-            }
-            (false, true) => flat.push(c & 0x3f),
-            _ => {}
+        if c & 0x20 != 0 && c >> 10 & 1 == 1 {
+            return Err(Error::unsupported(format!(
+                "primitive {i} is clipped against w and pixel shader input {k} reads \
+                 per-vertex values"
+            )));
         }
     }
     // the planes as signed distances, and what a vertex on each is exactly
     let near = |v: &VertexOut| v.pos[2] as f64;
     let far = |v: &VertexOut| v.pos[3] as f64 - v.pos[2] as f64;
     let planes: [(&dyn Fn(&VertexOut) -> f64, bool); 2] = [(&near, true), (&far, false)];
-    let mut poly: Vec<VertexOut> = p[..nv].to_vec();
+    let unit = |k: usize| std::array::from_fn(|j| (j == k) as u32 as f64);
+    let mut poly: Vec<ClipVertex> = (0..nv)
+        .map(|k| ClipVertex {
+            v: p[k].clone(),
+            persp: unit(k),
+            linear: unit(k),
+        })
+        .collect();
     for (dist, is_near) in planes {
-        let on_plane = |mut v: VertexOut| {
-            v.pos[2] = if is_near { 0.0 } else { v.pos[3] };
-            v
-        };
         let n = poly.len();
         let mut next = Vec::new();
         // a line is one open segment, a triangle a closed polygon
         let edges = if nv == 2 { n - 1 } else { n };
         for k in 0..n {
             let cur = &poly[k];
-            let dc = dist(cur);
+            let dc = dist(&cur.v);
             if dc >= 0.0 {
                 next.push(cur.clone());
             }
             if k < edges {
                 let nxt = &poly[(k + 1) % n];
-                let dn = dist(nxt);
+                let dn = dist(&nxt.v);
                 if (dc >= 0.0) != (dn >= 0.0) {
-                    next.push(on_plane(lerp_vertex(cur, nxt, dc / (dc - dn), &flat)));
+                    let mut new = split_edge(cur, nxt, dc / (dc - dn), linear_attr_clip);
+                    new.v.pos[2] = if is_near { 0.0 } else { new.v.pos[3] };
+                    next.push(new);
                 }
             }
         }
@@ -381,56 +415,55 @@ fn clip_near(
     if poly.len() < nv {
         return Ok(Vec::new());
     }
-    // flat inputs (and the layer and viewport) take the provoking vertex's values at
-    // every vertex of the polygon
-    for v in &mut poly {
-        v.layer = p[0].layer;
-        v.viewport = p[0].viewport;
-        for &n in &flat {
-            if let Some(x) = v.params.get_mut(n as usize) {
-                *x = p[0].params.get(n as usize).copied().flatten();
-            }
-        }
-    }
+    // every sub-primitive is drawn with the original vertices' parameters (flat ones
+    // the provoking vertex's, P0), layer and viewport
+    let sub = |ks: [usize; 3]| {
+        let prim: Prim = std::array::from_fn(|j| VertexOut {
+            params: p[j].params.clone(),
+            layer: p[0].layer,
+            viewport: p[0].viewport,
+            ..poly[ks[j]].v.clone()
+        });
+        let w = ClipWeights {
+            persp: ks.map(|k| poly[k].persp),
+            linear: ks.map(|k| poly[k].linear),
+        };
+        (prim, Some(w))
+    };
     Ok(match nv {
-        2 => vec![[poly[0].clone(), poly[1].clone(), poly[1].clone()]],
-        _ => (1..poly.len() - 1)
-            .map(|k| [poly[0].clone(), poly[k].clone(), poly[k + 1].clone()])
-            .collect(),
+        2 => vec![sub([0, 1, 1])],
+        _ => (1..poly.len() - 1).map(|k| sub([0, k, k + 1])).collect(),
     })
 }
 
-/// SPI_PS_INPUT_ENA's LINEAR_SAMPLE, LINEAR_CENTER and LINEAR_CENTROID.
-const LINEAR_INPUTS: u32 = 1 << LINEAR_SAMPLE | 1 << LINEAR_CENTER | 1 << LINEAR_CENTROID;
-
-/// The vertex at `t` from `a` to `b` in clip space: position, distances and the
-/// parameters not in `flat` interpolated (as f32 channels), the rest `a`'s.
-fn lerp_vertex(a: &VertexOut, b: &VertexOut, t: f64, flat: &[u32]) -> VertexOut {
+/// The vertex at clip-space `t` from `a` to `b`: position and distances interpolated in
+/// clip space, so are the perspective weights (perspective-correct interpolation is
+/// linear in clip space). The linear weights take the point's screen-space parameter
+/// on the edge instead with `linear_attr_clip` (PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA),
+/// else the same `t`: the screen position x/w runs from a's to b's as
+/// s = t·w_b / w(t) (for each screen axis alike: x(t) − x_a = t·(X_b·w_a − X_a·w_b) /
+/// (w(t)·w_a) and x_b − x_a = (X_b·w_a − X_a·w_b) / (w_a·w_b)), which holds for a vertex
+/// behind the eye too (its screen position is where the projection through the eye puts
+/// it), so a noperspective input stays the one affine function of the framebuffer
+/// position that the projected original vertices define — Vulkan's rule, lavapipe's
+/// `t_nopersp` (gallium draw_pipe_clip.c).
+fn split_edge(a: &ClipVertex, b: &ClipVertex, t: f64, linear_attr_clip: bool) -> ClipVertex {
     let f = |x: f32, y: f32| (x as f64 + t * (y as f64 - x as f64)) as f32;
-    let params = (0..a.params.len().max(b.params.len()))
-        .map(|n| {
-            let (x, y) = (
-                a.params.get(n).copied().flatten(),
-                b.params.get(n).copied().flatten(),
-            );
-            match (x, y) {
-                (Some(x), Some(y)) if !flat.contains(&(n as u32)) => {
-                    Some(std::array::from_fn(|c| {
-                        f(f32::from_bits(x[c]), f32::from_bits(y[c])).to_bits()
-                    }))
-                }
-                (x, _) => x,
-            }
-        })
-        .collect();
-    VertexOut {
-        pos: std::array::from_fn(|c| f(a.pos[c], b.pos[c])),
-        params,
-        point_size: a.point_size,
-        shading_rate: a.shading_rate,
-        layer: a.layer,
-        viewport: a.viewport,
-        distances: std::array::from_fn(|c| f(a.distances[c], b.distances[c])),
+    let w = a.v.pos[3] as f64 + t * (b.v.pos[3] as f64 - a.v.pos[3] as f64);
+    let s = if linear_attr_clip {
+        t * b.v.pos[3] as f64 / w
+    } else {
+        t
+    };
+    let lerp = |x: [f64; 3], y: [f64; 3], u: f64| std::array::from_fn(|k| x[k] + u * (y[k] - x[k]));
+    ClipVertex {
+        v: VertexOut {
+            pos: std::array::from_fn(|c| f(a.v.pos[c], b.v.pos[c])),
+            distances: std::array::from_fn(|c| f(a.v.distances[c], b.v.distances[c])),
+            ..a.v.clone()
+        },
+        persp: lerp(a.persp, b.persp, t),
+        linear: lerp(a.linear, b.linear, s),
     }
 }
 
@@ -569,6 +602,17 @@ impl Setup {
         [q[0] / s, q[1] / s, q[2] / s]
     }
 
+    /// Barycentrics `b` of this primitive (perspective-correct ones with `persp`) as
+    /// weights of the vertices whose parameters it draws with: of the original
+    /// primitive's for a clipped part (`ClipWeights`), else `b` itself.
+    pub fn original(&self, b: [f64; 3], persp: bool) -> [f64; 3] {
+        let Some(c) = &self.clipped else {
+            return b;
+        };
+        let m = if persp { c.persp } else { c.linear };
+        std::array::from_fn(|j| (0..3).map(|k| b[k] * m[k][j]).sum())
+    }
+
     /// Interpolates per-vertex values with screen-space weights.
     pub fn lerp(b: [f64; 3], v: [f64; 3]) -> f64 {
         b[0] * v[0] + b[1] * v[1] + b[2] * v[2]
@@ -596,6 +640,7 @@ mod tests {
             z_f: [0.5; 3],
             clip: Vec::new(),
             params: [Vec::new(), Vec::new(), Vec::new()],
+            clipped: None,
             x0: 0,
             y0: 0,
             x1: 15,
@@ -699,9 +744,9 @@ mod tests {
     /// Parameter 0 smooth, parameter 1 flat (SPI_PS_INPUT_CNTL FLAT_SHADE).
     const CNTL: [u32; 2] = [0, 1 | 1 << 10];
 
-    #[test]
-    fn a_vertex_behind_the_eye_leaves_a_fan_of_two_clipped_at_the_near_plane() {
-        // vertex 2 at w < 0 and z < 0: edge 1–2 crosses z = 0 at t = ¼, edge 2–0 at ¾
+    /// Vertex 2 at w < 0 and z < 0: edge 1–2 crosses z = 0 at t = ¼ (w = ½), edge 2–0
+    /// at t = ¾ (w = ½).
+    fn behind_the_eye() -> Prim {
         let mut p = [
             vertex([0.0, 0.0, 0.5, 1.0], [0.0; 4]),
             vertex([1.0, 0.0, 0.5, 1.0], [1.0; 4]),
@@ -709,44 +754,102 @@ mod tests {
         ];
         p[1].params[1] = Some([1, 2, 3, 4]);
         p[2].distances[0] = 4.0;
-        let subs = clip_near(0, &p, 3, 0, &CNTL).unwrap();
+        p
+    }
+
+    #[test]
+    fn a_vertex_behind_the_eye_leaves_a_fan_of_two_clipped_at_the_near_plane() {
+        let p = behind_the_eye();
+        let subs = clip_near(0, &p, 3, &CNTL, true).unwrap();
         assert_eq!(subs.len(), 2);
         // the polygon 0, 1, (1–2 at ¼), (2–0 at ¾), fanned from vertex 0
-        let new12 = &subs[0][2];
-        let new20 = &subs[1][2];
-        assert_eq!(subs[1][1].pos, new12.pos);
+        let new12 = &subs[0].0[2];
+        let new20 = &subs[1].0[2];
+        assert_eq!(subs[1].0[1].pos, new12.pos);
         assert_eq!(new12.pos, [0.75, 0.25, 0.0, 0.5]);
         assert_eq!(new20.pos, [0.0, 0.25, 0.0, 0.5]);
-        // smooth parameters and distances interpolated in clip space, flat ones the
-        // provoking vertex's at every vertex
-        assert_eq!(new12.params[0], Some([1.5f32.to_bits(); 4]));
-        assert_eq!(new20.params[0], Some([0.75f32.to_bits(); 4]));
+        // distances interpolated in clip space
         assert_eq!((new12.distances[0], new20.distances[0]), (1.0, 1.0));
-        for v in subs.iter().flatten() {
-            assert_eq!(v.params[1], Some([7, 8, 9, 10]));
+        // no new parameter values: each sub-triangle draws with the original vertices'
+        // (flat ones thus the provoking vertex's), vertex j with vertex j's
+        for (sub, _) in &subs {
+            for j in 0..3 {
+                assert_eq!(sub[j].params, p[j].params);
+            }
+        }
+        // perspective weights at the clip-space t; linear ones at the screen-space
+        // s = t·w_b/w: edge 1–2 s = ¼·(−1)/½ = −½, edge 2–0 s = ¾·1/½ = 3/2 (the new
+        // vertices' screen positions (1.5, 0.5) and (0, 0.5) on the lines through the
+        // projected (1, 0), (0, −1) and (0, −1), (0, 0))
+        let (w0, w1) = (subs[0].1.unwrap(), subs[1].1.unwrap());
+        let (e0, e1) = ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0]);
+        assert_eq!(w0.persp, [e0, e1, [0.0, 0.75, 0.25]]);
+        assert_eq!(w1.persp, [e0, [0.0, 0.75, 0.25], [0.75, 0.0, 0.25]]);
+        assert_eq!(w0.linear, [e0, e1, [0.0, 1.5, -0.5]]);
+        assert_eq!(w1.linear, [e0, [0.0, 1.5, -0.5], [1.5, 0.0, -0.5]]);
+        // without PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA the linear weights are the
+        // perspective ones
+        for (_, w) in clip_near(0, &p, 3, &CNTL, false).unwrap() {
+            let w = w.unwrap();
+            assert_eq!(w.linear, w.persp);
+        }
+        // a primitive with every vertex in front is not clipped and has no weights
+        let front = [p[0].clone(), p[1].clone(), p[0].clone()];
+        let whole = clip_near(0, &front, 3, &CNTL, true).unwrap();
+        assert_eq!(whole.len(), 1);
+        assert!(whole[0].1.is_none());
+    }
+
+    #[test]
+    fn linear_weights_of_a_clipped_part_are_the_original_projected_triangles() {
+        // at points inside each sub-triangle, its screen-space barycentrics mapped
+        // through the linear weights are the barycentrics of the same screen point in
+        // the original triangle projected through the eye (vertex 2 at (0, −1))
+        let p = behind_the_eye();
+        let screen = |v: &VertexOut| {
+            [
+                v.pos[0] as f64 / v.pos[3] as f64,
+                v.pos[1] as f64 / v.pos[3] as f64,
+            ]
+        };
+        let bary = |t: [[f64; 2]; 3], q: [f64; 2]| {
+            let e = |a: [f64; 2], b: [f64; 2]| {
+                (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+            };
+            let area = (t[1][0] - t[0][0]) * (t[2][1] - t[0][1])
+                - (t[1][1] - t[0][1]) * (t[2][0] - t[0][0]);
+            let (b1, b2) = (e(t[2], t[0]) / area, e(t[0], t[1]) / area);
+            [1.0 - b1 - b2, b1, b2]
+        };
+        let orig = [screen(&p[0]), screen(&p[1]), screen(&p[2])];
+        for (sub, w) in clip_near(0, &p, 3, &CNTL, true).unwrap() {
+            let tri = [screen(&sub[0]), screen(&sub[1]), screen(&sub[2])];
+            let mut s = triangle([[0.0; 2]; 3]);
+            s.clipped = w;
+            for b in [[1.0 / 3.0; 3], [0.6, 0.3, 0.1], [0.1, 0.1, 0.8]] {
+                let q = [0, 1].map(|c| (0..3).map(|k| b[k] * tri[k][c]).sum::<f64>());
+                let want = bary(orig, q);
+                let got = s.original(b, false);
+                for k in 0..3 {
+                    assert!(
+                        (got[k] - want[k]).abs() < 1e-6,
+                        "{got:?} vs {want:?} at {q:?}"
+                    );
+                }
+            }
         }
     }
 
     #[test]
     fn clipping_against_w_refuses_what_it_would_get_wrong() {
-        let p = [
-            vertex([0.0, 0.0, 0.5, 1.0], [0.0; 4]),
-            vertex([1.0, 0.0, 0.5, 1.0], [1.0; 4]),
-            vertex([0.0, 1.0, -1.5, -1.0], [3.0; 4]),
-        ];
-        // every vertex in front: the primitive itself, even with noperspective inputs
-        let front = [p[0].clone(), p[1].clone(), p[0].clone()];
-        let linear = 1 << LINEAR_CENTER;
-        assert_eq!(clip_near(0, &front, 3, linear, &CNTL).unwrap().len(), 1);
-        let e = clip_near(0, &p, 3, linear, &CNTL).unwrap_err();
-        assert!(e.to_string().contains("noperspective"), "{e}");
+        let p = behind_the_eye();
         // a per-vertex (passthrough) input: OFFSET bit 5 with FLAT_SHADE
-        let e = clip_near(0, &p, 3, 0, &[0x20 | 1 << 10]).unwrap_err();
+        let e = clip_near(0, &p, 3, &[0x20 | 1 << 10], true).unwrap_err();
         assert!(e.to_string().contains("per-vertex"), "{e}");
         // wholly behind the eye: nothing; a point behind: nothing
         let behind = [p[2].clone(), p[2].clone(), p[2].clone()];
-        assert!(clip_near(0, &behind, 3, 0, &CNTL).unwrap().is_empty());
-        assert!(clip_near(0, &behind, 1, 0, &CNTL).unwrap().is_empty());
+        assert!(clip_near(0, &behind, 3, &CNTL, true).unwrap().is_empty());
+        assert!(clip_near(0, &behind, 1, &CNTL, true).unwrap().is_empty());
     }
 
     #[test]

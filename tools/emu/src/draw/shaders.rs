@@ -15,13 +15,14 @@
 //! VGT_SHADER_STAGES_EN (VS/GS_W32_EN, PRIMGEN_PASSTHRU_EN) and for points
 //! SPI_INTERP_CONTROL_0, PA_CL_VS_OUT_CNTL (USE_VTX_POINT_SIZE, USE_VTX_VRS_RATE on GFX10.3+, the
 //! clip/cull distance enables and vector enables), PA_SU_POINT_SIZE and
-//! PA_SU_POINT_MINMAX, PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE (absent registers read as 0). A stage's wave size is `.wavefront_size` when
+//! PA_SU_POINT_MINMAX, PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE, PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA
+//! (absent registers read as 0). A stage's wave size is `.wavefront_size` when
 //! present, else those W32 bits (GFX9: wave64).
 
 use crate::error::{Error, Result};
 use gcnc::binary::graphics::{
-    CB_SHADER_MASK, CB_TARGET_MASK, DB_ALPHA_TO_MASK, DB_SHADER_CONTROL, PA_SC_MODE_CNTL_1,
-    PS_ITER_SAMPLE,
+    CB_SHADER_MASK, CB_TARGET_MASK, DB_ALPHA_TO_MASK, DB_SHADER_CONTROL, DX_LINEAR_ATTR_CLIP_ENA,
+    PA_CL_CLIP_CNTL, PA_SC_MODE_CNTL_1, PS_ITER_SAMPLE,
 };
 use gcnc::binary::registers::UserData;
 use gcnc::binary::{ElfFile, HwStage};
@@ -124,6 +125,10 @@ pub struct Pipeline {
     /// per covered sample rather than once per pixel (what the pipeline asks for; the
     /// sample count is the draw's).
     pub ps_iter_sample: bool,
+    /// PA_CL_CLIP_CNTL.DX_LINEAR_ATTR_CLIP_ENA: a vertex made by clipping against w gets
+    /// screen-space barycentrics for the LINEAR inputs (else perspective-correct ones;
+    /// `raster::clip_near`).
+    pub linear_attr_clip: bool,
 }
 
 fn stage_wave(gen: Gen, md: &gcnc::binary::metadata::PipelineMetadata, stage: HwStage) -> Wave {
@@ -265,6 +270,7 @@ impl Pipeline {
             point_size: reg(PA_SU_POINT_SIZE),
             point_minmax: reg(PA_SU_POINT_MINMAX),
             ps_iter_sample: reg(PA_SC_MODE_CNTL_1) & PS_ITER_SAMPLE != 0,
+            linear_attr_clip: reg(PA_CL_CLIP_CNTL) & DX_LINEAR_ATTR_CLIP_ENA != 0,
         })
     }
 }
