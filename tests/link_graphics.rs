@@ -711,3 +711,52 @@ fn the_per_sample_choice_is_the_literal_the_link_writes() {
         e => panic!("{e}"),
     }
 }
+
+/// A GFX9 hardware VS that uses scratch is launched with the scratch wave offset in the
+/// SGPR right after its user SGPRs (docs/abi.md "Registers at wave start"), so the fetch
+/// prolog's scratch SGPRs must start above it: the prolog keyed for `vs_scratch_array`
+/// (inputs and a function-local array) on gfx900 clobbers nothing at or below that SGPR,
+/// and counts it among the launch's SGPRs. NGG stages have their system SGPRs below their
+/// user SGPRs (s0..s7), so there the prolog starts above the user SGPRs.
+#[test]
+fn the_fetch_prolog_keeps_the_hardware_vs_scratch_offset() {
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_scratch_array.spv", Stage::Vertex, t);
+        let fs = stage("fs_color.spv", Stage::Fragment, t);
+        assert!(vs.interface.scratch_bytes > 0, "the VS uses scratch");
+        let user = vs.interface.user_data.len() as u16;
+        let mut state = draw_state();
+        let g = state.graphics.as_mut().unwrap();
+        g.vertex_attributes.truncate(2);
+        g.vertex_attributes[1].format = VertexFormat::R32G32_SFLOAT;
+        let keys = gcnc::link::needed_parts(&[&vs.elf, &fs.elf], &state).unwrap();
+        let key = keys
+            .iter()
+            .find_map(|k| match k {
+                PartKey::VsProlog(p) => Some(p),
+                _ => None,
+            })
+            .expect("a fetch prolog");
+        // the last SGPR the launch fills: the scratch wave offset on GFX9, the last user
+        // SGPR (from s8) on NGG
+        let last_launch = if gen == Gen::Gfx9 { user } else { 8 + user - 1 };
+        assert_eq!(key.launch_sgprs, last_launch + 1, "{gen:?} {wave:?}");
+        let part = PartKey::VsProlog(key.clone()).build().unwrap();
+        let clobbers = part
+            .interface
+            .iter()
+            .find(|(k, _)| *k == "clobbers")
+            .map(|(_, v)| v.clone())
+            .unwrap();
+        let first: u16 = clobbers[0]
+            .strip_prefix('s')
+            .and_then(|s| s.split("..").next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{clobbers:?}"));
+        assert!(
+            first > last_launch,
+            "{gen:?} {wave:?}: the prolog clobbers s{first}, the launch fills up to s{last_launch}"
+        );
+    }
+}

@@ -230,6 +230,19 @@ fn assumed_item(pal: u32) -> Option<Item> {
     })
 }
 
+/// Where a graphics stage's launch puts its SGPRs (docs/abi.md): the first user SGPR and
+/// how many system SGPRs the hardware loads after the user SGPRs — the PS's PRIM_MASK,
+/// then on GFX9/GFX10.3 the scratch wave offset of a PS or a hardware VS with scratch.
+/// An NGG stage's system SGPRs come before its user SGPRs (s0..s7, first user SGPR s8).
+fn launch_sgpr_layout(s: &Input, i: &StageInterface) -> (u16, u16) {
+    let scratch = i.scratch_bytes > 0 && s.target.gen < crate::isa::Gen::Gfx11;
+    match s.stage {
+        HwStage::Ps => (0, 1 + scratch as u16),
+        HwStage::Gs => (8, 0),
+        _ => (0, scratch as u16),
+    }
+}
+
 /// One stage's user-data prolog (`parts::user_data_prolog`) under the state's final
 /// `layout` for it, continuing at `next`, and the stage's final user-data map. No layout:
 /// the placement the stage was compiled with, no prolog. System SGPRs after the user
@@ -268,12 +281,7 @@ fn user_data_plan(
             })
         })
         .collect::<Result<Vec<Item>>>()?;
-    let scratch = i.scratch_bytes > 0 && s.target.gen < crate::isa::Gen::Gfx11;
-    let (base, system_sgprs) = match s.stage {
-        HwStage::Ps => (0, 1 + scratch as u16),
-        HwStage::Gs => (8, 0),
-        _ => (0, scratch as u16),
-    };
+    let (base, system_sgprs) = launch_sgpr_layout(s, i);
     let key = UserDataPrologKey {
         stage: s.stage,
         base,
@@ -304,7 +312,8 @@ fn vs_plan(
 ) -> Result<(Option<VsPrologKey>, VsEpilogKey, Vec<u32>)> {
     let t = vs.target;
     let ngg = vertex_is_ngg(t.gen);
-    let sbase: u16 = if ngg { 8 } else { 0 };
+    // every SGPR the launch fills: the fetch prolog's scratch SGPRs go above them all
+    let (sbase, system_after) = launch_sgpr_layout(vs, vi);
     let prolog = if vi.inputs.is_empty() {
         None
     } else {
@@ -353,7 +362,7 @@ fn vs_plan(
             vb_table: sgpr(USER_DATA_VERTEX_BUFFER_TABLE, "vertex-buffer table")?,
             base_vertex: sgpr(USER_DATA_BASE_VERTEX, "BaseVertex")?,
             base_instance: sgpr(USER_DATA_BASE_INSTANCE, "BaseInstance")?,
-            launch_sgprs: sbase + vi.user_data.len() as u16,
+            launch_sgprs: sbase + vi.user_data.len() as u16 + system_after,
             next: vs.main_symbol().into(),
         })
     };
