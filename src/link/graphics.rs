@@ -46,8 +46,10 @@ use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
-use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
-use crate::amdgpu::isel::graphics::CHOICE_PER_SAMPLE;
+use crate::amdgpu::isel::graphics::parts::{
+    first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE, SLOT_VIEW_INDEX,
+};
+use crate::amdgpu::isel::graphics::{CHOICE_MULTIVIEW, CHOICE_PER_SAMPLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_LAYER, SLOT_POINT_SIZE, SLOT_POSITION,
     SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK, SLOT_VIEWPORT,
@@ -426,8 +428,33 @@ fn vs_plan(
         global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
         attr_offset: vi.output(SLOT_ATTR_OFFSET).and_then(|r| r[0]),
         primitive_id_lds,
+        view_layer: view_layer(vs, vi, st)?,
     };
     Ok((prolog, vs_epilog, params))
+}
+
+/// Multiview (`st.view_mask` non-zero): the SGPR of the vertex stage's view index, which
+/// its epilog exports as the layer (Vulkan renders view `v` into layer `v`; RADV exports
+/// the view index as the layer likewise). The stage must have kept its ViewId user SGPR
+/// for the epilog (it does when it reads gl_ViewIndex) and must not write gl_Layer.
+fn view_layer(vs: &Input, vi: &StageInterface, st: &GraphicsState) -> Result<Option<u16>> {
+    if st.view_mask == 0 {
+        return Ok(None);
+    }
+    if vi.output(SLOT_LAYER).is_some() {
+        return Err(Error::state(
+            "graphics.view_mask",
+            "the vertex stage writes gl_Layer, which multiview sets to the view index",
+        ));
+    }
+    match vi.output(SLOT_VIEW_INDEX).and_then(|r| r.first().copied().flatten()) {
+        Some(s) => Ok(Some(s)),
+        None => Err(Error::NotUnlinked {
+            input: vs.index,
+            reason: "multiview needs the vertex stage's view index for the layer, and this                      vertex stage does not read gl_ViewIndex (not done: compile it reading                      gl_ViewIndex)"
+                .into(),
+        }),
+    }
 }
 
 /// The fragment stage's PS prolog (`parts::ps_prolog`), when the state changes what its
@@ -451,34 +478,38 @@ fn ps_prolog_plan(
     Ok((key, pipeline_ena(pi.ps_input_ena, force)))
 }
 
-/// The relocated values of a graphics link: `state`'s, with `gcnc.choice.per_sample`
-/// from the graphics state's sample shading when a stage reads it (a `choices` entry
-/// that contradicts it is a `State` error).
+/// The relocated values of a graphics link: `state`'s, with each `gcnc.choice.*` a
+/// stage reads from the graphics state — `per_sample` its sample shading, `multiview`
+/// whether it has a view mask (a `choices` entry that contradicts the state is a `State`
+/// error).
 fn relocated<'a>(
     state: &'a PipelineState,
     st: &GraphicsState,
     stages: &[&Input],
 ) -> Result<Cow<'a, PipelineState>> {
-    let sym = PrelinkSymbol::Choice(CHOICE_PER_SAMPLE.into()).name();
-    let reads = stages
-        .iter()
-        .any(|s| s.relocations.iter().any(|r| r.symbol == sym));
-    match state.choices.get(CHOICE_PER_SAMPLE) {
-        Some(&c) if c != st.sample_shading => Err(Error::state(
-            "choices.per_sample",
-            format!(
-                "{c}, but the graphics state's sample shading is {}",
-                st.sample_shading
-            ),
-        )),
-        None if reads => {
-            let mut s = state.clone();
-            s.choices
-                .insert(CHOICE_PER_SAMPLE.into(), st.sample_shading);
-            Ok(Cow::Owned(s))
+    let mut out = Cow::Borrowed(state);
+    for (name, value, what) in [
+        (CHOICE_PER_SAMPLE, st.sample_shading, "sample shading"),
+        (CHOICE_MULTIVIEW, st.view_mask != 0, "multiview (a view mask)"),
+    ] {
+        let sym = PrelinkSymbol::Choice(name.into()).name();
+        let reads = stages
+            .iter()
+            .any(|s| s.relocations.iter().any(|r| r.symbol == sym));
+        match state.choices.get(name) {
+            Some(&c) if c != value => {
+                return Err(Error::state(
+                    &format!("choices.{name}"),
+                    format!("{c}, but the graphics state's {what} is {value}"),
+                ))
+            }
+            None if reads => {
+                out.to_mut().choices.insert(name.into(), value);
+            }
+            _ => {}
         }
-        _ => Ok(Cow::Borrowed(state)),
     }
+    Ok(out)
 }
 
 /// The fragment stage's colour-export epilog: each colour output with the state's format
@@ -759,7 +790,7 @@ pub fn link_state(
         pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
         writes_shading_rate: p.vs_epilog.shading_rate.is_some(),
-        writes_layer: p.vs_epilog.layer.is_some(),
+        writes_layer: p.vs_epilog.layer.is_some() || p.vs_epilog.view_layer.is_some(),
         writes_viewport: p.vs_epilog.viewport.is_some(),
         clip_distances: vi.clip_distances,
         cull_distances: vi.cull_distances,
