@@ -195,7 +195,10 @@ fn epilog_registers(p: &mir::Program) -> Result<OutputRegisters, Error> {
                 }
                 Some(mir::Arg::Reg(r))
                     if r.count == 1
-                        && matches!(slot, SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET | SLOT_VIEW_INDEX) =>
+                        && matches!(
+                            slot,
+                            SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET | SLOT_VIEW_INDEX
+                        ) =>
                 {
                     Some(r.base.0)
                 }

@@ -826,7 +826,10 @@ fn multiview_is_a_literal_and_a_layer_export() {
                 .iter()
                 .find(|p| p.symbol.starts_with("gcnc.part.vs_epilog"))
                 .unwrap();
-            let insts = objdump(&l.elf, &format!("multiview_{tag}_{}_{wave:?}.elf", gen.mcpu()))?;
+            let insts = objdump(
+                &l.elf,
+                &format!("multiview_{tag}_{}_{wave:?}.elf", gen.mcpu()),
+            )?;
             Some(
                 insts
                     .into_iter()
@@ -835,11 +838,15 @@ fn multiview_is_a_literal_and_a_layer_export() {
                     .collect(),
             )
         };
-        let (Some(plain), Some(views)) = (epilog_asm(&linked[0], "off"), epilog_asm(&linked[1], "on"))
+        let (Some(plain), Some(views)) =
+            (epilog_asm(&linked[0], "off"), epilog_asm(&linked[1], "on"))
         else {
             continue;
         };
-        assert!(!plain.iter().any(|l| l.starts_with("exp pos1")), "{plain:#?}");
+        assert!(
+            !plain.iter().any(|l| l.starts_with("exp pos1")),
+            "{plain:#?}"
+        );
         let pos1 = views
             .iter()
             .find(|l| l.starts_with("exp pos1"))

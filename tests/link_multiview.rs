@@ -82,7 +82,9 @@ fn emulate(d: &Draw, elf: &[u8], wave: Wave) -> Result<Vec<u8>, String> {
 fn texels(bytes: &[u8]) -> Vec<[f32; 4]> {
     bytes
         .chunks(16)
-        .map(|c| std::array::from_fn(|k| f32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap())))
+        .map(|c| {
+            std::array::from_fn(|k| f32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap()))
+        })
         .collect()
 }
 
@@ -157,7 +159,9 @@ fn multiview_draws_each_view_into_its_layer_as_lavapipe_does() {
                         failures.push(format!("{cfg}: whole and linked images differ"));
                     }
                 }
-                (w, u) => failures.push(format!("{cfg}: whole {:?}, linked {:?}", w.err(), u.err())),
+                (w, u) => {
+                    failures.push(format!("{cfg}: whole {:?}, linked {:?}", w.err(), u.err()))
+                }
             }
         }
     }
@@ -192,7 +196,9 @@ fn a_vertex_stage_not_reading_the_view_links_only_in_a_whole_pipeline() {
         let t = Target { gen, wave };
         let err = pipeline(&d, t, true).expect_err("refused");
         assert!(err.contains("gl_ViewIndex"), "{gen:?} {wave:?}: {err}");
-        let whole = pipeline(&d, t, false).and_then(|e| emulate(&d, &e, wave)).unwrap();
+        let whole = pipeline(&d, t, false)
+            .and_then(|e| emulate(&d, &e, wave))
+            .unwrap();
         if let Some(want) = &want {
             same_image(&d, &whole, &want.color[0])
                 .unwrap_or_else(|e| panic!("{gen:?} {wave:?}: {e}"));

@@ -490,7 +490,11 @@ fn relocated<'a>(
     let mut out = Cow::Borrowed(state);
     for (name, value, what) in [
         (CHOICE_PER_SAMPLE, st.sample_shading, "sample shading"),
-        (CHOICE_MULTIVIEW, st.view_mask != 0, "multiview (a view mask)"),
+        (
+            CHOICE_MULTIVIEW,
+            st.view_mask != 0,
+            "multiview (a view mask)",
+        ),
     ] {
         let sym = PrelinkSymbol::Choice(name.into()).name();
         let reads = stages

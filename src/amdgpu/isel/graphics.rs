@@ -46,8 +46,7 @@ pub mod parts;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_DRAW_INDEX,
-    USER_DATA_VIEW_ID,
-    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
+    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE, USER_DATA_VIEW_ID,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
