@@ -406,6 +406,7 @@ pub fn compile_pipeline_stages(
     let link = parts_link();
     let vs_link = isel::LinkTime {
         vs_primitive_id: reads_primitive_id(&fm),
+        vs_view_index: state.view_mask != 0,
         ..link.clone()
     };
     let vs = main_part(&vm, &vs_layout, opts, state, &vs_link, &mut timer)?;

@@ -20,7 +20,7 @@
 //! placement is the backend's (the link keeps it).
 
 use crate::amdgpu::abi_graphics::GraphicsState;
-use crate::amdgpu::isel::graphics::parts::{SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
+use crate::amdgpu::isel::graphics::parts::{SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE, SLOT_VIEW_INDEX};
 use crate::amdgpu::{isel, mir};
 use crate::binary::elf_write::{CodeObject, FuncSymbol};
 use crate::binary::metadata::{ApiShader, ApiStage, HardwareStage, PipelineMetadata};
@@ -52,7 +52,7 @@ pub struct StageInterface {
     pub user_data: Vec<u32>,
     /// The values handed to the epilog: (output slot, each register or none). Slots:
     /// locations below 64, `isel::graphics::SLOT_*`, [`SLOT_GLOBAL_TABLE`] and
-    /// [`SLOT_ATTR_OFFSET`] (SGPRs).
+    /// [`SLOT_ATTR_OFFSET`], [`SLOT_VIEW_INDEX`] (SGPRs).
     pub outputs: OutputRegisters,
     /// Vertex stage: (location, first VGPR, VGPRs) the fetch prolog fills.
     pub inputs: Vec<(u32, u16, u8)>,
@@ -194,7 +194,11 @@ fn epilog_registers(p: &mir::Program) -> Result<OutputRegisters, Error> {
                     Some(r.base.0 - crate::isa::PhysReg::vgpr(0).0)
                 }
                 Some(mir::Arg::Reg(r))
-                    if r.count == 1 && matches!(slot, SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET) =>
+                    if r.count == 1
+                        && matches!(
+                            slot,
+                            SLOT_GLOBAL_TABLE | SLOT_ATTR_OFFSET | SLOT_VIEW_INDEX
+                        ) =>
                 {
                     Some(r.base.0)
                 }

@@ -711,3 +711,170 @@ fn the_per_sample_choice_is_the_literal_the_link_writes() {
         e => panic!("{e}"),
     }
 }
+
+/// A GFX9 hardware VS that uses scratch is launched with the scratch wave offset in the
+/// SGPR right after its user SGPRs (docs/abi.md "Registers at wave start"), so the fetch
+/// prolog's scratch SGPRs must start above it: the prolog keyed for `vs_scratch_array`
+/// (inputs and a function-local array) on gfx900 clobbers nothing at or below that SGPR,
+/// and counts it among the launch's SGPRs. NGG stages have their system SGPRs below their
+/// user SGPRs (s0..s7), so there the prolog starts above the user SGPRs.
+#[test]
+fn the_fetch_prolog_keeps_the_hardware_vs_scratch_offset() {
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = stage("vs_scratch_array.spv", Stage::Vertex, t);
+        let fs = stage("fs_color.spv", Stage::Fragment, t);
+        assert!(vs.interface.scratch_bytes > 0, "the VS uses scratch");
+        let user = vs.interface.user_data.len() as u16;
+        let mut state = draw_state();
+        let g = state.graphics.as_mut().unwrap();
+        g.vertex_attributes.truncate(2);
+        g.vertex_attributes[1].format = VertexFormat::R32G32_SFLOAT;
+        let keys = gcnc::link::needed_parts(&[&vs.elf, &fs.elf], &state).unwrap();
+        let key = keys
+            .iter()
+            .find_map(|k| match k {
+                PartKey::VsProlog(p) => Some(p),
+                _ => None,
+            })
+            .expect("a fetch prolog");
+        // the last SGPR the launch fills: the scratch wave offset on GFX9, the last user
+        // SGPR (from s8) on NGG
+        let last_launch = if gen == Gen::Gfx9 { user } else { 8 + user - 1 };
+        assert_eq!(key.launch_sgprs, last_launch + 1, "{gen:?} {wave:?}");
+        let part = PartKey::VsProlog(key.clone()).build().unwrap();
+        let clobbers = part
+            .interface
+            .iter()
+            .find(|(k, _)| *k == "clobbers")
+            .map(|(_, v)| v.clone())
+            .unwrap();
+        let first: u16 = clobbers[0]
+            .strip_prefix('s')
+            .and_then(|s| s.split("..").next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{clobbers:?}"));
+        assert!(
+            first > last_launch,
+            "{gen:?} {wave:?}: the prolog clobbers s{first}, the launch fills up to s{last_launch}"
+        );
+    }
+}
+
+/// Multiview (docs/link.md "Multiview"): vs_multiview and fs_multiview read gl_ViewIndex,
+/// so each main part carries a `gcnc.choice.multiview` literal. Linked without and with a
+/// view mask, the main parts differ in exactly those literals (0, then 1), and only the
+/// multiview link's vertex epilog exports the misc vector (`pos1`) with the view index
+/// copied from an SGPR as the layer; a `choices.multiview` contradicting the state, and
+/// gl_Layer written under a view mask, are `State` errors.
+#[test]
+fn multiview_is_a_literal_and_a_layer_export() {
+    let load = |name: &str, stage: Stage, t: Target| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/shaders/draw_vertex")
+            .join(name);
+        let words = gcnc::front::spirv::words_from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+        compile_stage_unlinked(&words, stage, &gcnc::Options::new(t)).unwrap()
+    };
+    for (gen, wave) in TARGETS {
+        let t = target(gen, wave);
+        let vs = load("vs_multiview.spv", Stage::Vertex, t);
+        let fs = load("fs_multiview.spv", Stage::Fragment, t);
+        for s in [&vs, &fs] {
+            assert!(
+                s.compiled
+                    .relocations
+                    .iter()
+                    .any(|r| r.symbol == "gcnc.choice.multiview"),
+                "{:?}",
+                s.compiled.relocations
+            );
+        }
+        let cache = PartCache::new();
+        let linked: Vec<gcnc::link::Linked> = [0, 0b101]
+            .into_iter()
+            .map(|mask| {
+                let mut state = draw_state();
+                state.graphics.as_mut().unwrap().view_mask = mask;
+                gcnc::link::link(&[&vs.elf, &fs.elf], &state, &cache).unwrap()
+            })
+            .collect();
+        let part = |l: &gcnc::link::Linked, s: &str| {
+            let p = l
+                .placed
+                .iter()
+                .find(|p| p.symbol.starts_with(s))
+                .unwrap_or_else(|| panic!("no {s} in {:?}", l.placed));
+            l.object.text[p.offset as usize..(p.offset + p.size) as usize].to_vec()
+        };
+        let dw = |b: &[u8], k: usize| u32::from_le_bytes(b[4 * k..4 * k + 4].try_into().unwrap());
+        for main in ["gcnc.main.vs", "gcnc.main.gs", "gcnc.main.ps"] {
+            if !linked[0].placed.iter().any(|p| p.symbol.starts_with(main)) {
+                continue;
+            }
+            let (a, b) = (part(&linked[0], main), part(&linked[1], main));
+            assert_eq!(a.len(), b.len());
+            let diff: Vec<(u32, u32)> = (0..a.len() / 4)
+                .filter(|&k| dw(&a, k) != dw(&b, k))
+                .map(|k| (dw(&a, k), dw(&b, k)))
+                .collect();
+            assert_eq!(diff, vec![(0, 1)], "{main} on {gen:?} {wave:?}");
+        }
+        let epilog_asm = |l: &gcnc::link::Linked, tag: &str| -> Option<Vec<String>> {
+            let p = l
+                .placed
+                .iter()
+                .find(|p| p.symbol.starts_with("gcnc.part.vs_epilog"))
+                .unwrap();
+            let insts = objdump(
+                &l.elf,
+                &format!("multiview_{tag}_{}_{wave:?}.elf", gen.mcpu()),
+            )?;
+            Some(
+                insts
+                    .into_iter()
+                    .filter(|i| i.0 >= p.offset && i.0 < p.offset + p.size)
+                    .map(|i| i.1.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect(),
+            )
+        };
+        let (Some(plain), Some(views)) =
+            (epilog_asm(&linked[0], "off"), epilog_asm(&linked[1], "on"))
+        else {
+            continue;
+        };
+        assert!(
+            !plain.iter().any(|l| l.starts_with("exp pos1")),
+            "{plain:#?}"
+        );
+        let pos1 = views
+            .iter()
+            .find(|l| l.starts_with("exp pos1"))
+            .unwrap_or_else(|| panic!("no pos1 export: {views:#?}"));
+        // exp pos1 off, off, vZ, off: z is the VGPR the view index's SGPR was copied into
+        let z = pos1.split(", ").nth(2).unwrap().to_string();
+        assert!(
+            views
+                .iter()
+                .any(|l| l.starts_with(&format!("v_mov_b32_e32 {z}, s"))),
+            "{gen:?} {wave:?}: {pos1} without the copy into {z}: {views:#?}"
+        );
+    }
+    // a contradicting choice, and gl_Layer under a view mask
+    let t = target(Gen::Gfx10, Wave::W32);
+    let vs = load("vs_multiview.spv", Stage::Vertex, t);
+    let fs = load("fs_multiview.spv", Stage::Fragment, t);
+    let mut state = draw_state();
+    state.choices.insert("multiview".into(), true);
+    match link_err(&vs, &fs, &state) {
+        Error::State { path, .. } => assert_eq!(path, "choices.multiview"),
+        e => panic!("{e}"),
+    }
+    let layer = load("vs_layer.spv", Stage::Vertex, t);
+    let mut state = draw_state();
+    state.graphics.as_mut().unwrap().view_mask = 1;
+    match link_err(&layer, &fs, &state) {
+        Error::State { path, .. } => assert_eq!(path, "graphics.view_mask"),
+        e => panic!("{e}"),
+    }
+}

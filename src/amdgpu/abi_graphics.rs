@@ -82,6 +82,9 @@ pub const USER_DATA_BASE_INSTANCE: u32 = 0x1000_0004;
 /// PAL's `DrawIndex` user-data value (pal-abi.md §2.6: the draw's index in a multi-draw,
 /// gl_DrawID; the first graphics stage only).
 pub const USER_DATA_DRAW_INDEX: u32 = 0x1000_0005;
+/// PAL's `ViewId` user-data value (pal-abi.md §2.6): the view a multiview draw renders
+/// (gl_ViewIndex), set by the driver per view; any stage.
+pub const USER_DATA_VIEW_ID: u32 = 0x1000_000b;
 /// Bytes of one vertex-buffer descriptor (a V#) in the table; binding `b` is at `16 * b`.
 pub const VERTEX_BUFFER_DESCRIPTOR_BYTES: u32 = 16;
 /// PAL's `GlobalTable` user-data value (the global internal table's low half).
@@ -398,6 +401,11 @@ pub struct GraphicsState {
     /// centroid inputs are interpolated at the invocation's sample (`parts::ps_prolog`),
     /// and the shader runs once per sample.
     pub force_sample_interpolation: bool,
+    /// Multiview (VkRenderPassMultiviewCreateInfo::pViewMasks, or dynamic rendering's
+    /// viewMask): bit v set = view v is rendered, into array layer v. Non-zero: the
+    /// `gcnc.choice.multiview` literal is 1 (gl_ViewIndex reads PAL's ViewId user SGPR)
+    /// and the vertex epilog exports the view index as the layer.
+    pub view_mask: u32,
 }
 
 impl GraphicsState {

@@ -46,8 +46,10 @@ use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
 };
-use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
-use crate::amdgpu::isel::graphics::CHOICE_PER_SAMPLE;
+use crate::amdgpu::isel::graphics::parts::{
+    first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE, SLOT_VIEW_INDEX,
+};
+use crate::amdgpu::isel::graphics::{CHOICE_MULTIVIEW, CHOICE_PER_SAMPLE};
 use crate::amdgpu::isel::graphics::{
     SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_LAYER, SLOT_POINT_SIZE, SLOT_POSITION,
     SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK, SLOT_VIEWPORT,
@@ -230,6 +232,19 @@ fn assumed_item(pal: u32) -> Option<Item> {
     })
 }
 
+/// Where a graphics stage's launch puts its SGPRs (docs/abi.md): the first user SGPR and
+/// how many system SGPRs the hardware loads after the user SGPRs — the PS's PRIM_MASK,
+/// then on GFX9/GFX10.3 the scratch wave offset of a PS or a hardware VS with scratch.
+/// An NGG stage's system SGPRs come before its user SGPRs (s0..s7, first user SGPR s8).
+fn launch_sgpr_layout(s: &Input, i: &StageInterface) -> (u16, u16) {
+    let scratch = i.scratch_bytes > 0 && s.target.gen < crate::isa::Gen::Gfx11;
+    match s.stage {
+        HwStage::Ps => (0, 1 + scratch as u16),
+        HwStage::Gs => (8, 0),
+        _ => (0, scratch as u16),
+    }
+}
+
 /// One stage's user-data prolog (`parts::user_data_prolog`) under the state's final
 /// `layout` for it, continuing at `next`, and the stage's final user-data map. No layout:
 /// the placement the stage was compiled with, no prolog. System SGPRs after the user
@@ -268,12 +283,7 @@ fn user_data_plan(
             })
         })
         .collect::<Result<Vec<Item>>>()?;
-    let scratch = i.scratch_bytes > 0 && s.target.gen < crate::isa::Gen::Gfx11;
-    let (base, system_sgprs) = match s.stage {
-        HwStage::Ps => (0, 1 + scratch as u16),
-        HwStage::Gs => (8, 0),
-        _ => (0, scratch as u16),
-    };
+    let (base, system_sgprs) = launch_sgpr_layout(s, i);
     let key = UserDataPrologKey {
         stage: s.stage,
         base,
@@ -304,7 +314,8 @@ fn vs_plan(
 ) -> Result<(Option<VsPrologKey>, VsEpilogKey, Vec<u32>)> {
     let t = vs.target;
     let ngg = vertex_is_ngg(t.gen);
-    let sbase: u16 = if ngg { 8 } else { 0 };
+    // every SGPR the launch fills: the fetch prolog's scratch SGPRs go above them all
+    let (sbase, system_after) = launch_sgpr_layout(vs, vi);
     let prolog = if vi.inputs.is_empty() {
         None
     } else {
@@ -353,7 +364,7 @@ fn vs_plan(
             vb_table: sgpr(USER_DATA_VERTEX_BUFFER_TABLE, "vertex-buffer table")?,
             base_vertex: sgpr(USER_DATA_BASE_VERTEX, "BaseVertex")?,
             base_instance: sgpr(USER_DATA_BASE_INSTANCE, "BaseInstance")?,
-            launch_sgprs: sbase + vi.user_data.len() as u16,
+            launch_sgprs: sbase + vi.user_data.len() as u16 + system_after,
             next: vs.main_symbol().into(),
         })
     };
@@ -417,8 +428,33 @@ fn vs_plan(
         global_table: vi.output(SLOT_GLOBAL_TABLE).and_then(|r| r[0]),
         attr_offset: vi.output(SLOT_ATTR_OFFSET).and_then(|r| r[0]),
         primitive_id_lds,
+        view_layer: view_layer(vs, vi, st)?,
     };
     Ok((prolog, vs_epilog, params))
+}
+
+/// Multiview (`st.view_mask` non-zero): the SGPR of the vertex stage's view index, which
+/// its epilog exports as the layer (Vulkan renders view `v` into layer `v`; RADV exports
+/// the view index as the layer likewise). The stage must have kept its ViewId user SGPR
+/// for the epilog (it does when it reads gl_ViewIndex) and must not write gl_Layer.
+fn view_layer(vs: &Input, vi: &StageInterface, st: &GraphicsState) -> Result<Option<u16>> {
+    if st.view_mask == 0 {
+        return Ok(None);
+    }
+    if vi.output(SLOT_LAYER).is_some() {
+        return Err(Error::state(
+            "graphics.view_mask",
+            "the vertex stage writes gl_Layer, which multiview sets to the view index",
+        ));
+    }
+    match vi.output(SLOT_VIEW_INDEX).and_then(|r| r.first().copied().flatten()) {
+        Some(s) => Ok(Some(s)),
+        None => Err(Error::NotUnlinked {
+            input: vs.index,
+            reason: "multiview needs the vertex stage's view index for the layer, and this                      vertex stage does not read gl_ViewIndex (not done: compile it reading                      gl_ViewIndex)"
+                .into(),
+        }),
+    }
 }
 
 /// The fragment stage's PS prolog (`parts::ps_prolog`), when the state changes what its
@@ -442,34 +478,42 @@ fn ps_prolog_plan(
     Ok((key, pipeline_ena(pi.ps_input_ena, force)))
 }
 
-/// The relocated values of a graphics link: `state`'s, with `gcnc.choice.per_sample`
-/// from the graphics state's sample shading when a stage reads it (a `choices` entry
-/// that contradicts it is a `State` error).
+/// The relocated values of a graphics link: `state`'s, with each `gcnc.choice.*` a
+/// stage reads from the graphics state — `per_sample` its sample shading, `multiview`
+/// whether it has a view mask (a `choices` entry that contradicts the state is a `State`
+/// error).
 fn relocated<'a>(
     state: &'a PipelineState,
     st: &GraphicsState,
     stages: &[&Input],
 ) -> Result<Cow<'a, PipelineState>> {
-    let sym = PrelinkSymbol::Choice(CHOICE_PER_SAMPLE.into()).name();
-    let reads = stages
-        .iter()
-        .any(|s| s.relocations.iter().any(|r| r.symbol == sym));
-    match state.choices.get(CHOICE_PER_SAMPLE) {
-        Some(&c) if c != st.sample_shading => Err(Error::state(
-            "choices.per_sample",
-            format!(
-                "{c}, but the graphics state's sample shading is {}",
-                st.sample_shading
-            ),
-        )),
-        None if reads => {
-            let mut s = state.clone();
-            s.choices
-                .insert(CHOICE_PER_SAMPLE.into(), st.sample_shading);
-            Ok(Cow::Owned(s))
+    let mut out = Cow::Borrowed(state);
+    for (name, value, what) in [
+        (CHOICE_PER_SAMPLE, st.sample_shading, "sample shading"),
+        (
+            CHOICE_MULTIVIEW,
+            st.view_mask != 0,
+            "multiview (a view mask)",
+        ),
+    ] {
+        let sym = PrelinkSymbol::Choice(name.into()).name();
+        let reads = stages
+            .iter()
+            .any(|s| s.relocations.iter().any(|r| r.symbol == sym));
+        match state.choices.get(name) {
+            Some(&c) if c != value => {
+                return Err(Error::state(
+                    &format!("choices.{name}"),
+                    format!("{c}, but the graphics state's {what} is {value}"),
+                ))
+            }
+            None if reads => {
+                out.to_mut().choices.insert(name.into(), value);
+            }
+            _ => {}
         }
-        _ => Ok(Cow::Borrowed(state)),
     }
+    Ok(out)
 }
 
 /// The fragment stage's colour-export epilog: each colour output with the state's format
@@ -750,7 +794,7 @@ pub fn link_state(
         pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
         writes_shading_rate: p.vs_epilog.shading_rate.is_some(),
-        writes_layer: p.vs_epilog.layer.is_some(),
+        writes_layer: p.vs_epilog.layer.is_some() || p.vs_epilog.view_layer.is_some(),
         writes_viewport: p.vs_epilog.viewport.is_some(),
         clip_distances: vi.clip_distances,
         cull_distances: vi.cull_distances,

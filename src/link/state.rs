@@ -336,6 +336,9 @@ pub struct GraphicsLinkState {
     /// force_sample_interpolation`, the PS prolog).
     #[serde(default, skip_serializing_if = "is_false")]
     pub force_sample_interpolation: bool,
+    /// Multiview's view mask (`GraphicsState::view_mask`; 0 or absent: no multiview).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub view_mask: u32,
 }
 
 impl GraphicsLinkState {
@@ -431,6 +434,7 @@ impl GraphicsLinkState {
         st.samples = self.samples;
         st.sample_shading = self.sample_shading;
         st.force_sample_interpolation = self.force_sample_interpolation;
+        st.view_mask = self.view_mask;
         if let Some(t) = &self.alpha_test {
             use crate::amdgpu::abi_graphics::{AlphaTest, CompareFunc};
             let func = CompareFunc::from_name(&t.func).ok_or_else(|| {
@@ -501,6 +505,7 @@ impl GraphicsLinkState {
             }),
             sample_shading: st.sample_shading,
             force_sample_interpolation: st.force_sample_interpolation,
+            view_mask: st.view_mask,
         }
     }
 }

@@ -65,6 +65,10 @@ pub struct VsEpilogKey {
     /// NGG: the parameter (its x channel; the others unwritten) that is the primitive id
     /// the main part's prologue stored to LDS at byte `4 · vertex` (`isel/ngg.rs`).
     pub primitive_id_lds: Option<usize>,
+    /// Multiview: the SGPR holding the view index (PAL's ViewId, the main part's
+    /// `SLOT_VIEW_INDEX`), exported as the layer — Vulkan renders view `v` into array
+    /// layer `v`. Never with `layer` (a multiview pipeline's shaders do not write it).
+    pub view_layer: Option<u16>,
 }
 
 fn regs(r: &[Option<u16>]) -> String {
@@ -82,6 +86,7 @@ impl VsEpilogKey {
             || self.shading_rate.is_some()
             || self.layer.is_some()
             || self.viewport.is_some()
+            || self.view_layer.is_some()
     }
 
     /// Stable text of the key.
@@ -113,6 +118,9 @@ impl VsEpilogKey {
             + &self
                 .viewport
                 .map_or(String::new(), |r| format!(";viewport=v{r}"))
+            + &self
+                .view_layer
+                .map_or(String::new(), |s| format!(";view_layer=s{s}"))
     }
 
     /// Runs the generator.
@@ -204,7 +212,7 @@ impl VsEpilogKey {
                 .attr_offset
                 .ok_or_else(|| unsat("the subgroup's ring offset SGPR (s5)"))?;
             // s[t:t+1] the table address, s[r:r+3] the ring's V#, s[o] the soffset
-            let t = (git.max(attr) + 1).next_multiple_of(4);
+            let t = (git.max(attr).max(self.view_layer.unwrap_or(0)) + 1).next_multiple_of(4);
             let (r, o) = (t + 4, t + 8);
             sgprs = o as u32 + 1;
             let data = pid + 1;
@@ -289,6 +297,32 @@ impl VsEpilogKey {
         // the misc vector's z: layer | viewport << 16 (GFX9+), in a scratch VGPR above
         // every other one when the viewport index is written
         let misc_z = match (self.layer, self.viewport) {
+            (Some(_), _) if self.view_layer.is_some() => {
+                return Err(PartError::Unsatisfiable(
+                    "gl_Layer written under multiview (the view index is the layer)".into(),
+                ))
+            }
+            // multiview: the view index's SGPR copied (with the viewport index) into a
+            // scratch VGPR above every other one
+            (None, vp) if self.view_layer.is_some() => {
+                let s = sreg(self.view_layer.expect("some"), 1);
+                let z = vgprs as u16;
+                vgprs += 1;
+                clobbers.push(format!("v{z}"));
+                match vp {
+                    Some(vp) => inst_with(
+                        &mut buf,
+                        gen,
+                        Opcode::VLshlOrB32,
+                        Format::Vop3,
+                        &[v(z), v(vp), int(16), s],
+                        |_| {},
+                    ),
+                    None => buf.op(Opcode::VMovB32, Format::Vop1, &[v(z), s]),
+                }
+                .map_err(enc)?;
+                Some(v(z))
+            }
             (l, None) => l.map(v),
             (l, Some(vp)) => {
                 let z = vgprs as u16;
@@ -370,6 +404,9 @@ impl VsEpilogKey {
         }
         if self.viewport.is_some() {
             inputs.push(format!("viewport {}", regs(&[self.viewport])));
+        }
+        if let Some(s) = self.view_layer {
+            inputs.push(format!("view_layer s{s}"));
         }
         for (p, chans) in self.params.iter().enumerate() {
             inputs.push(format!("param{p} {}", regs(chans)));

@@ -46,7 +46,7 @@ pub mod parts;
 use super::{Isel, Kind, MV};
 use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_DRAW_INDEX,
-    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
+    USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE, USER_DATA_VIEW_ID,
 };
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
 use crate::amdgpu::Error;
@@ -126,6 +126,11 @@ pub const SLOT_PRIMITIVE_ID: u32 = 81;
 /// asks for sample shading (`GraphicsState::sample_shading`).
 pub const CHOICE_PER_SAMPLE: &str = "per_sample";
 
+/// The name of the both-ways choice of multiview (`gcnc.choice.multiview`, seed 000's
+/// multiview): 1 when the pipeline renders with a view mask (`GraphicsState::view_mask`),
+/// and gl_ViewIndex is PAL's ViewId user SGPR; 0 without, and gl_ViewIndex is 0.
+pub const CHOICE_MULTIVIEW: &str = "multiview";
+
 /// Selector state of a graphics stage.
 #[derive(Default)]
 pub(crate) struct Gfx {
@@ -147,6 +152,8 @@ pub(crate) struct Gfx {
     base_instance: Option<Temp>,
     /// PAL's DrawIndex (gl_DrawID), a user SGPR.
     draw_id: Option<Temp>,
+    /// PAL's ViewId user SGPR (gl_ViewIndex under multiview), vertex or fragment stage.
+    view_id: Option<Temp>,
     vb_table: Option<Temp>,
     /// Vertex / instance index, computed once in the entry block.
     vertex_index: Option<Temp>,
@@ -1038,8 +1045,18 @@ impl Isel<'_> {
             (Stage::Fragment, LoadPrimitiveId) => {
                 self.interp_channels(SLOT_PRIMITIVE_ID, 0, 1, None, 0)?
             }
-            // no multiview: every draw renders view 0
-            (Stage::Vertex | Stage::Fragment, LoadViewIndex) => smallvec::smallvec![MV::C(0)],
+            // with or without multiview, which a stage is compiled without: both ways,
+            // chosen at link by the literal of `gcnc.choice.multiview` (1: the ViewId user
+            // SGPR the driver sets per view; 0: view 0 whatever the SGPR holds)
+            (Stage::Vertex | Stage::Fragment, LoadViewIndex) => {
+                let view = self.user_sgpr_input(|g| &mut g.view_id);
+                let choice = self
+                    .p
+                    .symbol(PrelinkSymbol::Choice(CHOICE_MULTIVIEW.into()));
+                let d = self.tmp(RegClass::S1);
+                self.hw(Opcode::SMulI32, &[Arg::Temp(d)], &[Arg::Temp(view), choice])?;
+                one(d)
+            }
             (Stage::Vertex | Stage::Fragment, StoreOutput) => {
                 self.store_output(srcs, idx, at)?;
                 SmallVec::new()
@@ -1189,6 +1206,7 @@ impl Isel<'_> {
                 (self.gfx.base_vertex, USER_DATA_BASE_VERTEX),
                 (self.gfx.base_instance, USER_DATA_BASE_INSTANCE),
                 (self.gfx.draw_id, USER_DATA_DRAW_INDEX),
+                (self.gfx.view_id, USER_DATA_VIEW_ID),
             ];
             for (t, u) in singles {
                 if let Some(t) = t {
@@ -1229,6 +1247,13 @@ impl Isel<'_> {
             return Ok(());
         }
         self.p.abi.graphics.hw_stage = Some(HwStage::Ps);
+        // the ViewId user SGPR, after the others (PRIM_MASK follows the user SGPRs)
+        if let Some(t) = self.gfx.view_id {
+            self.p.precolored.insert(t, PhysReg::sgpr(next));
+            defs.push(Arg::Temp(t));
+            ud.push(UserData::Special(USER_DATA_VIEW_ID));
+            next += 1;
+        }
         if let Some(t) = self.gfx.prim_mask {
             self.p.precolored.insert(t, PhysReg::sgpr(next));
             defs.push(Arg::Temp(t));

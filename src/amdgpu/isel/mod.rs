@@ -143,6 +143,11 @@ pub struct LinkTime {
     /// (`isel/ngg.rs`). docs/abi.md "Built-ins a fragment shader declares the Geometry
     /// capability for".
     pub vs_primitive_id: bool,
+    /// A vertex stage keeps PAL's ViewId user SGPR for its epilog, which exports it as the
+    /// layer under multiview: a whole pipeline when its state has a view mask (a stage
+    /// reading gl_ViewIndex keeps it anyway; an unlinked stage that does not read it
+    /// cannot be linked into a multiview pipeline).
+    pub vs_view_index: bool,
 }
 
 /// The temps holding ABI inputs (precoloured once their registers are known).

@@ -467,6 +467,8 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             b(f.v12.shader_output_layer) && b(f.v12.shader_output_viewport_index),
         )),
         Capability::MultiViewport => Some(("multiViewport", b(f.core.multi_viewport))),
+        // gl_ViewIndex (SPV_KHR_multiview; the Vulkan 1.1 feature)
+        Capability::MultiView => Some(("multiview", b(f.v11.multiview))),
         // f16 sampled types (SPV_AMD_gpu_shader_half_float_fetch, GLSL's
         // GL_AMD_gpu_shader_half_float_fetch): no Vulkan extension or feature enables them
         Capability::Float16ImageAMD => Some((F16_IMAGES, false)),

@@ -852,7 +852,9 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
         .iter()
         .map(|a| color_format(a.format))
         .collect();
+    // multiview (Vulkan 1.1's multiview feature, dynamic rendering's viewMask)
     let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .view_mask(desc.view_mask)
         .color_attachment_formats(&formats)
         .depth_attachment_format(if depth.is_some() {
             vk::Format::D32_SFLOAT
@@ -1004,6 +1006,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             },
         })
         .layer_count(layers)
+        .view_mask(desc.view_mask)
         .color_attachments(&color_infos);
     if let Some(di) = depth_info.as_ref() {
         ri = ri.depth_attachment(di);

@@ -17,7 +17,8 @@
 //!   the primitive id when `LinkTime::vs_primitive_id` (`SLOT_PRIMITIVE_ID`: GFX9 v2; NGG
 //!   an empty run, the id being in LDS), then on GFX11 (with parameters or the primitive
 //!   id) the global table's SGPR ([`SLOT_GLOBAL_TABLE`]) and the subgroup's ring offset
-//!   (s5, [`SLOT_ATTR_OFFSET`]). After
+//!   (s5, [`SLOT_ATTR_OFFSET`]), then the ViewId user SGPR of a stage reading
+//!   gl_ViewIndex ([`SLOT_VIEW_INDEX`]: the layer under multiview). After
 //!   register allocation those operands are the physical VGPRs the epilog is keyed by.
 //!   The NGG prologue (GS_ALLOC_REQ, the primitive export, EXEC = the vertex lanes) stays in
 //!   the main part; the position exports go to the epilog with the parameters, because on
@@ -44,6 +45,10 @@ pub const SLOT_GLOBAL_TABLE: u32 = 0xffff;
 /// The `epilog_values` run of the GFX11 vertex stage's NGG system SGPR s5, the
 /// subgroup's attribute-ring offset (after the global table).
 pub const SLOT_ATTR_OFFSET: u32 = 0xfffe;
+
+/// The `epilog_values` run of the vertex stage's ViewId user SGPR (when it reads
+/// gl_ViewIndex): under multiview the epilog exports it as the layer (after the others).
+pub const SLOT_VIEW_INDEX: u32 = 0xfffd;
 
 /// The unlinked vertex stage's prolog-filled inputs.
 #[derive(Default)]
@@ -217,6 +222,14 @@ impl Isel<'_> {
                     self.gfx.ngg.attr_offset = Some(attr);
                     runs.push((SLOT_ATTR_OFFSET, 1));
                     vals.push(Arg::Temp(attr));
+                }
+                if self.link.vs_view_index {
+                    self.user_sgpr_input(|g| &mut g.view_id);
+                }
+                if let Some(view) = self.gfx.view_id {
+                    // multiview: the view index goes out as the layer (`parts::vs_epilog`)
+                    runs.push((SLOT_VIEW_INDEX, 1));
+                    vals.push(Arg::Temp(view));
                 }
                 builtin_ok = |s| {
                     matches!(

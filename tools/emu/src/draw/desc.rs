@@ -535,7 +535,16 @@ pub struct Desc {
     /// lavapipe ignore it.
     #[serde(default)]
     pub link_user_data: Option<gcnc::link::state::StageUserData>,
+    /// Multiview (Vulkan 1.1; a render pass's view mask, or dynamic rendering's
+    /// viewMask): bit v set = the draw runs once for view v, whose gl_ViewIndex is v and
+    /// which renders into array layer v of every attachment. 0: no multiview. Views
+    /// must lie below the attachments' `layers` and below `MAX_VIEWS`.
+    #[serde(default)]
+    pub view_mask: u32,
 }
+
+/// Views of a multiview draw (Vulkan's guaranteed maxMultiviewViewCount is 6).
+pub const MAX_VIEWS: u32 = 6;
 
 /// Viewports a description may give (Vulkan's guaranteed maxViewports).
 pub const MAX_VIEWPORTS: usize = 16;
@@ -598,6 +607,9 @@ pub struct Draw {
     /// This draw's index in its multi-draw (PAL's DrawIndex user data, gl_DrawID): 0
     /// for a single draw, i for the `Draw::each_draw` element of `desc.draws[i]`.
     pub draw_index: u32,
+    /// The view this draw renders (PAL's ViewId user data, gl_ViewIndex): 0 without
+    /// multiview, each set bit of `desc.view_mask` in turn with it (`mod.rs::run`).
+    pub view_index: u32,
 }
 
 /// Draws of one multi-draw at most (the indirect buffer's command count).
@@ -762,6 +774,7 @@ impl Desc {
             width,
             height,
             draw_index: 0,
+            view_index: 0,
         };
         if !d.desc.draws.is_empty() && d.desc.draw != DrawCounts::default() {
             return err("give either \"draw\" or \"draws\" (a multi-draw), not both");
@@ -870,7 +883,17 @@ impl Draw {
         st.samples = self.desc.samples;
         st.alpha_to_coverage = self.desc.alpha_to_coverage;
         st.sample_shading = self.desc.samples > 1 && self.desc.min_sample_shading > 0.0;
+        st.view_mask = self.desc.view_mask;
         st
+    }
+
+    /// The views a draw renders, in increasing order: the set bits of `view_mask`, or
+    /// view 0 alone without multiview.
+    pub fn views(&self) -> Vec<u32> {
+        match self.desc.view_mask {
+            0 => vec![0],
+            m => (0..32).filter(|v| m >> v & 1 != 0).collect(),
+        }
     }
 
     /// The vertices of one instance without `base_vertex`, `None` for a restart:
@@ -1025,6 +1048,14 @@ impl Draw {
             .chain(d.depth_attachment.iter().map(|a| a.layers));
         if counts.into_iter().any(|n| n != layers) {
             return err("attachments with different `layers` (the render has one layer count)");
+        }
+        let views = 32 - d.view_mask.leading_zeros();
+        if views > layers || views > MAX_VIEWS {
+            return err(format!(
+                "view_mask = {:#x}: views must lie below the attachments' {layers} layers and \
+                 below {MAX_VIEWS}",
+                d.view_mask
+            ));
         }
         if !matches!(d.samples, 1 | 2 | 4 | 8) {
             return err(format!("samples = {} (1, 2, 4 or 8)", d.samples));

@@ -39,7 +39,7 @@
 //!
 //! User SGPRs (from s0; NGG: from s8), per the stage's user-data map: GlobalTable → the
 //! table's low half; VertexBufferTable (0x1000000F) → `VB_TABLE`'s low half; BaseVertex
-//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → the draw's index in its multi-draw (`Draw::draw_index`);
+//! (…03) → first_vertex, or vertex_offset for an indexed draw; BaseInstance (…04) → first_instance; DrawIndex (…05) → the draw's index in its multi-draw (`Draw::draw_index`); ViewId (…0B) → the view a multiview draw renders (`Draw::view_index`);
 //! entry N → `entries[N]` (`entries(draw)`: gcnc's user data — the push-constant pointer
 //! at entries 0/1, set `s`'s pointer at 2+2s/3+2s, the vertex-buffer table pointer at
 //! 16/17; an entry the caller does not give is a `Setup` error); unused → never written.
@@ -95,6 +95,7 @@ const VB_TABLE_BYTES: u64 = 16 * 32;
 const BASE_VERTEX: u32 = 0x1000_0003;
 const BASE_INSTANCE: u32 = 0x1000_0004;
 const DRAW_INDEX: u32 = 0x1000_0005;
+const VIEW_ID: u32 = 0x1000_000b;
 const VERTEX_BUFFER_TABLE: u32 = 0x1000_000f;
 
 /// User-data entries of the vertex-buffer table pointer in gcnc's graphics ABI (docs/abi.md).
@@ -447,6 +448,7 @@ pub fn new_wave(
             UserData::Special(BASE_VERTEX) => d.base_vertex() as u32,
             UserData::Special(BASE_INSTANCE) => dc.first_instance,
             UserData::Special(DRAW_INDEX) => d.draw_index,
+            UserData::Special(VIEW_ID) => d.view_index,
             other => {
                 return Err(Error::unsupported(format!(
                     "user SGPR {i}: {other:?} in a draw"

@@ -98,8 +98,16 @@ pub fn run(
     let mut stats = DrawStats::default();
     let mut env = launch::DrawMemory::new(p, d)?;
     let mut fb = output::Framebuffer::new(d);
-    // a multi-draw's draws one after another into the same attachments
-    for one in d.each_draw() {
+    // multiview: the whole draw once per view (ViewId = the view; the vertex stage
+    // exports it as the layer it renders into); a multi-draw's draws one after another
+    // into the same attachments
+    for (view, one) in d
+        .views()
+        .into_iter()
+        .flat_map(|v| d.each_draw().into_iter().map(move |one| (v, one)))
+    {
+        let mut one = one;
+        one.view_index = view;
         let prims = vertex::run(p, &one, entries, opt, &mut env, &mut stats)?;
         stats.primitives += prims.len() as u64;
         let setups = raster::setup_all(p, &one, &prims)?;
