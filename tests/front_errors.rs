@@ -369,6 +369,31 @@ fn a_phi_value_that_does_not_dominate_its_predecessor() {
     assert!(e.reason.contains("does not dominate"), "{e}");
 }
 
+/// An operand defined in another function: `front/dominance_call.spv`'s callee `%f`
+/// made to add 1 to `%x`, an id of its caller `%main` (in scope while the translator
+/// inlines the call, but no id of `%f`), instead of its parameter: an error at the
+/// callee's instruction word, as SPIR-V's rule that a definition dominates its uses
+/// (no block of `%main` dominates one of `%f`) says.
+#[test]
+fn an_operand_defined_in_another_function() {
+    let mut w = shader("front/dominance_call.spv");
+    translate(&w, &Options::default()).unwrap();
+    let at = |op: Op| {
+        insts(&w)
+            .into_iter()
+            .find(|i| i.1 == op as u16)
+            .expect("the instruction")
+            .0
+    };
+    let (load, add) = (at(Op::Load), at(Op::IAdd));
+    // OpLoad: result type, result id, ...; OpIAdd: result type, result id, operand 1, 2
+    let x = w[load + 2];
+    w[add + 3] = x;
+    let e = err(&w);
+    assert_eq!((e.kind, e.word), (ErrorKind::BadId, add), "{e}");
+    assert!(e.reason.contains("defined in another function"), "{e}");
+}
+
 /// `gl_CullDistance` declared with more than eight elements (vert/gfx_vs_clip.spv with
 /// the length constant of its one-element array raised): a type error at the variable,
 /// not an array copied element by element through the middle end (a fuzzed length of

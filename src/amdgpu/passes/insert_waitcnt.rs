@@ -24,7 +24,10 @@
 //! visit (it would compute the same summary), so a sweep after the first visits only
 //! the blocks a change reaches, and the last sweep, which confirms the fixpoint, visits
 //! none; the waits are then placed from each block's entry state, rebuilt from the
-//! final summaries (what its last visit started from).
+//! final summaries (what its last visit started from). A block whose predecessors all
+//! come before it and are already final (in a program without loops, every block) is
+//! final at its first visit: that visit places its waits too, and no later sweep or
+//! placing pass steps through it again, so an acyclic program is stepped once.
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program};
 use crate::amdgpu::Error;
@@ -356,21 +359,36 @@ pub fn insert_waitcnt(p: &mut Program) -> Result<u32, Error> {
     let mut clock = 0u32;
     let mut changed_at = vec![0u32; nb];
     let mut seen_at: Vec<Option<u32>> = vec![None; nb];
+    // `fin[b]`: b's summary is final and its waits are placed. A block is final at its
+    // first visit when each predecessor comes before it and is final (so its entry
+    // state is the one the placing pass would rebuild); that visit places its waits.
+    let mut fin = vec![false; nb];
+    let mut added = 0;
     let mut changed = true;
     while changed {
         changed = false;
         for b in 0..nb {
-            let preds = &p.blocks[b].linear_preds;
+            let blk = &mut p.blocks[b];
+            let preds = &blk.linear_preds;
             if let Some(seen) = seen_at[b] {
-                if preds.iter().all(|pr| changed_at[pr.0 as usize] <= seen) {
+                if fin[b] || preds.iter().all(|pr| changed_at[pr.0 as usize] <= seen) {
                     continue;
                 }
             }
+            let settled = seen_at[b].is_none()
+                && preds
+                    .iter()
+                    .all(|pr| (pr.0 as usize) < b && fin[pr.0 as usize]);
             clock += 2;
             seen_at[b] = Some(clock);
             let mut st = entry(&outs, preds);
-            for i in &p.blocks[b].insts {
-                step(gen, &mut st, i, None)?;
+            if settled {
+                added += place(gen, &mut st, &mut blk.insts)?;
+                fin[b] = true;
+            } else {
+                for i in &blk.insts {
+                    step(gen, &mut st, i, None)?;
+                }
             }
             // keep only the facts a successor can use (scores reset by the join)
             let mut summary = State::default();
@@ -382,18 +400,25 @@ pub fn insert_waitcnt(p: &mut Program) -> Result<u32, Error> {
             }
         }
     }
-    let mut added = 0;
-    for b in 0..nb {
+    for b in (0..nb).filter(|&b| !fin[b]) {
         // the state the last visit started from: no predecessor changed since
         let mut st = entry(&outs, &p.blocks[b].linear_preds);
-        let mut out = Vec::new();
-        for i in std::mem::take(&mut p.blocks[b].insts) {
-            let before = out.len();
-            step(gen, &mut st, &i, Some(&mut out))?;
-            added += (out.len() - before) as u32;
-            out.push(i);
-        }
-        p.blocks[b].insts = out;
+        added += place(gen, &mut st, &mut p.blocks[b].insts)?;
     }
+    Ok(added)
+}
+
+/// Steps `st` through `insts`, placing the waits each instruction needs before it;
+/// returns how many wait instructions were placed.
+fn place(gen: Gen, st: &mut State, insts: &mut Vec<MInst>) -> Result<u32, Error> {
+    let mut added = 0;
+    let mut out = Vec::with_capacity(insts.len());
+    for i in std::mem::take(insts) {
+        let before = out.len();
+        step(gen, st, &i, Some(&mut out))?;
+        added += (out.len() - before) as u32;
+        out.push(i);
+    }
+    *insts = out;
     Ok(added)
 }

@@ -413,15 +413,16 @@ pub fn ranges(p: &Program) -> Ranges {
     let live = liveness(p);
     let n = p.temps.len();
     let span = spans(p);
-    // (temp, start, end): the runs of blocks a temp is live through, then the segments
-    // of the blocks that reference it (blocks in order, each block's in reverse)
-    let mut raw: Vec<(u32, u32, u32)> = live
+    // (temp, start, end): the runs of blocks a temp is live through (ascending per
+    // temp), and the segments of the blocks that reference it (ascending per temp too)
+    let runs: Vec<(u32, u32, u32)> = live
         .through
         .iter()
         .map(|&(t, b0, b1)| (t, span[b0 as usize].0, span[b1 as usize].1))
         .collect();
-    block_segments(p, &span, |bi| live.refd.of(bi), &mut raw);
-    merge(n, raw)
+    let mut pieces = Vec::new();
+    block_segments(p, &span, |bi| live.refd.of(bi), &mut pieces);
+    merge(n, &runs, &pieces)
 }
 
 /// Checks `lr` against the live ranges computed the textbook way (run by the
@@ -506,7 +507,7 @@ pub fn check_ranges(p: &Program, lr: &Ranges) -> Result<(), String> {
         .collect();
     let mut raw = Vec::new();
     block_segments(p, &spans(p), |bi| &outs[bi], &mut raw);
-    let want = merge(n, raw);
+    let want = merge(n, &[], &raw);
     for t in 0..n {
         if lr.of(t) != want.of(t) {
             return Err(format!(
@@ -534,7 +535,9 @@ fn spans(p: &Program) -> Vec<(u32, u32)> {
 
 /// The segments of every block's own walk (Wimmer/Franz), from the temps `live_out(b)`
 /// names as live out of block `b` and each instruction's reads and writes, pushed as
-/// `(temp, start, end)` (blocks in order, each block's in reverse).
+/// `(temp, start, end)`: blocks in order, and within a block each temp's segments by
+/// ascending start (the walk goes backward; each block's pushes are reversed at its
+/// end), so every temp's segments come by ascending start.
 fn block_segments<'a>(
     p: &Program,
     span: &[(u32, u32)],
@@ -548,6 +551,7 @@ fn block_segments<'a>(
     let mut k0 = 0u32;
     for (bi, b) in p.blocks.iter().enumerate() {
         let (first, last) = span[bi];
+        let from = raw.len();
         for &t in live_out(bi) {
             open[t as usize] = last;
             opened.push(t);
@@ -582,17 +586,17 @@ fn block_segments<'a>(
                 raw.push((t, first, e));
             }
         }
+        // pushed latest first (the segments still open at the block start last)
+        raw[from..].reverse();
         k0 += b.insts.len() as u32;
     }
 }
 
-/// `(temp, start, end)` segments in any order → each temp's sorted, with touching and
-/// overlapping segments merged (the canonical form: one segment per maximal run of
-/// positions, whatever pieces the run was pushed in).
-fn merge(n: usize, raw: Vec<(u32, u32, u32)>) -> Ranges {
-    // counting sort by temp, then each temp's segments sorted and merged
+/// `(temp, start, end)` pairs grouped by temp (a counting sort; each temp's keep their
+/// order): temp t's are `segs[start[t]..start[t + 1]]`.
+fn by_temp(n: usize, raw: &[(u32, u32, u32)]) -> (Vec<u32>, Vec<(u32, u32)>) {
     let mut start = vec![0u32; n + 1];
-    for &(t, _, _) in &raw {
+    for &(t, _, _) in raw {
         start[t as usize + 1] += 1;
     }
     for t in 0..n {
@@ -600,18 +604,39 @@ fn merge(n: usize, raw: Vec<(u32, u32, u32)>) -> Ranges {
     }
     let mut fill = start.clone();
     let mut segs = vec![(0u32, 0u32); raw.len()];
-    for &(t, s, e) in &raw {
+    for &(t, s, e) in raw {
         segs[fill[t as usize] as usize] = (s, e);
         fill[t as usize] += 1;
     }
-    drop(raw);
-    let mut out: Vec<(u32, u32)> = Vec::with_capacity(segs.len());
+    (start, segs)
+}
+
+/// Two lists of `(temp, start, end)` segments, each temp's coming by ascending start in
+/// each list → each temp's sorted, with touching and overlapping segments merged (the
+/// canonical form: one segment per maximal run of positions, whatever pieces the run
+/// was pushed in). Per temp, one merge of its two ascending sequences (no sort).
+fn merge(n: usize, a: &[(u32, u32, u32)], b: &[(u32, u32, u32)]) -> Ranges {
+    let (sa, va) = by_temp(n, a);
+    let (sb, vb) = by_temp(n, b);
+    let mut out: Vec<(u32, u32)> = Vec::with_capacity(va.len() + vb.len());
     let mut out_start = vec![0u32; n + 1];
     for t in 0..n {
-        let v = &mut segs[start[t] as usize..start[t + 1] as usize];
-        v.sort_unstable();
+        let x = &va[sa[t] as usize..sa[t + 1] as usize];
+        let y = &vb[sb[t] as usize..sb[t + 1] as usize];
+        debug_assert!(
+            x.windows(2).all(|w| w[0].0 <= w[1].0) && y.windows(2).all(|w| w[0].0 <= w[1].0),
+            "segments of %{t} not by ascending start: {x:?} {y:?}"
+        );
         let from = out.len();
-        for &(s, e) in v.iter() {
+        let (mut i, mut j) = (0, 0);
+        while i < x.len() || j < y.len() {
+            let (s, e) = if j == y.len() || (i < x.len() && x[i].0 <= y[j].0) {
+                i += 1;
+                x[i - 1]
+            } else {
+                j += 1;
+                y[j - 1]
+            };
             let len = out.len();
             match out.last_mut() {
                 Some(l) if len > from && s <= l.1.saturating_add(1) => l.1 = l.1.max(e),

@@ -490,7 +490,8 @@ fn assign(
     ];
     let mut assign: Vec<Option<PhysReg>> = vec![None; p.temps.len()];
     let mut splits = Vec::new();
-    let facts = split::Facts::new(p);
+    // what the splitting rule needs, built when a temp first needs a split (rare)
+    let mut facts: Option<split::Facts> = None;
     let aff = affinity::Affinities::new(p);
     // per temp: the temp whose registers it shares and its dword offset there (itself
     // at 0 unless it is a view placed on its source)
@@ -647,7 +648,8 @@ fn assign(
         let base = match base {
             Some(b) => b,
             None => {
-                let Some((b, moves)) = find_split(p, lr, &facts, &pinned, file, t, start) else {
+                let facts = facts.get_or_insert_with(|| split::Facts::new(p));
+                let Some((b, moves)) = find_split(p, lr, facts, &pinned, file, t, start) else {
                     return Err(Fail::Fragmented {
                         ty: rc.ty,
                         dwords: n as u16,
@@ -754,7 +756,7 @@ fn rewrite(p: &mut Program, assign: &[Option<PhysReg>]) -> Usage {
         }
     }
     // rewrite
-    let temps = p.temps.clone();
+    let temps = &p.temps;
     let to_reg = |t: Temp| -> Arg {
         let r = assign[t.0 as usize].expect("temp without interval is never referenced");
         Arg::Reg(Reg {

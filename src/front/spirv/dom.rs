@@ -11,6 +11,11 @@
 //! use of an id). Invariants: only blocks reachable from the entry have a
 //! dominator; a query about an unreachable block answers "dominated" (SPIR-V puts no
 //! dominance constraint on code that never runs), so the check never rejects valid input.
+//!
+//! The translator asks once per operand, so a query takes positions, not labels: each
+//! reachable block's reverse post-order index is written into a table indexed by label
+//! id ([`Dominators::of`] fills it; labels are unique in a module, so one table serves
+//! every function) and [`Dominators::dominates`] compares two indices' walk numbers.
 
 use super::module::FuncInfo;
 use super::parse::Inst;
@@ -21,8 +26,6 @@ use std::collections::BTreeMap;
 /// Immediate dominators of one function's reachable blocks.
 #[derive(Clone, Debug, Default)]
 pub struct Dominators {
-    /// Reverse post-order index of each reachable block.
-    order: BTreeMap<u32, usize>,
     /// Dominator-tree walk numbers by reverse post-order index: `a` dominates `b` when
     /// `b`'s (entry, exit) interval lies within `a`'s.
     enter: Vec<u32>,
@@ -51,7 +54,9 @@ fn successors(term: &Inst) -> Vec<u32> {
 }
 
 impl Dominators {
-    pub fn of(f: &FuncInfo, insts: &[Inst]) -> Dominators {
+    /// The dominators of `f`; writes 1 + each reachable block's reverse post-order
+    /// index to `pos[label]` (the positions [`Dominators::dominates`] takes).
+    pub fn of(f: &FuncInfo, insts: &[Inst], pos: &mut [u32]) -> Dominators {
         let succ = |b: u32| -> Vec<u32> {
             f.blocks
                 .get(&b)
@@ -123,18 +128,26 @@ impl Dominators {
                 }
             }
         }
+        for (&b, &i) in &order {
+            if let Some(p) = pos.get_mut(b as usize) {
+                *p = i as u32 + 1;
+            }
+        }
         let (enter, exit) = tree_intervals(&idom);
-        Dominators { order, enter, exit }
+        Dominators { enter, exit }
     }
 
-    /// Whether block `a` dominates block `b` (true when `b` is unreachable).
+    /// Whether the block at position `a` dominates the one at `b` (positions as
+    /// [`Dominators::of`] wrote them, 0 for an unreachable block; true when `b` is
+    /// unreachable).
     pub fn dominates(&self, a: u32, b: u32) -> bool {
-        let Some(&ib) = self.order.get(&b) else {
+        if b == 0 {
             return true;
-        };
-        let Some(&ia) = self.order.get(&a) else {
+        }
+        if a == 0 {
             return false;
-        };
+        }
+        let (ia, ib) = (a as usize - 1, b as usize - 1);
         self.enter[ia] <= self.enter[ib] && self.exit[ib] <= self.exit[ia]
     }
 }

@@ -375,8 +375,14 @@ pub(crate) struct Fx<'a, 'm> {
     def_block: Vec<u32>,
     /// Per block id: how many times a walk stopped at it (reached a selection's merge).
     stop_hits: Vec<u32>,
-    /// Dominators of each function translated so far, by function id.
-    doms: BTreeMap<u32, dom::Dominators>,
+    /// Dominators of the functions translated so far; `dom_index[function id]` is 1 +
+    /// the index of the function's (0: not computed yet).
+    doms: Vec<dom::Dominators>,
+    dom_index: Vec<u32>,
+    /// Per block label, once its function's dominators are computed: the function's id
+    /// and the block's position for [`dom::Dominators::dominates`] (0: unreachable).
+    block_fn: Vec<u32>,
+    block_pos: Vec<u32>,
 }
 
 impl<'a, 'm> Fx<'a, 'm> {
@@ -397,7 +403,10 @@ impl<'a, 'm> Fx<'a, 'm> {
             cur_block: 0,
             def_block: vec![0; n],
             stop_hits: vec![0; n],
-            doms: BTreeMap::new(),
+            doms: Vec::new(),
+            dom_index: vec![0; n],
+            block_fn: vec![0; n],
+            block_pos: vec![0; n],
         }
     }
 
@@ -711,21 +720,34 @@ impl<'a, 'm> Fx<'a, 'm> {
         if def == 0 || at == 0 {
             return Ok(());
         }
-        let spv = self.spv;
-        let Some(f) = spv.funcs.get(&fid) else {
-            return Ok(());
+        let k = match self.dom_index.get(fid as usize) {
+            Some(&k) if k != 0 => k as usize - 1,
+            _ => {
+                let Some(f) = self.spv.funcs.get(&fid) else {
+                    return Ok(());
+                };
+                for &b in f.blocks.keys() {
+                    self.block_fn[b as usize] = fid;
+                }
+                let d = dom::Dominators::of(f, &self.spv.insts, &mut self.block_pos);
+                self.doms.push(d);
+                self.dom_index[fid as usize] = self.doms.len() as u32;
+                self.doms.len() - 1
+            }
         };
-        if !f.blocks.contains_key(&def) {
+        if self.block_fn.get(def as usize) != Some(&fid) {
             return Err(i.err(
                 ErrorKind::BadId,
                 format!("%{id} is defined in another function (block %{def})"),
             ));
         }
-        let doms = self
-            .doms
-            .entry(fid)
-            .or_insert_with(|| dom::Dominators::of(f, &spv.insts));
-        if doms.dominates(def, at) {
+        // (a block of another function counts as unreachable, as a label missing from
+        // this function's order would)
+        let pos = |b: u32| match self.block_fn.get(b as usize) {
+            Some(&f) if f == fid => self.block_pos[b as usize],
+            _ => 0,
+        };
+        if self.doms[k].dominates(pos(def), pos(at)) {
             Ok(())
         } else {
             Err(i.err(
