@@ -38,6 +38,20 @@ fn sample(img: &Image, x: u32, y: u32, z: u32, s: u32) -> [f64; 4] {
         .expect("a format with a reference conversion")
 }
 
+/// Texel (x, y, z) of level 0 as a robust read returns it: the texel inside the image,
+/// `missing` outside (robustImageAccess2: zero for the format's components, (0, 0, 1) for
+/// the ones it lacks).
+fn robust_texel(m: &Image, x: i64, y: i64, z: i64, missing: [f64; 4]) -> [f64; 4] {
+    let [w, h, d] = m.size;
+    let inside =
+        (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && (0..d as i64).contains(&z);
+    if inside {
+        texel(m, x as u32, y as u32, z as u32)
+    } else {
+        missing
+    }
+}
+
 // ---- img_wide_texels
 
 fn wide_inputs() -> Inputs {
@@ -197,17 +211,8 @@ fn robust_inputs() -> Inputs {
 
 fn robust_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let img = |k: usize| image_of(&inp.resources[k], 0);
-    // a read outside: zero for the format's components, (0, 0, 1) for the missing ones
     let read = |k: usize, x: i64, y: i64, z: i64, missing: [f64; 4]| {
-        let m = img(k);
-        let [w, h, d] = m.size;
-        let inside =
-            (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && (0..d as i64).contains(&z);
-        if inside {
-            texel(m, x as u32, y as u32, z as u32)
-        } else {
-            missing
-        }
+        robust_texel(img(k), x, y, z, missing)
     };
     let rgba = [0.0; 4];
     let r_only = [0.0, 0.0, 0.0, 1.0];
@@ -356,17 +361,8 @@ fn a16_inputs() -> Inputs {
 
 fn a16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let img = |k: usize| image_of(&inp.resources[k], 0);
-    // a read outside: zero for the format's components, (0, 0, 1) for the missing ones
     let read = |k: usize, x: i64, y: i64, z: i64, missing: [f64; 4]| {
-        let m = img(k);
-        let [w, h, d] = m.size;
-        let inside =
-            (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && (0..d as i64).contains(&z);
-        if inside {
-            texel(m, x as u32, y as u32, z as u32)
-        } else {
-            missing
-        }
+        robust_texel(img(k), x, y, z, missing)
     };
     let (mut vol, mut w, mut h) = (img(2).clone(), img(4).clone(), img(5).clone());
     let mut a: Vec<u32> = Vec::new();
