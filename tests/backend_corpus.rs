@@ -107,6 +107,8 @@ const PASSING: &[&str] = &[
     "img_ms",
     "img_formats",
     "img_samplers",
+    "img_a16",
+    "img_sint",
 ];
 
 enum Outcome {

@@ -31,8 +31,10 @@
 //!   integers a 16-bit value reads the same texel, and a negative one (sign-extended from
 //!   `i16`, zero-extended by the hardware's 16-bit address) is out of bounds either way,
 //!   since no image dimension reaches 2^15 (Vulkan's `maxImageDimension*` are at most
-//!   16384 on these parts). Instruction selection then sets `a16` (on every generation
-//!   here).
+//!   16384 on these parts). Storage-image `image_load` / `image_store` addresses (integer
+//!   coordinates with their sample index or mip level) fold by the same rule; texel-buffer
+//!   indices (MUBUF, no A16) and image atomics keep 32 bits. Instruction selection then
+//!   sets `a16` (on every generation here).
 //! - **G16 derivatives**: `textureGrad`'s `ddx` and `ddy`, when both are exactly 16-bit
 //!   values in the same sense, become 16-bit whether or not the coordinate does: GFX10+
 //!   select the `_g16` opcodes, GFX9 packs them under A16 or widens them again (exact).
@@ -64,6 +66,7 @@ fn fold(f: &mut Function) -> bool {
         if matches!(f.insts[i].kind, InstKind::Tex(_)) {
             any |= fold_addresses(f, i);
         }
+        any |= fold_storage_coords(f, i);
         let read = match &f.insts[i].kind {
             // texel reads: not a gather (whose D16 layout differs per generation) nor a
             // query
@@ -352,6 +355,55 @@ fn fold_addresses(f: &mut Function, i: Inst) -> bool {
         }
     }
     apply(f, i, new)
+}
+
+/// A16 on a storage-image `image_load` / `image_store` (not a texel buffer, whose index
+/// is a MUBUF VGPR, nor a subpass input): the integer coordinate and the value packed after
+/// it (the sample index of a multisampled image, else a mip level unless the constant 0)
+/// as for a fetch. Atomics keep 32-bit addresses.
+fn fold_storage_coords(f: &mut Function, i: Inst) -> bool {
+    let (lod, dim, ms) = match &f.insts[i].kind {
+        InstKind::Intrinsic { op, idx, .. } if *op == Intrinsic::ImageLoad => (3, idx[0], idx[2]),
+        InstKind::Intrinsic { op, idx, .. } if *op == Intrinsic::ImageStore => (4, idx[0], idx[2]),
+        _ => return false,
+    };
+    let (coord, sample, ms) = (1, 2, ms != 0);
+    if matches!(
+        Dim::ALL.get(dim as usize),
+        None | Some(Dim::Buffer | Dim::SubpassData | Dim::Rect)
+    ) {
+        return false;
+    }
+    let InstKind::Intrinsic { srcs, .. } = &f.insts[i].kind else {
+        unreachable!()
+    };
+    let (c, s, l) = (srcs[coord], srcs[sample], srcs[lod]);
+    let extra = if ms {
+        Some((sample, s))
+    } else {
+        (f.as_scalar_const(l) != Some(0)).then_some((lod, l))
+    };
+    let Some(c16) = narrow_comps(f, c, false).filter(|n| widened(f, n)) else {
+        return false;
+    };
+    // a small constant mip level or sample index is already A16-ready
+    let e16 = match extra {
+        None => None,
+        Some((_, e)) if f.as_scalar_const(e).is_some_and(|k| k < 0x1_0000) => None,
+        Some((k, e)) => match narrow_comps(f, e, false) {
+            Some(n) => Some((k, n)),
+            None => return false,
+        },
+    };
+    let v = build16(f, i, &c16);
+    let e = e16.map(|(k, n)| (k, build16(f, i, &n)));
+    if let InstKind::Intrinsic { srcs, .. } = &mut f.insts[i].kind {
+        srcs[coord] = v;
+        if let Some((k, e)) = e {
+            srcs[k] = e;
+        }
+    }
+    true
 }
 
 /// Replaces the sources `new` names in `tex` instruction `i`; true if there were any.

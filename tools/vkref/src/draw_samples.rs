@@ -60,7 +60,10 @@ impl Class {
     /// The class of a compute-runner image format.
     pub fn of_texel(f: TexelFormat) -> Class {
         match f {
-            TexelFormat::R32Sint | TexelFormat::R64Sint => Class::Sint,
+            TexelFormat::Rgba8Sint
+            | TexelFormat::Rgba16Sint
+            | TexelFormat::R32Sint
+            | TexelFormat::R64Sint => Class::Sint,
             f if f.is_int() => Class::Uint,
             _ => Class::Float,
         }

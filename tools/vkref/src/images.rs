@@ -18,9 +18,12 @@ pub enum TexelFormat {
     Rgba8Snorm,
     Rgba8Srgb,
     Rgba8Uint,
+    Rgba8Sint,
     R8Unorm,
     Rg16Float,
     Rgba16Float,
+    Rgba16Uint,
+    Rgba16Sint,
     R32Float,
     R32Uint,
     R32Sint,
@@ -48,9 +51,12 @@ impl TexelFormat {
             TexelFormat::Rgba8Snorm => F::R8G8B8A8_SNORM,
             TexelFormat::Rgba8Srgb => F::R8G8B8A8_SRGB,
             TexelFormat::Rgba8Uint => F::R8G8B8A8_UINT,
+            TexelFormat::Rgba8Sint => F::R8G8B8A8_SINT,
             TexelFormat::R8Unorm => F::R8_UNORM,
             TexelFormat::Rg16Float => F::R16G16_SFLOAT,
             TexelFormat::Rgba16Float => F::R16G16B16A16_SFLOAT,
+            TexelFormat::Rgba16Uint => F::R16G16B16A16_UINT,
+            TexelFormat::Rgba16Sint => F::R16G16B16A16_SINT,
             TexelFormat::R32Float => F::R32_SFLOAT,
             TexelFormat::R32Uint => F::R32_UINT,
             TexelFormat::R32Sint => F::R32_SINT,
@@ -75,6 +81,8 @@ impl TexelFormat {
             TexelFormat::R8Unorm => 1,
             TexelFormat::R5g6b5Unorm => 2,
             TexelFormat::Rgba16Float
+            | TexelFormat::Rgba16Uint
+            | TexelFormat::Rgba16Sint
             | TexelFormat::Rgba16Snorm
             | TexelFormat::Rg32Float
             | TexelFormat::R64Uint
@@ -90,6 +98,9 @@ impl TexelFormat {
         matches!(
             self,
             TexelFormat::Rgba8Uint
+                | TexelFormat::Rgba8Sint
+                | TexelFormat::Rgba16Uint
+                | TexelFormat::Rgba16Sint
                 | TexelFormat::R32Uint
                 | TexelFormat::R32Sint
                 | TexelFormat::Rgba32Uint
@@ -104,14 +115,17 @@ impl TexelFormat {
     }
 
     /// Every format, R32Float before D32Float (the same AMD format).
-    pub const ALL: [TexelFormat; 22] = [
+    pub const ALL: [TexelFormat; 25] = [
         TexelFormat::Rgba8Unorm,
         TexelFormat::Rgba8Snorm,
         TexelFormat::Rgba8Srgb,
         TexelFormat::Rgba8Uint,
+        TexelFormat::Rgba8Sint,
         TexelFormat::R8Unorm,
         TexelFormat::Rg16Float,
         TexelFormat::Rgba16Float,
+        TexelFormat::Rgba16Uint,
+        TexelFormat::Rgba16Sint,
         TexelFormat::R32Float,
         TexelFormat::R32Uint,
         TexelFormat::R32Sint,
@@ -137,9 +151,12 @@ impl TexelFormat {
             TexelFormat::Rgba8Snorm => ("8_8_8_8_SNORM", [4, 5, 6, 7]),
             TexelFormat::Rgba8Srgb => ("8_8_8_8_SRGB", [4, 5, 6, 7]),
             TexelFormat::Rgba8Uint => ("8_8_8_8_UINT", [4, 5, 6, 7]),
+            TexelFormat::Rgba8Sint => ("8_8_8_8_SINT", [4, 5, 6, 7]),
             TexelFormat::R8Unorm => ("8_UNORM", [4, 0, 0, 1]),
             TexelFormat::Rg16Float => ("16_16_FLOAT", [4, 5, 0, 1]),
             TexelFormat::Rgba16Float => ("16_16_16_16_FLOAT", [4, 5, 6, 7]),
+            TexelFormat::Rgba16Uint => ("16_16_16_16_UINT", [4, 5, 6, 7]),
+            TexelFormat::Rgba16Sint => ("16_16_16_16_SINT", [4, 5, 6, 7]),
             TexelFormat::R32Float | TexelFormat::D32Float => ("32_FLOAT", [4, 0, 0, 1]),
             TexelFormat::R32Uint => ("32_UINT", [4, 0, 0, 1]),
             TexelFormat::R32Sint => ("32_SINT", [4, 0, 0, 1]),
@@ -185,9 +202,12 @@ impl TexelFormat {
                 }
             }),
             TexelFormat::Rgba8Uint => std::array::from_fn(|k| b[k] as f64),
+            TexelFormat::Rgba8Sint => std::array::from_fn(|k| b[k] as i8 as f64),
             TexelFormat::R8Unorm => [unorm(b[0] as u32, 8), 0.0, 0.0, 1.0],
             TexelFormat::Rg16Float => [f16(u16le(0)), f16(u16le(2)), 0.0, 1.0],
             TexelFormat::Rgba16Float => std::array::from_fn(|k| f16(u16le(2 * k))),
+            TexelFormat::Rgba16Uint => std::array::from_fn(|k| u16le(2 * k) as f64),
+            TexelFormat::Rgba16Sint => std::array::from_fn(|k| u16le(2 * k) as i16 as f64),
             TexelFormat::Rgba16Snorm => {
                 std::array::from_fn(|k| snorm(u16le(2 * k) as i16 as i64, 16))
             }
@@ -261,9 +281,14 @@ impl TexelFormat {
             TexelFormat::Rgba8Unorm => v.iter().map(|&x| unorm(x, 8) as u8).collect(),
             TexelFormat::Rgba8Snorm => v.iter().map(|&x| snorm(x, 8) as i8 as u8).collect(),
             TexelFormat::Rgba8Uint => v.iter().map(|&x| x as u32 as u8).collect(),
+            TexelFormat::Rgba8Sint => v.iter().map(|&x| x as i64 as u8).collect(),
             TexelFormat::R8Unorm => vec![unorm(v[0], 8) as u8],
             TexelFormat::Rg16Float => [f16(v[0]), f16(v[1])].concat(),
             TexelFormat::Rgba16Float => v.iter().flat_map(|&x| f16(x)).collect(),
+            TexelFormat::Rgba16Uint | TexelFormat::Rgba16Sint => v
+                .iter()
+                .flat_map(|&x| (x as i64 as u16).to_le_bytes())
+                .collect(),
             TexelFormat::Rgba16Snorm => v
                 .iter()
                 .flat_map(|&x| (snorm(x, 16) as i16).to_le_bytes())

@@ -13,6 +13,7 @@
 //!   time, statistics, peak memory, as a markdown table (`vkref compare`); VS+FS pipelines
 //!   with `--graphics` ([`compare::graphics`]).
 //! - [`images`]: images, samplers and texel formats as tests describe them.
+//! - [`run_buffers`]: `vkref run`, one dispatch of any module with buffers from files.
 //! - [`oracle`]: the one place that decides whether a missing oracle skips or fails a test.
 //!
 //! Vulkan is reached through `ash`, which loads `libvulkan.so.1` at run time, so nothing
@@ -29,6 +30,7 @@ pub mod oracle;
 pub mod radv;
 pub mod radv_graphics;
 pub mod reflect;
+pub mod run_buffers;
 pub mod wire;
 
 pub use device::Error;

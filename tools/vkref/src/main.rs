@@ -10,6 +10,10 @@
 //!                   [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]
 //!                               gcnc vs RADV/ACO vs RADV/LLVM on every .spv under DIR, a
 //!                               markdown table (--jobs: throughput, N compiles in flight)
+//! vkref run SHADER.spv [--entry main] [--dispatch X,Y,Z] [--bind SET:BINDING=FILE|@SIZE]...
+//!           [--push HEX] [--spec ID=VALUE]... [--dump SET:BINDING=OUT]...
+//!                               one dispatch on lavapipe with buffers only (a shader that
+//!                               is not a corpus case), as `gcnc run` takes its arguments
 //! vkref draw DESC.json OUTDIR    run a draw description on lavapipe, write color_<i>.raw/.png
 //!                               and depth.raw (the files `gcnc draw` writes)
 //! vkref radv-worker             (internal) a RADV worker serving requests on stdin/stdout
@@ -30,7 +34,7 @@ use vkref::radv::{self, Backend, Config, Family};
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref draw DESC.json OUTDIR\n  vkref compare DIR [--graphics] [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]"
+        "usage:\n  vkref reflect SHADER.spv\n  vkref radv SHADER.spv [--family vega10|navi21|gfx1100] [--backend aco|llvm] [--wave 32|64] [--entry main] [--repeats N] [--asm]\n  vkref cache-check SHADER.spv [--family F] [--backend B] [--entry main] [-n N]\n  vkref corpus [NAME...]\n  vkref run SHADER.spv [--entry main] [--dispatch X,Y,Z] [--bind SET:BINDING=FILE|@SIZE]... [--push HEX] [--spec ID=VALUE]... [--dump SET:BINDING=OUT]...\n  vkref draw DESC.json OUTDIR\n  vkref compare DIR [--graphics] [--targets gfx900,gfx1030,gfx1100] [--backends aco,llvm] [--reps N] [--only NAME,...] [--jobs N] [--out FILE] [--splice FILE]"
     );
     ExitCode::from(2)
 }
@@ -212,6 +216,15 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("vkref draw: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if cmd == "run" {
+        return match vkref::run_buffers::main(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("vkref run: {e}");
                 ExitCode::FAILURE
             }
         };

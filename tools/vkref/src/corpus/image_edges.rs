@@ -2,7 +2,9 @@
 //! texels, whose components lie past the first 64 bits of the texel (`img_wide_texels`);
 //! the size of storage cube images, whose descriptor is a 2D array of faces
 //! (`img_cube_size`); reads and writes outside the image under robustImageAccess2
-//! (`img_robust`); multisampled images read sample by sample (`img_ms`). Expectations
+//! (`img_robust`); multisampled images read sample by sample (`img_ms`); storage-image
+//! addresses that are 16-bit integers, in and outside the image (`img_a16`); signed
+//! and 16-bit unsigned integer formats sampled and stored (`img_sint`). Expectations
 //! follow Vulkan's format conversions
 //! (`TexelFormat::decode` / `TexelFormat::encode`) and its texel replacement rules; every
 //! value is exact except normalized texels (within the rounding of the conversion).
@@ -34,6 +36,20 @@ fn sample(img: &Image, x: u32, y: u32, z: u32, s: u32) -> [f64; 4] {
     img.format
         .decode(&img.data[at..at + img.format.bytes() as usize])
         .expect("a format with a reference conversion")
+}
+
+/// Texel (x, y, z) of level 0 as a robust read returns it: the texel inside the image,
+/// `missing` outside (robustImageAccess2: zero for the format's components, (0, 0, 1) for
+/// the ones it lacks).
+fn robust_texel(m: &Image, x: i64, y: i64, z: i64, missing: [f64; 4]) -> [f64; 4] {
+    let [w, h, d] = m.size;
+    let inside =
+        (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && (0..d as i64).contains(&z);
+    if inside {
+        texel(m, x as u32, y as u32, z as u32)
+    } else {
+        missing
+    }
 }
 
 // ---- img_wide_texels
@@ -195,17 +211,8 @@ fn robust_inputs() -> Inputs {
 
 fn robust_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     let img = |k: usize| image_of(&inp.resources[k], 0);
-    // a read outside: zero for the format's components, (0, 0, 1) for the missing ones
     let read = |k: usize, x: i64, y: i64, z: i64, missing: [f64; 4]| {
-        let m = img(k);
-        let [w, h, d] = m.size;
-        let inside =
-            (0..w as i64).contains(&x) && (0..h as i64).contains(&y) && (0..d as i64).contains(&z);
-        if inside {
-            texel(m, x as u32, y as u32, z as u32)
-        } else {
-            missing
-        }
+        robust_texel(img(k), x, y, z, missing)
     };
     let rgba = [0.0; 4];
     let r_only = [0.0, 0.0, 0.0, 1.0];
@@ -317,11 +324,164 @@ fn ms_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
     ]
 }
 
+// ---- img_a16
+
+fn a16_inputs() -> Inputs {
+    let mut r = Rng::new(2201);
+    let st = DescriptorKind::StorageImage;
+    let u8 = rand_image(&mut r, TexelFormat::Rgba8Uint, ViewType::D2, [4, 4, 1], 1);
+    let f1 = quarters(&mut r, TexelFormat::R32Float, ViewType::D2Array, [4, 4, 2]);
+    let vol = rand_image(&mut r, TexelFormat::R32Uint, ViewType::D3, [4, 4, 4], 1);
+    let line = rand_image(&mut r, TexelFormat::R32Uint, ViewType::D1, [48, 1, 1], 1);
+    let fill = |format: TexelFormat, size| {
+        Image::from_fn(format, ViewType::D2, size, 1, |_, _, _, _| {
+            vec![0xee; format.bytes() as usize]
+        })
+    };
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            images(0, st, vec![u8], vec![]),
+            images(1, st, vec![f1], vec![]),
+            images(2, st, vec![vol], vec![]),
+            images(3, st, vec![line], vec![]),
+            images(4, st, vec![fill(TexelFormat::R32Uint, [4, 4, 1])], vec![]),
+            images(
+                5,
+                st,
+                vec![fill(TexelFormat::Rgba16Float, [8, 8, 1])],
+                vec![],
+            ),
+            sb(6, vec![0xcc; 3 * 16 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn a16_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let img = |k: usize| image_of(&inp.resources[k], 0);
+    let read = |k: usize, x: i64, y: i64, z: i64, missing: [f64; 4]| {
+        robust_texel(img(k), x, y, z, missing)
+    };
+    let (mut vol, mut w, mut h) = (img(2).clone(), img(4).clone(), img(5).clone());
+    let mut a: Vec<u32> = Vec::new();
+    let mut b: Vec<[f64; 4]> = Vec::new();
+    let mut c: Vec<u32> = Vec::new();
+    for i in 0..64i64 {
+        let (x, y, l) = (i % 8 - 2, i / 8 - 2, i % 3);
+        a.extend(read(0, x, y, 0, [0.0; 4]).map(|v| v as u32));
+        b.push(read(1, x, y, l, [0.0, 0.0, 0.0, 1.0]));
+        let at = vol.texel_offset(0, (i & 3) as u32, ((i >> 2) & 3) as u32, (i >> 4) as u32);
+        let old = u32::from_le_bytes(vol.data[at..at + 4].try_into().unwrap());
+        vol.data[at..at + 4]
+            .copy_from_slice(&old.wrapping_mul(3).wrapping_add(i as u32).to_le_bytes());
+        // uint16_t(i) - 8 wraps below 0 to 65528.., outside the 48 texels
+        let k = (i as u16).wrapping_sub(8) as i64;
+        c.extend([old, read(3, k, 0, 0, [0.0; 4])[0] as u32, 0, 0]);
+        if (0..4).contains(&x) && (0..4).contains(&y) {
+            let at = w.texel_offset(0, x as u32, y as u32, 0);
+            w.data[at..at + 4].copy_from_slice(&(i as u32 + 1).to_le_bytes());
+        }
+        let at = h.texel_offset(0, (i % 8) as u32, (i / 8) as u32, 0);
+        let t = TexelFormat::Rgba16Float
+            .encode([i as f64, i as f64 * -0.125, 0.5, 1.0])
+            .unwrap();
+        h.data[at..at + 8].copy_from_slice(&t);
+    }
+    let mut out = to_bytes(&a);
+    out.extend(f32s(&b));
+    out.extend(to_bytes(&c));
+    vec![
+        exact(2, vol.data),
+        exact(4, w.data),
+        exact(5, h.data),
+        exact(6, out),
+    ]
+}
+
+// ---- img_sint
+
+fn sint_inputs() -> Inputs {
+    let mut r = Rng::new(2202);
+    let st = DescriptorKind::StorageImage;
+    let comb = DescriptorKind::CombinedImageSampler;
+    let mut img = |f| rand_image(&mut r, f, ViewType::D2, [8, 8, 1], 1);
+    let (s8, s16, u16) = (
+        img(TexelFormat::Rgba8Sint),
+        img(TexelFormat::Rgba16Sint),
+        img(TexelFormat::Rgba16Uint),
+    );
+    let (i8, i16, ui16, i32) = (
+        img(TexelFormat::Rgba8Sint),
+        img(TexelFormat::Rgba16Sint),
+        img(TexelFormat::Rgba16Uint),
+        img(TexelFormat::R32Sint),
+    );
+    Inputs {
+        groups: [1, 1, 1],
+        resources: vec![
+            sampled(0, comb, vec![s8], Sampler::nearest()),
+            sampled(1, comb, vec![s16], Sampler::nearest()),
+            sampled(2, comb, vec![u16], Sampler::nearest()),
+            images(3, st, vec![i8], vec![]),
+            images(4, st, vec![i16], vec![]),
+            images(5, st, vec![ui16], vec![]),
+            images(6, st, vec![i32], vec![]),
+            sb(7, vec![0xcc; 4 * 16 * 64]),
+        ],
+        push: vec![],
+        spec: vec![],
+    }
+}
+
+fn sint_expect(inp: &Inputs, _: &Env) -> Vec<Expect> {
+    let img = |k: usize| image_of(&inp.resources[k], 0);
+    let ints = |v: [f64; 4]| v.map(|c| c as i64 as i32);
+    let mut out: [Vec<i32>; 4] = Default::default();
+    let mut stored: Vec<Image> = (3..7).map(|k| img(k).clone()).collect();
+    let mut put = |k: usize, x: u32, y: u32, v: [i32; 4]| {
+        let m = &mut stored[k];
+        let at = m.texel_offset(0, x, y, 0);
+        let n = m.format.bytes() as usize;
+        let b = m.format.encode(v.map(|c| c as f64)).unwrap();
+        m.data[at..at + n].copy_from_slice(&b);
+    };
+    for i in 0..64u32 {
+        let (x, y) = (i % 8, i / 8);
+        out[0].extend(ints(texel(img(0), x, y, 0)));
+        out[1].extend(ints(texel(img(1), y, x, 0)));
+        out[2].extend(ints(texel(img(2), x, y, 0)));
+        let v8 = ints(texel(img(3), x, y, 0));
+        let add = [1, 0, -1, 3];
+        put(0, x, y, std::array::from_fn(|k| v8[3 - k] / 2 - add[k]));
+        let v16 = ints(texel(img(4), x, y, 0));
+        put(1, x, y, v16.map(|c| -(c >> 1)));
+        let w16 = ints(texel(img(5), x, y, 0));
+        put(2, x, y, w16.map(|c| (c ^ 0x5a5a) & 0xffff));
+        let v32 = ints(texel(img(6), x, y, 0))[0];
+        put(
+            3,
+            x,
+            y,
+            [v32.wrapping_mul(-3).wrapping_add(i as i32), 0, 0, 1],
+        );
+        out[3].extend([v8[0], v16[3], w16[2], v32]);
+    }
+    let mut e = vec![exact(7, to_bytes(&out.concat()))];
+    for (k, m) in stored.into_iter().enumerate() {
+        e.push(exact(3 + k, m.data));
+    }
+    e
+}
+
 pub fn cases() -> Vec<Case> {
     vec![
         case!("img_wide_texels", wide_inputs, wide_expect),
         case!("img_cube_size", cube_size_inputs, cube_size_expect),
         case!("img_robust", robust_inputs, robust_expect),
         case!("img_ms", ms_inputs, ms_expect),
+        case!("img_a16", a16_inputs, a16_expect),
+        case!("img_sint", sint_inputs, sint_expect),
     ]
 }
