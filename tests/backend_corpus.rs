@@ -101,6 +101,10 @@ const PASSING: &[&str] = &[
     "img_unformatted",
     "img_unformatted_store",
     "img_dims",
+    "img_wide_texels",
+    "img_cube_size",
+    "img_robust",
+    "img_ms",
     "img_formats",
     "img_samplers",
 ];

@@ -510,8 +510,10 @@ fn vertex_outputs_the_fragment_stage_does_not_read_are_not_computed() {
 #[test]
 fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id() {
     // The Geometry capability is accepted for the fragment built-ins it enables. gl_Layer
-    // and gl_ViewportIndex read 0 (no vertex shader can write them): the shader enables
-    // the same inputs as one reading only its interpolated colour. gl_PrimitiveID is one
+    // and gl_ViewportIndex are flat attributes after the colour; a vertex shader that
+    // writes neither leaves them at their default value 0 (OFFSET 0x20, not FLAT_SHADE:
+    // with FLAT_SHADE bit 5 would mean passthrough), and they enable no input VGPRs
+    // beyond those of one reading only its interpolated colour. gl_PrimitiveID is one
     // more flat attribute, the last, fed by the parameter the vertex epilog adds after
     // the colour (parameter 1), with the registers that give the vertex stage the id
     // (docs/abi.md "Built-ins a fragment shader declares the Geometry capability for").
@@ -523,11 +525,24 @@ fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id(
         let p = compile_pipeline(&vs, &words("draw", "fs_layer_viewport"), &o, &s)
             .unwrap_or_else(|e| panic!("{cfg}: {e}"));
         let plain = registers(&compile_pipeline(&vs, &words("draw", "fs_color"), &o, &s).unwrap());
+        let r = registers(&p);
         assert_eq!(
-            registers(&p).get(&regs::SPI_PS_INPUT_ENA).copied(),
+            r.get(&regs::SPI_PS_INPUT_ENA).copied(),
             plain.get(&regs::SPI_PS_INPUT_ENA).copied(),
             "{cfg}"
         );
+        assert_eq!(
+            r[&regs::SPI_PS_IN_CONTROL] & 0x3f,
+            3,
+            "{cfg}: colour, layer, viewport"
+        );
+        for k in 1..3 {
+            assert_eq!(
+                r[&(regs::SPI_PS_INPUT_CNTL_0 + k)],
+                0x20,
+                "{cfg}: default 0"
+            );
+        }
         assert_eq!(plain.get(&regs::VGT_PRIMITIVEID_EN), None, "{cfg}");
         let p = compile_pipeline(&vs, &words("draw", "fs_primitive_id"), &o, &s)
             .unwrap_or_else(|e| panic!("{cfg}: gl_PrimitiveID: {e}"));
@@ -555,6 +570,76 @@ fn fragment_shaders_declaring_geometry_read_layer_viewport_and_the_primitive_id(
                 r[&HwStage::Vs.rsrc1()] >> 24 & 3 >= 2,
                 "{cfg}: VGPR_COMP_CNT"
             );
+        }
+    }
+}
+
+#[test]
+fn vertex_shaders_write_layer_and_viewport_into_the_misc_export_and_parameters() {
+    // gl_Layer | gl_ViewportIndex << 16 in pos1.z (Mesa's ac_nir_export_position on
+    // GFX9+), PA_CL_VS_OUT_CNTL USE_VTX_RENDER_TARGET_INDX (18) / USE_VTX_VIEWPORT_INDX
+    // (19) with VS_OUT_MISC_VEC_ENA (21) and VS_OUT_MISC_SIDE_BUS_ENA (24), two position
+    // exports; a fragment shader reading both gets them as flat parameters 1 and 2 (after
+    // the colour). One built-in alone: the layer's register is z itself, the viewport is
+    // shifted into bits 31:16.
+    let cases: [(&str, u32, &str); 3] = [
+        ("vs_layer_viewport", 1 << 18 | 1 << 19, "v_lshl_or_b32"),
+        ("vs_layer", 1 << 18, ""),
+        ("vs_viewport", 1 << 19, "v_lshlrev_b32"),
+    ];
+    let fs = words("draw_vertex", "fs_layer_viewport_read");
+    for (gen, wave) in PIPELINE_CONFIGS {
+        for (vs, bits, pack) in cases {
+            let cfg = format!("{vs} on {}/{wave:?}", gen.mcpu());
+            let p = compile_pipeline(
+                &words("draw_vertex", vs),
+                &fs,
+                &opts(gen, wave),
+                &GraphicsState::default(),
+            )
+            .unwrap_or_else(|e| panic!("{cfg}: {e}"));
+            let r = registers(&p);
+            assert_eq!(
+                r[&regs::PA_CL_VS_OUT_CNTL],
+                bits | 1 << 21 | 1 << 24,
+                "{cfg}"
+            );
+            assert_eq!(r[&regs::SPI_SHADER_POS_FORMAT], 0x44, "{cfg}");
+            assert_eq!(r[&regs::SPI_PS_IN_CONTROL] & 0x3f, 3, "{cfg}");
+            // both read flat; each is the vertex's parameter (the default value when the
+            // vertex shader writes only the other one)
+            let layer = bits >> 18 & 1 == 1;
+            let viewport = bits >> 19 & 1 == 1;
+            let mut param = 1;
+            for (k, written) in [(1, layer), (2, viewport)] {
+                let want = if written {
+                    param += 1;
+                    (param - 1) | 1 << 10
+                } else {
+                    0x20
+                };
+                assert_eq!(
+                    r[&(regs::SPI_PS_INPUT_CNTL_0 + k)],
+                    want,
+                    "{cfg}: input {k}"
+                );
+            }
+            assert_eq!(r[&regs::SPI_VS_OUT_CONFIG] >> 1 & 0x1f, param - 1, "{cfg}");
+            let asm = p.vs.asm().unwrap();
+            let pos1: Vec<&str> = asm.lines().filter(|l| l.contains("exp pos1")).collect();
+            assert_eq!(pos1.len(), 1, "{cfg}: {asm}");
+            let z = norm(pos1[0]);
+            assert!(z.starts_with("exp pos1 off, off, v"), "{cfg}: {z}");
+            assert!(z.ends_with(", off done"), "{cfg}: {z}");
+            if !pack.is_empty() {
+                let zreg = z.split(", ").nth(2).unwrap().to_string();
+                assert!(
+                    asm.lines()
+                        .map(norm)
+                        .any(|l| l.starts_with(pack) && l.contains(&format!(" {zreg}, "))),
+                    "{cfg}: {zreg} packed by {pack}: {asm}"
+                );
+            }
         }
     }
 }

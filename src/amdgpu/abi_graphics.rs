@@ -480,6 +480,11 @@ pub struct GraphicsAbi {
     /// VS: writes gl_PrimitiveShadingRateEXT (pos1.y in the hardware's encoding,
     /// PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE; GFX10.3+).
     pub writes_shading_rate: bool,
+    /// VS: writes gl_Layer (pos1.z bits 15:0, PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX).
+    pub writes_layer: bool,
+    /// VS: writes gl_ViewportIndex (pos1.z bits 31:16, PA_CL_VS_OUT_CNTL.
+    /// USE_VTX_VIEWPORT_INDX).
+    pub writes_viewport: bool,
     /// VS: clip distances exported (the first components of the distance exports).
     pub clip_distances: u32,
     /// VS: cull distances exported (after the clip distances).

@@ -11,7 +11,8 @@
 //! - VS: SPI_VS_OUT_CONFIG (VS_EXPORT_COUNT 5:1 = parameters − 1, NO_PC_EXPORT bit 7),
 //!   SPI_SHADER_POS_FORMAT (4 bits per position export, 4 = 4COMP), PA_CL_VS_OUT_CNTL
 //!   (CLIP_DIST_ENA_n bits 7:0, CULL_DIST_ENA_n bits 15:8 with the cull distances after
-//!   the clip distances, USE_VTX_POINT_SIZE 16, VS_OUT_MISC_VEC_ENA 21,
+//!   the clip distances, USE_VTX_POINT_SIZE 16, USE_VTX_RENDER_TARGET_INDX 18 and
+//!   USE_VTX_VIEWPORT_INDX 19 (gl_Layer / gl_ViewportIndex in pos1.z), VS_OUT_MISC_VEC_ENA 21,
 //!   VS_OUT_CCDIST0/1_VEC_ENA 22/23, VS_OUT_MISC_SIDE_BUS_ENA 24, USE_VTX_VRS_RATE 28 —
 //!   GFX10.3+, Mesa's register database — with the primitive shading rate in pos1.y),
 //!   VGT_SHADER_STAGES_EN (VS_W32_EN bit 23 for wave32), PA_SU_POINT_SIZE (1.0: HEIGHT/WIDTH 8, half sizes
@@ -194,7 +195,8 @@ impl GraphicsPipelineInfo {
         regs.insert(SPI_SHADER_POS_FORMAT, pos);
         let psize = vs.writes_point_size as u32;
         let vrs = vs.writes_shading_rate as u32;
-        let misc = psize | vrs;
+        let (layer, viewport) = (vs.writes_layer as u32, vs.writes_viewport as u32);
+        let misc = psize | vrs | layer | viewport;
         let dists = vs.clip_distances + vs.cull_distances;
         let clip_mask = (1u32 << vs.clip_distances) - 1;
         let cull_mask = ((1u32 << vs.cull_distances) - 1) << vs.clip_distances;
@@ -203,6 +205,8 @@ impl GraphicsPipelineInfo {
             clip_mask
                 | cull_mask << 8
                 | psize << 16
+                | layer << 18
+                | viewport << 19
                 | misc << 21
                 | ((dists > 0) as u32) << 22
                 | ((dists > 4) as u32) << 23

@@ -406,6 +406,15 @@ pub enum Item {
     DescriptorTable,
     /// Nothing the main part reads (an assumed padding SGPR; the prolog leaves it alone).
     Unused,
+    /// Vertex stage: low half of the vertex-buffer table (PAL `VertexBufferTable`; high
+    /// half = the PC's).
+    VertexBufferTable,
+    /// Vertex stage: the draw's vertexOffset / firstVertex (PAL `BaseVertex`).
+    BaseVertex,
+    /// Vertex stage: the draw's firstInstance (PAL `BaseInstance`).
+    BaseInstance,
+    /// Vertex stage: the draw's index in a multi-draw (PAL `DrawIndex`).
+    DrawIndex,
 }
 
 impl Item {
@@ -436,6 +445,10 @@ impl Item {
             Item::SpillTable => "spill_table".into(),
             Item::DescriptorTable => "descriptor_table".into(),
             Item::Unused => "unused".into(),
+            Item::VertexBufferTable => "vertex_buffer_table".into(),
+            Item::BaseVertex => "base_vertex".into(),
+            Item::BaseInstance => "base_instance".into(),
+            Item::DrawIndex => "draw_index".into(),
         }
     }
 }

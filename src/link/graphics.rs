@@ -16,7 +16,8 @@
 //!      the id the vertex stage kept (GFX9 a VGPR, NGG its LDS hand-off);
 //!    - the colour-export epilog: each colour output with the state's format for its
 //!      location (the whole-pipeline default by width when the state names none).
-//! 3. Chains `[prolog] vs-main epilog` and `[ps-prolog] ps-main epilog`; each main part's `gcnc.next`
+//! 3. Chains `[user-data prolog] [prolog] vs-main epilog` and `[user-data prolog]
+//!    [ps-prolog] ps-main epilog`; each main part's `gcnc.next`
 //!    branch is renamed to its epilog's symbol, which the layout places right after it
 //!    (fall-through).
 //! 4. Metadata: `binary::graphics` builds the whole pipeline's registers from both
@@ -28,14 +29,19 @@
 //! the state's sample shading (`relocated`). PA_SC_MODE_CNTL_1.PS_ITER_SAMPLE is set for
 //! a sample-rate main part, the state's sample shading and forced interpolation.
 //!
-//! The user-data placement is the one the stages were compiled with; a state that moves
-//! it is refused (`State` error at `user_data`).
+//! User data: with a final layout for a stage (`stage_user_data.vertex` / `.fragment`,
+//! docs/link.md "Graphics user data"), the stage's chain starts with the user-data prolog
+//! (`parts::user_data_prolog`: moves and descriptor-table loads into the placement the
+//! main part assumed) and the pipeline's user-data map is the layout's; without one the
+//! stage keeps the placement it was compiled with. The compute `user_data` key is refused
+//! (`State` error at `user_data`).
 
 use super::error::{Error, Result};
 use super::input::Input;
 use super::layout::{self, Chain, ChainPart};
-use super::state::PipelineState;
+use super::state::{vertex_item_value, Item, PipelineState, StageUserData, UserDataLayout};
 use super::{Linked, LinkedObject};
+use crate::amdgpu::abi::set_entry;
 use crate::amdgpu::abi_graphics::{
     vertex_is_ngg, ColorFormat, GraphicsAbi, GraphicsState, USER_DATA_BASE_INSTANCE,
     USER_DATA_BASE_VERTEX, USER_DATA_GLOBAL_TABLE, USER_DATA_VERTEX_BUFFER_TABLE,
@@ -43,8 +49,8 @@ use crate::amdgpu::abi_graphics::{
 use crate::amdgpu::isel::graphics::parts::{first_input_vgpr, SLOT_ATTR_OFFSET, SLOT_GLOBAL_TABLE};
 use crate::amdgpu::isel::graphics::CHOICE_PER_SAMPLE;
 use crate::amdgpu::isel::graphics::{
-    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
+    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_LAYER, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK, SLOT_VIEWPORT,
 };
 use crate::binary::graphics::{GraphicsPipelineInfo, GraphicsStageInfo};
 use crate::binary::prelink::PrelinkSymbol;
@@ -52,7 +58,10 @@ use crate::binary::{HwStage, UserData};
 use crate::compile_graphics_unlinked::StageInterface;
 use crate::parts::ps_prolog::pipeline_ena;
 use crate::parts::vs_prolog::FetchedAttribute;
-use crate::parts::{Part, PartCache, PartKey, PsEpilogKey, PsPrologKey, VsEpilogKey, VsPrologKey};
+use crate::parts::{
+    CsPrologKey, Part, PartCache, PartKey, PsEpilogKey, PsPrologKey, UserDataPrologKey,
+    VsEpilogKey, VsPrologKey,
+};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -110,7 +119,8 @@ fn checked_graphics(state: &PipelineState, st: Option<GraphicsState>) -> Result<
     if state.user_data.is_some() {
         return Err(Error::state(
             "user_data",
-            "graphics stages keep the user-data placement they were compiled with",
+            "`user_data` is the compute stage's layout; a graphics link takes each stage's \
+             as `stage_user_data.vertex` / `.fragment`",
         ));
     }
     st.ok_or_else(|| {
@@ -144,6 +154,11 @@ struct Plan {
     ps_epilog: PsEpilogKey,
     /// The vertex output locations exported as parameters, in parameter order.
     params: Vec<u32>,
+    /// Each stage's user-data prolog (vertex, fragment) when its final layout differs
+    /// from the placement it was compiled with.
+    user_data: [Option<UserDataPrologKey>; 2],
+    /// Each stage's final user-data map (the state's layout, or the compiled one).
+    user_maps: [Vec<UserData>; 2],
 }
 
 fn plan(
@@ -152,10 +167,31 @@ fn plan(
     ps: &Input,
     pi: &StageInterface,
     st: &GraphicsState,
+    layouts: Option<&StageUserData>,
 ) -> Result<Plan> {
     let reads: Vec<u32> = pi.ps_attributes.iter().map(|a| a.0).collect();
     let (prolog, vs_epilog, params) = vs_plan(vs, vi, &reads, st)?;
     let (ps_prolog, ps_ena) = ps_prolog_plan(ps, pi, st)?;
+    let vs_next = prolog.clone().map_or(vs.main_symbol().to_string(), |k| {
+        PartKey::VsProlog(k).symbol()
+    });
+    let ps_next = ps_prolog.clone().map_or(ps.main_symbol().to_string(), |k| {
+        PartKey::PsProlog(k).symbol()
+    });
+    let (vs_ud, vs_map) = user_data_plan(
+        vs,
+        vi,
+        layouts.and_then(|l| l.vertex.as_ref()),
+        "stage_user_data.vertex",
+        vs_next,
+    )?;
+    let (ps_ud, ps_map) = user_data_plan(
+        ps,
+        pi,
+        layouts.and_then(|l| l.fragment.as_ref()),
+        "stage_user_data.fragment",
+        ps_next,
+    )?;
     Ok(Plan {
         prolog,
         vs_epilog,
@@ -163,7 +199,98 @@ fn plan(
         ps_ena,
         ps_epilog: ps_plan(ps, pi, st)?,
         params,
+        user_data: [vs_ud, ps_ud],
+        user_maps: [vs_map, ps_map],
     })
+}
+
+/// The layout item a graphics stage's user SGPR holds under the backend's ABI
+/// (docs/abi.md: entries 0/1 the push-constant pointer, 2 + 2s / 3 + 2s set s's; PAL's
+/// global table and the vertex stage's launch values), from its PAL mapping value.
+fn assumed_item(pal: u32) -> Option<Item> {
+    use crate::amdgpu::abi::PUSH_CONSTANT_ENTRY;
+    Some(match UserData::decode(pal)? {
+        UserData::Entry(n) if n == PUSH_CONSTANT_ENTRY => Item::PushConstantPointer,
+        UserData::Entry(n) if n == PUSH_CONSTANT_ENTRY + 1 => Item::PushConstantPointerHi,
+        UserData::Entry(n) if n >= set_entry(0) && n % 2 == 0 => {
+            Item::DescriptorSet((n - set_entry(0)) / 2)
+        }
+        UserData::Entry(n) if n >= set_entry(0) => Item::DescriptorSetHi((n - set_entry(0)) / 2),
+        UserData::GlobalTable => Item::GlobalTable,
+        UserData::Unused => Item::Unused,
+        UserData::Special(v) => [
+            Item::VertexBufferTable,
+            Item::BaseVertex,
+            Item::BaseInstance,
+            Item::DrawIndex,
+        ]
+        .into_iter()
+        .find(|i| vertex_item_value(i) == Some(v))?,
+        _ => return None,
+    })
+}
+
+/// One stage's user-data prolog (`parts::user_data_prolog`) under the state's final
+/// `layout` for it, continuing at `next`, and the stage's final user-data map. No layout:
+/// the placement the stage was compiled with, no prolog. System SGPRs after the user
+/// SGPRs (docs/abi.md): the PS's PRIM_MASK, then on GFX9/GFX10.3 the scratch wave offset
+/// of a PS or a hardware VS with scratch; an NGG stage's come before them (base s8).
+fn user_data_plan(
+    s: &Input,
+    i: &StageInterface,
+    layout: Option<&UserDataLayout>,
+    path: &str,
+    next: String,
+) -> Result<(Option<UserDataPrologKey>, Vec<UserData>)> {
+    let compiled = || {
+        i.user_data
+            .iter()
+            .filter_map(|&u| UserData::decode(u))
+            .collect()
+    };
+    let Some(layout) = layout else {
+        return Ok((None, compiled()));
+    };
+    let outputs = i
+        .user_data
+        .iter()
+        .enumerate()
+        .map(|(j, &u)| {
+            assumed_item(u).ok_or_else(|| {
+                Error::state(
+                    path,
+                    format!(
+                        "the {} stage assumes PAL value {u:#x} in user SGPR {j}, which a \
+                         layout cannot supply",
+                        s.stage.short()
+                    ),
+                )
+            })
+        })
+        .collect::<Result<Vec<Item>>>()?;
+    let scratch = i.scratch_bytes > 0 && s.target.gen < crate::isa::Gen::Gfx11;
+    let (base, system_sgprs) = match s.stage {
+        HwStage::Ps => (0, 1 + scratch as u16),
+        HwStage::Gs => (8, 0),
+        _ => (0, scratch as u16),
+    };
+    let key = UserDataPrologKey {
+        stage: s.stage,
+        base,
+        sgprs: CsPrologKey {
+            target: s.target,
+            inputs: layout.sgprs.iter().map(|u| u.item.clone()).collect(),
+            table: layout.table.clone(),
+            outputs,
+            system_sgprs,
+            next,
+        },
+    };
+    let needed = key
+        .needed()
+        .map_err(|e| Error::state(path, e.to_string()))?;
+    let map = layout.sgprs.iter().filter_map(|u| u.pal()).collect();
+    Ok((needed.then_some(key), map))
 }
 
 /// The vertex stage's parts: the fetch prolog (when it has inputs) and the epilog
@@ -281,6 +408,8 @@ fn vs_plan(
         pos: [pos[0], pos[1], pos[2], pos[3]],
         point_size: vi.output(SLOT_POINT_SIZE).and_then(|r| r[0]),
         shading_rate: vi.output(SLOT_PRIMITIVE_SHADING_RATE).and_then(|r| r[0]),
+        layer: vi.output(SLOT_LAYER).and_then(|r| r[0]),
+        viewport: vi.output(SLOT_VIEWPORT).and_then(|r| r[0]),
         distances: vi
             .output(SLOT_CLIP)
             .map_or(Vec::new(), |r| r.iter().flatten().copied().collect()),
@@ -481,9 +610,12 @@ fn cb_target_mask(st: &GraphicsState, k: &PsEpilogKey) -> u32 {
 pub fn needed_parts(shaders: &[Input], state: &PipelineState) -> Result<Vec<PartKey>> {
     let st = graphics_state(state)?;
     let [(vs, vi), (ps, pi)] = stages(shaders)?;
-    let p = plan(vs, vi, ps, pi, &st)?;
-    let mut keys: Vec<PartKey> = p.prolog.into_iter().map(PartKey::VsProlog).collect();
+    let p = plan(vs, vi, ps, pi, &st, state.stage_user_data.as_ref())?;
+    let [vs_ud, ps_ud] = p.user_data;
+    let mut keys: Vec<PartKey> = vs_ud.into_iter().map(PartKey::UserDataProlog).collect();
+    keys.extend(p.prolog.map(PartKey::VsProlog));
     keys.push(PartKey::VsEpilog(p.vs_epilog));
+    keys.extend(ps_ud.map(PartKey::UserDataProlog));
     keys.extend(p.ps_prolog.map(PartKey::PsProlog));
     keys.push(PartKey::PsEpilog(p.ps_epilog));
     Ok(keys)
@@ -540,7 +672,7 @@ pub fn link_state(
             reason: format!("{:?} here, {:?} in the vertex stage", ps.target, t),
         });
     }
-    let p = plan(vs, vi, ps, pi, st)?;
+    let p = plan(vs, vi, ps, pi, st, state.stage_user_data.as_ref())?;
     let with_locations;
     let state = match sample_location_items(ps, st)? {
         Some(items) => {
@@ -563,10 +695,23 @@ pub fn link_state(
         .clone()
         .map(|k| get(parts, PartKey::PsProlog(k)))
         .transpose()?;
-    let mut ps_parts: Vec<ChainPart> = ps_prolog.iter().map(ChainPart::generated).collect();
+    let [vs_ud, ps_ud] = p.user_data.clone().map(|k| {
+        k.map(|k| get(parts, PartKey::UserDataProlog(k)))
+            .transpose()
+    });
+    let (vs_ud, ps_ud) = (vs_ud?, ps_ud?);
+    let mut ps_parts: Vec<ChainPart> = ps_ud
+        .iter()
+        .chain(&ps_prolog)
+        .map(ChainPart::generated)
+        .collect();
     ps_parts.push(main_before(ps, &ps_epilog));
     ps_parts.push(ChainPart::generated(&ps_epilog));
-    let mut vs_parts: Vec<ChainPart> = prolog.iter().map(ChainPart::generated).collect();
+    let mut vs_parts: Vec<ChainPart> = vs_ud
+        .iter()
+        .chain(&prolog)
+        .map(ChainPart::generated)
+        .collect();
     vs_parts.push(main_before(vs, &vs_epilog));
     vs_parts.push(ChainPart::generated(&vs_epilog));
     let chains = [
@@ -589,20 +734,15 @@ pub fn link_state(
         let s = ps.iter().map(|p| p.sgprs).fold(i.sgprs, u32::max);
         (v.max(1), s.max(1))
     };
-    let mut vparts: Vec<&Arc<Part>> = prolog.iter().collect();
+    let mut vparts: Vec<&Arc<Part>> = vs_ud.iter().chain(&prolog).collect();
     vparts.push(&vs_epilog);
     let (vv, vsg) = counts(vi, &vparts);
-    let mut pparts: Vec<&Arc<Part>> = ps_prolog.iter().collect();
+    let mut pparts: Vec<&Arc<Part>> = ps_ud.iter().chain(&ps_prolog).collect();
     pparts.push(&ps_epilog);
     let (pv, psg) = counts(pi, &pparts);
-    let user = |i: &StageInterface| -> Vec<UserData> {
-        i.user_data
-            .iter()
-            .filter_map(|&u| UserData::decode(u))
-            .collect()
-    };
+    let [vs_map, ps_map] = p.user_maps.clone();
     let ndist = p.vs_epilog.distances.len() as u32;
-    let misc = p.vs_epilog.point_size.is_some() || p.vs_epilog.shading_rate.is_some();
+    let misc = p.vs_epilog.writes_misc();
     let vs_abi = GraphicsAbi {
         vgpr_comp_cnt: vi.vgpr_comp_cnt,
         vs_params: p.params.clone(),
@@ -610,6 +750,8 @@ pub fn link_state(
         pos_exports: 1 + misc as u32 + ndist.div_ceil(4),
         writes_point_size: p.vs_epilog.point_size.is_some(),
         writes_shading_rate: p.vs_epilog.shading_rate.is_some(),
+        writes_layer: p.vs_epilog.layer.is_some(),
+        writes_viewport: p.vs_epilog.viewport.is_some(),
         clip_distances: vi.clip_distances,
         cull_distances: vi.cull_distances,
         ..Default::default()
@@ -636,7 +778,7 @@ pub fn link_state(
             stage: vs.stage,
             vgprs: vv,
             sgprs: vsg,
-            user_data: user(vi),
+            user_data: vs_map,
             scratch_bytes_per_lane: vi.scratch_bytes,
             abi: vs_abi,
         },
@@ -644,7 +786,7 @@ pub fn link_state(
             stage: ps.stage,
             vgprs: pv,
             sgprs: psg,
-            user_data: user(pi),
+            user_data: ps_map,
             scratch_bytes_per_lane: pi.scratch_bytes,
             abi: ps_abi,
         },

@@ -26,6 +26,10 @@
 //!   `table` lists what dword i of the descriptor table (pointed to by the
 //!   `descriptor_table` SGPR, a 32-bit low address) holds. When absent, the shader keeps the
 //!   placement it assumed and no CS prolog is built.
+//! - `stage_user_data`: `{"vertex": L, "fragment": L}`, each stage's final layout in the
+//!   same form (a graphics link; `user_data` is the compute stage's). The vertex stage's
+//!   may also name `vertex_buffer_table`, `base_vertex`, `base_instance` and `draw_index`
+//!   (PAL values the launch sets: no `entry`, never in a table).
 //! - `spec_constants` (SpecId → 32-bit value), `relocatable` items and `choices` resolve
 //!   `gcnc.spec.*`, `gcnc.item.*` and `gcnc.choice.*` (true = 1).
 //!
@@ -78,6 +82,9 @@ pub struct UserSlot {
 impl UserSlot {
     /// The PAL mapping value (COMPUTE_USER_DATA_i).
     pub fn pal(&self) -> Option<UserData> {
+        if let Some(v) = vertex_item_value(&self.item) {
+            return self.entry.is_none().then_some(UserData::Special(v));
+        }
         match (&self.item, self.entry) {
             (Item::GlobalTable, None) => Some(UserData::GlobalTable),
             (Item::SpillTable, None) => Some(UserData::SpillTable),
@@ -85,6 +92,21 @@ impl UserSlot {
             _ => None,
         }
     }
+}
+
+/// The PAL value of a vertex-stage item the launch sets (no user-data entry).
+pub fn vertex_item_value(item: &Item) -> Option<u32> {
+    use crate::amdgpu::abi_graphics::{
+        USER_DATA_BASE_INSTANCE, USER_DATA_BASE_VERTEX, USER_DATA_DRAW_INDEX,
+        USER_DATA_VERTEX_BUFFER_TABLE,
+    };
+    Some(match item {
+        Item::VertexBufferTable => USER_DATA_VERTEX_BUFFER_TABLE,
+        Item::BaseVertex => USER_DATA_BASE_VERTEX,
+        Item::BaseInstance => USER_DATA_BASE_INSTANCE,
+        Item::DrawIndex => USER_DATA_DRAW_INDEX,
+        _ => return None,
+    })
 }
 
 /// The final user-data layout of the compute stage.
@@ -96,6 +118,86 @@ pub struct UserDataLayout {
     /// Dword i of the descriptor table holds `table[i]`.
     #[serde(default)]
     pub table: Vec<Item>,
+}
+
+/// The final user-data layouts of a graphics pipeline's two stages (docs/link.md
+/// "Graphics user data"): each as the compute layout, with the vertex stage's PAL items
+/// (`vertex_buffer_table`, `base_vertex`, `base_instance`, `draw_index`) besides. A stage
+/// without one keeps the placement it was compiled with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StageUserData {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex: Option<UserDataLayout>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fragment: Option<UserDataLayout>,
+}
+
+impl UserDataLayout {
+    /// The module doc's invariants of one layout; errors name `at` (its JSON path).
+    fn validate(&self, at: &str, vertex: bool) -> Result<()> {
+        if self.sgprs.len() > 16 {
+            return Err(Error::state(
+                format!("{at}.sgprs"),
+                format!("{} user SGPRs; a stage has 16", self.sgprs.len()),
+            ));
+        }
+        for (i, s) in self.sgprs.iter().enumerate() {
+            let p = || format!("{at}.sgprs[{i}]");
+            if s.item == Item::GlobalTable && i != 0 {
+                return Err(Error::state(p(), "the global table must be user SGPR 0"));
+            }
+            if let (Some(_), false) = (vertex_item_value(&s.item), vertex) {
+                return Err(Error::state(
+                    p(),
+                    format!("{} is a vertex-stage item", s.item.text()),
+                ));
+            }
+            if vertex_item_value(&s.item).is_some() && s.entry.is_some() {
+                return Err(Error::state(
+                    p(),
+                    format!(
+                        "{} is set by the launch, not from an `entry`",
+                        s.item.text()
+                    ),
+                ));
+            }
+            if s.pal().is_none() {
+                return Err(Error::state(
+                    p(),
+                    format!(
+                        "{} needs an `entry` (the PAL user-data entry)",
+                        s.item.text()
+                    ),
+                ));
+            }
+            if matches!(s.entry, Some(n) if n > 127) {
+                return Err(Error::state(p(), "user-data entries are 0..=127"));
+            }
+        }
+        if !self.table.is_empty() && !self.sgprs.iter().any(|s| s.item == Item::DescriptorTable) {
+            return Err(Error::state(
+                format!("{at}.table"),
+                "a descriptor table is listed but no user SGPR points to it",
+            ));
+        }
+        if let Some(v) = self.table.iter().find(|t| vertex_item_value(t).is_some()) {
+            return Err(Error::state(
+                format!("{at}.table"),
+                format!(
+                    "{} is set per draw by the launch, not read from a table",
+                    v.text()
+                ),
+            ));
+        }
+        if self.table.contains(&Item::DescriptorTable) {
+            return Err(Error::state(
+                format!("{at}.table"),
+                "the descriptor table cannot contain itself",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The complete (or completed) pipeline state.
@@ -120,6 +222,9 @@ pub struct PipelineState {
     /// The graphics state a vertex + fragment link needs (docs/link.md "Graphics parts").
     #[serde(default)]
     pub graphics: Option<GraphicsLinkState>,
+    /// The final user-data layouts of the graphics stages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_user_data: Option<StageUserData>,
 }
 
 /// One vertex-buffer binding.
@@ -458,41 +563,13 @@ impl PipelineState {
         }
         let graphics = self.graphics.as_ref().map(|g| g.to_state()).transpose()?;
         if let Some(u) = &self.user_data {
-            if u.sgprs.len() > 16 {
-                return Err(Error::state(
-                    "user_data.sgprs",
-                    format!("{} user SGPRs; compute has 16", u.sgprs.len()),
-                ));
-            }
-            for (i, s) in u.sgprs.iter().enumerate() {
-                let p = || format!("user_data.sgprs[{i}]");
-                if s.item == Item::GlobalTable && i != 0 {
-                    return Err(Error::state(p(), "the global table must be user SGPR 0"));
+            u.validate("user_data", false)?;
+        }
+        if let Some(g) = &self.stage_user_data {
+            for (name, u) in [("vertex", &g.vertex), ("fragment", &g.fragment)] {
+                if let Some(u) = u {
+                    u.validate(&format!("stage_user_data.{name}"), name == "vertex")?;
                 }
-                if s.pal().is_none() {
-                    return Err(Error::state(
-                        p(),
-                        format!(
-                            "{} needs an `entry` (the PAL user-data entry)",
-                            s.item.text()
-                        ),
-                    ));
-                }
-                if matches!(s.entry, Some(n) if n > 127) {
-                    return Err(Error::state(p(), "user-data entries are 0..=127"));
-                }
-            }
-            if !u.table.is_empty() && !u.sgprs.iter().any(|s| s.item == Item::DescriptorTable) {
-                return Err(Error::state(
-                    "user_data.table",
-                    "a descriptor table is listed but no user SGPR points to it",
-                ));
-            }
-            if u.table.contains(&Item::DescriptorTable) {
-                return Err(Error::state(
-                    "user_data.table",
-                    "the descriptor table cannot contain itself",
-                ));
             }
         }
         Ok(graphics)

@@ -159,7 +159,27 @@ impl CsPrologKey {
 
     /// Encodes the prolog.
     pub fn build(&self, symbol: &str) -> Result<Part, PartError> {
-        let plan = self.plan()?;
+        self.build_at(symbol, "cs_prolog", 0)
+    }
+
+    /// Encodes the prolog as part `kind` for a stage whose user SGPRs start at s`base`
+    /// (every SGPR of the plan, scratch included, counted from there; the graphics
+    /// stages' user-data prolog, `parts::user_data_prolog`).
+    pub(crate) fn build_at(
+        &self,
+        symbol: &str,
+        kind: &'static str,
+        base: u16,
+    ) -> Result<Part, PartError> {
+        let mut plan = self.plan()?;
+        for m in &mut plan.moves {
+            m.0 += base;
+            if let Source::Sgpr(s) = &mut m.1 {
+                *s += base;
+            }
+        }
+        plan.table_ptr = plan.table_ptr.map(|p| p + base);
+        plan.scratch += base;
         let t = self.target;
         let mut c = CodeBuffer::new(t);
         let enc = |e: BufferError| PartError::Encode(e.to_string());
@@ -240,10 +260,14 @@ impl CsPrologKey {
         }
         c.branch_to_symbol(&self.next).map_err(enc)?;
         let code = c.finish().map_err(enc)?;
-        let top = self.inputs.len().max(self.outputs.len()) as u16 + self.system_sgprs;
+        let top = base + self.inputs.len().max(self.outputs.len()) as u16 + self.system_sgprs;
         let sgprs = next_scratch.max(top) as u32;
+        let (n_in, n_out) = (
+            base as usize + self.inputs.len(),
+            base as usize + self.outputs.len(),
+        );
         Ok(Part {
-            kind: "cs_prolog",
+            kind,
             symbol: symbol.to_string(),
             next: Some(self.next.clone()),
             code: code.bytes,
@@ -258,10 +282,10 @@ impl CsPrologKey {
                     "system_sgprs",
                     vec![format!(
                         "s{}..s{} -> s{}..s{}",
-                        self.inputs.len(),
-                        self.inputs.len() + self.system_sgprs as usize,
-                        self.outputs.len(),
-                        self.outputs.len() + self.system_sgprs as usize
+                        n_in,
+                        n_in + self.system_sgprs as usize,
+                        n_out,
+                        n_out + self.system_sgprs as usize
                     )],
                 ),
                 (

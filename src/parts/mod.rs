@@ -30,6 +30,7 @@ pub mod code;
 pub mod cs_prolog;
 pub mod ps_epilog;
 pub mod ps_prolog;
+pub mod user_data_prolog;
 pub mod vs_epilog;
 pub mod vs_prolog;
 
@@ -44,6 +45,7 @@ use std::fmt;
 use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+pub use user_data_prolog::UserDataPrologKey;
 pub use vs_epilog::VsEpilogKey;
 pub use vs_prolog::VsPrologKey;
 
@@ -60,6 +62,7 @@ pub enum PartKey {
     PsEpilog(PsEpilogKey),
     /// Pixel-shader prolog (forced per-sample interpolation).
     PsProlog(PsPrologKey),
+    UserDataProlog(UserDataPrologKey),
 }
 
 /// Why a part cannot be built.
@@ -120,6 +123,7 @@ impl PartKey {
             PartKey::VsEpilog(k) => k.canonical(),
             PartKey::PsEpilog(k) => k.canonical(),
             PartKey::PsProlog(k) => k.canonical(),
+            PartKey::UserDataProlog(k) => k.canonical(),
         }
     }
 
@@ -140,6 +144,7 @@ impl PartKey {
             PartKey::VsEpilog(_) => "vs_epilog",
             PartKey::PsEpilog(_) => "ps_epilog",
             PartKey::PsProlog(_) => "ps_prolog",
+            PartKey::UserDataProlog(_) => "user_data_prolog",
         };
         format!("gcnc.part.{kind}.{:016x}", (self.hash() >> 64) as u64)
     }
@@ -152,6 +157,7 @@ impl PartKey {
             PartKey::VsEpilog(k) => k.build(&self.symbol()),
             PartKey::PsEpilog(k) => k.build(&self.symbol()),
             PartKey::PsProlog(k) => k.build(&self.symbol()),
+            PartKey::UserDataProlog(k) => k.build(&self.symbol()),
         }
     }
 }

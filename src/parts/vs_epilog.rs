@@ -6,7 +6,9 @@
 //! link writes into `SPI_PS_INPUT_CNTL`).
 //!
 //! GFX9 / GFX10.3: `exp pos0` (`pos1` the misc vector: x the point size, y the primitive
-//! shading rate in the hardware's encoding; then the distances four to an export; the
+//! shading rate in the hardware's encoding, z gl_Layer | gl_ViewportIndex << 16 — one
+//! `v_lshl_or_b32` into a scratch VGPR when the viewport index is written, Mesa's
+//! `ac_nir_export_position` layout for GFX9+; then the distances four to an export; the
 //! last position export `done`), then `exp paramN`. GFX11 (no parameter
 //! exports): the attribute ring as Mesa writes it on GFX11 (docs/abi.md "The GFX11
 //! attribute ring: facts and sources") — `s_getpc_b64` + the global table's low half (a
@@ -46,6 +48,10 @@ pub struct VsEpilogKey {
     pub point_size: Option<u16>,
     /// The primitive shading rate's VGPR, already in the hardware's encoding (GFX10.3+).
     pub shading_rate: Option<u16>,
+    /// gl_Layer's VGPR (the raw layer).
+    pub layer: Option<u16>,
+    /// gl_ViewportIndex's VGPR (the raw viewport index).
+    pub viewport: Option<u16>,
     /// Clip then cull distances' VGPRs.
     pub distances: Vec<u16>,
     /// The parameters in export order (the fragment shader's attribute order): each
@@ -69,6 +75,15 @@ fn regs(r: &[Option<u16>]) -> String {
 }
 
 impl VsEpilogKey {
+    /// Whether the misc position export (pos1) is written: point size, shading rate,
+    /// layer or viewport index.
+    pub fn writes_misc(&self) -> bool {
+        self.point_size.is_some()
+            || self.shading_rate.is_some()
+            || self.layer.is_some()
+            || self.viewport.is_some()
+    }
+
     /// Stable text of the key.
     pub fn canonical(&self) -> String {
         let some = |r: &[u16]| r.iter().map(|&n| Some(n)).collect::<Vec<_>>();
@@ -94,6 +109,10 @@ impl VsEpilogKey {
             + &self
                 .shading_rate
                 .map_or(String::new(), |r| format!(";vrs=v{r}"))
+            + &self.layer.map_or(String::new(), |r| format!(";layer=v{r}"))
+            + &self
+                .viewport
+                .map_or(String::new(), |r| format!(";viewport=v{r}"))
     }
 
     /// Runs the generator.
@@ -106,6 +125,8 @@ impl VsEpilogKey {
             .iter()
             .chain(self.point_size.iter())
             .chain(self.shading_rate.iter())
+            .chain(self.layer.iter())
+            .chain(self.viewport.iter())
             .chain(&self.distances)
             .chain(self.params.iter().flatten().flatten())
             .copied()
@@ -265,11 +286,39 @@ impl VsEpilogKey {
         }
         // the position exports, the last one `done`
         let off = Operand::Off;
+        // the misc vector's z: layer | viewport << 16 (GFX9+), in a scratch VGPR above
+        // every other one when the viewport index is written
+        let misc_z = match (self.layer, self.viewport) {
+            (l, None) => l.map(v),
+            (l, Some(vp)) => {
+                let z = vgprs as u16;
+                vgprs += 1;
+                clobbers.push(format!("v{z}"));
+                match l {
+                    Some(l) => inst_with(
+                        &mut buf,
+                        gen,
+                        Opcode::VLshlOrB32,
+                        Format::Vop3,
+                        &[v(z), v(vp), int(16), v(l)],
+                        |_| {},
+                    ),
+                    None => buf.op(Opcode::VLshlrevB32, Format::Vop2, &[v(z), int(16), v(vp)]),
+                }
+                .map_err(enc)?;
+                Some(v(z))
+            }
+        };
         let mut pos: Vec<[Operand; 4]> = vec![self.pos.map(v)];
-        if self.point_size.is_some() || self.shading_rate.is_some() {
-            // the misc vector: x the point size, y the shading rate
+        if self.writes_misc() {
+            // the misc vector: x the point size, y the shading rate, z layer and viewport
             let r = |x: Option<u16>| x.map_or(off, v);
-            pos.push([r(self.point_size), r(self.shading_rate), off, off]);
+            pos.push([
+                r(self.point_size),
+                r(self.shading_rate),
+                misc_z.unwrap_or(off),
+                off,
+            ]);
         }
         for chunk in self.distances.chunks(4) {
             let mut e = [off; 4];
@@ -315,6 +364,12 @@ impl VsEpilogKey {
         }
         if self.shading_rate.is_some() {
             inputs.push(format!("shading_rate {}", regs(&[self.shading_rate])));
+        }
+        if self.layer.is_some() {
+            inputs.push(format!("layer {}", regs(&[self.layer])));
+        }
+        if self.viewport.is_some() {
+            inputs.push(format!("viewport {}", regs(&[self.viewport])));
         }
         for (p, chans) in self.params.iter().enumerate() {
             inputs.push(format!("param{p} {}", regs(chans)));

@@ -100,6 +100,11 @@ pub const SLOT_POSITION: u32 = 64;
 pub const SLOT_POINT_SIZE: u32 = 65;
 /// Clip distances 0-3, 4-7, then cull distances 0-3, 4-7.
 pub const SLOT_CLIP: u32 = 66;
+/// gl_Layer and gl_ViewportIndex: vertex outputs (the misc position export's z, and flat
+/// parameters for a fragment shader that reads them) and the fragment inputs that read
+/// those parameters (`lower_explicit_io::builtin_slot`).
+pub const SLOT_LAYER: u32 = 70;
+pub const SLOT_VIEWPORT: u32 = 71;
 pub const SLOT_FRAG_DEPTH: u32 = 72;
 /// gl_SampleMask[0] (MRTZ's sample-mask channel; a mask of at most 32 samples).
 pub const SLOT_SAMPLE_MASK: u32 = 73;
@@ -231,6 +236,14 @@ impl Isel<'_> {
                     }
                     Intrinsic::LoadPrimitiveId => {
                         locs.insert(SLOT_PRIMITIVE_ID, true);
+                        continue;
+                    }
+                    Intrinsic::LoadLayerId => {
+                        locs.insert(SLOT_LAYER, true);
+                        continue;
+                    }
+                    Intrinsic::LoadViewportIndex => {
+                        locs.insert(SLOT_VIEWPORT, true);
                         continue;
                     }
                     _ => continue,
@@ -382,8 +395,14 @@ impl Isel<'_> {
                     out.extend([(attr, 0), (attr, 1)]);
                     continue;
                 }
-                if *op == Intrinsic::LoadPrimitiveId {
-                    out.insert((self.gfx.attr_of[&SLOT_PRIMITIVE_ID], 0));
+                let flat_builtin = match op {
+                    Intrinsic::LoadPrimitiveId => Some(SLOT_PRIMITIVE_ID),
+                    Intrinsic::LoadLayerId => Some(SLOT_LAYER),
+                    Intrinsic::LoadViewportIndex => Some(SLOT_VIEWPORT),
+                    _ => None,
+                };
+                if let Some(slot) = flat_builtin {
+                    out.insert((self.gfx.attr_of[&slot], 0));
                     continue;
                 }
                 if !matches!(
@@ -1006,12 +1025,14 @@ impl Isel<'_> {
                 one(self.user_sgpr_input(|g| &mut g.base_instance))
             }
             (Stage::Vertex, LoadDrawId) => one(self.user_sgpr_input(|g| &mut g.draw_id)),
-            // gl_Layer / gl_ViewportIndex read in a fragment shader: Vulkan gives 0 when the
-            // last pre-rasterization stage does not write them, and no vertex shader gcnc
-            // compiles can (`parts.rs` refuses a vertex output in their slots; ShaderLayer,
-            // ShaderViewportIndex and ShaderViewportIndexLayerEXT are not accepted), so
-            // every fragment reads layer 0 of viewport 0
-            (Stage::Fragment, LoadLayerId | LoadViewportIndex) => smallvec::smallvec![MV::C(0)],
+            // gl_Layer / gl_ViewportIndex read in a fragment shader: flat attributes fed by
+            // the vertex epilog's parameters of the vertex outputs in the same slots; a
+            // vertex stage that writes neither leaves the attribute at its default value 0
+            // (SPI_PS_INPUT_CNTL.OFFSET 0x20), Vulkan's value then (docs/abi.md)
+            (Stage::Fragment, LoadLayerId) => self.interp_channels(SLOT_LAYER, 0, 1, None, 0)?,
+            (Stage::Fragment, LoadViewportIndex) => {
+                self.interp_channels(SLOT_VIEWPORT, 0, 1, None, 0)?
+            }
             // the fragment stage has no primitive-id input: the vertex stage's epilog exports
             // it as a flat parameter (docs/abi.md), read as P0 of the provoking vertex
             (Stage::Fragment, LoadPrimitiveId) => {

@@ -502,7 +502,7 @@ impl Isel<'_> {
             }
             Intrinsic::ImageSize => {
                 let t = self.desc(srcs[0], 8, at)?;
-                self.resinfo_size(i, t, shape, Some(srcs[1]), at)
+                self.resinfo_size(i, t, shape, false, Some(srcs[1]), at)
             }
             Intrinsic::ImageSamples => {
                 let t = self.desc(srcs[0], 8, at)?;
@@ -597,7 +597,7 @@ impl Isel<'_> {
             }
             TexOp::Size => {
                 let lod = t.src(TexSrc::Lod);
-                self.resinfo_size(i, res, shape, lod, at)
+                self.resinfo_size(i, res, shape, true, lod, at)
             }
             TexOp::Levels => {
                 let z = self.to_vgpr(Arg::Const(0))?;
@@ -974,12 +974,17 @@ impl Isel<'_> {
         Ok(out)
     }
 
-    /// The size query through `image_get_resinfo` at `lod` (0 when absent).
+    /// The size query through `image_get_resinfo` at `lod` (0 when absent). A storage
+    /// (not `sampled`) cube's descriptor is a 2D array of its faces, so the query names
+    /// that dim, as RADV's `nir_lower_image` (`lower_cube_size`) turns a cube's
+    /// `image_size` into a 2D-array one; the layer count of a cube array is faces / 6
+    /// either way.
     fn resinfo_size(
         &mut self,
         i: Value,
         res: Temp,
         shape: Shape,
+        sampled: bool,
         lod: Option<Value>,
         at: Option<u32>,
     ) -> Result<SmallVec<[MV; 4]>, Error> {
@@ -1027,7 +1032,7 @@ impl Isel<'_> {
             res,
             None,
             shape,
-            shape.dim == Dim::Cube,
+            sampled,
             mods,
         )?;
         let words = self.split(d, n)?;

@@ -18,8 +18,13 @@
 //! or export still reads.
 //!
 //! Cost: the register scores are sorted vectors ([`Scores`], usually a handful of
-//! entries: binary search, no per-entry allocation), and each instruction's register
-//! dwords are listed once per visit.
+//! entries: binary search, no per-entry allocation; a join is one merge of two of them),
+//! and each instruction's register dwords are listed once per visit. The fixpoint
+//! sweeps skip a block none of whose predecessors' summaries changed since its last
+//! visit (it would compute the same summary), so a sweep after the first visits only
+//! the blocks a change reaches, and the last sweep, which confirms the fixpoint, visits
+//! none; the waits are then placed from each block's entry state, rebuilt from the
+//! final summaries (what its last visit started from).
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program};
 use crate::amdgpu::Error;
@@ -89,6 +94,42 @@ impl Scores {
     fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+    /// Every register of `o` with score 0 on `o`'s counter, unless this one has it with
+    /// score 0 already (then its own counter stays): one merge of the two sorted lists.
+    fn join(&mut self, o: &Scores) {
+        if o.is_empty() {
+            return;
+        }
+        let inherit = |&(r, (c, _)): &(u16, (Counter, u32))| (r, (c, 0));
+        if self.is_empty() {
+            self.0.extend(o.0.iter().map(inherit));
+            return;
+        }
+        let mine = std::mem::take(&mut self.0);
+        let mut out = Vec::with_capacity(mine.len() + o.len());
+        let (mut i, mut j) = (0, 0);
+        while i < mine.len() && j < o.0.len() {
+            let (a, b) = (mine[i], o.0[j]);
+            match a.0.cmp(&b.0) {
+                std::cmp::Ordering::Less => {
+                    out.push(a);
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.push(inherit(&b));
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    out.push(if a.1 .1 == 0 { a } else { inherit(&b) });
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&mine[i..]);
+        out.extend(o.0[j..].iter().map(inherit));
+        self.0 = out;
+    }
     fn retain(&mut self, mut keep: impl FnMut(&(Counter, u32)) -> bool) {
         self.0.retain(|e| keep(&e.1));
     }
@@ -114,27 +155,15 @@ struct State {
 }
 
 impl State {
-    fn join(&mut self, o: &State) -> bool {
-        let before = self.pending.len() + self.reads.len();
-        let mut changed = false;
-        for (mine, theirs) in [(&mut self.pending, &o.pending), (&mut self.reads, &o.reads)] {
-            for &(r, (c, _)) in &theirs.0 {
-                match mine.get(r) {
-                    Some(&(_, 0)) => {}
-                    _ => {
-                        mine.insert(r, (c, 0));
-                        changed = true;
-                    }
-                }
-            }
-        }
+    /// Joins a predecessor's state in: its pending registers and read registers come
+    /// in with score 0 (wait for 0), except where this state already waits for 0 on
+    /// the register; its out-of-order flags are or-ed in.
+    fn join(&mut self, o: &State) {
+        self.pending.join(&o.pending);
+        self.reads.join(&o.reads);
         for k in 0..4 {
-            if o.ooo[k] && !self.ooo[k] {
-                self.ooo[k] = true;
-                changed = true;
-            }
+            self.ooo[k] |= o.ooo[k];
         }
-        changed || before != self.pending.len() + self.reads.len()
     }
 
     /// The wait needed before reading `read` and writing `written`, per counter (None =
@@ -300,23 +329,46 @@ fn step(gen: Gen, st: &mut State, i: &MInst, out: Option<&mut Vec<MInst>>) -> Re
     Ok(())
 }
 
+/// The state at the start of a block: its predecessors' summaries joined in order.
+fn entry(outs: &[Option<State>], preds: &[crate::amdgpu::mir::BlockId]) -> State {
+    let mut st = State::default();
+    for pr in preds {
+        if let Some(o) = &outs[pr.0 as usize] {
+            st.join(o);
+        }
+    }
+    st
+}
+
 /// Inserts the waits into `p`; returns how many wait instructions were added.
 pub fn insert_waitcnt(p: &mut Program) -> Result<u32, Error> {
     let gen = p.target.gen;
     let nb = p.blocks.len();
-    let mut ins: Vec<State> = vec![State::default(); nb];
     let mut outs: Vec<Option<State>> = vec![None; nb];
+    // Round-robin sweeps until one changes no block's summary. A block's result depends
+    // only on its predecessors' summaries, so a block none of whose predecessors
+    // changed since its last visit would give the same result again: it is skipped
+    // (the sweeps visit what they visited before, minus visits that change nothing).
+    // `clock` advances by two per visit: a visit reads its predecessors' summaries at
+    // `clock` and writes its own at `clock + 1` (so a block that is its own predecessor
+    // sees its own change). `seen_at[b]` is when b last read, `changed_at[b]` when its
+    // summary last changed.
+    let mut clock = 0u32;
+    let mut changed_at = vec![0u32; nb];
+    let mut seen_at: Vec<Option<u32>> = vec![None; nb];
     let mut changed = true;
     while changed {
         changed = false;
         for b in 0..nb {
-            let mut st = State::default();
-            for pr in &p.blocks[b].linear_preds {
-                if let Some(o) = &outs[pr.0 as usize] {
-                    st.join(o);
+            let preds = &p.blocks[b].linear_preds;
+            if let Some(seen) = seen_at[b] {
+                if preds.iter().all(|pr| changed_at[pr.0 as usize] <= seen) {
+                    continue;
                 }
             }
-            ins[b] = st.clone();
+            clock += 2;
+            seen_at[b] = Some(clock);
+            let mut st = entry(&outs, preds);
             for i in &p.blocks[b].insts {
                 step(gen, &mut st, i, None)?;
             }
@@ -325,13 +377,15 @@ pub fn insert_waitcnt(p: &mut Program) -> Result<u32, Error> {
             summary.join(&st);
             if outs[b].as_ref() != Some(&summary) {
                 outs[b] = Some(summary);
+                changed_at[b] = clock + 1;
                 changed = true;
             }
         }
     }
     let mut added = 0;
     for b in 0..nb {
-        let mut st = ins[b].clone();
+        // the state the last visit started from: no predecessor changed since
+        let mut st = entry(&outs, &p.blocks[b].linear_preds);
         let mut out = Vec::new();
         for i in std::mem::take(&mut p.blocks[b].insts) {
             let before = out.len();

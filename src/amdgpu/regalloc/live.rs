@@ -7,9 +7,14 @@
 //!
 //! Liveness is the least fixpoint of the usual backward equations, computed per temp
 //! (ACO-style, from its upward-exposed reads back along predecessors to its
-//! definitions) into per-block live-out lists: the cost is the size of the result, not
-//! blocks × temps. Phi webs (several definitions by parallel copies) are handled the
-//! same way: a block defining the temp stops the walk.
+//! definitions): the cost is the size of the result, not blocks × temps. Phi webs
+//! (several definitions by parallel copies) are handled the same way: a block defining
+//! the temp stops the walk. The result is kept in two parts: the blocks that read or
+//! write a temp live out of them (walked instruction by instruction), and the runs of
+//! consecutive blocks a temp is only live through (one segment per run, however many
+//! blocks: a value live across a long loop costs one entry, not one per block). With
+//! the verifiers on, the ranges are checked against a dense block-set dataflow
+//! ([`check_ranges`]).
 //!
 //! Two CFGs:
 //! - SGPRs, and the linear VGPRs of `p_start_linear_vgpr` (written lane by lane
@@ -54,22 +59,20 @@ pub struct Interval {
     pub end: u32,
 }
 
-/// Per-block live-out sets, each a list of temps (in no particular order): block `b`'s
-/// is `temps[start[b]..start[b + 1]]`. Their total size is the number of (block, temp)
-/// pairs where the temp is live out, what the live ranges need anyway.
+/// The liveness [`ranges`] needs, split by what a block does with the temp:
+/// - `refd`: per block, the temps it reads or writes that are live out of it (block `b`'s
+///   are `refd.of(b)`); these blocks get the instruction walk;
+/// - `through`: per temp, the runs of consecutive blocks (by index) it is live through
+///   without being read or written there: live in and live out of each (a block that
+///   neither reads nor defines a temp live out of it has it live in too). Such a block
+///   is one whole-block segment, and a run of them one segment, since consecutive blocks
+///   occupy consecutive positions; `(temp, first block, last block)`.
+///
+/// Together they are the live-out sets of the usual equations, without a (block, temp)
+/// pair for every block a temp is only live through.
 struct Liveness {
-    start: Vec<u32>,
-    temps: Vec<u32>,
-}
-
-impl Liveness {
-    /// Calls `f` with every temp live out of block `bi`.
-    fn for_each_out(&self, bi: usize, mut f: impl FnMut(usize)) {
-        let (s, e) = (self.start[bi] as usize, self.start[bi + 1] as usize);
-        for &t in &self.temps[s..e] {
-            f(t as usize);
-        }
-    }
+    refd: Grouped,
+    through: Vec<(u32, u32, u32)>,
 }
 
 pub fn early_clobber(op: &Op) -> bool {
@@ -99,15 +102,17 @@ fn writes(i: &MInst) -> &[Arg] {
     }
 }
 
-/// Live-out sets per block, each temp on its CFG. Computed per temp rather than by an
-/// iterated dataflow over sets (the temps are not SSA — phi webs have several
-/// definitions — but liveness of one temp does not depend on any other): from every
-/// block that reads the temp before defining it (upward-exposed), walk the predecessors
-/// on the temp's CFG, marking it live out of each and live in where the block does not
-/// define it, and go on from there. Each (block, temp) pair is visited once per
-/// predecessor edge, so the cost is the size of the result times the in-degree, with no
-/// set as wide as the whole program: the least fixpoint of the usual equations, reached
-/// in one walk.
+/// Liveness per temp on its CFG. Computed per temp rather than by an iterated dataflow
+/// over sets (the temps are not SSA — phi webs have several definitions — but liveness
+/// of one temp does not depend on any other): from every block that reads the temp
+/// before defining it (upward-exposed), walk the predecessors on the temp's CFG, marking
+/// it live out of each and live in where the block does not define it, and go on from
+/// there. Each (block, temp) pair is visited once per predecessor edge: the least
+/// fixpoint of the usual equations, reached in one walk. A live-out block that
+/// references the temp is listed for the instruction walk; the others only set a bit of
+/// a block set reused across temps, read back as runs of consecutive blocks (only the
+/// words between the lowest and highest block marked), so the result holds one entry
+/// per run rather than one per block.
 fn liveness(p: &Program) -> Liveness {
     const NONE: u32 = u32::MAX;
     let n = p.temps.len();
@@ -136,6 +141,7 @@ fn liveness(p: &Program) -> Liveness {
             }
         }
     }
+    drop(def_in);
     // predecessors on both CFGs: (successor, block) pairs grouped by successor
     let linear_edges: Vec<(u32, u32)> = p
         .blocks
@@ -152,13 +158,23 @@ fn liveness(p: &Program) -> Liveness {
             .collect();
         Grouped::new(nb, &edges)
     });
-    let linear_vgprs = linear_vgprs(p);
+    let mut linear_vgpr = vec![false; n];
+    for t in linear_vgprs(p) {
+        linear_vgpr[t.0 as usize] = true;
+    }
     // both lists by temp (blocks in order within a temp)
     let exposed = Grouped::new(n, &exposed);
     let defs = Grouped::new(n, &defs);
-    // per block: stamps of the temp being walked (live in / live out / defined here)
-    let (mut in_at, mut out_at, mut def_at) = (vec![NONE; nb], vec![NONE; nb], vec![NONE; nb]);
-    let mut out_pairs: Vec<(u32, u32)> = Vec::new();
+    // per block: stamps of the temp being walked (live in / live out / defined here /
+    // read or written here)
+    let mut in_at = vec![NONE; nb];
+    let mut out_at = vec![NONE; nb];
+    let mut def_at = vec![NONE; nb];
+    let mut ref_at = vec![NONE; nb];
+    // blocks the temp being walked is live through, as bits; cleared as they are read
+    let mut thru = vec![0u64; nb.div_ceil(64)];
+    let mut refd: Vec<(u32, u32)> = Vec::new();
+    let mut through: Vec<(u32, u32, u32)> = Vec::new();
     let mut work: Vec<u32> = Vec::new();
     for t in 0..n as u32 {
         let reads_in = exposed.of(t as usize);
@@ -167,40 +183,67 @@ fn liveness(p: &Program) -> Liveness {
         }
         for &b in defs.of(t as usize) {
             def_at[b as usize] = t;
+            ref_at[b as usize] = t;
         }
         let preds = match &lane_preds {
-            Some(lp)
-                if p.temps[t as usize].ty == RegType::Vgpr && !linear_vgprs.contains(&Temp(t)) =>
-            {
-                lp
-            }
+            Some(lp) if p.temps[t as usize].ty == RegType::Vgpr && !linear_vgpr[t as usize] => lp,
             _ => &linear_preds,
         };
         for &b in reads_in {
+            ref_at[b as usize] = t;
             if in_at[b as usize] != t {
                 in_at[b as usize] = t;
                 work.push(b);
             }
         }
+        let (mut lo, mut hi) = (u32::MAX, 0u32);
         while let Some(b) = work.pop() {
             for &q in preds.of(b as usize) {
-                let q = q as usize;
-                if out_at[q] == t {
+                let qi = q as usize;
+                if out_at[qi] == t {
                     continue;
                 }
-                out_at[q] = t;
-                out_pairs.push((q as u32, t));
-                if def_at[q] != t && in_at[q] != t {
-                    in_at[q] = t;
-                    work.push(q as u32);
+                out_at[qi] = t;
+                if ref_at[qi] == t {
+                    refd.push((q, t));
+                } else {
+                    thru[qi / 64] |= 1 << (qi % 64);
+                    lo = lo.min(q);
+                    hi = hi.max(q);
+                }
+                if def_at[qi] != t && in_at[qi] != t {
+                    in_at[qi] = t;
+                    work.push(q);
                 }
             }
         }
+        if lo > hi {
+            continue;
+        }
+        // the marked blocks as runs of consecutive indices
+        let mut run: Option<(u32, u32)> = None;
+        for wi in lo as usize / 64..=hi as usize / 64 {
+            let mut w = std::mem::take(&mut thru[wi]);
+            while w != 0 {
+                let b = (wi * 64) as u32 + w.trailing_zeros();
+                w &= w - 1;
+                run = match run {
+                    Some((s, e)) if e + 1 == b => Some((s, b)),
+                    Some((s, e)) => {
+                        through.push((t, s, e));
+                        Some((b, b))
+                    }
+                    None => Some((b, b)),
+                };
+            }
+        }
+        if let Some((s, e)) = run {
+            through.push((t, s, e));
+        }
     }
-    let g = Grouped::new(nb, &out_pairs);
     Liveness {
-        start: g.start,
-        temps: g.vals,
+        refd: Grouped::new(nb, &refd),
+        through,
     }
 }
 
@@ -367,23 +410,148 @@ pub fn overlap_in(a: &[(u32, u32)], b: &[(u32, u32)], lo: u32, hi: u32) -> bool 
 
 /// The live ranges of every temp of `p` (see the module doc).
 pub fn ranges(p: &Program) -> Ranges {
-    const NONE: u32 = u32::MAX;
     let live = liveness(p);
     let n = p.temps.len();
-    // (temp, start, end), blocks in order, each block's segments in reverse
-    let mut raw: Vec<(u32, u32, u32)> = Vec::new();
+    let span = spans(p);
+    // (temp, start, end): the runs of blocks a temp is live through, then the segments
+    // of the blocks that reference it (blocks in order, each block's in reverse)
+    let mut raw: Vec<(u32, u32, u32)> = live
+        .through
+        .iter()
+        .map(|&(t, b0, b1)| (t, span[b0 as usize].0, span[b1 as usize].1))
+        .collect();
+    block_segments(p, &span, |bi| live.refd.of(bi), &mut raw);
+    merge(n, raw)
+}
+
+/// Checks `lr` against the live ranges computed the textbook way (run by the
+/// allocator when the verifiers do): live-in and live-out sets per block as dense bit
+/// sets over all temps, the backward equations iterated over the blocks until nothing
+/// changes (each temp on its CFG, as [`liveness`]), then every block walked from its
+/// whole live-out set — no per-temp walk, no runs of blocks. Names the first temp whose
+/// segments differ.
+pub fn check_ranges(p: &Program, lr: &Ranges) -> Result<(), String> {
+    let n = p.temps.len();
+    let nb = p.blocks.len();
+    let words = n.div_ceil(64);
+    let bit = |v: &mut [u64], t: usize| v[t / 64] |= 1 << (t % 64);
+    // per block: upward-exposed reads, definitions (both as bit sets)
+    let mut gen = vec![0u64; nb * words];
+    let mut kill = vec![0u64; nb * words];
+    for (bi, b) in p.blocks.iter().enumerate() {
+        let (g, k) = (
+            &mut gen[bi * words..(bi + 1) * words],
+            &mut kill[bi * words..(bi + 1) * words],
+        );
+        for i in &b.insts {
+            for t in reads(i).filter_map(|a| a.temp()) {
+                let t = t.0 as usize;
+                if k[t / 64] & (1 << (t % 64)) == 0 {
+                    bit(g, t);
+                }
+            }
+            for t in writes(i).iter().filter_map(|a| a.temp()) {
+                bit(k, t.0 as usize);
+            }
+        }
+    }
+    // which temps follow the lanes' CFG (the rest the linear one)
+    let lanes = lane_succs(p);
+    let linear = linear_vgprs(p);
+    let mut lane_temp = vec![0u64; words];
+    if lanes.is_some() {
+        for t in 0..n {
+            if p.temps[t].ty == RegType::Vgpr && !linear.contains(&Temp(t as u32)) {
+                bit(&mut lane_temp, t);
+            }
+        }
+    }
+    let mut live_in = vec![0u64; nb * words];
+    let mut live_out = vec![0u64; nb * words];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for bi in (0..nb).rev() {
+            let mut out = vec![0u64; words];
+            for s in &p.blocks[bi].linear_succs {
+                let si = s.0 as usize;
+                for w in 0..words {
+                    out[w] |= live_in[si * words + w] & !lane_temp[w];
+                }
+            }
+            if let Some(l) = &lanes {
+                for &si in &l[bi] {
+                    for w in 0..words {
+                        out[w] |= live_in[si as usize * words + w] & lane_temp[w];
+                    }
+                }
+            }
+            for w in 0..words {
+                let x = bi * words + w;
+                let inw = gen[x] | (out[w] & !kill[x]);
+                if inw != live_in[x] || out[w] != live_out[x] {
+                    changed = true;
+                }
+                live_in[x] = inw;
+                live_out[x] = out[w];
+            }
+        }
+    }
+    let outs: Vec<Vec<u32>> = (0..nb)
+        .map(|bi| {
+            (0..n as u32)
+                .filter(|&t| live_out[bi * words + t as usize / 64] & (1 << (t % 64)) != 0)
+                .collect()
+        })
+        .collect();
+    let mut raw = Vec::new();
+    block_segments(p, &spans(p), |bi| &outs[bi], &mut raw);
+    let want = merge(n, raw);
+    for t in 0..n {
+        if lr.of(t) != want.of(t) {
+            return Err(format!(
+                "live ranges of %{t}: {:?}, by the block-set dataflow {:?}",
+                lr.of(t),
+                want.of(t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each block's first and last position (an empty block's are both its start).
+fn spans(p: &Program) -> Vec<(u32, u32)> {
+    let mut span: Vec<(u32, u32)> = Vec::with_capacity(p.blocks.len());
+    let mut k0 = 0u32;
+    for b in &p.blocks {
+        let kn = k0 + b.insts.len() as u32;
+        let first = 2 * k0;
+        span.push((first, (2 * kn).saturating_sub(1).max(first)));
+        k0 = kn;
+    }
+    span
+}
+
+/// The segments of every block's own walk (Wimmer/Franz), from the temps `live_out(b)`
+/// names as live out of block `b` and each instruction's reads and writes, pushed as
+/// `(temp, start, end)` (blocks in order, each block's in reverse).
+fn block_segments<'a>(
+    p: &Program,
+    span: &[(u32, u32)],
+    live_out: impl Fn(usize) -> &'a [u32],
+    raw: &mut Vec<(u32, u32, u32)>,
+) {
+    const NONE: u32 = u32::MAX;
     // per temp: the end of the segment open in the current block
-    let mut open = vec![NONE; n];
+    let mut open = vec![NONE; p.temps.len()];
     let mut opened: Vec<u32> = Vec::new();
     let mut k0 = 0u32;
     for (bi, b) in p.blocks.iter().enumerate() {
-        let first = 2 * k0;
-        let kn = k0 + b.insts.len() as u32;
-        let last = (2 * kn).saturating_sub(1).max(first);
-        live.for_each_out(bi, |t| {
-            open[t] = last;
-            opened.push(t as u32);
-        });
+        let (first, last) = span[bi];
+        for &t in live_out(bi) {
+            open[t as usize] = last;
+            opened.push(t);
+        }
         for (j, i) in b.insts.iter().enumerate().rev() {
             let k = k0 + j as u32;
             let dpos = if early_clobber(&i.op) {
@@ -414,8 +582,14 @@ pub fn ranges(p: &Program) -> Ranges {
                 raw.push((t, first, e));
             }
         }
-        k0 = kn;
+        k0 += b.insts.len() as u32;
     }
+}
+
+/// `(temp, start, end)` segments in any order → each temp's sorted, with touching and
+/// overlapping segments merged (the canonical form: one segment per maximal run of
+/// positions, whatever pieces the run was pushed in).
+fn merge(n: usize, raw: Vec<(u32, u32, u32)>) -> Ranges {
     // counting sort by temp, then each temp's segments sorted and merged
     let mut start = vec![0u32; n + 1];
     for &(t, _, _) in &raw {

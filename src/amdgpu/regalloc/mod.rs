@@ -43,7 +43,9 @@
 //! Invariant on success, checked before rewriting when the verifiers run (debug builds,
 //! tests, `GCNC_VERIFY=1`): no two temps whose live ranges share
 //! a position share a register unless both are views of one value at the same offset,
-//! every register is inside the budget, and no `Arg::Temp` remains.
+//! every register is inside the budget, and no `Arg::Temp` remains. The live ranges
+//! themselves are checked there too, against the block-set dataflow
+//! (`live::check_ranges`).
 
 pub mod affinity;
 pub mod live;
@@ -152,6 +154,7 @@ pub fn allocate_in(
                 };
                 if settings.verify_each() {
                     timer.stage("ra_verify", || {
+                        live::check_ranges(p, &lr).map_err(Error::Verify)?;
                         check_assignment(p, &lr, &regs, &val, budget)
                     })?;
                 }

@@ -188,9 +188,13 @@ fn supported_capability(c: Capability) -> bool {
             // gl_ViewportIndex; everything else it enables is refused where it is used (the
             // Geometry execution model, geometry-only built-ins such as InvocationId)
             | C::Geometry
-            // gl_ViewportIndex read in a fragment shader (one viewport: it reads 0); a
-            // vertex shader cannot write it (ShaderViewportIndex is not accepted)
+            // gl_ViewportIndex read in a fragment shader
             | C::MultiViewport
+            // gl_Layer / gl_ViewportIndex written by a vertex shader (the misc position
+            // export's z, and flat parameters when the fragment shader reads them)
+            | C::ShaderLayer
+            | C::ShaderViewportIndex
+            | C::ShaderViewportIndexLayerEXT
             | C::CullDistance
             | C::SampleRateShading
             | C::InputAttachment
@@ -252,6 +256,7 @@ const EXTENSIONS: &[&str] = &[
     "SPV_KHR_variable_pointers",
     "SPV_VALVE_mixed_float_dot_product",
     "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_EXT_shader_viewport_index_layer",
 ];
 
 pub fn bad_id(inst: &Inst, id: u32, what: &str) -> Error {

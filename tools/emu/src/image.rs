@@ -747,9 +747,10 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                 };
                 match kind {
                     Kind::Load { .. } => {
+                        // outside the image: zero data, then DST_SEL (robustImageAccess2)
                         let texel = match img.read(env, level, p[0], p[1], p[2], p[3])? {
                             Some(t) => img.swizzle(t),
-                            None => [0; 4],
+                            None => img.swizzle([0; 4]),
                         };
                         results.push((lane, pack(texel, dmask)));
                     }

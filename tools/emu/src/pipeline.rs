@@ -525,18 +525,17 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
             Item::GlobalTable => d.global_table_lo(),
             Item::DescriptorSet(n) => set(*n, false)?,
             Item::DescriptorSetHi(n) => set(*n, true)?,
-            Item::PushConstant(n) => {
-                let at = 4 * *n as usize;
-                let mut b = [0u8; 4];
-                for (k, x) in b.iter_mut().enumerate() {
-                    *x = setup.push.get(at + k).copied().unwrap_or(0);
-                }
-                u32::from_le_bytes(b)
-            }
+            Item::PushConstant(n) => push_dword(&setup.push, *n),
             Item::PushConstantPointer => half(PUSH_BASE, false),
             Item::PushConstantPointerHi => half(PUSH_BASE, true),
             Item::DescriptorTable => DESCRIPTOR_TABLE_LO,
             Item::Unused => 0,
+            Item::VertexBufferTable | Item::BaseVertex | Item::BaseInstance | Item::DrawIndex => {
+                return Err(Error::setup(format!(
+                    "the link state names {}, a vertex-stage item, in a dispatch",
+                    item.text()
+                )))
+            }
             Item::SpillTable => {
                 return Err(Error::setup(
                     "the link state names a spill table, which this setup does not provide",
@@ -589,6 +588,17 @@ pub fn prepare(elf: &[u8], setup: &Setup) -> Result<Prepared> {
         sizes: setup.resources.iter().map(|r| r.data.len()).collect(),
         pieces,
     })
+}
+
+/// Push-constant dword `n` of `push` (bytes past its end read as 0): what a user SGPR
+/// holding `Item::PushConstant(n)` receives.
+pub fn push_dword(push: &[u8], n: u32) -> u32 {
+    let at = 4 * n as usize;
+    let mut b = [0u8; 4];
+    for (k, x) in b.iter_mut().enumerate() {
+        *x = push.get(at + k).copied().unwrap_or(0);
+    }
+    u32::from_le_bytes(b)
 }
 
 /// The name of the CS prolog part `gcnc link` placed in `elf`, if any.

@@ -116,8 +116,12 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         let desc = BufferDesc::decode(w.t.gen, v);
         let start = (off & !3) as u64;
         for k in 0..n {
-            let o = start + 4 * k;
-            if o + 4 <= desc.num_records as u64 {
+            // an offset whose dword runs past 2^64 is out of range, as is one past NUM_RECORDS
+            let o = start.checked_add(4 * k);
+            if let Some(o) = o.filter(|o| {
+                o.checked_add(4)
+                    .is_some_and(|e| e <= desc.num_records as u64)
+            }) {
                 vals.push(env.mem.read_u32(desc.base.wrapping_add(o))?);
             } else {
                 vals.push(0);
@@ -128,7 +132,7 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
         let hi = w.regs.s(br.base.0 + 1)? as u64;
         let addr = ((lo | hi << 32) as i64).wrapping_add(off) as u64 & !3;
         for k in 0..n {
-            vals.push(env.mem.read_u32(addr + 4 * k)?);
+            vals.push(env.mem.read_u32(addr.wrapping_add(4 * k))?);
         }
     }
     for (k, v) in vals.into_iter().enumerate() {

@@ -303,12 +303,15 @@ impl TexFormat {
     }
 }
 
+/// The `n`-bit field (n ≤ 32) at bit `at` of a texel of any width: read from the byte that
+/// holds its first bit, so fields past the first 64 bits (z and w of a 96- or 128-bit
+/// texel) come from their own bytes.
 fn get_bits(bytes: &[u8], at: u32, n: u32) -> u32 {
     let mut v = 0u64;
-    for (i, &b) in bytes.iter().enumerate().take(8) {
+    for (i, &b) in bytes.iter().skip((at / 8) as usize).enumerate().take(5) {
         v |= (b as u64) << (8 * i);
     }
-    ((v >> at) & ((1u64 << n) - 1)) as u32
+    ((v >> (at % 8)) & ((1u64 << n) - 1)) as u32
 }
 
 fn set_bits(bytes: &mut [u8], at: u32, n: u32, x: u32) {
@@ -459,5 +462,23 @@ mod tests {
             r565.decode(&0xf800u16.to_le_bytes())[..3],
             [0, 0, 1.0f32.to_bits()]
         );
+    }
+
+    /// 64-, 96- and 128-bit texels: every component from its own four bytes, both ways.
+    #[test]
+    fn wide_texels_keep_every_component() {
+        for (name, n) in [
+            ("32_32_UINT", 2),
+            ("32_32_32_FLOAT", 3),
+            ("32_32_32_32_UINT", 4),
+            ("32_32_32_32_FLOAT", 4),
+        ] {
+            let f = TexFormat::named(name).unwrap();
+            let words: Vec<u32> = (1..=n).map(|k| 0x1020_3040 * k + k).collect();
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let t = f.decode(&bytes);
+            assert_eq!(t[..n as usize], words[..], "{name}");
+            assert_eq!(f.encode(t), bytes, "{name}");
+        }
     }
 }

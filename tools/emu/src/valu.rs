@@ -1407,7 +1407,10 @@ pub fn exec(w: &mut Wave, inst: &Inst, d: &EncDesc, env: &mut Env) -> Result<()>
                         m & ((1u32 << pos) - 1)
                     };
                     let below = if hi && lane < 32 { 0 } else { below };
-                    res.push((lane, (below.count_ones() + l.get(1, lane) as u32) as u64));
+                    res.push((
+                        lane,
+                        below.count_ones().wrapping_add(l.get(1, lane) as u32) as u64,
+                    ));
                 }
             }
             for (lane, r) in res {

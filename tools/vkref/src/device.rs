@@ -9,7 +9,8 @@
 //! and creates the device with the queried structs passed back unchanged (= all supported
 //! features enabled). Extensions requested by the caller must be present or creation fails;
 //! VK_EXT_vertex_attribute_divisor (the draw's instance divisors) is enabled with its
-//! features whenever the device offers it.
+//! features whenever the device offers it, and VK_EXT_robustness2 with
+//! robustImageAccess2 alone (out-of-bounds image reads fixed by the spec).
 //! Invariant: `Gpu` owns its handles and destroys them in `Drop`, device before instance.
 
 use crate::reflect;
@@ -105,6 +106,10 @@ pub struct Features {
     /// VK_EXT_shader_image_atomic_int64 is enabled with shaderImageInt64Atomics as this says
     /// (64-bit integer images: Int64ImageEXT).
     pub image_int64: bool,
+    /// VK_EXT_robustness2 is enabled with robustImageAccess2 alone as this says: a read
+    /// outside an image returns zero for the format's components and (0, 0, 1) for the
+    /// ones it lacks, which is what AMD hardware returns (docs/images.md).
+    pub robust_image2: bool,
 }
 
 /// What a device offers that shaders care about, besides features.
@@ -296,6 +301,24 @@ impl Gpu {
                 }
             }
 
+            // robustImageAccess2 only: robustBufferAccess2 would change buffer results
+            let robust2_ext = ash::ext::robustness2::NAME;
+            let mut robust2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+            if avail
+                .iter()
+                .any(|e| cstr(&e.extension_name).as_bytes() == robust2_ext.to_bytes())
+            {
+                let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut robust2);
+                instance.get_physical_device_features2(phys, &mut f2);
+                robust2.p_next = std::ptr::null_mut();
+                robust2.robust_buffer_access2 = vk::FALSE;
+                robust2.null_descriptor = vk::FALSE;
+                f.robust_image2 = robust2.robust_image_access2 != 0;
+                if f.robust_image2 && !extensions.contains(&robust2_ext) {
+                    ext_ptrs.push(robust2_ext.as_ptr());
+                }
+            }
+
             let prio = [1.0f32];
             let qci = [vk::DeviceQueueCreateInfo::default()
                 .queue_family_index(queue_family)
@@ -318,6 +341,9 @@ impl Gpu {
             }
             if ext_ptrs.contains(&int64_ext.as_ptr()) {
                 f2 = f2.push_next(&mut int64);
+            }
+            if ext_ptrs.contains(&robust2_ext.as_ptr()) {
+                f2 = f2.push_next(&mut robust2);
             }
             let dci = vk::DeviceCreateInfo::default()
                 .queue_create_infos(&qci)
@@ -430,6 +456,17 @@ pub fn feature_for(cap: Capability, f: &Features, info: &Info) -> Option<(&'stat
             b(f.v12.vulkan_memory_model_device_scope),
         )),
         Capability::Int64ImageEXT => Some(("shaderImageInt64Atomics", f.image_int64)),
+        // gl_Layer / gl_ViewportIndex written before rasterization (Vulkan 1.2 features)
+        Capability::ShaderLayer => Some(("shaderOutputLayer", b(f.v12.shader_output_layer))),
+        Capability::ShaderViewportIndex => Some((
+            "shaderOutputViewportIndex",
+            b(f.v12.shader_output_viewport_index),
+        )),
+        Capability::ShaderViewportIndexLayerEXT => Some((
+            "shaderOutputLayer and shaderOutputViewportIndex",
+            b(f.v12.shader_output_layer) && b(f.v12.shader_output_viewport_index),
+        )),
+        Capability::MultiViewport => Some(("multiViewport", b(f.core.multi_viewport))),
         // f16 sampled types (SPV_AMD_gpu_shader_half_float_fetch, GLSL's
         // GL_AMD_gpu_shader_half_float_fetch): no Vulkan extension or feature enables them
         Capability::Float16ImageAMD => Some((F16_IMAGES, false)),

@@ -29,7 +29,9 @@ use gcnc_emu::draw::desc::{
 };
 use gcnc_emu::pipeline::ImageView;
 
-/// The attachments after the draw: every sample, one plane per sample (sample 0 first).
+/// The attachments after the draw: every sample, one plane per sample (sample 0 first),
+/// and of a layered attachment every layer's planes, layer 0 first (the emulator's layout,
+/// `gcnc_emu::draw::Images`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attachments {
     pub color: Vec<Vec<u8>>,
@@ -199,6 +201,7 @@ impl Run<'_> {
         w: u32,
         h: u32,
         samples: u32,
+        layers: u32,
     ) -> Result<usize, Error> {
         let d = &self.g.device;
         let ci = vk::ImageCreateInfo::default()
@@ -210,7 +213,7 @@ impl Run<'_> {
                 depth: 1,
             })
             .mip_levels(1)
-            .array_layers(1)
+            .array_layers(layers)
             .samples(vk::SampleCountFlags::from_raw(samples))
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::SAMPLED)
@@ -243,7 +246,10 @@ impl Run<'_> {
         }
         let vci = vk::ImageViewCreateInfo::default()
             .image(img)
-            .view_type(vk::ImageViewType::TYPE_2D)
+            .view_type(match layers {
+                1 => vk::ImageViewType::TYPE_2D,
+                _ => vk::ImageViewType::TYPE_2D_ARRAY,
+            })
             .format(format)
             .subresource_range(range(aspect));
         let view = match d.create_image_view(&vci, None) {
@@ -265,7 +271,8 @@ fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
         base_mip_level: 0,
         level_count: 1,
         base_array_layer: 0,
-        layer_count: 1,
+        // every layer of a layered attachment
+        layer_count: vk::REMAINING_ARRAY_LAYERS,
     }
 }
 
@@ -341,6 +348,12 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let (w, h) = (dr.width, dr.height);
     let samples = desc.samples;
     let ms = samples > 1;
+    let layers = dr.layers();
+    if layers > 1 && ms {
+        return Err(Error::Usage(
+            "layered multisampled attachments (the per-sample readback reads one layer)".into(),
+        ));
+    }
     // attachments
     let mut colors = Vec::new();
     for a in &desc.color_attachments {
@@ -351,6 +364,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             w,
             h,
             samples,
+            layers,
         )?);
     }
     let depth = match desc.depth_attachment {
@@ -361,6 +375,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             w,
             h,
             samples,
+            layers,
         )?),
         None => None,
     };
@@ -429,7 +444,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let texel = |bytes: usize| if ms { 16 * samples as usize } else { bytes };
     let mut readbacks = Vec::new();
     for a in &desc.color_attachments {
-        let n = (w * h) as usize * texel(a.format.bytes());
+        let n = (w * h * layers) as usize * texel(a.format.bytes());
         readbacks.push((
             r.buffer(
                 n as u64,
@@ -441,7 +456,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     }
     let depth_rb = match depth {
         Some(_) => {
-            let n = (w * h) as usize * texel(4);
+            let n = (w * h * layers) as usize * texel(4);
             Some((
                 r.buffer(
                     n as u64,
@@ -752,25 +767,38 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
             Topology::LineStrip => vk::PrimitiveTopology::LINE_STRIP,
         })
         .primitive_restart_enable(desc.primitive_restart);
-    let v = desc.viewport;
-    let viewports = [vk::Viewport {
-        x: v.x,
-        y: v.y,
-        width: v.width,
-        height: v.height,
-        min_depth: v.min_depth,
-        max_depth: v.max_depth,
-    }];
-    let scissors = [vk::Rect2D {
-        offset: vk::Offset2D {
-            x: v.x as i32,
-            y: v.y as i32,
-        },
-        extent: vk::Extent2D {
-            width: v.width as u32,
-            height: v.height as u32,
-        },
-    }];
+    // each viewport with its scissor (= the viewport); several need multiViewport
+    let vps = dr.viewports();
+    if vps.len() > 1 && g.features.core.multi_viewport == 0 {
+        return Err(Error::NoDevice(format!(
+            "{} viewports need multiViewport",
+            vps.len()
+        )));
+    }
+    let viewports: Vec<vk::Viewport> = vps
+        .iter()
+        .map(|v| vk::Viewport {
+            x: v.x,
+            y: v.y,
+            width: v.width,
+            height: v.height,
+            min_depth: v.min_depth,
+            max_depth: v.max_depth,
+        })
+        .collect();
+    let scissors: Vec<vk::Rect2D> = vps
+        .iter()
+        .map(|v| vk::Rect2D {
+            offset: vk::Offset2D {
+                x: v.x as i32,
+                y: v.y as i32,
+            },
+            extent: vk::Extent2D {
+                width: v.width as u32,
+                height: v.height as u32,
+            },
+        })
+        .collect();
     let vp = vk::PipelineViewportStateCreateInfo::default()
         .viewports(&viewports)
         .scissors(&scissors);
@@ -975,7 +1003,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
                 height: h,
             },
         })
-        .layer_count(1)
+        .layer_count(layers)
         .color_attachments(&color_infos);
     if let Some(di) = depth_info.as_ref() {
         ri = ri.depth_attachment(di);
@@ -1070,7 +1098,7 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
                     aspect_mask: aspect,
                     mip_level: 0,
                     base_array_layer: 0,
-                    layer_count: 1,
+                    layer_count: layers,
                 },
                 image_offset: vk::Offset3D { x: 0, y: 0, z: 0 },
                 image_extent: vk::Extent3D {
@@ -1153,7 +1181,11 @@ unsafe fn go(r: &mut Run, dr: &Draw, vs: &[u8], fs: &[u8]) -> Result<Attachments
     let resolved = color
         .iter()
         .zip(&desc.color_attachments)
-        .map(|(c, a)| gcnc_emu::draw::output::resolve(a.format, c, plane, samples as usize))
+        .map(|(c, a)| match layers {
+            1 => gcnc_emu::draw::output::resolve(a.format, c, plane, samples as usize),
+            // one sample per pixel (checked above): each layer is its own image
+            _ => c.clone(),
+        })
         .collect();
     Ok(Attachments {
         color,
@@ -1255,6 +1287,7 @@ fn vk_image(v: &ImageView, data: Vec<u8>) -> Option<Image> {
         view,
         size: v.size,
         levels: v.levels,
+        samples: 1,
         data,
     })
 }

@@ -15,8 +15,16 @@
 //! Invariant: the result has the emulator's layout (`gcnc_emu::draw::Images`): one plane
 //! of width × height pixels per sample, sample 0 first, so tests compare samples one by
 //! one.
+//!
+//! The same pass runs the other way for the compute runner (`lavapipe.rs`): Vulkan copies
+//! no buffer into a multisampled image either, so a multisampled image a shader reads is
+//! filled by tests/shaders/vkref/ms_fill_{f,u,i}.comp, which `imageStore`s the raw bits of
+//! each sample's value from a storage buffer into the image viewed as a storage image
+//! without a format (shaderStorageImageMultisample, shaderStorageImageWriteWithoutFormat);
+//! [`fill_values`] makes those values from the image's bytes.
 
 use crate::device::{vkc, Error};
+use crate::images::{Image, TexelFormat};
 use crate::reflect;
 use ash::vk;
 use gcnc::amdgpu::attachment_format::Num;
@@ -26,6 +34,9 @@ use gcnc_emu::draw::output::{encode, encode_int};
 const READ_F: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_read_f.spv");
 const READ_U: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_read_u.spv");
 const READ_I: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_read_i.spv");
+const FILL_F: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_fill_f.spv");
+const FILL_U: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_fill_u.spv");
+const FILL_I: &[u8] = include_bytes!("../../../tests/shaders/vkref/ms_fill_i.spv");
 /// Invocations per workgroup of the read shaders.
 const GROUP: u32 = 64;
 
@@ -46,11 +57,23 @@ impl Class {
         }
     }
 
-    fn spirv(self) -> &'static [u8] {
-        match self {
-            Class::Float => READ_F,
-            Class::Uint => READ_U,
-            Class::Sint => READ_I,
+    /// The class of a compute-runner image format.
+    pub fn of_texel(f: TexelFormat) -> Class {
+        match f {
+            TexelFormat::R32Sint | TexelFormat::R64Sint => Class::Sint,
+            f if f.is_int() => Class::Uint,
+            _ => Class::Float,
+        }
+    }
+
+    fn spirv(self, fill: bool) -> &'static [u8] {
+        match (self, fill) {
+            (Class::Float, false) => READ_F,
+            (Class::Uint, false) => READ_U,
+            (Class::Sint, false) => READ_I,
+            (Class::Float, true) => FILL_F,
+            (Class::Uint, true) => FILL_U,
+            (Class::Sint, true) => FILL_I,
         }
     }
 }
@@ -64,6 +87,8 @@ pub struct Readback {
     pool: vk::DescriptorPool,
     shaders: Vec<vk::ShaderModule>,
     pipelines: Vec<(Class, vk::Pipeline)>,
+    /// Fills multisampled storage images instead of reading sampled ones.
+    fill: bool,
 }
 
 impl Readback {
@@ -87,14 +112,32 @@ impl Readback {
     /// # Safety
     /// `d` is a live device.
     pub unsafe fn new(&mut self, d: &ash::Device, count: u32) -> Result<(), Error> {
-        self.sampler = vkc(
-            "vkCreateSampler",
-            d.create_sampler(&vk::SamplerCreateInfo::default(), None),
-        )?;
+        self.setup(d, count, false)
+    }
+
+    /// Creates the layout and a descriptor pool for `count` fills ([`Readback::record_fill`]).
+    ///
+    /// # Safety
+    /// `d` is a live device.
+    pub unsafe fn new_fill(&mut self, d: &ash::Device, count: u32) -> Result<(), Error> {
+        self.setup(d, count, true)
+    }
+
+    unsafe fn setup(&mut self, d: &ash::Device, count: u32, fill: bool) -> Result<(), Error> {
+        self.fill = fill;
+        let image_ty = if fill {
+            vk::DescriptorType::STORAGE_IMAGE
+        } else {
+            self.sampler = vkc(
+                "vkCreateSampler",
+                d.create_sampler(&vk::SamplerCreateInfo::default(), None),
+            )?;
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+        };
         let bindings = [
             vk::DescriptorSetLayoutBinding::default()
                 .binding(0)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_type(image_ty)
                 .descriptor_count(1)
                 .stage_flags(vk::ShaderStageFlags::COMPUTE),
             vk::DescriptorSetLayoutBinding::default()
@@ -112,7 +155,7 @@ impl Readback {
         )?;
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            .size(12)];
+            .size(16)];
         let layouts = [self.set_layout];
         self.layout = vkc(
             "vkCreatePipelineLayout",
@@ -125,7 +168,7 @@ impl Readback {
         )?;
         let sizes = [
             vk::DescriptorPoolSize {
-                ty: vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                ty: image_ty,
                 descriptor_count: count,
             },
             vk::DescriptorPoolSize {
@@ -149,7 +192,7 @@ impl Readback {
         if let Some((_, p)) = self.pipelines.iter().find(|(k, _)| *k == c) {
             return Ok(*p);
         }
-        let words = reflect::words_of(c.spirv())?;
+        let words = reflect::words_of(c.spirv(self.fill))?;
         let m = vkc(
             "vkCreateShaderModule",
             d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None),
@@ -187,6 +230,40 @@ impl Readback {
         out: vk::Buffer,
         (w, h, samples): (u32, u32, u32),
     ) -> Result<(), Error> {
+        let bi = vk::DescriptorBufferInfo::default()
+            .buffer(out)
+            .range(vk::WHOLE_SIZE);
+        self.record_pass(d, cb, view, class, bi, [w, h, samples, 1])
+    }
+
+    /// Records the fill of `view` (a multisampled storage image in the GENERAL layout;
+    /// `layers` array layers) from `src` (16 bytes per sample, [`fill_values`]).
+    ///
+    /// # Safety
+    /// Every handle is live on `d`; `cb` is recording; `src` holds the values.
+    pub unsafe fn record_fill(
+        &mut self,
+        d: &ash::Device,
+        cb: vk::CommandBuffer,
+        view: vk::ImageView,
+        class: Class,
+        src: vk::DescriptorBufferInfo,
+        (w, h, layers, samples): (u32, u32, u32, u32),
+    ) -> Result<(), Error> {
+        self.record_pass(d, cb, view, class, src, [w, h, samples, layers])
+    }
+
+    /// One dispatch over `w · h · samples · layers` invocations (`dims`, the push
+    /// constants), the image at binding 0 and the buffer at binding 1.
+    unsafe fn record_pass(
+        &mut self,
+        d: &ash::Device,
+        cb: vk::CommandBuffer,
+        view: vk::ImageView,
+        class: Class,
+        bi: vk::DescriptorBufferInfo,
+        dims: [u32; 4],
+    ) -> Result<(), Error> {
         let p = self.pipeline(d, class)?;
         let layouts = [self.set_layout];
         let set = vkc(
@@ -201,14 +278,17 @@ impl Readback {
             .sampler(self.sampler)
             .image_view(view)
             .image_layout(vk::ImageLayout::GENERAL)];
-        let bi = [vk::DescriptorBufferInfo::default()
-            .buffer(out)
-            .range(vk::WHOLE_SIZE)];
+        let bi = [bi];
+        let image_ty = if self.fill {
+            vk::DescriptorType::STORAGE_IMAGE
+        } else {
+            vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+        };
         let writes = [
             vk::WriteDescriptorSet::default()
                 .dst_set(set)
                 .dst_binding(0)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
+                .descriptor_type(image_ty)
                 .image_info(&ii),
             vk::WriteDescriptorSet::default()
                 .dst_set(set)
@@ -226,14 +306,38 @@ impl Readback {
             &[set],
             &[],
         );
-        let pc: Vec<u8> = [w, h, samples]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
+        let pc: Vec<u8> = dims.iter().flat_map(|v| v.to_le_bytes()).collect();
         d.cmd_push_constants(cb, self.layout, vk::ShaderStageFlags::COMPUTE, 0, &pc);
-        d.cmd_dispatch(cb, (w * h * samples).div_ceil(GROUP), 1, 1);
+        d.cmd_dispatch(cb, dims.iter().product::<u32>().div_ceil(GROUP), 1, 1);
         Ok(())
     }
+}
+
+/// The values [`Readback::record_fill`] stores for the samples of `img` (a multisampled
+/// image), 16 bytes each, in its sample order: the raw bits of the vec4 / uvec4 / ivec4
+/// each sample reads as (`TexelFormat::decode`; the view's format converts them back to
+/// the same bytes: normalized k / (2^n − 1) rounds to k, f16 and f32 are exact).
+pub fn fill_values(img: &Image) -> Result<Vec<u8>, Error> {
+    let class = Class::of_texel(img.format);
+    let n = img.format.bytes() as usize;
+    let mut out = Vec::with_capacity(img.data.len() / n * 16);
+    for t in img.data.chunks_exact(n) {
+        let v = img.format.decode(t).ok_or_else(|| {
+            Error::Usage(format!(
+                "a multisampled {:?} image cannot be filled",
+                img.format
+            ))
+        })?;
+        for c in v {
+            let bits = match class {
+                Class::Float => (c as f32).to_bits(),
+                Class::Uint => c as u32,
+                Class::Sint => c as i32 as u32,
+            };
+            out.extend(bits.to_le_bytes());
+        }
+    }
+    Ok(out)
 }
 
 /// The attachment bytes of read-back texels (16 bytes each): colour in format `f`.

@@ -26,6 +26,9 @@ pub enum TexelFormat {
     R32Sint,
     Rgba32Float,
     Rgba32Uint,
+    Rg32Float,
+    /// 96-bit texels (sampled only: no storage format).
+    Rgb32Float,
     /// 64-bit integer images (Int64ImageEXT): loads, stores and atomics.
     R64Uint,
     R64Sint,
@@ -53,6 +56,8 @@ impl TexelFormat {
             TexelFormat::R32Sint => F::R32_SINT,
             TexelFormat::Rgba32Float => F::R32G32B32A32_SFLOAT,
             TexelFormat::Rgba32Uint => F::R32G32B32A32_UINT,
+            TexelFormat::Rg32Float => F::R32G32_SFLOAT,
+            TexelFormat::Rgb32Float => F::R32G32B32_SFLOAT,
             TexelFormat::R64Uint => F::R64_UINT,
             TexelFormat::R64Sint => F::R64_SINT,
             TexelFormat::A2b10g10r10Unorm => F::A2B10G10R10_UNORM_PACK32,
@@ -71,8 +76,10 @@ impl TexelFormat {
             TexelFormat::R5g6b5Unorm => 2,
             TexelFormat::Rgba16Float
             | TexelFormat::Rgba16Snorm
+            | TexelFormat::Rg32Float
             | TexelFormat::R64Uint
             | TexelFormat::R64Sint => 8,
+            TexelFormat::Rgb32Float => 12,
             TexelFormat::Rgba32Float | TexelFormat::Rgba32Uint => 16,
             _ => 4,
         }
@@ -97,7 +104,7 @@ impl TexelFormat {
     }
 
     /// Every format, R32Float before D32Float (the same AMD format).
-    pub const ALL: [TexelFormat; 20] = [
+    pub const ALL: [TexelFormat; 22] = [
         TexelFormat::Rgba8Unorm,
         TexelFormat::Rgba8Snorm,
         TexelFormat::Rgba8Srgb,
@@ -110,6 +117,8 @@ impl TexelFormat {
         TexelFormat::R32Sint,
         TexelFormat::Rgba32Float,
         TexelFormat::Rgba32Uint,
+        TexelFormat::Rg32Float,
+        TexelFormat::Rgb32Float,
         TexelFormat::R64Uint,
         TexelFormat::R64Sint,
         TexelFormat::A2b10g10r10Unorm,
@@ -136,6 +145,8 @@ impl TexelFormat {
             TexelFormat::R32Sint => ("32_SINT", [4, 0, 0, 1]),
             TexelFormat::Rgba32Float => ("32_32_32_32_FLOAT", [4, 5, 6, 7]),
             TexelFormat::Rgba32Uint => ("32_32_32_32_UINT", [4, 5, 6, 7]),
+            TexelFormat::Rg32Float => ("32_32_FLOAT", [4, 5, 0, 1]),
+            TexelFormat::Rgb32Float => ("32_32_32_FLOAT", [4, 5, 6, 1]),
             TexelFormat::R64Uint => ("32_32_UINT", [4, 5, 0, 1]),
             TexelFormat::R64Sint => ("32_32_SINT", [4, 5, 0, 1]),
             TexelFormat::A2b10g10r10Unorm => ("2_10_10_10_UNORM", [4, 5, 6, 7]),
@@ -187,6 +198,16 @@ impl TexelFormat {
                 std::array::from_fn(|k| f32::from_bits(u32le(4 * k)) as f64)
             }
             TexelFormat::Rgba32Uint => std::array::from_fn(|k| u32le(4 * k) as f64),
+            TexelFormat::Rg32Float => [
+                f32::from_bits(u32le(0)) as f64,
+                f32::from_bits(u32le(4)) as f64,
+                0.0,
+                1.0,
+            ],
+            TexelFormat::Rgb32Float => {
+                let c = |k: usize| f32::from_bits(u32le(4 * k)) as f64;
+                [c(0), c(1), c(2), 1.0]
+            }
             TexelFormat::A2b10g10r10Unorm | TexelFormat::A2b10g10r10Uint => {
                 let v = u32le(0);
                 let c = [v & 0x3ff, (v >> 10) & 0x3ff, (v >> 20) & 0x3ff, v >> 30];
@@ -252,6 +273,14 @@ impl TexelFormat {
                 (v[0] as i64 as u32).to_le_bytes().to_vec()
             }
             TexelFormat::Rgba32Float => v.iter().flat_map(|&x| (x as f32).to_le_bytes()).collect(),
+            TexelFormat::Rg32Float => v[..2]
+                .iter()
+                .flat_map(|&x| (x as f32).to_le_bytes())
+                .collect(),
+            TexelFormat::Rgb32Float => v[..3]
+                .iter()
+                .flat_map(|&x| (x as f32).to_le_bytes())
+                .collect(),
             TexelFormat::Rgba32Uint => v
                 .iter()
                 .flat_map(|&x| (x as i64 as u32).to_le_bytes())
@@ -308,6 +337,8 @@ pub struct Image {
     /// Width, height, and depth (3D) or number of slices (arrays; 6 per cube).
     pub size: [u32; 3],
     pub levels: u32,
+    /// Samples per texel (1, or 2, 4, 8 for a multisampled 2D image (array) of one level).
+    pub samples: u32,
     pub data: Vec<u8>,
 }
 
@@ -320,11 +351,41 @@ impl Image {
         levels: u32,
         mut f: impl FnMut(u32, u32, u32, u32) -> Vec<u8>,
     ) -> Image {
+        Image::build(format, view, size, levels, 1, |l, x, y, z, _| f(l, x, y, z))
+    }
+
+    /// A multisampled 2D image (`view` D2 or D2Array, one level) whose sample `s` of texel
+    /// (x, y, layer) is `f(x, y, layer, s)`, the samples of a texel together (the emulator's
+    /// layout).
+    pub fn multisampled(
+        format: TexelFormat,
+        view: ViewType,
+        size: [u32; 3],
+        samples: u32,
+        mut f: impl FnMut(u32, u32, u32, u32) -> Vec<u8>,
+    ) -> Image {
+        assert!(matches!(view, ViewType::D2 | ViewType::D2Array) && samples > 1);
+        Image::build(format, view, size, 1, samples, |_, x, y, z, s| {
+            f(x, y, z, s)
+        })
+    }
+
+    /// The image whose sample `s` of texel (x, y, slice) of level `l` is
+    /// `f(l, x, y, slice, s)`, in the layout of [`Image::texel_offset`].
+    fn build(
+        format: TexelFormat,
+        view: ViewType,
+        size: [u32; 3],
+        levels: u32,
+        samples: u32,
+        mut f: impl FnMut(u32, u32, u32, u32, u32) -> Vec<u8>,
+    ) -> Image {
         let mut img = Image {
             format,
             view,
             size,
             levels,
+            samples,
             data: Vec::new(),
         };
         for l in 0..levels {
@@ -332,14 +393,21 @@ impl Image {
             for z in 0..d {
                 for y in 0..h {
                     for x in 0..w {
-                        let t = f(l, x, y, z);
-                        assert_eq!(t.len(), format.bytes() as usize, "texel size");
-                        img.data.extend(t);
+                        for s in 0..samples {
+                            let t = f(l, x, y, z, s);
+                            assert_eq!(t.len(), format.bytes() as usize, "texel size");
+                            img.data.extend(t);
+                        }
                     }
                 }
             }
         }
         img
+    }
+
+    /// Byte offset of sample `s` of texel (x, y, layer) of a multisampled image.
+    pub fn sample_offset(&self, x: u32, y: u32, z: u32, s: u32) -> usize {
+        self.texel_offset(0, x, y, z) + (s * self.format.bytes()) as usize
     }
 
     /// Extent of level `l`: width, height, slices.
@@ -360,7 +428,7 @@ impl Image {
 
     pub fn level_bytes(&self, l: u32) -> usize {
         let [w, h, d] = self.extent(l);
-        (w * h * d * self.format.bytes()) as usize
+        (w * h * d * self.samples * self.format.bytes()) as usize
     }
 
     /// Bytes of all levels.
@@ -371,7 +439,7 @@ impl Image {
     /// Byte offset of texel (x, y, slice) of level `l`.
     pub fn texel_offset(&self, l: u32, x: u32, y: u32, z: u32) -> usize {
         let [w, h, _] = self.extent(l);
-        self.level_offset(l) + (((z * h + y) * w + x) * self.format.bytes()) as usize
+        self.level_offset(l) + (((z * h + y) * w + x) * self.samples * self.format.bytes()) as usize
     }
 
     /// Array layers of the Vulkan image (3D images have one).

@@ -353,6 +353,8 @@ struct Objects {
     pipeline: vk::Pipeline,
     cmd_pool: vk::CommandPool,
     fence: vk::Fence,
+    /// The fill of multisampled images (`draw_samples`).
+    ms_fill: crate::draw_samples::Readback,
 }
 
 /// The Vulkan objects behind one resource beside its host-visible buffer: images (with
@@ -389,6 +391,7 @@ impl Drop for Run<'_> {
                 d.destroy_descriptor_set_layout(*l, None);
             }
             d.destroy_shader_module(o.shader, None);
+            o.ms_fill.destroy(d);
             for r in &self.images {
                 for (i, m, v) in &r.images {
                     d.destroy_image_view(*v, None);
@@ -428,8 +431,9 @@ impl Run<'_> {
         unsafe {
             // Buffers.
             let mut addresses = Vec::new();
-            for r in resources {
-                let size = r.data().len().max(4).div_ceil(4) as u64 * 4;
+            let staged: Vec<Vec<u8>> = resources.iter().map(staging).collect::<Result<_, _>>()?;
+            for (r, data) in resources.iter().zip(&staged) {
+                let size = data.len().max(4).div_ceil(4) as u64 * 4;
                 let mut usage = vk::BufferUsageFlags::STORAGE_BUFFER
                     | vk::BufferUsageFlags::UNIFORM_BUFFER
                     | vk::BufferUsageFlags::TRANSFER_SRC
@@ -473,7 +477,7 @@ impl Run<'_> {
             }
             // Initial contents, with device addresses patched in.
             let mut push = push.to_vec();
-            let mut datas: Vec<Vec<u8>> = resources.iter().map(|r| r.data().to_vec()).collect();
+            let mut datas = staged;
             for r in resources {
                 let objs = self.create_objects(r)?;
                 self.images.push(objs);
@@ -675,6 +679,7 @@ impl Run<'_> {
                 .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
             vkc("vkBeginCommandBuffer", d.begin_command_buffer(cb, &bi))?;
             self.record_image_copies(cb, resources, true);
+            self.record_ms_fills(cb, resources)?;
             d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, self.objects.pipeline);
             if !sets.is_empty() {
                 d.cmd_bind_descriptor_sets(
@@ -727,6 +732,11 @@ impl Run<'_> {
 
             let mut out = Vec::new();
             for ((_, mem, size), r) in self.buffers.iter().zip(resources) {
+                if multisampled(r) {
+                    // not read back: Vulkan copies no multisampled image into a buffer
+                    out.push(Vec::new());
+                    continue;
+                }
                 let p = vkc(
                     "vkMapMemory",
                     d.map_memory(*mem, 0, *size, vk::MemoryMapFlags::empty()),
@@ -867,6 +877,9 @@ impl Run<'_> {
             let Resource::Image { images, .. } = r else {
                 continue;
             };
+            if multisampled(r) {
+                continue;
+            }
             let buf = self.buffers[k].0;
             let mut base = 0usize;
             for (img, objs) in images.iter().zip(&self.images[k].images) {
@@ -874,6 +887,118 @@ impl Run<'_> {
                 base += img.bytes();
             }
         }
+    }
+
+    /// Records, for every multisampled image, the move to GENERAL and its fill from its
+    /// staging buffer ([`staging`]), then a barrier making the writes visible to the
+    /// dispatch.
+    ///
+    /// # Safety
+    /// `cb` is recording; the images and buffers were created by this run.
+    unsafe fn record_ms_fills(
+        &mut self,
+        cb: vk::CommandBuffer,
+        resources: &[Resource],
+    ) -> Result<(), Error> {
+        let d = &self.g.device;
+        let count: usize = resources
+            .iter()
+            .filter(|r| multisampled(r))
+            .map(|r| match r {
+                Resource::Image { images, .. } => images.len(),
+                _ => 0,
+            })
+            .sum();
+        if count == 0 {
+            return Ok(());
+        }
+        self.objects.ms_fill.new_fill(d, count as u32)?;
+        for (k, r) in resources.iter().enumerate() {
+            let Resource::Image { images, .. } = r else {
+                continue;
+            };
+            if !multisampled(r) {
+                continue;
+            }
+            let mut base = 0u64;
+            for (img, objs) in images.iter().zip(&self.images[k].images) {
+                let to_general = [vk::ImageMemoryBarrier::default()
+                    .dst_access_mask(vk::AccessFlags::SHADER_WRITE)
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::GENERAL)
+                    .image(objs.0)
+                    .subresource_range(vk::ImageSubresourceRange {
+                        aspect_mask: aspect(img.format),
+                        base_mip_level: 0,
+                        level_count: 1,
+                        base_array_layer: 0,
+                        layer_count: img.layers(),
+                    })];
+                d.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::TOP_OF_PIPE,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &[],
+                    &[],
+                    &to_general,
+                );
+                let range = (img.data.len() / img.format.bytes() as usize * 16) as u64;
+                let src = vk::DescriptorBufferInfo::default()
+                    .buffer(self.buffers[k].0)
+                    .offset(base)
+                    .range(range);
+                self.objects.ms_fill.record_fill(
+                    d,
+                    cb,
+                    objs.2,
+                    crate::draw_samples::Class::of_texel(img.format),
+                    src,
+                    (img.size[0], img.size[1], img.layers(), img.samples),
+                )?;
+                base += range;
+            }
+        }
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+            .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
+        d.cmd_pipeline_barrier(
+            cb,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::DependencyFlags::empty(),
+            &barrier,
+            &[],
+            &[],
+        );
+        Ok(())
+    }
+}
+
+/// True for an image resource of multisampled images (all of its images are, or
+/// [`staging`] refuses it).
+fn multisampled(r: &Resource) -> bool {
+    matches!(r, Resource::Image { images, .. } if images.iter().any(|i| i.samples > 1))
+}
+
+/// The bytes of a resource's host-visible buffer before the dispatch: its data, or for
+/// multisampled images the values their fill stores (`draw_samples::fill_values`).
+fn staging(r: &Resource) -> Result<Vec<u8>, Error> {
+    match r {
+        Resource::Image { images, .. } if multisampled(r) => {
+            let mut out = Vec::new();
+            for img in images {
+                if img.samples < 2 || img.levels != 1 {
+                    return Err(Error::Usage(
+                        "a binding of multisampled images holds only multisampled images of one level"
+                            .into(),
+                    ));
+                }
+                out.extend(crate::draw_samples::fill_values(img)?);
+            }
+            Ok(out)
+        }
+        r => Ok(r.data().to_vec()),
     }
 }
 
@@ -900,13 +1025,18 @@ pub(crate) unsafe fn create_image(
         ViewType::CubeArray => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE_ARRAY),
         ViewType::D3 => (vk::ImageType::TYPE_3D, vk::ImageViewType::TYPE_3D),
     };
-    let usage = vk::ImageUsageFlags::TRANSFER_SRC
-        | vk::ImageUsageFlags::TRANSFER_DST
-        | if storage {
-            vk::ImageUsageFlags::STORAGE
-        } else {
-            vk::ImageUsageFlags::SAMPLED
-        };
+    let usage = if img.samples > 1 {
+        // filled by a compute pass (`Run::record_ms_fills`), never copied
+        vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED
+    } else {
+        vk::ImageUsageFlags::TRANSFER_SRC
+            | vk::ImageUsageFlags::TRANSFER_DST
+            | if storage {
+                vk::ImageUsageFlags::STORAGE
+            } else {
+                vk::ImageUsageFlags::SAMPLED
+            }
+    };
     let cube = matches!(img.view, ViewType::Cube | ViewType::CubeArray);
     let depth = if img.view == ViewType::D3 {
         img.size[2]
@@ -928,7 +1058,7 @@ pub(crate) unsafe fn create_image(
         })
         .mip_levels(img.levels)
         .array_layers(img.layers())
-        .samples(vk::SampleCountFlags::TYPE_1)
+        .samples(vk::SampleCountFlags::from_raw(img.samples))
         .tiling(vk::ImageTiling::OPTIMAL)
         .usage(usage)
         .initial_layout(vk::ImageLayout::UNDEFINED);

@@ -12,7 +12,8 @@
 //!   colour locations (4 channels each), the second source of dual-source blending (4,
 //!   [`SLOT_DUAL_SOURCE`]), then the depth (1), then gl_SampleMask (1,
 //!   [`SLOT_SAMPLE_MASK`]); vertex position (4), point size
-//!   (1), clip + cull distances (their count), the output locations (4 each), then on
+//!   (1), the primitive shading rate (1), gl_Layer (1, [`SLOT_LAYER`]), gl_ViewportIndex (1,
+//!   [`SLOT_VIEWPORT`]), clip + cull distances (their count), the output locations (4 each), then on
 //!   the primitive id when `LinkTime::vs_primitive_id` (`SLOT_PRIMITIVE_ID`: GFX9 v2; NGG
 //!   an empty run, the id being in LDS), then on GFX11 (with parameters or the primitive
 //!   id) the global table's SGPR ([`SLOT_GLOBAL_TABLE`]) and the subgroup's ring offset
@@ -24,8 +25,8 @@
 
 use super::{Isel, Kind, MV};
 use super::{
-    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_POINT_SIZE, SLOT_POSITION,
-    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK,
+    SLOT_CLIP, SLOT_DUAL_SOURCE, SLOT_FRAG_DEPTH, SLOT_LAYER, SLOT_POINT_SIZE, SLOT_POSITION,
+    SLOT_PRIMITIVE_ID, SLOT_PRIMITIVE_SHADING_RATE, SLOT_SAMPLE_MASK, SLOT_VIEWPORT,
 };
 use crate::amdgpu::abi_graphics::vertex_is_ngg;
 use crate::amdgpu::mir::{Arg, MInst, RegClass, Temp};
@@ -162,6 +163,21 @@ impl Isel<'_> {
                     self.p.abi.graphics.pos_exports = 2;
                     self.p.abi.graphics.writes_shading_rate = true;
                 }
+                // gl_Layer and gl_ViewportIndex, each its raw value: the epilog packs them
+                // into the misc export's z and exports them as parameters when the
+                // fragment shader reads them
+                for (slot, flag) in [(SLOT_LAYER, 0), (SLOT_VIEWPORT, 1)] {
+                    if let Some(o) = outputs.get(&slot) {
+                        vals.push(Arg::Temp(self.to_vgpr(o[0].unwrap_or(Arg::Const(0)))?));
+                        runs.push((slot, 1));
+                        self.p.abi.graphics.pos_exports = 2;
+                        if flag == 0 {
+                            self.p.abi.graphics.writes_layer = true;
+                        } else {
+                            self.p.abi.graphics.writes_viewport = true;
+                        }
+                    }
+                }
                 let dists = self.distance_values(&outputs)?;
                 if !dists.is_empty() {
                     runs.push((SLOT_CLIP, dists.len() as u8));
@@ -205,7 +221,11 @@ impl Isel<'_> {
                 builtin_ok = |s| {
                     matches!(
                         s,
-                        SLOT_POSITION | SLOT_POINT_SIZE | SLOT_PRIMITIVE_SHADING_RATE
+                        SLOT_POSITION
+                            | SLOT_POINT_SIZE
+                            | SLOT_PRIMITIVE_SHADING_RATE
+                            | SLOT_LAYER
+                            | SLOT_VIEWPORT
                     ) || (SLOT_CLIP..SLOT_CLIP + 4).contains(&s)
                 };
             }

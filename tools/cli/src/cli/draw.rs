@@ -135,10 +135,12 @@ fn sources(
     ])
 }
 
-/// The link state of a description: its graphics state (`gcnc link --state DRAW.json`).
+/// The link state of a description: its graphics state and its `link_user_data`
+/// layouts (`gcnc link --state DRAW.json`).
 pub fn link_state(d: &draw::Draw) -> Result<gcnc::link::PipelineState, String> {
     Ok(gcnc::link::PipelineState {
         graphics: Some(gcnc::link::state::GraphicsLinkState::from_state(&state(d)?)),
+        stage_user_data: d.desc.link_user_data.clone(),
         ..Default::default()
     })
 }

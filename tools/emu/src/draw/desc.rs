@@ -289,6 +289,11 @@ pub struct ColorAttachment {
     pub blend: Option<Blend>,
     #[serde(default = "all_channels")]
     pub write_mask: u32,
+    /// Array layers (a layered attachment): a primitive draws into the layer its
+    /// provoking vertex's gl_Layer selects. Every attachment of a description has the
+    /// same count (VkRenderingInfo::layerCount is one for the whole render).
+    #[serde(default = "one")]
+    pub layers: u32,
 }
 
 fn all_channels() -> u32 {
@@ -332,6 +337,9 @@ pub struct DepthAttachment {
     pub write: bool,
     #[serde(default = "less")]
     pub compare: Compare,
+    /// Array layers, as a colour attachment's `layers`.
+    #[serde(default = "one")]
+    pub layers: u32,
 }
 
 fn yes() -> bool {
@@ -486,7 +494,14 @@ pub struct Desc {
     /// (gl_DrawID) i; empty: the single draw `draw`.
     #[serde(default)]
     pub draws: Vec<DrawCounts>,
-    pub viewport: Viewport,
+    /// The one viewport (scissor = viewport); or, instead, `viewports`.
+    #[serde(default)]
+    pub viewport: Option<Viewport>,
+    /// Several viewports (multiViewport), each its own scissor: a primitive takes the one
+    /// its provoking vertex's gl_ViewportIndex selects (0 when the vertex stage writes
+    /// none).
+    #[serde(default)]
+    pub viewports: Vec<Viewport>,
     #[serde(default)]
     pub framebuffer: Option<Framebuffer>,
     #[serde(default)]
@@ -514,7 +529,18 @@ pub struct Desc {
     pub push_constants: Option<String>,
     #[serde(default)]
     pub spec_constants: SpecConstants,
+    /// The driver's user-data layouts for a pipeline linked from unlinked stages
+    /// (`gcnc draw --unlinked` links with them; docs/draw.md): `{"vertex": L,
+    /// "fragment": L}`, each `gcnc link`'s user-data layout. A whole-pipeline compile and
+    /// lavapipe ignore it.
+    #[serde(default)]
+    pub link_user_data: Option<gcnc::link::state::StageUserData>,
 }
+
+/// Viewports a description may give (Vulkan's guaranteed maxViewports).
+pub const MAX_VIEWPORTS: usize = 16;
+/// Array layers of an attachment (Vulkan's guaranteed maxFramebufferLayers is 256).
+pub const MAX_LAYERS: u32 = 256;
 
 /// Push-constant bytes a draw may give (Vulkan's guaranteed minimum).
 pub const MAX_PUSH_BYTES: usize = 128;
@@ -710,13 +736,20 @@ impl Desc {
                 Some((ib.ty, bytes))
             }
         };
-        let vp = self.viewport;
+        let vps = match (self.viewport, self.viewports.is_empty()) {
+            (Some(v), true) => vec![v],
+            (None, false) => self.viewports.clone(),
+            (Some(_), false) => return err("give either \"viewport\" or \"viewports\", not both"),
+            (None, true) => return err("no \"viewport\" (or \"viewports\")"),
+        };
         let (width, height) = match self.framebuffer {
             Some(f) => (f.width, f.height),
-            None => (
-                (vp.x + vp.width).ceil() as u32,
-                (vp.y + vp.height).ceil() as u32,
-            ),
+            None => vps.iter().fold((0, 0), |(w, h), vp| {
+                (
+                    w.max((vp.x + vp.width).ceil() as u32),
+                    h.max((vp.y + vp.height).ceil() as u32),
+                )
+            }),
         };
         let d = Draw {
             vertex_spv: dir.join(&self.vertex.spv),
@@ -736,6 +769,16 @@ impl Desc {
         if d.desc.draws.len() > MAX_DRAWS {
             return err(format!("more than {MAX_DRAWS} draws"));
         }
+        if let Some(l) = &d.desc.link_user_data {
+            let state = gcnc::link::PipelineState {
+                stage_user_data: Some(l.clone()),
+                ..Default::default()
+            };
+            state
+                .validate()
+                .map_err(|e| DescError(format!("link_user_data: {e}")))?;
+            super::launch::link_user_data(&d).map_err(|e| DescError(e.to_string()))?;
+        }
         for one in d.each_draw() {
             one.check().map_err(|e| match d.desc.draws.is_empty() {
                 true => e,
@@ -747,6 +790,24 @@ impl Desc {
 }
 
 impl Draw {
+    /// The viewports, by index: `viewports`, or the one `viewport`.
+    pub fn viewports(&self) -> Vec<Viewport> {
+        match self.desc.viewport {
+            Some(v) => vec![v],
+            None => self.desc.viewports.clone(),
+        }
+    }
+
+    /// The attachments' array layers (all equal: `check`); 1 without attachments.
+    pub fn layers(&self) -> u32 {
+        let d = &self.desc;
+        d.color_attachments
+            .first()
+            .map(|a| a.layers)
+            .or(d.depth_attachment.map(|a| a.layers))
+            .unwrap_or(1)
+    }
+
     /// The draws to run in order, each with its `desc.draw` and `draw_index`: this one
     /// alone, or one per element of a multi-draw's `draws`.
     pub fn each_draw(&self) -> Vec<Draw> {
@@ -939,8 +1000,31 @@ impl Draw {
                 self.width, self.height
             ));
         }
-        if !(d.viewport.width > 0.0 && d.viewport.height > 0.0) {
-            return err("viewport width and height must be positive");
+        let vps = self.viewports();
+        if vps.len() > MAX_VIEWPORTS {
+            return err(format!("more than {MAX_VIEWPORTS} viewports"));
+        }
+        for (i, vp) in vps.iter().enumerate() {
+            if !(vp.width > 0.0 && vp.height > 0.0) {
+                return err(format!("viewport {i}: width and height must be positive"));
+            }
+            if !(vp.x >= 0.0 && vp.y >= 0.0) {
+                return err(format!(
+                    "viewport {i}: x and y must not be negative (its scissor is the viewport)"
+                ));
+            }
+        }
+        let layers = self.layers();
+        if !(1..=MAX_LAYERS).contains(&layers) {
+            return err(format!("layers = {layers} (1..={MAX_LAYERS})"));
+        }
+        let counts = d
+            .color_attachments
+            .iter()
+            .map(|a| a.layers)
+            .chain(d.depth_attachment.iter().map(|a| a.layers));
+        if counts.into_iter().any(|n| n != layers) {
+            return err("attachments with different `layers` (the render has one layer count)");
         }
         if !matches!(d.samples, 1 | 2 | 4 | 8) {
             return err(format!("samples = {} (1, 2, 4 or 8)", d.samples));
@@ -1067,6 +1151,37 @@ mod tests {
         assert!(load(with("instance", 0, 3)).is_ok());
         let e = load(with("vertex", 2, 30)).unwrap_err();
         assert!(e.0.contains("divisor needs"), "{e}");
+    }
+
+    #[test]
+    fn viewports_and_layers_are_checked_and_size_the_framebuffer() {
+        let load = |j: &str| Desc::parse(j).and_then(|d| d.resolve(Path::new(".")));
+        let shaders = r#""vertex": {"spv": "a.spv"}, "fragment": {"spv": "b.spv"}"#;
+        let vps = r#""viewports": [{"width": 8, "height": 4}, {"x": 8, "y": 2, "width": 4, "height": 10}]"#;
+        let d = load(&format!("{{{shaders}, {vps}}}")).unwrap();
+        assert_eq!((d.width, d.height, d.viewports().len()), (12, 12, 2));
+        assert_eq!(d.layers(), 1);
+        let both = format!("{{{shaders}, {vps}, \"viewport\": {{\"width\": 8, \"height\": 8}}}}");
+        assert!(load(&both).unwrap_err().0.contains("not both"));
+        assert!(load(&format!("{{{shaders}}}"))
+            .unwrap_err()
+            .0
+            .contains("no \"viewport\""));
+        let layered = |c: u32, z: u32| {
+            base(&format!(
+                r#", "color_attachments": [{{"format": "R8G8B8A8_UNORM", "layers": {c}}}],
+                    "depth_attachment": {{"format": "D32_SFLOAT", "layers": {z}}}"#
+            ))
+        };
+        assert_eq!(load(&layered(3, 3)).unwrap().layers(), 3);
+        assert!(load(&layered(3, 2))
+            .unwrap_err()
+            .0
+            .contains("different `layers`"));
+        assert!(load(&layered(0, 0)).unwrap_err().0.contains("layers = 0"));
+        let seventeen = vec![r#"{"width": 1, "height": 1}"#; 17].join(", ");
+        let e = load(&format!("{{{shaders}, \"viewports\": [{seventeen}]}}")).unwrap_err();
+        assert!(e.0.contains("more than 16 viewports"), "{e}");
     }
 
     #[test]

@@ -116,7 +116,112 @@ pub fn entries(d: &Draw) -> Vec<Option<u32>> {
         put(2 + 2 * s as usize, SET_BASE + s as u64 * SET_STRIDE);
     }
     put(VB_TABLE_ENTRY, VB_TABLE);
+    if let Ok(l) = link_user_data(d) {
+        for (&n, &v) in &l.entries {
+            if e.len() <= n as usize {
+                e.resize(n as usize + 1, None);
+            }
+            e[n as usize] = Some(v);
+        }
+    }
     e
+}
+
+/// Stage k's descriptor table of `link_user_data` (0 vertex, 1 fragment) is at
+/// `DESC_TABLE + k * DESC_TABLE_STRIDE`, in the code's 4 GiB (its pointer is a low half).
+pub const DESC_TABLE: u64 = 0x7000_5000_0000;
+pub const DESC_TABLE_STRIDE: u64 = 0x100;
+
+/// What the description's `link_user_data` (the driver's user-data layouts of a linked
+/// pipeline, docs/draw.md) asks of the launch.
+#[derive(Debug, Default, PartialEq)]
+pub struct LinkUserData {
+    /// User-data entry -> value.
+    pub entries: std::collections::BTreeMap<u32, u32>,
+    /// (address, dwords) of each stage's descriptor table.
+    pub tables: Vec<(u64, Vec<u32>)>,
+}
+
+/// The entries and descriptor tables of `d.desc.link_user_data`: each item's value as
+/// the default entries give it (push-constant pointer, set pointers), inline push dwords,
+/// the stage's table address. An entry the layouts give two values, or one that
+/// `entries`' default numbering gives another value, is an error.
+pub fn link_user_data(d: &Draw) -> Result<LinkUserData> {
+    use gcnc::binary::prelink::Item;
+    let mut out = LinkUserData::default();
+    let Some(l) = &d.desc.link_user_data else {
+        return Ok(out);
+    };
+    let half = |a: u64, hi: bool| if hi { (a >> 32) as u32 } else { a as u32 };
+    let sets = d.sets();
+    let value = |item: &Item, table: u64| -> Result<u32> {
+        let set = |n: u32, hi: bool| {
+            if sets.contains_key(&n) {
+                Ok(half(SET_BASE + n as u64 * SET_STRIDE, hi))
+            } else {
+                Err(Error::setup(format!(
+                    "link_user_data: set {n} is not bound"
+                )))
+            }
+        };
+        Ok(match item {
+            Item::PushConstantPointer => half(PUSH_BASE, false),
+            Item::PushConstantPointerHi => half(PUSH_BASE, true),
+            Item::DescriptorSet(n) => set(*n, false)?,
+            Item::DescriptorSetHi(n) => set(*n, true)?,
+            Item::PushConstant(k) => crate::pipeline::push_dword(&d.push, *k),
+            Item::DescriptorTable => table as u32,
+            Item::GlobalTable => GLOBAL_TABLE as u32,
+            Item::Unused => 0,
+            other => {
+                return Err(Error::setup(format!(
+                    "link_user_data: {} is not a value a user-data entry or table gives",
+                    other.text()
+                )))
+            }
+        })
+    };
+    let mut default = vec![None; VB_TABLE_ENTRY + 2];
+    if !d.push.is_empty() {
+        default[0] = Some(half(PUSH_BASE, false));
+        default[1] = Some(half(PUSH_BASE, true));
+    }
+    for &s in sets.keys() {
+        default[2 + 2 * s as usize] = Some(half(SET_BASE + s as u64 * SET_STRIDE, false));
+        default[3 + 2 * s as usize] = Some(half(SET_BASE + s as u64 * SET_STRIDE, true));
+    }
+    default[VB_TABLE_ENTRY] = Some(VB_TABLE as u32);
+    default[VB_TABLE_ENTRY + 1] = Some((VB_TABLE >> 32) as u32);
+    for (k, layout) in [&l.vertex, &l.fragment].into_iter().enumerate() {
+        let Some(layout) = layout else { continue };
+        let table = DESC_TABLE + k as u64 * DESC_TABLE_STRIDE;
+        for slot in &layout.sgprs {
+            let Some(n) = slot.entry else { continue };
+            let v = value(&slot.item, table)?;
+            let clash = default
+                .get(n as usize)
+                .copied()
+                .flatten()
+                .filter(|&x| x != v);
+            let twice = out.entries.get(&n).filter(|&&x| x != v);
+            if clash.is_some() || twice.is_some() {
+                return Err(Error::setup(format!(
+                    "link_user_data: entry {n} holds {} here and another value elsewhere",
+                    slot.item.text()
+                )));
+            }
+            out.entries.insert(n, v);
+        }
+        if !layout.table.is_empty() {
+            let words = layout
+                .table
+                .iter()
+                .map(|i| value(i, table))
+                .collect::<Result<Vec<u32>>>()?;
+            out.tables.push((table, words));
+        }
+    }
+    Ok(out)
 }
 
 /// The draw's memory and programs.
@@ -294,6 +399,12 @@ impl DrawMemory {
             let desc = attr_ring_desc()?;
             for (k, w) in desc.iter().enumerate() {
                 mem.write_u32(GLOBAL_TABLE + ATTR_RING_GIT_OFFSET + 4 * k as u64, *w)?;
+            }
+        }
+        for (at, words) in link_user_data(d)?.tables {
+            mem.map(at, DESC_TABLE_STRIDE);
+            for (k, w) in words.iter().enumerate() {
+                mem.write_u32(at + 4 * k as u64, *w)?;
             }
         }
         // the code is readable memory too: constant data after it is read through the PC

@@ -37,13 +37,16 @@ pub use desc::{Desc, DescError, Draw};
 pub use shaders::Pipeline;
 
 /// The attachments after a draw: tightly packed rows in each attachment's format, one
-/// plane of `width` × `height` pixels per sample, sample 0 first (docs/draw.md).
+/// plane of `width` × `height` pixels per layer and sample, layer 0's samples first and
+/// sample 0 first within a layer (docs/draw.md).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Images {
     pub width: u32,
     pub height: u32,
-    /// Samples per pixel (planes per attachment).
+    /// Samples per pixel (planes per attachment and layer).
     pub samples: u32,
+    /// Array layers per attachment: `layers` × `samples` planes, layer-major.
+    pub layers: u32,
     /// Every sample of each colour attachment.
     pub color: Vec<Vec<u8>>,
     /// Each colour attachment resolved to one sample (`output::resolve`; = `color` for
@@ -111,6 +114,8 @@ pub fn run(
 /// attachment i `color_<i>.raw` (every sample: one plane of tightly packed rows per
 /// sample, sample 0 first) and `color_<i>.png` (the resolved image), with more than one
 /// sample also `color_<i>.resolved.raw`; `depth.raw` (f32 per sample, planes likewise).
+/// A layered attachment holds each layer's planes in turn, layer 0 first (its PNG the
+/// resolved layers stacked top to bottom).
 /// `color` and `resolved` are as in `Images`; errors name the file.
 pub fn write_files(
     dir: &std::path::Path,
@@ -133,7 +138,7 @@ pub fn write_files(
         let rgba = png::to_rgba8(a.format, r);
         write(
             format!("color_{i}.png"),
-            &png::encode(d.width, d.height, &rgba),
+            &png::encode(d.width, d.height * d.layers(), &rgba),
         )?;
     }
     if let Some(z) = depth {

@@ -35,12 +35,14 @@ use gcnc::amdgpu::abi_graphics::ColorFormat as AbiColor;
 use gcnc::amdgpu::attachment_format::Num;
 use gcnc::isa::Gen;
 
-/// The attachments being drawn: each holds `samples` planes of `width` × `height` pixels,
-/// sample 0 first (`row`).
+/// The attachments being drawn: each holds `layers` × `samples` planes of `width` ×
+/// `height` pixels, layer 0's samples first, sample 0 first in each layer (`row`).
 pub struct Framebuffer {
     pub width: u32,
     pub height: u32,
     pub samples: u32,
+    /// Array layers of every attachment.
+    pub layers: u32,
     pub color: Vec<(ColorAttachment, Vec<u8>)>,
     pub depth: Option<(super::desc::DepthAttachment, Vec<f32>)>,
 }
@@ -268,7 +270,7 @@ fn factor(f: BlendFactor, src: [f32; 4], src1: [f32; 4], dst: [f32; 4], k: usize
 
 impl Framebuffer {
     pub fn new(d: &Draw) -> Framebuffer {
-        let n = (d.width * d.height * d.desc.samples) as usize;
+        let n = (d.width * d.height * d.desc.samples * d.layers()) as usize;
         let color = d
             .desc
             .color_attachments
@@ -286,15 +288,16 @@ impl Framebuffer {
             width: d.width,
             height: d.height,
             samples: d.desc.samples,
+            layers: d.layers(),
             color,
             depth: d.desc.depth_attachment.map(|a| (a, vec![a.clear; n])),
         }
     }
 
-    /// The row of sample `s` of pixel row `y` in the stacked sample planes, which
-    /// `depth` and `write` take as their `y`.
-    pub fn row(&self, y: u32, s: u32) -> u32 {
-        s * self.height + y
+    /// The row of sample `s` of pixel row `y` of layer `layer` in the stacked planes
+    /// (layer-major, then sample), which `depth` and `write` take as their `y`.
+    pub fn row(&self, y: u32, s: u32, layer: u32) -> u32 {
+        (layer * self.samples + s) * self.height + y
     }
 
     /// Depth test (and write) at (x, y); whether the fragment survives.
@@ -398,15 +401,22 @@ impl Framebuffer {
 
     pub fn images(self) -> Images {
         let plane = (self.width * self.height) as usize;
+        let samples = self.samples as usize;
+        // each layer resolved alone, the layers' images one after another
         let resolved = self
             .color
             .iter()
-            .map(|(a, buf)| resolve(a.format, buf, plane, self.samples as usize))
+            .map(|(a, buf)| {
+                buf.chunks(plane * samples * a.format.bytes())
+                    .flat_map(|l| resolve(a.format, l, plane, samples))
+                    .collect()
+            })
             .collect();
         Images {
             width: self.width,
             height: self.height,
             samples: self.samples,
+            layers: self.layers,
             resolved,
             color: self.color.into_iter().map(|c| c.1).collect(),
             depth: self

@@ -98,7 +98,7 @@ fn coverage(d: &Draw, s: &Setup, x: u32, y: u32) -> u8 {
 }
 
 fn quads(d: &Draw, s: &Setup, idx: usize, per_sample: bool, out: &mut Vec<Quad>) {
-    let (sx0, sy0, sx1, sy1) = super::raster::scissor(d);
+    let (sx0, sy0, sx1, sy1) = s.scissor;
     for qy in s.y0 / 2..=s.y1 / 2 {
         for qx in s.x0 / 2..=s.x1 / 2 {
             let mut samples = [0u8; 4];
@@ -554,7 +554,7 @@ pub fn run(
                         Some(c) => f32::from_bits(c[0]),
                         None => Setup::lerp(s.bary_at(x, y, sample_offset(n, k)), s.z_f) as f32,
                     };
-                    let row = fb.row(y, k);
+                    let row = fb.row(y, k, s.layer);
                     if !fb.depth(x, row, z) {
                         continue;
                     }

@@ -5,7 +5,11 @@
 //! - Viewport: x_f = x + width/2 · (1 + x/w), y_f = y + height/2 · (1 + y/w),
 //!   z_f = min_depth + (max_depth − min_depth) · z/w. Scissor = the viewport rectangle
 //!   (clipped to the framebuffer): x/y clipping is the scissor, there is no guard band
-//!   to leave.
+//!   to leave. With several viewports (multiViewport) a primitive takes the viewport, and
+//!   its scissor, that its provoking vertex's gl_ViewportIndex selects (pos1.z bits 31:16
+//!   with PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX, else 0), and draws into the attachment
+//!   layer its gl_Layer selects (bits 15:0 with USE_VTX_RENDER_TARGET_INDX); an index
+//!   beyond the description's viewports or layers is an error (Vulkan: undefined).
 //! - Clipping against w (`clip_near`): a triangle or line with a vertex at w ≤ 0 is
 //!   clipped in clip space against Vulkan's near and far planes (z ≥ 0, z ≤ w: every
 //!   vertex with w ≤ 0 is outside one of them) before the viewport transform, as a
@@ -65,7 +69,7 @@
 //!   Points and lines with more than one sample are `Unsupported` (Vulkan rasterizes them
 //!   as rectangles then, which this rasteriser does not model).
 
-use super::desc::{CullMode, FrontFace};
+use super::desc::{CullMode, FrontFace, Viewport};
 use super::shaders::Pipeline;
 use super::vertex::{Prim, VertexOut};
 use super::Draw;
@@ -102,6 +106,10 @@ pub struct Setup {
     /// edge(v0, v1, v2) in the original vertex order.
     pub area2: i64,
     pub front: bool,
+    /// The attachment layer the primitive draws into (its provoking vertex's gl_Layer).
+    pub layer: u32,
+    /// Its viewport's scissor rectangle (`scissor`).
+    pub scissor: (u32, u32, u32, u32),
     pub inv_w: [f64; 3],
     /// 1/w of each vertex is `inv_w`; `w` the clip w.
     pub w: [f64; 3],
@@ -126,9 +134,9 @@ fn top_left(a: [i64; 2], b: [i64; 2]) -> bool {
     (dy == 0 && dx > 0) || dy < 0
 }
 
-/// The scissor rectangle in pixels: [x0, x1) × [y0, y1).
-pub fn scissor(d: &Draw) -> (u32, u32, u32, u32) {
-    let vp = d.desc.viewport;
+/// The scissor rectangle of viewport `vp` (scissor = viewport) in pixels:
+/// [x0, x1) × [y0, y1).
+pub fn scissor(d: &Draw, vp: Viewport) -> (u32, u32, u32, u32) {
     let x0 = vp.x.max(0.0) as u32;
     let y0 = vp.y.max(0.0) as u32;
     let x1 = ((vp.x + vp.width).max(0.0) as u32).min(d.width);
@@ -166,9 +174,25 @@ pub fn setup_all(pipe: &Pipeline, d: &Draw, prims: &[Prim]) -> Result<Vec<Setup>
 /// Sets up primitive `i` (`p`: every vertex at w > 0); `None` when it is culled or
 /// covers nothing.
 fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Setup>> {
-    let vp = d.desc.viewport;
+    // the provoking vertex's viewport and layer (Vulkan leaves an index beyond the
+    // viewports or layers undefined: an error here)
+    let vps = d.viewports();
+    let vp = *vps.get(p[0].viewport as usize).ok_or_else(|| {
+        Error::new(ErrorKind::Graphics(format!(
+            "primitive {i} selects viewport {} of {} (gl_ViewportIndex)",
+            p[0].viewport,
+            vps.len()
+        )))
+    })?;
+    if p[0].layer >= d.layers() {
+        return Err(Error::new(ErrorKind::Graphics(format!(
+            "primitive {i} selects layer {} of {} (gl_Layer)",
+            p[0].layer,
+            d.layers()
+        ))));
+    }
     let r = d.desc.rasterization;
-    let (sx0, sy0, sx1, sy1) = scissor(d);
+    let (sx0, sy0, sx1, sy1) = scissor(d, vp);
     let mut v = [[0i64; 2]; 3];
     let mut w = [0f64; 3];
     let mut z_ndc = [0f64; 3];
@@ -266,6 +290,8 @@ fn setup_one(pipe: &Pipeline, d: &Draw, i: usize, p: &Prim) -> Result<Option<Set
         v,
         area2,
         front,
+        layer: p[0].layer,
+        scissor: (sx0, sy0, sx1, sy1),
         inv_w: w.map(|x| 1.0 / x),
         w,
         z_ndc,
@@ -355,8 +381,11 @@ fn clip_near(
     if poly.len() < nv {
         return Ok(Vec::new());
     }
-    // flat inputs take the provoking vertex's values at every vertex of the polygon
+    // flat inputs (and the layer and viewport) take the provoking vertex's values at
+    // every vertex of the polygon
     for v in &mut poly {
+        v.layer = p[0].layer;
+        v.viewport = p[0].viewport;
         for &n in &flat {
             if let Some(x) = v.params.get_mut(n as usize) {
                 *x = p[0].params.get(n as usize).copied().flatten();
@@ -399,6 +428,8 @@ fn lerp_vertex(a: &VertexOut, b: &VertexOut, t: f64, flat: &[u32]) -> VertexOut 
         params,
         point_size: a.point_size,
         shading_rate: a.shading_rate,
+        layer: a.layer,
+        viewport: a.viewport,
         distances: std::array::from_fn(|c| f(a.distances[c], b.distances[c])),
     }
 }
@@ -557,6 +588,8 @@ mod tests {
             v,
             area2: edge(v[0], v[1], v[2]),
             front: true,
+            layer: 0,
+            scissor: (0, 0, 16, 16),
             inv_w: [1.0; 3],
             w: [1.0; 3],
             z_ndc: [0.5; 3],
@@ -657,6 +690,8 @@ mod tests {
             params: vec![Some(param.map(f32::to_bits)), Some([7, 8, 9, 10])],
             point_size: None,
             shading_rate: None,
+            layer: 0,
+            viewport: 0,
             distances: [0.0; 8],
         }
     }

@@ -112,6 +112,10 @@ pub struct Pipeline {
     /// PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE (bit 28, GFX10.3+): the vertex shading rate
     /// is `pos1.y`.
     pub vtx_vrs_rate: bool,
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX (bit 18): gl_Layer in pos1.z.
+    pub vtx_layer: bool,
+    /// PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX (bit 19): gl_ViewportIndex in pos1.z.
+    pub vtx_viewport: bool,
     /// PA_SU_POINT_SIZE (HEIGHT 15:0, WIDTH 31:16: half sizes in 12.4 fixed point) and
     /// PA_SU_POINT_MINMAX (MIN_SIZE 15:0, MAX_SIZE 31:16, likewise).
     pub point_size: u32,
@@ -256,6 +260,8 @@ impl Pipeline {
             vtx_point_size: reg(PA_CL_VS_OUT_CNTL) >> 16 & 1 == 1,
             vs_out_cntl: reg(PA_CL_VS_OUT_CNTL),
             vtx_vrs_rate,
+            vtx_layer: reg(PA_CL_VS_OUT_CNTL) >> 18 & 1 == 1,
+            vtx_viewport: reg(PA_CL_VS_OUT_CNTL) >> 19 & 1 == 1,
             point_size: reg(PA_SU_POINT_SIZE),
             point_minmax: reg(PA_SU_POINT_MINMAX),
             ps_iter_sample: reg(PA_SC_MODE_CNTL_1) & PS_ITER_SAMPLE != 0,

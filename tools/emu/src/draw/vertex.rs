@@ -74,6 +74,12 @@ pub struct VertexOut {
     /// The vertex's shading rate (`pos1.y`, read when PA_CL_VS_OUT_CNTL.USE_VTX_VRS_RATE
     /// is set) as a fragment size in pixels (width, height).
     pub shading_rate: Option<(u32, u32)>,
+    /// gl_Layer (`pos1.z` bits 15:0 with PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX,
+    /// else 0).
+    pub layer: u32,
+    /// gl_ViewportIndex (`pos1.z` bits 31:16 with PA_CL_VS_OUT_CNTL.USE_VTX_VIEWPORT_INDX,
+    /// else 0).
+    pub viewport: u32,
     /// Distance slot n (PA_CL_VS_OUT_CNTL's CLIP_DIST_ENA_n / CULL_DIST_ENA_n): the
     /// value the vertex exported for each enabled slot, 0.0 for the others.
     pub distances: [f32; 8],
@@ -286,11 +292,33 @@ fn vertex_out(pl: &Pipeline, w: &Wave, ex: &Exports, lane: u32) -> Result<Vertex
     } else {
         None
     };
+    // gl_Layer | gl_ViewportIndex << 16 in pos1.z (GFX9+: Mesa's ac_nir_export_position)
+    let (layer, viewport) = if pl.vtx_layer || pl.vtx_viewport {
+        let e = lane_export(ex, Target::Pos(1), lane)
+            .filter(|e| e.en & 4 == 4)
+            .ok_or_else(|| {
+                launch::rule(
+                    w,
+                    format!(
+                        "PA_CL_VS_OUT_CNTL.USE_VTX_RENDER_TARGET_INDX or USE_VTX_VIEWPORT_INDX,                          but vertex lane {lane} exports no pos1.z (the layer and viewport)"
+                    ),
+                )
+            })?;
+        let z = e.data[lane as usize][2];
+        (
+            if pl.vtx_layer { z & 0xffff } else { 0 },
+            if pl.vtx_viewport { z >> 16 } else { 0 },
+        )
+    } else {
+        (0, 0)
+    };
     Ok(VertexOut {
         pos: d.map(f32::from_bits),
         params,
         point_size,
         shading_rate,
+        layer,
+        viewport,
         distances: distances(pl, w, ex, lane)?,
     })
 }

@@ -64,7 +64,10 @@ pub fn emu_setup(inputs: &Inputs, words: &[u32], opts: &gcnc::Options) -> Result
 /// of their Vulkan format, the S# of their sampler).
 pub fn place_of(r: &Resource) -> Place {
     use crate::images::{TexelFormat as F, ViewType as V};
-    use gcnc_emu::image::{TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_3D, TYPE_CUBE};
+    use gcnc_emu::image::{
+        TYPE_1D, TYPE_1D_ARRAY, TYPE_2D, TYPE_2D_ARRAY, TYPE_2D_MSAA, TYPE_2D_MSAA_ARRAY, TYPE_3D,
+        TYPE_CUBE,
+    };
     let format = |f: F| f.amd();
     let sampler = |s: &crate::images::Sampler| s.to_emu().encode();
     match r {
@@ -97,6 +100,8 @@ pub fn place_of(r: &Resource) -> Place {
                     let (fmt, dst_sel) = format(i.format);
                     pipeline::ImageView {
                         ty: match i.view {
+                            V::D2 if i.samples > 1 => TYPE_2D_MSAA,
+                            V::D2Array if i.samples > 1 => TYPE_2D_MSAA_ARRAY,
                             V::D1 => TYPE_1D,
                             V::D2 => TYPE_2D,
                             V::D3 => TYPE_3D,
@@ -112,7 +117,7 @@ pub fn place_of(r: &Resource) -> Place {
                         fmt,
                         size: i.size,
                         levels: i.levels,
-                        samples: 1,
+                        samples: i.samples,
                         dst_sel,
                         sampler: samplers.get(k).map(sampler),
                     }

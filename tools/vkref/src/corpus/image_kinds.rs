@@ -99,7 +99,7 @@ fn put(img: &mut Image, x: u32, y: u32, v: [f64; 4]) {
     img.data[at..at + b.len()].copy_from_slice(&b);
 }
 
-fn f32s(v: &[[f64; 4]]) -> Vec<u8> {
+pub(super) fn f32s(v: &[[f64; 4]]) -> Vec<u8> {
     to_bytes(&v.iter().flatten().map(|&x| x as f32).collect::<Vec<f32>>())
 }
 
@@ -109,7 +109,7 @@ fn u32s(v: &[[f64; 4]]) -> Vec<u8> {
 
 /// Normalized texels read as floats: within 2 ULP of the correctly rounded conversion
 /// (lavapipe multiplies by approximate reciprocals), or 2⁻²⁰ near zero.
-const CONVERTED: Check = Check::F32 {
+pub(super) const CONVERTED: Check = Check::F32 {
     ulp: 2,
     abs: 1.0 / 1048576.0,
 };
@@ -120,7 +120,12 @@ const FILTERED: Check = Check::F32 {
     abs: 3.0 / 256.0,
 };
 
-fn sampled(binding: u32, kind: DescriptorKind, imgs: Vec<Image>, s: Sampler) -> Resource {
+pub(super) fn sampled(
+    binding: u32,
+    kind: DescriptorKind,
+    imgs: Vec<Image>,
+    s: Sampler,
+) -> Resource {
     let n = imgs.len();
     images(binding, kind, imgs, vec![s; n])
 }

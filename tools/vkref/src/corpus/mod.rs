@@ -23,6 +23,7 @@
 mod arith;
 mod control;
 mod descriptor_arrays;
+mod image_edges;
 mod image_kinds;
 mod images;
 mod layout;
@@ -158,6 +159,7 @@ pub fn cases() -> Vec<Case> {
     v.extend(images::cases());
     v.extend(descriptor_arrays::cases());
     v.extend(image_kinds::cases());
+    v.extend(image_edges::cases());
     v.sort_by_key(|c| c.name);
     v
 }
