@@ -15,11 +15,15 @@
 //!   divergent condition or right after a divergent loop. A loop header's phi is divergent
 //!   too when a `continue` of that loop sits under an `if` with a divergent condition:
 //!   invocations then arrive at the header along different paths in the same iteration.
-//!   Except (after a divergent `if` and at such a header, never after a divergent loop):
-//!   when the sources merged in one iteration (at a header: those of the back edges) are
-//!   one computation on uniform operands — the same value, or the same ALU op on the same
-//!   operands, as `i + 1` written once per `continue` — every path brings the same value
-//!   and the phi stays uniform (`same_computation`).
+//!   Except right after a divergent `if`: when the phi's sources are one computation on
+//!   uniform operands — the same value, or the same ALU op on the same operands, as
+//!   `a * 3` written once per arm — every path brings the same value and the phi stays
+//!   uniform (`same_computation`). Never at a loop header (nor after a divergent loop):
+//!   a uniform phi lives in one SGPR that every predecessor's copy writes, and with exec
+//!   masking the `continue` block's copy runs on the linear path *before* the rest of the
+//!   iteration, which still reads the header phi's old value — the copy would overwrite it
+//!   (tests/backend/loop_divergent_continue.ir). After an `if` the phi has no older value
+//!   to overwrite: both arms' copies write the same value before anything reads it.
 //! * A loop is divergent when a `break`/`continue` of it (not of an inner loop) sits under
 //!   an `if` with a divergent condition inside it, when it contains a `return`, or when it
 //!   is nested in a divergent loop.
@@ -264,8 +268,8 @@ impl Walk<'_> {
                         any_src(&self.d)
                             || match merge {
                                 Merge::No => false,
-                                Merge::Iterations => true,
-                                Merge::Paths(pre) => !same_computation(f, srcs, pre),
+                                Merge::Divergent => true,
+                                Merge::Paths => !same_computation(f, srcs),
                             }
                     }
                     InstKind::Intrinsic {
@@ -303,18 +307,15 @@ impl Walk<'_> {
     }
 
     /// `entry_merge`: how the phis of the list's first block merge invocations (a loop
-    /// header with a divergent `continue`: `Merge::Paths` of the block before the loop).
+    /// header with a divergent `continue`: `Merge::Divergent`).
     fn list(&mut self, list: &[CfNode], in_div_loop: bool, in_ret_loop: bool, entry_merge: Merge) {
         // How the phis of the next block merge invocations.
         let mut merge = entry_merge;
-        // The last block seen: the one a loop is entered from.
-        let mut prev: Option<Block> = None;
         for n in list {
             match n {
                 CfNode::Block(b) => {
                     self.block(*b, in_div_loop, in_ret_loop, merge);
                     merge = Merge::No;
-                    prev = Some(*b);
                 }
                 CfNode::If {
                     cond,
@@ -325,7 +326,7 @@ impl Walk<'_> {
                     self.list(then_body, in_div_loop, in_ret_loop, Merge::No);
                     self.list(else_body, in_div_loop, in_ret_loop, Merge::No);
                     merge = if self.d.values[*cond] {
-                        Merge::Paths(None)
+                        Merge::Paths
                     } else {
                         Merge::No
                     };
@@ -343,12 +344,12 @@ impl Walk<'_> {
                     }
                     let continue_div = self.divergent_jump(body, false, &[JumpKind::Continue]);
                     let entry = if continue_div {
-                        Merge::Paths(prev)
+                        Merge::Divergent
                     } else {
                         Merge::No
                     };
                     self.list(body, div, ret, entry);
-                    merge = if div { Merge::Iterations } else { Merge::No };
+                    merge = if div { Merge::Divergent } else { Merge::No };
                 }
             }
         }
@@ -360,25 +361,21 @@ impl Walk<'_> {
 enum Merge {
     /// All arrive along one path (or the branch before was uniform).
     No,
-    /// Along different paths in the same iteration: after an `if` on a divergent
-    /// condition, or at a loop header with a divergent `continue` (`Some(block before the
-    /// loop)`: its source is not merged with the back edges', it arrives alone in the
-    /// first iteration).
-    Paths(Option<Block>),
-    /// In different iterations: after a divergent loop.
-    Iterations,
+    /// Along different paths in the same iteration, right after an `if` on a divergent
+    /// condition: uniform when the sources are one computation.
+    Paths,
+    /// In different iterations (after a divergent loop), or at a loop header with a
+    /// divergent `continue`: always divergent (see the module doc).
+    Divergent,
 }
 
-/// Whether the phi sources `srcs` (but the one from `skip`) are one computation: the same
-/// value, or ALU instructions of one op and type on the same operands. The sources being
-/// uniform, invocations arriving along different paths in the same iteration then bring
-/// the same value (each path computed it from the same uniform operands, which dominate
-/// both paths and so were computed by every invocation in this iteration).
-fn same_computation(f: &Function, srcs: &[(Block, Value)], skip: Option<Block>) -> bool {
-    let mut vals = srcs
-        .iter()
-        .filter(|(b, _)| Some(*b) != skip)
-        .map(|&(_, v)| v);
+/// Whether the phi sources `srcs` are one computation: the same value, or ALU
+/// instructions of one op and type on the same operands. The sources being uniform,
+/// invocations arriving along different paths in the same iteration then bring the same
+/// value (each path computed it from the same uniform operands, which dominate both paths
+/// and so were computed by every invocation in this iteration).
+fn same_computation(f: &Function, srcs: &[(Block, Value)]) -> bool {
+    let mut vals = srcs.iter().map(|&(_, v)| v);
     let Some(v0) = vals.next() else {
         return true;
     };

@@ -137,11 +137,13 @@ impl Isel<'_> {
                 out.push(MV::T(m, Kind::Mask));
             }
             BallotBitCountReduce => {
-                // popcount of a ballot value (its first two dwords hold the wave's mask); a
-                // constant dword (the high one of a wave32 ballot is 0) counts as a constant
+                // popcount of the dwords of a ballot value that hold the wave's lanes (one
+                // in wave32, two in wave64; the other ballot operations read the same
+                // ones); a constant dword counts at compile time
                 let mut acc: Option<Arg> = None;
                 let mut ones = 0;
-                for c in 0..self.f.ty(srcs[0]).comps.min(2) as usize {
+                let dwords = self.mask_rc().dwords.min(self.f.ty(srcs[0]).comps);
+                for c in 0..dwords as usize {
                     let x = self.arg(srcs[0], c)?;
                     let x = match x {
                         Arg::Const(k) => {

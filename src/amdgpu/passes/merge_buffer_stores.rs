@@ -29,10 +29,15 @@
 //! value's register are undefined, so the select picks only the stored bytes), placed at
 //! the later store; those dword stores then join runs like any other. ACO pairs 16-bit
 //! stores the same way (its gfx1030 output for tests/shaders/compute/arith_i16 stores ten
-//! shorts as one x4 and one dword). Per-dword bounds: RADV rounds a storage buffer's
-//! range up to 4 bytes in the descriptor (radv_descriptor_set.c, with
-//! robustBufferAccess's leave to do so), so the dword is in bounds exactly when both
-//! halves are. GFX9 has no literal in VOP3: the selector goes into one SGPR per block
+//! shorts as one x4 and one dword). Bounds: RADV writes a storage buffer descriptor's
+//! range rounded up to a multiple of 4 bytes, plain and dynamic alike (Mesa
+//! src/amd/vulkan/radv_descriptors.h, `radv_write_buffer_descriptor` and
+//! `radv_write_dynamic_buffer_descriptor`, `align(range, 4)`; radv_descriptor_set.c's
+//! `write_buffer_descriptor` in older Mesa), citing robustBufferAccess's leave and its
+//! 4-byte-aligned buffer sizes; so the dword is in bounds whenever its low half is, and a
+//! high half past the application's range lands in the buffer's own memory, which
+//! robustBufferAccess lets an out-of-bounds write modify. GFX9 has no literal in VOP3:
+//! the selector goes into one SGPR per block
 //! (`s_mov_b32`, before the block's first pair).
 //!
 //! Invariant: the program stays valid MIR; linear in the number of instructions of a
