@@ -173,17 +173,22 @@ fn control_flow_expect(x: u32, p: u32) -> Option<u32> {
     (r != 0).then(|| r.wrapping_mul(r))
 }
 
+/// A setup with only the push constant `[p, 0]` set.
+fn push_only(p: u32) -> Setup {
+    Setup {
+        push: vec![p, 0],
+        sets: vec![],
+        wgcount: [1, 1, 1],
+        buffer: vec![],
+    }
+}
+
 /// Runs the IR test shader at `path` with only the push constant `[p, 0]` set, for each
 /// `p` and every configuration; `expect(thread, p)`.
 fn run_push_cases(path: &str, ps: &[u32], expect: &dyn Fn(u32, u32) -> Option<u32>) {
     let ir = std::fs::read_to_string(path).unwrap();
     for &p in ps {
-        let setup = Setup {
-            push: vec![p, 0],
-            sets: vec![],
-            wgcount: [1, 1, 1],
-            buffer: vec![],
-        };
+        let setup = push_only(p);
         for (g, w) in CONFIGS {
             run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| expect(t, p));
         }
@@ -273,12 +278,7 @@ fn ballot_bit_count_expect(t: u32, p: u32, lanes: u32) -> u32 {
 fn ballot_bit_counts_read_the_waves_dwords_on_emulator() {
     let ir = std::fs::read_to_string("tests/backend/ballot_bit_count.ir").unwrap();
     for p in [0, 5, 0x8000_0041] {
-        let setup = Setup {
-            push: vec![p, 0],
-            sets: vec![],
-            wgcount: [1, 1, 1],
-            buffer: vec![],
-        };
+        let setup = push_only(p);
         for (g, w) in CONFIGS {
             run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| {
                 Some(ballot_bit_count_expect(t, p, w.lanes()))
