@@ -173,17 +173,22 @@ fn control_flow_expect(x: u32, p: u32) -> Option<u32> {
     (r != 0).then(|| r.wrapping_mul(r))
 }
 
+/// A setup with only the push constant `[p, 0]` set.
+fn push_only(p: u32) -> Setup {
+    Setup {
+        push: vec![p, 0],
+        sets: vec![],
+        wgcount: [1, 1, 1],
+        buffer: vec![],
+    }
+}
+
 /// Runs the IR test shader at `path` with only the push constant `[p, 0]` set, for each
 /// `p` and every configuration; `expect(thread, p)`.
 fn run_push_cases(path: &str, ps: &[u32], expect: &dyn Fn(u32, u32) -> Option<u32>) {
     let ir = std::fs::read_to_string(path).unwrap();
     for &p in ps {
-        let setup = Setup {
-            push: vec![p, 0],
-            sets: vec![],
-            wgcount: [1, 1, 1],
-            buffer: vec![],
-        };
+        let setup = push_only(p);
         for (g, w) in CONFIGS {
             run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| expect(t, p));
         }
@@ -228,6 +233,58 @@ fn loops_left_by_divergent_breaks_on_emulator() {
         &[0, 5, 40],
         &|t, p| Some(divergent_exit_expect(t, p)),
     );
+}
+
+/// tests/backend/loop_divergent_continue.ir in Rust: a loop of `p` iterations whose
+/// `continue` is taken where bit `a` of the thread index is set; the other threads run an
+/// inner loop of `t & 3` iterations adding `a * 16 + b + 1`.
+fn divergent_continue_expect(t: u32, p: u32) -> u32 {
+    let mut acc = 0u32;
+    for a in 0..p {
+        if (t >> a) & 1 == 1 {
+            continue;
+        }
+        for b in 0..(t & 3) {
+            acc += a * 16 + b + 1;
+        }
+    }
+    acc
+}
+
+#[test]
+fn a_loop_counter_read_after_a_divergent_continue_on_emulator() {
+    run_push_cases(
+        "tests/backend/loop_divergent_continue.ir",
+        &[0, 3, 7],
+        &|t, p| Some(divergent_continue_expect(t, p)),
+    );
+}
+
+/// tests/backend/ballot_bit_count.ir in Rust, for thread `t` of a wave of `lanes` lanes:
+/// only the dwords of the wave's lanes count.
+fn ballot_bit_count_expect(t: u32, p: u32, lanes: u32) -> u32 {
+    let count = |v: [u32; 4]| -> u32 {
+        v[..(lanes / 32) as usize]
+            .iter()
+            .map(|d| d.count_ones())
+            .sum()
+    };
+    let first = t / lanes * lanes;
+    let below_p = p.saturating_sub(first).min(lanes);
+    count([p, 0x0f0f, 7, 0]) + (count([0x0f0f, p, 7, 0]) << 8) + (below_p << 16)
+}
+
+#[test]
+fn ballot_bit_counts_read_the_waves_dwords_on_emulator() {
+    let ir = std::fs::read_to_string("tests/backend/ballot_bit_count.ir").unwrap();
+    for p in [0, 5, 0x8000_0041] {
+        let setup = push_only(p);
+        for (g, w) in CONFIGS {
+            run_case(&ir, g, w, &setup, [0, 0, 0], &|t, _| {
+                Some(ballot_bit_count_expect(t, p, w.lanes()))
+            });
+        }
+    }
 }
 
 #[test]

@@ -15,6 +15,15 @@
 //!   divergent condition or right after a divergent loop. A loop header's phi is divergent
 //!   too when a `continue` of that loop sits under an `if` with a divergent condition:
 //!   invocations then arrive at the header along different paths in the same iteration.
+//!   Except right after a divergent `if`: when the phi's sources are one computation on
+//!   uniform operands — the same value, or the same ALU op on the same operands, as
+//!   `a * 3` written once per arm — every path brings the same value and the phi stays
+//!   uniform (`same_computation`). Never at a loop header (nor after a divergent loop):
+//!   a uniform phi lives in one SGPR that every predecessor's copy writes, and with exec
+//!   masking the `continue` block's copy runs on the linear path *before* the rest of the
+//!   iteration, which still reads the header phi's old value — the copy would overwrite it
+//!   (tests/backend/loop_divergent_continue.ir). After an `if` the phi has no older value
+//!   to overwrite: both arms' copies write the same value before anything reads it.
 //! * A loop is divergent when a `break`/`continue` of it (not of an inner loop) sits under
 //!   an `if` with a divergent condition inside it, when it contains a `return`, or when it
 //!   is nested in a divergent loop.
@@ -98,7 +107,7 @@ pub fn analyze_function(f: &Function) -> FunctionDivergence {
     // Facts depend on each other through loop phis: repeat until nothing changes.
     while w.changed {
         w.changed = false;
-        w.list(&f.body, false, false, false);
+        w.list(&f.body, false, false, Merge::No);
         w.live_out_of_divergent_loops();
     }
     w.d
@@ -239,7 +248,7 @@ impl Walk<'_> {
 
     /// `in_div_loop`: the block is in a divergent loop; `in_ret_loop`: in a loop that
     /// contains a `return`.
-    fn block(&mut self, b: Block, in_div_loop: bool, in_ret_loop: bool, merge_div: bool) {
+    fn block(&mut self, b: Block, in_div_loop: bool, in_ret_loop: bool, merge: Merge) {
         let f = self.f;
         for &i in &f.blocks[b].insts {
             let inst = &f.insts[i];
@@ -255,7 +264,14 @@ impl Walk<'_> {
                 || (in_div_loop && !scalar_in_divergent_loop(f, inst))
                 || match &inst.kind {
                     InstKind::Const(_) | InstKind::Undef => false,
-                    InstKind::Phi(_) => merge_div || any_src(&self.d),
+                    InstKind::Phi(srcs) => {
+                        any_src(&self.d)
+                            || match merge {
+                                Merge::No => false,
+                                Merge::Divergent => true,
+                                Merge::Paths => !same_computation(f, srcs),
+                            }
+                    }
                     InstKind::Intrinsic {
                         op: Intrinsic::Reduce,
                         idx,
@@ -290,16 +306,16 @@ impl Walk<'_> {
         }
     }
 
-    /// `entry_merge`: the phis of the list's first block merge invocations that took
-    /// different paths (a loop header with a divergent `continue`).
-    fn list(&mut self, list: &[CfNode], in_div_loop: bool, in_ret_loop: bool, entry_merge: bool) {
-        // Whether the phis of the next block merge invocations that took different paths.
-        let mut merge_div = entry_merge;
+    /// `entry_merge`: how the phis of the list's first block merge invocations (a loop
+    /// header with a divergent `continue`: `Merge::Divergent`).
+    fn list(&mut self, list: &[CfNode], in_div_loop: bool, in_ret_loop: bool, entry_merge: Merge) {
+        // How the phis of the next block merge invocations.
+        let mut merge = entry_merge;
         for n in list {
             match n {
                 CfNode::Block(b) => {
-                    self.block(*b, in_div_loop, in_ret_loop, merge_div);
-                    merge_div = false;
+                    self.block(*b, in_div_loop, in_ret_loop, merge);
+                    merge = Merge::No;
                 }
                 CfNode::If {
                     cond,
@@ -307,9 +323,13 @@ impl Walk<'_> {
                     else_body,
                     ..
                 } => {
-                    self.list(then_body, in_div_loop, in_ret_loop, false);
-                    self.list(else_body, in_div_loop, in_ret_loop, false);
-                    merge_div = self.d.values[*cond];
+                    self.list(then_body, in_div_loop, in_ret_loop, Merge::No);
+                    self.list(else_body, in_div_loop, in_ret_loop, Merge::No);
+                    merge = if self.d.values[*cond] {
+                        Merge::Paths
+                    } else {
+                        Merge::No
+                    };
                 }
                 CfNode::Loop { body, .. } => {
                     let header = func::first_block(body);
@@ -323,12 +343,52 @@ impl Walk<'_> {
                         self.changed = true;
                     }
                     let continue_div = self.divergent_jump(body, false, &[JumpKind::Continue]);
-                    self.list(body, div, ret, continue_div);
-                    merge_div = div;
+                    let entry = if continue_div {
+                        Merge::Divergent
+                    } else {
+                        Merge::No
+                    };
+                    self.list(body, div, ret, entry);
+                    merge = if div { Merge::Divergent } else { Merge::No };
                 }
             }
         }
     }
+}
+
+/// How the phis of a block merge the invocations that reach it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// All arrive along one path (or the branch before was uniform).
+    No,
+    /// Along different paths in the same iteration, right after an `if` on a divergent
+    /// condition: uniform when the sources are one computation.
+    Paths,
+    /// In different iterations (after a divergent loop), or at a loop header with a
+    /// divergent `continue`: always divergent (see the module doc).
+    Divergent,
+}
+
+/// Whether the phi sources `srcs` are one computation: the same value, or ALU
+/// instructions of one op and type on the same operands. The sources being uniform,
+/// invocations arriving along different paths in the same iteration then bring the same
+/// value (each path computed it from the same uniform operands, which dominate both paths
+/// and so were computed by every invocation in this iteration).
+fn same_computation(f: &Function, srcs: &[(Block, Value)]) -> bool {
+    let mut vals = srcs.iter().map(|&(_, v)| v);
+    let Some(v0) = vals.next() else {
+        return true;
+    };
+    let (k0, t0) = (&f.insts[v0].kind, f.insts[v0].ty);
+    vals.all(|v| {
+        v == v0
+            || f.insts[v].ty == t0
+                && matches!(
+                    (k0, &f.insts[v].kind),
+                    (InstKind::Alu { op: a, srcs: x }, InstKind::Alu { op: b, srcs: y })
+                        if a == b && x == y
+                )
+    })
 }
 
 /// Whether `inst` may be uniform inside a divergent loop: a constant, phi or swizzle, or a

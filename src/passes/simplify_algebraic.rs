@@ -7,8 +7,10 @@
 //! `(x*c1)*c2`). Float rules are only the IEEE-exact ones: `x*1`, `x/1`, `x+(-0.0)`,
 //! `x-(+0.0)`, `x*(-1) → -x`, `--x`, `|(-x)|`, `||x||`, `sat(sat x)`. Select and compare
 //! rules: constant conditions, equal arms, an undef arm, `x==x` for integers, `x>=0`/`x<0`
-//! unsigned. Constant scaling distributes over a constant addend (`(x+c1)<<c2`,
-//! `(x+c1)*c2`) so that addresses share one base and adjacent loads can be combined.
+//! unsigned. A shift by a constant masked to its low n bits, `(x >> k) & (2^n − 1)`
+//! (`ushr` or `ishr`, 32-bit scalar), is the shift alone (`ushr`) when the mask keeps all
+//! 32 − k bits, else `ubitfield_extract(x, k, n)` when k + n ≤ 32. Constant scaling
+//! distributes over a constant addend (`(x+c1)<<c2`, `(x+c1)*c2`) so that addresses share one base and adjacent loads can be combined.
 //! A rewritten instruction is replaced in place or redirected; the old one is left for DCE.
 
 use crate::ir::*;
@@ -43,6 +45,26 @@ enum Rw {
     Const(u64),
     /// `op(x, k) + c`: a new `op` instruction, this one becomes the add.
     Distribute(AluOp, Value, Value, u64),
+    /// Become `ubitfield_extract(x, offset, count)` with new constant operands.
+    Extract(Value, u64, u64),
+}
+
+/// `(x >> k) & (2^n − 1)` on a 32-bit scalar, the shift by a constant k: the field
+/// `(x, k, n)` when `k + n ≤ 32` (one bitfield extract; for `ishr` too, since the mask
+/// keeps only bits the two shifts agree on), or `None`.
+fn shifted_field(f: &Function, shift: Value, mask: u64) -> Option<(Value, u64, u64)> {
+    let InstKind::Alu { op, srcs } = &f.insts[shift].kind else {
+        return None;
+    };
+    if !matches!(op, AluOp::Ushr | AluOp::Ishr) || f.insts[shift].ty != ValType::new(32, 1) {
+        return None;
+    }
+    let k = splat(f, srcs[1])?;
+    let n = u64::from((mask + 1).trailing_zeros());
+    if !(1..32).contains(&k) || mask == 0 || (mask + 1) & mask != 0 || k + n > 32 {
+        return None;
+    }
+    Some((srcs[0], k, n))
 }
 
 fn simplify(f: &mut Function) -> bool {
@@ -100,6 +122,24 @@ fn simplify(f: &mut Function) -> bool {
             Iand if c(1) == Some(all_ones) => Some(Rw::Value(s[0])),
             Iand if c(0) == Some(all_ones) => Some(Rw::Value(s[1])),
             Ior if c(1) == Some(all_ones) || c(0) == Some(all_ones) => Some(Rw::Const(all_ones)),
+            // (x >> k) & (2^n − 1) → ubitfield_extract(x, k, n) (one v_bfe_u32/s_bfe_u32)
+            Iand if ty == ValType::new(32, 1) && c(1).is_some() => {
+                let m = c(1).unwrap();
+                match (inner(0), shifted_field(f, s[0], m)) {
+                    // ushr by k leaves 32 − k bits: a mask keeping all of them changes
+                    // nothing
+                    (Some((Ushr, isrcs)), _)
+                        if splat(f, isrcs[1]).is_some_and(|k| {
+                            let low = (1u64 << (32 - k.clamp(1, 31))) - 1;
+                            (1..32).contains(&k) && m & low == low
+                        }) =>
+                    {
+                        Some(Rw::Value(s[0]))
+                    }
+                    (_, Some((x, k, n))) => Some(Rw::Extract(x, k, n)),
+                    _ => None,
+                }
+            }
             Imul if c(1) == Some(1) => Some(Rw::Value(s[0])),
             Imul if c(0) == Some(1) => Some(Rw::Value(s[1])),
             Imul if c(1) == Some(0) || c(0) == Some(0) => Some(Rw::Const(0)),
@@ -212,6 +252,17 @@ fn simplify(f: &mut Function) -> bool {
                 f.insts[i].kind = InstKind::Alu {
                     op: Iadd,
                     srcs: smallvec::smallvec![scaled, cv],
+                };
+            }
+            Rw::Extract(x, k, n) => {
+                let u32t = ValType::new(32, 1);
+                let kv = f.alloc_detached(InstKind::Const(smallvec::smallvec![k]), u32t);
+                let nv = f.alloc_detached(InstKind::Const(smallvec::smallvec![n]), u32t);
+                pending.push((i, kv));
+                pending.push((i, nv));
+                f.insts[i].kind = InstKind::Alu {
+                    op: UbitfieldExtract,
+                    srcs: smallvec::smallvec![x, kv, nv],
                 };
             }
             Rw::WithConst(nop, a, x) => {

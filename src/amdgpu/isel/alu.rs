@@ -250,6 +250,24 @@ impl Isel<'_> {
                 return Ok(MV::T(d, Kind::Plain));
             }
         }
+        // a uniform field at a constant offset and width: one s_bfe, its second operand
+        // packed as offset | width << 16 (the form `ngg` and `image` use)
+        if !div && matches!(op, UbitfieldExtract | IbitfieldExtract) {
+            if let (Arg::Const(off), Arg::Const(n)) = (a(self, 1)?, a(self, 2)?) {
+                if off < 32 && (1..=32 - off).contains(&n) {
+                    let x = a(self, 0)?;
+                    let x = self.sgpr_or_const(x)?;
+                    let name = if op == IbitfieldExtract {
+                        Opcode::SBfeI32
+                    } else {
+                        Opcode::SBfeU32
+                    };
+                    let d = self.tmp(RegClass::S1);
+                    self.salu(name, &[Arg::Temp(d)], vec![x, Arg::Const(off | n << 16)])?;
+                    return Ok(MV::T(d, Kind::Plain));
+                }
+            }
+        }
         // VALU (divergent, or float math on uniform values, read back below)
         let r = self.valu_comp(i, op, srcs, c)?;
         if div {

@@ -364,12 +364,18 @@ impl Isel<'_> {
                 let y = a(self, 1)?;
                 let x = self.narrow_ext(x, w, signed)?;
                 let y = self.narrow_ext(y, w, signed)?;
-                let r = match op {
-                    Udiv => self.udivrem(x, y)?.0,
-                    Umod => self.udivrem(x, y)?.1,
-                    Idiv => self.sdivrem(x, y, "div")?,
-                    Irem => self.sdivrem(x, y, "rem")?,
-                    _ => self.sdivrem(x, y, "mod")?,
+                let r = match (op, y) {
+                    // a constant divisor multiplies by its magic number (`divide`)
+                    (_, Arg::Const(_)) => match op {
+                        Udiv => self.udivrem(x, y)?.0,
+                        Umod => self.udivrem(x, y)?.1,
+                        Idiv => self.sdivrem(x, y, "div")?,
+                        Irem => self.sdivrem(x, y, "rem")?,
+                        _ => self.sdivrem(x, y, "mod")?,
+                    },
+                    (Udiv | Idiv, _) => self.divrem_narrow(x, y, signed, "div")?,
+                    (Umod | Irem, _) => self.divrem_narrow(x, y, signed, "rem")?,
+                    _ => self.divrem_narrow(x, y, signed, "mod")?,
                 };
                 (r, Kind::Plain)
             }

@@ -147,7 +147,12 @@ impl Isel<'_> {
         let mut out = SmallVec::new();
         let mut k = 0u8;
         while k < dwords {
-            let n = smem_piece(dwords - k);
+            // three dwords load as four (one instruction, not x2 + x1, as ACO does): a
+            // buffer load reads dwords past num_records as 0, so the fourth never faults
+            let n = match dwords - k {
+                3 => 4,
+                left => smem_piece(left),
+            };
             let d = self.tmp(RegClass::s(n));
             let name = match n {
                 1 => Opcode::SBufferLoadDword,
@@ -174,7 +179,7 @@ impl Isel<'_> {
                 m.mods.offset = at;
             }
             self.push(m);
-            for p in self.split(d, n)? {
+            for p in self.split(d, n)?.into_iter().take(usize::from(dwords - k)) {
                 out.push(MV::T(p, Kind::Plain));
             }
             k += n;

@@ -11,6 +11,11 @@
 //! A constant divisor needs no reciprocal: [`divisor_magic`] picks a shift, a compare
 //! (divisors above 2^31), or a multiply-high by a magic number (Granlund–Montgomery); the
 //! remainder is `n − q·c`. Signed forms take the magnitude of the constant as it is.
+//!
+//! 8- and 16-bit operands with a variable divisor divide in f32 instead (`divrem_narrow`):
+//! the operands convert exactly, the reciprocal raised by one ulp times the dividend,
+//! truncated, is the quotient for every 16-bit pair (checked by a unit test over all
+//! divisors and quotients), in six instructions rather than the 32-bit expansion's ~20.
 
 use super::Isel;
 use crate::amdgpu::mir::{Arg, RegClass, Temp};
@@ -156,30 +161,83 @@ impl Isel<'_> {
             "rem" => self.apply_sign(r, sa),
             _ => {
                 let r = self.apply_sign(r, sa)?;
-                // r != 0 and sign(r) != sign(b) → r + b
-                let rb = self.v2(Opcode::VAddU32, r, b)?;
-                let x = self.v2(Opcode::VXorB32, r, b)?;
-                let neg = self.tmp(self.mask_rc());
-                self.valu(Opcode::VCmpGtI32, &[Arg::Temp(neg)], vec![Arg::Const(0), x])?;
-                let nz = self.tmp(self.mask_rc());
-                self.valu(Opcode::VCmpNeU32, &[Arg::Temp(nz)], vec![Arg::Const(0), r])?;
-                let m = self.tmp(self.mask_rc());
-                self.hw_lane(
-                    Opcode::SAndB32,
-                    &[Arg::Temp(m)],
-                    &[Arg::Temp(neg), Arg::Temp(nz)],
-                )?;
-                let d = self.v();
-                self.valu(
-                    Opcode::VCndmaskB32,
-                    &[Arg::Temp(d)],
-                    vec![r, rb, Arg::Temp(m)],
-                )?;
-                Ok(Arg::Temp(d))
+                self.mod_from_rem(r, b)
             }
         }
     }
+
+    /// `imod` from `irem`: where r ≠ 0 and its sign differs from the divisor's, r + b.
+    fn mod_from_rem(&mut self, r: Arg, b: Arg) -> Result<Arg, Error> {
+        let rb = self.v2(Opcode::VAddU32, r, b)?;
+        let x = self.v2(Opcode::VXorB32, r, b)?;
+        let neg = self.tmp(self.mask_rc());
+        self.valu(Opcode::VCmpGtI32, &[Arg::Temp(neg)], vec![Arg::Const(0), x])?;
+        let nz = self.tmp(self.mask_rc());
+        self.valu(Opcode::VCmpNeU32, &[Arg::Temp(nz)], vec![Arg::Const(0), r])?;
+        let m = self.tmp(self.mask_rc());
+        self.hw_lane(
+            Opcode::SAndB32,
+            &[Arg::Temp(m)],
+            &[Arg::Temp(neg), Arg::Temp(nz)],
+        )?;
+        let d = self.v();
+        self.valu(
+            Opcode::VCndmaskB32,
+            &[Arg::Temp(d)],
+            vec![r, rb, Arg::Temp(m)],
+        )?;
+        Ok(Arg::Temp(d))
+    }
+
+    /// Division family of operands of at most 16 bits, sign- (`signed`) or zero-extended to
+    /// 32 bits, divisor not a constant: `which` as in [`Self::sdivrem`] ("div", "rem",
+    /// "mod"; unsigned takes "div" and "rem"). Both operands convert to f32 exactly; the
+    /// quotient is `trunc(a · r)` with `r` the f32 reciprocal of b raised by one ulp (an
+    /// integer add on its bits), then converted back with truncation toward zero. The raise
+    /// makes `a · r` never fall below an exact integer quotient, and for |a|, |b| < 2^16
+    /// it never reaches the next one (`narrow_division_is_exact` checks every quotient's
+    /// range of dividends at both ends; the product is monotone in a). Signs are symmetric
+    /// in f32, so the signed form truncates toward zero as `idiv` requires. The remainder
+    /// is `a − q·b` with a 24-bit multiply (|q|, |b| ≤ 2^16). This is the sequence RADV's
+    /// ACO emits for 8- and 16-bit division (its compute output for tests/shaders/compute/
+    /// arith_i16: cvt, cvt, v_rcp_f32, add 1, v_mul_f32, cvt back).
+    pub(super) fn divrem_narrow(
+        &mut self,
+        a: Arg,
+        b: Arg,
+        signed: bool,
+        which: &str,
+    ) -> Result<Arg, Error> {
+        let (to_f, to_i, mul24) = if signed {
+            (Opcode::VCvtF32I32, Opcode::VCvtI32F32, Opcode::VMulI32I24)
+        } else {
+            (Opcode::VCvtF32U32, Opcode::VCvtU32F32, Opcode::VMulU32U24)
+        };
+        let fa = match a {
+            Arg::Const(c) if signed => Arg::Const((c as i32 as f32).to_bits()),
+            Arg::Const(c) => Arg::Const((c as f32).to_bits()),
+            _ => self.v1op(to_f, vec![a])?,
+        };
+        let b = Arg::Temp(self.to_vgpr(b)?);
+        let fb = self.v1op(to_f, vec![b])?;
+        let r = self.v1op(Opcode::VRcpF32, vec![fb])?;
+        let r = self.v2(Opcode::VAddU32, Arg::Const(NARROW_RCP_RAISE), r)?;
+        let m = self.v2(Opcode::VMulF32, fa, r)?;
+        let q = self.v1op(to_i, vec![m])?;
+        if which == "div" {
+            return Ok(q);
+        }
+        let qb = self.v2(mul24, q, b)?;
+        let r = self.v2(Opcode::VSubU32, a, qb)?;
+        if which == "rem" {
+            return Ok(r);
+        }
+        self.mod_from_rem(r, b)
+    }
 }
+
+/// How many ulps `divrem_narrow` raises the divisor's f32 reciprocal by.
+pub(crate) const NARROW_RCP_RAISE: u32 = 1;
 
 /// How an unsigned 32-bit division by a constant is done without dividing (Granlund and
 /// Montgomery, "Division by invariant integers using multiplication", 1994).
@@ -241,7 +299,34 @@ pub(crate) fn mul_hi_add(c: u32) -> (u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{divisor_magic, mul_hi_add, Magic};
+    use super::{divisor_magic, mul_hi_add, Magic, NARROW_RCP_RAISE};
+
+    /// What `divrem_narrow` computes for the quotient, in Rust (f32 arithmetic is IEEE;
+    /// the reciprocal correctly rounded, as the emulator's `v_rcp_f32`).
+    fn narrow_quotient(a: i32, b: i32) -> i32 {
+        let r = f32::from_bits((1.0 / b as f32).to_bits() + NARROW_RCP_RAISE);
+        (a as f32 * r) as i32
+    }
+
+    #[test]
+    fn narrow_division_is_exact() {
+        // a · r is monotone in a, so a quotient k is right for every dividend of
+        // [k·b, k·b + b − 1] when it is right at both ends: checks every (b, k) of 16 bits
+        for b in 1..=0xffff {
+            for k in 0..=0xffff / b {
+                let lo = k * b;
+                let hi = (lo + b - 1).min(0xffff);
+                assert_eq!(narrow_quotient(lo, b), k, "{lo} / {b}");
+                assert_eq!(narrow_quotient(hi, b), k, "{hi} / {b}");
+            }
+        }
+        // signed: f32 is sign-symmetric, the conversion truncates toward zero
+        for b in [-32768, -32767, -255, -7, -1, 1, 3, 128, 32767] {
+            for a in [-32768, -32767, -1000, -7, -1, 0, 1, 6, 7, 999, 32766, 32767] {
+                assert_eq!(narrow_quotient(a, b), a / b, "{a} / {b}");
+            }
+        }
+    }
 
     /// What the selected instructions compute, in Rust.
     fn divide(n: u32, c: u32) -> u32 {

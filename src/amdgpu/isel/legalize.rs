@@ -5,7 +5,8 @@
 //! `valu` picks VOP1 for one source, VOP2 when the second source is a VGPR (swapping
 //! commutative sources to get there), else VOP3; then enforces the constant-bus limit
 //! (one scalar value per VALU instruction on GFX9, two on GFX10+; a literal counts) and
-//! GFX9's "no literal in VOP3" by moving the excess into VGPRs.
+//! GFX9's "no literal in VOP3" by moving the excess into registers: a VOP3 literal into an
+//! SGPR while the constant bus has room, anything else into a VGPR.
 //!
 //! Layering: this module calls only the builder primitives of `mod.rs`; the selection
 //! files call it, and `alu` dispatches narrow types to `alu16`, which never calls `alu`.
@@ -89,7 +90,17 @@ impl Isel<'_> {
                 }
                 let only_src0 = matches!(fmt, Format::Vop1 | Format::Vop2) && k != 0;
                 if !lit_ok || only_src0 || lit.is_some_and(|l| l != c) {
-                    srcs[k] = Arg::Temp(self.to_vgpr(Arg::Const(c))?);
+                    // a VOP3 source may be an SGPR: there the constant takes the constant
+                    // bus if it is free (ACO's choice too), so that one `s_mov_b32` can
+                    // serve every reader of the block (`number_values` merges those)
+                    let bus_free = fmt == Format::Vop3
+                        && self.scalar_sources(&srcs) + (lit.is_some() as usize)
+                            < gen.info().constant_bus;
+                    srcs[k] = Arg::Temp(if bus_free {
+                        self.to_sgpr(Arg::Const(c))?
+                    } else {
+                        self.to_vgpr(Arg::Const(c))?
+                    });
                 } else {
                     lit = Some(c);
                 }
@@ -98,18 +109,7 @@ impl Isel<'_> {
         // constant bus: distinct scalar registers plus the literal
         let limit = gen.info().constant_bus;
         loop {
-            let mut scalars: SmallVec<[Arg; 3]> = SmallVec::new();
-            for a in &srcs {
-                let scalar = match a {
-                    Arg::Temp(t) => self.p.rc(*t).is_sgpr(),
-                    Arg::Reg(r) => !r.base.is_vgpr(),
-                    _ => false,
-                };
-                if scalar && !scalars.contains(a) {
-                    scalars.push(*a);
-                }
-            }
-            if scalars.len() + lit.is_some() as usize <= limit {
+            if self.scalar_sources(&srcs) + lit.is_some() as usize <= limit {
                 break;
             }
             // move the last scalar source that is not the lane-mask operand (src2 of
@@ -122,6 +122,22 @@ impl Isel<'_> {
         }
         self.push(MInst::hw(o, fmt, defs, &srcs));
         Ok(())
+    }
+
+    /// How many distinct scalar registers `srcs` reads (each takes the constant bus).
+    fn scalar_sources(&self, srcs: &[Arg]) -> usize {
+        let mut scalars: SmallVec<[Arg; 3]> = SmallVec::new();
+        for a in srcs {
+            let scalar = match a {
+                Arg::Temp(t) => self.p.rc(*t).is_sgpr(),
+                Arg::Reg(r) => !r.base.is_vgpr(),
+                _ => false,
+            };
+            if scalar && !scalars.contains(a) {
+                scalars.push(*a);
+            }
+        }
+        scalars.len()
     }
 
     /// Emits a SALU instruction; a second distinct literal is moved to an SGPR first.

@@ -137,12 +137,19 @@ impl Isel<'_> {
                 out.push(MV::T(m, Kind::Mask));
             }
             BallotBitCountReduce => {
-                // popcount of a ballot value (its first two dwords hold the wave's mask)
+                // popcount of the dwords of a ballot value that hold the wave's lanes (one
+                // in wave32, two in wave64; the other ballot operations read the same
+                // ones); a constant dword counts at compile time
                 let mut acc: Option<Arg> = None;
-                for c in 0..self.f.ty(srcs[0]).comps.min(2) as usize {
+                let mut ones = 0;
+                let dwords = self.mask_rc().dwords.min(self.f.ty(srcs[0]).comps);
+                for c in 0..dwords as usize {
                     let x = self.arg(srcs[0], c)?;
                     let x = match x {
-                        Arg::Const(_) => x,
+                        Arg::Const(k) => {
+                            ones += k.count_ones();
+                            continue;
+                        }
                         _ => Arg::Temp(self.to_sgpr(x)?),
                     };
                     let n = self.tmp(RegClass::S1);
@@ -156,10 +163,15 @@ impl Isel<'_> {
                         }
                     });
                 }
-                let Some(Arg::Temp(t)) = acc else {
-                    unreachable!()
-                };
-                out.push(MV::T(t, Kind::Plain));
+                match acc {
+                    None => out.push(MV::C(u64::from(ones))),
+                    Some(Arg::Temp(t)) if ones == 0 => out.push(MV::T(t, Kind::Plain)),
+                    Some(p) => {
+                        let t = self.tmp(RegClass::S1);
+                        self.salu(Opcode::SAddU32, &[Arg::Temp(t)], vec![p, Arg::Const(ones)])?;
+                        out.push(MV::T(t, Kind::Plain));
+                    }
+                }
             }
             LoadNumSubgroups => {
                 let n: u32 = self.m.local_size.iter().product();

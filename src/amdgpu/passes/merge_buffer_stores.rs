@@ -22,20 +22,43 @@
 //! joins nothing stays. The data becomes a `p_create_vector`, which register allocation
 //! builds in place when the values' live ranges allow.
 //!
+//! Before that, two 16-bit stores of one dword (`buffer_store_short` at offsets 4k and
+//! 4k + 2, same key, nothing fencing between them, no other store to either half in
+//! between) become one dword store of `v_perm_b32 d, hi, lo, 0x05040100` (bytes 0–1 of
+//! the low half's data, then bytes 0–1 of the high half's: the upper bits of a 16-bit
+//! value's register are undefined, so the select picks only the stored bytes), placed at
+//! the later store; those dword stores then join runs like any other. ACO pairs 16-bit
+//! stores the same way (its gfx1030 output for tests/shaders/compute/arith_i16 stores ten
+//! shorts as one x4 and one dword). Bounds: RADV writes a storage buffer descriptor's
+//! range rounded up to a multiple of 4 bytes, plain and dynamic alike (Mesa
+//! src/amd/vulkan/radv_descriptors.h, `radv_write_buffer_descriptor` and
+//! `radv_write_dynamic_buffer_descriptor`, `align(range, 4)`; radv_descriptor_set.c's
+//! `write_buffer_descriptor` in older Mesa), citing robustBufferAccess's leave and its
+//! 4-byte-aligned buffer sizes; so the dword is in bounds whenever its low half is, and a
+//! high half past the application's range lands in the buffer's own memory, which
+//! robustBufferAccess lets an out-of-bounds write modify. GFX9 has no literal in VOP3:
+//! the selector goes into one SGPR per block
+//! (`s_mov_b32`, before the block's first pair).
+//!
 //! Invariant: the program stays valid MIR; linear in the number of instructions of a
 //! block (plus sorting each run).
 
 use crate::amdgpu::mir::{Arg, MInst, Op, Program, Pseudo, RegClass};
 use crate::isa::tables::Props;
-use crate::isa::{Format, Mods, Opcode};
+use crate::isa::{Format, Gen, Mods, Opcode};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Merges runs of one-dword buffer stores; returns how many stores were removed.
+/// `v_perm_b32` selector: bytes 0–1 from src1 (the low half), then bytes 0–1 of src0.
+const PACK_LOW_HALVES: u32 = 0x0504_0100;
+
+/// Pairs 16-bit stores into dword stores, then merges runs of one-dword buffer stores;
+/// returns how many stores were removed.
 pub fn merge_buffer_stores(p: &mut Program) -> u32 {
     let gen = p.target.gen;
     let Some(one) = Opcode::BufferStoreDword.on(gen) else {
         return 0;
     };
+    let mut removed = pair_short_stores(p, one);
     let wide: Vec<Option<Opcode>> = [
         Opcode::BufferStoreDwordx2,
         Opcode::BufferStoreDwordx3,
@@ -44,7 +67,6 @@ pub fn merge_buffer_stores(p: &mut Program) -> u32 {
     .iter()
     .map(|o| o.on(gen))
     .collect();
-    let mut removed = 0;
     for b in 0..p.blocks.len() {
         let insts = std::mem::take(&mut p.blocks[b].insts);
         let mut out: Vec<MInst> = Vec::with_capacity(insts.len());
@@ -72,6 +94,95 @@ pub fn merge_buffer_stores(p: &mut Program) -> u32 {
         }
         removed += flush(p, &mut out, &mut run, &wide);
         p.blocks[b].insts = out;
+    }
+    removed
+}
+
+/// The 16-bit half of [`merge_buffer_stores`]: `buffer_store_short` pairs covering one
+/// dword become `v_perm_b32` + `buffer_store_dword`; returns how many stores went.
+fn pair_short_stores(p: &mut Program, dword: Opcode) -> u32 {
+    let gen = p.target.gen;
+    let (Some(short), Some(perm)) = (Opcode::BufferStoreShort.on(gen), Opcode::VPermB32.on(gen))
+    else {
+        return 0;
+    };
+    let literal_ok = gen != Gen::Gfx9;
+    let mut removed = 0;
+    for b in 0..p.blocks.len() {
+        let insts = std::mem::take(&mut p.blocks[b].insts);
+        let mut out: Vec<Option<MInst>> = Vec::with_capacity(insts.len());
+        // short stores since the last fence, not yet paired: positions in `out`
+        let mut open: Vec<usize> = Vec::new();
+        // the block's selector register (GFX9)
+        let mut sel: Option<Arg> = None;
+        for i in insts {
+            if !is_store(&i, short) {
+                if fence(&i) {
+                    open.clear();
+                }
+                out.push(Some(i));
+                continue;
+            }
+            let off = i.mods.mem.offset;
+            let at = |r: usize, out: &[Option<MInst>]| {
+                out[r]
+                    .as_ref()
+                    .filter(|o| same_key(o, &i))
+                    .map(|o| o.mods.mem.offset)
+            };
+            // an earlier store to this half: it must stay before this one, so nothing
+            // open pairs across it
+            if open.iter().any(|&r| at(r, &out) == Some(off)) {
+                open.clear();
+            }
+            // the other half of the dword (odd offsets pair with nothing)
+            let want = match off % 4 {
+                0 => off + 2,
+                2 => off - 2,
+                _ => i32::MIN,
+            };
+            let partner = open.iter().position(|&r| at(r, &out) == Some(want));
+            let Some(k) = partner else {
+                open.push(out.len());
+                out.push(Some(i));
+                continue;
+            };
+            let r = open.remove(k);
+            let other = out[r].take().expect("an open store is in place");
+            let (lo, hi) = if off % 4 == 0 {
+                (i.ops[0], other.ops[0])
+            } else {
+                (other.ops[0], i.ops[0])
+            };
+            let selector = if literal_ok {
+                Arg::Const(PACK_LOW_HALVES)
+            } else {
+                *sel.get_or_insert_with(|| {
+                    let t = Arg::Temp(p.new_temp(RegClass::S1));
+                    out.push(Some(MInst::hw(
+                        Opcode::SMovB32,
+                        Format::Sop1,
+                        &[t],
+                        &[Arg::Const(PACK_LOW_HALVES)],
+                    )));
+                    t
+                })
+            };
+            let data = Arg::Temp(p.new_temp(RegClass::v(1)));
+            out.push(Some(MInst::hw(
+                perm,
+                Format::Vop3,
+                &[data],
+                &[hi, lo, selector],
+            )));
+            let mut st = MInst::hw(dword, Format::Mubuf, &[], &i.ops);
+            st.ops[0] = data;
+            st.mods = i.mods;
+            st.mods.mem.offset = off.min(want);
+            out.push(Some(st));
+            removed += 1;
+        }
+        p.blocks[b].insts = out.into_iter().flatten().collect();
     }
     removed
 }

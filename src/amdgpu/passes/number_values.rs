@@ -9,9 +9,10 @@
 //!
 //! What is merged: real ALU instructions (SALU, VALU) and the pseudos `p_create_vector`
 //! and `p_split_vector` with the same opcode, encoding, operands, modifiers and result
-//! classes as an earlier one in the same block, reading at least one temp. Never merged:
-//! constant materialisations (`v_mov_b32 v, 5`: one register would hold the constant
-//! across the block, and register allocation rematerialises constants), memory accesses,
+//! classes as an earlier one in the same block, reading at least one temp or computed by
+//! the SALU (`s_mov_b32 s, 0xaaaaaaab`: GFX9 VOP3 literals in SGPRs, one per block).
+//! Never merged: VGPR constant materialisations (`v_mov_b32 v, 5`: one VGPR would hold
+//! the constant across the block), memory accesses,
 //! branches, anything that reads or writes SCC, VCC or M0 implicitly or writes exec (every
 //! VALU instruction reads exec), cross-lane operations, instructions with a
 //! physical-register operand or result, definitions the program names
@@ -159,10 +160,13 @@ fn key(p: &Program, i: &MInst, named: &[bool]) -> Option<Key> {
     if i.defs.is_empty() || !i.defs.iter().all(def_ok) || !i.ops.iter().all(op_ok) {
         return None;
     }
-    // a constant materialisation stays per reader: merged, one register would hold it
-    // across the block (a table of constants written to LDS kept hundreds of VGPRs live),
-    // and register allocation rematerialises constants anyway
-    if !i.ops.iter().any(|a| matches!(a, Arg::Temp(_))) {
+    // a VGPR constant materialisation stays per reader: merged, one register would hold
+    // it across the block (a table of constants written to LDS kept hundreds of VGPRs
+    // live). A SALU one is merged: GFX9's VOP3 literals arrive in SGPRs (selection's
+    // legalisation), and under pressure the allocator rematerialises an SGPR constant
+    // before it spills anything (`regalloc::spill::remat_def`)
+    let salu = matches!(i.op, Op::Hw(o, _) if o.props().contains(Props::SALU));
+    if !salu && !i.ops.iter().any(|a| matches!(a, Arg::Temp(_))) {
         return None;
     }
     let classes = i
