@@ -527,6 +527,29 @@ fn main() {
     }
     o.push_str("];\n\n");
 
+    // VOPD pairs: `v_dual_X` computes what `v_X` does (the names are the tables' facts)
+    o.push_str(
+        "/// Per opcode: its `v_dual_*` opcode, and for a `v_dual_*` opcode the ordinary one.\n",
+    );
+    o.push_str("pub static DUAL_PAIRS: [(Option<Opcode>, Option<Opcode>); OPCODE_COUNT] = [\n");
+    for n in &names {
+        let camel_of = |m: &str| format!("Some(Opcode::{})", camel(m));
+        let dual = format!("v_dual_{}", n.strip_prefix("v_").unwrap_or(""));
+        let dual = if n.starts_with("v_") && index.contains_key(dual.as_str()) {
+            camel_of(&dual)
+        } else {
+            "None".to_string()
+        };
+        let base = match n.strip_prefix("v_dual_") {
+            Some(rest) if index.contains_key(format!("v_{rest}").as_str()) => {
+                camel_of(&format!("v_{rest}"))
+            }
+            _ => "None".to_string(),
+        };
+        writeln!(o, "    ({dual}, {base}),").unwrap();
+    }
+    o.push_str("];\n\n");
+
     // opcodes whose op_sel_hi defaults to 0 (v_*_mix_*), from the hi0 table flag
     let mix: BTreeSet<&str> = per_gen
         .iter()

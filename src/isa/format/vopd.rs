@@ -108,9 +108,10 @@ pub fn decode(cx: &Dec, w: &[u32]) -> Result<(Inst, usize)> {
 
 /// The `v_dual_*` opcode of an ordinary VALU opcode (`v_add_f32` → `v_dual_add_f32`) when
 /// `gen` has it as a VOPD X or Y half. The names are the tables' facts: a dual opcode
-/// computes what the opcode of its name without `dual_` does.
+/// computes what the opcode of its name without `dual_` does (`DUAL_PAIRS`, paired by name
+/// in build.rs, so no string work at run time).
 pub fn dual_opcode(gen: crate::isa::Gen, op: crate::isa::Opcode) -> Option<crate::isa::Opcode> {
-    let dual = pairs()[op as usize].0?;
+    let dual = tables::DUAL_PAIRS[op as usize].0?;
     [Format::VopdX, Format::VopdY]
         .iter()
         .any(|&f| tables::form(gen, dual, f).is_some())
@@ -119,26 +120,5 @@ pub fn dual_opcode(gen: crate::isa::Gen, op: crate::isa::Opcode) -> Option<crate
 
 /// The ordinary VALU opcode a `v_dual_*` half computes (`v_dual_add_f32` → `v_add_f32`).
 pub fn base_opcode(dual: crate::isa::Opcode) -> Option<crate::isa::Opcode> {
-    pairs()[dual as usize].1
-}
-
-/// Per opcode (indexed by its number): its `v_dual_*` opcode, and for a dual opcode the
-/// ordinary one. Derived from the names once per process, so the pairing pass and the
-/// emulator do no string work per instruction.
-fn pairs() -> &'static [(Option<crate::isa::Opcode>, Option<crate::isa::Opcode>)] {
-    use crate::isa::Opcode;
-    static PAIRS: std::sync::OnceLock<Vec<(Option<Opcode>, Option<Opcode>)>> =
-        std::sync::OnceLock::new();
-    PAIRS.get_or_init(|| {
-        let mut v = vec![(None, None); tables::OPCODES.len()];
-        for &op in tables::OPCODES.iter() {
-            if let Some(rest) = op.name().strip_prefix("v_dual_") {
-                if let Some(base) = Opcode::from_name(&format!("v_{rest}")) {
-                    v[base as usize].0 = Some(op);
-                    v[op as usize].1 = Some(base);
-                }
-            }
-        }
-        v
-    })
+    tables::DUAL_PAIRS[dual as usize].1
 }
