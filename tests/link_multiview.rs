@@ -23,13 +23,8 @@ use gcnc::ir::Stage;
 use gcnc::isa::{Gen, Target, Wave};
 use gcnc_emu::draw::{self, Draw};
 
-const CONFIGS: [(Gen, Wave); 5] = [
-    (Gen::Gfx9, Wave::W64),
-    (Gen::Gfx10, Wave::W32),
-    (Gen::Gfx10, Wave::W64),
-    (Gen::Gfx11, Wave::W32),
-    (Gen::Gfx11, Wave::W64),
-];
+mod backend_support;
+use backend_support::CONFIGS;
 
 fn dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shaders/draw_vertex")
